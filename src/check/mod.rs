@@ -1,0 +1,691 @@
+//! Stage 2, check: a merged [`Program`] → [`Checked`] or every problem found. Names are resolved,
+//! expressions typed, board sizes and parameters evaluated and range-checked, contradictions found.
+//! Nothing is changed; `compile` accepts only what this stage returns.
+
+pub mod load;
+mod types;
+
+use crate::diagnostic::{Diagnostic, Span, suggest};
+use crate::syntax::ast::{Action, Expr, ExprKind, Item, ItemKind, Receiver, Remaining};
+pub use load::{Program, load, load_text};
+use types::{Scope, Ty, TypeChecker};
+
+/// The engine's limits: boards and seed counts beyond them are refused with a diagnostic.
+pub mod limits {
+    /// Most pits in one row.
+    pub const MAX_PITS: i64 = 64;
+    /// Most seeds in one pit at the start.
+    pub const MAX_SEEDS_PER_PIT: i64 = 1000;
+    /// Most seeds in a whole game.
+    pub const MAX_TOTAL_SEEDS: i64 = 20_000;
+    /// Most laps a `relay limit` may allow.
+    pub const MAX_RELAY_LIMIT: i64 = 100_000;
+    /// Laps allowed when the file sets no `relay limit`.
+    pub const DEFAULT_RELAY_LIMIT: u32 = 1000;
+}
+
+/// A program that passed every check, with its parameters' values.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    pub(crate) program: Program,
+    pub(crate) params: Vec<(String, i64)>,
+    pub(crate) pits: usize,
+    pub(crate) initial: Vec<u32>,
+    pub(crate) fill: Option<u32>,
+    /// Warnings found while checking.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// A parameter value given on the command line (`--set name=value`).
+#[derive(Debug, Clone)]
+pub struct Override {
+    /// Parameter name.
+    pub name: String,
+    /// Value.
+    pub value: i64,
+}
+
+/// Checks a merged program with the given parameter overrides.
+pub fn check(program: Program, overrides: &[Override]) -> Result<Checked, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let params = params(&program, overrides, &mut diags);
+    let at_file = program.file_span;
+    let find = |pred: &dyn Fn(&ItemKind) -> bool| program.items.iter().find(|i| pred(&i.kind));
+
+    if find(&|k| matches!(k, ItemKind::Game(_))).is_none() {
+        diags.push(
+            Diagnostic::error("sow::check::missing", "the game has no name", at_file, "in this file")
+                .with_help("add a line such as `game \"My house variant\"`"),
+        );
+    }
+
+    // Board.
+    let statics = Statics { params: &params };
+    let mut pits = None;
+    match find(&|k| matches!(k, ItemKind::BoardPits(_))) {
+        Some(Item {
+            kind: ItemKind::BoardPits(e),
+            ..
+        }) => {
+            if let Some(n) = statics.eval(e, &mut diags) {
+                if !(1..=limits::MAX_PITS).contains(&n) {
+                    diags.push(
+                        Diagnostic::error(
+                            "sow::check::out_of_range",
+                            format!("a row of {n} pits is not possible"),
+                            e.span,
+                            "pits per row",
+                        )
+                        .with_help(format!("a row has 1 to {} pits", limits::MAX_PITS)),
+                    );
+                } else {
+                    pits = Some(n as usize);
+                }
+            }
+        }
+        _ => diags.push(
+            Diagnostic::error("sow::check::missing", "the board has no size", at_file, "in this file")
+                .with_help("add `board { pits 6  seeds 4 }`"),
+        ),
+    }
+    if let Some(Item {
+        kind: ItemKind::BoardRows(e),
+        ..
+    }) = find(&|k| matches!(k, ItemKind::BoardRows(_)))
+        && let Some(n) = statics.eval(e, &mut diags)
+        && n != 1
+    {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::unsupported",
+                format!("boards with {n} rows per player are not supported yet"),
+                e.span,
+                "rows per player",
+            )
+            .with_help("write `rows 1`: two-row boards (one row each) are what the engine plays today"),
+        );
+    }
+    let seeds_item = find(&|k| matches!(k, ItemKind::BoardSeeds(_)));
+    let layout_item = find(&|k| matches!(k, ItemKind::BoardLayout(_)));
+    let mut initial = None;
+    if let (Some(s), Some(l)) = (seeds_item, layout_item) {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                "the board sets both `seeds` and `layout`",
+                l.span,
+                "layout here",
+            )
+            .with_label(s.span, "seeds here")
+            .with_help("keep one: `seeds N` fills every pit alike, `layout` gives each pit"),
+        );
+    } else if let Some(n) = pits {
+        let rows = match (seeds_item, layout_item) {
+            (
+                Some(Item {
+                    kind: ItemKind::BoardSeeds(e),
+                    ..
+                }),
+                _,
+            ) => statics.eval(e, &mut diags).and_then(|v| {
+                if (0..=limits::MAX_SEEDS_PER_PIT).contains(&v) {
+                    Some(vec![v as u32; 2 * n])
+                } else {
+                    diags.push(
+                        Diagnostic::error(
+                            "sow::check::out_of_range",
+                            format!("{v} seeds in a pit is not possible"),
+                            e.span,
+                            "seeds per pit",
+                        )
+                        .with_help(format!("a pit starts with 0 to {} seeds", limits::MAX_SEEDS_PER_PIT)),
+                    );
+                    None
+                }
+            }),
+            (
+                _,
+                Some(Item {
+                    kind: ItemKind::BoardLayout(rows),
+                    span,
+                }),
+            ) => layout(rows, n, *span, &statics, &mut diags),
+            _ => {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::missing",
+                        "the board does not say how many seeds each pit starts with",
+                        at_file,
+                        "in this file",
+                    )
+                    .with_help("add `seeds 4` (or a `layout`) inside `board { }`"),
+                );
+                None
+            }
+        };
+        if let Some(mut cells) = rows {
+            let total: i64 = cells.iter().map(|&c| i64::from(c)).sum();
+            if total > limits::MAX_TOTAL_SEEDS {
+                let span = seeds_item.or(layout_item).map_or(at_file, |i| i.span);
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::out_of_range",
+                        format!("{total} seeds in all is more than the engine plays"),
+                        span,
+                        "the starting seeds",
+                    )
+                    .with_help(format!("use at most {} seeds in all", limits::MAX_TOTAL_SEEDS)),
+                );
+            } else if total == 0 {
+                let span = seeds_item.or(layout_item).map_or(at_file, |i| i.span);
+                diags.push(
+                    Diagnostic::error("sow::check::out_of_range", "the game starts with no seeds at all", span, "no seeds")
+                        .with_help("give the pits seeds"),
+                );
+            } else {
+                cells.extend([0, 0]);
+                initial = Some(cells);
+            }
+        }
+    }
+
+    let stores_sown = program
+        .items
+        .iter()
+        .any(|i| matches!(i.kind, ItemKind::BoardStores(crate::syntax::ast::StoreMode::Sown)));
+
+    // Expressions, sowing, rules.
+    let mut tc = TypeChecker {
+        params: &params,
+        diags: Vec::new(),
+    };
+    let mut has_end = false;
+    let mut fill = None;
+    let mut has_rounds = false;
+    let mut has_setup = false;
+    let mut has_match_end = false;
+    check_rules(&program.items, &mut tc, &statics, stores_sown, &mut diags);
+    for item in &program.items {
+        match &item.kind {
+            ItemKind::Feeding(Some(p)) => tc.expect(p, Ty::Player, Scope::after_move()),
+            ItemKind::End(_, cond, remaining) => {
+                has_end = true;
+                tc.expect(cond, Ty::Bool, Scope::after_move());
+                if let Some(Remaining::To(p)) = remaining {
+                    tc.expect(p, Ty::Player, Scope::after_move());
+                }
+            }
+            ItemKind::Phase(_, cond, inner) => {
+                tc.expect(cond, Ty::Bool, Scope::move_start());
+                check_rules(inner, &mut tc, &statics, stores_sown, &mut diags);
+                let mut no_captures = None;
+                let mut first_capture = None;
+                for i in inner {
+                    match &i.kind {
+                        ItemKind::NoCaptures => no_captures = Some(i.span),
+                        ItemKind::Capture(_) => first_capture = first_capture.or(Some(i.span)),
+                        ItemKind::Forbid(..)
+                        | ItemKind::SowDirection(_)
+                        | ItemKind::SowSkipOrigin
+                        | ItemKind::SowIntoStore
+                        | ItemKind::SowRelay(_)
+                        | ItemKind::SowRelayLimit(_) => {}
+                        _ => diags.push(
+                            Diagnostic::error(
+                                "sow::check::misplaced",
+                                "this cannot be written inside a phase",
+                                i.span,
+                                "not allowed in a phase",
+                            )
+                            .with_help("a phase may hold `sow { }`, `forbid`, `capture` and `no captures`"),
+                        ),
+                    }
+                }
+                if let (Some(a), Some(b)) = (no_captures, first_capture) {
+                    diags.push(
+                        Diagnostic::error(
+                            "sow::check::conflict",
+                            "this phase says `no captures` but also has a capture rule",
+                            b,
+                            "a capture rule",
+                        )
+                        .with_label(a, "no captures")
+                        .with_help("remove one of them"),
+                    );
+                }
+            }
+            ItemKind::MatchEnds(cond) => {
+                has_match_end = true;
+                tc.expect(cond, Ty::Bool, Scope::after_move());
+            }
+            ItemKind::SetupFill(n) => {
+                has_setup = true;
+                if let Some(v) = statics.eval(n, &mut diags) {
+                    if (1..=limits::MAX_SEEDS_PER_PIT).contains(&v) {
+                        fill = Some(v as u32);
+                    } else {
+                        diags.push(
+                            Diagnostic::error(
+                                "sow::check::out_of_range",
+                                format!("filling pits with {v} seeds is not possible"),
+                                n.span,
+                                "seeds per pit",
+                            )
+                            .with_help(format!("use 1 to {}", limits::MAX_SEEDS_PER_PIT)),
+                        );
+                    }
+                }
+            }
+            ItemKind::SetupDeal => has_setup = true,
+            ItemKind::Rounds => has_rounds = true,
+            _ => {}
+        }
+    }
+    if let Some(a) = program.items.iter().find(|i| matches!(i.kind, ItemKind::NoCaptures))
+        && let Some(b) = program.items.iter().find(|i| matches!(i.kind, ItemKind::Capture(_)))
+    {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                "the file says `no captures` but also has a capture rule",
+                b.span,
+                "a capture rule",
+            )
+            .with_label(a.span, "no captures")
+            .with_help("remove one of them"),
+        );
+    }
+    if !has_end {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::no_end",
+                "the game has no `end` rule, so it can never finish",
+                at_file,
+                "in this file",
+            )
+            .with_help("add for example `end \"no move left\" when no_moves remaining owner`"),
+        );
+    }
+    if has_rounds {
+        if !has_match_end {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::missing",
+                    "the match of rounds never ends: `rounds` has no `match ends when`",
+                    at_file,
+                    "in this file",
+                )
+                .with_help("add `match ends when rounds_won(south) >= 4 or rounds_won(north) >= 4` inside `rounds { }`"),
+            );
+        }
+        if !has_setup {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::missing",
+                    "`rounds` does not say how the next round is set up",
+                    at_file,
+                    "in this file",
+                )
+                .with_help("add `setup fill 4 close unfilled` or `setup deal fewest` inside `rounds { }`"),
+            );
+        }
+    } else if let Some(i) = program.items.iter().find(|i| {
+        matches!(
+            i.kind,
+            ItemKind::MatchEnds(_) | ItemKind::MatchWinner(_) | ItemKind::SetupFill(_) | ItemKind::SetupDeal | ItemKind::SetupKeepClaims
+        )
+    }) {
+        diags.push(
+            Diagnostic::error("sow::check::misplaced", "round settings outside `rounds { }`", i.span, "here")
+                .with_help("move it inside `rounds { }`"),
+        );
+    }
+
+    diags.append(&mut tc.diags);
+    let (errors, warnings): (Vec<_>, Vec<_>) = diags.into_iter().partition(Diagnostic::is_error);
+    match (errors.is_empty(), pits, initial) {
+        (true, Some(pits), Some(initial)) => Ok(Checked {
+            program,
+            params,
+            pits,
+            initial,
+            fill,
+            warnings,
+        }),
+        _ => {
+            let mut all = errors;
+            all.extend(warnings);
+            Err(all)
+        }
+    }
+}
+
+fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_sown: bool, diags: &mut Vec<Diagnostic>) {
+    let mut capture_names: Vec<(&str, Span)> = Vec::new();
+    for item in items {
+        match &item.kind {
+            ItemKind::SowRelay(e) => tc.expect(e, Ty::Bool, Scope::lap_end()),
+            ItemKind::SowRelayLimit(e) => {
+                if let Some(v) = statics.eval(e, diags) {
+                    if !(1..=limits::MAX_RELAY_LIMIT).contains(&v) {
+                        diags.push(
+                            Diagnostic::error(
+                                "sow::check::out_of_range",
+                                format!("a relay limit of {v} laps is not possible"),
+                                e.span,
+                                "laps",
+                            )
+                            .with_help(format!("use 1 to {}", limits::MAX_RELAY_LIMIT)),
+                        );
+                    }
+                }
+            }
+            ItemKind::SowIntoStore if !stores_sown => diags.push(
+                Diagnostic::error(
+                    "sow::check::conflict",
+                    "`into own store` needs stores that are sown into",
+                    item.span,
+                    "sowing into the store",
+                )
+                .with_help("add `stores sown` inside `board { }`"),
+            ),
+            ItemKind::Forbid(_, cond) => tc.expect(cond, Ty::Bool, Scope::move_start()),
+            ItemKind::Trigger(def) => {
+                tc.expect(&def.when, Ty::Bool, Scope::trigger());
+                for a in &def.actions {
+                    match &a.node {
+                        Action::Series(..) | Action::Then(_) => diags.push(
+                            Diagnostic::error(
+                                "sow::check::misplaced",
+                                "a trigger can only take, move or claim seeds",
+                                a.span,
+                                "not allowed in a trigger",
+                            )
+                            .with_help("`series` and `then` belong in a `capture` rule, which runs when the lap ends"),
+                        ),
+                        _ => check_action(&a.node, a.span, tc, Scope::trigger(), diags),
+                    }
+                }
+            }
+            ItemKind::Capture(def) => {
+                if let Some((_, first)) = capture_names.iter().find(|(n, _)| *n == def.name.node) {
+                    diags.push(
+                        Diagnostic::error(
+                            "sow::check::duplicate",
+                            "two capture rules have the same name",
+                            def.name.span,
+                            "again",
+                        )
+                        .with_label(*first, "first"),
+                    );
+                }
+                capture_names.push((&def.name.node, def.name.span));
+                tc.expect(&def.when, Ty::Bool, Scope::lap_end());
+                let mut took = false;
+                let mut thens = 0;
+                for a in &def.actions {
+                    match &a.node {
+                        Action::Series(..) if !took => diags.push(
+                            Diagnostic::error(
+                                "sow::check::misplaced",
+                                "`series` must follow a `take`",
+                                a.span,
+                                "series without a take",
+                            )
+                            .with_help("write `take last` first: the series walks on from the first pit taken"),
+                        ),
+                        Action::Take(..) => took = true,
+                        Action::Then(_) => {
+                            thens += 1;
+                            if thens > 1 {
+                                diags.push(Diagnostic::error(
+                                    "sow::check::duplicate",
+                                    "a rule can say `then` only once",
+                                    a.span,
+                                    "second `then`",
+                                ));
+                            }
+                        }
+                        _ => {}
+                    }
+                    let scope = if matches!(a.node, Action::Series(..)) {
+                        Scope::lap_end().with_pit()
+                    } else {
+                        Scope::lap_end()
+                    };
+                    check_action(&a.node, a.span, tc, scope, diags);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope, _diags: &mut [Diagnostic]) {
+    match action {
+        Action::Take(pits, to) => {
+            for p in pits {
+                tc.expect_pits(p, scope);
+            }
+            if let Some(Receiver::Player(p)) = to {
+                tc.expect(p, Ty::Player, scope);
+            }
+        }
+        Action::Series(_, cond) => tc.expect(cond, Ty::Bool, scope),
+        Action::Move(n, from, to) => {
+            tc.expect(n, Ty::Int, scope);
+            tc.expect(from, Ty::Pit, scope);
+            tc.expect(to, Ty::Pit, scope);
+        }
+        Action::Claim(pits, player) => {
+            for p in pits {
+                tc.expect_pits(p, scope);
+            }
+            tc.expect(player, Ty::Player, scope);
+        }
+        Action::Then(_) => {}
+    }
+}
+
+fn layout(
+    rows: &[(
+        crate::syntax::ast::Spanned<crate::syntax::ast::PlayerLit>,
+        crate::syntax::ast::Spanned<Vec<Expr>>,
+    )],
+    n: usize,
+    span: Span,
+    statics: &Statics,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<u32>> {
+    use crate::syntax::ast::PlayerLit;
+    let mut cells = vec![0u32; 2 * n];
+    let mut ok = true;
+    let mut seen = [false; 2];
+    for (player, values) in rows {
+        let side = usize::from(player.node == PlayerLit::North);
+        if seen[side] {
+            diags.push(
+                Diagnostic::error("sow::check::duplicate", "this row's layout is given twice", player.span, "again")
+                    .with_help("give each row once"),
+            );
+            ok = false;
+        }
+        seen[side] = true;
+        if values.node.len() != n {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::wrong_length",
+                    format!("the layout gives {} pits but a row has {n}", values.node.len()),
+                    values.span,
+                    "this row",
+                )
+                .with_help(format!("give exactly {n} numbers, pit 1 first")),
+            );
+            ok = false;
+            continue;
+        }
+        for (i, e) in values.node.iter().enumerate() {
+            match statics.eval(e, diags) {
+                Some(v) if (0..=limits::MAX_SEEDS_PER_PIT).contains(&v) => cells[side * n + i] = v as u32,
+                Some(v) => {
+                    diags.push(
+                        Diagnostic::error(
+                            "sow::check::out_of_range",
+                            format!("{v} seeds in a pit is not possible"),
+                            e.span,
+                            "seeds",
+                        )
+                        .with_help(format!("a pit starts with 0 to {} seeds", limits::MAX_SEEDS_PER_PIT)),
+                    );
+                    ok = false;
+                }
+                None => ok = false,
+            }
+        }
+    }
+    if seen != [true, true] {
+        diags.push(
+            Diagnostic::error("sow::check::missing", "the layout must give both rows", span, "layout")
+                .with_help("write `layout south [..] north [..]`"),
+        );
+        ok = false;
+    }
+    ok.then_some(cells)
+}
+
+/// Evaluates expressions that must be known before the game starts (board size, seeds).
+pub(crate) struct Statics<'a> {
+    pub(crate) params: &'a [(String, i64)],
+}
+
+impl Statics<'_> {
+    pub(crate) fn eval(&self, e: &Expr, diags: &mut Vec<Diagnostic>) -> Option<i64> {
+        use crate::syntax::ast::BinOp;
+        match &e.kind {
+            ExprKind::Int(n) => Some(*n),
+            ExprKind::Name(n) => match self.params.iter().find(|(p, _)| p == n) {
+                Some((_, v)) => Some(*v),
+                None => {
+                    let mut d = Diagnostic::error(
+                        "sow::check::not_static",
+                        format!("`{n}` is not known before the game starts"),
+                        e.span,
+                        "not a parameter",
+                    );
+                    d = match suggest(n, self.params.iter().map(|(p, _)| p.as_str())) {
+                        Some(s) => d.with_help(format!("did you mean the parameter `{s}`?")),
+                        None => d.with_help("only numbers and parameters (`param NAME = ...`) can be used here"),
+                    };
+                    diags.push(d);
+                    None
+                }
+            },
+            ExprKind::Neg(x) => self.eval(x, diags).map(i64::wrapping_neg),
+            ExprKind::Binary(op, a, b) if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem) => {
+                let (a, b) = (self.eval(a, diags)?, self.eval(b, diags)?);
+                let r = match op {
+                    BinOp::Add => a.checked_add(b),
+                    BinOp::Sub => a.checked_sub(b),
+                    BinOp::Mul => a.checked_mul(b),
+                    BinOp::Div => (b != 0).then(|| a.div_euclid(b)),
+                    _ => (b != 0).then(|| a.rem_euclid(b)),
+                };
+                if r.is_none() {
+                    diags.push(Diagnostic::error(
+                        "sow::check::out_of_range",
+                        "this calculation overflows or divides by zero",
+                        e.span,
+                        "here",
+                    ));
+                }
+                r
+            }
+            _ => {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::not_static",
+                        "this must be a number known before the game starts",
+                        e.span,
+                        "not a plain number",
+                    )
+                    .with_help("use numbers, parameters and + - * / %"),
+                );
+                None
+            }
+        }
+    }
+}
+
+fn params(program: &Program, overrides: &[Override], diags: &mut Vec<Diagnostic>) -> Vec<(String, i64)> {
+    let mut values = Vec::new();
+    let mut declared = Vec::new();
+    for item in &program.items {
+        if let ItemKind::Param { name, default, range } = &item.kind {
+            declared.push(name.node.clone());
+            if types::BUILTIN_NAMES.contains(&name.node.as_str()) {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::reserved_name",
+                        format!("`{}` is a built-in name and cannot be a parameter", name.node),
+                        name.span,
+                        "reserved",
+                    )
+                    .with_help("choose another name"),
+                );
+                continue;
+            }
+            let mut value = default.node;
+            if let Some((lo, hi)) = range {
+                if lo.node > hi.node {
+                    diags.push(
+                        Diagnostic::error(
+                            "sow::check::empty_range",
+                            format!("range `{}..{}` is empty", lo.node, hi.node),
+                            lo.span.to(hi.span),
+                            "lower bound is above the upper one",
+                        )
+                        .with_help(format!("write the smaller bound first: `{}..{}`", hi.node, lo.node)),
+                    );
+                } else if !(lo.node..=hi.node).contains(&default.node) {
+                    diags.push(
+                        Diagnostic::error(
+                            "sow::check::out_of_range",
+                            format!("the default {} is outside `{}..{}`", default.node, lo.node, hi.node),
+                            default.span,
+                            "default",
+                        )
+                        .with_label(lo.span.to(hi.span), "allowed range")
+                        .with_help("choose a default inside the range"),
+                    );
+                }
+            }
+            if let Some(o) = overrides.iter().rev().find(|o| o.name == name.node) {
+                match range {
+                    Some((lo, hi)) if !(lo.node..=hi.node).contains(&o.value) => diags.push(
+                        Diagnostic::error(
+                            "sow::check::bad_parameter",
+                            format!("`{}={}` is outside the allowed range {}..{}", o.name, o.value, lo.node, hi.node),
+                            lo.span.to(hi.span),
+                            "allowed range",
+                        )
+                        .with_help(format!("choose a value of `{}` from {} to {}", o.name, lo.node, hi.node)),
+                    ),
+                    _ => value = o.value,
+                }
+            }
+            values.push((name.node.clone(), value));
+        }
+    }
+    for o in overrides {
+        if !declared.contains(&o.name) {
+            let mut d = Diagnostic::bare("sow::check::bad_parameter", format!("the game has no parameter `{}`", o.name));
+            d = match suggest(&o.name, declared.iter().map(String::as_str)) {
+                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                None if declared.is_empty() => d.with_help("this game declares no parameters"),
+                None => d.with_help(format!("its parameters are: {}", declared.join(", "))),
+            };
+            diags.push(d);
+        }
+    }
+    values
+}

@@ -1,0 +1,417 @@
+//! Name resolution and typing of expressions. Each place an expression may appear has a [`Scope`]
+//! saying which of the words of the language (`last`, `pit`, `final`, ...) mean something there.
+
+use crate::diagnostic::{Diagnostic, suggest};
+use crate::syntax::ast::{BinOp, Expr, ExprKind};
+
+/// The types of values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ty {
+    /// A whole number.
+    Int,
+    /// True or false.
+    Bool,
+    /// South or north.
+    Player,
+    /// One pit (or store).
+    Pit,
+    /// A set of pits.
+    Set,
+}
+
+impl Ty {
+    fn word(self) -> &'static str {
+        match self {
+            Ty::Int => "a number",
+            Ty::Bool => "a condition (true or false)",
+            Ty::Player => "a player",
+            Ty::Pit => "a pit",
+            Ty::Set => "a set of pits",
+        }
+    }
+}
+
+/// Which context-dependent words are available.
+#[derive(Debug, Clone, Copy)]
+pub struct Scope {
+    last: bool,
+    pit: bool,
+    origin: bool,
+    in_trigger: bool,
+    in_sowing: bool,
+    after_move: bool,
+}
+
+impl Scope {
+    /// A `forbid` or `phase` condition: before the move.
+    pub fn move_start() -> Self {
+        Scope {
+            last: false,
+            pit: false,
+            origin: true,
+            in_trigger: false,
+            in_sowing: false,
+            after_move: false,
+        }
+    }
+    /// A trigger: as a seed falls.
+    pub fn trigger() -> Self {
+        Scope {
+            last: false,
+            pit: true,
+            origin: true,
+            in_trigger: true,
+            in_sowing: true,
+            after_move: false,
+        }
+    }
+    /// A capture or relay rule: at the end of a lap.
+    pub fn lap_end() -> Self {
+        Scope {
+            last: true,
+            pit: false,
+            origin: true,
+            in_trigger: false,
+            in_sowing: true,
+            after_move: false,
+        }
+    }
+    /// An end rule: after the move.
+    pub fn after_move() -> Self {
+        Scope {
+            last: false,
+            pit: false,
+            origin: false,
+            in_trigger: false,
+            in_sowing: false,
+            after_move: true,
+        }
+    }
+    /// The same with `pit` bound.
+    pub fn with_pit(mut self) -> Self {
+        self.pit = true;
+        self
+    }
+}
+
+/// Every built-in name, for "did you mean" and to keep parameters from hiding them.
+pub const BUILTIN_NAMES: &[&str] = &[
+    "south", "north", "mover", "opponent", "to_move", "last", "origin", "pit", "board", "total", "ply", "round", "lap", "final",
+    "no_moves", "repeated",
+];
+
+const FUNCTIONS: &[&str] = &[
+    "opposite",
+    "store",
+    "other",
+    "row",
+    "any",
+    "size",
+    "sum",
+    "leftmost",
+    "rightmost",
+    "seeds",
+    "captured",
+    "rounds_won",
+];
+
+const FIELDS: &[&str] = &["count", "before", "number", "side", "owner", "claimed", "closed", "store"];
+
+/// Walks expressions, collecting diagnostics.
+pub struct TypeChecker<'a> {
+    /// Parameter values.
+    pub params: &'a [(String, i64)],
+    /// Problems found.
+    pub diags: Vec<Diagnostic>,
+}
+
+impl TypeChecker<'_> {
+    /// Checks that `e` has type `want`.
+    pub fn expect(&mut self, e: &Expr, want: Ty, scope: Scope) {
+        if let Some(got) = self.ty(e, scope)
+            && got != want
+        {
+            let help = match (want, got) {
+                (Ty::Bool, Ty::Int) => "compare it with something, e.g. `... > 0`".to_string(),
+                (Ty::Int, Ty::Pit) => "use `.count` for the seeds in a pit".to_string(),
+                (Ty::Bool, Ty::Set) => "use `any(...)` to ask whether the set has a pit".to_string(),
+                _ => format!("write {} here", want.word()),
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    "sow::check::type_mismatch",
+                    format!("expected {}, found {}", want.word(), got.word()),
+                    e.span,
+                    format!("this is {}", got.word()),
+                )
+                .with_help(help),
+            );
+        }
+    }
+
+    /// Checks a `take` or `claim` target: a pit or a set of pits.
+    pub fn expect_pits(&mut self, e: &Expr, scope: Scope) {
+        if let Some(got) = self.ty(e, scope)
+            && got != Ty::Pit
+            && got != Ty::Set
+        {
+            self.diags.push(
+                Diagnostic::error(
+                    "sow::check::type_mismatch",
+                    format!("expected a pit or a set of pits, found {}", got.word()),
+                    e.span,
+                    "not pits",
+                )
+                .with_help("name pits, such as `last`, `opposite(last)` or `board where pit.count == 4`"),
+            );
+        }
+    }
+
+    fn mismatch(&mut self, e: &Expr, message: String, help: &str) -> Option<Ty> {
+        self.diags
+            .push(Diagnostic::error("sow::check::type_mismatch", message, e.span, "here").with_help(help));
+        None
+    }
+
+    /// The type of `e`, or `None` after reporting a problem.
+    pub fn ty(&mut self, e: &Expr, scope: Scope) -> Option<Ty> {
+        match &e.kind {
+            ExprKind::Int(_) => Some(Ty::Int),
+            ExprKind::Name(n) => self.name(e, n, scope),
+            ExprKind::Call(name, args) => self.call(e, &name.node, name.span, args, scope),
+            ExprKind::Field(base, field) => {
+                let bt = self.ty(base, scope)?;
+                if bt != Ty::Pit {
+                    return self.mismatch(
+                        base,
+                        format!("`.{}` needs a pit, but this is {}", field.node, bt.word()),
+                        "fields such as `.count` belong to pits: `last.count`",
+                    );
+                }
+                match field.node.as_str() {
+                    "count" | "before" | "number" => Some(Ty::Int),
+                    "side" | "owner" => Some(Ty::Player),
+                    "claimed" | "closed" | "store" => Some(Ty::Bool),
+                    other => {
+                        let mut d = Diagnostic::error(
+                            "sow::check::unknown_name",
+                            format!("a pit has no field `{other}`"),
+                            field.span,
+                            "unknown field",
+                        );
+                        d = match suggest(other, FIELDS.iter().copied()) {
+                            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                            None => d.with_help(format!("a pit's fields are: {}", FIELDS.join(", "))),
+                        };
+                        self.diags.push(d);
+                        None
+                    }
+                }
+            }
+            ExprKind::Neg(x) => {
+                self.expect(x, Ty::Int, scope);
+                Some(Ty::Int)
+            }
+            ExprKind::Not(x) => {
+                self.expect(x, Ty::Bool, scope);
+                Some(Ty::Bool)
+            }
+            ExprKind::Binary(op, a, b) => match op {
+                BinOp::Or | BinOp::And => {
+                    self.expect(a, Ty::Bool, scope);
+                    self.expect(b, Ty::Bool, scope);
+                    Some(Ty::Bool)
+                }
+                BinOp::Eq | BinOp::Ne => {
+                    let (ta, tb) = (self.ty(a, scope), self.ty(b, scope));
+                    if let (Some(ta), Some(tb)) = (ta, tb)
+                        && (ta != tb || ta == Ty::Set)
+                    {
+                        let help = if ta == Ty::Pit && tb == Ty::Int {
+                            "compare the seeds in it: `... .count == N`"
+                        } else {
+                            "compare two values of the same kind"
+                        };
+                        return self.mismatch(e, format!("cannot compare {} with {}", ta.word(), tb.word()), help);
+                    }
+                    Some(Ty::Bool)
+                }
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                    self.expect(a, Ty::Int, scope);
+                    self.expect(b, Ty::Int, scope);
+                    Some(Ty::Bool)
+                }
+                _ => {
+                    self.expect(a, Ty::Int, scope);
+                    self.expect(b, Ty::Int, scope);
+                    Some(Ty::Int)
+                }
+            },
+            ExprKind::InRange(x, lo, hi) => {
+                self.expect(x, Ty::Int, scope);
+                self.expect(lo, Ty::Int, scope);
+                self.expect(hi, Ty::Int, scope);
+                if let (ExprKind::Int(l), ExprKind::Int(h)) = (&lo.kind, &hi.kind)
+                    && l > h
+                {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "sow::check::empty_range",
+                            format!("range `{l}..{h}` is empty, so this can never hold"),
+                            lo.span.to(hi.span),
+                            "upper bound is below the lower one",
+                        )
+                        .with_help(format!("write the smaller bound first: `{h}..{l}`")),
+                    );
+                }
+                Some(Ty::Bool)
+            }
+            ExprKind::InSet(x, items) => {
+                self.expect(x, Ty::Int, scope);
+                for i in items {
+                    self.expect(i, Ty::Int, scope);
+                }
+                Some(Ty::Bool)
+            }
+            ExprKind::Parity(x, _) => {
+                self.expect(x, Ty::Int, scope);
+                Some(Ty::Bool)
+            }
+            ExprKind::Where(set, cond) => {
+                self.expect(set, Ty::Set, scope);
+                self.expect(cond, Ty::Bool, scope.with_pit());
+                Some(Ty::Set)
+            }
+        }
+    }
+
+    fn name(&mut self, e: &Expr, n: &str, scope: Scope) -> Option<Ty> {
+        let unavailable = |what: &str| -> Option<String> { Some(format!("`{n}` has no meaning here: {what}")) };
+        let (ty, problem) = match n {
+            "south" | "north" | "mover" | "opponent" | "to_move" => (Ty::Player, None),
+            "last" => (
+                Ty::Pit,
+                if scope.last {
+                    None
+                } else {
+                    unavailable("there is a last pit only when a lap has ended (in `capture` and `relay`)")
+                },
+            ),
+            "origin" => (
+                Ty::Pit,
+                if scope.origin {
+                    None
+                } else {
+                    unavailable("there is an origin only during a move")
+                },
+            ),
+            "pit" => (
+                Ty::Pit,
+                if scope.pit {
+                    None
+                } else {
+                    unavailable("`pit` is the pit looked at in a trigger, a `series` or after `where`")
+                },
+            ),
+            "final" => (
+                Ty::Bool,
+                if scope.in_trigger {
+                    None
+                } else {
+                    unavailable("`final` belongs in a trigger")
+                },
+            ),
+            "lap" => (
+                Ty::Int,
+                if scope.in_sowing {
+                    None
+                } else {
+                    unavailable("laps are counted during sowing")
+                },
+            ),
+            "board" => (Ty::Set, None),
+            "total" | "ply" | "round" => (Ty::Int, None),
+            "no_moves" | "repeated" => (
+                Ty::Bool,
+                if scope.after_move {
+                    None
+                } else {
+                    unavailable("it is known only after a move, in an `end` rule")
+                },
+            ),
+            _ => {
+                if self.params.iter().any(|(p, _)| p == n) {
+                    return Some(Ty::Int);
+                }
+                let candidates = BUILTIN_NAMES.iter().copied().chain(self.params.iter().map(|(p, _)| p.as_str()));
+                let mut d = Diagnostic::error(
+                    "sow::check::unknown_name",
+                    format!("unknown name `{n}`"),
+                    e.span,
+                    "not a parameter or a word of the language",
+                );
+                d = match suggest(n, candidates) {
+                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    None if FUNCTIONS.contains(&n) => d.with_help(format!("`{n}` is a function: write `{n}(...)`")),
+                    None => d.with_help("see the list of expressions in docs/language.md"),
+                };
+                self.diags.push(d);
+                return None;
+            }
+        };
+        if let Some(message) = problem {
+            self.diags.push(
+                Diagnostic::error("sow::check::unavailable", message, e.span, "not available here")
+                    .with_help("see docs/language.md, \"Expressions\""),
+            );
+            return None;
+        }
+        Some(ty)
+    }
+
+    fn call(&mut self, e: &Expr, name: &str, name_span: crate::diagnostic::Span, args: &[Expr], scope: Scope) -> Option<Ty> {
+        let (params, result): (&[Ty], Ty) = match name {
+            "opposite" => (&[Ty::Pit], Ty::Pit),
+            "store" => (&[Ty::Player], Ty::Pit),
+            "other" => (&[Ty::Player], Ty::Player),
+            "row" => (&[Ty::Player], Ty::Set),
+            "any" => (&[Ty::Set], Ty::Bool),
+            "size" | "sum" => (&[Ty::Set], Ty::Int),
+            "leftmost" | "rightmost" => (&[Ty::Set], Ty::Pit),
+            "seeds" | "captured" | "rounds_won" => (&[Ty::Player], Ty::Int),
+            other => {
+                let mut d = Diagnostic::error(
+                    "sow::check::unknown_name",
+                    format!("unknown function `{other}`"),
+                    name_span,
+                    "not a function of the language",
+                );
+                d = match suggest(other, FUNCTIONS.iter().copied()) {
+                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    None => d.with_help(format!("the functions are: {}", FUNCTIONS.join(", "))),
+                };
+                self.diags.push(d);
+                return None;
+            }
+        };
+        if args.len() != params.len() {
+            self.diags.push(
+                Diagnostic::error(
+                    "sow::check::wrong_arguments",
+                    format!("`{name}` takes {} argument(s), not {}", params.len(), args.len()),
+                    e.span,
+                    "here",
+                )
+                .with_help(format!(
+                    "write `{name}({})`",
+                    params.iter().map(|t| t.word()).collect::<Vec<_>>().join(", ")
+                )),
+            );
+            return None;
+        }
+        for (a, t) in args.iter().zip(params) {
+            self.expect(a, *t, scope);
+        }
+        Some(result)
+    }
+}

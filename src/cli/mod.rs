@@ -1,0 +1,146 @@
+//! The command line: clap types, one module per subcommand. Each subcommand turns what the user
+//! typed into a validated request, calls the library and prints. Exit codes: 0 success, 1 input read
+//! but rejected (diagnostics, an illegal move, a mismatch), 2 usage or I/O errors.
+
+mod board;
+mod check;
+mod play;
+mod run;
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::diagnostic::{Diagnostic, Sources};
+use crate::{LoadFailure, Loaded, Override, Player};
+
+/// sowlang: describe, check and play mancala-family sowing games.
+#[derive(Debug, Parser)]
+#[command(name = "sowlang", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Parse and validate rule files; report every problem.
+    Check(check::Args),
+    /// Play moves from a position and print the result.
+    Run(run::Args),
+    /// Play a game in the terminal against a person or the computer.
+    Play(play::Args),
+}
+
+/// Output format, the same switch on every subcommand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Format {
+    /// For people.
+    #[default]
+    Human,
+    /// Machine-readable JSON on stdout.
+    Json,
+}
+
+/// A side named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Side {
+    /// South.
+    South,
+    /// North.
+    North,
+}
+
+impl From<Side> for Player {
+    fn from(s: Side) -> Player {
+        match s {
+            Side::South => Player::South,
+            Side::North => Player::North,
+        }
+    }
+}
+
+/// Parses `name=value` for `--set`.
+fn parse_set(s: &str) -> Result<Override, String> {
+    let (name, value) = s.split_once('=').ok_or_else(|| format!("`{s}` is not `name=value`"))?;
+    let value = value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("`{value}` is not a whole number"))?;
+    Ok(Override {
+        name: name.trim().to_string(),
+        value,
+    })
+}
+
+/// Runs the command line and returns the exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let code = match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Play(args) => play::run(args),
+    };
+    ExitCode::from(code)
+}
+
+/// Colour on a terminal unless `NO_COLOR` is set.
+fn color() -> bool {
+    std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
+}
+
+/// Prints diagnostics to stderr for people.
+fn report(diags: &[Diagnostic], sources: &Sources) {
+    let mut err = std::io::stderr().lock();
+    for d in diags {
+        let _ = write!(err, "{}", d.render(sources, color()));
+    }
+}
+
+/// Loads a game for `run` / `play`, printing its problems. Err = the exit code.
+fn load(path: &Path, sets: &[Override]) -> Result<Loaded, u8> {
+    match crate::load_game(path, sets) {
+        Ok(l) => Ok(l),
+        Err(LoadFailure { sources, diagnostics }) => {
+            report(&diagnostics, &sources);
+            let io = diagnostics
+                .iter()
+                .any(|d| d.code == "sow::load::missing_file" && d.labels.is_empty());
+            Err(if io { 2 } else { 1 })
+        }
+    }
+}
+
+/// Prints one diagnostic without a source and returns `code`.
+fn fail(d: Diagnostic, code: u8) -> u8 {
+    report(&[d], &Sources::default());
+    code
+}
+
+/// Writes to stdout, treating a closed pipe as a normal end.
+fn out(text: &str) {
+    let mut o = std::io::stdout().lock();
+    let _ = o.write_all(text.as_bytes());
+    let _ = o.flush();
+}
+
+/// Reads a `--from` file.
+fn read_position_file(path: &PathBuf) -> Result<String, u8> {
+    std::fs::read_to_string(path).map_err(|e| {
+        fail(
+            Diagnostic::bare(
+                "sow::run::unreadable",
+                format!("cannot read the position file `{}`: {e}", path.display()),
+            ),
+            2,
+        )
+    })
+}

@@ -1,0 +1,134 @@
+//! `sowlang run FILE [--from POS] [--moves 3,1,6] [--json] [--trace]`: play moves, print the result.
+
+use std::path::PathBuf;
+
+use super::{Format, Side, board, fail, load, out, parse_set, read_position_file};
+use crate::Override;
+use crate::diagnostic::Diagnostic;
+
+/// Arguments of `run`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The rule file.
+    file: PathBuf,
+    /// Start from this position (JSON, see docs/cli.md) instead of the game's start.
+    #[arg(long)]
+    from: Option<PathBuf>,
+    /// Moves to play, comma-separated pit numbers (`3,1,6`).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    moves: Vec<String>,
+    /// Set a parameter (`--set pits=5`); may be repeated.
+    #[arg(long = "set", value_parser = parse_set)]
+    sets: Vec<Override>,
+    /// Who moves first in the game's start position.
+    #[arg(long, value_enum)]
+    first: Option<Side>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Same as `--format json`.
+    #[arg(long)]
+    json: bool,
+    /// Narrate every move step by step (on stderr with --json).
+    #[arg(long)]
+    trace: bool,
+}
+
+/// Parses the `--moves` list into pit numbers.
+pub(super) fn parse_moves(moves: &[String]) -> Result<Vec<usize>, Diagnostic> {
+    moves
+        .iter()
+        .map(|m| m.trim())
+        .filter(|m| !m.is_empty())
+        .map(|m| {
+            m.parse::<usize>().map_err(|_| {
+                Diagnostic::bare("sow::run::bad_move", format!("`{m}` in --moves is not a pit number"))
+                    .with_help("write the pits to play as numbers separated by commas, e.g. `--moves 3,1,6`")
+            })
+        })
+        .collect()
+}
+
+/// Runs `run`.
+pub fn run(args: Args) -> u8 {
+    let json = args.json || args.format == Format::Json;
+    let moves = match parse_moves(&args.moves) {
+        Ok(m) => m,
+        Err(d) => return fail(d, 2),
+    };
+    let loaded = match load(&args.file, &args.sets) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let game = &loaded.game;
+    let mut pos = match &args.from {
+        Some(path) => {
+            let text = match read_position_file(path) {
+                Ok(t) => t,
+                Err(code) => return code,
+            };
+            match crate::position::from_json(game, &text) {
+                Ok(p) => p,
+                Err(d) => return fail(d, 1),
+            }
+        }
+        None => game.initial(args.first.map(Into::into)),
+    };
+    game.settle_start(&mut pos);
+    let mut narration = String::new();
+    for (i, &k) in moves.iter().enumerate() {
+        let result = if args.trace {
+            game.apply_traced(&mut pos, k).map(|events| {
+                for line in game.narrate(&events) {
+                    narration.push_str(&line);
+                    narration.push('\n');
+                }
+                narration.push_str(&board::draw(game, &pos));
+                narration.push('\n');
+            })
+        } else {
+            game.apply(&mut pos, k)
+        };
+        if let Err(e) = result {
+            let d = Diagnostic::bare(
+                "sow::run::illegal_move",
+                format!("move {} ({k}, the {} in --moves) cannot be played: {e}", i + 1, ordinal(i + 1)),
+            )
+            .with_help(format!("the legal moves here are: {}", list(&game.legal_moves(&pos))));
+            return fail(d, 1);
+        }
+    }
+    let result = if json {
+        format!(
+            "{}\n",
+            serde_json::to_string(&crate::position::to_json(game, &pos)).expect("positions serialise")
+        )
+    } else {
+        board::summary(game, &pos)
+    };
+    if json {
+        eprint!("{narration}");
+    } else {
+        out(&narration);
+    }
+    out(&result);
+    0
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, r) if r != 11 => "st",
+        (2, r) if r != 12 => "nd",
+        (3, r) if r != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+pub(super) fn list(moves: &[usize]) -> String {
+    if moves.is_empty() {
+        "none".into()
+    } else {
+        moves.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+    }
+}

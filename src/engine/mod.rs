@@ -1,0 +1,220 @@
+//! Stage 4, engine: positions, legal moves, sowing, captures, the end of a game and of a round. It
+//! reads only the compiled [`Game`]; it never sees the syntax. Seeds are only ever moved between
+//! cells (pits and stores), never created or destroyed, so their total is constant.
+
+mod eval;
+mod play;
+mod trace;
+
+use std::hash::{Hash, Hasher};
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::compile::ir::Game;
+pub use play::MoveError;
+pub use trace::Event;
+
+/// Index of a cell: pits `0..2N` (south's pit k is `k-1`, north's pit k is `N+k-1`), then south's
+/// store `2N` and north's store `2N+1`.
+pub type Cell = u16;
+
+/// A player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    /// Sits at the bottom, moves first unless told otherwise.
+    South,
+    /// The other player.
+    North,
+}
+
+impl Player {
+    /// The other player.
+    pub fn other(self) -> Player {
+        match self {
+            Player::South => Player::North,
+            Player::North => Player::South,
+        }
+    }
+    /// 0 for south, 1 for north.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// `"south"` or `"north"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Player::South => "south",
+            Player::North => "north",
+        }
+    }
+    /// Both players, south first.
+    pub const BOTH: [Player; 2] = [Player::South, Player::North];
+}
+
+/// The result of a finished game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// South won.
+    South,
+    /// North won.
+    North,
+    /// Neither.
+    Draw,
+}
+
+/// The seeds and the state of every pit: what sowing changes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// Seeds per cell (pits, then the two stores).
+    pub cells: Vec<u32>,
+    /// Per pit: the player who claimed it, if any.
+    pub claimed: Vec<Option<Player>>,
+    /// Per pit: out of play.
+    pub closed: Vec<bool>,
+}
+
+/// A position: the board and whose turn it is, with what the rules need to know of the past.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Position {
+    /// The pits and stores.
+    pub board: Board,
+    /// Whose turn it is.
+    pub to_move: Player,
+    /// Moves played so far.
+    pub ply: u32,
+    /// The round (1 for the first; always 1 in a game without rounds).
+    pub round: u32,
+    /// Rounds won.
+    pub rounds_won: [u32; 2],
+    /// The game is over.
+    pub over: bool,
+    /// Who won, once over.
+    pub winner: Option<Outcome>,
+    /// The seeds left on the board count for their pits' owners.
+    pub counted_in_place: bool,
+    /// The name of the rule that ended the game.
+    pub ended_by: Option<String>,
+    /// Hashes of the positions of this round so far, the current one last (for `repeated`).
+    pub history: Vec<u64>,
+}
+
+impl Game {
+    /// Number of pits on the board (both rows).
+    pub fn pit_count(&self) -> usize {
+        2 * self.pits
+    }
+
+    /// The cell of a player's store.
+    pub fn store(&self, p: Player) -> Cell {
+        (2 * self.pits + p.index()) as Cell
+    }
+
+    /// The cell of a player's pit number `number` (1-based).
+    pub fn pit(&self, p: Player, number: usize) -> Cell {
+        (p.index() * self.pits + number - 1) as Cell
+    }
+
+    /// The player whose row (or store) the cell is in.
+    pub fn side(&self, c: Cell) -> Player {
+        let c = c as usize;
+        let n = self.pits;
+        if c < n || c == 2 * n { Player::South } else { Player::North }
+    }
+
+    /// The pit's number in its row (1-based); 0 for a store.
+    pub fn number(&self, c: Cell) -> usize {
+        let c = c as usize;
+        if c >= 2 * self.pits { 0 } else { c % self.pits + 1 }
+    }
+
+    /// Is the cell a store?
+    pub fn is_store(&self, c: Cell) -> bool {
+        c as usize >= 2 * self.pits
+    }
+
+    /// The pit across the board (a store's opposite is the other store).
+    pub fn opposite(&self, c: Cell) -> Cell {
+        let n2 = 2 * self.pits;
+        let c = c as usize;
+        if c >= n2 {
+            (n2 + (c - n2 + 1) % 2) as Cell
+        } else {
+            (n2 - 1 - c) as Cell
+        }
+    }
+
+    /// A player's pits, pit 1 first.
+    pub fn row(&self, p: Player) -> std::ops::Range<usize> {
+        p.index() * self.pits..(p.index() + 1) * self.pits
+    }
+
+    /// The cell's owner: a claim's player, else the row's.
+    pub fn owner(&self, board: &Board, c: Cell) -> Player {
+        board.claimed.get(c as usize).copied().flatten().unwrap_or_else(|| self.side(c))
+    }
+
+    /// "south's pit 3", "north's store".
+    pub fn describe(&self, c: Cell) -> String {
+        if self.is_store(c) {
+            format!("{}'s store", self.side(c).name())
+        } else {
+            format!("{} {}", self.side(c).name(), self.number(c))
+        }
+    }
+
+    /// The starting position (`first` overrides who moves first).
+    pub fn initial(&self, first: Option<Player>) -> Position {
+        let n2 = self.pit_count();
+        let mut pos = Position {
+            board: Board {
+                cells: self.initial.clone(),
+                claimed: vec![None; n2],
+                closed: vec![false; n2],
+            },
+            to_move: first.unwrap_or(self.first),
+            ply: 0,
+            round: 1,
+            rounds_won: [0, 0],
+            over: false,
+            winner: None,
+            counted_in_place: false,
+            ended_by: None,
+            history: Vec::new(),
+        };
+        pos.history.push(self.hash(&pos));
+        pos
+    }
+
+    /// Seeds in a player's row.
+    pub fn row_seeds(&self, board: &Board, p: Player) -> u32 {
+        board.cells[self.row(p)].iter().sum()
+    }
+
+    /// Each player's score: the store, plus pits counted in place.
+    pub fn scores(&self, pos: &Position) -> [u32; 2] {
+        let mut s = [
+            pos.board.cells[self.store(Player::South) as usize],
+            pos.board.cells[self.store(Player::North) as usize],
+        ];
+        if pos.counted_in_place {
+            for c in 0..self.pit_count() {
+                s[self.owner(&pos.board, c as Cell).index()] += pos.board.cells[c];
+            }
+        }
+        s
+    }
+
+    /// Every seed on the board and in the stores.
+    pub fn seed_total(&self, pos: &Position) -> u32 {
+        pos.board.cells.iter().sum()
+    }
+
+    /// The identity of a position for the repetition rule: board, claims, closures, player to move.
+    pub fn hash(&self, pos: &Position) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        pos.board.hash(&mut h);
+        pos.to_move.hash(&mut h);
+        h.finish()
+    }
+}

@@ -1,0 +1,288 @@
+//! What happened during a move, step by step, and its narration in plain words (`run --trace`).
+
+use super::{Cell, Game, Outcome, Player};
+
+/// One step of a move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A player starts a move.
+    Move {
+        /// Who.
+        player: Player,
+        /// Which pit (1-based).
+        pit: usize,
+        /// The phase whose rules apply (empty = the usual rules).
+        phase: String,
+    },
+    /// Seeds picked up to sow a lap.
+    PickUp {
+        /// From where.
+        cell: Cell,
+        /// How many.
+        seeds: u32,
+        /// Which lap (1 = the first).
+        lap: u32,
+    },
+    /// A pit passed over.
+    Skip {
+        /// Which.
+        cell: Cell,
+        /// Because it is the origin (else it is closed).
+        origin: bool,
+    },
+    /// Seeds sown, one into each cell listed.
+    Sown {
+        /// Lap.
+        lap: u32,
+        /// Cells, in order.
+        cells: Vec<Cell>,
+    },
+    /// A lap's last seed fell.
+    LapEnds {
+        /// Where.
+        last: Cell,
+        /// The seeds there now.
+        count: u32,
+    },
+    /// A rule took seeds.
+    Take {
+        /// The rule's name.
+        rule: String,
+        /// From where.
+        cell: Cell,
+        /// How many.
+        seeds: u32,
+        /// Into whose store.
+        to: Player,
+    },
+    /// A rule moved seeds between pits.
+    MoveSeeds {
+        /// The rule's name.
+        rule: String,
+        /// How many.
+        seeds: u32,
+        /// From.
+        from: Cell,
+        /// To.
+        to: Cell,
+    },
+    /// A rule claimed a pit.
+    Claim {
+        /// The rule's name.
+        rule: String,
+        /// Which pit.
+        cell: Cell,
+        /// For whom.
+        player: Player,
+    },
+    /// The move is over, and why.
+    TurnEnds {
+        /// In words.
+        why: String,
+    },
+    /// The mover moves again.
+    AnotherMove {
+        /// Who.
+        player: Player,
+    },
+    /// A grand slam happened; `undone` = its captures were put back.
+    GrandSlam {
+        /// Were the captures put back?
+        undone: bool,
+    },
+    /// The mover could have fed the opponent and did not.
+    FeedingPenalty {
+        /// Who moved.
+        mover: Player,
+        /// Who receives the seeds left.
+        receiver: Player,
+    },
+    /// An end rule ended the game (or the round).
+    GameEnds {
+        /// The rule's name.
+        rule: String,
+        /// What happened to the seeds left.
+        remaining: &'static str,
+        /// How many seeds were left on the board.
+        left: u32,
+        /// Scores, south then north.
+        scores: [u32; 2],
+        /// The result of the game (or round).
+        outcome: Outcome,
+        /// The round, in a match.
+        round: Option<u32>,
+    },
+    /// The next round was set up.
+    RoundSetup {
+        /// Its number.
+        round: u32,
+        /// The cells.
+        cells: Vec<u32>,
+        /// Closed pits.
+        closed: Vec<bool>,
+    },
+    /// The match is over.
+    MatchEnds {
+        /// Who won it.
+        winner: Outcome,
+        /// Rounds won, south then north.
+        rounds_won: [u32; 2],
+        /// Seeds held, south then north.
+        scores: [u32; 2],
+    },
+}
+
+/// Collects events when narration is wanted; does nothing otherwise.
+pub(crate) struct Log {
+    pub events: Vec<Event>,
+    enabled: bool,
+}
+
+impl Log {
+    pub fn on() -> Self {
+        Log {
+            events: Vec::new(),
+            enabled: true,
+        }
+    }
+    pub fn off() -> Self {
+        Log {
+            events: Vec::new(),
+            enabled: false,
+        }
+    }
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+    pub fn push(&mut self, e: Event) {
+        if self.enabled {
+            self.events.push(e);
+        }
+    }
+    pub fn skip(&mut self, cell: Cell, origin: bool) {
+        self.push(Event::Skip { cell, origin });
+    }
+}
+
+fn seeds(n: u32) -> String {
+    if n == 1 { "1 seed".into() } else { format!("{n} seeds") }
+}
+
+fn outcome_words(o: Outcome) -> &'static str {
+    match o {
+        Outcome::South => "south wins",
+        Outcome::North => "north wins",
+        Outcome::Draw => "it is a draw",
+    }
+}
+
+impl Game {
+    /// One line of narration per event, in words a teacher could read aloud.
+    pub fn narrate(&self, events: &[Event]) -> Vec<String> {
+        let mut lines = Vec::new();
+        for e in events {
+            let line = match e {
+                Event::Move { player, pit, phase } => {
+                    let mut l = format!("{} plays pit {pit}", player.name());
+                    if !phase.is_empty() {
+                        l.push_str(&format!(" (phase \"{phase}\")"));
+                    }
+                    l
+                }
+                Event::PickUp { cell, seeds: n, lap } if *lap == 1 => format!("  picks up {} from {}", seeds(*n), self.describe(*cell)),
+                Event::PickUp { cell, seeds: n, lap } => {
+                    format!("  lap {lap}: picks up {} from {} and sows on", seeds(*n), self.describe(*cell))
+                }
+                Event::Skip { cell, origin: true } => format!("  skips {}, the pit the move started from", self.describe(*cell)),
+                Event::Skip { cell, origin: false } => format!("  skips {}, which is closed", self.describe(*cell)),
+                Event::Sown { cells, .. } => {
+                    let names: Vec<String> = cells.iter().map(|c| self.describe(*c)).collect();
+                    format!("  sows one seed each into {}", names.join(", "))
+                }
+                Event::LapEnds { last, count } => format!(
+                    "  the last seed falls in {}, which now holds {}",
+                    self.describe(*last),
+                    seeds(*count)
+                ),
+                Event::Take { rule, cell, seeds: n, to } => {
+                    format!("  \"{rule}\": {} takes {} from {}", to.name(), seeds(*n), self.describe(*cell))
+                }
+                Event::MoveSeeds { rule, seeds: n, from, to } => format!(
+                    "  \"{rule}\": moves {} from {} to {}",
+                    seeds(*n),
+                    self.describe(*from),
+                    self.describe(*to)
+                ),
+                Event::Claim { rule, cell, player } => format!("  \"{rule}\": {} now belongs to {}", self.describe(*cell), player.name()),
+                Event::TurnEnds { why } => format!("  the move ends: {why}"),
+                Event::AnotherMove { player } => format!("  {} moves again", player.name()),
+                Event::GrandSlam { undone: true } => {
+                    "  grand slam: the move would leave the opponent no seeds, so the captured seeds go back".into()
+                }
+                Event::GrandSlam { undone: false } => "  grand slam: every seed of the opponent is captured".into(),
+                Event::FeedingPenalty { mover, receiver } => format!(
+                    "  {} could have given the opponent seeds and did not: the seeds left go to {}",
+                    mover.name(),
+                    receiver.name()
+                ),
+                Event::GameEnds {
+                    rule,
+                    remaining,
+                    left,
+                    scores,
+                    outcome,
+                    round,
+                } => {
+                    let what = match round {
+                        Some(r) => format!("round {r} ends"),
+                        None => "the game ends".into(),
+                    };
+                    let rest = match (*left, *remaining) {
+                        (0, _) => String::new(),
+                        (n, "owner") => format!("; the {} left go to the owners of their pits", seeds(n)),
+                        (n, "to") => format!("; the {} left are handed over", seeds(n)),
+                        (n, "split") => format!("; the {} left are split evenly", seeds(n)),
+                        (n, "in place") => format!("; the {} left count for the owners of their pits", seeds(n)),
+                        (n, _) => format!("; the {} left count for nobody", seeds(n)),
+                    };
+                    format!(
+                        "{what} by \"{rule}\"{rest}: south {}, north {}: {}",
+                        scores[0],
+                        scores[1],
+                        outcome_words(*outcome)
+                    )
+                }
+                Event::RoundSetup { round, cells, closed } => {
+                    let n = self.pits;
+                    let row = |p: Player| {
+                        self.row(p)
+                            .map(|c| if closed[c] { "closed".to_string() } else { cells[c].to_string() })
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    format!(
+                        "round {round} is set up: south [{}], north [{}]; stores south {}, north {}",
+                        row(Player::South),
+                        row(Player::North),
+                        cells[2 * n],
+                        cells[2 * n + 1]
+                    )
+                }
+                Event::MatchEnds {
+                    winner,
+                    rounds_won,
+                    scores,
+                } => format!(
+                    "the match is over (rounds won: south {}, north {}; seeds: south {}, north {}): {}",
+                    rounds_won[0],
+                    rounds_won[1],
+                    scores[0],
+                    scores[1],
+                    outcome_words(*winner)
+                ),
+            };
+            lines.push(line);
+        }
+        lines
+    }
+}

@@ -1,0 +1,177 @@
+//! The position JSON of `docs/cli.md`: what `run --json` prints and `run --from` reads.
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostic::Diagnostic;
+use crate::engine::{Board, Game, Outcome, Player, Position};
+
+/// A value per player.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sides<T> {
+    /// South's.
+    pub south: T,
+    /// North's.
+    pub north: T,
+}
+
+/// A position as JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PositionJson {
+    /// Seeds per pit, pit 1 first, for each row.
+    pub pits: Sides<Vec<i64>>,
+    /// Seeds per store.
+    pub stores: Sides<i64>,
+    /// Whose turn it is.
+    pub to_move: Player,
+    /// Is the game over (output only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over: Option<bool>,
+    /// The winner once over (output only).
+    #[serde(default, skip_deserializing)]
+    pub winner: Option<Outcome>,
+    /// The legal moves (output only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub legal_moves: Option<Vec<usize>>,
+    /// Moves played so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u32>,
+    /// The round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// Rounds won.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds_won: Option<Sides<u32>>,
+    /// Claimed pits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claimed: Option<Sides<Vec<Option<Player>>>>,
+    /// Closed pits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<Sides<Vec<bool>>>,
+    /// The name of the rule that ended the game (output only, once over).
+    #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
+    pub ended_by: Option<String>,
+}
+
+fn sides<T>(game: &Game, f: impl Fn(std::ops::Range<usize>) -> T) -> Sides<T> {
+    Sides {
+        south: f(game.row(Player::South)),
+        north: f(game.row(Player::North)),
+    }
+}
+
+/// The JSON of a position, with the fields the game uses.
+pub fn to_json(game: &Game, pos: &Position) -> PositionJson {
+    let b = &pos.board;
+    PositionJson {
+        pits: sides(game, |r| b.cells[r].iter().map(|&c| i64::from(c)).collect()),
+        stores: Sides {
+            south: i64::from(b.cells[game.store(Player::South) as usize]),
+            north: i64::from(b.cells[game.store(Player::North) as usize]),
+        },
+        to_move: pos.to_move,
+        over: Some(pos.over),
+        winner: pos.winner,
+        legal_moves: Some(game.legal_moves(pos)),
+        ply: Some(pos.ply),
+        round: game.rounds.as_ref().map(|_| pos.round),
+        rounds_won: game.rounds.as_ref().map(|_| Sides {
+            south: pos.rounds_won[0],
+            north: pos.rounds_won[1],
+        }),
+        claimed: game.uses_claims.then(|| sides(game, |r| b.claimed[r].to_vec())),
+        closed: game.uses_closed.then(|| sides(game, |r| b.closed[r].to_vec())),
+        ended_by: pos.ended_by.clone(),
+    }
+}
+
+fn bad(message: String, help: &str) -> Diagnostic {
+    Diagnostic::bare("sow::run::bad_position", message).with_help(help.to_string())
+}
+
+/// Reads a position for a game, checking it fits the board.
+pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
+    let json: PositionJson = serde_json::from_str(text).map_err(|e| {
+        bad(
+            format!("the position is not valid position JSON: {e}"),
+            "see docs/cli.md for the format: {\"pits\":{\"south\":[..],\"north\":[..]},\"stores\":{..},\"to_move\":\"south\"}",
+        )
+    })?;
+    let n = game.pits;
+    let mut cells = Vec::with_capacity(2 * n + 2);
+    for (name, row) in [("south", &json.pits.south), ("north", &json.pits.north)] {
+        if row.len() != n {
+            return Err(bad(
+                format!("the position gives {} pits for {name} but the board has {n} per row", row.len()),
+                "give one number per pit, pit 1 first, or use --set pits=N",
+            ));
+        }
+        for (i, &v) in row.iter().enumerate() {
+            cells.push(count(v, &format!("{name}'s pit {}", i + 1))?);
+        }
+    }
+    cells.push(count(json.stores.south, "south's store")?);
+    cells.push(count(json.stores.north, "north's store")?);
+    let total: u64 = cells.iter().map(|&c| u64::from(c)).sum();
+    if total > crate::check::limits::MAX_TOTAL_SEEDS as u64 {
+        return Err(bad(
+            format!("the position holds {total} seeds, more than the engine plays"),
+            "use fewer seeds",
+        ));
+    }
+    let mut claimed = vec![None; 2 * n];
+    if let Some(c) = &json.claimed {
+        for (off, row, name) in [(0, &c.south, "south"), (n, &c.north, "north")] {
+            if row.len() != n {
+                return Err(bad(
+                    format!("`claimed` gives {} pits for {name} but the board has {n}", row.len()),
+                    "give one entry per pit",
+                ));
+            }
+            claimed[off..off + n].copy_from_slice(row);
+        }
+    }
+    let mut closed = vec![false; 2 * n];
+    if let Some(c) = &json.closed {
+        for (off, row, name) in [(0, &c.south, "south"), (n, &c.north, "north")] {
+            if row.len() != n {
+                return Err(bad(
+                    format!("`closed` gives {} pits for {name} but the board has {n}", row.len()),
+                    "give one entry per pit",
+                ));
+            }
+            closed[off..off + n].copy_from_slice(row);
+        }
+    }
+    if let Some(r) = json.round
+        && r == 0
+    {
+        return Err(bad("`round` must be 1 or more".into(), "the first round is round 1"));
+    }
+    let mut pos = Position {
+        board: Board { cells, claimed, closed },
+        to_move: json.to_move,
+        ply: json.ply.unwrap_or(0),
+        round: json.round.unwrap_or(1),
+        rounds_won: json.rounds_won.map_or([0, 0], |r| [r.south, r.north]),
+        over: false,
+        winner: None,
+        counted_in_place: false,
+        ended_by: None,
+        history: Vec::new(),
+    };
+    pos.history.push(game.hash(&pos));
+    Ok(pos)
+}
+
+fn count(v: i64, what: &str) -> Result<u32, Diagnostic> {
+    u32::try_from(v)
+        .ok()
+        .filter(|&c| i64::from(c) <= crate::check::limits::MAX_TOTAL_SEEDS)
+        .ok_or_else(|| {
+            bad(
+                format!("{what} holds {v} seeds, which is not possible"),
+                "a pit holds 0 or more seeds",
+            )
+        })
+}

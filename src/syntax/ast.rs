@@ -1,0 +1,299 @@
+//! The syntax tree of one `.sow` file. Every node carries the byte [`Span`] it was read from, so that
+//! later stages can point at it. Nothing here has been checked: names may not exist, numbers may be
+//! out of range.
+
+use crate::diagnostic::Span;
+
+/// A value with the span it was read from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spanned<T> {
+    /// The value.
+    pub node: T,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// One parsed file.
+#[derive(Debug, Clone)]
+pub struct File {
+    /// The items in the order written.
+    pub items: Vec<Item>,
+}
+
+/// A top-level statement (or a statement inside `board`, `sow`, `rounds`, flattened by the parser).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// What it says.
+    pub kind: ItemKind,
+    /// The whole statement.
+    pub span: Span,
+}
+
+/// A player named literally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayerLit {
+    /// Moves first by default.
+    South,
+    /// The other player.
+    North,
+}
+
+/// What a store is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreMode {
+    /// Only holds captured seeds.
+    Captures,
+    /// Its owner sows into it.
+    Sown,
+}
+
+/// A sowing direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Counter-clockwise: south 1..N, then north 1..N.
+    Ccw,
+    /// Clockwise.
+    Cw,
+}
+
+/// The grand slam policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GrandSlam {
+    /// The captures are put back.
+    CaptureNothing,
+    /// The move is illegal.
+    Forbidden,
+    /// Nothing special; `true` = the mover moves again.
+    Allowed(bool),
+}
+
+/// What happens after a rule fired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Then {
+    /// The move ends.
+    End,
+    /// The relay rule decides.
+    Continue,
+    /// The move ends and the mover moves again.
+    AnotherMove,
+}
+
+/// Which way a series walks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeriesDir {
+    /// Against the sowing direction.
+    Backward,
+    /// Along it.
+    Forward,
+}
+
+/// Who receives taken seeds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Receiver {
+    /// Each pit's owner.
+    Owner,
+    /// A player expression.
+    Player(Expr),
+}
+
+/// An action of a trigger or capture rule.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// `take PITS [to ...]`.
+    Take(Vec<Expr>, Option<Receiver>),
+    /// `series DIR while COND`.
+    Series(SeriesDir, Expr),
+    /// `move N from A to B`.
+    Move(Expr, Expr, Expr),
+    /// `claim PITS for PLAYER`.
+    Claim(Vec<Expr>, Expr),
+    /// `then ...`.
+    Then(Then),
+}
+
+/// A trigger or capture rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleDef {
+    /// Its name.
+    pub name: Spanned<String>,
+    /// When it fires.
+    pub when: Expr,
+    /// What it does, in order.
+    pub actions: Vec<Spanned<Action>>,
+}
+
+/// What happens to the seeds on the board when the game ends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Remaining {
+    /// Each pit's seeds to its owner.
+    Owner,
+    /// All to one player.
+    To(Expr),
+    /// Split evenly, odd seed to the player with more on their side.
+    Split,
+    /// Counted where they lie.
+    InPlace,
+    /// Counted for nobody.
+    Uncounted,
+}
+
+/// Which kind of named item `drop` removes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DropKind {
+    /// `drop capture`.
+    Capture,
+    /// `drop trigger`.
+    Trigger,
+    /// `drop end`.
+    End,
+    /// `drop forbid`.
+    Forbid,
+    /// `drop phase`.
+    Phase,
+}
+
+/// What decides a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchMeasure {
+    /// Rounds won.
+    Rounds,
+    /// Seeds held.
+    Seeds,
+}
+
+/// The kinds of item.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ItemKind {
+    /// `game "NAME"`.
+    Game(String),
+    /// `extends "PATH"`.
+    Extends(String),
+    /// `param NAME = DEFAULT [in LOW..HIGH]`.
+    Param {
+        /// Its name.
+        name: Spanned<String>,
+        /// Default value.
+        default: Spanned<i64>,
+        /// Allowed range.
+        range: Option<(Spanned<i64>, Spanned<i64>)>,
+    },
+    /// `board { pits EXPR }`.
+    BoardPits(Expr),
+    /// `board { rows EXPR }`.
+    BoardRows(Expr),
+    /// `board { seeds EXPR }`.
+    BoardSeeds(Expr),
+    /// `board { layout south [..] north [..] }`.
+    BoardLayout(Vec<(Spanned<PlayerLit>, Spanned<Vec<Expr>>)>),
+    /// `board { stores ... }`.
+    BoardStores(StoreMode),
+    /// `first south|north`.
+    First(PlayerLit),
+    /// `sow { direction ... }`.
+    SowDirection(Direction),
+    /// `sow { skip origin }`.
+    SowSkipOrigin,
+    /// `sow { into own store }`.
+    SowIntoStore,
+    /// `sow { relay when COND }`.
+    SowRelay(Expr),
+    /// `sow { relay limit N }`.
+    SowRelayLimit(Expr),
+    /// `forbid "REASON" when COND`.
+    Forbid(Spanned<String>, Expr),
+    /// `feeding required` (None) or `feeding penalty remaining to PLAYER` (Some).
+    Feeding(Option<Expr>),
+    /// `grand slam ...`.
+    GrandSlam(GrandSlam),
+    /// `trigger "NAME" { ... }`.
+    Trigger(RuleDef),
+    /// `capture "NAME" { ... }`.
+    Capture(RuleDef),
+    /// `no captures`.
+    NoCaptures,
+    /// `end "NAME" when COND [remaining MODE]`.
+    End(Spanned<String>, Expr, Option<Remaining>),
+    /// `phase "NAME" when COND { ... }`.
+    Phase(Spanned<String>, Expr, Vec<Item>),
+    /// `rounds { match ends when COND }`.
+    MatchEnds(Expr),
+    /// `rounds { match winner most ... }`.
+    MatchWinner(MatchMeasure),
+    /// `rounds { setup fill N close unfilled }`.
+    SetupFill(Expr),
+    /// `rounds { setup deal fewest }`.
+    SetupDeal,
+    /// `rounds { setup keep claims }`.
+    SetupKeepClaims,
+    /// An empty `rounds { }` still declares a match of rounds.
+    Rounds,
+    /// `drop KIND "NAME"`.
+    Drop(DropKind, Spanned<String>),
+}
+
+/// An expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// Binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `or`.
+    Or,
+    /// `and`.
+    And,
+    /// `==`.
+    Eq,
+    /// `!=`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+    /// `+`.
+    Add,
+    /// `-`.
+    Sub,
+    /// `*`.
+    Mul,
+    /// `/`.
+    Div,
+    /// `%`.
+    Rem,
+}
+
+/// The kinds of expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    /// A whole number.
+    Int(i64),
+    /// A name: a parameter or a built-in.
+    Name(String),
+    /// `f(a, b)`.
+    Call(Spanned<String>, Vec<Expr>),
+    /// `e.field`.
+    Field(Box<Expr>, Spanned<String>),
+    /// `-e`.
+    Neg(Box<Expr>),
+    /// `not e`.
+    Not(Box<Expr>),
+    /// `a op b`.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `e in a..b`.
+    InRange(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `e in {a, b}`.
+    InSet(Box<Expr>, Vec<Expr>),
+    /// `e is even` (true) / `e is odd` (false).
+    Parity(Box<Expr>, bool),
+    /// `set where cond`.
+    Where(Box<Expr>, Box<Expr>),
+}
