@@ -22,6 +22,7 @@
 pub mod check;
 pub mod cli;
 pub mod compile;
+pub mod conform;
 pub mod diagnostic;
 pub mod engine;
 pub mod players;

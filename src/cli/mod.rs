@@ -4,6 +4,7 @@
 
 mod board;
 mod check;
+mod conform;
 mod play;
 mod run;
 
@@ -32,6 +33,8 @@ enum Command {
     Run(run::Args),
     /// Play a game in the terminal against a person or the computer.
     Play(play::Args),
+    /// Replay reference traces against a rule file and report where they disagree.
+    Conform(conform::Args),
 }
 
 /// Output format, the same switch on every subcommand.
@@ -88,6 +91,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Run(args) => run::run(args),
         Command::Play(args) => play::run(args),
+        Command::Conform(args) => conform::run(args),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,69 @@
+//! Thousands of random games of every shipped variant: on every move the seeds on the board and in
+//! the stores add up to the same total, every move ends, and the legal moves are exactly the moves
+//! `apply` accepts.
+
+use std::path::Path;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+const GAMES_PER_VARIANT: u64 = 300;
+const MAX_PLIES: u32 = 2000;
+
+fn variants() -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+    let mut v: Vec<_> = std::fs::read_dir(&root)
+        .expect("variants")
+        .chain(std::fs::read_dir(root.join("reference")).expect("reference"))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sow"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn seeds_are_conserved_and_moves_end_in_random_games() {
+    let mut report = Vec::new();
+    for file in variants() {
+        let game = sowlang::load_game(&file, &[]).unwrap_or_else(|_| panic!("{} loads", file.display())).game;
+        let mut finished = 0;
+        for seed in 0..GAMES_PER_VARIANT {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut pos = game.initial(None);
+            game.settle_start(&mut pos);
+            let total = game.seed_total(&pos);
+            while !pos.over && pos.ply < MAX_PLIES {
+                let moves = game.legal_moves(&pos);
+                if moves.is_empty() {
+                    panic!("{} game {seed}: no legal move at ply {} and no end rule fired: {:?}", file.display(), pos.ply, pos.board);
+                }
+                // A move outside the legal list must be refused.
+                let illegal = (1..=game.pits).find(|k| !moves.contains(k));
+                if let Some(k) = illegal {
+                    let mut copy = pos.clone();
+                    assert!(game.apply(&mut copy, k).is_err(), "{} game {seed}: pit {k} is not listed as legal but was accepted", file.display());
+                }
+                let k = moves[rng.gen_range(0..moves.len())];
+                game.apply(&mut pos, k).unwrap_or_else(|e| panic!("{} game {seed}: listed move {k} refused: {e}", file.display()));
+                assert_eq!(game.seed_total(&pos), total, "{} game {seed}: seeds not conserved at ply {}", file.display(), pos.ply);
+            }
+            if pos.over {
+                finished += 1;
+            }
+        }
+        report.push(format!("{}: {finished}/{GAMES_PER_VARIANT} finished within {MAX_PLIES} plies", file.display()));
+    }
+    println!("{}", report.join("\n"));
+}
+
+#[test]
+fn the_conservation_check_can_fail() {
+    // The check above compares totals; make sure a changed total is noticed at all.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/oware.sow");
+    let game = sowlang::load_game(&file, &[]).expect("oware loads").game;
+    let mut pos = game.initial(None);
+    let total = game.seed_total(&pos);
+    pos.board.cells[0] += 1;
+    assert_ne!(game.seed_total(&pos), total);
+}
