@@ -182,7 +182,11 @@ impl fmt::Display for ConformError {
                 write!(
                     f,
                     "trace line {line}: the rule file cannot be loaded with {}",
-                    if sets.is_empty() { "its defaults".to_string() } else { sets.join(", ") }
+                    if sets.is_empty() {
+                        "its defaults".to_string()
+                    } else {
+                        sets.join(", ")
+                    }
                 )
             }
         }
@@ -235,7 +239,14 @@ pub fn replay_with(trace: &str, mut load: impl FnMut(&[Override]) -> Result<Load
 
 /// Reads one line and checks that its parts fit together.
 fn parse_line(text: &str) -> Result<TraceGame, String> {
-    let tg: TraceGame = serde_json::from_str(text).map_err(|e| format!("not a trace game: {e}"))?;
+    let tg: TraceGame = serde_json::from_str(text).map_err(|e| {
+        // Each line is parsed alone, so serde's "at line 1" would mislead: keep only the column.
+        let full = e.to_string();
+        let message = full
+            .strip_suffix(&format!(" at line {} column {}", e.line(), e.column()))
+            .unwrap_or(&full);
+        format!("not a trace game: {message} at column {}", e.column())
+    })?;
     if tg.positions.len() != tg.moves.len() {
         return Err(format!(
             "{} moves but {} positions; a trace gives the position after each move",
@@ -327,9 +338,7 @@ pub fn compare(game: &Game, pos: &Position, expected: &TracePosition, totals: Op
     let mut fields = Vec::new();
     let both_over = got.over && expected.over;
     let board_same = got.pits == expected.pits && got.stores == expected.stores;
-    let collected = both_over
-        && totals.is_some_and(|t| got.stores == *t)
-        && got.pits.south.iter().chain(&got.pits.north).all(|&s| s == 0);
+    let collected = both_over && totals.is_some_and(|t| got.stores == *t) && got.pits.south.iter().chain(&got.pits.north).all(|&s| s == 0);
     if !board_same && !collected {
         if got.pits != expected.pits {
             fields.push(Field::Pits);
@@ -350,7 +359,8 @@ pub fn compare(game: &Game, pos: &Position, expected: &TracePosition, totals: Op
     if got.winner != expected.winner {
         fields.push(Field::Winner);
     }
-    if both_over && let Some(t) = totals
+    if both_over
+        && let Some(t) = totals
         && scores(game, pos) != *t
     {
         fields.push(Field::FinalTotals);
@@ -425,7 +435,10 @@ mod tests {
         assert!(!report.agreed());
         assert_eq!(report.moves_agreed, 1);
         let d = &report.disagreements[0];
-        assert_eq!((d.rng_seed, d.move_number, d.pit, d.mover), (Some(4), 2, Some(1), Some(Player::North)));
+        assert_eq!(
+            (d.rng_seed, d.move_number, d.pit, d.mover),
+            (Some(4), 2, Some(1), Some(Player::North))
+        );
         assert_eq!(d.fields, vec![Field::Pits, Field::ToMove]);
     }
 

@@ -6,3 +6,7 @@ mod scenarios;
 mod variants;
 // Seeds are conserved and moves end, over many random games of every variant.
 mod random_games;
+// The README transcripts are what the binary prints.
+mod readme;
+// Every OpenSpiel reference trace replays move for move against variants/reference/openspiel_*.sow.
+mod conformance;

@@ -26,7 +26,9 @@ fn variants() -> Vec<std::path::PathBuf> {
 fn seeds_are_conserved_and_moves_end_in_random_games() {
     let mut report = Vec::new();
     for file in variants() {
-        let game = sowlang::load_game(&file, &[]).unwrap_or_else(|_| panic!("{} loads", file.display())).game;
+        let game = sowlang::load_game(&file, &[])
+            .unwrap_or_else(|_| panic!("{} loads", file.display()))
+            .game;
         let mut finished = 0;
         for seed in 0..GAMES_PER_VARIANT {
             let mut rng = StdRng::seed_from_u64(seed);
@@ -36,23 +38,42 @@ fn seeds_are_conserved_and_moves_end_in_random_games() {
             while !pos.over && pos.ply < MAX_PLIES {
                 let moves = game.legal_moves(&pos);
                 if moves.is_empty() {
-                    panic!("{} game {seed}: no legal move at ply {} and no end rule fired: {:?}", file.display(), pos.ply, pos.board);
+                    panic!(
+                        "{} game {seed}: no legal move at ply {} and no end rule fired: {:?}",
+                        file.display(),
+                        pos.ply,
+                        pos.board
+                    );
                 }
                 // A move outside the legal list must be refused.
                 let illegal = (1..=game.pits).find(|k| !moves.contains(k));
                 if let Some(k) = illegal {
                     let mut copy = pos.clone();
-                    assert!(game.apply(&mut copy, k).is_err(), "{} game {seed}: pit {k} is not listed as legal but was accepted", file.display());
+                    assert!(
+                        game.apply(&mut copy, k).is_err(),
+                        "{} game {seed}: pit {k} is not listed as legal but was accepted",
+                        file.display()
+                    );
                 }
                 let k = moves[rng.gen_range(0..moves.len())];
-                game.apply(&mut pos, k).unwrap_or_else(|e| panic!("{} game {seed}: listed move {k} refused: {e}", file.display()));
-                assert_eq!(game.seed_total(&pos), total, "{} game {seed}: seeds not conserved at ply {}", file.display(), pos.ply);
+                game.apply(&mut pos, k)
+                    .unwrap_or_else(|e| panic!("{} game {seed}: listed move {k} refused: {e}", file.display()));
+                assert_eq!(
+                    game.seed_total(&pos),
+                    total,
+                    "{} game {seed}: seeds not conserved at ply {}",
+                    file.display(),
+                    pos.ply
+                );
             }
             if pos.over {
                 finished += 1;
             }
         }
-        report.push(format!("{}: {finished}/{GAMES_PER_VARIANT} finished within {MAX_PLIES} plies", file.display()));
+        report.push(format!(
+            "{}: {finished}/{GAMES_PER_VARIANT} finished within {MAX_PLIES} plies",
+            file.display()
+        ));
     }
     println!("{}", report.join("\n"));
 }

@@ -17,13 +17,22 @@ struct Scenario {
 }
 
 fn parse(text: &str, path: &Path) -> Scenario {
-    let mut s = Scenario { variant: String::new(), sets: vec![], from: None, moves: vec![], expects: vec![], error: None };
+    let mut s = Scenario {
+        variant: String::new(),
+        sets: vec![],
+        from: None,
+        moves: vec![],
+        expects: vec![],
+        error: None,
+    };
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (key, value) = line.split_once(':').unwrap_or_else(|| panic!("{}:{}: not `key: value`", path.display(), i + 1));
+        let (key, value) = line
+            .split_once(':')
+            .unwrap_or_else(|| panic!("{}:{}: not `key: value`", path.display(), i + 1));
         // A trailing `# comment` is allowed after everything but JSON strings holding `#`.
         let value = match value.find(" #") {
             Some(p) => value[..p].trim(),
@@ -34,16 +43,27 @@ fn parse(text: &str, path: &Path) -> Scenario {
             "set" => {
                 for kv in value.split_whitespace() {
                     let (k, v) = kv.split_once('=').expect("set: name=value");
-                    s.sets.push(Override { name: k.to_string(), value: v.parse().expect("set value is a number") });
+                    s.sets.push(Override {
+                        name: k.to_string(),
+                        value: v.parse().expect("set value is a number"),
+                    });
                 }
             }
             "from" => s.from = Some(value.to_string()),
-            "moves" => s.moves = value.split(',').filter(|m| !m.trim().is_empty()).map(|m| m.trim().parse().expect("moves are numbers")).collect(),
+            "moves" => {
+                s.moves = value
+                    .split(',')
+                    .filter(|m| !m.trim().is_empty())
+                    .map(|m| m.trim().parse().expect("moves are numbers"))
+                    .collect()
+            }
             "expect" => {
                 if let Some(rest) = value.strip_prefix("error ~") {
                     s.error = Some(rest.trim().to_string());
                 } else {
-                    let (path, want) = value.split_once('=').unwrap_or_else(|| panic!("{}:{}: expect needs `path = value`", path.display(), i + 1));
+                    let (path, want) = value
+                        .split_once('=')
+                        .unwrap_or_else(|| panic!("{}:{}: expect needs `path = value`", path.display(), i + 1));
                     s.expects.push((path.trim().to_string(), want.trim().to_string()));
                 }
             }
@@ -93,7 +113,11 @@ fn run(path: &Path) -> String {
                 let msg = e.to_string();
                 match &sc.error {
                     Some(want) if i + 1 == sc.moves.len() => {
-                        assert!(msg.contains(want.as_str()), "{}: the move was refused with `{msg}`, expected a message containing `{want}`", path.display());
+                        assert!(
+                            msg.contains(want.as_str()),
+                            "{}: the move was refused with `{msg}`, expected a message containing `{want}`",
+                            path.display()
+                        );
                         narration.push_str(&format!("refused: {msg}\n"));
                         return narration;
                     }
@@ -103,18 +127,30 @@ fn run(path: &Path) -> String {
         }
     }
     if let Some(want) = &sc.error {
-        panic!("{}: expected the moves to be refused with `{want}`, but they were all played", path.display());
+        panic!(
+            "{}: expected the moves to be refused with `{want}`, but they were all played",
+            path.display()
+        );
     }
     let got = serde_json::to_value(position::to_json(game, &pos)).expect("json");
     let mut failures = Vec::new();
     for (key, want) in &sc.expects {
-        let want: Value = serde_json::from_str(want).unwrap_or_else(|e| panic!("{}: expected value `{want}` of `{key}` is not JSON: {e}", path.display()));
+        let want: Value = serde_json::from_str(want)
+            .unwrap_or_else(|e| panic!("{}: expected value `{want}` of `{key}` is not JSON: {e}", path.display()));
         match lookup(&got, key) {
             Some(v) if *v == want => {}
-            other => failures.push(format!("  {key}: expected {want}, got {}", other.map_or("nothing".into(), |v| v.to_string()))),
+            other => failures.push(format!(
+                "  {key}: expected {want}, got {}",
+                other.map_or("nothing".into(), |v| v.to_string())
+            )),
         }
     }
-    assert!(failures.is_empty(), "{}:\n{}\nwhole position: {got}\nnarration:\n{narration}", path.display(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{}:\n{}\nwhole position: {got}\nnarration:\n{narration}",
+        path.display(),
+        failures.join("\n")
+    );
     narration.push_str(&format!("position: {got}\n"));
     narration
 }
@@ -135,8 +171,17 @@ fn every_shipped_variant_has_at_least_six_scenarios() {
         if path.extension().is_some_and(|e| e == "sow") {
             let name = path.file_stem().expect("stem").to_string_lossy().into_owned();
             let dir = root.join("tests/scenarios").join(&name);
-            let count = std::fs::read_dir(&dir).map(|d| d.filter(|e| e.as_ref().is_ok_and(|e| e.path().extension().is_some_and(|x| x == "scn"))).count()).unwrap_or(0);
-            assert!(count >= 6, "variants/{name}.sow has {count} scenarios in {}, want at least 6", dir.display());
+            let count = std::fs::read_dir(&dir)
+                .map(|d| {
+                    d.filter(|e| e.as_ref().is_ok_and(|e| e.path().extension().is_some_and(|x| x == "scn")))
+                        .count()
+                })
+                .unwrap_or(0);
+            assert!(
+                count >= 6,
+                "variants/{name}.sow has {count} scenarios in {}, want at least 6",
+                dir.display()
+            );
         }
     }
 }

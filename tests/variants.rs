@@ -19,8 +19,23 @@ fn shipped() -> Vec<PathBuf> {
 
 #[test]
 fn the_ten_games_and_kalah_are_shipped() {
-    let names: Vec<String> = shipped().iter().map(|p| p.file_stem().expect("stem").to_string_lossy().into_owned()).collect();
-    for want in ["oware", "ouri", "kpo", "tampoduo", "ayoayo", "obridjie", "rio_kadalis", "layli_goobalay", "mangala", "ayo", "kalah"] {
+    let names: Vec<String> = shipped()
+        .iter()
+        .map(|p| p.file_stem().expect("stem").to_string_lossy().into_owned())
+        .collect();
+    for want in [
+        "oware",
+        "ouri",
+        "kpo",
+        "tampoduo",
+        "ayoayo",
+        "obridjie",
+        "rio_kadalis",
+        "layli_goobalay",
+        "mangala",
+        "ayo",
+        "kalah",
+    ] {
         assert!(names.iter().any(|n| n == want), "variants/{want}.sow is missing");
     }
 }
@@ -40,15 +55,25 @@ fn every_shipped_file_checks_clean() {
 
 #[test]
 fn sowlang_check_on_all_variants_exits_zero() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sowlang")).arg("check").args(shipped()).output().expect("run sowlang");
-    assert!(out.status.success(), "sowlang check failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .arg("check")
+        .args(shipped())
+        .output()
+        .expect("run sowlang");
+    assert!(
+        out.status.success(),
+        "sowlang check failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
 fn sow_blocks_in_the_docs_check_clean() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for doc in ["README.md", "docs/language.md", "docs/tutorial.md"] {
-        let Ok(text) = std::fs::read_to_string(root.join(doc)) else { continue };
+        let Ok(text) = std::fs::read_to_string(root.join(doc)) else {
+            continue;
+        };
         let mut rest = text.as_str();
         let mut n = 0;
         while let Some(start) = rest.find("```sow\n") {

@@ -70,14 +70,20 @@ fn refuse(e: &ConformError, args: &Args) -> u8 {
         ConformError::Load { failure, .. } => {
             report(&failure.diagnostics, &failure.sources);
             // The rule file itself is missing (not a file it extends): an I/O error.
-            if failure.diagnostics.iter().any(|d| d.code == "sow::load::missing_file" && d.labels.is_empty()) {
+            if failure
+                .diagnostics
+                .iter()
+                .any(|d| d.code == "sow::load::missing_file" && d.labels.is_empty())
+            {
                 return 2;
             }
             fail(Diagnostic::bare("sow::conform::rules_rejected", e.to_string()), 1)
         }
         ConformError::Trace { .. } | ConformError::Empty => fail(
-            Diagnostic::bare("sow::conform::bad_trace", format!("{}: {e}", args.trace.display()))
-                .with_help("each line must be one game as in conformance/openspiel/README.md"),
+            Diagnostic::bare("sow::conform::bad_trace", e.to_string()).with_help(format!(
+                "each line of `{}` must be one game as in conformance/openspiel/README.md",
+                args.trace.display()
+            )),
             2,
         ),
     }
@@ -130,8 +136,16 @@ fn describe(d: &Disagreement) -> String {
     let mut s = format!("first disagreement: {}\n\n", headline(d));
     let cols: Vec<(&str, Option<&TracePosition>, Option<&Sides<i64>>)> = vec![
         ("before", d.before.as_ref(), None),
-        ("expected", Some(&d.expected), d.expected_totals.as_ref().filter(|_| d.expected.over)),
-        (if d.refused.is_some() { "got (move refused)" } else { "got" }, Some(&d.got), d.got_totals.as_ref()),
+        (
+            "expected",
+            Some(&d.expected),
+            d.expected_totals.as_ref().filter(|_| d.expected.over),
+        ),
+        (
+            if d.refused.is_some() { "got (move refused)" } else { "got" },
+            Some(&d.got),
+            d.got_totals.as_ref(),
+        ),
     ];
     let cols: Vec<_> = cols.into_iter().filter(|(_, p, _)| p.is_some()).collect();
     let rows: [(&str, &[Field], fn(&TracePosition) -> String); 7] = [
@@ -140,7 +154,9 @@ fn describe(d: &Disagreement) -> String {
         ("stores", &[Field::Stores], |p| sides(&p.stores)),
         ("to_move", &[Field::ToMove], |p| p.to_move.name().to_string()),
         ("over", &[Field::Over], |p| p.over.to_string()),
-        ("winner", &[Field::Winner], |p| p.winner.map_or("-".to_string(), |w| format!("{w:?}").to_lowercase())),
+        ("winner", &[Field::Winner], |p| {
+            p.winner.map_or("-".to_string(), |w| format!("{w:?}").to_lowercase())
+        }),
         ("legal_moves", &[Field::LegalMoves], |p| list(&p.legal_moves)),
     ];
     let mut table: Vec<(String, Vec<String>, bool)> = rows

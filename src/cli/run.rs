@@ -90,11 +90,16 @@ pub fn run(args: Args) -> u8 {
             game.apply(&mut pos, k)
         };
         if let Err(e) = result {
-            let d = Diagnostic::bare(
-                "sow::run::illegal_move",
-                format!("move {} ({k}, the {} in --moves) cannot be played: {e}", i + 1, ordinal(i + 1)),
-            )
-            .with_help(format!("the legal moves here are: {}", list(&game.legal_moves(&pos))));
+            let message = match e {
+                crate::engine::MoveError::Illegal { pit, reason } => {
+                    format!("move {} of --moves (pit {pit}) is not allowed: {reason}", i + 1)
+                }
+                crate::engine::MoveError::GameOver => format!("move {} of --moves (pit {k}) comes after the end of the game", i + 1),
+            };
+            let d = Diagnostic::bare("sow::run::illegal_move", message).with_help(match game.legal_moves(&pos).as_slice() {
+                [] => "no move can be played here".to_string(),
+                moves => format!("the legal moves here are: {}", list(moves)),
+            });
             return fail(d, 1);
         }
     }
@@ -113,16 +118,6 @@ pub fn run(args: Args) -> u8 {
     }
     out(&result);
     0
-}
-
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, r) if r != 11 => "st",
-        (2, r) if r != 12 => "nd",
-        (3, r) if r != 13 => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 pub(super) fn list(moves: &[usize]) -> String {
