@@ -95,3 +95,23 @@ fn sow_blocks_in_the_docs_check_clean() {
         }
     }
 }
+
+#[test]
+fn docs_variants_lists_every_interpretation() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/variants.md")).expect("docs/variants.md");
+    let doc: String = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    for file in shipped() {
+        let text = std::fs::read_to_string(&file).expect("variant");
+        for line in text.lines() {
+            let line = line.trim_start_matches('#').trim();
+            for tag in ["interpretation:", "divergence:"] {
+                if let Some(rest) = line.strip_prefix(tag) {
+                    let words: Vec<&str> = rest.split_whitespace().take(8).collect();
+                    let start = words.join(" ");
+                    assert!(doc.contains(&start), "docs/variants.md does not list the {tag} of {} starting `{start}`", file.display());
+                }
+            }
+        }
+    }
+}
