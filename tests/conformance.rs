@@ -90,6 +90,14 @@ fn a_wrong_rule_set_disagrees() {
 }
 
 #[test]
+fn seeds_moved_into_the_stores_at_the_end_agree_with_final_totals() {
+    // variants/kalah.sow moves the seeds left into their owners' stores when a row empties; OpenSpiel
+    // leaves them in the pits and gives the scores in `final_totals`. The two agree at every end.
+    let report = replay(&root().join("variants/kalah.sow"), &trace("kalah")).expect("the trace replays");
+    assert!(report.agreed(), "{}", pretty(&report));
+}
+
+#[test]
 fn oware_differs_from_openspiel_only_where_a_position_repeats() {
     // variants/oware.sow splits the seeds left when a position repeats; OpenSpiel gives each side its
     // own row. Only games that end by repetition may disagree, at their last move, in the stores.

@@ -131,46 +131,64 @@ fn headline(d: &Disagreement) -> String {
     format!("line {}{seed}, {what}: {why}", d.line)
 }
 
+/// One column of the side-by-side table: a position and, once over, its scores.
+struct Column<'a> {
+    name: &'a str,
+    pos: Option<&'a TracePosition>,
+    totals: Option<&'a Sides<i64>>,
+}
+
+/// Shows one field of a position.
+type Show = fn(&TracePosition) -> String;
+
 /// A disagreement with the positions side by side.
 fn describe(d: &Disagreement) -> String {
     let mut s = format!("first disagreement: {}\n\n", headline(d));
-    let cols: Vec<(&str, Option<&TracePosition>, Option<&Sides<i64>>)> = vec![
-        ("before", d.before.as_ref(), None),
-        (
-            "expected",
-            Some(&d.expected),
-            d.expected_totals.as_ref().filter(|_| d.expected.over),
-        ),
-        (
-            if d.refused.is_some() { "got (move refused)" } else { "got" },
-            Some(&d.got),
-            d.got_totals.as_ref(),
-        ),
-    ];
-    let cols: Vec<_> = cols.into_iter().filter(|(_, p, _)| p.is_some()).collect();
-    let rows: [(&str, &[Field], fn(&TracePosition) -> String); 7] = [
-        ("pits south", &[Field::Pits], |p| list(&p.pits.south)),
-        ("pits north", &[Field::Pits], |p| list(&p.pits.north)),
-        ("stores", &[Field::Stores], |p| sides(&p.stores)),
-        ("to_move", &[Field::ToMove], |p| p.to_move.name().to_string()),
-        ("over", &[Field::Over], |p| p.over.to_string()),
-        ("winner", &[Field::Winner], |p| {
+    let cols: Vec<Column> = [
+        Column {
+            name: "before",
+            pos: d.before.as_ref(),
+            totals: None,
+        },
+        Column {
+            name: "expected",
+            pos: Some(&d.expected),
+            totals: d.expected_totals.as_ref().filter(|_| d.expected.over),
+        },
+        Column {
+            name: if d.refused.is_some() { "got (move refused)" } else { "got" },
+            pos: Some(&d.got),
+            totals: d.got_totals.as_ref(),
+        },
+    ]
+    .into_iter()
+    .filter(|c| c.pos.is_some())
+    .collect();
+    let rows: [(&str, Field, Show); 7] = [
+        ("pits south", Field::Pits, |p| list(&p.pits.south)),
+        ("pits north", Field::Pits, |p| list(&p.pits.north)),
+        ("stores", Field::Stores, |p| sides(&p.stores)),
+        ("to_move", Field::ToMove, |p| p.to_move.name().to_string()),
+        ("over", Field::Over, |p| p.over.to_string()),
+        ("winner", Field::Winner, |p| {
             p.winner.map_or("-".to_string(), |w| format!("{w:?}").to_lowercase())
         }),
-        ("legal_moves", &[Field::LegalMoves], |p| list(&p.legal_moves)),
+        ("legal_moves", Field::LegalMoves, |p| list(&p.legal_moves)),
     ];
     let mut table: Vec<(String, Vec<String>, bool)> = rows
         .iter()
-        .map(|(label, fields, f)| {
-            let cells = cols.iter().map(|(_, p, _)| p.map(f).unwrap_or_default()).collect();
-            (label.to_string(), cells, fields.iter().any(|x| d.fields.contains(x)))
+        .map(|(label, field, show)| {
+            let cells: Vec<String> = cols.iter().map(|c| c.pos.map(show).unwrap_or_default()).collect();
+            // Expected and got are the last two columns; both pit rows share the field `pits`.
+            let differs = d.fields.contains(field) && cells[cells.len() - 2] != cells[cells.len() - 1];
+            (label.to_string(), cells, differs)
         })
         .collect();
-    if cols.iter().any(|(_, _, t)| t.is_some()) {
-        let cells = cols.iter().map(|(_, _, t)| t.map(sides).unwrap_or_default()).collect();
+    if cols.iter().any(|c| c.totals.is_some()) {
+        let cells = cols.iter().map(|c| c.totals.map(sides).unwrap_or_default()).collect();
         table.push(("final_totals".into(), cells, d.fields.contains(&Field::FinalTotals)));
     }
-    let header: Vec<String> = cols.iter().map(|(name, _, _)| name.to_string()).collect();
+    let header: Vec<String> = cols.iter().map(|c| c.name.to_string()).collect();
     let label_w = table.iter().map(|(l, _, _)| l.len()).max().unwrap_or(0);
     let widths: Vec<usize> = (0..cols.len())
         .map(|i| table.iter().map(|(_, c, _)| c[i].len()).chain([header[i].len()]).max().unwrap_or(0))
