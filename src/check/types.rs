@@ -97,7 +97,7 @@ impl Scope {
 /// Every built-in name, for "did you mean" and to keep parameters from hiding them.
 pub const BUILTIN_NAMES: &[&str] = &[
     "south", "north", "mover", "opponent", "to_move", "last", "origin", "pit", "board", "total", "ply", "round", "lap", "final",
-    "no_moves", "repeated",
+    "no_moves", "can_feed", "repeated",
 ];
 
 const FUNCTIONS: &[&str] = &[
@@ -331,7 +331,7 @@ impl TypeChecker<'_> {
             ),
             "board" => (Ty::Set, None),
             "total" | "ply" | "round" => (Ty::Int, None),
-            "no_moves" | "repeated" => (
+            "no_moves" | "can_feed" | "repeated" => (
                 Ty::Bool,
                 if scope.after_move {
                     None

@@ -30,6 +30,8 @@ pub struct Game {
     pub rounds: Option<Rounds>,
     /// Some rule claims pits (the position shows `claimed`).
     pub uses_claims: bool,
+    /// Some end rule asks `can_feed` (worth computing only then).
+    pub uses_can_feed: bool,
     /// Some rule closes pits (the position shows `closed`).
     pub uses_closed: bool,
     /// Every seed in the game.
@@ -317,6 +319,8 @@ pub enum Expr {
     Total,
     /// The player to move has no legal move.
     NoMoves,
+    /// The player to move has a legal move that leaves the other player's row with seeds.
+    CanFeed,
     /// The position occurred before.
     Repeated,
     /// `other(P)`.

@@ -91,6 +91,7 @@ pub fn compile(checked: &Checked) -> Game {
     });
     let uses_claims = uses(items, &|a| matches!(a, ast::Action::Claim(..)));
     let uses_closed = checked.fill.is_some();
+    let uses_can_feed = items.iter().any(|i| matches!(&i.kind, ItemKind::End(_, cond, _) if mentions(cond, "can_feed")));
     Game {
         name,
         pits: checked.pits,
@@ -106,6 +107,7 @@ pub fn compile(checked: &Checked) -> Game {
         rounds,
         uses_claims,
         uses_closed,
+        uses_can_feed,
     }
 }
 
@@ -261,6 +263,7 @@ impl Lower<'_> {
                 "round" => Expr::Round,
                 "total" => Expr::Total,
                 "no_moves" => Expr::NoMoves,
+                "can_feed" => Expr::CanFeed,
                 "repeated" => Expr::Repeated,
                 _ => Expr::Int(self.params.iter().find(|(p, _)| p == n).map_or(0, |(_, v)| *v)),
             },
@@ -323,6 +326,19 @@ impl Lower<'_> {
             // handled by `pits`.
             ExprKind::Where(..) => Expr::Bool(false),
         }
+    }
+}
+
+/// Does the expression use the name `name` anywhere?
+fn mentions(e: &ast::Expr, name: &str) -> bool {
+    match &e.kind {
+        ExprKind::Name(n) => n == name,
+        ExprKind::Int(_) => false,
+        ExprKind::Call(_, args) => args.iter().any(|a| mentions(a, name)),
+        ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) | ExprKind::Parity(b, _) => mentions(b, name),
+        ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) => mentions(a, name) || mentions(b, name),
+        ExprKind::InRange(a, b, c) => mentions(a, name) || mentions(b, name) || mentions(c, name),
+        ExprKind::InSet(a, items) => mentions(a, name) || items.iter().any(|i| mentions(i, name)),
     }
 }
 

@@ -30,6 +30,7 @@ pub(crate) struct Ctx<'a> {
     pub round: u32,
     pub rounds_won: [u32; 2],
     pub no_moves: bool,
+    pub can_feed: bool,
     pub repeated: bool,
 }
 
@@ -50,6 +51,7 @@ impl<'a> Ctx<'a> {
             round: 1,
             rounds_won: [0, 0],
             no_moves: false,
+            can_feed: false,
             repeated: false,
         }
     }
@@ -138,6 +140,7 @@ impl<'a> Ctx<'a> {
             Expr::Round => Int(i64::from(self.round)),
             Expr::Total => Int(self.board.cells.iter().map(|&c| i64::from(c)).sum()),
             Expr::NoMoves => Bool(self.no_moves),
+            Expr::CanFeed => Bool(self.can_feed),
             Expr::Repeated => Bool(self.repeated),
             Expr::Other(p) => Player(self.player(p).other()),
             Expr::Opposite(p) => {
@@ -190,8 +193,9 @@ impl<'a> Ctx<'a> {
                         BinOp::Sub => Int(x.saturating_sub(y)),
                         BinOp::Mul => Int(x.saturating_mul(y)),
                         // Division by zero has no sensible count; it gives 0 rather than stopping the game.
-                        BinOp::Div => Int(if y == 0 { 0 } else { x.div_euclid(y) }),
-                        _ => Int(if y == 0 { 0 } else { x.rem_euclid(y) }),
+                        // (`checked_`: the smallest number divided by -1 overflows; it gives 0 as well.)
+                        BinOp::Div => Int(x.checked_div_euclid(y).unwrap_or(0)),
+                        _ => Int(x.checked_rem_euclid(y).unwrap_or(0)),
                     }
                 }
             },

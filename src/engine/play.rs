@@ -38,6 +38,9 @@ struct Endless {
     laps: u32,
 }
 
+/// Seeds taken by capture rules during a move: from which pit, how many, to whom (to undo a grand slam).
+type CaptureLog = Vec<(Cell, u32, Player)>;
+
 /// What one move's sowing did.
 struct Sown {
     another: bool,
@@ -188,6 +191,13 @@ impl Game {
         Ok(())
     }
 
+    /// Does the (legal) move `k` leave the other player's row with seeds?
+    fn feeds(&self, pos: &Position, k: usize) -> bool {
+        let mut after = pos.board.clone();
+        let phase = self.phase_for(pos);
+        self.sow(&mut after, pos, self.pit(pos.to_move, k), phase, &mut Log::off()).is_ok() && self.row_seeds(&after, pos.to_move.other()) > 0
+    }
+
     /// Settles a position given from outside (a start position, `--from`): the end rules are checked
     /// as if the other player had just moved, so a finished position reads as finished.
     pub fn settle_start(&self, pos: &mut Position) {
@@ -202,9 +212,11 @@ impl Game {
         let mut repeated = repeated;
         let mut mover = mover;
         for _ in 0..MAX_EMPTY_ROUNDS {
-            let no_moves = self.legal_moves(pos).is_empty();
+            let moves = self.legal_moves(pos);
+            let can_feed = self.uses_can_feed && moves.iter().any(|&k| self.feeds(pos, k));
             let ctx = Ctx {
-                no_moves,
+                no_moves: moves.is_empty(),
+                can_feed,
                 repeated,
                 ..self.ctx_at(pos, mover)
             };
@@ -370,7 +382,7 @@ impl Game {
         let track = self.track(mover, sow.ccw, sow.into_own_store);
         let mut before = board.cells.clone();
         // Seeds taken by capture rules from the opponent's row, to put back for a grand slam.
-        let mut captured: Vec<(Cell, u32, Player)> = Vec::new();
+        let mut captured: CaptureLog = Vec::new();
         let opponent = mover.other();
         let mut start = origin;
         let mut lap = 1u32;
@@ -550,7 +562,7 @@ impl Game {
         rule: &str,
         ccw: bool,
         ctx: Ctx,
-        mut capture_log: Option<(&mut Vec<(Cell, u32, Player)>, Player)>,
+        mut capture_log: Option<(&mut CaptureLog, Player)>,
         log: &mut Log,
     ) {
         let ctx = Ctx { board: snapshot, ..ctx };
