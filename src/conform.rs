@@ -8,7 +8,7 @@
 //! positions after it no longer follow from the same history. This module reads no files itself
 //! except the rule file (through [`crate::load_game`]); it never changes the engine's positions.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::Path;
 
@@ -45,7 +45,7 @@ pub struct TraceGame {
     pub game: String,
     /// The board's parameters, under the trace's names (see [`PARAMS`]).
     #[serde(default)]
-    pub params: HashMap<String, i64>,
+    pub params: BTreeMap<String, i64>,
     /// The seed of the random moves: it names the game.
     pub rng_seed: Option<u64>,
     /// The number of moves.
@@ -263,7 +263,7 @@ fn parse_line(text: &str) -> Result<TraceGame, String> {
 }
 
 /// The rule file's parameters for a trace's `params`.
-fn overrides(params: &HashMap<String, i64>) -> Result<Vec<Override>, String> {
+fn overrides(params: &BTreeMap<String, i64>) -> Result<Vec<Override>, String> {
     if let Some(unknown) = params.keys().find(|k| !PARAMS.iter().any(|(t, _)| t == k)) {
         let known: Vec<&str> = PARAMS.iter().map(|(t, _)| *t).collect();
         return Err(format!("unknown parameter `{unknown}` in `params` (known: {})", known.join(", ")));

@@ -117,7 +117,7 @@ impl Diagnostic {
         Diagnostic {
             code,
             severity: Severity::Error,
-            message: message.into(),
+            message: one_line(message.into()),
             labels: vec![Label { span, text: label.into() }],
             help: None,
         }
@@ -127,7 +127,7 @@ impl Diagnostic {
         Diagnostic {
             code,
             severity: Severity::Error,
-            message: message.into(),
+            message: one_line(message.into()),
             labels: vec![],
             help: None,
         }
@@ -223,7 +223,22 @@ impl Diagnostic {
         if let Some(help) = &self.help {
             builder = builder.with_help(help.clone());
         }
+        // miette draws a label's column as a formatting width, which may not exceed 65535, and a
+        // snippet of a very long line is unreadable anyway: then the place is given as text instead.
+        let long_line = self.labels.iter().any(|l| {
+            let text = sources.text(l.span.file);
+            let start = floor_char_boundary(text, l.span.start.min(text.len()));
+            let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+            line_end - line_start > MAX_SNIPPET_LINE
+        });
         let report = match self.labels.first() {
+            Some(primary) if long_line => {
+                let (line, column) = sources.line_col(primary.span.file, primary.span.start);
+                let place = format!("{}:{line}:{column}", sources.path(primary.span.file).display());
+                builder.message = format!("{}\n    at {place} (the line is too long to show)", self.message);
+                miette::Report::new(builder)
+            }
             None => miette::Report::new(builder),
             Some(primary) => {
                 let file = primary.span.file;
@@ -258,9 +273,28 @@ impl Diagnostic {
         if handler.render_report(&mut out, report.as_ref()).is_err() {
             out = format!("{}: {}\n", self.code, self.message);
         }
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
         out
     }
 }
+
+/// The longest message, in characters: a message quotes the user's words, which may be absurdly long.
+const MAX_MESSAGE: usize = 200;
+
+/// A message cut to [`MAX_MESSAGE`] characters.
+fn one_line(message: String) -> String {
+    if message.chars().count() <= MAX_MESSAGE {
+        return message;
+    }
+    let mut cut: String = message.chars().take(MAX_MESSAGE).collect();
+    cut.push('…');
+    cut
+}
+
+/// Lines longer than this (in bytes) are not quoted in a rendered diagnostic.
+const MAX_SNIPPET_LINE: usize = 1000;
 
 /// Edit distance, for "did you mean" suggestions.
 pub fn edit_distance(a: &str, b: &str) -> usize {
@@ -279,8 +313,11 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 
 /// The closest candidate within edit distance 2, if any.
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    // Lengths more than 2 apart are more than 2 edits apart; skipping them keeps a huge word cheap.
+    let len = word.chars().count();
     candidates
         .into_iter()
+        .filter(|c| c.chars().count().abs_diff(len) <= 2)
         .map(|c| (edit_distance(word, c), c))
         .filter(|(d, _)| *d <= 2 && *d < word.len().max(1))
         .min_by_key(|(d, _)| *d)

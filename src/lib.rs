@@ -25,8 +25,11 @@ pub mod compile;
 pub mod conform;
 pub mod diagnostic;
 pub mod engine;
+pub mod explore;
 pub mod players;
 pub mod position;
+// Computer players' searches: alpha-beta, MCTS, exact solving of small boards.
+pub mod search;
 pub mod syntax;
 
 use std::path::Path;

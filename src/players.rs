@@ -1,28 +1,163 @@
 //! Computer players that work for any game: they only use the engine's legal moves and `apply`.
+//! A [`Spec`] names a player as the command line does (`random`, `greedy`, `alphabeta:6`,
+//! `alphabeta:500ms`, `mcts:2000`, `mcts:2s`); [`choose`] asks it for a move, and [`play_game`]
+//! plays one game between two of them. Every choice draws its randomness from the generator it is
+//! given, so a game with depth or playout limits is the same for the same seed; a time limit makes
+//! the result depend on the machine.
 
-use rand::Rng;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
 use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
-use crate::engine::{Game, Player, Position};
+use crate::engine::{Event, Game, Player, Position};
+use crate::search::{self, alphabeta, mcts};
 
-/// A strategy for choosing moves.
+/// Alpha-beta depth when none is given.
+pub const DEFAULT_DEPTH: u32 = 6;
+/// Alpha-beta depth cap under a time limit.
+pub const MAX_DEPTH: u32 = 64;
+/// MCTS playouts when none are given.
+pub const DEFAULT_PLAYOUTS: u32 = 1000;
+
+/// A computer player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Strategy {
+pub enum Spec {
     /// Uniformly random among the legal moves.
     Random,
-    /// The move that gains the most seeds at once (store difference after the move), ties at random.
+    /// The move that gains the most at once (score difference after the move), ties at random.
     Greedy,
+    /// Alpha-beta search.
+    AlphaBeta(alphabeta::Limits),
+    /// Monte Carlo tree search.
+    Mcts(mcts::Budget),
 }
 
-/// Chooses a move for the player to move, or `None` when there is none.
-pub fn choose(game: &Game, pos: &Position, strategy: Strategy, rng: &mut StdRng) -> Option<usize> {
+impl Spec {
+    /// The strongest player this crate has for a hint within about `time`.
+    pub fn strongest(time: Duration) -> Spec {
+        Spec::AlphaBeta(alphabeta::Limits {
+            depth: MAX_DEPTH,
+            time: Some(time),
+        })
+    }
+}
+
+/// Parses `1.5s`, `500ms`: a duration with its unit.
+fn parse_duration(s: &str) -> Option<Duration> {
+    let (number, scale) = if let Some(n) = s.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        return None;
+    };
+    let v: f64 = number.parse().ok()?;
+    (v.is_finite() && v > 0.0).then(|| Duration::from_secs_f64(v * scale))
+}
+
+fn duration_text(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{}ms", d.as_millis())
+    }
+}
+
+impl FromStr for Spec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Spec, String> {
+        let s = s.trim();
+        let (name, arg) = match s.split_once(':') {
+            Some((n, a)) => (n, Some(a.trim())),
+            None => (s, None),
+        };
+        let usage = "players are `random`, `greedy`, `alphabeta[:DEPTH|:TIME]` or `mcts[:PLAYOUTS|:TIME]`, e.g. `alphabeta:6`, `mcts:2s`";
+        match (name.trim().to_ascii_lowercase().as_str(), arg) {
+            ("random", None) => Ok(Spec::Random),
+            ("greedy", None) => Ok(Spec::Greedy),
+            ("alphabeta" | "ab", None) => Ok(Spec::AlphaBeta(alphabeta::Limits {
+                depth: DEFAULT_DEPTH,
+                time: None,
+            })),
+            ("alphabeta" | "ab", Some(a)) => {
+                if let Some(t) = parse_duration(a) {
+                    Ok(Spec::AlphaBeta(alphabeta::Limits {
+                        depth: MAX_DEPTH,
+                        time: Some(t),
+                    }))
+                } else {
+                    match a.parse::<u32>() {
+                        Ok(d) if (1..=MAX_DEPTH).contains(&d) => Ok(Spec::AlphaBeta(alphabeta::Limits { depth: d, time: None })),
+                        _ => Err(format!(
+                            "`{a}` is not a search depth (1 to {MAX_DEPTH}) or a time (`500ms`, `2s`); {usage}"
+                        )),
+                    }
+                }
+            }
+            ("mcts", None) => Ok(Spec::Mcts(mcts::Budget {
+                playouts: DEFAULT_PLAYOUTS,
+                time: None,
+            })),
+            ("mcts", Some(a)) => {
+                if let Some(t) = parse_duration(a) {
+                    Ok(Spec::Mcts(mcts::Budget {
+                        playouts: 0,
+                        time: Some(t),
+                    }))
+                } else {
+                    match a.parse::<u32>() {
+                        Ok(p) if p >= 1 => Ok(Spec::Mcts(mcts::Budget { playouts: p, time: None })),
+                        _ => Err(format!("`{a}` is not a number of playouts or a time (`500ms`, `2s`); {usage}")),
+                    }
+                }
+            }
+            _ => Err(format!("`{s}` is not a player; {usage}")),
+        }
+    }
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Spec::Random => write!(f, "random"),
+            Spec::Greedy => write!(f, "greedy"),
+            Spec::AlphaBeta(alphabeta::Limits { time: Some(t), .. }) => write!(f, "alphabeta:{}", duration_text(*t)),
+            Spec::AlphaBeta(l) => write!(f, "alphabeta:{}", l.depth),
+            Spec::Mcts(mcts::Budget { time: Some(t), .. }) => write!(f, "mcts:{}", duration_text(*t)),
+            Spec::Mcts(b) => write!(f, "mcts:{}", b.playouts),
+        }
+    }
+}
+
+/// A chosen move and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    /// The pit to play.
+    pub pit: usize,
+    /// The player's reason in words: its score and how it got it.
+    pub why: String,
+    /// Every legal move with the player's score for it, in words, when the player has scores.
+    pub scores: Vec<(usize, String)>,
+}
+
+/// Chooses a move for the player to move, or `None` when there is none. With `all_scores`, search
+/// players give an exact score to every move (slower; for hints).
+pub fn choose(game: &Game, pos: &Position, spec: Spec, all_scores: bool, rng: &mut StdRng) -> Option<Choice> {
     let moves = game.legal_moves(pos);
     if moves.is_empty() {
         return None;
     }
-    match strategy {
-        Strategy::Random => Some(moves[rng.gen_range(0..moves.len())]),
-        Strategy::Greedy => {
+    match spec {
+        Spec::Random => Some(Choice {
+            pit: moves[rng.gen_range(0..moves.len())],
+            why: "a random legal move".into(),
+            scores: Vec::new(),
+        }),
+        Spec::Greedy => {
             let me = pos.to_move;
             let scored: Vec<(i64, usize)> = moves
                 .iter()
@@ -37,7 +172,36 @@ pub fn choose(game: &Game, pos: &Position, strategy: Strategy, rng: &mut StdRng)
                 .collect();
             let best = scored.iter().map(|(g, _)| *g).max()?;
             let ties: Vec<usize> = scored.iter().filter(|(g, _)| *g == best).map(|(_, k)| *k).collect();
-            Some(ties[rng.gen_range(0..ties.len())])
+            Some(Choice {
+                pit: ties[rng.gen_range(0..ties.len())],
+                why: format!("the largest lead right after the move ({best:+} seeds)"),
+                scores: scored.iter().map(|&(g, k)| (k, format!("{g:+} seeds"))).collect(),
+            })
+        }
+        Spec::AlphaBeta(limits) => {
+            let s = alphabeta::search(game, pos, limits, all_scores, rng)?;
+            Some(Choice {
+                pit: s.pit,
+                why: format!(
+                    "{} with best play, looking {} plies ahead ({} positions)",
+                    search::describe_score(s.score),
+                    s.depth,
+                    s.nodes
+                ),
+                scores: s.scores.iter().map(|&(k, v)| (k, search::describe_score(v))).collect(),
+            })
+        }
+        Spec::Mcts(budget) => {
+            let s = mcts::search(game, pos, budget, rng)?;
+            Some(Choice {
+                pit: s.pit,
+                why: format!("won {:.0}% of {} random playouts", 100.0 * s.win_rate, s.playouts),
+                scores: s
+                    .moves
+                    .iter()
+                    .map(|&(k, n, r)| (k, format!("{:.0}% of {n} playouts", 100.0 * r)))
+                    .collect(),
+            })
         }
     }
 }
@@ -46,4 +210,98 @@ pub fn choose(game: &Game, pos: &Position, strategy: Strategy, rng: &mut StdRng)
 pub fn margin(game: &Game, pos: &Position, me: Player) -> i64 {
     let s = game.scores(pos);
     i64::from(s[me.index()]) - i64::from(s[me.other().index()])
+}
+
+/// How a self-play game is set up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Match {
+    /// South's player, then north's.
+    pub players: [Spec; 2],
+    /// Seed of the game's random choices.
+    pub seed: u64,
+    /// Plies played at random before the players take over.
+    pub random_opening: u32,
+    /// Plies after which the game is stopped unfinished.
+    pub max_plies: u32,
+}
+
+/// How a self-play game ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Played {
+    /// The final position.
+    pub pos: Position,
+    /// The moves played.
+    pub moves: Vec<usize>,
+    /// Stopped at the length cap.
+    pub capped: bool,
+    /// Stopped because the player to move had no legal move and no rule ended the game.
+    pub stuck: bool,
+}
+
+/// Plays one game between two players. `observe` sees every move: the position before it, the
+/// number of legal moves there, and what happened (the engine's trace).
+pub fn play_game(game: &Game, m: &Match, mut observe: impl FnMut(&Position, usize, &[Event])) -> Played {
+    let mut rng = StdRng::seed_from_u64(m.seed);
+    let mut pos = game.initial(None);
+    game.settle_start(&mut pos);
+    let mut moves = Vec::new();
+    let (mut capped, mut stuck) = (false, false);
+    while !pos.over {
+        if pos.ply >= m.max_plies {
+            capped = true;
+            break;
+        }
+        let legal = game.legal_moves(&pos);
+        if legal.is_empty() {
+            stuck = true;
+            break;
+        }
+        let spec = if (moves.len() as u32) < m.random_opening {
+            Spec::Random
+        } else {
+            m.players[pos.to_move.index()]
+        };
+        let pit = choose(game, &pos, spec, false, &mut rng).expect("there is a legal move").pit;
+        let before = pos.clone();
+        let events = game.apply_traced(&mut pos, pit).expect("players choose legal moves");
+        observe(&before, legal.len(), &events);
+        moves.push(pit);
+    }
+    Played { pos, moves, capped, stuck }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_read_and_print_the_same() {
+        for s in [
+            "random",
+            "greedy",
+            "alphabeta:6",
+            "alphabeta:500ms",
+            "alphabeta:2s",
+            "mcts:300",
+            "mcts:2s",
+        ] {
+            assert_eq!(s.parse::<Spec>().map(|p| p.to_string()), Ok(s.to_string()));
+        }
+        assert_eq!(
+            "alphabeta".parse::<Spec>().map(|p| p.to_string()),
+            Ok(format!("alphabeta:{DEFAULT_DEPTH}"))
+        );
+        assert_eq!(
+            "mcts".parse::<Spec>().map(|p| p.to_string()),
+            Ok(format!("mcts:{DEFAULT_PLAYOUTS}"))
+        );
+    }
+
+    #[test]
+    fn bad_specs_are_refused_with_the_list() {
+        for s in ["alphabeta:0", "alphabeta:x", "mcts:0", "mcts:-1s", "minimax", "random:3"] {
+            let e = s.parse::<Spec>().expect_err(s);
+            assert!(e.contains("players are"), "{s}: {e}");
+        }
+    }
 }

@@ -149,7 +149,11 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
         return Err(bad("`round` must be 1 or more".into(), "the first round is round 1"));
     }
     let mut pos = Position {
-        board: Board { cells, claimed, closed },
+        board: Board {
+            cells: cells.into(),
+            claimed: claimed.into(),
+            closed: closed.into(),
+        },
         to_move: json.to_move,
         ply: json.ply.unwrap_or(0),
         round: json.round.unwrap_or(1),

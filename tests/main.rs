@@ -10,3 +10,15 @@ mod random_games;
 mod readme;
 // Every OpenSpiel reference trace replays move for move against variants/reference/openspiel_*.sow.
 mod conformance;
+// The broken corpus: tests/diagnostics/{syntax,check,explore}/*.sow, one defect each, rendered reports snapshotted.
+mod diagnostics;
+// Bad command-line input (missing files, broken positions, bad moves): one clear error, never a panic; check's JSON and exit codes.
+mod cli;
+// Garbage in: every shipped variant mutated, hostile texts, and a proptest over random valid files; no panic, no hang.
+mod garbage;
+// Perft counts from the start position match the known counts for the OpenSpiel rule sets.
+mod perft;
+// The hand-written yardsticks in benches/ play exactly like the interpreter, so timing them is fair.
+mod yardstick;
+// Computer players beat weaker ones on every shipped variant; the exact solver's methods agree.
+mod players;

@@ -109,7 +109,11 @@ fn docs_variants_lists_every_interpretation() {
                 if let Some(rest) = line.strip_prefix(tag) {
                     let words: Vec<&str> = rest.split_whitespace().take(8).collect();
                     let start = words.join(" ");
-                    assert!(doc.contains(&start), "docs/variants.md does not list the {tag} of {} starting `{start}`", file.display());
+                    assert!(
+                        doc.contains(&start),
+                        "docs/variants.md does not list the {tag} of {} starting `{start}`",
+                        file.display()
+                    );
                 }
             }
         }

@@ -21,7 +21,10 @@ fuzz_target!(|data: &[u8]| {
             for d in &failure.diagnostics {
                 for label in &d.labels {
                     let len = failure.sources.text(label.span.file).len();
-                    assert!(label.span.start <= label.span.end && label.span.end <= len, "span outside its file: {d:?}");
+                    assert!(
+                        label.span.start <= label.span.end && label.span.end <= len,
+                        "span outside its file: {d:?}"
+                    );
                 }
                 let _ = d.render(&failure.sources, false);
             }

@@ -2,6 +2,7 @@
 //! a child's item replaces the parent's item with the same key in place; new items are appended;
 //! `drop` removes an inherited item.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, Sources, Span, suggest};
@@ -14,6 +15,9 @@ pub struct Program {
     pub items: Vec<Item>,
     /// Where the file starts (for problems about the whole file).
     pub file_span: Span,
+    /// Problems found while merging (a setting given twice, a `drop` of nothing) that leave a usable
+    /// program: the first of two settings is kept, so `check` goes on and reports the rest as well.
+    pub problems: Vec<Diagnostic>,
 }
 
 /// How many files an `extends` chain may have; deeper chains are refused.
@@ -35,12 +39,15 @@ pub fn load_text(name: &Path, text: String, sources: &mut Sources) -> Result<Pro
 fn read_error(path: &Path, err: &std::io::Error, from: Option<Span>) -> Diagnostic {
     let message = match err.kind() {
         std::io::ErrorKind::NotFound => format!("cannot find the rule file `{}`", path.display()),
+        std::io::ErrorKind::IsADirectory => format!("`{}` is a folder, not a rule file", path.display()),
+        std::io::ErrorKind::PermissionDenied => format!("not allowed to read the rule file `{}`", path.display()),
         _ => format!("cannot read the rule file `{}`: {}", path.display(), err),
     };
     match from {
         Some(span) => Diagnostic::error("sow::load::missing_file", message, span, "extended here")
             .with_help("the path is relative to the file that extends it"),
-        None => Diagnostic::bare("sow::load::missing_file", message),
+        None => Diagnostic::bare("sow::load::missing_file", message)
+            .with_help("check the path: it is relative to the folder the command is run in"),
     }
 }
 
@@ -59,15 +66,35 @@ fn load_chain(path: &Path, sources: &mut Sources, chain: &mut Vec<PathBuf>, from
         ]);
     }
     if chain.len() >= MAX_CHAIN {
-        let diag = Diagnostic::bare(
-            "sow::load::extends_too_deep",
-            format!("more than {MAX_CHAIN} files extend each other"),
-        );
-        return Err(vec![diag]);
+        let message = format!("more than {MAX_CHAIN} files extend each other, one after the other");
+        let diag = match from {
+            Some(span) => Diagnostic::error("sow::load::extends_too_deep", message, span, "one `extends` too many"),
+            None => Diagnostic::bare("sow::load::extends_too_deep", message),
+        };
+        let first = chain.first().map(|p| display_name(p)).unwrap_or_default();
+        return Err(vec![diag.with_help(format!(
+            "the chain starts at `{first}`: let a file extend the game it changes directly, not a long line of others"
+        ))]);
     }
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => return Err(vec![read_error(path, &e, from)]),
+    let bytes = match read_limited(path) {
+        Ok(Ok(b)) => b,
+        Ok(Err(len)) => {
+            // Too large to read: refused without reading it, so a huge file costs no memory.
+            let file = sources.add(path.to_path_buf(), String::new());
+            return Err(vec![crate::syntax::parse::too_large(len, file)]);
+        }
+        Err(e) => {
+            let mut d = read_error(path, &e, from);
+            if !chain.is_empty() {
+                let mut names: Vec<String> = chain.iter().map(|p| display_name(p)).collect();
+                names.push(display_name(path));
+                d = d.with_help(format!(
+                    "the path is relative to the file that extends it; the chain of `extends` is {}",
+                    names.join(" → ")
+                ));
+            }
+            return Err(vec![d]);
+        }
     };
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
@@ -97,6 +124,23 @@ fn load_chain(path: &Path, sources: &mut Sources, chain: &mut Vec<PathBuf>, from
     result
 }
 
+/// The bytes of a file, or `Ok(Err(length))` when it is longer than a rule file may be.
+fn read_limited(path: &Path) -> std::io::Result<Result<Vec<u8>, u64>> {
+    use std::io::Read;
+    let limit = crate::syntax::parse::MAX_SOURCE_BYTES as u64;
+    let file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    if len > limit {
+        return Ok(Err(len));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Ok(Err(bytes.len() as u64));
+    }
+    Ok(Ok(bytes))
+}
+
 fn display_name(p: &Path) -> String {
     p.file_name()
         .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
@@ -115,7 +159,8 @@ fn from_parsed(file: crate::diagnostic::FileId, sources: &mut Sources, chain: &m
                 extra.span,
                 "second `extends`",
             )
-            .with_label(extends[0].span, "first `extends`"),
+            .with_label(extends[0].span, "first `extends`")
+            .with_help("a file changes one game: keep one `extends`"),
         );
     }
     let mut program = match extends.first() {
@@ -136,20 +181,26 @@ fn from_parsed(file: crate::diagnostic::FileId, sources: &mut Sources, chain: &m
     };
     program.file_span = file_span;
     // Duplicates within this one file are mistakes; a key repeated from the parent is an override.
-    let mut seen: Vec<(String, Span)> = Vec::new();
+    // Keys are looked up in maps, not by scanning: a file may hold thousands of items.
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    let index_of = |items: &[Item]| -> HashMap<String, usize> {
+        items
+            .iter()
+            .enumerate()
+            .filter_map(|(n, i)| item_key(&i.kind).map(|k| (k, n)))
+            .collect()
+    };
+    let mut index = index_of(&program.items);
     for item in parsed.items {
         if matches!(item.kind, ItemKind::Extends(_)) {
             continue;
         }
         if let ItemKind::Drop(kind, name) = &item.kind {
             let key = drop_key(*kind, &name.node);
-            match program
-                .items
-                .iter()
-                .position(|i| item_key(&i.kind).as_deref() == Some(key.as_str()))
-            {
-                Some(pos) => {
+            match index.get(&key) {
+                Some(&pos) => {
                     program.items.remove(pos);
+                    index = index_of(&program.items);
                 }
                 None => {
                     let prefix = drop_key(*kind, "");
@@ -175,10 +226,10 @@ fn from_parsed(file: crate::diagnostic::FileId, sources: &mut Sources, chain: &m
             continue;
         }
         if let ItemKind::Phase(_, _, inner) = &item.kind {
-            check_duplicates(inner, &mut Vec::new(), &mut errors);
+            check_duplicates(inner, &mut HashMap::new(), &mut errors);
         }
         let Some(key) = item_key(&item.kind) else { continue };
-        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+        if let Some(first) = seen.get(&key) {
             errors.push(
                 Diagnostic::error(
                     "sow::check::duplicate",
@@ -191,23 +242,23 @@ fn from_parsed(file: crate::diagnostic::FileId, sources: &mut Sources, chain: &m
             );
             continue;
         }
-        seen.push((key.clone(), item.span));
-        match program
-            .items
-            .iter()
-            .position(|i| item_key(&i.kind).as_deref() == Some(key.as_str()))
-        {
-            Some(pos) => program.items[pos] = item,
-            None => program.items.push(item),
+        seen.insert(key.clone(), item.span);
+        match index.get(&key) {
+            Some(&pos) => program.items[pos] = item,
+            None => {
+                index.insert(key, program.items.len());
+                program.items.push(item);
+            }
         }
     }
-    if errors.is_empty() { Ok(program) } else { Err(errors) }
+    program.problems.append(&mut errors);
+    Ok(program)
 }
 
-fn check_duplicates(items: &[Item], seen: &mut Vec<(String, Span)>, errors: &mut Vec<Diagnostic>) {
+fn check_duplicates(items: &[Item], seen: &mut HashMap<String, Span>, errors: &mut Vec<Diagnostic>) {
     for item in items {
         let Some(key) = item_key(&item.kind) else { continue };
-        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+        if let Some(first) = seen.get(&key) {
             errors.push(
                 Diagnostic::error(
                     "sow::check::duplicate",
@@ -219,7 +270,7 @@ fn check_duplicates(items: &[Item], seen: &mut Vec<(String, Span)>, errors: &mut
                 .with_help("keep one of them"),
             );
         } else {
-            seen.push((key, item.span));
+            seen.insert(key, item.span);
         }
     }
 }

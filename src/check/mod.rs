@@ -3,6 +3,7 @@
 //! Nothing is changed; `compile` accepts only what this stage returns.
 
 pub mod load;
+mod rules;
 mod types;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
@@ -46,8 +47,8 @@ pub struct Override {
 }
 
 /// Checks a merged program with the given parameter overrides.
-pub fn check(program: Program, overrides: &[Override]) -> Result<Checked, Vec<Diagnostic>> {
-    let mut diags = Vec::new();
+pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Vec<Diagnostic>> {
+    let mut diags = std::mem::take(&mut program.problems);
     let params = params(&program, overrides, &mut diags);
     let at_file = program.file_span;
     let find = |pred: &dyn Fn(&ItemKind) -> bool| program.items.iter().find(|i| pred(&i.kind));
@@ -342,6 +343,11 @@ pub fn check(program: Program, overrides: &[Override]) -> Result<Checked, Vec<Di
     }
 
     diags.append(&mut tc.diags);
+    // Rules that can never fire: only looked for in a file without errors, whose conditions are typed.
+    if !diags.iter().any(Diagnostic::is_error) {
+        rules::check(&program, &params, pits, &mut diags);
+    }
+    let diags = cap(diags, at_file);
     let (errors, warnings): (Vec<_>, Vec<_>) = diags.into_iter().partition(Diagnostic::is_error);
     match (errors.is_empty(), pits, initial) {
         (true, Some(pits), Some(initial)) => Ok(Checked {
@@ -360,24 +366,48 @@ pub fn check(program: Program, overrides: &[Override]) -> Result<Checked, Vec<Di
     }
 }
 
+/// Most problems reported for one file: past that, a file is not a rule file with mistakes but
+/// something else, and thousands of reports help nobody.
+const MAX_PROBLEMS: usize = 100;
+
+/// The first [`MAX_PROBLEMS`] problems, errors first, and a note of how many more there were.
+fn cap(mut diags: Vec<Diagnostic>, at_file: Span) -> Vec<Diagnostic> {
+    if diags.len() <= MAX_PROBLEMS {
+        return diags;
+    }
+    let more = diags.len() - MAX_PROBLEMS;
+    diags.sort_by_key(|d| !d.is_error());
+    diags.truncate(MAX_PROBLEMS);
+    diags.push(
+        Diagnostic::error(
+            "sow::check::too_many_problems",
+            format!("{more} more problems are not shown"),
+            at_file,
+            "in this file",
+        )
+        .with_help(format!("fix the {MAX_PROBLEMS} problems above and check again")),
+    );
+    diags
+}
+
 fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_sown: bool, diags: &mut Vec<Diagnostic>) {
-    let mut capture_names: Vec<(&str, Span)> = Vec::new();
+    let mut capture_names: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
     for item in items {
         match &item.kind {
             ItemKind::SowRelay(e) => tc.expect(e, Ty::Bool, Scope::lap_end()),
             ItemKind::SowRelayLimit(e) => {
-                if let Some(v) = statics.eval(e, diags) {
-                    if !(1..=limits::MAX_RELAY_LIMIT).contains(&v) {
-                        diags.push(
-                            Diagnostic::error(
-                                "sow::check::out_of_range",
-                                format!("a relay limit of {v} laps is not possible"),
-                                e.span,
-                                "laps",
-                            )
-                            .with_help(format!("use 1 to {}", limits::MAX_RELAY_LIMIT)),
-                        );
-                    }
+                if let Some(v) = statics.eval(e, diags)
+                    && !(1..=limits::MAX_RELAY_LIMIT).contains(&v)
+                {
+                    diags.push(
+                        Diagnostic::error(
+                            "sow::check::out_of_range",
+                            format!("a relay limit of {v} laps is not possible"),
+                            e.span,
+                            "laps",
+                        )
+                        .with_help(format!("use 1 to {}", limits::MAX_RELAY_LIMIT)),
+                    );
                 }
             }
             ItemKind::SowIntoStore if !stores_sown => diags.push(
@@ -408,7 +438,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                 }
             }
             ItemKind::Capture(def) => {
-                if let Some((_, first)) = capture_names.iter().find(|(n, _)| *n == def.name.node) {
+                if let Some(first) = capture_names.get(def.name.node.as_str()) {
                     diags.push(
                         Diagnostic::error(
                             "sow::check::duplicate",
@@ -419,7 +449,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                         .with_label(*first, "first"),
                     );
                 }
-                capture_names.push((&def.name.node, def.name.span));
+                capture_names.entry(&def.name.node).or_insert(def.name.span);
                 tc.expect(&def.when, Ty::Bool, Scope::lap_end());
                 let mut took = false;
                 let mut thens = 0;
@@ -438,12 +468,10 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                         Action::Then(_) => {
                             thens += 1;
                             if thens > 1 {
-                                diags.push(Diagnostic::error(
-                                    "sow::check::duplicate",
-                                    "a rule can say `then` only once",
-                                    a.span,
-                                    "second `then`",
-                                ));
+                                diags.push(
+                                    Diagnostic::error("sow::check::duplicate", "a rule can say `then` only once", a.span, "second `then`")
+                                        .with_help("keep the one `then` that says what happens after this rule"),
+                                );
                             }
                         }
                         _ => {}
@@ -543,7 +571,8 @@ fn layout(
             }
         }
     }
-    if seen != [true, true] {
+    // A row given twice is the root cause; the other row's absence only follows from it.
+    if seen != [true, true] && rows.len() < 2 {
         diags.push(
             Diagnostic::error("sow::check::missing", "the layout must give both rows", span, "layout")
                 .with_help("write `layout south [..] north [..]`"),
@@ -587,16 +616,19 @@ impl Statics<'_> {
                     BinOp::Add => a.checked_add(b),
                     BinOp::Sub => a.checked_sub(b),
                     BinOp::Mul => a.checked_mul(b),
-                    BinOp::Div => (b != 0).then(|| a.div_euclid(b)),
-                    _ => (b != 0).then(|| a.rem_euclid(b)),
+                    BinOp::Div => a.checked_div_euclid(b),
+                    _ => a.checked_rem_euclid(b),
                 };
                 if r.is_none() {
-                    diags.push(Diagnostic::error(
-                        "sow::check::out_of_range",
-                        "this calculation overflows or divides by zero",
-                        e.span,
-                        "here",
-                    ));
+                    diags.push(
+                        Diagnostic::error(
+                            "sow::check::out_of_range",
+                            "this calculation divides by zero or gives a number too large to hold",
+                            e.span,
+                            "cannot be worked out",
+                        )
+                        .with_help("check the numbers: a divisor must not be 0"),
+                    );
                 }
                 r
             }

@@ -135,6 +135,7 @@ impl TypeChecker<'_> {
                 (Ty::Bool, Ty::Int) => "compare it with something, e.g. `... > 0`".to_string(),
                 (Ty::Int, Ty::Pit) => "use `.count` for the seeds in a pit".to_string(),
                 (Ty::Bool, Ty::Set) => "use `any(...)` to ask whether the set has a pit".to_string(),
+                (Ty::Bool, Ty::Pit) => "ask something about the pit, e.g. `last.count > 0` or `last.side == opponent`".to_string(),
                 _ => format!("write {} here", want.word()),
             };
             self.diags.push(
@@ -232,7 +233,17 @@ impl TypeChecker<'_> {
                         } else {
                             "compare two values of the same kind"
                         };
-                        return self.mismatch(e, format!("cannot compare {} with {}", ta.word(), tb.word()), help);
+                        self.diags.push(
+                            Diagnostic::error(
+                                "sow::check::type_mismatch",
+                                format!("cannot compare {} with {}", ta.word(), tb.word()),
+                                a.span,
+                                format!("this is {}", ta.word()),
+                            )
+                            .with_label(b.span, format!("this is {}", tb.word()))
+                            .with_help(help),
+                        );
+                        return None;
                     }
                     Some(Ty::Bool)
                 }
@@ -343,7 +354,8 @@ impl TypeChecker<'_> {
                 if self.params.iter().any(|(p, _)| p == n) {
                     return Some(Ty::Int);
                 }
-                let candidates = BUILTIN_NAMES.iter().copied().chain(self.params.iter().map(|(p, _)| p.as_str()));
+                // Parameters first: on a tie the first candidate wins, and a parameter is the likelier meaning.
+                let candidates = self.params.iter().map(|(p, _)| p.as_str()).chain(BUILTIN_NAMES.iter().copied());
                 let mut d = Diagnostic::error(
                     "sow::check::unknown_name",
                     format!("unknown name `{n}`"),
@@ -398,7 +410,12 @@ impl TypeChecker<'_> {
             self.diags.push(
                 Diagnostic::error(
                     "sow::check::wrong_arguments",
-                    format!("`{name}` takes {} argument(s), not {}", params.len(), args.len()),
+                    format!(
+                        "`{name}` takes {} argument{}, not {}",
+                        params.len(),
+                        if params.len() == 1 { "" } else { "s" },
+                        args.len()
+                    ),
                     e.span,
                     "here",
                 )

@@ -1,12 +1,15 @@
-//! `sowlang check FILE...`: parse and validate, print every problem.
+//! `sowlang check FILE... [--explore N [--seed S]]`: parse and validate, print every problem.
+//! With `--explore`, a file that passed the static checks is also played (see [`crate::explore`]).
+//! Exit codes: 0 clean (warnings allowed unless `--deny-warnings`), 1 problems found, 2 a file could
+//! not be read.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use super::{Format, out, parse_set, report};
 use crate::Override;
-use crate::diagnostic::{JsonDiagnostic, Severity};
+use crate::diagnostic::{Diagnostic, JsonDiagnostic, Severity, Sources};
 
 /// Arguments of `check`.
 #[derive(Debug, clap::Args)]
@@ -26,11 +29,41 @@ pub struct Args {
     /// Check with a parameter set to a value (`--set pits=5`).
     #[arg(long = "set", value_parser = parse_set)]
     sets: Vec<Override>,
+    /// Also play N random games and report what goes wrong in play.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    explore: Option<u32>,
+    /// Seed of the random games of `--explore` (the same seed plays the same games).
+    #[arg(long, default_value_t = 0, requires = "explore")]
+    seed: u64,
+    /// With `--explore`: a game still going after this many moves is reported.
+    #[arg(long, default_value_t = 1000, requires = "explore", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_moves: u32,
 }
 
 #[derive(Serialize)]
 struct JsonReport {
     diagnostics: Vec<JsonDiagnostic>,
+}
+
+/// Reads, checks (and explores) one file.
+fn check_one(args: &Args, file: &Path) -> (Sources, Vec<Diagnostic>) {
+    match args.explore {
+        Some(games) => {
+            let opts = crate::explore::Options {
+                games: games as usize,
+                seed: args.seed,
+                max_moves: args.max_moves as usize,
+            };
+            match crate::explore::run(file, &args.sets, opts) {
+                Ok(e) => (e.sources, e.diagnostics),
+                Err(f) => (f.sources, f.diagnostics),
+            }
+        }
+        None => match crate::load_game(file, &args.sets) {
+            Ok(l) => (l.sources, l.warnings),
+            Err(f) => (f.sources, f.diagnostics),
+        },
+    }
 }
 
 /// Runs `check`.
@@ -41,10 +74,7 @@ pub fn run(args: Args) -> u8 {
     let mut warnings = 0usize;
     let mut io = false;
     for file in &args.files {
-        let (sources, diags) = match crate::load_game(file, &args.sets) {
-            Ok(l) => (l.sources, l.warnings),
-            Err(f) => (f.sources, f.diagnostics),
-        };
+        let (sources, diags) = check_one(&args, file);
         io |= diags.iter().any(|d| d.code == "sow::load::missing_file" && d.labels.is_empty());
         errors += diags.iter().filter(|d| d.severity == Severity::Error).count();
         warnings += diags.iter().filter(|d| d.severity == Severity::Warning).count();
@@ -61,11 +91,14 @@ pub fn run(args: Args) -> u8 {
         ));
     } else if errors == 0 {
         let files = args.files.len();
+        let explored = args
+            .explore
+            .map_or(String::new(), |n| format!(" and {n} random game{} played", plural(n as usize)));
         eprintln!(
-            "checked {files} file{}: no errors{}",
-            if files == 1 { "" } else { "s" },
+            "checked {files} file{}{explored}: no errors{}",
+            plural(files),
             if warnings > 0 {
-                format!(", {warnings} warning(s)")
+                format!(", {warnings} warning{}", plural(warnings))
             } else {
                 String::new()
             }
@@ -78,4 +111,8 @@ pub fn run(args: Args) -> u8 {
     } else {
         0
     }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }

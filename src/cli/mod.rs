@@ -2,11 +2,15 @@
 //! typed into a validated request, calls the library and prints. Exit codes: 0 success, 1 input read
 //! but rejected (diagnostics, an illegal move, a mismatch), 2 usage or I/O errors.
 
+mod analyze;
+mod bench;
 mod board;
 mod check;
 mod conform;
+mod perft;
 mod play;
 mod run;
+mod solve;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -35,6 +39,14 @@ enum Command {
     Play(play::Args),
     /// Replay reference traces against a rule file and report where they disagree.
     Conform(conform::Args),
+    /// Play many games between computer players and report who wins, how long games last and which rules fire.
+    Analyze(analyze::Args),
+    /// Compute the exact value of a small board by exhaustive search.
+    Solve(solve::Args),
+    /// Count the positions reached after 1, 2, ... moves (perft), to test and time the move generator.
+    Perft(perft::Args),
+    /// Time uniformly random games: playouts and moves per second, mean game length, peak memory.
+    Bench(bench::Args),
 }
 
 /// Output format, the same switch on every subcommand.
@@ -92,6 +104,10 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Play(args) => play::run(args),
         Command::Conform(args) => conform::run(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     ExitCode::from(code)
 }

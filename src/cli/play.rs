@@ -1,8 +1,10 @@
-//! `sowlang play FILE [--vs human|random|greedy] [--first south|north]`: a game in the terminal. It
-//! reads one move per line, so it also works with a pipe.
+//! `sowlang play FILE [--vs human|random|greedy|alphabeta:6|mcts:2s] [--first south|north]`: a game in
+//! the terminal against a person or a computer player. It reads one move per line, so it also works
+//! with a pipe; `hint` asks the strongest player what it would play and why.
 
 use std::io::BufRead;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -10,17 +12,23 @@ use rand::rngs::StdRng;
 use super::{Side, board, load, out, parse_set};
 use crate::Override;
 use crate::engine::Player;
-use crate::players::{Strategy, choose};
+use crate::players::{Spec, choose};
 
 /// Who the person plays against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Opponent {
     /// Another person at the same keyboard.
     Human,
-    /// Random legal moves.
-    Random,
-    /// The move that captures the most at once.
-    Greedy,
+    /// A computer player.
+    Computer(Spec),
+}
+
+fn parse_opponent(s: &str) -> Result<Opponent, String> {
+    if s.trim().eq_ignore_ascii_case("human") {
+        Ok(Opponent::Human)
+    } else {
+        s.parse::<Spec>().map(Opponent::Computer).map_err(|e| format!("{e}, or `human`"))
+    }
 }
 
 /// Arguments of `play`.
@@ -28,8 +36,9 @@ pub enum Opponent {
 pub struct Args {
     /// The rule file.
     file: PathBuf,
-    /// The opponent.
-    #[arg(long, value_enum, default_value_t = Opponent::Greedy)]
+    /// The opponent: `human`, `random`, `greedy`, `alphabeta[:DEPTH|:TIME]` or `mcts[:PLAYOUTS|:TIME]`
+    /// (e.g. `alphabeta:6`, `mcts:2s`).
+    #[arg(long, value_parser = parse_opponent, default_value = "greedy")]
     vs: Opponent,
     /// Who moves first.
     #[arg(long, value_enum)]
@@ -40,12 +49,15 @@ pub struct Args {
     /// Seed for the computer's choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// How long the `hint` command thinks, in seconds.
+    #[arg(long, default_value_t = 1.0)]
+    hint_time: f64,
     /// Set a parameter (`--set pits=5`).
     #[arg(long = "set", value_parser = parse_set)]
     sets: Vec<Override>,
 }
 
-const HELP: &str = "type the number of one of your pits to sow it; `moves` lists the legal moves, `board` redraws, `quit` stops\n";
+const HELP: &str = "type the number of one of your pits to sow it; `hint` shows what the computer would play and why, `moves` lists the legal moves, `board` redraws, `quit` stops\n";
 
 /// Runs `play`.
 pub fn run(args: Args) -> u8 {
@@ -59,9 +71,13 @@ pub fn run(args: Args) -> u8 {
     let person: Player = args.side.into();
     let computer = match args.vs {
         Opponent::Human => None,
-        Opponent::Random => Some(Strategy::Random),
-        Opponent::Greedy => Some(Strategy::Greedy),
+        Opponent::Computer(spec) => Some(spec),
     };
+    let hint_time = Duration::from_secs_f64(if args.hint_time.is_finite() {
+        args.hint_time.clamp(0.01, 3600.0)
+    } else {
+        1.0
+    });
     let mut rng = StdRng::seed_from_u64(args.seed);
     out(&format!("{}: {HELP}\n", game.name));
     out(&board::draw(game, &pos));
@@ -82,9 +98,9 @@ pub fn run(args: Args) -> u8 {
         }
         let mover = pos.to_move;
         let chosen = match computer {
-            Some(strategy) if mover != person => {
-                let k = choose(game, &pos, strategy, &mut rng).expect("there are legal moves");
-                out(&format!("{} (computer) plays pit {k}\n", mover.name()));
+            Some(spec) if mover != person => {
+                let k = choose(game, &pos, spec, false, &mut rng).expect("there are legal moves").pit;
+                out(&format!("{} (computer, {spec}) plays pit {k}\n", mover.name()));
                 k
             }
             _ => {
@@ -104,6 +120,10 @@ pub fn run(args: Args) -> u8 {
                     }
                     "?" | "h" | "help" => {
                         out(HELP);
+                        continue;
+                    }
+                    "hint" => {
+                        out(&hint(game, &pos, Spec::strongest(hint_time), &mut rng));
                         continue;
                     }
                     "moves" => {
@@ -135,4 +155,16 @@ pub fn run(args: Args) -> u8 {
             Err(e) => out(&format!("{e}; try again\n")),
         }
     }
+}
+
+/// What `spec` would play here, its score and every move's score, for people.
+fn hint(game: &crate::Game, pos: &crate::Position, spec: Spec, rng: &mut StdRng) -> String {
+    let Some(c) = choose(game, pos, spec, true, rng) else {
+        return "there is no legal move\n".into();
+    };
+    let mut s = format!("hint ({spec}): pit {}: {}\n", c.pit, c.why);
+    for (k, score) in &c.scores {
+        s.push_str(&format!("  pit {k}: {score}\n"));
+    }
+    s
 }

@@ -1,5 +1,6 @@
-//! The executable form of a game: names resolved, parameters folded in, sowing tracks precomputed.
-//! The engine reads only this.
+//! The executable form of a game: names resolved, parameters folded in, sowing tracks precomputed,
+//! every expression typed, folded and compiled into a short program ([`Code`]) for the engine's stack
+//! machine, so that evaluating one costs a few steps and no allocation. The engine reads only this.
 
 use crate::engine::{Cell, Player};
 
@@ -36,6 +37,28 @@ pub struct Game {
     pub uses_closed: bool,
     /// Every seed in the game.
     pub total: u32,
+    /// Some expression asks whether a position `repeated` (else the engine keeps no history).
+    pub uses_repeated: bool,
+    /// Some expression reads a pit's count `before` the latest seed (else the engine does not track it).
+    pub uses_before: bool,
+    /// Some expression reads `total` (worked out once per position then).
+    pub uses_total: bool,
+    /// No rule ever takes seeds out of a store (before the end of a round), so once a store has grown
+    /// no earlier position of the round can come back, and the history before it can be forgotten.
+    pub stores_only_grow: bool,
+    /// Per cell, the random numbers a position's identity for the repetition rule is made of: seeds,
+    /// then claimed by south, claimed by north, closed (see `Game::hash`).
+    pub hash_keys: Vec<u64>,
+}
+
+/// The cells one mover sows into, in order, with the next cell of each for a quick step.
+#[derive(Debug, Clone, Default)]
+pub struct Track {
+    /// The cells in sowing order.
+    pub cells: Vec<Cell>,
+    /// Per cell (pits, then stores): the cell after it on the track (for a cell not on the track, the
+    /// track's second cell, as if it stood first).
+    pub next: Vec<Cell>,
 }
 
 /// The rules for the moves that start while `when` holds.
@@ -44,13 +67,15 @@ pub struct Phase {
     /// Name (empty for the usual rules).
     pub name: String,
     /// When it applies; `None` = always.
-    pub when: Option<Expr>,
+    pub when: Option<Code>,
     /// Sowing.
     pub sow: Sow,
     /// Forbidden moves.
     pub forbids: Vec<Forbid>,
     /// Capture rules in order.
     pub captures: Vec<Rule>,
+    /// The sowing track of each mover (south first).
+    pub tracks: [Track; 2],
 }
 
 /// How seeds are sown.
@@ -63,7 +88,7 @@ pub struct Sow {
     /// The mover's store is on the track.
     pub into_own_store: bool,
     /// Relay condition.
-    pub relay: Option<Expr>,
+    pub relay: Option<Code>,
     /// Most laps per move.
     pub relay_limit: u32,
 }
@@ -74,7 +99,7 @@ pub struct Forbid {
     /// What the player is told.
     pub reason: String,
     /// When the origin is forbidden.
-    pub when: Expr,
+    pub when: Code,
 }
 
 /// A trigger or capture rule.
@@ -83,7 +108,7 @@ pub struct Rule {
     /// Name.
     pub name: String,
     /// Condition.
-    pub when: Expr,
+    pub when: Code,
     /// Actions.
     pub actions: Vec<Action>,
     /// What happens next.
@@ -107,16 +132,16 @@ pub enum Receiver {
     /// Each pit's owner.
     Owner,
     /// A player.
-    Player(Expr),
+    Player(Code),
 }
 
 /// Pits an action applies to.
 #[derive(Debug, Clone)]
 pub enum PitsExpr {
     /// One pit.
-    Pit(Expr),
+    Pit(Code),
     /// A set of pits.
-    Set(SetExpr),
+    Set(PitSet),
 }
 
 /// An action.
@@ -129,23 +154,23 @@ pub enum Action {
         /// Who gets them.
         to: Receiver,
         /// `series` (forward?, condition).
-        series: Option<(bool, Expr)>,
+        series: Option<(bool, Code)>,
     },
     /// Move seeds between pits.
     Move {
         /// How many.
-        count: Expr,
+        count: Code,
         /// From.
-        from: Expr,
+        from: Code,
         /// To.
-        to: Expr,
+        to: Code,
     },
     /// Claim pits.
     Claim {
         /// Which pits.
         pits: Vec<PitsExpr>,
         /// For whom.
-        player: Expr,
+        player: Code,
     },
 }
 
@@ -155,7 +180,7 @@ pub enum Feeding {
     /// Non-feeding moves are illegal.
     Required,
     /// Non-feeding moves end the game; the seeds go to the player.
-    Penalty(Expr),
+    Penalty(Code),
 }
 
 /// Grand slam policy.
@@ -175,9 +200,13 @@ pub struct EndRule {
     /// Name.
     pub name: String,
     /// Condition.
-    pub when: Expr,
+    pub when: Code,
     /// The seeds left on the board.
     pub remaining: Remaining,
+    /// The condition asks `no_moves` or `can_feed`, so the legal moves must be known to test it.
+    pub asks_moves: bool,
+    /// The condition asks `can_feed`.
+    pub asks_can_feed: bool,
 }
 
 /// What happens to the seeds left on the board.
@@ -186,7 +215,7 @@ pub enum Remaining {
     /// To each pit's owner.
     Owner,
     /// To one player.
-    To(Expr),
+    To(Code),
     /// Split evenly.
     Split,
     /// Counted where they lie.
@@ -199,7 +228,7 @@ pub enum Remaining {
 #[derive(Debug, Clone)]
 pub struct Rounds {
     /// When the match is over.
-    pub match_ends: Expr,
+    pub match_ends: Code,
     /// Most rounds (else most seeds) wins the match.
     pub by_rounds: bool,
     /// `setup fill N`.
@@ -286,7 +315,8 @@ pub enum BinOp {
     Rem,
 }
 
-/// An expression.
+/// An expression as lowered from the syntax, before typing; `compile` turns each into the typed
+/// form its place asks for.
 #[derive(Debug, Clone)]
 pub enum Expr {
     /// A number.
@@ -351,6 +381,372 @@ pub enum Expr {
     InSet(Box<Expr>, Vec<Expr>),
     /// `e is even` (true) / odd.
     Parity(Box<Expr>, bool),
+}
+
+impl Expr {
+    /// Does `pred` hold for this expression or any part of it?
+    pub fn mentions(&self, pred: &dyn Fn(&Expr) -> bool) -> bool {
+        if pred(self) {
+            return true;
+        }
+        let set = |s: &SetExpr| s.row.as_ref().is_some_and(|r| r.mentions(pred)) || s.filters.iter().any(|f| f.mentions(pred));
+        match self {
+            Expr::Int(_)
+            | Expr::Bool(_)
+            | Expr::Player(_)
+            | Expr::Mover
+            | Expr::Opponent
+            | Expr::ToMove
+            | Expr::Last
+            | Expr::Origin
+            | Expr::Pit
+            | Expr::Final
+            | Expr::Lap
+            | Expr::Ply
+            | Expr::Round
+            | Expr::Total
+            | Expr::NoMoves
+            | Expr::CanFeed
+            | Expr::Repeated => false,
+            Expr::Other(x)
+            | Expr::Opposite(x)
+            | Expr::Store(x)
+            | Expr::Seeds(x)
+            | Expr::Captured(x)
+            | Expr::RoundsWon(x)
+            | Expr::Field(x, _)
+            | Expr::Neg(x)
+            | Expr::Not(x)
+            | Expr::Parity(x, _) => x.mentions(pred),
+            Expr::Aggregate(_, s) => set(s),
+            Expr::Binary(_, a, b) => a.mentions(pred) || b.mentions(pred),
+            Expr::InRange(a, b, c) => a.mentions(pred) || b.mentions(pred) || c.mentions(pred),
+            Expr::InSet(a, items) => a.mentions(pred) || items.iter().any(|i| i.mentions(pred)),
+        }
+    }
+}
+
+/// A compiled expression: a short program for the engine's stack machine, with the sets of pits it
+/// walks. Every value is an `i64`: a number; a truth value as 0 or 1; a player as 0 (south) or 1
+/// (north); a pit as its cell, or [`NO_PIT`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Code {
+    /// The program; it leaves one value.
+    pub ops: Vec<Op>,
+    /// The sets of pits its `Any`, `Size`, ... ops walk.
+    pub sets: Vec<PitSet>,
+    /// The most values on the stack at once.
+    pub depth: u32,
+    /// The same condition as a plain list of tests, when it is one (most conditions are): the engine
+    /// then answers it without running `ops`.
+    pub flat: Option<Flat>,
+}
+
+impl Code {
+    /// A program giving one fixed value.
+    pub fn constant(n: i64) -> Code {
+        Code {
+            ops: vec![Op::Int(n)],
+            sets: Vec::new(),
+            depth: 1,
+            flat: None,
+        }
+    }
+}
+
+/// A condition that is one test, or tests joined all by `and` or all by `or`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flat {
+    /// `true`: every test must hold (`and`); `false`: one is enough (`or`).
+    pub all: bool,
+    /// The tests, in the order written.
+    pub tests: Vec<Test>,
+}
+
+/// One test of a [`Flat`] condition.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Test {
+    /// Two values compared.
+    Cmp(Operand, CmpOp, Operand),
+    /// A value within fixed bounds (`true`) / outside them: every comparison with a fixed number
+    /// is one of these (`x > 3` is `x in 4..MAX`, `x != 0` is `x` outside `0..0`).
+    In(Operand, i64, i64, bool),
+    /// A number even (`true`) / odd.
+    Parity(Operand, bool),
+}
+
+/// A value a [`Test`] reads directly, in one step: each common way to name a value has its own
+/// variant (`last.count` is `Count(Last)`, `captured(south)` is the seeds of a fixed cell).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Operand {
+    /// A fixed number (truth value, player as 0/1, pit as its cell).
+    Int(i64),
+    /// Whether the seed just sown is the lap's last.
+    Final,
+    /// Whether the player to move has no legal move.
+    NoMoves,
+    /// Whether the player to move can give the other player seeds.
+    CanFeed,
+    /// Whether the position occurred before.
+    Repeated,
+    /// The lap number.
+    Lap,
+    /// The moves played.
+    Ply,
+    /// The round number.
+    Round,
+    /// Every seed on the board, divided by 2^s (rounding down).
+    Total(u32),
+    /// The seeds in a fixed cell (such as a store).
+    CountCell(Cell),
+    /// The seeds in a fixed player's row.
+    SeedsRow(Player),
+    /// The rounds a fixed player won.
+    RoundsWonBy(Player),
+    /// The pit `last`, `origin` or `pit`.
+    Reg(Reg),
+    /// Its seeds.
+    Count(Reg),
+    /// Its seeds before the latest seed fell in.
+    Before(Reg),
+    /// Its row player.
+    Side(Reg),
+    /// Whether it is claimed.
+    Claimed(Reg),
+    /// Whether it is a store.
+    IsStore(Reg),
+    /// The pit across from it.
+    Opposite(Reg),
+    /// The seeds across from it.
+    CountOpposite(Reg),
+    /// The seeds across from it before the latest seed fell in.
+    BeforeOpposite(Reg),
+    /// The row player across from it.
+    SideOpposite(Reg),
+    /// Whether the pit across from it is claimed.
+    ClaimedOpposite(Reg),
+    /// A player named by the move (as 0/1).
+    Who(Who),
+    /// That player's store (a pit).
+    StoreOf(Who),
+    /// The seeds in that player's store.
+    CapturedBy(Who),
+    /// The seeds in that player's row.
+    SeedsOf(Who),
+    /// The rounds that player won.
+    RoundsWon(Who),
+}
+
+/// A player named by the move in progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    /// The mover.
+    Mover,
+    /// The mover's opponent.
+    Opponent,
+    /// The player to move.
+    ToMove,
+    /// The other player than the one to move.
+    NotToMove,
+}
+
+/// A set of pits: a row or the whole board, then filters, each a condition on `pit`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PitSet {
+    /// `Some(player)` = that row; `None` = the whole board.
+    pub row: Option<Code>,
+    /// `where` filters, applied in order.
+    pub filters: Vec<Code>,
+}
+
+/// A pit the move in progress names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reg {
+    /// The last pit of the lap.
+    Last,
+    /// The origin.
+    Origin,
+    /// The pit looked at.
+    Pit,
+}
+
+/// One step of a [`Code`]. "Push" ops put a value on the stack; the others replace the values they
+/// take (the top last) by their result.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Op {
+    /// Push a number (or a fixed truth value, player or pit).
+    Int(i64),
+    /// Push the pit `last`, `origin` or `pit`.
+    Reg(Reg),
+    /// Push the mover.
+    Mover,
+    /// Push the mover's opponent.
+    Opponent,
+    /// Push the player to move.
+    ToMove,
+    /// Push whether the seed just sown is the lap's last.
+    Final,
+    /// Push whether the player to move has no legal move.
+    NoMoves,
+    /// Push whether the player to move can give the other player seeds.
+    CanFeed,
+    /// Push whether the position occurred before.
+    Repeated,
+    /// Push the lap number.
+    Lap,
+    /// Push the moves played.
+    Ply,
+    /// Push the round number.
+    Round,
+    /// Push every seed on the board.
+    Total,
+    /// Push the seeds in `last`, `origin` or `pit`.
+    CountOf(Reg),
+    /// Push the seeds `before` the latest seed in `last`, `origin` or `pit`.
+    BeforeOf(Reg),
+    /// Push the row player of `last`, `origin` or `pit`.
+    SideOf(Reg),
+    /// Push the seeds in a fixed cell (such as a store).
+    CountCell(Cell),
+    /// Push the seeds in a fixed player's row.
+    SeedsOf(Player),
+    /// Pit → its seeds.
+    Count,
+    /// Pit → its seeds before the latest seed fell in.
+    Before,
+    /// Pit → its number in its row.
+    Number,
+    /// Pit → its row's player.
+    Side,
+    /// Pit → its owner.
+    Owner,
+    /// Pit → claimed?
+    Claimed,
+    /// Pit → closed?
+    Closed,
+    /// Pit → a store?
+    IsStore,
+    /// Pit → the pit across.
+    Opposite,
+    /// Player → their store.
+    Store,
+    /// Player → the other player.
+    Other,
+    /// Player → the seeds in their row.
+    Seeds,
+    /// Player → the seeds in their store.
+    Captured,
+    /// Player → the rounds they won.
+    RoundsWon,
+    /// Truth value → its negation.
+    Not,
+    /// Number → minus it.
+    Neg,
+    /// Number → divided by 2^s, rounding down.
+    Shr(u32),
+    /// Number → its remainder by 2^s (masked).
+    Mask(i64),
+    /// Number → compared with a fixed number.
+    CmpInt(CmpOp, i64),
+    /// Number → within fixed bounds?
+    InRangeInt(i64, i64),
+    /// Number → even (`true`) / odd?
+    Parity(bool),
+    /// Two numbers → one.
+    Arith(ArithOp),
+    /// Two values of one type → compared (players and pits only for `Eq`, `Ne`).
+    Cmp(CmpOp),
+    /// Number, low, high → `low <= number <= high`?
+    InRange,
+    /// Number and `n` more → the number is one of them?
+    InSet(u32),
+    /// `and`: a false top ends the condition at the given op (keeping false); else it is dropped.
+    AndThen(u32),
+    /// `or`: a true top ends the condition at the given op (keeping true); else it is dropped.
+    OrElse(u32),
+    /// Push whether the set (by index) has a pit.
+    Any(u32),
+    /// Push the number of pits of the set.
+    Size(u32),
+    /// Push the seeds in the set.
+    Sum(u32),
+    /// Push the set's leftmost pit (or none).
+    Leftmost(u32),
+    /// Push the set's rightmost pit (or none).
+    Rightmost(u32),
+}
+
+/// Comparisons of numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmpOp {
+    /// Equal.
+    Eq,
+    /// Not equal.
+    Ne,
+    /// Less.
+    Lt,
+    /// Less or equal.
+    Le,
+    /// Greater.
+    Gt,
+    /// Greater or equal.
+    Ge,
+}
+
+impl CmpOp {
+    /// Compares `a` with `b`.
+    #[inline]
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+    /// The comparison with its sides swapped (`a < b` is `b > a`).
+    pub fn swapped(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
+            op => op,
+        }
+    }
+}
+
+/// Arithmetic on numbers; it saturates instead of overflowing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArithOp {
+    /// Plus.
+    Add,
+    /// Minus.
+    Sub,
+    /// Times.
+    Mul,
+    /// Division rounding down.
+    Div,
+    /// Remainder.
+    Rem,
+}
+
+impl ArithOp {
+    /// `a op b`.
+    #[inline]
+    pub fn apply(self, a: i64, b: i64) -> i64 {
+        match self {
+            ArithOp::Add => a.saturating_add(b),
+            ArithOp::Sub => a.saturating_sub(b),
+            ArithOp::Mul => a.saturating_mul(b),
+            // Division by zero has no sensible count; it gives 0 rather than stopping the game.
+            // (`checked_`: the smallest number divided by -1 overflows; it gives 0 as well.)
+            ArithOp::Div => a.checked_div_euclid(b).unwrap_or(0),
+            ArithOp::Rem => a.checked_rem_euclid(b).unwrap_or(0),
+        }
+    }
 }
 
 /// A pit index used by rules that found no pit (`leftmost` of an empty set).

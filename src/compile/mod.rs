@@ -2,18 +2,28 @@
 //! parameters are folded in, phases are completed from the usual rules. Every check has already
 //! passed, so nothing here can fail.
 
+mod codegen;
 pub mod ir;
+mod typed;
 
 use crate::check::{Checked, limits};
-use crate::engine::Player;
+use crate::engine::{Cell, Player};
 use crate::syntax::ast::{self, ExprKind, Item, ItemKind};
+use codegen::Gen;
 use ir::*;
+use typed::{PitExpr, Typer};
 
 /// Compiles a checked program.
 pub fn compile(checked: &Checked) -> Game {
     let items = &checked.program.items;
     let params = &checked.params;
-    let lower = Lower { params };
+    let lower = Lower {
+        params,
+        pits: checked.pits,
+        typer: Typer::default(),
+        sows_into_store: sows_into_store(items),
+        takes_from_store: std::cell::Cell::new(false),
+    };
     let name = items
         .iter()
         .find_map(|i| match &i.kind {
@@ -34,7 +44,7 @@ pub fn compile(checked: &Checked) -> Game {
     let mut phases: Vec<Phase> = items
         .iter()
         .filter_map(|i| match &i.kind {
-            ItemKind::Phase(name, cond, inner) => Some(lower.phase(name.node.clone(), Some(lower.expr(cond)), inner, Some(&base))),
+            ItemKind::Phase(name, cond, inner) => Some(lower.phase(name.node.clone(), Some(lower.cond(cond)), inner, Some(&base))),
             _ => None,
         })
         .collect();
@@ -48,7 +58,7 @@ pub fn compile(checked: &Checked) -> Game {
         .collect();
     let feeding = items.iter().find_map(|i| match &i.kind {
         ItemKind::Feeding(None) => Some(Feeding::Required),
-        ItemKind::Feeding(Some(p)) => Some(Feeding::Penalty(lower.expr(p))),
+        ItemKind::Feeding(Some(p)) => Some(Feeding::Penalty(lower.player(p))),
         _ => None,
     });
     let grand_slam = items.iter().find_map(|i| match i.kind {
@@ -60,17 +70,23 @@ pub fn compile(checked: &Checked) -> Game {
     let ends = items
         .iter()
         .filter_map(|i| match &i.kind {
-            ItemKind::End(name, cond, remaining) => Some(EndRule {
-                name: name.node.clone(),
-                when: lower.expr(cond),
-                remaining: match remaining {
-                    None | Some(ast::Remaining::Uncounted) => Remaining::Uncounted,
-                    Some(ast::Remaining::Owner) => Remaining::Owner,
-                    Some(ast::Remaining::To(p)) => Remaining::To(lower.expr(p)),
-                    Some(ast::Remaining::Split) => Remaining::Split,
-                    Some(ast::Remaining::InPlace) => Remaining::InPlace,
-                },
-            }),
+            ItemKind::End(name, cond, remaining) => {
+                let when = lower.expr(cond);
+                let asks_can_feed = when.mentions(&|e| matches!(e, Expr::CanFeed));
+                Some(EndRule {
+                    name: name.node.clone(),
+                    asks_moves: asks_can_feed || when.mentions(&|e| matches!(e, Expr::NoMoves)),
+                    asks_can_feed,
+                    when: Gen::bool(checked.pits, &lower.typer.bool(&when)),
+                    remaining: match remaining {
+                        None | Some(ast::Remaining::Uncounted) => Remaining::Uncounted,
+                        Some(ast::Remaining::Owner) => Remaining::Owner,
+                        Some(ast::Remaining::To(p)) => Remaining::To(lower.player(p)),
+                        Some(ast::Remaining::Split) => Remaining::Split,
+                        Some(ast::Remaining::InPlace) => Remaining::InPlace,
+                    },
+                })
+            }
             _ => None,
         })
         .collect();
@@ -78,10 +94,10 @@ pub fn compile(checked: &Checked) -> Game {
         match_ends: items
             .iter()
             .find_map(|i| match &i.kind {
-                ItemKind::MatchEnds(e) => Some(lower.expr(e)),
+                ItemKind::MatchEnds(e) => Some(lower.cond(e)),
                 _ => None,
             })
-            .unwrap_or(Expr::Bool(true)),
+            .unwrap_or_else(|| Code::constant(1)),
         by_rounds: !items
             .iter()
             .any(|i| matches!(i.kind, ItemKind::MatchWinner(ast::MatchMeasure::Seeds))),
@@ -91,7 +107,14 @@ pub fn compile(checked: &Checked) -> Game {
     });
     let uses_claims = uses(items, &|a| matches!(a, ast::Action::Claim(..)));
     let uses_closed = checked.fill.is_some();
-    let uses_can_feed = items.iter().any(|i| matches!(&i.kind, ItemKind::End(_, cond, _) if mentions(cond, "can_feed")));
+    let uses_can_feed = items
+        .iter()
+        .any(|i| matches!(&i.kind, ItemKind::End(_, cond, _) if mentions(cond, "can_feed")));
+    let pits = checked.pits;
+    for phase in &mut phases {
+        let sow = &phase.sow;
+        phase.tracks = Player::BOTH.map(|p| track(pits, p, sow.ccw, sow.into_own_store));
+    }
     Game {
         name,
         pits: checked.pits,
@@ -108,7 +131,70 @@ pub fn compile(checked: &Checked) -> Game {
         uses_claims,
         uses_closed,
         uses_can_feed,
+        uses_repeated: lower.typer.repeated.get(),
+        uses_before: lower.typer.before.get(),
+        uses_total: lower.typer.total.get(),
+        stores_only_grow: !lower.takes_from_store.get(),
+        hash_keys: hash_keys(2 * pits + 2),
     }
+}
+
+/// Does some phase sow into the stores (so that `last` may be a store)?
+fn sows_into_store(items: &[Item]) -> bool {
+    items.iter().any(|i| match &i.kind {
+        ItemKind::SowIntoStore => true,
+        ItemKind::Phase(_, _, inner) => sows_into_store(inner),
+        _ => false,
+    })
+}
+
+/// The cells a mover sows into, in order: both rows (and the mover's own store, right after the
+/// mover's row, when stores are sown), reversed for clockwise sowing.
+fn track(pits: usize, mover: Player, ccw: bool, into_own_store: bool) -> Track {
+    let n = pits as Cell;
+    let store = |p: Player| 2 * n + p.index() as Cell;
+    let mut t: Vec<Cell> = (0..n).collect();
+    if into_own_store && mover == Player::South {
+        t.push(store(Player::South));
+    }
+    t.extend(n..2 * n);
+    if into_own_store && mover == Player::North {
+        t.push(store(Player::North));
+    }
+    if !ccw {
+        t.reverse();
+    }
+    let mut next = vec![t[1 % t.len()]; 2 * pits + 2];
+    for (i, &c) in t.iter().enumerate() {
+        next[c as usize] = t[(i + 1) % t.len()];
+    }
+    Track { cells: t, next }
+}
+
+/// Could the pit expression name a store? (`last` can when some phase sows into stores.)
+fn may_be_store(e: &PitExpr, sows_into_store: bool) -> bool {
+    match e {
+        PitExpr::Store(_) => true,
+        PitExpr::Last => sows_into_store,
+        PitExpr::Opposite(x) => may_be_store(x, sows_into_store),
+        // Sets hold pits only.
+        PitExpr::NoPit | PitExpr::Origin | PitExpr::Pit | PitExpr::Leftmost(_) | PitExpr::Rightmost(_) => false,
+    }
+}
+
+/// Four random-looking numbers per cell (splitmix64), fixed so that a position's identity is the same
+/// in every run.
+fn hash_keys(cells: usize) -> Vec<u64> {
+    let mut state: u64 = 0x5eed_5eed_5eed_5eed;
+    (0..4 * cells)
+        .map(|_| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        })
+        .collect()
 }
 
 fn uses(items: &[Item], pred: &dyn Fn(&ast::Action) -> bool) -> bool {
@@ -121,10 +207,26 @@ fn uses(items: &[Item], pred: &dyn Fn(&ast::Action) -> bool) -> bool {
 
 struct Lower<'a> {
     params: &'a [(String, i64)],
+    pits: usize,
+    typer: Typer,
+    /// `last` may be a store.
+    sows_into_store: bool,
+    /// Some `move` action may take seeds out of a store.
+    takes_from_store: std::cell::Cell<bool>,
 }
 
 impl Lower<'_> {
-    fn phase(&self, name: String, when: Option<Expr>, items: &[Item], base: Option<&Phase>) -> Phase {
+    /// A condition, typed.
+    fn cond(&self, e: &ast::Expr) -> Code {
+        Gen::bool(self.pits, &self.typer.bool(&self.expr(e)))
+    }
+
+    /// A player, typed.
+    fn player(&self, e: &ast::Expr) -> Code {
+        Gen::player(self.pits, &self.typer.player(&self.expr(e)))
+    }
+
+    fn phase(&self, name: String, when: Option<Code>, items: &[Item], base: Option<&Phase>) -> Phase {
         let mut sow = base.map(|b| b.sow.clone()).unwrap_or(Sow {
             ccw: true,
             skip_origin: false,
@@ -140,11 +242,11 @@ impl Lower<'_> {
                 ItemKind::SowDirection(d) => sow.ccw = *d == ast::Direction::Ccw,
                 ItemKind::SowSkipOrigin => sow.skip_origin = true,
                 ItemKind::SowIntoStore => sow.into_own_store = true,
-                ItemKind::SowRelay(e) => sow.relay = Some(self.expr(e)),
+                ItemKind::SowRelay(e) => sow.relay = Some(self.cond(e)),
                 ItemKind::SowRelayLimit(e) => sow.relay_limit = self.int(e) as u32,
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
-                    when: self.expr(cond),
+                    when: self.cond(cond),
                 }),
                 ItemKind::Capture(def) => {
                     replaces_captures = true;
@@ -163,6 +265,7 @@ impl Lower<'_> {
             sow,
             forbids,
             captures,
+            tracks: Default::default(),
         }
     }
 
@@ -181,25 +284,31 @@ impl Lower<'_> {
                 ast::Action::Take(pits, to) => actions.push(Action::Take {
                     pits: pits.iter().map(|p| self.pits(p)).collect(),
                     to: match to {
-                        None => Receiver::Player(Expr::Mover),
+                        None => Receiver::Player(Gen::player(self.pits, &typed::PlayerExpr::Mover)),
                         Some(ast::Receiver::Owner) => Receiver::Owner,
-                        Some(ast::Receiver::Player(p)) => Receiver::Player(self.expr(p)),
+                        Some(ast::Receiver::Player(p)) => Receiver::Player(self.player(p)),
                     },
                     series: None,
                 }),
                 ast::Action::Series(dir, cond) => {
                     if let Some(Action::Take { series, .. }) = actions.iter_mut().rev().find(|a| matches!(a, Action::Take { .. })) {
-                        *series = Some((*dir == ast::SeriesDir::Forward, self.expr(cond)));
+                        *series = Some((*dir == ast::SeriesDir::Forward, self.cond(cond)));
                     }
                 }
-                ast::Action::Move(n, from, to) => actions.push(Action::Move {
-                    count: self.expr(n),
-                    from: self.expr(from),
-                    to: self.expr(to),
-                }),
+                ast::Action::Move(n, from, to) => {
+                    let from = self.typer.pit(&self.expr(from));
+                    if may_be_store(&from, self.sows_into_store) {
+                        self.takes_from_store.set(true);
+                    }
+                    actions.push(Action::Move {
+                        count: Gen::int(self.pits, &self.typer.int(&self.expr(n))),
+                        from: Gen::pit(self.pits, &from),
+                        to: Gen::pit(self.pits, &self.typer.pit(&self.expr(to))),
+                    })
+                }
                 ast::Action::Claim(pits, p) => actions.push(Action::Claim {
                     pits: pits.iter().map(|x| self.pits(x)).collect(),
-                    player: self.expr(p),
+                    player: self.player(p),
                 }),
                 ast::Action::Then(t) => {
                     then = match t {
@@ -212,7 +321,7 @@ impl Lower<'_> {
         }
         Rule {
             name: def.name.node.clone(),
-            when: self.expr(&def.when),
+            when: self.cond(&def.when),
             actions,
             then,
         }
@@ -220,9 +329,9 @@ impl Lower<'_> {
 
     fn pits(&self, e: &ast::Expr) -> PitsExpr {
         if is_set(e) {
-            PitsExpr::Set(self.set(e))
+            PitsExpr::Set(Gen::set(self.pits, &self.typer.set(&self.set(e))))
         } else {
-            PitsExpr::Pit(self.expr(e))
+            PitsExpr::Pit(Gen::pit(self.pits, &self.typer.pit(&self.expr(e))))
         }
     }
 

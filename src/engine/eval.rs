@@ -1,16 +1,11 @@
-//! Evaluating rule expressions against a position and the state of the move in progress.
+//! Evaluating the rules' compiled expressions ([`Code`]) against a position and the state of the move
+//! in progress: a small stack machine, allocation-free for every usual expression.
 
 use super::{Board, Cell, Game, Player};
-use crate::compile::ir::{Aggregate, BinOp, Expr, NO_PIT, PitField, SetExpr};
+use crate::compile::ir::{Code, Flat, NO_PIT, Op, Operand, PitSet, Reg, Test, Who};
 
-/// A value of an expression.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Value {
-    Int(i64),
-    Bool(bool),
-    Player(Player),
-    Pit(Cell),
-}
+/// Values a program may hold at once without a heap allocation.
+const STACK: usize = 8;
 
 /// Everything an expression may ask about.
 #[derive(Clone, Copy)]
@@ -32,6 +27,8 @@ pub(crate) struct Ctx<'a> {
     pub no_moves: bool,
     pub can_feed: bool,
     pub repeated: bool,
+    /// Every seed on the board, when already worked out.
+    pub total: Option<i64>,
 }
 
 impl<'a> Ctx<'a> {
@@ -53,62 +50,18 @@ impl<'a> Ctx<'a> {
             no_moves: false,
             can_feed: false,
             repeated: false,
+            total: None,
         }
     }
 
-    pub fn bool(&self, e: &Expr) -> bool {
-        matches!(self.eval(e), Value::Bool(true))
-    }
-    pub fn int(&self, e: &Expr) -> i64 {
-        match self.eval(e) {
-            Value::Int(n) => n,
-            _ => 0,
-        }
-    }
-    pub fn player(&self, e: &Expr) -> Player {
-        match self.eval(e) {
-            Value::Player(p) => p,
-            _ => self.mover,
-        }
-    }
-    pub fn pit(&self, e: &Expr) -> Cell {
-        match self.eval(e) {
-            Value::Pit(c) => c,
-            _ => NO_PIT,
-        }
-    }
-
+    #[inline]
     fn count(&self, c: Cell) -> u32 {
         self.board.cells.get(c as usize).copied().unwrap_or(0)
     }
 
-    fn field(&self, c: Cell, f: PitField) -> Value {
-        let g = self.game;
-        if c == NO_PIT {
-            return match f {
-                PitField::Count | PitField::Before | PitField::Number => Value::Int(0),
-                PitField::Side | PitField::Owner => Value::Player(self.mover),
-                _ => Value::Bool(false),
-            };
-        }
-        match f {
-            PitField::Count => Value::Int(i64::from(self.count(c))),
-            PitField::Before => Value::Int(i64::from(
-                self.before
-                    .and_then(|b| b.get(c as usize).copied())
-                    .unwrap_or_else(|| self.count(c)),
-            )),
-            PitField::Number => Value::Int(g.number(c) as i64),
-            PitField::Side => Value::Player(g.side(c)),
-            PitField::Owner => Value::Player(g.owner(self.board, c)),
-            PitField::Claimed => Value::Bool(self.board.claimed.get(c as usize).copied().flatten().is_some()),
-            PitField::Closed => Value::Bool(self.board.closed.get(c as usize).copied().unwrap_or(false)),
-            PitField::Store => Value::Bool(g.is_store(c)),
-        }
-    }
-
-    /// Calls `f` on every pit of the set, in the order of the row's player's numbering.
-    pub fn each_in_set(&self, set: &SetExpr, mut f: impl FnMut(Cell) -> bool) {
+    /// Calls `f` on every pit of the set, in the order of the row's player's numbering, until `f`
+    /// returns false.
+    pub fn each_in_set(&self, set: &PitSet, mut f: impl FnMut(Cell) -> bool) {
         let range = match &set.row {
             Some(p) => self.game.row(self.player(p)),
             None => 0..self.game.pit_count(),
@@ -122,92 +75,334 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    pub fn eval(&self, e: &Expr) -> Value {
-        use Value::*;
-        match e {
-            Expr::Int(n) => Int(*n),
-            Expr::Bool(b) => Bool(*b),
-            Expr::Player(p) => Player(*p),
-            Expr::Mover => Player(self.mover),
-            Expr::Opponent => Player(self.mover.other()),
-            Expr::ToMove => Player(self.to_move),
-            Expr::Last => Pit(self.last),
-            Expr::Origin => Pit(self.origin),
-            Expr::Pit => Pit(self.pit),
-            Expr::Final => Bool(self.final_seed),
-            Expr::Lap => Int(i64::from(self.lap)),
-            Expr::Ply => Int(i64::from(self.ply)),
-            Expr::Round => Int(i64::from(self.round)),
-            Expr::Total => Int(self.board.cells.iter().map(|&c| i64::from(c)).sum()),
-            Expr::NoMoves => Bool(self.no_moves),
-            Expr::CanFeed => Bool(self.can_feed),
-            Expr::Repeated => Bool(self.repeated),
-            Expr::Other(p) => Player(self.player(p).other()),
-            Expr::Opposite(p) => {
-                let c = self.pit(p);
-                Pit(if c == NO_PIT { NO_PIT } else { self.game.opposite(c) })
-            }
-            Expr::Store(p) => Pit(self.game.store(self.player(p))),
-            Expr::Seeds(p) => Int(i64::from(self.game.row_seeds(self.board, self.player(p)))),
-            Expr::Captured(p) => Int(i64::from(self.count(self.game.store(self.player(p))))),
-            Expr::RoundsWon(p) => Int(i64::from(self.rounds_won[self.player(p).index()])),
-            Expr::Field(p, f) => self.field(self.pit(p), *f),
-            Expr::Aggregate(agg, set) => {
-                let mut n = 0i64;
-                let mut sum = 0i64;
-                let mut first = NO_PIT;
-                let mut latest = NO_PIT;
-                let stop_at_first = *agg == Aggregate::Any;
-                self.each_in_set(set, |c| {
-                    n += 1;
-                    sum += i64::from(self.count(c));
-                    if first == NO_PIT {
-                        first = c;
-                    }
-                    latest = c;
-                    !stop_at_first
-                });
-                match agg {
-                    Aggregate::Any => Bool(n > 0),
-                    Aggregate::Size => Int(n),
-                    Aggregate::Sum => Int(sum),
-                    Aggregate::Leftmost => Pit(first),
-                    Aggregate::Rightmost => Pit(latest),
-                }
-            }
-            Expr::Neg(x) => Int(self.int(x).saturating_neg()),
-            Expr::Not(x) => Bool(!self.bool(x)),
-            Expr::Binary(op, a, b) => match op {
-                BinOp::Or => Bool(self.bool(a) || self.bool(b)),
-                BinOp::And => Bool(self.bool(a) && self.bool(b)),
-                BinOp::Eq => Bool(self.eval(a) == self.eval(b)),
-                BinOp::Ne => Bool(self.eval(a) != self.eval(b)),
-                _ => {
-                    let (x, y) = (self.int(a), self.int(b));
-                    match op {
-                        BinOp::Lt => Bool(x < y),
-                        BinOp::Le => Bool(x <= y),
-                        BinOp::Gt => Bool(x > y),
-                        BinOp::Ge => Bool(x >= y),
-                        BinOp::Add => Int(x.saturating_add(y)),
-                        BinOp::Sub => Int(x.saturating_sub(y)),
-                        BinOp::Mul => Int(x.saturating_mul(y)),
-                        // Division by zero has no sensible count; it gives 0 rather than stopping the game.
-                        // (`checked_`: the smallest number divided by -1 overflows; it gives 0 as well.)
-                        BinOp::Div => Int(x.checked_div_euclid(y).unwrap_or(0)),
-                        _ => Int(x.checked_rem_euclid(y).unwrap_or(0)),
-                    }
-                }
-            },
-            Expr::InRange(x, lo, hi) => {
-                let v = self.int(x);
-                Bool(self.int(lo) <= v && v <= self.int(hi))
-            }
-            Expr::InSet(x, items) => {
-                let v = self.int(x);
-                Bool(items.iter().any(|i| self.int(i) == v))
-            }
-            Expr::Parity(x, even) => Bool((self.int(x) % 2 == 0) == *even),
+    /// The value of a condition: straight from its tests when it is a plain list of them.
+    #[inline]
+    pub fn bool(&self, code: &Code) -> bool {
+        match &code.flat {
+            Some(f) => self.flat(f),
+            None => self.run(code) != 0,
         }
     }
+
+    // No loop for the usual one or two tests: in a loop the compiler would load every field of the
+    // context up front, which costs more than the tests.
+    fn flat(&self, f: &Flat) -> bool {
+        match f.tests.as_slice() {
+            [t] => self.test(t),
+            [a, b] if f.all => self.test(a) && self.test(b),
+            [a, b] => self.test(a) || self.test(b),
+            tests => {
+                for t in tests {
+                    if self.test_apart(t) != f.all {
+                        return !f.all;
+                    }
+                }
+                f.all
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn test_apart(&self, t: &Test) -> bool {
+        self.test(t)
+    }
+
+    #[inline(always)]
+    fn test(&self, t: &Test) -> bool {
+        match *t {
+            Test::Cmp(a, op, b) => op.holds(self.operand(a), self.operand(b)),
+            Test::In(x, lo, hi, inside) => (lo..=hi).contains(&self.operand(x)) == inside,
+            Test::Parity(x, even) => (self.operand(x) % 2 == 0) == even,
+        }
+    }
+
+    #[inline(always)]
+    fn operand(&self, o: Operand) -> i64 {
+        match o {
+            Operand::Int(n) => n,
+            Operand::Final => i64::from(self.final_seed),
+            Operand::NoMoves => i64::from(self.no_moves),
+            Operand::CanFeed => i64::from(self.can_feed),
+            Operand::Repeated => i64::from(self.repeated),
+            Operand::Lap => i64::from(self.lap),
+            Operand::Ply => i64::from(self.ply),
+            Operand::Round => i64::from(self.round),
+            Operand::Total(s) => self.total() >> s,
+            Operand::CountCell(c) => i64::from(self.count(c)),
+            Operand::SeedsRow(p) => i64::from(self.game.row_seeds(self.board, p)),
+            Operand::RoundsWonBy(p) => i64::from(self.rounds_won[p.index()]),
+            Operand::Reg(r) => i64::from(self.reg(r)),
+            Operand::Count(r) => i64::from(self.count(self.reg(r))),
+            Operand::Before(r) => i64::from(self.before_of(self.reg(r))),
+            Operand::Side(r) => self.side_of(self.reg(r)).index() as i64,
+            Operand::Claimed(r) => i64::from(self.claimed(self.reg(r))),
+            Operand::IsStore(r) => i64::from(self.is_store(self.reg(r))),
+            Operand::Opposite(r) => i64::from(self.opposite(self.reg(r))),
+            Operand::CountOpposite(r) => i64::from(self.count(self.opposite(self.reg(r)))),
+            Operand::BeforeOpposite(r) => i64::from(self.before_of(self.opposite(self.reg(r)))),
+            Operand::SideOpposite(r) => self.side_of(self.opposite(self.reg(r))).index() as i64,
+            Operand::ClaimedOpposite(r) => i64::from(self.claimed(self.opposite(self.reg(r)))),
+            Operand::Who(w) => self.who(w).index() as i64,
+            Operand::StoreOf(w) => i64::from(self.game.store(self.who(w))),
+            Operand::CapturedBy(w) => i64::from(self.count(self.game.store(self.who(w)))),
+            Operand::SeedsOf(w) => i64::from(self.game.row_seeds(self.board, self.who(w))),
+            Operand::RoundsWon(w) => i64::from(self.rounds_won[self.who(w).index()]),
+        }
+    }
+
+    #[inline(always)]
+    fn who(&self, w: Who) -> Player {
+        match w {
+            Who::Mover => self.mover,
+            Who::Opponent => self.mover.other(),
+            Who::ToMove => self.to_move,
+            Who::NotToMove => self.to_move.other(),
+        }
+    }
+
+    /// The value of a number.
+    pub fn int(&self, code: &Code) -> i64 {
+        self.run(code)
+    }
+
+    /// The value of a player.
+    pub fn player(&self, code: &Code) -> Player {
+        player(self.run(code))
+    }
+
+    /// The value of a pit.
+    pub fn pit(&self, code: &Code) -> Cell {
+        self.run(code) as Cell
+    }
+
+    /// Runs a program. A one-op program (`last`, `mover`, `repeated`) is answered at once.
+    #[inline]
+    pub fn run(&self, code: &Code) -> i64 {
+        if let [op] = code.ops.as_slice() {
+            match *op {
+                Op::Int(n) => return n,
+                Op::Reg(r) => return i64::from(self.reg(r)),
+                Op::Mover => return self.mover.index() as i64,
+                Op::Opponent => return self.mover.other().index() as i64,
+                Op::ToMove => return self.to_move.index() as i64,
+                Op::Repeated => return i64::from(self.repeated),
+                Op::NoMoves => return i64::from(self.no_moves),
+                Op::CanFeed => return i64::from(self.can_feed),
+                Op::Final => return i64::from(self.final_seed),
+                _ => {}
+            }
+        }
+        if code.depth as usize <= STACK {
+            self.exec(code, &mut [0; STACK + 1])
+        } else {
+            // Only a deeply nested expression (such as `1 + (1 + (1 + ...))`) needs more room.
+            self.exec(code, &mut vec![0; code.depth as usize + 1])
+        }
+    }
+
+    #[inline]
+    fn reg(&self, r: Reg) -> Cell {
+        match r {
+            Reg::Last => self.last,
+            Reg::Origin => self.origin,
+            Reg::Pit => self.pit,
+        }
+    }
+
+    fn before_of(&self, c: Cell) -> u32 {
+        self.before
+            .and_then(|b| b.get(c as usize).copied())
+            .unwrap_or_else(|| self.count(c))
+    }
+
+    // What a pit's fields read; a missing pit (NO_PIT) reads as empty, the mover's, unclaimed,
+    // open and not a store.
+
+    fn side_of(&self, c: Cell) -> Player {
+        if c == NO_PIT { self.mover } else { self.game.side(c) }
+    }
+
+    fn owner_of(&self, c: Cell) -> Player {
+        if c == NO_PIT { self.mover } else { self.game.owner(self.board, c) }
+    }
+
+    fn claimed(&self, c: Cell) -> bool {
+        self.board.claimed.get(c as usize).copied().flatten().is_some()
+    }
+
+    fn closed(&self, c: Cell) -> bool {
+        self.board.closed.get(c as usize).copied().unwrap_or(false)
+    }
+
+    fn is_store(&self, c: Cell) -> bool {
+        c != NO_PIT && self.game.is_store(c)
+    }
+
+    fn opposite(&self, c: Cell) -> Cell {
+        if c == NO_PIT { NO_PIT } else { self.game.opposite(c) }
+    }
+
+    fn number(&self, c: Cell) -> i64 {
+        if c == NO_PIT { 0 } else { self.game.number(c) as i64 }
+    }
+
+    #[inline]
+    fn total(&self) -> i64 {
+        match self.total {
+            Some(t) => t,
+            None => self.board.cells.iter().map(|&c| i64::from(c)).sum(),
+        }
+    }
+
+    fn set_pits<'c>(&self, code: &'c Code, i: u32) -> &'c PitSet {
+        &code.sets[i as usize]
+    }
+
+    /// The stack machine. The top of the stack lives in `acc`; `stack[..sp]` holds the rest (its
+    /// first entry unused).
+    fn exec(&self, code: &Code, stack: &mut [i64]) -> i64 {
+        let ops = code.ops.as_slice();
+        let mut acc: i64 = 0;
+        let mut sp = 0usize;
+        let mut pc = 0usize;
+        macro_rules! push {
+            ($v:expr) => {{
+                let v = $v;
+                stack[sp] = acc;
+                sp += 1;
+                acc = v;
+            }};
+        }
+        macro_rules! pop {
+            () => {{
+                sp -= 1;
+                stack[sp]
+            }};
+        }
+        while let Some(&op) = ops.get(pc) {
+            pc += 1;
+            match op {
+                Op::Int(n) => push!(n),
+                Op::Reg(r) => push!(i64::from(self.reg(r))),
+                Op::Mover => push!(self.mover.index() as i64),
+                Op::Opponent => push!(self.mover.other().index() as i64),
+                Op::ToMove => push!(self.to_move.index() as i64),
+                Op::Final => push!(i64::from(self.final_seed)),
+                Op::NoMoves => push!(i64::from(self.no_moves)),
+                Op::CanFeed => push!(i64::from(self.can_feed)),
+                Op::Repeated => push!(i64::from(self.repeated)),
+                Op::Lap => push!(i64::from(self.lap)),
+                Op::Ply => push!(i64::from(self.ply)),
+                Op::Round => push!(i64::from(self.round)),
+                Op::Total => push!(self.total()),
+                Op::CountOf(r) => push!(i64::from(self.count(self.reg(r)))),
+                Op::BeforeOf(r) => push!(i64::from(self.before_of(self.reg(r)))),
+                Op::SideOf(r) => push!(self.side_of(self.reg(r)).index() as i64),
+                Op::CountCell(c) => push!(i64::from(self.count(c))),
+                Op::SeedsOf(p) => push!(i64::from(self.game.row_seeds(self.board, p))),
+                Op::Count => acc = i64::from(self.count(acc as Cell)),
+                Op::Before => acc = i64::from(self.before_of(acc as Cell)),
+                Op::Number => acc = self.number(acc as Cell),
+                Op::Side => acc = self.side_of(acc as Cell).index() as i64,
+                Op::Owner => acc = self.owner_of(acc as Cell).index() as i64,
+                Op::Claimed => acc = i64::from(self.claimed(acc as Cell)),
+                Op::Closed => acc = i64::from(self.closed(acc as Cell)),
+                Op::IsStore => acc = i64::from(self.is_store(acc as Cell)),
+                Op::Opposite => acc = i64::from(self.opposite(acc as Cell)),
+                Op::Store => acc = i64::from(self.game.store(player(acc))),
+                Op::Other => acc = player(acc).other().index() as i64,
+                Op::Seeds => acc = i64::from(self.game.row_seeds(self.board, player(acc))),
+                Op::Captured => acc = i64::from(self.count(self.game.store(player(acc)))),
+                Op::RoundsWon => acc = i64::from(self.rounds_won[player(acc).index()]),
+                Op::Not => acc = i64::from(acc == 0),
+                Op::Neg => acc = acc.saturating_neg(),
+                Op::Shr(s) => acc >>= s,
+                Op::Mask(m) => acc &= m,
+                Op::CmpInt(op, k) => acc = i64::from(op.holds(acc, k)),
+                Op::InRangeInt(lo, hi) => acc = i64::from((lo..=hi).contains(&acc)),
+                Op::Parity(even) => acc = i64::from((acc % 2 == 0) == even),
+                Op::Arith(op) => {
+                    let a = pop!();
+                    acc = op.apply(a, acc);
+                }
+                Op::Cmp(op) => {
+                    let a = pop!();
+                    acc = i64::from(op.holds(a, acc));
+                }
+                Op::InRange => {
+                    let lo = pop!();
+                    let x = pop!();
+                    acc = i64::from(lo <= x && x <= acc);
+                }
+                Op::InSet(0) => acc = 0,
+                Op::InSet(n) => {
+                    // The number, then the items; the last item is `acc`.
+                    let n = n as usize;
+                    sp -= n;
+                    let x = stack[sp];
+                    acc = i64::from(acc == x || stack[sp + 1..sp + n].contains(&x));
+                }
+                Op::AndThen(end) => {
+                    if acc == 0 {
+                        pc = end as usize;
+                    } else {
+                        acc = pop!();
+                    }
+                }
+                Op::OrElse(end) => {
+                    if acc != 0 {
+                        pc = end as usize;
+                    } else {
+                        acc = pop!();
+                    }
+                }
+                Op::Any(i) => {
+                    let mut any = false;
+                    self.each_in_set(self.set_pits(code, i), |_| {
+                        any = true;
+                        false
+                    });
+                    push!(i64::from(any));
+                }
+                Op::Size(i) => {
+                    let mut n = 0;
+                    self.each_in_set(self.set_pits(code, i), |_| {
+                        n += 1;
+                        true
+                    });
+                    push!(n);
+                }
+                Op::Sum(i) => {
+                    let mut sum = 0;
+                    self.each_in_set(self.set_pits(code, i), |c| {
+                        sum += i64::from(self.count(c));
+                        true
+                    });
+                    push!(sum);
+                }
+                Op::Leftmost(i) => {
+                    let mut first = NO_PIT;
+                    self.each_in_set(self.set_pits(code, i), |c| {
+                        first = c;
+                        false
+                    });
+                    push!(i64::from(first));
+                }
+                Op::Rightmost(i) => {
+                    let mut latest = NO_PIT;
+                    self.each_in_set(self.set_pits(code, i), |c| {
+                        latest = c;
+                        true
+                    });
+                    push!(i64::from(latest));
+                }
+            }
+        }
+        acc
+    }
+}
+
+/// A player from a value: 0 south, anything else north.
+fn player(v: i64) -> Player {
+    if v == 0 { Player::South } else { Player::North }
 }

@@ -3,15 +3,19 @@
 //! cells (pits and stores), never created or destroyed, so their total is constant.
 
 mod eval;
+mod moves;
+mod perft;
 mod play;
+mod slots;
 mod trace;
-
-use std::hash::{Hash, Hasher};
 
 use serde::{Deserialize, Serialize};
 
 pub use crate::compile::ir::Game;
+pub use moves::Moves;
+pub use perft::Playout;
 pub use play::MoveError;
+pub use slots::Slots;
 pub use trace::Event;
 
 /// Index of a cell: pits `0..2N` (south's pit k is `k-1`, north's pit k is `N+k-1`), then south's
@@ -63,15 +67,16 @@ pub enum Outcome {
     Draw,
 }
 
-/// The seeds and the state of every pit: what sowing changes.
+/// The seeds and the state of every pit: what sowing changes. Each list reads as a slice and is kept
+/// inline on a board of up to 7 pits a side, so copying a board allocates nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     /// Seeds per cell (pits, then the two stores).
-    pub cells: Vec<u32>,
+    pub cells: Slots<u32>,
     /// Per pit: the player who claimed it, if any.
-    pub claimed: Vec<Option<Player>>,
+    pub claimed: Slots<Option<Player>>,
     /// Per pit: out of play.
-    pub closed: Vec<bool>,
+    pub closed: Slots<bool>,
 }
 
 /// A position: the board and whose turn it is, with what the rules need to know of the past.
@@ -168,9 +173,9 @@ impl Game {
         let n2 = self.pit_count();
         let mut pos = Position {
             board: Board {
-                cells: self.initial.clone(),
-                claimed: vec![None; n2],
-                closed: vec![false; n2],
+                cells: Slots::from_slice(&self.initial),
+                claimed: Slots::from_elem(None, n2),
+                closed: Slots::from_elem(false, n2),
             },
             to_move: first.unwrap_or(self.first),
             ply: 0,
@@ -187,6 +192,7 @@ impl Game {
     }
 
     /// Seeds in a player's row.
+    #[inline]
     pub fn row_seeds(&self, board: &Board, p: Player) -> u32 {
         board.cells[self.row(p)].iter().sum()
     }
@@ -211,10 +217,37 @@ impl Game {
     }
 
     /// The identity of a position for the repetition rule: board, claims, closures, player to move.
+    /// Each cell's seeds count with their own random weight (`hash_keys`), so the sum differs between
+    /// two different positions except with a chance of about 2^-64. Claims and closures count only in
+    /// a game whose rules change them: otherwise they are the same in every position of the game.
     pub fn hash(&self, pos: &Position) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        pos.board.hash(&mut h);
-        pos.to_move.hash(&mut h);
-        h.finish()
+        let b = &pos.board;
+        let keys = &self.hash_keys;
+        let cells = b.cells.len();
+        let mut h: u64 = match pos.to_move {
+            Player::South => 0,
+            Player::North => 0x2545_F491_4F6C_DD1D,
+        };
+        let seeds: &[u32] = &b.cells;
+        for (&c, &k) in seeds.iter().zip(&keys[..cells]) {
+            h = h.wrapping_add(u64::from(c).wrapping_mul(k));
+        }
+        if self.uses_claims {
+            for (i, c) in b.claimed.iter().enumerate() {
+                match c {
+                    Some(Player::South) => h = h.wrapping_add(keys[cells + i]),
+                    Some(Player::North) => h = h.wrapping_add(keys[2 * cells + i]),
+                    None => {}
+                }
+            }
+        }
+        if self.uses_closed {
+            for (i, &closed) in b.closed.iter().enumerate() {
+                if closed {
+                    h = h.wrapping_add(keys[3 * cells + i]);
+                }
+            }
+        }
+        h
     }
 }

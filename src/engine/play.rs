@@ -5,8 +5,8 @@ use std::fmt;
 
 use super::eval::Ctx;
 use super::trace::{Event, Log};
-use super::{Board, Cell, Game, Outcome, Player, Position};
-use crate::compile::ir::{Action, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Remaining, Then};
+use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
+use crate::compile::ir::{Action, Code, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Remaining, Then};
 
 /// Why a move cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,13 +38,77 @@ struct Endless {
     laps: u32,
 }
 
-/// Seeds taken by capture rules during a move: from which pit, how many, to whom (to undo a grand slam).
-type CaptureLog = Vec<(Cell, u32, Player)>;
+/// Seeds taken by a capture rule during a move, to put back for a grand slam.
+#[derive(Debug, Clone, Copy)]
+struct Taken {
+    cell: Cell,
+    seeds: u32,
+    to: Player,
+}
+
+impl Default for Taken {
+    fn default() -> Self {
+        Taken {
+            cell: 0,
+            seeds: 0,
+            to: Player::South,
+        }
+    }
+}
+
+/// Seeds taken by capture rules during a move (only kept when the game has a grand slam policy).
+type CaptureLog = Slots<Taken, 8>;
 
 /// What one move's sowing did.
 struct Sown {
     another: bool,
     grand_slam: bool,
+}
+
+/// Why a move may not be played (put in words by [`Game::refusal`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refusal {
+    NoSuchPit,
+    Closed,
+    Empty,
+    /// The phase's forbid rule with this index.
+    Forbidden(usize),
+    Endless(u32),
+    GrandSlam,
+    Starves,
+}
+
+/// What deciding whether a move is legal needs to know of its position, the same for all its moves.
+#[derive(Clone, Copy)]
+pub(crate) struct MoveRules<'a> {
+    /// The phase whose rules apply.
+    phase: &'a Phase,
+    /// The feeding rule applies: the opponent has no seeds.
+    starving: bool,
+    /// A move must give the opponent seeds.
+    must_feed: bool,
+    /// A move's sowing can make it illegal whatever the feeding rule says.
+    sow_always: bool,
+}
+
+/// What a move needs to know of its position besides the board.
+#[derive(Debug, Clone, Copy)]
+struct Turn {
+    mover: Player,
+    ply: u32,
+    round: u32,
+    rounds_won: [u32; 2],
+}
+
+impl Turn {
+    fn of(pos: &Position) -> Turn {
+        Turn {
+            mover: pos.to_move,
+            ply: pos.ply,
+            round: pos.round,
+            rounds_won: pos.rounds_won,
+        }
+    }
 }
 
 /// Most rounds that may end without a single move before the engine gives up: a file whose rounds
@@ -53,7 +117,15 @@ const MAX_EMPTY_ROUNDS: u32 = 1000;
 
 impl Game {
     /// The phase whose rules apply to the next move.
+    #[inline]
     pub(crate) fn phase_for(&self, pos: &Position) -> &Phase {
+        match self.phases.as_slice() {
+            [only] => only,
+            _ => self.phase_by_rules(pos),
+        }
+    }
+
+    fn phase_by_rules(&self, pos: &Position) -> &Phase {
         let ctx = self.ctx_at(pos, pos.to_move);
         self.phases
             .iter()
@@ -73,52 +145,120 @@ impl Game {
 
     /// The moves the player to move may make (pit numbers, 1-based), in order; empty once over.
     pub fn legal_moves(&self, pos: &Position) -> Vec<usize> {
+        self.legal_set(pos).iter().collect()
+    }
+
+    /// The moves the player to move may make, as a set; empty once over. Allocates nothing.
+    pub fn legal_set(&self, pos: &Position) -> Moves {
+        let mut moves = Moves::NONE;
         if pos.over {
-            return Vec::new();
+            return moves;
         }
-        let phase = self.phase_for(pos);
-        let starving = self.starving(pos);
-        (1..=self.pits)
-            .filter(|&k| self.check_move(pos, phase, k, starving).is_ok())
-            .collect()
+        let rules = self.move_rules(pos);
+        if rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
+            // Usually a move is legal when its pit is open and holds seeds and the cell after it is
+            // open: check_move's first steps, on plain slices.
+            let n = self.pits;
+            let base = pos.to_move.index() * n;
+            let all_closed: &[bool] = &pos.board.closed;
+            let cells = &pos.board.cells[base..base + n];
+            let closed = &all_closed[base..base + n];
+            let next = &rules.phase.tracks[pos.to_move.index()].next[base..base + n];
+            let mut bits = 0u64;
+            for i in 0..n {
+                if cells[i] != 0
+                    && !closed[i]
+                    && (!all_closed.get(next[i] as usize).copied().unwrap_or(false) || self.check_move(pos, rules, i + 1).is_ok())
+                {
+                    bits |= 1 << i;
+                }
+            }
+            return Moves::from_bits(bits);
+        }
+        for k in 1..=self.pits {
+            if self.check_move(pos, rules, k).is_ok() {
+                moves.insert(k);
+            }
+        }
+        moves
     }
 
     /// The feeding rule applies: the mover's opponent has no seeds.
-    fn starving(&self, pos: &Position) -> bool {
+    pub(crate) fn starving(&self, pos: &Position) -> bool {
         self.feeding.is_some() && self.row_seeds(&pos.board, pos.to_move.other()) == 0
     }
 
-    /// Why pit `k` may not be played, if it may not.
-    fn check_move(&self, pos: &Position, phase: &Phase, k: usize, starving: bool) -> Result<(), String> {
+    /// What deciding whether a move of `pos` is legal needs, worked out once for all its moves.
+    pub(crate) fn move_rules<'a>(&'a self, pos: &Position) -> MoveRules<'a> {
+        let phase = self.phase_for(pos);
+        let starving = self.starving(pos);
+        MoveRules {
+            phase,
+            starving,
+            must_feed: starving && matches!(self.feeding, Some(Feeding::Required)),
+            sow_always: phase.sow.relay.is_some() || self.grand_slam == Some(GrandSlam::Forbidden),
+        }
+    }
+
+    /// Might the sowing from `origin` never end because the pits around are closed? Only if the cell
+    /// after the origin is closed: every run of skipped cells as long as the track passes it.
+    fn may_be_stuck(&self, pos: &Position, phase: &Phase, origin: Cell) -> bool {
+        let next = phase.tracks[pos.to_move.index()].next[origin as usize];
+        pos.board.closed.get(next as usize).copied().unwrap_or(false)
+    }
+
+    /// Why pit `k` may not be played, if it may not. The move is sown on a copy of the board only
+    /// when its outcome can make it illegal: a sowing that may never end (relay laps, closed pits), a
+    /// forbidden grand slam, or an opponent who must be fed.
+    fn check_move(&self, pos: &Position, rules: MoveRules, k: usize) -> Result<(), Refusal> {
         if k == 0 || k > self.pits {
-            return Err(format!("there is no pit {k}; pits are numbered 1 to {}", self.pits));
+            return Err(Refusal::NoSuchPit);
         }
         let origin = self.pit(pos.to_move, k);
         let board = &pos.board;
         if board.closed[origin as usize] {
-            return Err("it is closed for this round".into());
+            return Err(Refusal::Closed);
         }
         if board.cells[origin as usize] == 0 {
-            return Err("it is empty".into());
+            return Err(Refusal::Empty);
         }
-        let ctx = Ctx {
-            origin,
-            ..self.ctx_at(pos, pos.to_move)
-        };
-        if let Some(f) = phase.forbids.iter().find(|f| ctx.bool(&f.when)) {
-            return Err(f.reason.clone());
+        let phase = rules.phase;
+        if !phase.forbids.is_empty() {
+            let ctx = Ctx {
+                origin,
+                ..self.ctx_at(pos, pos.to_move)
+            };
+            if let Some(i) = phase.forbids.iter().position(|f| ctx.bool(&f.when)) {
+                return Err(Refusal::Forbidden(i));
+            }
+        }
+        if !(rules.must_feed || rules.sow_always || self.may_be_stuck(pos, phase, origin)) {
+            return Ok(());
         }
         let mut after = board.clone();
         let sown = self
-            .sow(&mut after, pos, origin, phase, &mut Log::off())
-            .map_err(|e| format!("its sowing never ends (more than {} laps)", e.laps))?;
+            .sow(&mut after, Turn::of(pos), origin, phase, &mut Log::off())
+            .map_err(|e| Refusal::Endless(e.laps))?;
         if sown.grand_slam && self.grand_slam == Some(GrandSlam::Forbidden) {
-            return Err("it would capture every seed of the opponent (a grand slam), which this game forbids".into());
+            return Err(Refusal::GrandSlam);
         }
-        if starving && matches!(self.feeding, Some(Feeding::Required)) && self.row_seeds(&after, pos.to_move.other()) == 0 {
-            return Err("the opponent has no seeds and this move gives them none; a move that feeds them must be played".into());
+        if rules.must_feed && self.row_seeds(&after, pos.to_move.other()) == 0 {
+            return Err(Refusal::Starves);
         }
         Ok(())
+    }
+
+    /// A refusal in words.
+    fn refusal(&self, phase: &Phase, k: usize, r: Refusal) -> String {
+        match r {
+            Refusal::NoSuchPit => format!("there is no pit {k}; pits are numbered 1 to {}", self.pits),
+            Refusal::Closed => "it is closed for this round".into(),
+            Refusal::Empty => "it is empty".into(),
+            Refusal::Forbidden(i) => phase.forbids[i].reason.clone(),
+            Refusal::Endless(laps) => format!("its sowing never ends (more than {laps} laps)"),
+            Refusal::GrandSlam => "it would capture every seed of the opponent (a grand slam), which this game forbids".into(),
+            Refusal::Starves => "the opponent has no seeds and this move gives them none; a move that feeds them must be played".into(),
+        }
     }
 
     /// Plays a move (a pit number of the player to move). `log` collects a narration when wanted.
@@ -137,65 +277,97 @@ impl Game {
         if pos.over {
             return Err(MoveError::GameOver);
         }
-        let phase = self.phase_for(pos);
-        let starving = self.starving(pos);
-        self.check_move(pos, phase, k, starving)
-            .map_err(|reason| MoveError::Illegal { pit: k, reason })?;
+        let rules = self.move_rules(pos);
+        self.check_move(pos, rules, k).map_err(|r| MoveError::Illegal {
+            pit: k,
+            reason: self.refusal(rules.phase, k, r),
+        })?;
+        self.play(pos, k, rules, log);
+        Ok(())
+    }
+
+    /// Plays the legal move `k` (`rules` are the position's [`MoveRules`]). Returns the legal moves of
+    /// the position reached when the end rules had to work them out.
+    pub(crate) fn play(&self, pos: &mut Position, k: usize, rules: MoveRules, log: &mut Log) -> Option<Moves> {
+        let phase = rules.phase;
         let mover = pos.to_move;
-        let penalty_possible = starving
+        let unfed = MoveRules {
+            starving: false,
+            must_feed: false,
+            ..rules
+        };
+        let penalty_possible = rules.starving
             && matches!(self.feeding, Some(Feeding::Penalty(_)))
             && (1..=self.pits).any(|j| {
                 let mut after = pos.board.clone();
-                self.check_move(pos, phase, j, false).is_ok()
-                    && self.sow(&mut after, pos, self.pit(mover, j), phase, &mut Log::off()).is_ok()
+                self.check_move(pos, unfed, j).is_ok()
+                    && self
+                        .sow(&mut after, Turn::of(pos), self.pit(mover, j), phase, &mut Log::off())
+                        .is_ok()
                     && self.row_seeds(&after, mover.other()) > 0
             });
-        log.push(Event::Move {
+        log.push(|| Event::Move {
             player: mover,
             pit: k,
             phase: phase.name.clone(),
         });
         let origin = self.pit(mover, k);
-        let mut board = pos.board.clone();
-        let sown = match self.sow(&mut board, pos, origin, phase, log) {
+        let stores_before = self.store_seeds(&pos.board);
+        let turn = Turn::of(pos);
+        let sown = match self.sow(&mut pos.board, turn, origin, phase, log) {
             Ok(s) => s,
-            Err(e) => unreachable!("check_move simulated this sowing, which ended within {} laps", e.laps),
+            Err(e) => unreachable!(
+                "a legal move's sowing ends (check_move sowed it when it might not): {} laps",
+                e.laps
+            ),
         };
-        pos.board = board;
         pos.ply += 1;
         if penalty_possible && self.row_seeds(&pos.board, mover.other()) == 0 {
             let Some(Feeding::Penalty(to)) = &self.feeding else {
                 unreachable!("penalty_possible implies a penalty policy")
             };
             let receiver = self.ctx_at(pos, mover).player(to);
-            log.push(Event::FeedingPenalty { mover, receiver });
+            log.push(|| Event::FeedingPenalty { mover, receiver });
             self.finish(
                 pos,
                 "feeding penalty",
-                &Remaining::To(crate::compile::ir::Expr::Player(receiver)),
+                &Remaining::To(Code::constant(receiver.index() as i64)),
                 mover,
                 log,
             );
-            return Ok(());
+            return None;
         }
-        let another = sown.another;
-        if another {
-            log.push(Event::AnotherMove { player: mover });
+        if sown.another {
+            log.push(|| Event::AnotherMove { player: mover });
         } else {
             pos.to_move = mover.other();
         }
-        let h = self.hash(pos);
-        let repeated = pos.history.contains(&h);
-        pos.history.push(h);
-        self.settle(pos, mover, repeated, log);
-        Ok(())
+        let mut repeated = false;
+        if self.uses_repeated {
+            if self.stores_only_grow && self.store_seeds(&pos.board) > stores_before {
+                // No position before this move can come back: a store is larger now and never shrinks.
+                pos.history.clear();
+            }
+            let h = self.hash(pos);
+            repeated = pos.history.contains(&h);
+            pos.history.push(h);
+        }
+        self.settle(pos, mover, repeated, log)
+    }
+
+    /// Seeds in both stores.
+    fn store_seeds(&self, board: &Board) -> u32 {
+        let s = 2 * self.pits;
+        board.cells[s] + board.cells[s + 1]
     }
 
     /// Does the (legal) move `k` leave the other player's row with seeds?
     fn feeds(&self, pos: &Position, k: usize) -> bool {
         let mut after = pos.board.clone();
         let phase = self.phase_for(pos);
-        self.sow(&mut after, pos, self.pit(pos.to_move, k), phase, &mut Log::off()).is_ok() && self.row_seeds(&after, pos.to_move.other()) > 0
+        self.sow(&mut after, Turn::of(pos), self.pit(pos.to_move, k), phase, &mut Log::off())
+            .is_ok()
+            && self.row_seeds(&after, pos.to_move.other()) > 0
     }
 
     /// Settles a position given from outside (a start position, `--from`): the end rules are checked
@@ -207,25 +379,41 @@ impl Game {
     }
 
     /// Checks the end rules (after a move by `mover`, or at the start of a round) and carries out the
-    /// first that holds, then the rounds.
-    pub(crate) fn settle(&self, pos: &mut Position, mover: Player, repeated: bool, log: &mut Log) {
+    /// first that holds, then the rounds. The legal moves are worked out only for a rule that asks
+    /// about them (`no_moves`, `can_feed`); they are returned when the game goes on.
+    pub(crate) fn settle(&self, pos: &mut Position, mover: Player, repeated: bool, log: &mut Log) -> Option<Moves> {
         let mut repeated = repeated;
         let mut mover = mover;
         for _ in 0..MAX_EMPTY_ROUNDS {
-            let moves = self.legal_moves(pos);
-            let can_feed = self.uses_can_feed && moves.iter().any(|&k| self.feeds(pos, k));
-            let ctx = Ctx {
-                no_moves: moves.is_empty(),
-                can_feed,
+            let mut moves: Option<Moves> = None;
+            let mut can_feed: Option<bool> = None;
+            let mut fired = None;
+            let mut ctx = Ctx {
                 repeated,
+                total: self.uses_total.then(|| i64::from(self.seed_total(pos))),
                 ..self.ctx_at(pos, mover)
             };
-            let Some(rule) = self.ends.iter().find(|r| ctx.bool(&r.when)) else {
-                return;
+            for rule in &self.ends {
+                if rule.asks_moves && moves.is_none() {
+                    let m = self.legal_set(pos);
+                    ctx.no_moves = m.is_empty();
+                    moves = Some(m);
+                }
+                if rule.asks_can_feed && can_feed.is_none() {
+                    let f = moves.is_some_and(|m| m.iter().any(|k| self.feeds(pos, k)));
+                    ctx.can_feed = f;
+                    can_feed = Some(f);
+                }
+                if ctx.bool(&rule.when) {
+                    fired = Some(rule);
+                    break;
+                }
+            }
+            let Some(rule) = fired else {
+                return moves;
             };
-            let (name, remaining) = (rule.name.clone(), rule.remaining.clone());
-            if !self.finish(pos, &name, &remaining, mover, log) {
-                return;
+            if !self.finish(pos, &rule.name, &rule.remaining, mover, log) {
+                return None;
             }
             // A new round began: it may already be over (a player with no pit to play).
             repeated = false;
@@ -234,6 +422,7 @@ impl Game {
         pos.over = true;
         pos.winner = Some(Outcome::Draw);
         pos.ended_by = Some(format!("{MAX_EMPTY_ROUNDS} rounds ended without a move"));
+        None
     }
 
     /// Ends the game (or round) by the named rule. Returns true when a new round was set up.
@@ -276,7 +465,7 @@ impl Game {
             std::cmp::Ordering::Less => Outcome::North,
             std::cmp::Ordering::Equal => Outcome::Draw,
         };
-        log.push(Event::GameEnds {
+        log.push(|| Event::GameEnds {
             rule: rule.to_string(),
             remaining: remaining_word(remaining),
             left,
@@ -313,7 +502,7 @@ impl Game {
             pos.over = true;
             pos.winner = Some(winner);
             pos.ended_by = Some(rule.to_string());
-            log.push(Event::MatchEnds {
+            log.push(|| Event::MatchEnds {
                 winner,
                 rounds_won: pos.rounds_won,
                 scores: self.scores(pos),
@@ -321,10 +510,10 @@ impl Game {
             return false;
         }
         self.setup_round(pos, rounds);
-        log.push(Event::RoundSetup {
+        log.push(|| Event::RoundSetup {
             round: pos.round,
-            cells: pos.board.cells.clone(),
-            closed: pos.board.closed.clone(),
+            cells: pos.board.cells.to_vec(),
+            closed: pos.board.closed.to_vec(),
         });
         true
     }
@@ -370,40 +559,67 @@ impl Game {
         debug_assert!(pos.board.cells.len() == 2 * n + 2);
         pos.to_move = self.first;
         pos.history.clear();
-        let h = self.hash(pos);
-        pos.history.push(h);
+        if self.uses_repeated {
+            let h = self.hash(pos);
+            pos.history.push(h);
+        }
     }
 
-    /// Sows from `origin` on `board` (a copy of `pos.board`), with triggers, captures, relays and the
-    /// grand slam policy. `pos` gives the rest of the context (the mover, ply, round).
-    fn sow(&self, board: &mut Board, pos: &Position, origin: Cell, phase: &Phase, log: &mut Log) -> Result<Sown, Endless> {
-        let mover = pos.to_move;
+    /// Sows from `origin` on `board` (in place), with triggers, captures, relays and the grand slam
+    /// policy. `turn` gives the rest of the context (the mover, ply, round).
+    fn sow(&self, board: &mut Board, turn: Turn, origin: Cell, phase: &Phase, log: &mut Log) -> Result<Sown, Endless> {
+        let mover = turn.mover;
         let sow = &phase.sow;
-        let track = self.track(mover, sow.ccw, sow.into_own_store);
-        let mut before = board.cells.clone();
-        // Seeds taken by capture rules from the opponent's row, to put back for a grand slam.
-        let mut captured: CaptureLog = Vec::new();
+        let track = &phase.tracks[mover.index()];
+        // Per cell, the count before the latest seed fell in; kept only when some rule reads it.
+        let mut before: Option<Slots<u32>> = self.uses_before.then(|| board.cells.clone());
+        // Seeds taken by capture rules, to put back for a grand slam (made at the first capture).
+        let mut captured: Option<CaptureLog> = None;
+        let keep_captures = self.grand_slam.is_some();
         let opponent = mover.other();
         let mut start = origin;
         let mut lap = 1u32;
         let mut another = false;
         loop {
             let mut hand = std::mem::take(&mut board.cells[start as usize]);
-            log.push(Event::PickUp {
+            log.push(|| Event::PickUp {
                 cell: start,
                 seeds: hand,
                 lap,
             });
-            let mut at = track.iter().position(|&c| c == start).unwrap_or(0);
+            let mut c = start;
             let mut last = start;
             let mut sown_into = Vec::new();
             let mut passed = 0usize;
+            if self.triggers.is_empty() && !log.enabled() {
+                // The usual lap, with no trigger to test and nothing to narrate: the steps of the loop
+                // below on plain slices.
+                let cells: &mut [u32] = &mut board.cells;
+                let closed: &[bool] = &board.closed;
+                let next: &[Cell] = &track.next;
+                while hand > 0 {
+                    c = next[c as usize];
+                    if (sow.skip_origin && c == origin) || closed.get(c as usize).copied().unwrap_or(false) {
+                        passed += 1;
+                        if passed > track.cells.len() {
+                            return Err(Endless { laps: lap });
+                        }
+                        continue;
+                    }
+                    passed = 0;
+                    if let Some(b) = &mut before {
+                        b[c as usize] = cells[c as usize];
+                    }
+                    cells[c as usize] += 1;
+                    hand -= 1;
+                    last = c;
+                }
+            }
             while hand > 0 {
-                at = (at + 1) % track.len();
-                let c = track[at];
+                c = track.next[c as usize];
                 if (sow.skip_origin && c == origin) || board.closed.get(c as usize).copied().unwrap_or(false) {
                     passed += 1;
-                    if passed > track.len() {
+                    if passed > track.cells.len() {
                         // Every cell of the track is skipped: the seeds cannot be sown.
                         return Err(Endless { laps: lap });
                     }
@@ -411,7 +627,9 @@ impl Game {
                     continue;
                 }
                 passed = 0;
-                before[c as usize] = board.cells[c as usize];
+                if let Some(b) = &mut before {
+                    b[c as usize] = board.cells[c as usize];
+                }
                 board.cells[c as usize] += 1;
                 hand -= 1;
                 last = c;
@@ -424,16 +642,14 @@ impl Game {
                         final_seed: hand == 0,
                         lap,
                         origin,
-                        before: Some(&before),
-                        ..self.ctx_board(pos, board, mover)
+                        before: before.as_deref(),
+                        ..self.ctx_turn(turn, board)
                     }
                     .bool(&trigger.when);
                     if fires {
                         if log.enabled() {
-                            log.push(Event::Sown {
-                                lap,
-                                cells: std::mem::take(&mut sown_into),
-                            });
+                            let cells = std::mem::take(&mut sown_into);
+                            log.push(|| Event::Sown { lap, cells });
                         }
                         let snapshot = board.clone();
                         let ctx = Ctx {
@@ -441,45 +657,36 @@ impl Game {
                             final_seed: hand == 0,
                             lap,
                             origin,
-                            before: Some(&before),
-                            ..self.ctx_board(pos, &snapshot, mover)
+                            before: before.as_deref(),
+                            ..self.ctx_turn(turn, &snapshot)
                         };
                         self.act(board, &snapshot, &trigger.actions, &trigger.name, sow.ccw, ctx, None, log);
                     }
                 }
             }
             if log.enabled() && !sown_into.is_empty() {
-                log.push(Event::Sown { lap, cells: sown_into });
+                log.push(|| Event::Sown { lap, cells: sown_into });
             }
-            let snapshot = board.clone();
-            let ctx = Ctx {
-                last,
-                origin,
-                lap,
-                before: Some(&before),
-                ..self.ctx_board(pos, &snapshot, mover)
-            };
-            log.push(Event::LapEnds {
+            log.push(|| Event::LapEnds {
                 last,
                 count: board.cells[last as usize],
             });
+            let before_now = before.as_deref();
             let mut then = Then::Continue;
-            if let Some(rule) = phase.captures.iter().find(|r| ctx.bool(&r.when)) {
-                self.act(
-                    board,
-                    &snapshot,
-                    &rule.actions,
-                    &rule.name,
-                    sow.ccw,
-                    ctx,
-                    Some((&mut captured, opponent)),
-                    log,
-                );
-                then = rule.then;
+            if !phase.captures.is_empty() {
+                let ctx = self.ctx_lap(turn, board, before_now, last, origin, lap);
+                if let Some(rule) = phase.captures.iter().find(|r| ctx.bool(&r.when)) {
+                    // The rule's actions read the board as it was when the rule fired.
+                    let snapshot = board.clone();
+                    let log_captures = keep_captures.then_some((&mut captured, opponent));
+                    let fired = self.ctx_lap(turn, &snapshot, before_now, last, origin, lap);
+                    self.act(board, &snapshot, &rule.actions, &rule.name, sow.ccw, fired, log_captures, log);
+                    then = rule.then;
+                }
             }
             match then {
                 Then::End => {
-                    log.push(Event::TurnEnds {
+                    log.push(|| Event::TurnEnds {
                         why: "the capture rule ends the move".into(),
                     });
                     break;
@@ -491,17 +698,10 @@ impl Game {
                 Then::Continue => {}
             }
             let relay = sow.relay.as_ref().is_some_and(|r| {
-                let ctx = Ctx {
-                    last,
-                    origin,
-                    lap,
-                    before: Some(&before),
-                    ..self.ctx_board(pos, board, mover)
-                };
-                !self.is_store(last) && board.cells[last as usize] > 0 && ctx.bool(r)
+                !self.is_store(last) && board.cells[last as usize] > 0 && self.ctx_lap(turn, board, before_now, last, origin, lap).bool(r)
             });
             if !relay {
-                log.push(Event::TurnEnds {
+                log.push(|| Event::TurnEnds {
                     why: if sow.relay.is_some() {
                         "the relay rule does not go on from here".into()
                     } else {
@@ -516,38 +716,53 @@ impl Game {
             }
             start = last;
         }
-        let taken_from_opponent: u32 = captured
-            .iter()
-            .filter(|(c, _, _)| self.side(*c) == opponent && !self.is_store(*c))
-            .map(|(_, n, _)| n)
-            .sum();
-        let grand_slam = taken_from_opponent > 0 && self.row_seeds(board, opponent) == 0;
-        if grand_slam {
-            match self.grand_slam {
-                Some(GrandSlam::CaptureNothing) => {
-                    for (c, n, to) in captured {
-                        board.cells[self.store(to) as usize] -= n;
-                        board.cells[c as usize] += n;
+        let mut grand_slam = false;
+        if let Some(captured) = &captured {
+            let taken_from_opponent: u32 = captured
+                .iter()
+                .filter(|t| self.side(t.cell) == opponent && !self.is_store(t.cell))
+                .map(|t| t.seeds)
+                .sum();
+            grand_slam = taken_from_opponent > 0 && self.row_seeds(board, opponent) == 0;
+            if grand_slam {
+                match self.grand_slam {
+                    Some(GrandSlam::CaptureNothing) => {
+                        for t in captured.iter() {
+                            board.cells[self.store(t.to) as usize] -= t.seeds;
+                            board.cells[t.cell as usize] += t.seeds;
+                        }
+                        log.push(|| Event::GrandSlam { undone: true });
                     }
-                    log.push(Event::GrandSlam { undone: true });
+                    Some(GrandSlam::Allowed(again)) => {
+                        log.push(|| Event::GrandSlam { undone: false });
+                        another |= again;
+                    }
+                    _ => {}
                 }
-                Some(GrandSlam::Allowed(again)) => {
-                    log.push(Event::GrandSlam { undone: false });
-                    another |= again;
-                }
-                _ => {}
             }
         }
         Ok(Sown { another, grand_slam })
     }
 
-    fn ctx_board<'a>(&'a self, pos: &'a Position, board: &'a Board, mover: Player) -> Ctx<'a> {
+    /// The context at the end of a lap.
+    #[allow(clippy::too_many_arguments)]
+    fn ctx_lap<'a>(&'a self, turn: Turn, board: &'a Board, before: Option<&'a [u32]>, last: Cell, origin: Cell, lap: u32) -> Ctx<'a> {
         Ctx {
-            to_move: pos.to_move,
-            ply: pos.ply,
-            round: pos.round,
-            rounds_won: pos.rounds_won,
-            ..Ctx::new(self, board, mover)
+            last,
+            origin,
+            lap,
+            before,
+            ..self.ctx_turn(turn, board)
+        }
+    }
+
+    fn ctx_turn<'a>(&'a self, turn: Turn, board: &'a Board) -> Ctx<'a> {
+        Ctx {
+            to_move: turn.mover,
+            ply: turn.ply,
+            round: turn.round,
+            rounds_won: turn.rounds_won,
+            ..Ctx::new(self, board, turn.mover)
         }
     }
 
@@ -562,14 +777,14 @@ impl Game {
         rule: &str,
         ccw: bool,
         ctx: Ctx,
-        mut capture_log: Option<(&mut CaptureLog, Player)>,
+        mut capture_log: Option<(&mut Option<CaptureLog>, Player)>,
         log: &mut Log,
     ) {
         let ctx = Ctx { board: snapshot, ..ctx };
         for action in actions {
             match action {
                 Action::Take { pits, to, series } => {
-                    let mut cells: Vec<Cell> = Vec::new();
+                    let mut cells: Slots<Cell> = Slots::new();
                     for p in pits {
                         match p {
                             PitsExpr::Pit(e) => cells.push(ctx.pit(e)),
@@ -596,12 +811,10 @@ impl Game {
                             cells.push(c as Cell);
                         }
                     }
-                    let mut seen = Vec::new();
-                    for c in cells {
-                        if c == NO_PIT || self.is_store(c) || seen.contains(&c) {
+                    for (i, &c) in cells.iter().enumerate() {
+                        if c == NO_PIT || self.is_store(c) || cells[..i].contains(&c) {
                             continue;
                         }
-                        seen.push(c);
                         let receiver = match to {
                             Receiver::Owner => self.owner(board, c),
                             Receiver::Player(p) => ctx.player(p),
@@ -612,9 +825,13 @@ impl Game {
                         }
                         board.cells[self.store(receiver) as usize] += n;
                         if let Some((captured, _)) = capture_log.as_mut() {
-                            captured.push((c, n, receiver));
+                            captured.get_or_insert_with(CaptureLog::new).push(Taken {
+                                cell: c,
+                                seeds: n,
+                                to: receiver,
+                            });
                         }
-                        log.push(Event::Take {
+                        log.push(|| Event::Take {
                             rule: rule.to_string(),
                             cell: c,
                             seeds: n,
@@ -630,7 +847,7 @@ impl Game {
                     let n = (ctx.int(count).max(0) as u32).min(board.cells[from as usize]);
                     board.cells[from as usize] -= n;
                     board.cells[to as usize] += n;
-                    log.push(Event::MoveSeeds {
+                    log.push(|| Event::MoveSeeds {
                         rule: rule.to_string(),
                         seeds: n,
                         from,
@@ -639,7 +856,7 @@ impl Game {
                 }
                 Action::Claim { pits, player } => {
                     let p = ctx.player(player);
-                    let mut cells = Vec::new();
+                    let mut cells: Slots<Cell> = Slots::new();
                     for x in pits {
                         match x {
                             PitsExpr::Pit(e) => cells.push(ctx.pit(e)),
@@ -649,9 +866,9 @@ impl Game {
                             }),
                         }
                     }
-                    for c in cells.into_iter().filter(|&c| c != NO_PIT && !self.is_store(c)) {
+                    for &c in cells.iter().filter(|&&c| c != NO_PIT && !self.is_store(c)) {
                         board.claimed[c as usize] = Some(p);
-                        log.push(Event::Claim {
+                        log.push(|| Event::Claim {
                             rule: rule.to_string(),
                             cell: c,
                             player: p,
@@ -660,23 +877,6 @@ impl Game {
                 }
             }
         }
-    }
-
-    /// The cells seeds are sown into, in sowing order, for a mover.
-    pub(crate) fn track(&self, mover: Player, ccw: bool, into_own_store: bool) -> Vec<Cell> {
-        let n = self.pits;
-        let mut t: Vec<Cell> = (0..n as Cell).collect();
-        if into_own_store && mover == Player::South {
-            t.push(self.store(Player::South));
-        }
-        t.extend(n as Cell..(2 * n) as Cell);
-        if into_own_store && mover == Player::North {
-            t.push(self.store(Player::North));
-        }
-        if !ccw {
-            t.reverse();
-        }
-        t
     }
 }
 

@@ -154,13 +154,15 @@ impl Log {
     pub fn enabled(&self) -> bool {
         self.enabled
     }
-    pub fn push(&mut self, e: Event) {
+    /// Records the event `e` makes, only when narrating: building an event may allocate.
+    #[inline]
+    pub fn push(&mut self, e: impl FnOnce() -> Event) {
         if self.enabled {
-            self.events.push(e);
+            self.events.push(e());
         }
     }
     pub fn skip(&mut self, cell: Cell, origin: bool) {
-        self.push(Event::Skip { cell, origin });
+        self.push(|| Event::Skip { cell, origin });
     }
 }
 

@@ -28,44 +28,167 @@ const ITEM_WORDS: &[&str] = &[
     "rounds", "drop",
 ];
 
-/// Parses one file's text.
+/// How deeply brackets may nest, and how many prefix operators (`not`, `-`) may follow each other.
+/// Deeper text is refused before pest sees it, so that nothing recurses without bound.
+pub const MAX_NESTING: usize = 48;
+
+/// How deep the tree of one expression may be; a chain such as `1 + 1 + ...` adds a level per operator.
+pub const MAX_EXPR_DEPTH: usize = 200;
+
+/// At most this many syntax errors are reported for one file.
+const MAX_SYNTAX_ERRORS: usize = 20;
+
+/// Parses one file's text. After a syntax error the broken item is blanked out and the rest parsed
+/// again, so that every broken item is reported in one run (each once).
 pub fn parse(text: &str, file: FileId) -> Result<File, Vec<Diagnostic>> {
     if text.len() > MAX_SOURCE_BYTES {
-        return Err(vec![
-            Diagnostic::error(
-                "sow::syntax::too_large",
-                format!(
-                    "the file is {} bytes long, more than the {} a rule file may have",
-                    text.len(),
-                    MAX_SOURCE_BYTES
-                ),
-                Span { file, start: 0, end: 0 },
-                "this file",
-            )
-            .with_help("a rule file is a few hundred lines at most: is this the right file?"),
-        ]);
+        return Err(vec![too_large(text.len() as u64, file)]);
     }
-    // Deeply nested expressions must not exhaust the stack: pest counts calls and gives up.
+    if let Some(d) = nesting(text, file) {
+        return Err(vec![d]);
+    }
+    // A second guard against deep recursion: pest counts calls and gives up.
     pest::set_call_limit(std::num::NonZeroUsize::new(5_000_000));
-    match SowParser::parse(Rule::file, text) {
-        Ok(mut pairs) => {
-            let file_pair = pairs.next().expect("the file rule always produces one pair");
-            let builder = Builder { file };
-            let mut items = Vec::new();
-            let mut errors = Vec::new();
-            for pair in children(file_pair) {
-                if pair.as_rule() == Rule::EOI {
-                    continue;
+    let mut errors: Vec<Diagnostic> = Vec::new();
+    let mut masked: Option<String> = None;
+    loop {
+        let current = masked.as_deref().unwrap_or(text);
+        match SowParser::parse(Rule::file, current) {
+            Ok(mut pairs) if errors.is_empty() => {
+                let file_pair = pairs.next().expect("the file rule always produces one pair");
+                let builder = Builder { file };
+                let mut items = Vec::new();
+                for pair in children(file_pair) {
+                    if pair.as_rule() == Rule::EOI {
+                        continue;
+                    }
+                    match builder.items(pair) {
+                        Ok(item) => items.extend(item),
+                        Err(e) => errors.push(e),
+                    }
                 }
-                match builder.items(pair) {
-                    Ok(item) => items.extend(item),
-                    Err(e) => errors.push(e),
+                return if errors.is_empty() { Ok(File { items }) } else { Err(errors) };
+            }
+            Ok(_) => return Err(errors),
+            Err(error) => {
+                let custom = matches!(error.variant, pest::error::ErrorVariant::CustomError { .. });
+                let d = syntax_error(current, file, error);
+                let at = d.labels.first().map_or(0, |l| l.span.start);
+                errors.push(d);
+                if custom || errors.len() >= MAX_SYNTAX_ERRORS {
+                    return Err(errors);
+                }
+                let Some((start, end)) = broken_item(current, at) else {
+                    return Err(errors);
+                };
+                // Blank the broken item out; byte offsets (and so every span) stay the same.
+                let mut bytes = current.as_bytes().to_vec();
+                for b in &mut bytes[start..end] {
+                    if *b != b'\n' {
+                        *b = b' ';
+                    }
+                }
+                masked = Some(String::from_utf8(bytes).expect("blanking with ASCII spaces keeps UTF-8"));
+            }
+        }
+    }
+}
+
+/// The `sow::syntax::too_large` diagnostic for a file of `len` bytes.
+pub fn too_large(len: u64, file: FileId) -> Diagnostic {
+    Diagnostic::error(
+        "sow::syntax::too_large",
+        format!("the file is {len} bytes long, more than the {MAX_SOURCE_BYTES} a rule file may have"),
+        Span { file, start: 0, end: 0 },
+        "this file",
+    )
+    .with_help("a rule file is a few hundred lines at most: is this the right file?")
+}
+
+/// The lines around a syntax error at `at` to blank out before parsing again: from the last line at or
+/// before it that starts a statement (a word at the start of a line) to the next such line after it.
+/// `None` when nothing follows, so there is nothing left to parse.
+fn broken_item(text: &str, at: usize) -> Option<(usize, usize)> {
+    let starts_statement = |i: usize| text[i..].starts_with(|c: char| c.is_ascii_alphabetic());
+    let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1));
+    let mut start = 0;
+    for i in line_starts {
+        if i >= text.len() {
+            break;
+        }
+        if i <= at {
+            if starts_statement(i) {
+                start = i;
+            }
+        } else if starts_statement(i) {
+            return Some((start, i));
+        }
+    }
+    None
+}
+
+/// Refuses brackets nested more than [`MAX_NESTING`] deep and longer runs of `not` / `-`.
+fn nesting(text: &str, file: FileId) -> Option<Diagnostic> {
+    let mut depth = 0usize;
+    let mut prefix_run = 0usize;
+    let mut chars = text.char_indices().peekable();
+    let too_deep = |at: usize, len: usize, message: String| {
+        Diagnostic::error(
+            "sow::syntax::too_deep",
+            message,
+            Span {
+                file,
+                start: at,
+                end: at + len,
+            },
+            "nested too deep",
+        )
+        .with_help("write the condition more simply, or split it into several rules")
+    };
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '#' => while chars.next_if(|&(_, c)| c != '\n').is_some() {},
+            '"' => {
+                while chars.next_if(|&(_, c)| c != '\n' && c != '"').is_some() {}
+                chars.next_if(|&(_, c)| c == '"');
+                prefix_run = 0;
+            }
+            '(' | '[' | '{' => {
+                depth += 1;
+                prefix_run = 0;
+                if depth > MAX_NESTING {
+                    return Some(too_deep(i, 1, format!("brackets are nested more than {MAX_NESTING} deep")));
                 }
             }
-            if errors.is_empty() { Ok(File { items }) } else { Err(errors) }
+            ')' | ']' | '}' => {
+                depth = depth.saturating_sub(1);
+                prefix_run = 0;
+            }
+            '-' => {
+                prefix_run += 1;
+                if prefix_run > MAX_NESTING {
+                    return Some(too_deep(i, 1, format!("more than {MAX_NESTING} `-` signs in a row")));
+                }
+            }
+            c if c.is_whitespace() => {}
+            c if c.is_alphanumeric() || c == '_' => {
+                let mut end = i + c.len_utf8();
+                while let Some((j, d)) = chars.next_if(|&(_, d)| d.is_alphanumeric() || d == '_') {
+                    end = j + d.len_utf8();
+                }
+                if &text[i..end] == "not" {
+                    prefix_run += 1;
+                    if prefix_run > MAX_NESTING {
+                        return Some(too_deep(i, 3, format!("more than {MAX_NESTING} `not` in a row")));
+                    }
+                } else {
+                    prefix_run = 0;
+                }
+            }
+            _ => prefix_run = 0,
         }
-        Err(error) => Err(vec![syntax_error(text, file, error)]),
     }
+    None
 }
 
 fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Diagnostic {
@@ -75,55 +198,202 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
         InputLocation::Span((s, _)) => s,
     };
     if let ErrorVariant::CustomError { message } = &error.variant {
+        // pest's guards against deep recursion (its call limit, its stack guard) end here.
         return Diagnostic::error(
             "sow::syntax::too_complex",
-            message.clone(),
+            format!("this file is too complex to read ({message})"),
             Span { file, start, end: start },
-            "here",
+            "gave up here",
         )
         .with_help("split the expression into simpler rules");
     }
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    // pest may stop inside a word (`slame` after the keyword `slam`): report the whole word.
+    let in_word = text[..start].chars().next_back().is_some_and(is_word) && text[start..].starts_with(is_word);
+    let start = if in_word {
+        text[..start]
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !is_word(c))
+            .map_or(0, |(i, c)| i + c.len_utf8())
+    } else {
+        start
+    };
     let word_end = text[start..]
         .char_indices()
-        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+        .find(|&(_, c)| !is_word(c))
         .map_or(text.len(), |(i, _)| start + i);
-    let (end, found) = if word_end > start {
-        (word_end, format!("`{}`", &text[start..word_end]))
+    let word = &text[start..word_end];
+    let (end, found) = if !word.is_empty() {
+        (word_end, format!("`{word}`"))
     } else if let Some(c) = text[start..].chars().next() {
-        (start + c.len_utf8(), format!("`{}`", c.escape_default()))
+        let shown = if c.is_control() {
+            c.escape_default().to_string()
+        } else {
+            c.to_string()
+        };
+        (start + c.len_utf8(), format!("`{shown}`"))
     } else {
         (start, "the end of the file".to_string())
     };
-    let mut expected: Vec<&'static str> = match &error.variant {
-        ErrorVariant::ParsingError { positives, .. } => positives.iter().map(|r| phrase(*r)).collect(),
+    let positives: Vec<Rule> = match &error.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives.clone(),
         ErrorVariant::CustomError { .. } => vec![],
     };
+    let items = positives.iter().filter(|r| is_item(**r)).count();
+    let operators = positives.iter().any(|r| is_operator(*r));
+    let mut expected: Vec<&'static str> = positives
+        .iter()
+        .filter(|r| !(is_operator(**r) || (items > 2 && is_item(**r))))
+        .map(|r| phrase(*r))
+        .collect();
     expected.sort();
     expected.dedup();
-    let shown: Vec<&str> = expected.iter().take(5).copied().collect();
-    let mut message = format!("unexpected {found}");
-    if !shown.is_empty() {
-        message.push_str(&format!(", expected {}", join_or(&shown)));
+    expected.truncate(5);
+    if items > 2 {
+        expected.insert(0, "a new statement (`game`, `param`, `board`, `sow`, `capture`, `end`, ...)");
     }
-    let mut diag = Diagnostic::error(
+    if operators {
+        expected.push("more of the expression (an operator such as `==`, `+` or `and`)");
+    }
+    let mut message = format!("unexpected {found}");
+    if !expected.is_empty() && !in_word {
+        message.push_str(&format!(", expected {}", join_or(&expected)));
+    }
+    let diag = Diagnostic::error(
         "sow::syntax::unexpected_token",
         message,
         Span { file, start, end },
-        "not expected here",
+        if in_word {
+            "not a word of the language here"
+        } else {
+            "not expected here"
+        },
     );
-    if word_end > start {
-        let word = &text[start..word_end];
-        if let Some(s) = suggest(
-            word,
-            ITEM_WORDS.iter().copied().chain(super::names::STATEMENT_WORDS.iter().copied()),
-        ) {
-            diag = diag.with_help(format!("did you mean `{s}`?"));
-        }
-    }
-    if diag.help.is_none() {
-        diag = diag.with_help("see docs/language.md for what may be written here");
-    }
-    diag
+    let help = if !word.is_empty() && items > 2 && home_block(word).is_some() {
+        Some(format!("`{word}` is written inside {}", home_block(word).unwrap_or_default()))
+    } else if let Some(s) = (!word.is_empty() && !known(word))
+        .then(|| {
+            // Only words that may stand here (any word, when pest stopped inside one).
+            let mut words: Vec<&str> = expected.iter().flat_map(|p| p.split('`').skip(1).step_by(2)).collect();
+            if in_word {
+                words.extend(super::names::STATEMENT_WORDS);
+            }
+            if items > 2 || in_word {
+                words.extend(ITEM_WORDS);
+            }
+            suggest(
+                word,
+                words
+                    .iter()
+                    .flat_map(|w| w.split(' '))
+                    .filter(|w| w.chars().all(char::is_alphabetic)),
+            )
+        })
+        .flatten()
+    {
+        Some(format!("did you mean `{s}`?"))
+    } else if ITEM_WORDS.contains(&word) && items == 0 {
+        Some(format!("`{word}` starts a new statement: is a `}}` or a value missing before it?"))
+    } else if positives.contains(&Rule::ident) && is_keyword(word) {
+        Some(format!(
+            "`{word}` is a word of the language and cannot be a name: choose another name"
+        ))
+    } else if text[start..].starts_with('"') {
+        Some("a name in double quotes must end on the same line: is the closing `\"` missing?".to_string())
+    } else if text[start..].starts_with('.') && text[..start].ends_with("..") {
+        Some("a range is written with two dots, such as `2..3`".to_string())
+    } else if text[start..].starts_with('}') && items > 2 {
+        Some("this `}` closes nothing: is it one too many, or is a `{` missing before it?".to_string())
+    } else if positives.contains(&Rule::string) {
+        Some("names are written in double quotes, such as `\"no move\"`".to_string())
+    } else if text[start..].starts_with('=') && !text[start..].starts_with("==") {
+        Some("to compare two values write `==`; a single `=` only gives a parameter its default".to_string())
+    } else if text[start..].starts_with(|c: char| c.is_control()) {
+        Some("this is an invisible control character, not text: delete it".to_string())
+    } else if text[start..].starts_with(|c: char| !c.is_ascii() && !c.is_alphanumeric()) {
+        Some("only plain ASCII signs are operators: write `>=`, `<=`, `!=`, `==`".to_string())
+    } else if text[start..].starts_with(';') {
+        Some("statements are not ended with `;`: remove it".to_string())
+    } else {
+        None
+    };
+    diag.with_help(help.unwrap_or_else(|| "see docs/language.md for what may be written here".to_string()))
+}
+
+/// A rule that starts a top-level statement.
+fn is_item(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::game_item
+            | Rule::extends_item
+            | Rule::param_item
+            | Rule::board_item
+            | Rule::first_item
+            | Rule::sow_item
+            | Rule::forbid_item
+            | Rule::feeding_item
+            | Rule::grand_slam_item
+            | Rule::trigger_item
+            | Rule::capture_item
+            | Rule::no_captures
+            | Rule::end_item
+            | Rule::phase_item
+            | Rule::rounds_item
+            | Rule::drop_item
+    )
+}
+
+/// A rule that would continue an expression.
+fn is_operator(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::add_op | Rule::mul_op | Rule::compare_op | Rule::kw_and | Rule::kw_or | Rule::kw_in | Rule::kw_is | Rule::kw_where
+    )
+}
+
+/// A word of the language (misplaced, not misspelt).
+fn known(word: &str) -> bool {
+    ITEM_WORDS.contains(&word) || super::names::STATEMENT_WORDS.contains(&word) || is_keyword(word)
+}
+
+/// Words the grammar keeps from being names.
+fn is_keyword(word: &str) -> bool {
+    [
+        "and",
+        "or",
+        "not",
+        "in",
+        "is",
+        "where",
+        "when",
+        "take",
+        "series",
+        "then",
+        "move",
+        "claim",
+        "remaining",
+        "capture",
+        "trigger",
+        "end",
+        "forbid",
+        "phase",
+        "drop",
+        "while",
+    ]
+    .contains(&word)
+}
+
+/// Where a statement that cannot stand alone belongs, for a statement word found out of place at the
+/// top of the file.
+fn home_block(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "pits" | "rows" | "seeds" | "layout" | "stores" => "`board { }`",
+        "direction" | "skip" | "into" | "relay" => "`sow { }`",
+        "match" | "setup" => "`rounds { }`",
+        "take" | "series" | "claim" => "a `capture` or `trigger` rule, after its `when`",
+        _ => return None,
+    })
 }
 
 /// The children of a pair, without the keyword tokens (`when`, `and`, ...) that carry no value.
@@ -158,6 +428,24 @@ impl Builder {
             start: s.start(),
             end: s.end(),
         }
+    }
+
+    /// The span of an expression without the blanks and comments pest lets it swallow at its end
+    /// (so that a label underlines `last.count == 2`, not the lines up to the next statement).
+    fn expr_span(&self, pair: &Pair<Rule>) -> Span {
+        let mut span = self.span(pair);
+        let mut text = pair.as_str();
+        loop {
+            text = text.trim_end();
+            let line = text.rfind('\n').map_or(0, |i| i + 1);
+            match text[line..].find('#') {
+                // Expressions hold no `#`, so one starts a comment.
+                Some(h) => text = &text[..line + h],
+                None => break,
+            }
+        }
+        span.end = span.start + text.len();
+        span
     }
 
     fn string(&self, pair: Pair<Rule>) -> Spanned<String> {
@@ -401,20 +689,44 @@ impl Builder {
     }
 
     fn expr(&self, pair: Pair<Rule>) -> R<Expr> {
-        let span = self.span(&pair);
+        self.node(pair).map(|(e, _)| e)
+    }
+
+    /// Refuses a node deeper than [`MAX_EXPR_DEPTH`]; every node is checked as it is made, so no tree
+    /// that later stages walk recursively is ever deeper than that.
+    fn deep(&self, depth: usize, span: Span) -> R<usize> {
+        if depth > MAX_EXPR_DEPTH {
+            return Err(Diagnostic::error(
+                "sow::syntax::too_complex",
+                format!("this expression is more than {MAX_EXPR_DEPTH} operations deep"),
+                span,
+                "too many operations in one expression",
+            )
+            .with_help("split it into several rules, or use sets and `sum(...)` instead of long chains"));
+        }
+        Ok(depth)
+    }
+
+    /// An expression and the depth of its tree.
+    fn node(&self, pair: Pair<Rule>) -> R<(Expr, usize)> {
+        let span = self.expr_span(&pair);
         match pair.as_rule() {
             Rule::expr => {
                 let mut inner = children(pair);
-                let set = self.expr(inner.next().expect("or_expr"))?;
+                let (set, ds) = self.node(inner.next().expect("or_expr"))?;
                 match inner.next() {
                     Some(cond) => {
-                        let cond = self.expr(cond)?;
-                        Ok(Expr {
-                            kind: ExprKind::Where(Box::new(set), Box::new(cond)),
-                            span,
-                        })
+                        let (cond, dc) = self.node(cond)?;
+                        let d = self.deep(ds.max(dc) + 1, span)?;
+                        Ok((
+                            Expr {
+                                kind: ExprKind::Where(Box::new(set), Box::new(cond)),
+                                span,
+                            },
+                            d,
+                        ))
                     }
-                    None => Ok(set),
+                    None => Ok((set, ds)),
                 }
             }
             Rule::or_expr => self.fold(pair, BinOp::Or),
@@ -423,21 +735,26 @@ impl Builder {
                 let mut inner = children(pair);
                 let first = inner.next().expect("operand");
                 if first.as_rule() == Rule::not_expr {
-                    Ok(Expr {
-                        kind: ExprKind::Not(Box::new(self.expr(first)?)),
-                        span,
-                    })
+                    let (x, d) = self.node(first)?;
+                    let d = self.deep(d + 1, span)?;
+                    Ok((
+                        Expr {
+                            kind: ExprKind::Not(Box::new(x)),
+                            span,
+                        },
+                        d,
+                    ))
                 } else {
-                    self.expr(first)
+                    self.node(first)
                 }
             }
             Rule::comparison => {
                 let mut inner = children(pair);
-                let left = self.expr(inner.next().expect("left"))?;
-                let Some(op) = inner.next() else { return Ok(left) };
-                let kind = match op.as_rule() {
+                let (left, dl) = self.node(inner.next().expect("left"))?;
+                let Some(op) = inner.next() else { return Ok((left, dl)) };
+                let (kind, d) = match op.as_rule() {
                     Rule::compare_op => {
-                        let right = self.expr(inner.next().expect("right"))?;
+                        let (right, dr) = self.node(inner.next().expect("right"))?;
                         let op = match op.as_str() {
                             "==" => BinOp::Eq,
                             "!=" => BinOp::Ne,
@@ -446,22 +763,32 @@ impl Builder {
                             ">" => BinOp::Gt,
                             _ => BinOp::Ge,
                         };
-                        ExprKind::Binary(op, Box::new(left), Box::new(right))
+                        (ExprKind::Binary(op, Box::new(left), Box::new(right)), dl.max(dr))
                     }
                     Rule::range => {
                         let mut r = children(op);
-                        let lo = self.expr(r.next().expect("lo"))?;
-                        let hi = self.expr(r.next().expect("hi"))?;
-                        ExprKind::InRange(Box::new(left), Box::new(lo), Box::new(hi))
+                        let (lo, d1) = self.node(r.next().expect("lo"))?;
+                        let (hi, d2) = self.node(r.next().expect("hi"))?;
+                        (ExprKind::InRange(Box::new(left), Box::new(lo), Box::new(hi)), dl.max(d1).max(d2))
                     }
-                    Rule::int_set => ExprKind::InSet(Box::new(left), children(op).map(|e| self.expr(e)).collect::<R<_>>()?),
-                    _ => ExprKind::Parity(Box::new(left), op.as_str() == "even"),
+                    Rule::int_set => {
+                        let mut items = Vec::new();
+                        let mut d = dl;
+                        for e in children(op) {
+                            let (e, de) = self.node(e)?;
+                            d = d.max(de);
+                            items.push(e);
+                        }
+                        (ExprKind::InSet(Box::new(left), items), d)
+                    }
+                    _ => (ExprKind::Parity(Box::new(left), op.as_str() == "even"), dl),
                 };
-                Ok(Expr { kind, span })
+                let d = self.deep(d + 1, span)?;
+                Ok((Expr { kind, span }, d))
             }
             Rule::sum | Rule::product => {
                 let mut inner = children(pair);
-                let mut acc = self.expr(inner.next().expect("operand"))?;
+                let (mut acc, mut d) = self.node(inner.next().expect("operand"))?;
                 while let (Some(op), Some(rhs)) = (inner.next(), inner.next()) {
                     let op = match op.as_str() {
                         "+" => BinOp::Add,
@@ -470,34 +797,40 @@ impl Builder {
                         "/" => BinOp::Div,
                         _ => BinOp::Rem,
                     };
-                    let rhs = self.expr(rhs)?;
+                    let (rhs, dr) = self.node(rhs)?;
                     let s = acc.span.to(rhs.span);
+                    d = self.deep(d.max(dr) + 1, s)?;
                     acc = Expr {
                         kind: ExprKind::Binary(op, Box::new(acc), Box::new(rhs)),
                         span: s,
                     };
                 }
-                Ok(acc)
+                Ok((acc, d))
             }
             Rule::unary => {
                 let mut inner = children(pair);
                 let first = inner.next().expect("operand");
                 if first.as_rule() == Rule::neg {
-                    let operand = self.expr(inner.next().expect("operand"))?;
-                    Ok(Expr {
-                        kind: ExprKind::Neg(Box::new(operand)),
-                        span,
-                    })
+                    let (operand, d) = self.node(inner.next().expect("operand"))?;
+                    let d = self.deep(d + 1, span)?;
+                    Ok((
+                        Expr {
+                            kind: ExprKind::Neg(Box::new(operand)),
+                            span,
+                        },
+                        d,
+                    ))
                 } else {
-                    self.expr(first)
+                    self.node(first)
                 }
             }
             Rule::postfix => {
                 let mut inner = children(pair);
-                let mut acc = self.expr(inner.next().expect("primary"))?;
+                let (mut acc, mut d) = self.node(inner.next().expect("primary"))?;
                 for field in inner {
                     let fspan = self.span(&field);
                     let s = acc.span.to(fspan);
+                    d = self.deep(d + 1, s)?;
                     acc = Expr {
                         kind: ExprKind::Field(
                             Box::new(acc),
@@ -509,17 +842,23 @@ impl Builder {
                         span: s,
                     };
                 }
-                Ok(acc)
+                Ok((acc, d))
             }
-            Rule::primary => self.expr(children(pair).next().expect("primary")),
-            Rule::int => Ok(Expr {
-                kind: ExprKind::Int(self.int(pair)?.node),
-                span,
-            }),
-            Rule::ident => Ok(Expr {
-                kind: ExprKind::Name(pair.as_str().to_string()),
-                span,
-            }),
+            Rule::primary => self.node(children(pair).next().expect("primary")),
+            Rule::int => Ok((
+                Expr {
+                    kind: ExprKind::Int(self.int(pair)?.node),
+                    span,
+                },
+                1,
+            )),
+            Rule::ident => Ok((
+                Expr {
+                    kind: ExprKind::Name(pair.as_str().to_string()),
+                    span,
+                },
+                1,
+            )),
             Rule::call => {
                 let mut inner = children(pair);
                 let name = inner.next().expect("name");
@@ -527,27 +866,87 @@ impl Builder {
                     node: name.as_str().to_string(),
                     span: self.span(&name),
                 };
-                let args = inner.map(|e| self.expr(e)).collect::<R<_>>()?;
-                Ok(Expr {
-                    kind: ExprKind::Call(name, args),
-                    span,
-                })
+                let mut args = Vec::new();
+                let mut d = 0;
+                for e in inner {
+                    let (e, de) = self.node(e)?;
+                    d = d.max(de);
+                    args.push(e);
+                }
+                let d = self.deep(d + 1, span)?;
+                Ok((
+                    Expr {
+                        kind: ExprKind::Call(name, args),
+                        span,
+                    },
+                    d,
+                ))
             }
             other => unreachable!("the grammar produces no expression {other:?}"),
         }
     }
 
-    fn fold(&self, pair: Pair<Rule>, op: BinOp) -> R<Expr> {
+    fn fold(&self, pair: Pair<Rule>, op: BinOp) -> R<(Expr, usize)> {
         let mut inner = children(pair);
-        let mut acc = self.expr(inner.next().expect("operand"))?;
+        let (mut acc, mut d) = self.node(inner.next().expect("operand"))?;
         for rhs in inner {
-            let rhs = self.expr(rhs)?;
+            let (rhs, dr) = self.node(rhs)?;
             let s = acc.span.to(rhs.span);
+            d = self.deep(d.max(dr) + 1, s)?;
             acc = Expr {
                 kind: ExprKind::Binary(op, Box::new(acc), Box::new(rhs)),
                 span: s,
             };
         }
-        Ok(acc)
+        Ok((acc, d))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(text: &str) -> Vec<&'static str> {
+        match parse(text, FileId(0)) {
+            Ok(_) => vec![],
+            Err(diags) => diags.iter().map(|d| d.code).collect(),
+        }
+    }
+
+    #[test]
+    fn a_broken_line_is_blanked_up_to_the_next_statement() {
+        let text = "a 1\n  b 2\nc 3\n";
+        assert_eq!(broken_item(text, 6), Some((0, 10)));
+        assert_eq!(broken_item(text, 11), None, "nothing after the last statement");
+    }
+
+    #[test]
+    fn every_broken_item_is_reported_once() {
+        let text = "game \"x\"\nbaord { pits 6 }\nsow { direktion cw }\nend \"e\" when no_moves\n";
+        assert_eq!(codes(text), ["sow::syntax::unexpected_token"; 2]);
+    }
+
+    #[test]
+    fn nesting_ignores_brackets_in_comments_and_names() {
+        let deep = "(".repeat(MAX_NESTING + 1);
+        assert!(nesting(&format!("# {deep}\ngame \"{deep}\"\n"), FileId(0)).is_none());
+        assert!(nesting(&deep, FileId(0)).is_some());
+        assert!(nesting(&"not ".repeat(MAX_NESTING + 1), FileId(0)).is_some());
+        assert!(nesting(&"nothing ".repeat(MAX_NESTING + 1), FileId(0)).is_none());
+    }
+
+    #[test]
+    fn a_long_chain_is_refused_before_it_gets_deep() {
+        let text = format!("game \"x\"\nend \"e\" when ply > {}\n", vec!["1"; MAX_EXPR_DEPTH + 5].join(" + "));
+        assert_eq!(codes(&text), ["sow::syntax::too_complex"]);
+        let text = format!("game \"x\"\nend \"e\" when ply > {}\n", vec!["1"; MAX_EXPR_DEPTH / 2].join(" + "));
+        assert_eq!(codes(&text), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn an_error_inside_a_word_shows_the_whole_word() {
+        let diags = parse("grand slame forbidden\n", FileId(0)).expect_err("refused");
+        assert_eq!(diags[0].message, "unexpected `slame`");
+        assert_eq!(diags[0].help.as_deref(), Some("did you mean `slam`?"));
     }
 }

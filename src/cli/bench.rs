@@ -1,0 +1,170 @@
+//! `sowlang bench FILE [--seconds S] [--threads T] [--seed N] [--json]`: uniformly random playouts
+//! from the start position for a while, on one thread or several (rayon); prints playouts and moves
+//! per second, the mean game length and the process's peak memory.
+//!
+//! A playout stops after [`PLY_CAP`] moves if its rules have not ended it by then: a random game of a
+//! rule set without a repetition rule may otherwise go round for ever.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use serde::Serialize;
+
+use super::{Format, Side, load, out, parse_set};
+use crate::{Game, Override, Position};
+
+/// Most moves of one playout.
+pub const PLY_CAP: u32 = 1000;
+
+/// Arguments of `bench`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The rule file.
+    file: PathBuf,
+    /// How long to play, in seconds.
+    #[arg(long, default_value_t = 5.0, value_parser = parse_seconds)]
+    seconds: f64,
+    /// Threads playing at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
+    /// Seed of the random moves (thread i plays from seed N mixed with i).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Set a parameter (`--set pits=5`); may be repeated.
+    #[arg(long = "set", value_parser = parse_set)]
+    sets: Vec<Override>,
+    /// Who moves first in the game's start position.
+    #[arg(long, value_enum)]
+    first: Option<Side>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Same as `--format json`.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct JsonBench {
+    playouts: u64,
+    moves: u64,
+    seconds: f64,
+    playouts_per_sec: f64,
+    moves_per_sec: f64,
+    mean_length: f64,
+}
+
+/// What the threads played.
+#[derive(Debug, Default, Clone, Copy)]
+struct Tally {
+    playouts: u64,
+    moves: u64,
+    capped: u64,
+}
+
+/// Parses `--seconds`: a positive number of seconds, at most a million.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= 1e6 => Ok(x),
+        _ => Err(format!("`{s}` is not a number of seconds above 0 (at most 1000000)")),
+    }
+}
+
+/// Plays random playouts from `start` until `deadline`.
+fn play_until(game: &Game, start: &Position, seed: u64, deadline: Instant) -> Tally {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut tally = Tally::default();
+    loop {
+        let mut pos = start.clone();
+        let p = game.random_playout(&mut pos, &mut rng, PLY_CAP);
+        tally.playouts += 1;
+        tally.moves += u64::from(p.plies);
+        tally.capped += u64::from(!p.finished && p.plies == PLY_CAP);
+        if Instant::now() >= deadline {
+            return tally;
+        }
+    }
+}
+
+/// The seed of thread `i`: thread 0 plays from `seed` itself.
+fn thread_seed(seed: u64, i: usize) -> u64 {
+    seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The process's peak resident memory in bytes, where the system tells it.
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+/// Runs `bench`.
+pub fn run(args: Args) -> u8 {
+    let json = args.json || args.format == Format::Json;
+    let loaded = match load(&args.file, &args.sets) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let game = &loaded.game;
+    let mut start = game.initial(args.first.map(Into::into));
+    game.settle_start(&mut start);
+    let threads = args.threads as usize;
+    let begun = Instant::now();
+    let deadline = begun + Duration::from_secs_f64(args.seconds);
+    let tallies: Vec<Tally> = if threads == 1 {
+        vec![play_until(game, &start, thread_seed(args.seed, 0), deadline)]
+    } else {
+        let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: cannot start {threads} threads: {e}");
+                return 2;
+            }
+        };
+        pool.broadcast(|ctx| play_until(game, &start, thread_seed(args.seed, ctx.index()), deadline))
+    };
+    let seconds = begun.elapsed().as_secs_f64();
+    let total = tallies.iter().fold(Tally::default(), |a, t| Tally {
+        playouts: a.playouts + t.playouts,
+        moves: a.moves + t.moves,
+        capped: a.capped + t.capped,
+    });
+    let report = JsonBench {
+        playouts: total.playouts,
+        moves: total.moves,
+        seconds,
+        playouts_per_sec: total.playouts as f64 / seconds,
+        moves_per_sec: total.moves as f64 / seconds,
+        mean_length: total.moves as f64 / total.playouts.max(1) as f64,
+    };
+    if json {
+        out(&format!("{}\n", serde_json::to_string(&report).expect("numbers serialise")));
+        return 0;
+    }
+    let memory = peak_memory().map_or_else(|| "unknown".to_string(), |b| format!("{:.1} MiB", b as f64 / (1024.0 * 1024.0)));
+    out(&format!(
+        "{}: {} random playouts in {:.2} s on {threads} thread{}\n\
+         playouts/s:   {:.0}\n\
+         moves/s:      {:.0}\n\
+         mean length:  {:.1} moves ({} playouts stopped at the cap of {PLY_CAP} moves)\n\
+         peak memory:  {memory}\n",
+        game.name,
+        report.playouts,
+        report.seconds,
+        if threads == 1 { "" } else { "s" },
+        report.playouts_per_sec,
+        report.moves_per_sec,
+        report.mean_length,
+        total.capped,
+    ));
+    0
+}

@@ -1,0 +1,575 @@
+//! Code generation: a typed expression → a [`Code`] program for the engine's stack machine.
+//!
+//! Common shapes get one op each: `last.count`, `pit.side`, `captured(south)`, `x > 3`,
+//! `x in 2..3`. `a and b` / `a or b` stop as soon as `a` decides.
+
+use super::ir::{CmpOp, Code, Flat, Op, Operand, PitSet, Reg, Test, Who};
+use super::typed::{BoolExpr, IntExpr, PitExpr, Pits, PlayerExpr};
+use crate::engine::{Cell, Player};
+
+/// Compiles expressions for a board of `pits` pits a row.
+pub(crate) struct Gen {
+    pits: usize,
+    ops: Vec<Op>,
+    sets: Vec<PitSet>,
+    depth: u32,
+    max: u32,
+}
+
+impl Gen {
+    fn new(pits: usize) -> Self {
+        Gen {
+            pits,
+            ops: Vec::new(),
+            sets: Vec::new(),
+            depth: 0,
+            max: 0,
+        }
+    }
+
+    /// A condition's program.
+    pub fn bool(pits: usize, e: &BoolExpr) -> Code {
+        let mut code = Self::new(pits).finish(|g| g.cond(e));
+        code.flat = flat(e, pits);
+        code
+    }
+
+    /// A number's program.
+    pub fn int(pits: usize, e: &IntExpr) -> Code {
+        Self::new(pits).finish(|g| g.num(e))
+    }
+
+    /// A player's program.
+    pub fn player(pits: usize, e: &PlayerExpr) -> Code {
+        Self::new(pits).finish(|g| g.who(e))
+    }
+
+    /// A pit's program.
+    pub fn pit(pits: usize, e: &PitExpr) -> Code {
+        Self::new(pits).finish(|g| g.place(e))
+    }
+
+    /// A set of pits.
+    pub fn set(pits: usize, s: &Pits) -> PitSet {
+        PitSet {
+            row: s.row.as_ref().map(|r| Self::player(pits, r)),
+            filters: s.filters.iter().map(|f| Self::bool(pits, f)).collect(),
+        }
+    }
+
+    fn finish(mut self, f: impl FnOnce(&mut Self)) -> Code {
+        f(&mut self);
+        debug_assert_eq!(self.depth, 1, "a program leaves one value");
+        Code {
+            ops: self.ops,
+            sets: self.sets,
+            depth: self.max,
+            flat: None,
+        }
+    }
+
+    /// Adds an op that takes `takes` values and leaves one.
+    fn op(&mut self, op: Op, takes: u32) {
+        self.ops.push(op);
+        self.depth = self.depth + 1 - takes;
+        self.max = self.max.max(self.depth);
+    }
+
+    fn push(&mut self, op: Op) {
+        self.op(op, 0);
+    }
+
+    fn unary(&mut self, op: Op) {
+        self.op(op, 1);
+    }
+
+    fn set_index(&mut self, s: &Pits) -> u32 {
+        self.sets.push(Self::set(self.pits, s));
+        (self.sets.len() - 1) as u32
+    }
+
+    /// `a and b` (`and` true) or `a or b`.
+    fn short_circuit(&mut self, a: &BoolExpr, b: &BoolExpr, and: bool) {
+        self.cond(a);
+        let at = self.ops.len();
+        self.ops.push(if and { Op::AndThen(0) } else { Op::OrElse(0) });
+        // Going on, the op drops `a`; `b` then stands in its place.
+        self.depth -= 1;
+        self.cond(b);
+        let end = self.ops.len() as u32;
+        self.ops[at] = if and { Op::AndThen(end) } else { Op::OrElse(end) };
+    }
+
+    fn cond(&mut self, e: &BoolExpr) {
+        match e {
+            BoolExpr::Bool(b) => self.push(Op::Int(i64::from(*b))),
+            BoolExpr::Final => self.push(Op::Final),
+            BoolExpr::NoMoves => self.push(Op::NoMoves),
+            BoolExpr::CanFeed => self.push(Op::CanFeed),
+            BoolExpr::Repeated => self.push(Op::Repeated),
+            BoolExpr::Claimed(p) => {
+                self.place(p);
+                self.unary(Op::Claimed);
+            }
+            BoolExpr::Closed(p) => {
+                self.place(p);
+                self.unary(Op::Closed);
+            }
+            BoolExpr::IsStore(p) => {
+                self.place(p);
+                self.unary(Op::IsStore);
+            }
+            BoolExpr::Any(s) => {
+                let i = self.set_index(s);
+                self.push(Op::Any(i));
+            }
+            BoolExpr::Not(x) => {
+                self.cond(x);
+                self.unary(Op::Not);
+            }
+            BoolExpr::And(a, b) => self.short_circuit(a, b, true),
+            BoolExpr::Or(a, b) => self.short_circuit(a, b, false),
+            BoolExpr::Compare(op, a, b) => {
+                self.num(a);
+                self.num(b);
+                self.op(Op::Cmp(*op), 2);
+            }
+            BoolExpr::CompareInt(op, a, k) => {
+                self.num(a);
+                self.unary(Op::CmpInt(*op, *k));
+            }
+            BoolExpr::InRange(r) => {
+                let (x, lo, hi) = &**r;
+                self.num(x);
+                self.num(lo);
+                self.num(hi);
+                self.op(Op::InRange, 3);
+            }
+            BoolExpr::InRangeInt(x, lo, hi) => {
+                self.num(x);
+                self.unary(Op::InRangeInt(*lo, *hi));
+            }
+            BoolExpr::InSet(x, items) => {
+                self.num(x);
+                for i in items {
+                    self.num(i);
+                }
+                self.op(Op::InSet(items.len() as u32), items.len() as u32 + 1);
+            }
+            BoolExpr::Parity(x, even) => {
+                self.num(x);
+                self.unary(Op::Parity(*even));
+            }
+            BoolExpr::SamePlayer(a, b, same) => {
+                self.who(a);
+                self.who(b);
+                self.op(Op::Cmp(if *same { CmpOp::Eq } else { CmpOp::Ne }), 2);
+            }
+            BoolExpr::SamePit(a, b, same) => {
+                self.place(a);
+                self.place(b);
+                self.op(Op::Cmp(if *same { CmpOp::Eq } else { CmpOp::Ne }), 2);
+            }
+            BoolExpr::SameBool(a, b, same) => {
+                self.cond(a);
+                self.cond(b);
+                self.op(Op::Cmp(if *same { CmpOp::Eq } else { CmpOp::Ne }), 2);
+            }
+        }
+    }
+
+    fn num(&mut self, e: &IntExpr) {
+        match e {
+            IntExpr::Int(n) => self.push(Op::Int(*n)),
+            IntExpr::Count(p) => match reg(p) {
+                Some(r) => self.push(Op::CountOf(r)),
+                None => {
+                    self.place(p);
+                    self.unary(Op::Count);
+                }
+            },
+            IntExpr::Before(p) => match reg(p) {
+                Some(r) => self.push(Op::BeforeOf(r)),
+                None => {
+                    self.place(p);
+                    self.unary(Op::Before);
+                }
+            },
+            IntExpr::Number(p) => {
+                self.place(p);
+                self.unary(Op::Number);
+            }
+            IntExpr::Lap => self.push(Op::Lap),
+            IntExpr::Ply => self.push(Op::Ply),
+            IntExpr::Round => self.push(Op::Round),
+            IntExpr::Total => self.push(Op::Total),
+            IntExpr::Seeds(PlayerExpr::Player(p)) => self.push(Op::SeedsOf(*p)),
+            IntExpr::Seeds(p) => {
+                self.who(p);
+                self.unary(Op::Seeds);
+            }
+            IntExpr::Captured(PlayerExpr::Player(p)) => self.push(Op::CountCell(self.store(*p))),
+            IntExpr::Captured(p) => {
+                self.who(p);
+                self.unary(Op::Captured);
+            }
+            IntExpr::RoundsWon(p) => {
+                self.who(p);
+                self.unary(Op::RoundsWon);
+            }
+            IntExpr::Size(s) => {
+                let i = self.set_index(s);
+                self.push(Op::Size(i));
+            }
+            IntExpr::Sum(s) => {
+                let i = self.set_index(s);
+                self.push(Op::Sum(i));
+            }
+            IntExpr::Neg(x) => {
+                self.num(x);
+                self.unary(Op::Neg);
+            }
+            IntExpr::Arith(op, a, b) => {
+                self.num(a);
+                self.num(b);
+                self.op(Op::Arith(*op), 2);
+            }
+            IntExpr::Shr(x, s) => {
+                self.num(x);
+                self.unary(Op::Shr(*s));
+            }
+            IntExpr::Mask(x, m) => {
+                self.num(x);
+                self.unary(Op::Mask(*m));
+            }
+        }
+    }
+
+    fn who(&mut self, e: &PlayerExpr) {
+        match e {
+            PlayerExpr::Player(p) => self.push(Op::Int(p.index() as i64)),
+            PlayerExpr::Mover => self.push(Op::Mover),
+            PlayerExpr::Opponent => self.push(Op::Opponent),
+            PlayerExpr::ToMove => self.push(Op::ToMove),
+            PlayerExpr::Other(p) => {
+                self.who(p);
+                self.unary(Op::Other);
+            }
+            PlayerExpr::Side(p) => match reg(p) {
+                Some(r) => self.push(Op::SideOf(r)),
+                None => {
+                    self.place(p);
+                    self.unary(Op::Side);
+                }
+            },
+            PlayerExpr::Owner(p) => {
+                self.place(p);
+                self.unary(Op::Owner);
+            }
+        }
+    }
+
+    fn place(&mut self, e: &PitExpr) {
+        match e {
+            PitExpr::NoPit => self.push(Op::Int(i64::from(crate::compile::ir::NO_PIT))),
+            PitExpr::Last => self.push(Op::Reg(Reg::Last)),
+            PitExpr::Origin => self.push(Op::Reg(Reg::Origin)),
+            PitExpr::Pit => self.push(Op::Reg(Reg::Pit)),
+            PitExpr::Store(p) => match &**p {
+                PlayerExpr::Player(p) => self.push(Op::Int(i64::from(self.store(*p)))),
+                p => {
+                    self.who(p);
+                    self.unary(Op::Store);
+                }
+            },
+            PitExpr::Opposite(p) => {
+                self.place(p);
+                self.unary(Op::Opposite);
+            }
+            PitExpr::Leftmost(s) => {
+                let i = self.set_index(s);
+                self.push(Op::Leftmost(i));
+            }
+            PitExpr::Rightmost(s) => {
+                let i = self.set_index(s);
+                self.push(Op::Rightmost(i));
+            }
+        }
+    }
+
+    /// A player's store cell.
+    fn store(&self, p: Player) -> Cell {
+        (2 * self.pits + p.index()) as Cell
+    }
+}
+
+/// The condition as tests joined all by `and` or all by `or`, if it is one.
+fn flat(e: &BoolExpr, pits: usize) -> Option<Flat> {
+    let mut tests = Vec::new();
+    let all = match e {
+        BoolExpr::And(..) => true,
+        BoolExpr::Or(..) => false,
+        _ => true,
+    };
+    if joined(e, all, pits, &mut tests) {
+        Some(Flat { all, tests })
+    } else {
+        None
+    }
+}
+
+/// Adds the tests of `e`, joined by `and` (`all`) or `or`, to `tests`; false if `e` is not such a join.
+fn joined(e: &BoolExpr, all: bool, pits: usize, tests: &mut Vec<Test>) -> bool {
+    match e {
+        BoolExpr::And(a, b) if all => joined(a, all, pits, tests) && joined(b, all, pits, tests),
+        BoolExpr::Or(a, b) if !all => joined(a, all, pits, tests) && joined(b, all, pits, tests),
+        _ => match test(e, pits) {
+            Some(t) => {
+                tests.push(t);
+                true
+            }
+            None => false,
+        },
+    }
+}
+
+/// The condition as one test, if it is one.
+fn test(e: &BoolExpr, pits: usize) -> Option<Test> {
+    let truth = |o: Operand| Some(Test::In(o, 0, 0, false));
+    match e {
+        BoolExpr::Bool(b) => truth(Operand::Int(i64::from(*b))),
+        BoolExpr::Final => truth(Operand::Final),
+        BoolExpr::NoMoves => truth(Operand::NoMoves),
+        BoolExpr::CanFeed => truth(Operand::CanFeed),
+        BoolExpr::Repeated => truth(Operand::Repeated),
+        BoolExpr::Claimed(p) => truth(match at(p, pits)? {
+            Place::Reg(r) => Operand::Claimed(r),
+            Place::Opposite(r) => Operand::ClaimedOpposite(r),
+            _ => return None,
+        }),
+        BoolExpr::IsStore(p) => truth(match at(p, pits)? {
+            Place::Reg(r) => Operand::IsStore(r),
+            _ => return None,
+        }),
+        BoolExpr::Not(x) => match test(x, pits)? {
+            Test::Cmp(a, op, b) => Some(Test::Cmp(a, negated(op), b)),
+            Test::In(x, lo, hi, inside) => Some(Test::In(x, lo, hi, !inside)),
+            Test::Parity(..) => None,
+        },
+        BoolExpr::Compare(op, a, b) => Some(Test::Cmp(operand(a, pits)?, *op, operand(b, pits)?)),
+        BoolExpr::CompareInt(op, a, k) => Some(against(operand(a, pits)?, *op, *k)),
+        BoolExpr::InRangeInt(x, lo, hi) => Some(Test::In(operand(x, pits)?, *lo, *hi, true)),
+        BoolExpr::Parity(x, even) => Some(Test::Parity(operand(x, pits)?, *even)),
+        BoolExpr::SamePlayer(a, b, same) => Some(same_as(player_operand(a, pits)?, *same, player_operand(b, pits)?)),
+        BoolExpr::SamePit(a, b, same) => Some(same_as(pit_operand(a, pits)?, *same, pit_operand(b, pits)?)),
+        BoolExpr::Closed(_)
+        | BoolExpr::Any(_)
+        | BoolExpr::And(..)
+        | BoolExpr::Or(..)
+        | BoolExpr::InRange(_)
+        | BoolExpr::InSet(..)
+        | BoolExpr::SameBool(..) => None,
+    }
+}
+
+/// `x op k` as a range test.
+fn against(x: Operand, op: CmpOp, k: i64) -> Test {
+    // An empty range for `x < i64::MIN` and `x > i64::MAX`.
+    let (lo, hi, inside) = match op {
+        CmpOp::Eq => (k, k, true),
+        CmpOp::Ne => (k, k, false),
+        CmpOp::Lt => k.checked_sub(1).map_or((1, 0, true), |h| (i64::MIN, h, true)),
+        CmpOp::Le => (i64::MIN, k, true),
+        CmpOp::Gt => k.checked_add(1).map_or((1, 0, true), |l| (l, i64::MAX, true)),
+        CmpOp::Ge => (k, i64::MAX, true),
+    };
+    Test::In(x, lo, hi, inside)
+}
+
+/// `a == b` (`same`) or `a != b`, a range test when one side is fixed.
+fn same_as(a: Operand, same: bool, b: Operand) -> Test {
+    let op = if same { CmpOp::Eq } else { CmpOp::Ne };
+    match (a, b) {
+        (x, Operand::Int(k)) | (Operand::Int(k), x) => against(x, op, k),
+        (a, b) => Test::Cmp(a, op, b),
+    }
+}
+
+fn negated(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+    }
+}
+
+/// A number a test can read directly.
+fn operand(e: &IntExpr, pits: usize) -> Option<Operand> {
+    Some(match e {
+        IntExpr::Int(n) => Operand::Int(*n),
+        IntExpr::Lap => Operand::Lap,
+        IntExpr::Ply => Operand::Ply,
+        IntExpr::Round => Operand::Round,
+        IntExpr::Total => Operand::Total(0),
+        IntExpr::Shr(x, s) if **x == IntExpr::Total => Operand::Total(*s),
+        IntExpr::Count(p) => match at(p, pits)? {
+            Place::Reg(r) => Operand::Count(r),
+            Place::Opposite(r) => Operand::CountOpposite(r),
+            Place::Cell(c) => Operand::CountCell(c),
+            Place::StoreOf(w) => Operand::CapturedBy(w),
+        },
+        IntExpr::Before(p) => match at(p, pits)? {
+            Place::Reg(r) => Operand::Before(r),
+            Place::Opposite(r) => Operand::BeforeOpposite(r),
+            _ => return None,
+        },
+        IntExpr::Captured(PlayerExpr::Player(p)) => Operand::CountCell((2 * pits + p.index()) as Cell),
+        IntExpr::Captured(p) => Operand::CapturedBy(who_of(p)?),
+        IntExpr::Seeds(PlayerExpr::Player(p)) => Operand::SeedsRow(*p),
+        IntExpr::Seeds(p) => Operand::SeedsOf(who_of(p)?),
+        IntExpr::RoundsWon(PlayerExpr::Player(p)) => Operand::RoundsWonBy(*p),
+        IntExpr::RoundsWon(p) => Operand::RoundsWon(who_of(p)?),
+        _ => return None,
+    })
+}
+
+/// A player a test can read directly.
+fn player_operand(p: &PlayerExpr, pits: usize) -> Option<Operand> {
+    Some(match p {
+        PlayerExpr::Player(p) => Operand::Int(p.index() as i64),
+        PlayerExpr::Side(x) => match at(x, pits)? {
+            Place::Reg(r) => Operand::Side(r),
+            Place::Opposite(r) => Operand::SideOpposite(r),
+            _ => return None,
+        },
+        _ => Operand::Who(who_of(p)?),
+    })
+}
+
+/// A pit a test can read directly.
+fn pit_operand(p: &PitExpr, pits: usize) -> Option<Operand> {
+    Some(match at(p, pits)? {
+        Place::Reg(r) => Operand::Reg(r),
+        Place::Opposite(r) => Operand::Opposite(r),
+        Place::Cell(c) => Operand::Int(i64::from(c)),
+        Place::StoreOf(w) => Operand::StoreOf(w),
+    })
+}
+
+/// Where a pit expression points, for the pits a test names directly.
+enum Place {
+    Reg(Reg),
+    Opposite(Reg),
+    Cell(Cell),
+    StoreOf(Who),
+}
+
+fn at(p: &PitExpr, pits: usize) -> Option<Place> {
+    Some(match p {
+        PitExpr::Store(w) => match &**w {
+            PlayerExpr::Player(p) => Place::Cell((2 * pits + p.index()) as Cell),
+            w => Place::StoreOf(who_of(w)?),
+        },
+        PitExpr::Opposite(x) => Place::Opposite(reg(x)?),
+        _ => Place::Reg(reg(p)?),
+    })
+}
+
+fn who_of(p: &PlayerExpr) -> Option<Who> {
+    Some(match p {
+        PlayerExpr::Mover => Who::Mover,
+        PlayerExpr::Opponent => Who::Opponent,
+        PlayerExpr::ToMove => Who::ToMove,
+        PlayerExpr::Other(x) if **x == PlayerExpr::ToMove => Who::NotToMove,
+        _ => return None,
+    })
+}
+
+/// The pit as a register of the move, if it is one.
+fn reg(p: &PitExpr) -> Option<Reg> {
+    match p {
+        PitExpr::Last => Some(Reg::Last),
+        PitExpr::Origin => Some(Reg::Origin),
+        PitExpr::Pit => Some(Reg::Pit),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_comparison_with_a_fixed_number_is_a_range_even_at_the_ends() {
+        for k in [i64::MIN, -3, 0, 3, i64::MAX] {
+            for op in [CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge] {
+                let Test::In(_, lo, hi, inside) = against(Operand::Ply, op, k) else {
+                    panic!("a range")
+                };
+                for x in [i64::MIN, i64::MIN + 1, -4, -3, -2, 0, 2, 3, 4, i64::MAX - 1, i64::MAX] {
+                    assert_eq!((lo..=hi).contains(&x) == inside, op.holds(x, k), "{x} {op:?} {k}");
+                }
+            }
+        }
+    }
+    use crate::compile::ir::ArithOp;
+
+    #[test]
+    fn common_shapes_take_one_op_and_and_jumps_past_its_right_side() {
+        // last.side == opponent and last.count in 2..3
+        let e = BoolExpr::And(
+            Box::new(BoolExpr::SamePlayer(PlayerExpr::Side(PitExpr::Last), PlayerExpr::Opponent, true)),
+            Box::new(BoolExpr::InRangeInt(IntExpr::Count(PitExpr::Last), 2, 3)),
+        );
+        let code = Gen::bool(6, &e);
+        assert_eq!(
+            code.ops,
+            [
+                Op::SideOf(Reg::Last),
+                Op::Opponent,
+                Op::Cmp(CmpOp::Eq),
+                Op::AndThen(6),
+                Op::CountOf(Reg::Last),
+                Op::InRangeInt(2, 3)
+            ]
+        );
+        assert_eq!(code.depth, 2);
+        let flat = code.flat.expect("a plain `and` of two tests");
+        assert!(flat.all);
+        assert_eq!(
+            flat.tests,
+            [
+                Test::Cmp(Operand::Side(Reg::Last), CmpOp::Eq, Operand::Who(Who::Opponent)),
+                Test::In(Operand::Count(Reg::Last), 2, 3, true)
+            ]
+        );
+    }
+
+    #[test]
+    fn mixed_and_or_is_not_flat() {
+        let e = BoolExpr::And(
+            Box::new(BoolExpr::Or(Box::new(BoolExpr::Final), Box::new(BoolExpr::Repeated))),
+            Box::new(BoolExpr::NoMoves),
+        );
+        assert!(Gen::bool(6, &e).flat.is_none());
+        let e = BoolExpr::Or(Box::new(BoolExpr::Final), Box::new(BoolExpr::Not(Box::new(BoolExpr::Repeated))));
+        let flat = Gen::bool(6, &e).flat.expect("an `or` of two tests");
+        assert!(!flat.all);
+        assert_eq!(flat.tests[1], Test::In(Operand::Repeated, 0, 0, true));
+    }
+
+    #[test]
+    fn a_fixed_players_store_is_a_fixed_cell() {
+        let e = BoolExpr::Compare(
+            CmpOp::Gt,
+            IntExpr::Captured(PlayerExpr::Player(Player::North)),
+            IntExpr::Arith(ArithOp::Sub, Box::new(IntExpr::Total), Box::new(IntExpr::Int(1))),
+        );
+        let code = Gen::bool(6, &e);
+        assert_eq!(code.ops[0], Op::CountCell(13));
+        assert_eq!(code.depth, 3);
+    }
+}

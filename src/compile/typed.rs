@@ -1,0 +1,468 @@
+//! Typing: a lowered [`Expr`] → the typed form its place asks for ([`BoolExpr`], [`IntExpr`],
+//! [`PlayerExpr`], [`PitExpr`]), with constants folded and the common shapes (`x == 3`,
+//! `x in 2..3`) given their own cheap form.
+//!
+//! Every expression's type is known from its form. Where a value of another type stands, it reads
+//! as the type's default, as the checker's rules leave it: a number 0, a condition false, a player
+//! the mover, a pit none. Comparing values of two types gives "different". Expressions have no
+//! effects, so folding and reordering never change a result.
+
+use std::cell::Cell;
+
+use super::ir::{Aggregate, ArithOp, BinOp, CmpOp, Expr, PitField, SetExpr};
+use crate::engine::Player;
+
+/// A pit or store named by a rule: a pit-valued [`Expr`], typed.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum PitExpr {
+    /// No pit: what a rule that found none gives ([`NO_PIT`]).
+    NoPit,
+    /// The last pit of the lap.
+    Last,
+    /// The origin.
+    Origin,
+    /// The pit looked at.
+    Pit,
+    /// `store(P)`.
+    Store(Box<PlayerExpr>),
+    /// `opposite(PIT)`.
+    Opposite(Box<PitExpr>),
+    /// `leftmost(SET)`.
+    Leftmost(Box<Pits>),
+    /// `rightmost(SET)`.
+    Rightmost(Box<Pits>),
+}
+
+/// A player named by a rule.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum PlayerExpr {
+    /// A fixed player.
+    Player(Player),
+    /// The mover.
+    Mover,
+    /// The mover's opponent.
+    Opponent,
+    /// The player to move.
+    ToMove,
+    /// `other(P)`.
+    Other(Box<PlayerExpr>),
+    /// `PIT.side`.
+    Side(PitExpr),
+    /// `PIT.owner`.
+    Owner(PitExpr),
+}
+
+/// A number computed by a rule.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum IntExpr {
+    /// A number.
+    Int(i64),
+    /// `PIT.count`.
+    Count(PitExpr),
+    /// `PIT.before`.
+    Before(PitExpr),
+    /// `PIT.number`.
+    Number(PitExpr),
+    /// Lap number.
+    Lap,
+    /// Moves played.
+    Ply,
+    /// Round number.
+    Round,
+    /// All seeds.
+    Total,
+    /// `seeds(P)`.
+    Seeds(PlayerExpr),
+    /// `captured(P)`.
+    Captured(PlayerExpr),
+    /// `rounds_won(P)`.
+    RoundsWon(PlayerExpr),
+    /// `size(SET)`.
+    Size(Box<Pits>),
+    /// `sum(SET)`.
+    Sum(Box<Pits>),
+    /// `-e`.
+    Neg(Box<IntExpr>),
+    /// `a op b`.
+    Arith(ArithOp, Box<IntExpr>, Box<IntExpr>),
+    /// `a / 2^s` (rounding down).
+    Shr(Box<IntExpr>, u32),
+    /// `a % 2^s` (`a` masked with `2^s - 1`).
+    Mask(Box<IntExpr>, i64),
+}
+
+/// A condition of a rule.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum BoolExpr {
+    /// A truth value.
+    Bool(bool),
+    /// The lap's last seed?
+    Final,
+    /// The player to move has no legal move.
+    NoMoves,
+    /// The player to move has a legal move that leaves the other player's row with seeds.
+    CanFeed,
+    /// The position occurred before.
+    Repeated,
+    /// `PIT.claimed`.
+    Claimed(PitExpr),
+    /// `PIT.closed`.
+    Closed(PitExpr),
+    /// `PIT.store`.
+    IsStore(PitExpr),
+    /// `any(SET)`.
+    Any(Box<Pits>),
+    /// `not e`.
+    Not(Box<BoolExpr>),
+    /// `a and b`.
+    And(Box<BoolExpr>, Box<BoolExpr>),
+    /// `a or b`.
+    Or(Box<BoolExpr>, Box<BoolExpr>),
+    /// Two numbers compared.
+    Compare(CmpOp, IntExpr, IntExpr),
+    /// A number compared with a fixed one.
+    CompareInt(CmpOp, IntExpr, i64),
+    /// `e in lo..hi`.
+    InRange(Box<(IntExpr, IntExpr, IntExpr)>),
+    /// `e in lo..hi` with fixed bounds.
+    InRangeInt(IntExpr, i64, i64),
+    /// `e in {..}`.
+    InSet(IntExpr, Vec<IntExpr>),
+    /// `e is even` (true) / odd.
+    Parity(IntExpr, bool),
+    /// Two players are the same (`true`) / differ (`false`).
+    SamePlayer(PlayerExpr, PlayerExpr, bool),
+    /// Two pits are the same (`true`) / differ (`false`).
+    SamePit(PitExpr, PitExpr, bool),
+    /// Two conditions agree (`true`) / differ (`false`).
+    SameBool(Box<BoolExpr>, Box<BoolExpr>, bool),
+}
+
+/// A set of pits, typed.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Pits {
+    /// `Some(player)` = that row; `None` = the whole board.
+    pub row: Option<PlayerExpr>,
+    /// `where` filters, applied in order.
+    pub filters: Vec<BoolExpr>,
+}
+
+/// The type of an expression's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ty {
+    Int,
+    Bool,
+    Player,
+    Pit,
+}
+
+fn ty(e: &Expr) -> Ty {
+    match e {
+        Expr::Int(_)
+        | Expr::Lap
+        | Expr::Ply
+        | Expr::Round
+        | Expr::Total
+        | Expr::Seeds(_)
+        | Expr::Captured(_)
+        | Expr::RoundsWon(_)
+        | Expr::Neg(_)
+        | Expr::Field(_, PitField::Count | PitField::Before | PitField::Number)
+        | Expr::Aggregate(Aggregate::Size | Aggregate::Sum, _) => Ty::Int,
+        Expr::Bool(_)
+        | Expr::Final
+        | Expr::NoMoves
+        | Expr::CanFeed
+        | Expr::Repeated
+        | Expr::Not(_)
+        | Expr::InRange(..)
+        | Expr::InSet(..)
+        | Expr::Parity(..)
+        | Expr::Field(_, PitField::Claimed | PitField::Closed | PitField::Store)
+        | Expr::Aggregate(Aggregate::Any, _) => Ty::Bool,
+        Expr::Binary(op, _, _) => match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => Ty::Int,
+            _ => Ty::Bool,
+        },
+        Expr::Player(_)
+        | Expr::Mover
+        | Expr::Opponent
+        | Expr::ToMove
+        | Expr::Other(_)
+        | Expr::Field(_, PitField::Side | PitField::Owner) => Ty::Player,
+        Expr::Last
+        | Expr::Origin
+        | Expr::Pit
+        | Expr::Opposite(_)
+        | Expr::Store(_)
+        | Expr::Aggregate(Aggregate::Leftmost | Aggregate::Rightmost, _) => Ty::Pit,
+    }
+}
+
+/// Types expressions and notes what the game's rules read.
+#[derive(Debug, Default)]
+pub(crate) struct Typer {
+    /// Some expression reads `repeated`.
+    pub repeated: Cell<bool>,
+    /// Some expression reads a pit's count `before` the latest seed.
+    pub before: Cell<bool>,
+    /// Some expression reads `total`.
+    pub total: Cell<bool>,
+}
+
+impl Typer {
+    /// A condition.
+    pub fn bool(&self, e: &Expr) -> BoolExpr {
+        if ty(e) != Ty::Bool {
+            return BoolExpr::Bool(false);
+        }
+        match e {
+            Expr::Bool(b) => BoolExpr::Bool(*b),
+            Expr::Final => BoolExpr::Final,
+            Expr::NoMoves => BoolExpr::NoMoves,
+            Expr::CanFeed => BoolExpr::CanFeed,
+            Expr::Repeated => {
+                self.repeated.set(true);
+                BoolExpr::Repeated
+            }
+            Expr::Field(p, PitField::Claimed) => BoolExpr::Claimed(self.pit(p)),
+            Expr::Field(p, PitField::Closed) => BoolExpr::Closed(self.pit(p)),
+            Expr::Field(p, _) => BoolExpr::IsStore(self.pit(p)),
+            Expr::Aggregate(_, set) => BoolExpr::Any(Box::new(self.set(set))),
+            Expr::Not(x) => match self.bool(x) {
+                BoolExpr::Bool(b) => BoolExpr::Bool(!b),
+                x => BoolExpr::Not(Box::new(x)),
+            },
+            Expr::Binary(BinOp::And, a, b) => match (self.bool(a), self.bool(b)) {
+                (BoolExpr::Bool(false), _) | (_, BoolExpr::Bool(false)) => BoolExpr::Bool(false),
+                (BoolExpr::Bool(true), x) | (x, BoolExpr::Bool(true)) => x,
+                (a, b) => BoolExpr::And(Box::new(a), Box::new(b)),
+            },
+            Expr::Binary(BinOp::Or, a, b) => match (self.bool(a), self.bool(b)) {
+                (BoolExpr::Bool(true), _) | (_, BoolExpr::Bool(true)) => BoolExpr::Bool(true),
+                (BoolExpr::Bool(false), x) | (x, BoolExpr::Bool(false)) => x,
+                (a, b) => BoolExpr::Or(Box::new(a), Box::new(b)),
+            },
+            Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                let same = *op == BinOp::Eq;
+                if ty(a) != ty(b) {
+                    return BoolExpr::Bool(!same);
+                }
+                match ty(a) {
+                    Ty::Int => compare(if same { CmpOp::Eq } else { CmpOp::Ne }, self.int(a), self.int(b)),
+                    Ty::Bool => match (self.bool(a), self.bool(b)) {
+                        (BoolExpr::Bool(x), BoolExpr::Bool(y)) => BoolExpr::Bool((x == y) == same),
+                        (a, b) => BoolExpr::SameBool(Box::new(a), Box::new(b), same),
+                    },
+                    Ty::Player => match (self.player(a), self.player(b)) {
+                        (PlayerExpr::Player(x), PlayerExpr::Player(y)) => BoolExpr::Bool((x == y) == same),
+                        (a, b) => BoolExpr::SamePlayer(a, b, same),
+                    },
+                    Ty::Pit => BoolExpr::SamePit(self.pit(a), self.pit(b), same),
+                }
+            }
+            Expr::Binary(op, a, b) => {
+                let op = match op {
+                    BinOp::Lt => CmpOp::Lt,
+                    BinOp::Le => CmpOp::Le,
+                    BinOp::Gt => CmpOp::Gt,
+                    _ => CmpOp::Ge,
+                };
+                compare(op, self.int(a), self.int(b))
+            }
+            Expr::InRange(x, lo, hi) => match (self.int(x), self.int(lo), self.int(hi)) {
+                (IntExpr::Int(v), IntExpr::Int(lo), IntExpr::Int(hi)) => BoolExpr::Bool(lo <= v && v <= hi),
+                (x, IntExpr::Int(lo), IntExpr::Int(hi)) => BoolExpr::InRangeInt(x, lo, hi),
+                (x, lo, hi) => BoolExpr::InRange(Box::new((x, lo, hi))),
+            },
+            Expr::InSet(x, items) => BoolExpr::InSet(self.int(x), items.iter().map(|i| self.int(i)).collect()),
+            Expr::Parity(x, even) => match self.int(x) {
+                IntExpr::Int(v) => BoolExpr::Bool((v % 2 == 0) == *even),
+                x => BoolExpr::Parity(x, *even),
+            },
+            _ => unreachable!("ty() said this is a condition"),
+        }
+    }
+
+    /// A number.
+    pub fn int(&self, e: &Expr) -> IntExpr {
+        if ty(e) != Ty::Int {
+            return IntExpr::Int(0);
+        }
+        match e {
+            Expr::Int(n) => IntExpr::Int(*n),
+            Expr::Lap => IntExpr::Lap,
+            Expr::Ply => IntExpr::Ply,
+            Expr::Round => IntExpr::Round,
+            Expr::Total => {
+                self.total.set(true);
+                IntExpr::Total
+            }
+            Expr::Seeds(p) => IntExpr::Seeds(self.player(p)),
+            Expr::Captured(p) => IntExpr::Captured(self.player(p)),
+            Expr::RoundsWon(p) => IntExpr::RoundsWon(self.player(p)),
+            Expr::Field(p, PitField::Count) => IntExpr::Count(self.pit(p)),
+            Expr::Field(p, PitField::Before) => {
+                self.before.set(true);
+                IntExpr::Before(self.pit(p))
+            }
+            Expr::Field(p, _) => IntExpr::Number(self.pit(p)),
+            Expr::Aggregate(Aggregate::Size, set) => IntExpr::Size(Box::new(self.set(set))),
+            Expr::Aggregate(_, set) => IntExpr::Sum(Box::new(self.set(set))),
+            Expr::Neg(x) => match self.int(x) {
+                IntExpr::Int(n) => IntExpr::Int(n.saturating_neg()),
+                x => IntExpr::Neg(Box::new(x)),
+            },
+            Expr::Binary(op, a, b) => {
+                let op = match op {
+                    BinOp::Add => ArithOp::Add,
+                    BinOp::Sub => ArithOp::Sub,
+                    BinOp::Mul => ArithOp::Mul,
+                    BinOp::Div => ArithOp::Div,
+                    _ => ArithOp::Rem,
+                };
+                match (self.int(a), self.int(b)) {
+                    (IntExpr::Int(x), IntExpr::Int(y)) => IntExpr::Int(op.apply(x, y)),
+                    // Rounding down, a division by 2^s is a shift and its remainder a mask.
+                    (a, IntExpr::Int(k)) if op == ArithOp::Div && k > 0 && (k as u64).is_power_of_two() => {
+                        IntExpr::Shr(Box::new(a), k.trailing_zeros())
+                    }
+                    (a, IntExpr::Int(k)) if op == ArithOp::Rem && k > 0 && (k as u64).is_power_of_two() => {
+                        IntExpr::Mask(Box::new(a), k - 1)
+                    }
+                    (a, b) => IntExpr::Arith(op, Box::new(a), Box::new(b)),
+                }
+            }
+            _ => unreachable!("ty() said this is a number"),
+        }
+    }
+
+    /// A player.
+    pub fn player(&self, e: &Expr) -> PlayerExpr {
+        if ty(e) != Ty::Player {
+            return PlayerExpr::Mover;
+        }
+        match e {
+            Expr::Player(p) => PlayerExpr::Player(*p),
+            Expr::Mover => PlayerExpr::Mover,
+            Expr::Opponent => PlayerExpr::Opponent,
+            Expr::ToMove => PlayerExpr::ToMove,
+            Expr::Other(p) => match self.player(p) {
+                PlayerExpr::Player(p) => PlayerExpr::Player(p.other()),
+                PlayerExpr::Mover => PlayerExpr::Opponent,
+                PlayerExpr::Opponent => PlayerExpr::Mover,
+                p => PlayerExpr::Other(Box::new(p)),
+            },
+            Expr::Field(p, PitField::Side) => PlayerExpr::Side(self.pit(p)),
+            Expr::Field(p, _) => PlayerExpr::Owner(self.pit(p)),
+            _ => unreachable!("ty() said this is a player"),
+        }
+    }
+
+    /// A pit.
+    pub fn pit(&self, e: &Expr) -> PitExpr {
+        if ty(e) != Ty::Pit {
+            return PitExpr::NoPit;
+        }
+        match e {
+            Expr::Last => PitExpr::Last,
+            Expr::Origin => PitExpr::Origin,
+            Expr::Pit => PitExpr::Pit,
+            Expr::Store(p) => PitExpr::Store(Box::new(self.player(p))),
+            Expr::Opposite(p) => match self.pit(p) {
+                PitExpr::NoPit => PitExpr::NoPit,
+                p => PitExpr::Opposite(Box::new(p)),
+            },
+            Expr::Aggregate(Aggregate::Leftmost, set) => PitExpr::Leftmost(Box::new(self.set(set))),
+            Expr::Aggregate(_, set) => PitExpr::Rightmost(Box::new(self.set(set))),
+            _ => unreachable!("ty() said this is a pit"),
+        }
+    }
+
+    /// A set of pits.
+    pub fn set(&self, s: &SetExpr) -> Pits {
+        Pits {
+            row: s.row.as_ref().map(|r| self.player(r)),
+            filters: s.filters.iter().map(|f| self.bool(f)).collect(),
+        }
+    }
+}
+
+/// `a op b` on numbers, with a fixed side moved to the right.
+fn compare(op: CmpOp, a: IntExpr, b: IntExpr) -> BoolExpr {
+    match (a, b) {
+        (IntExpr::Int(x), IntExpr::Int(y)) => BoolExpr::Bool(op.holds(x, y)),
+        (a, IntExpr::Int(k)) => BoolExpr::CompareInt(op, a, k),
+        (IntExpr::Int(k), b) => BoolExpr::CompareInt(op.swapped(), b, k),
+        (a, b) => BoolExpr::Compare(op, a, b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_shift_and_a_mask_round_down_like_euclid() {
+        for x in -40i64..40 {
+            for s in 0..4 {
+                assert_eq!(x >> s, x.div_euclid(1 << s));
+                assert_eq!(x & ((1 << s) - 1), x.rem_euclid(1 << s));
+            }
+        }
+    }
+
+    use super::*;
+    use crate::engine::Player;
+
+    fn b(x: Expr) -> Box<Expr> {
+        Box::new(x)
+    }
+
+    #[test]
+    fn constants_fold_and_a_fixed_side_moves_right() {
+        let t = Typer::default();
+        let half = Expr::Binary(BinOp::Div, b(Expr::Int(48)), b(Expr::Int(2)));
+        assert_eq!(t.int(&half), IntExpr::Int(24));
+        let e = Expr::Binary(BinOp::Lt, b(Expr::Int(3)), b(Expr::Ply));
+        assert_eq!(t.bool(&e), BoolExpr::CompareInt(CmpOp::Gt, IntExpr::Ply, 3));
+        let e = Expr::InRange(b(Expr::Field(b(Expr::Last), PitField::Count)), b(Expr::Int(2)), b(Expr::Int(3)));
+        assert_eq!(t.bool(&e), BoolExpr::InRangeInt(IntExpr::Count(PitExpr::Last), 2, 3));
+        let e = Expr::Binary(BinOp::And, b(Expr::Bool(true)), b(Expr::Final));
+        assert_eq!(t.bool(&e), BoolExpr::Final);
+        assert_eq!(t.int(&Expr::Binary(BinOp::Div, b(Expr::Int(1)), b(Expr::Int(0)))), IntExpr::Int(0));
+        let half_ply = Expr::Binary(BinOp::Div, b(Expr::Ply), b(Expr::Int(4)));
+        assert_eq!(t.int(&half_ply), IntExpr::Shr(Box::new(IntExpr::Ply), 2));
+        let odd = Expr::Binary(BinOp::Rem, b(Expr::Ply), b(Expr::Int(2)));
+        assert_eq!(t.int(&odd), IntExpr::Mask(Box::new(IntExpr::Ply), 1));
+    }
+
+    #[test]
+    fn a_value_of_another_type_reads_as_the_default() {
+        let t = Typer::default();
+        assert_eq!(t.int(&Expr::Final), IntExpr::Int(0));
+        assert_eq!(t.bool(&Expr::Ply), BoolExpr::Bool(false));
+        assert_eq!(t.player(&Expr::Ply), PlayerExpr::Mover);
+        assert_eq!(t.pit(&Expr::Mover), PitExpr::NoPit);
+        // A player and a number are never equal.
+        assert_eq!(
+            t.bool(&Expr::Binary(BinOp::Eq, b(Expr::Mover), b(Expr::Int(0)))),
+            BoolExpr::Bool(false)
+        );
+        assert_eq!(
+            t.bool(&Expr::Binary(BinOp::Ne, b(Expr::Mover), b(Expr::Int(0)))),
+            BoolExpr::Bool(true)
+        );
+        assert_eq!(
+            t.player(&Expr::Other(b(Expr::Player(Player::South)))),
+            PlayerExpr::Player(Player::North)
+        );
+    }
+
+    #[test]
+    fn the_typer_notes_repeated_and_before() {
+        let t = Typer::default();
+        t.bool(&Expr::Binary(BinOp::Or, b(Expr::Repeated), b(Expr::Final)));
+        assert!(t.repeated.get() && !t.before.get());
+        t.int(&Expr::Field(b(Expr::Last), PitField::Before));
+        assert!(t.before.get());
+    }
+}

@@ -1,0 +1,63 @@
+//! Counting the positions reached after 1, 2, … moves from a position (`perft`), the usual
+//! correctness-and-speed yardstick for a move generator, and uniform-random playouts (`bench`).
+//!
+//! Every line of play is followed with its own history, so a rule that looks at the past (such as a
+//! repetition rule) ends the lines it should. A finished position is counted and not expanded; a
+//! move that gives its player another move is one ply like any other.
+
+use rand::Rng;
+
+use super::trace::Log;
+use super::{Game, Moves, Position};
+
+/// What one random playout did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Playout {
+    /// Moves played.
+    pub plies: u32,
+    /// The game ended by its rules (else the ply cap stopped it).
+    pub finished: bool,
+}
+
+impl Game {
+    /// The number of positions reached after exactly `d` moves from `pos`, for `d` in `1..=depth`
+    /// (`result[d - 1]`).
+    pub fn perft(&self, pos: &Position, depth: usize) -> Vec<u64> {
+        let mut counts = vec![0u64; depth];
+        if depth > 0 {
+            self.perft_into(pos, &mut counts);
+        }
+        counts
+    }
+
+    /// Adds the positions below `pos` to `counts` (`counts[0]` = one move ahead).
+    fn perft_into(&self, pos: &Position, counts: &mut [u64]) {
+        let rules = self.move_rules(pos);
+        let mut child = pos.clone();
+        for k in self.legal_set(pos).iter() {
+            child.clone_from(pos);
+            self.play(&mut child, k, rules, &mut Log::off());
+            counts[0] += 1;
+            if counts.len() > 1 && !child.over {
+                self.perft_into(&child, &mut counts[1..]);
+            }
+        }
+    }
+
+    /// Plays uniformly random legal moves from `pos` until the game is over or `max_plies` moves have
+    /// been played (a game may otherwise go on forever), leaving the final position in `pos`.
+    pub fn random_playout(&self, pos: &mut Position, rng: &mut impl Rng, max_plies: u32) -> Playout {
+        let mut plies = 0;
+        // The end rules may have worked out the next position's legal moves already.
+        let mut known: Option<Moves> = None;
+        while !pos.over && plies < max_plies {
+            let moves = known.take().unwrap_or_else(|| self.legal_set(pos));
+            let Some(k) = moves.nth(rng.gen_range(0..moves.len().max(1))) else {
+                break;
+            };
+            known = self.play(pos, k, self.move_rules(pos), &mut Log::off());
+            plies += 1;
+        }
+        Playout { plies, finished: pos.over }
+    }
+}

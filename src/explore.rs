@@ -1,0 +1,559 @@
+//! Dynamic checks (`sowlang check --explore N`): random games of a game that passed every static
+//! check, looking for what only play shows. Input: a rule file; output: diagnostics that point at the
+//! rules involved, each with the shortest move sequence found that reproduces it: the sequence of a
+//! random game is shortened by dropping moves for as long as the problem stays, then a breadth-first
+//! search from the start looks for a shorter one. Deterministic for a given seed.
+//!
+//! Found: a move whose sowing never ends (more laps than the relay limit: the engine refuses it), a
+//! position where the player to move has no legal move and no `end` rule ends the game, a game that
+//! goes round in circles or does not end within a bound, and seeds created or destroyed by a move.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use crate::check::{self, Override, Program};
+use crate::diagnostic::{Diagnostic, Sources, Span};
+use crate::engine::{Event, Game, MoveError, Position};
+use crate::syntax::ast::{Item, ItemKind};
+use crate::{LoadFailure, compile};
+
+/// How to explore.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Random games to play.
+    pub games: usize,
+    /// Seed of the random choices.
+    pub seed: u64,
+    /// Moves after which a game that has not ended is reported.
+    pub max_moves: usize,
+}
+
+/// The result: every file read, and the static warnings followed by what exploring found.
+#[derive(Debug)]
+pub struct Explored {
+    /// Every file read.
+    pub sources: Sources,
+    /// Warnings of the static checks, then the findings.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Moves played in all.
+    pub moves_played: u64,
+}
+
+/// Checks `path` and, if it is clean of errors, plays `opts.games` random games of it.
+pub fn run(path: &Path, overrides: &[Override], opts: Options) -> Result<Explored, LoadFailure> {
+    let mut sources = Sources::default();
+    let program = match check::load(path, &mut sources) {
+        Ok(p) => p,
+        Err(diagnostics) => return Err(LoadFailure { sources, diagnostics }),
+    };
+    let checked = match check::check(program, overrides) {
+        Ok(c) => c,
+        Err(diagnostics) => return Err(LoadFailure { sources, diagnostics }),
+    };
+    let game = compile::compile(&checked);
+    let mut diagnostics = checked.warnings.clone();
+    let reproduce = Reproduce {
+        file: path.display().to_string(),
+        sets: overrides.iter().map(|o| format!(" --set {}={}", o.name, o.value)).collect(),
+    };
+    let (findings, moves_played) = explore(&game, opts);
+    for f in findings {
+        diagnostics.push(f.diagnostic(&checked.program, &game, &reproduce));
+    }
+    Ok(Explored {
+        sources,
+        diagnostics,
+        moves_played,
+    })
+}
+
+/// What a finding needs to say how to reproduce it.
+struct Reproduce {
+    file: String,
+    sets: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    /// Playing `pit` after the moves never finishes its sowing.
+    EndlessSowing { pit: usize },
+    /// The player to move has no legal move and the game is not over.
+    Stuck,
+    /// The moves lead back to the position reached after the first `from` of them.
+    Circle { from: usize },
+    /// The game did not end within the bound.
+    TooLong,
+    /// The end rule `rule` holds before the first move.
+    OverAtStart { rule: String },
+    /// The last move changed the number of seeds; `rules` fired during it.
+    SeedCount { before: u32, after: u32, rules: Vec<String> },
+}
+
+#[derive(Debug, Clone)]
+struct Finding {
+    kind: Kind,
+    moves: Vec<usize>,
+}
+
+/// Plays the games; returns one finding per kind of problem (the shortest sequence of each).
+fn explore(game: &Game, opts: Options) -> (Vec<Finding>, u64) {
+    let mut rng = StdRng::seed_from_u64(opts.seed);
+    let mut found: Vec<Finding> = Vec::new();
+    let mut played = 0u64;
+    let keep = |f: Finding, found: &mut Vec<Finding>| {
+        let same_kind = |a: &Kind, b: &Kind| std::mem::discriminant(a) == std::mem::discriminant(b);
+        match found.iter_mut().find(|g| same_kind(&g.kind, &f.kind)) {
+            Some(g) if g.moves.len() > f.moves.len() => *g = f,
+            Some(_) => {}
+            None => found.push(f),
+        }
+    };
+    // Before the first move: the end rules may already hold, and then no game is ever played.
+    let mut unsettled = game.initial(None);
+    if let Some(pit) = endless_move(game, &unsettled) {
+        keep(
+            Finding {
+                kind: Kind::EndlessSowing { pit },
+                moves: vec![pit],
+            },
+            &mut found,
+        );
+    }
+    game.settle_start(&mut unsettled);
+    if unsettled.over {
+        found.push(Finding {
+            kind: Kind::OverAtStart {
+                rule: unsettled.ended_by.clone().unwrap_or_default(),
+            },
+            moves: vec![],
+        });
+        return (found, 0);
+    }
+    for _ in 0..opts.games {
+        let mut pos = start(game);
+        let total = game.seed_total(&pos);
+        let mut moves = Vec::new();
+        let mut seen: HashMap<u64, usize> = HashMap::new();
+        seen.insert(game.hash(&pos), 0);
+        let mut circle = None;
+        loop {
+            if pos.over {
+                break;
+            }
+            if let Some(pit) = endless_move(game, &pos) {
+                let mut m = moves.clone();
+                m.push(pit);
+                keep(
+                    Finding {
+                        kind: Kind::EndlessSowing { pit },
+                        moves: m,
+                    },
+                    &mut found,
+                );
+            }
+            let legal = game.legal_moves(&pos);
+            if legal.is_empty() {
+                keep(
+                    Finding {
+                        kind: Kind::Stuck,
+                        moves: moves.clone(),
+                    },
+                    &mut found,
+                );
+                break;
+            }
+            if moves.len() >= opts.max_moves {
+                let kind = match circle {
+                    Some(from) => Kind::Circle { from },
+                    None => Kind::TooLong,
+                };
+                let m = match kind {
+                    Kind::Circle { .. } => moves[..circle_end(game, &moves).unwrap_or(moves.len())].to_vec(),
+                    _ => moves.clone(),
+                };
+                keep(Finding { kind, moves: m }, &mut found);
+                break;
+            }
+            let k = legal[rng.gen_range(0..legal.len())];
+            let before = pos.clone();
+            if game.apply(&mut pos, k).is_err() {
+                break;
+            }
+            played += 1;
+            moves.push(k);
+            let now = game.seed_total(&pos);
+            if now != total {
+                let rules = rules_fired(game, &before, k);
+                keep(
+                    Finding {
+                        kind: Kind::SeedCount {
+                            before: total,
+                            after: now,
+                            rules,
+                        },
+                        moves: moves.clone(),
+                    },
+                    &mut found,
+                );
+                break;
+            }
+            if circle.is_none()
+                && let Some(&first) = seen.get(&game.hash(&pos))
+            {
+                circle = Some(first);
+            }
+            seen.entry(game.hash(&pos)).or_insert(moves.len());
+        }
+    }
+    for f in &mut found {
+        if matches!(f.kind, Kind::EndlessSowing { .. } | Kind::Stuck | Kind::SeedCount { .. }) {
+            f.moves = shorten(game, &f.moves, &f.kind);
+            // Breadth-first for the two problems a single position shows.
+            if matches!(f.kind, Kind::Stuck | Kind::EndlessSowing { .. })
+                && let Some(shorter) = shortest(game, &f.kind, f.moves.len())
+            {
+                f.moves = shorter;
+            }
+        }
+    }
+    (found, played)
+}
+
+/// The game's start position, settled.
+fn start(game: &Game) -> Position {
+    let mut pos = game.initial(None);
+    game.settle_start(&mut pos);
+    pos
+}
+
+/// A pit of the player to move that holds seeds but whose sowing never ends.
+fn endless_move(game: &Game, pos: &Position) -> Option<usize> {
+    (1..=game.pits).find(|&k| {
+        let mut p = pos.clone();
+        matches!(game.apply(&mut p, k), Err(MoveError::Illegal { reason, .. }) if reason.contains("never ends"))
+    })
+}
+
+/// The names of the rules that took, moved or claimed seeds during move `k` from `pos`.
+fn rules_fired(game: &Game, pos: &Position, k: usize) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut names: Vec<String> = Vec::new();
+    if let Ok(events) = game.apply_traced(&mut p, k) {
+        for e in events {
+            if let Event::Take { rule, .. } | Event::MoveSeeds { rule, .. } | Event::Claim { rule, .. } = e
+                && !names.contains(&rule)
+            {
+                names.push(rule);
+            }
+        }
+    }
+    names
+}
+
+/// How many of `moves` it takes to come back to a position seen before (the first repetition).
+fn circle_end(game: &Game, moves: &[usize]) -> Option<usize> {
+    let mut pos = start(game);
+    let mut seen = vec![game.hash(&pos)];
+    for (i, &k) in moves.iter().enumerate() {
+        game.apply(&mut pos, k).ok()?;
+        let h = game.hash(&pos);
+        if seen.contains(&h) {
+            return Some(i + 1);
+        }
+        seen.push(h);
+    }
+    None
+}
+
+/// Does playing `moves` from the start show the problem `kind` (of the same sort)?
+fn reproduces(game: &Game, moves: &[usize], kind: &Kind) -> bool {
+    let mut pos = start(game);
+    let total = game.seed_total(&pos);
+    let (prefix, last) = match kind {
+        Kind::EndlessSowing { .. } => match moves.split_last() {
+            Some((&last, prefix)) => (prefix, Some(last)),
+            None => return false,
+        },
+        _ => (moves, None),
+    };
+    for &k in prefix {
+        if pos.over || game.apply(&mut pos, k).is_err() {
+            return false;
+        }
+    }
+    match kind {
+        Kind::EndlessSowing { .. } => {
+            let k = last.expect("an endless sowing ends with its move");
+            let mut p = pos.clone();
+            !pos.over && matches!(game.apply(&mut p, k), Err(MoveError::Illegal { reason, .. }) if reason.contains("never ends"))
+        }
+        Kind::Stuck => !pos.over && game.legal_moves(&pos).is_empty(),
+        Kind::SeedCount { .. } => game.seed_total(&pos) != total,
+        Kind::Circle { .. } | Kind::TooLong | Kind::OverAtStart { .. } => false,
+    }
+}
+
+/// Most positions the breadth-first search for a shorter sequence looks at.
+const MAX_SEARCHED: usize = 20_000;
+
+/// A sequence shorter than `than` that shows the same sort of problem, found breadth-first (so the
+/// shortest there is) among the first [`MAX_SEARCHED`] positions.
+fn shortest(game: &Game, kind: &Kind, than: usize) -> Option<Vec<usize>> {
+    let mut level: Vec<(Position, Vec<usize>)> = vec![(start(game), Vec::new())];
+    let mut seen = std::collections::HashSet::new();
+    let mut searched = 0usize;
+    while !level.is_empty() {
+        let mut next = Vec::new();
+        for (pos, moves) in level {
+            if pos.over {
+                continue;
+            }
+            let found = match kind {
+                Kind::Stuck => game.legal_moves(&pos).is_empty().then(|| moves.clone()),
+                Kind::EndlessSowing { .. } => endless_move(game, &pos).map(|k| [moves.as_slice(), &[k]].concat()),
+                _ => None,
+            };
+            if let Some(m) = found {
+                return (m.len() < than).then_some(m);
+            }
+            if moves.len() + 1 >= than {
+                continue;
+            }
+            for k in game.legal_moves(&pos) {
+                let mut p = pos.clone();
+                if game.apply(&mut p, k).is_ok() && seen.insert((game.hash(&p), p.ply)) {
+                    searched += 1;
+                    if searched > MAX_SEARCHED {
+                        return None;
+                    }
+                    next.push((p, [moves.as_slice(), &[k]].concat()));
+                }
+            }
+        }
+        level = next;
+    }
+    None
+}
+
+/// Drops moves from the sequence, from the end backwards, as long as the problem stays.
+fn shorten(game: &Game, moves: &[usize], kind: &Kind) -> Vec<usize> {
+    let mut best = moves.to_vec();
+    // Whole prefixes first (cheap and often enough), then single moves.
+    let mut cut = best.len();
+    while cut > 0 {
+        cut /= 2;
+        let candidate = best[cut..].to_vec();
+        if candidate.len() < best.len() && reproduces(game, &candidate, kind) {
+            best = candidate;
+            cut = best.len();
+        }
+    }
+    let mut i = best.len();
+    while i > 0 {
+        i -= 1;
+        if matches!(kind, Kind::EndlessSowing { .. }) && i + 1 == best.len() {
+            continue;
+        }
+        let mut candidate = best.clone();
+        candidate.remove(i);
+        if reproduces(game, &candidate, kind) {
+            best = candidate;
+        }
+    }
+    best
+}
+
+fn list(moves: &[usize]) -> String {
+    moves.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// The moves as a `--moves` argument, shortened for the message when long.
+fn shown(moves: &[usize]) -> String {
+    if moves.is_empty() {
+        return "in the start position".to_string();
+    }
+    const SHOWN: usize = 24;
+    if moves.len() <= SHOWN {
+        format!("after the moves {}", list(moves))
+    } else {
+        format!("after {} moves ({}, …)", moves.len(), list(&moves[..SHOWN]))
+    }
+}
+
+fn first_span(program: &Program, pred: impl Fn(&ItemKind) -> bool) -> Option<Span> {
+    fn walk<'a>(items: &'a [Item], pred: &dyn Fn(&ItemKind) -> bool, out: &mut Vec<&'a Item>) {
+        for i in items {
+            if pred(&i.kind) {
+                out.push(i);
+            }
+            if let ItemKind::Phase(_, _, inner) = &i.kind {
+                walk(inner, pred, out);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(&program.items, &pred, &mut found);
+    found.first().map(|i| i.span)
+}
+
+fn end_spans(program: &Program) -> Vec<Span> {
+    program
+        .items
+        .iter()
+        .filter_map(|i| match &i.kind {
+            ItemKind::End(_, cond, _) => Some(cond.span),
+            _ => None,
+        })
+        .collect()
+}
+
+impl Finding {
+    fn diagnostic(&self, program: &Program, game: &Game, how: &Reproduce) -> Diagnostic {
+        let at = program.file_span;
+        let command = |moves: &[usize]| {
+            if moves.is_empty() {
+                format!("`sowlang run {}{} --trace`", how.file, how.sets)
+            } else {
+                format!("`sowlang run {}{} --moves {} --trace`", how.file, how.sets, list(moves))
+            }
+        };
+        let ends = end_spans(program);
+        match &self.kind {
+            Kind::EndlessSowing { pit } => {
+                let prefix = &self.moves[..self.moves.len() - 1];
+                let relay = first_span(program, |k| matches!(k, ItemKind::SowRelay(_))).unwrap_or(at);
+                let mut d = Diagnostic::error(
+                    "sow::explore::endless_sowing",
+                    format!("the sowing of pit {pit} never ends {}: it relays lap after lap", shown(prefix)),
+                    relay,
+                    "this relay rule keeps the sowing going",
+                );
+                if let Some(limit) = first_span(program, |k| matches!(k, ItemKind::SowRelayLimit(_))) {
+                    d = d.with_label(limit, "the limit it reaches");
+                }
+                d.with_help(format!(
+                    "such a move is refused as illegal; if the rules say otherwise, make the relay stop or raise \
+                     `relay limit` — see it with {}",
+                    command(&self.moves)
+                ))
+                .warning()
+            }
+            Kind::OverAtStart { rule } => {
+                let span = program
+                    .items
+                    .iter()
+                    .find_map(|i| match &i.kind {
+                        ItemKind::End(name, cond, _) if name.node == *rule => Some(cond.span),
+                        _ => None,
+                    })
+                    .unwrap_or(at);
+                Diagnostic::error(
+                    "sow::explore::over_at_start",
+                    format!("the game is over before the first move: the end rule `{rule}` already holds"),
+                    span,
+                    "holds at the start",
+                )
+                .with_help(format!(
+                    "no game can be played; check this condition and the board — see it with {}",
+                    command(&[])
+                ))
+            }
+            Kind::Stuck => {
+                let mut pos = start(game);
+                for &k in &self.moves {
+                    let _ = game.apply(&mut pos, k);
+                }
+                let who = pos.to_move.name();
+                let d = Diagnostic::error(
+                    "sow::explore::stuck",
+                    format!("{who} has no legal move {} and no `end` rule ends the game", shown(&self.moves)),
+                    ends.first().copied().unwrap_or(at),
+                    "none of the end rules holds",
+                );
+                let d = ends.iter().skip(1).fold(d, |d, s| d.with_label(*s, "nor this one"));
+                d.with_help(format!(
+                    "add an end rule for it, e.g. `end \"no move left\" when no_moves remaining owner` — see it with {}",
+                    command(&self.moves)
+                ))
+            }
+            Kind::Circle { from } => {
+                let d = Diagnostic::error(
+                    "sow::explore::no_end_reached",
+                    format!(
+                        "a game can go round in circles: {} {} comes back, and no `end` rule stops it",
+                        shown(&self.moves),
+                        if *from == 0 {
+                            "the start position".to_string()
+                        } else {
+                            format!("the position after move {from}")
+                        }
+                    ),
+                    ends.first().copied().unwrap_or(at),
+                    "never holds in the circle",
+                );
+                let d = with_ends_rest(d, &ends, "nor this one");
+                d.with_help(format!(
+                    "add an end rule such as `end \"repetition\" when repeated remaining split` — see it with {}",
+                    command(&self.moves)
+                ))
+                .warning()
+            }
+            Kind::TooLong => {
+                let d = Diagnostic::error(
+                    "sow::explore::no_end_reached",
+                    format!("a game did not end within {} moves", self.moves.len()),
+                    ends.first().copied().unwrap_or(at),
+                    "did not hold in that game",
+                );
+                let d = with_ends_rest(d, &ends, "nor this one");
+                d.with_help(format!(
+                    "check that the end rules can be reached (or explore with a larger `--max-moves`) — the game: {}",
+                    command(&self.moves)
+                ))
+                .warning()
+            }
+            Kind::SeedCount { before, after, rules } => {
+                let spans: Vec<Span> = rules.iter().filter_map(|r| rule_span(program, r)).collect();
+                let (primary, text) = match spans.first() {
+                    Some(s) => (*s, "fired during the move"),
+                    None => (at, "in this file"),
+                };
+                let mut d = Diagnostic::error(
+                    "sow::explore::seed_count",
+                    format!(
+                        "the number of seeds changed from {before} to {after} {}; seeds are only ever moved",
+                        shown(&self.moves)
+                    ),
+                    primary,
+                    text,
+                );
+                for s in spans.iter().skip(1) {
+                    d = d.with_label(*s, "fired too");
+                }
+                d.with_help(format!("this is a bug in sowlang: please report it with {}", command(&self.moves)))
+            }
+        }
+    }
+}
+
+fn with_ends_rest(mut d: Diagnostic, ends: &[Span], text: &str) -> Diagnostic {
+    for s in ends.iter().skip(1) {
+        d = d.with_label(*s, text);
+    }
+    d
+}
+
+/// The span of the name of the capture or trigger called `name`.
+fn rule_span(program: &Program, name: &str) -> Option<Span> {
+    fn walk(items: &[Item], name: &str) -> Option<Span> {
+        items.iter().find_map(|i| match &i.kind {
+            ItemKind::Capture(def) | ItemKind::Trigger(def) if def.name.node == name => Some(def.name.span),
+            ItemKind::Phase(_, _, inner) => walk(inner, name),
+            _ => None,
+        })
+    }
+    walk(&program.items, name)
+}

@@ -1,0 +1,276 @@
+//! Alpha-beta search (negamax form) with iterative deepening, a transposition table, move ordering
+//! and a depth or time limit, for any game. Input: a game and a position with a legal move. Output:
+//! the move with the best value found at the deepest completed depth, ties broken with the caller's
+//! random generator, so that a depth-limited search is deterministic for a given seed.
+//!
+//! A move that lets the mover move again keeps the point of view: the child's value is negated only
+//! when the turn passes. The table is keyed on the position without its history, so in a game with a
+//! repetition rule it may reuse a value that a different history would change; for a heuristic
+//! player that is the usual trade (the exact solver in [`super::solve`] does not make it).
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+
+use super::{DECIDED, evaluate, position_key, rules_read};
+use crate::engine::{Game, Player, Position};
+
+/// Beyond any score.
+const INF: i32 = super::WIN * 4;
+
+/// Table entries kept before the table is emptied (a few hundred MB at most).
+const TABLE_LIMIT: usize = 4_000_000;
+
+/// How deep or how long to search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest search, in plies.
+    pub depth: u32,
+    /// Stop starting deeper searches after this long (the move found at the deepest finished depth
+    /// is played). A time limit makes the choice depend on the machine.
+    pub time: Option<Duration>,
+}
+
+/// What a search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Searched {
+    /// The chosen pit.
+    pub pit: usize,
+    /// Its value for the player to move, in [`super::SCALE`] units per seed.
+    pub score: i32,
+    /// The deepest depth finished.
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Every move with its value at that depth; exact only when all scores were asked for, else an
+    /// upper bound for the moves below the best.
+    pub scores: Vec<(usize, i32)>,
+}
+
+#[derive(Clone, Copy)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    depth: u32,
+    value: i32,
+    bound: Bound,
+    best: usize,
+}
+
+struct Searcher<'a> {
+    game: &'a Game,
+    with_ply: bool,
+    table: HashMap<u64, Entry>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+    root_ply: u32,
+}
+
+/// Searches the position and returns the best move, or `None` when there is no legal move. With
+/// `all_scores` every root move gets an exact value (slower; for hints).
+pub fn search(game: &Game, pos: &Position, limits: Limits, all_scores: bool, rng: &mut StdRng) -> Option<Searched> {
+    let mut moves = game.legal_moves(pos);
+    if moves.is_empty() {
+        return None;
+    }
+    let mover = pos.to_move;
+    if moves.len() == 1 && !all_scores {
+        return Some(Searched {
+            pit: moves[0],
+            score: evaluate(game, pos, mover),
+            depth: 0,
+            nodes: 1,
+            scores: vec![(moves[0], evaluate(game, pos, mover))],
+        });
+    }
+    // Shuffled first, so that equal moves are met (and tied) in a random order.
+    moves.shuffle(rng);
+    let mut children: Vec<(usize, Position)> = moves
+        .iter()
+        .filter_map(|&k| {
+            let mut c = pos.clone();
+            game.apply(&mut c, k).ok().map(|()| (k, c))
+        })
+        .collect();
+    let mut s = Searcher {
+        game,
+        with_ply: rules_read(game, "Ply"),
+        table: HashMap::new(),
+        nodes: 0,
+        deadline: None,
+        aborted: false,
+        root_ply: pos.ply,
+    };
+    let start = Instant::now();
+    let mut done: Option<(u32, Vec<(usize, i32)>)> = None;
+    for depth in 1..=limits.depth.max(1) {
+        // The first depth always finishes, so that there is a move to play.
+        s.deadline = if depth > 1 { limits.time.map(|t| start + t) } else { None };
+        let mut scores = Vec::with_capacity(children.len());
+        let mut best = -INF;
+        for (k, child) in &children {
+            let alpha = if all_scores || best == -INF { -INF } else { best - 1 };
+            let v = s.child_value(child, mover, depth - 1, alpha, INF);
+            if s.aborted {
+                break;
+            }
+            best = best.max(v);
+            scores.push((*k, v));
+        }
+        if s.aborted {
+            break;
+        }
+        // The next depth looks at the best moves first.
+        let rank: HashMap<usize, i32> = scores.iter().copied().collect();
+        children.sort_by_key(|(k, _)| std::cmp::Reverse(rank[k]));
+        let decided = best >= DECIDED || scores.iter().all(|&(_, v)| v <= -DECIDED);
+        done = Some((depth, scores));
+        if decided || limits.time.is_some_and(|t| start.elapsed() >= t) {
+            break;
+        }
+    }
+    let (depth, scores) = done.expect("the first depth is never interrupted");
+    let best = scores.iter().map(|&(_, v)| v).max().expect("at least one legal move");
+    let ties: Vec<usize> = scores.iter().filter(|&&(_, v)| v == best).map(|&(k, _)| k).collect();
+    let pit = ties[rng.gen_range(0..ties.len())];
+    let mut scores = scores;
+    scores.sort_by_key(|&(k, _)| k);
+    Some(Searched {
+        pit,
+        score: best,
+        depth,
+        nodes: s.nodes,
+        scores,
+    })
+}
+
+impl Searcher<'_> {
+    /// The value of `child` for `mover`, who just moved into it.
+    fn child_value(&mut self, child: &Position, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
+        if child.to_move == mover {
+            self.negamax(child, depth, alpha, beta)
+        } else {
+            -self.negamax(child, depth, -beta, -alpha)
+        }
+    }
+
+    /// The value of a finished (or stuck) position for its player to move, sooner wins first.
+    fn terminal(&self, pos: &Position) -> i32 {
+        let v = evaluate(self.game, pos, pos.to_move);
+        let distance = pos.ply.saturating_sub(self.root_ply) as i32;
+        if v >= DECIDED {
+            v - distance
+        } else if v <= -DECIDED {
+            v + distance
+        } else {
+            v
+        }
+    }
+
+    fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        if pos.over {
+            return self.terminal(pos);
+        }
+        let moves = self.game.legal_moves(pos);
+        if moves.is_empty() {
+            // No move and no rule ends the game: score what each player holds.
+            return self.terminal(&finished_as_is(self.game, pos));
+        }
+        if depth == 0 {
+            return evaluate(self.game, pos, pos.to_move);
+        }
+        let key = position_key(pos, self.with_ply);
+        let mut hinted = 0;
+        if let Some(e) = self.table.get(&key) {
+            hinted = e.best;
+            if e.depth >= depth {
+                match e.bound {
+                    Bound::Exact => return e.value,
+                    Bound::Lower => alpha = alpha.max(e.value),
+                    Bound::Upper => beta = beta.min(e.value),
+                }
+                if alpha >= beta {
+                    return e.value;
+                }
+            }
+        }
+        let mover = pos.to_move;
+        let mut children: Vec<(i32, usize, Position)> = moves
+            .iter()
+            .filter_map(|&k| {
+                let mut c = pos.clone();
+                self.game.apply(&mut c, k).ok()?;
+                let order = if k == hinted { INF } else { evaluate(self.game, &c, mover) };
+                Some((order, k, c))
+            })
+            .collect();
+        children.sort_by_key(|(order, _, _)| std::cmp::Reverse(*order));
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = children[0].1;
+        for (_, k, child) in &children {
+            let v = self.child_value(child, mover, depth - 1, alpha, beta);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = *k;
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        if self.table.len() >= TABLE_LIMIT {
+            self.table.clear();
+        }
+        self.table.insert(
+            key,
+            Entry {
+                depth,
+                value: best,
+                bound,
+                best: best_move,
+            },
+        );
+        best
+    }
+}
+
+/// A position where the player to move has no move and no rule says what happens: the game stops
+/// and each player keeps what they hold.
+pub(crate) fn finished_as_is(game: &Game, pos: &Position) -> Position {
+    let mut p = pos.clone();
+    let s = game.scores(&p);
+    p.over = true;
+    p.winner = Some(match s[0].cmp(&s[1]) {
+        std::cmp::Ordering::Greater => crate::engine::Outcome::South,
+        std::cmp::Ordering::Less => crate::engine::Outcome::North,
+        std::cmp::Ordering::Equal => crate::engine::Outcome::Draw,
+    });
+    p
+}

@@ -1,0 +1,186 @@
+//! Monte Carlo tree search (UCT with random playouts) for any game. Input: a game, a position with a
+//! legal move and a budget of playouts or time. Output: the most visited move, ties broken with the
+//! caller's random generator, so a playout budget gives the same move for the same seed.
+//!
+//! Each node keeps the reward of the player who moved into it, so a move that lets the mover move
+//! again needs no special case. A playout that reaches [`PLAYOUT_PLIES`] without an end is scored by
+//! the evaluation's sign (who holds more), so a game that rarely ends still gives a signal.
+
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+
+use super::evaluate;
+use crate::engine::{Game, Outcome, Player, Position};
+
+/// Longest random playout, in plies.
+pub const PLAYOUT_PLIES: u32 = 400;
+
+/// The exploration constant of UCT (rewards are in 0..=1).
+const EXPLORATION: f64 = 1.4;
+
+/// How many playouts, or how long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Playouts to run (when there is no time budget).
+    pub playouts: u32,
+    /// Run playouts for this long instead (the choice then depends on the machine).
+    pub time: Option<Duration>,
+}
+
+/// What a search found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Searched {
+    /// The chosen pit.
+    pub pit: usize,
+    /// The chosen move's mean reward for the player to move (1 = always won).
+    pub win_rate: f64,
+    /// Playouts run.
+    pub playouts: u32,
+    /// Every root move: visits and mean reward.
+    pub moves: Vec<(usize, u32, f64)>,
+}
+
+struct Node {
+    pos: Position,
+    /// The pit played to get here.
+    pit: usize,
+    /// The player who played it (whose reward `reward` sums).
+    by: Player,
+    untried: Vec<usize>,
+    children: Vec<usize>,
+    visits: u32,
+    reward: f64,
+}
+
+/// Searches the position, or returns `None` when there is no legal move.
+pub fn search(game: &Game, pos: &Position, budget: Budget, rng: &mut StdRng) -> Option<Searched> {
+    let mut untried = game.legal_moves(pos);
+    if untried.is_empty() {
+        return None;
+    }
+    untried.shuffle(rng);
+    let mut nodes = vec![Node {
+        pos: pos.clone(),
+        pit: 0,
+        by: pos.to_move.other(),
+        untried,
+        children: Vec::new(),
+        visits: 0,
+        reward: 0.0,
+    }];
+    let start = Instant::now();
+    let mut playouts = 0u32;
+    let mut path = Vec::new();
+    loop {
+        let more = match budget.time {
+            Some(t) => playouts == 0 || start.elapsed() < t,
+            None => playouts < budget.playouts.max(1),
+        };
+        if !more {
+            break;
+        }
+        path.clear();
+        let mut at = 0;
+        path.push(at);
+        // Selection: down through fully expanded nodes.
+        while nodes[at].untried.is_empty() && !nodes[at].children.is_empty() {
+            let log_n = f64::from(nodes[at].visits.max(1)).ln();
+            at = *nodes[at]
+                .children
+                .iter()
+                .max_by(|&&a, &&b| uct(&nodes[a], log_n).total_cmp(&uct(&nodes[b], log_n)))
+                .expect("children is not empty");
+            path.push(at);
+        }
+        // Expansion: one new child.
+        if let Some(k) = nodes[at].untried.pop() {
+            let mut child = nodes[at].pos.clone();
+            if game.apply(&mut child, k).is_ok() {
+                let mut untried = game.legal_moves(&child);
+                untried.shuffle(rng);
+                let by = nodes[at].pos.to_move;
+                nodes.push(Node {
+                    pos: child,
+                    pit: k,
+                    by,
+                    untried,
+                    children: Vec::new(),
+                    visits: 0,
+                    reward: 0.0,
+                });
+                let id = nodes.len() - 1;
+                nodes[at].children.push(id);
+                at = id;
+                path.push(at);
+            }
+        }
+        // Simulation, then backing up.
+        let south = playout(game, &nodes[at].pos, rng);
+        for &n in &path {
+            let node = &mut nodes[n];
+            node.visits += 1;
+            node.reward += if node.by == Player::South { south } else { 1.0 - south };
+        }
+        playouts += 1;
+    }
+    let root = &nodes[0];
+    let most = root.children.iter().map(|&c| nodes[c].visits).max()?;
+    let best: Vec<usize> = root.children.iter().copied().filter(|&c| nodes[c].visits == most).collect();
+    let chosen = &nodes[best[rng.gen_range(0..best.len())]];
+    let mut moves: Vec<(usize, u32, f64)> = root
+        .children
+        .iter()
+        .map(|&c| (nodes[c].pit, nodes[c].visits, nodes[c].reward / f64::from(nodes[c].visits.max(1))))
+        .collect();
+    moves.sort_by_key(|m| m.0);
+    Some(Searched {
+        pit: chosen.pit,
+        win_rate: chosen.reward / f64::from(chosen.visits.max(1)),
+        playouts,
+        moves,
+    })
+}
+
+/// Upper confidence bound of a child seen from its parent's player to move.
+fn uct(n: &Node, log_parent: f64) -> f64 {
+    if n.visits == 0 {
+        return f64::INFINITY;
+    }
+    let v = f64::from(n.visits);
+    n.reward / v + EXPLORATION * (log_parent / v).sqrt()
+}
+
+/// Plays at random to the end (or [`PLAYOUT_PLIES`]) and returns south's reward: 1 for a win, 0.5
+/// for a draw, 0 for a loss.
+fn playout(game: &Game, pos: &Position, rng: &mut StdRng) -> f64 {
+    let mut p = pos.clone();
+    let mut pits: Vec<usize> = (1..=game.pits).collect();
+    for _ in 0..PLAYOUT_PLIES {
+        if p.over {
+            break;
+        }
+        // The first pit of a random order that `apply` accepts is a uniformly random legal move,
+        // found without listing every legal move first (an illegal pit is refused unchanged).
+        pits.shuffle(rng);
+        if !pits.iter().any(|&k| game.apply(&mut p, k).is_ok()) {
+            break;
+        }
+    }
+    let result = if p.over {
+        p.winner
+    } else {
+        Some(match evaluate(game, &p, Player::South).signum() {
+            1 => Outcome::South,
+            -1 => Outcome::North,
+            _ => Outcome::Draw,
+        })
+    };
+    match result {
+        Some(Outcome::South) => 1.0,
+        Some(Outcome::North) => 0.0,
+        _ => 0.5,
+    }
+}

@@ -1,0 +1,199 @@
+//! Game-tree search for any compiled game, on top of the engine's public moves: a static evaluation
+//! ([`evaluate`]), alpha-beta ([`alphabeta`]), Monte Carlo tree search ([`mcts`]), exact solving of
+//! small boards ([`solve`]). Nothing here knows a
+//! game: every rule is the engine's, so a search sees exactly the moves, captures and endings of the
+//! rule file it was given.
+
+pub mod alphabeta;
+pub mod mcts;
+pub mod solve;
+
+use crate::engine::{Game, Outcome, Player, Position};
+
+/// Evaluation units per seed: the positional term is worth a fraction of a seed.
+pub const SCALE: i32 = 16;
+
+/// The score of a won game (before the margin and the distance are added).
+pub const WIN: i32 = 1 << 24;
+
+/// A score at least this large (in absolute value) means a finished game was seen.
+pub const DECIDED: i32 = WIN / 2;
+
+/// The static value of a position for `me`, in [`SCALE`] units: the score difference (stores, plus
+/// pits counted in place), a small bonus per seed in one's own row over the opponent's (seeds one
+/// can still sow, and in many games keep at the end), and in a match the rounds won, which outweigh
+/// any seed count. A finished game scores [`WIN`] plus the margin, from `me`'s side.
+pub fn evaluate(game: &Game, pos: &Position, me: Player) -> i32 {
+    let scores = game.scores(pos);
+    let margin = scores[me.index()] as i32 - scores[me.other().index()] as i32;
+    if pos.over {
+        return outcome_score(pos.winner, me) + margin * SCALE;
+    }
+    let mut v = margin * SCALE;
+    if game.rounds.is_some() {
+        let rounds = pos.rounds_won[me.index()] as i32 - pos.rounds_won[me.other().index()] as i32;
+        v += rounds * (game.total as i32 + 1) * SCALE * 2;
+    }
+    if !pos.counted_in_place {
+        v += game.row_seeds(&pos.board, me) as i32 - game.row_seeds(&pos.board, me.other()) as i32;
+    }
+    v
+}
+
+/// ±[`WIN`] for a result seen from `me`'s side (0 for a draw or no result).
+fn outcome_score(winner: Option<Outcome>, me: Player) -> i32 {
+    match (winner, me) {
+        (Some(Outcome::South), Player::South) | (Some(Outcome::North), Player::North) => WIN,
+        (Some(Outcome::South), Player::North) | (Some(Outcome::North), Player::South) => -WIN,
+        _ => 0,
+    }
+}
+
+/// A score in words, for people: "+2.5 seeds", "a win", "a loss" (seen from the player to move).
+pub fn describe_score(score: i32) -> String {
+    if score >= DECIDED {
+        let margin = (score - WIN) as f64 / f64::from(SCALE);
+        format!("a win (by about {:.0} seeds)", margin.max(0.0))
+    } else if score <= -DECIDED {
+        let margin = (-score - WIN) as f64 / f64::from(SCALE);
+        format!("a loss (by about {:.0} seeds)", margin.max(0.0))
+    } else {
+        format!("{:+.2} seeds", f64::from(score) / f64::from(SCALE))
+    }
+}
+
+/// What a position is, for a transposition table: the board (seeds, claims, closures), whose turn,
+/// the round and rounds won, and the move number when some rule reads it. Not the history: see
+/// [`solve`] for how the exact solver accounts for it.
+pub(crate) fn position_key(pos: &Position, with_ply: bool) -> u64 {
+    // FNV-1a over the fields: fast, and good enough for a table that tolerates collisions.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |x: u64| {
+        h ^= x;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    };
+    for &c in &pos.board.cells {
+        eat(u64::from(c));
+    }
+    for c in &pos.board.claimed {
+        eat(c.map_or(0, |p| p.index() as u64 + 1));
+    }
+    for &c in &pos.board.closed {
+        eat(u64::from(c));
+    }
+    eat(pos.to_move.index() as u64);
+    eat(u64::from(pos.round));
+    eat(u64::from(pos.rounds_won[0]));
+    eat(u64::from(pos.rounds_won[1]));
+    eat(u64::from(pos.counted_in_place));
+    if with_ply {
+        eat(u64::from(pos.ply));
+    }
+    h
+}
+
+/// Does some rule of the game read the expression named `name` (`"Ply"`, `"Repeated"`, ...)?
+///
+/// The compiled rules' expressions hold no text, so their `Debug` rendering names every kind of
+/// expression they use; the only quoted text in a rule is its name or a message, which is skipped.
+/// Reading the rendering keeps this module free of a walk over every node of the rule IR, which
+/// belongs to the compiler and changes with it; the unit tests below pin the behaviour down.
+pub(crate) fn rules_read(game: &Game, name: &str) -> bool {
+    let text = format!(
+        "{:?} {:?} {:?} {:?} {:?}",
+        game.phases, game.triggers, game.ends, game.feeding, game.rounds
+    );
+    debug_mentions(&text, name)
+}
+
+/// Does an end rule's condition read the expression named `name`?
+pub(crate) fn end_rule_reads(game: &Game, rule: &str, name: &str) -> bool {
+    game.ends
+        .iter()
+        .filter(|r| r.name == rule)
+        .any(|r| debug_mentions(&format!("{:?}", r.when), name))
+}
+
+/// Is `word` a whole identifier in `text`, outside quoted strings?
+fn debug_mentions(text: &str, word: &str) -> bool {
+    let mut outside = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (in_string, c) {
+            (true, '\\') => {
+                chars.next();
+            }
+            (true, '"') => in_string = false,
+            (true, _) => {}
+            (false, '"') => {
+                in_string = true;
+                outside.push(' ');
+            }
+            (false, c) => outside.push(c),
+        }
+    }
+    outside.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(text: &str) -> Game {
+        crate::load_text(std::path::Path::new("test.sow"), text, &[])
+            .unwrap_or_else(|f| panic!("test rules load: {:?}", f.diagnostics))
+            .game
+    }
+
+    const BASE: &str = r#"
+game "Invented"
+board {
+  pits 3
+  seeds 2
+  stores captures
+}
+first south
+sow {
+  direction ccw
+}
+"#;
+
+    #[test]
+    fn rules_read_finds_ply_and_repeated_only_where_used() {
+        let plain = game(&format!("{BASE}end \"none left\" when no_moves remaining owner\n"));
+        assert!(!rules_read(&plain, "Ply"));
+        assert!(!rules_read(&plain, "Repeated"));
+        assert!(rules_read(&plain, "NoMoves"));
+        let with = game(&format!(
+            "{BASE}phase \"repeated Ply\" when ply < 2 {{\n  no captures\n}}\nend \"cycle\" when repeated remaining owner\nend \"none left\" when no_moves remaining owner\n"
+        ));
+        assert!(rules_read(&with, "Ply"));
+        assert!(rules_read(&with, "Repeated"));
+        assert!(end_rule_reads(&with, "cycle", "Repeated"));
+        assert!(!end_rule_reads(&with, "none left", "Repeated"));
+    }
+
+    #[test]
+    fn quoted_text_is_not_read_as_a_rule() {
+        assert!(!debug_mentions(r#"Rule { name: "Ply \"Repeated\"", when: Bool(true) }"#, "Ply"));
+        assert!(!debug_mentions(
+            r#"Rule { name: "Ply \"Repeated\"", when: Bool(true) }"#,
+            "Repeated"
+        ));
+        assert!(debug_mentions(r#"Rule { name: "x", when: Binary(Lt, Ply, Int(2)) }"#, "Ply"));
+        assert!(!debug_mentions("Binary(Lt, Plying, Int(2))", "Ply"));
+    }
+
+    #[test]
+    fn a_finished_game_outweighs_any_seed_count() {
+        let g = game(&format!("{BASE}end \"none left\" when no_moves remaining owner\n"));
+        let mut pos = g.initial(None);
+        let start = evaluate(&g, &pos, Player::South);
+        assert_eq!(start, 0);
+        pos.over = true;
+        pos.winner = Some(Outcome::North);
+        assert!(evaluate(&g, &pos, Player::South) <= -DECIDED);
+        assert!(evaluate(&g, &pos, Player::North) >= DECIDED);
+    }
+}

@@ -1,0 +1,255 @@
+//! Garbage in, diagnostics out. Every shipped variant is mutated (a token dropped, a line duplicated,
+//! the file cut short, two tokens swapped) and each mutant is loaded: nothing may panic, each load
+//! must finish in bounded time, and every diagnostic must point at a span inside its file. A mutant
+//! that still loads is played for a while, seeds counted. A proptest then writes random *valid* rule
+//! files from the constructs of docs/language.md and plays them.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Generous, for a debug build on a busy machine; a hang would take far longer.
+const BOUND: Duration = Duration::from_secs(10);
+
+fn shipped() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+    let mut files = Vec::new();
+    for dir in [root.clone(), root.join("reference")] {
+        for entry in std::fs::read_dir(&dir).expect("variants dir") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "sow") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Loads `text` as if it were the file `name`; asserts the promises; plays it if it loads.
+fn load_and_play(name: &Path, text: &str, what: &str, rng: &mut StdRng) {
+    let started = Instant::now();
+    match sowlang::load_text(name, text, &[]) {
+        Err(failure) => {
+            assert!(!failure.diagnostics.is_empty(), "{what}: refused without a reason");
+            for d in &failure.diagnostics {
+                assert!(!d.labels.is_empty(), "{what}: no span on {d:?}");
+                for l in &d.labels {
+                    let len = failure.sources.text(l.span.file).len();
+                    assert!(
+                        l.span.start <= l.span.end && l.span.end <= len,
+                        "{what}: span outside the file: {d:?}"
+                    );
+                }
+                let _ = d.render(&failure.sources, false);
+            }
+        }
+        Ok(loaded) => play(&loaded.game, what, rng, 40),
+    }
+    assert!(started.elapsed() < BOUND, "{what}: took {:?}", started.elapsed());
+}
+
+/// A random game of at most `moves` moves: every listed move can be played, seeds are conserved.
+fn play(game: &sowlang::Game, what: &str, rng: &mut StdRng, moves: usize) {
+    let mut pos = game.initial(None);
+    game.settle_start(&mut pos);
+    let total = game.seed_total(&pos);
+    for _ in 0..moves {
+        let legal = game.legal_moves(&pos);
+        if pos.over || legal.is_empty() {
+            break;
+        }
+        let k = legal[rng.gen_range(0..legal.len())];
+        game.apply(&mut pos, k)
+            .unwrap_or_else(|e| panic!("{what}: listed move {k} refused: {e}"));
+        assert_eq!(game.seed_total(&pos), total, "{what}: seeds created or destroyed");
+    }
+}
+
+/// Byte ranges of the whitespace-separated tokens of `text`.
+fn tokens(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push((s, i));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, text.len()));
+    }
+    out
+}
+
+/// At most `n` indices spread over `0..len`.
+fn sample(len: usize, n: usize) -> impl Iterator<Item = usize> {
+    let step = len.div_ceil(n.max(1)).max(1);
+    (0..len).step_by(step)
+}
+
+#[test]
+fn mutated_variants_never_panic_or_hang() {
+    let mut rng = StdRng::seed_from_u64(4);
+    let mut mutants = 0;
+    for path in shipped() {
+        let text = std::fs::read_to_string(&path).expect("variant");
+        let file = path.file_name().expect("name").to_string_lossy().into_owned();
+        // Read as if it stood beside the original, so that `extends` still finds its parent.
+        let name = path.with_file_name(format!("mutant-{file}"));
+        let toks = tokens(&text);
+        for i in sample(toks.len(), 60) {
+            let (s, e) = toks[i];
+            let m = format!("{}{}", &text[..s], &text[e..]);
+            load_and_play(&name, &m, &format!("{file} without token {i} `{}`", &text[s..e]), &mut rng);
+            mutants += 1;
+        }
+        for i in sample(toks.len().saturating_sub(1), 20) {
+            let ((s1, e1), (s2, e2)) = (toks[i], toks[i + 1]);
+            let m = format!("{}{}{}{}{}", &text[..s1], &text[s2..e2], &text[e1..s2], &text[s1..e1], &text[e2..]);
+            load_and_play(&name, &m, &format!("{file} with tokens {i} and {} swapped", i + 1), &mut rng);
+            mutants += 1;
+        }
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        for i in sample(lines.len(), 25) {
+            let mut m: String = lines[..=i].concat();
+            m.push_str(lines[i]);
+            m.push_str(&lines[i + 1..].concat());
+            load_and_play(&name, &m, &format!("{file} with line {} twice", i + 1), &mut rng);
+            mutants += 1;
+        }
+        for cut in sample(text.len(), 25) {
+            if text.is_char_boundary(cut) {
+                load_and_play(&name, &text[..cut], &format!("{file} cut at byte {cut}"), &mut rng);
+                mutants += 1;
+            }
+        }
+    }
+    assert!(mutants > 500, "only {mutants} mutants");
+}
+
+#[test]
+fn hostile_texts_are_refused_quickly() {
+    let mut rng = StdRng::seed_from_u64(5);
+    let name = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/hostile.sow");
+    let long_name = "a".repeat(200_000);
+    let cases: Vec<(&str, String)> = vec![
+        ("empty", String::new()),
+        ("only spaces", " \n\t ".repeat(1000)),
+        ("one very long name", format!("game \"x\"\nboard {{ pits {long_name} seeds 4 }}\n")),
+        ("one very long line", format!("game \"{}\"\n", "x".repeat(900_000))),
+        ("a huge number", format!("game \"x\"\nboard {{ pits {} seeds 4 }}\n", "9".repeat(5000))),
+        ("ten thousand brackets", format!("game \"x\"\nend \"e\" when {}ply{}\n", "(".repeat(10_000), ")".repeat(10_000))),
+        ("ten thousand nots", format!("game \"x\"\nend \"e\" when {}no_moves\n", "not ".repeat(10_000))),
+        ("a long sum", format!("game \"x\"\nend \"e\" when ply > {}\n", vec!["1"; 50_000].join(" + "))),
+        ("a long conjunction", format!("game \"x\"\nend \"e\" when {}\n", vec!["no_moves"; 20_000].join(" and "))),
+        ("a long field chain", format!("game \"x\"\nend \"e\" when last{} == 1\n", ".count".repeat(5000))),
+        ("a wide set", format!("game \"x\"\nend \"e\" when ply in {{{}}}\n", vec!["1"; 50_000].join(", "))),
+        ("many items", "end \"e\" when no_moves\n".repeat(5_000)),
+        ("many broken items", "baord { }\n".repeat(5_000)),
+        ("many rules", (0..5_000).map(|i| format!("capture \"c{i}\" {{ when last.count == {} take last }}\n", i % 50)).collect()),
+        ("the smallest number", "game \"x\"\nparam p = -9223372036854775808\nboard { pits 6 seeds 4 }\nend \"e\" when ply > (0 - 9223372036854775807 - 1) / -1\n".into()),
+        ("division of the smallest number", "game \"x\"\nparam p = 1\nboard { pits 6 / (0 - 9223372036854775807 - 1 + p - p) seeds 4 }\nend \"e\" when no_moves\n".into()),
+    ];
+    for (what, text) in cases {
+        load_and_play(&name, &text, what, &mut rng);
+    }
+}
+
+/// A condition for a capture rule, valid for a board of `pits` pits.
+fn capture_condition() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (0..6i64, 0..4i64).prop_map(|(lo, d)| format!("last.count in {lo}..{}", lo + d)),
+        (1..5i64).prop_map(|n| format!("last.side == opponent and last.count == {n}")),
+        (1..5i64).prop_map(|n| format!("last.count == {n} and opposite(last).count > 0")),
+        Just("last.count is even and last.side == opponent".to_string()),
+        Just("last.before == 0 and last.side == mover and opposite(last).count > 0".to_string()),
+        (1..4i64).prop_map(|n| format!("last.count in {{{n}, {}}}", n + 2)),
+    ]
+}
+
+fn capture_action() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("take last".to_string()),
+        Just("take last, opposite(last)".to_string()),
+        Just("take opposite(last) to mover".to_string()),
+        Just("take last  series backward while pit.side == opponent and pit.count in 2..3".to_string()),
+        Just("take last  then end".to_string()),
+        Just("take opposite(last)  then another move".to_string()),
+        Just("claim last for mover".to_string()),
+        (1..3i64).prop_map(|n| format!("move {n} from last to opposite(last)")),
+    ]
+}
+
+prop_compose! {
+    fn valid_file()(
+        pits in 1..8i64,
+        seeds in 1..6i64,
+        cw in any::<bool>(),
+        skip in any::<bool>(),
+        sown in any::<bool>(),
+        relay in prop::option::of(prop_oneof![
+            Just("last.before > 0".to_string()),
+            Just("last.count > 1 and last.count < 5".to_string()),
+            Just("lap < 4 and last.count > 1".to_string()),
+        ]),
+        limit in 1..50i64,
+        captures in prop::collection::vec((capture_condition(), capture_action()), 0..4),
+        trigger in prop::option::of((1..6i64).prop_map(|n| format!("when pit.count == {n} and not final  take pit to owner"))),
+        feeding in 0..3u8,
+        slam in 0..4u8,
+        forbid in any::<bool>(),
+    ) -> String {
+        let mut f = format!("game \"Random\"\nparam pits = {pits} in 1..12\nboard {{ pits pits seeds {seeds} stores {} }}\n",
+            if sown { "sown" } else { "captures" });
+        f.push_str(&format!("sow {{ direction {}{}{} }}\n",
+            if cw { "cw" } else { "ccw" },
+            if skip { "  skip origin" } else { "" },
+            if sown { "  into own store" } else { "" }));
+        if let Some(r) = relay {
+            f.push_str(&format!("sow {{ relay when {r}  relay limit {limit} }}\n"));
+        }
+        for (i, (when, action)) in captures.iter().enumerate() {
+            f.push_str(&format!("capture \"c{i}\" {{ when {when}  {action} }}\n"));
+        }
+        if let Some(t) = trigger {
+            f.push_str(&format!("trigger \"t\" {{ {t} }}\n"));
+        }
+        f.push_str(match feeding { 0 => "", 1 => "feeding required\n", _ => "feeding penalty remaining to opponent\n" });
+        f.push_str(match slam { 0 => "", 1 => "grand slam capture nothing\n", 2 => "grand slam forbidden\n", _ => "grand slam allowed then another move\n" });
+        if forbid {
+            f.push_str("forbid \"singles stay\" when origin.count == 1 and any(row(mover) where pit.count > 1)\n");
+        }
+        f.push_str("end \"repeated\" when repeated remaining split\nend \"half\" when captured(south) > total / 2 or captured(north) > total / 2 remaining owner\nend \"no move\" when no_moves remaining owner\n");
+        f
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Random valid files load without errors, and random games of them conserve seeds and end or go on
+    /// without a panic.
+    #[test]
+    fn random_valid_files_load_and_play(text in valid_file(), seed in any::<u64>()) {
+        let name = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/random.sow");
+        let loaded = match sowlang::load_text(&name, &text, &[]) {
+            Ok(l) => l,
+            Err(f) => {
+                let msgs: Vec<String> = f.diagnostics.iter().map(|d| d.render(&f.sources, false)).collect();
+                panic!("a valid file was refused:\n{text}\n{}", msgs.join("\n"));
+            }
+        };
+        let mut rng = StdRng::seed_from_u64(seed);
+        for _ in 0..3 {
+            play(&loaded.game, &text, &mut rng, 300);
+        }
+    }
+}
