@@ -31,6 +31,10 @@ impl Gen {
     pub fn bool(pits: usize, e: &BoolExpr) -> Code {
         let mut code = Self::new(pits).finish(|g| g.cond(e));
         code.flat = flat(e, pits);
+        code.truth = match code.flat.as_ref().map(|f| f.tests.as_slice()) {
+            Some([Test::In(o @ (Operand::Final | Operand::NoMoves | Operand::CanFeed | Operand::Repeated), 0, 0, false)]) => Some(*o),
+            _ => None,
+        };
         code
     }
 
@@ -65,6 +69,7 @@ impl Gen {
             sets: self.sets,
             depth: self.max,
             flat: None,
+            truth: None,
         }
     }
 

@@ -207,6 +207,9 @@ pub struct EndRule {
     pub asks_moves: bool,
     /// The condition asks `can_feed`.
     pub asks_can_feed: bool,
+    /// The condition reads nothing but the stores of named players, the seed total and fixed values:
+    /// its answer can only change when a store does.
+    pub reads_only_stores: bool,
 }
 
 /// What happens to the seeds left on the board.
@@ -440,6 +443,9 @@ pub struct Code {
     /// The same condition as a plain list of tests, when it is one (most conditions are): the engine
     /// then answers it without running `ops`.
     pub flat: Option<Flat>,
+    /// The condition is just this value being true (a flag such as `repeated`): the engine reads it
+    /// in place.
+    pub truth: Option<Operand>,
 }
 
 impl Code {
@@ -450,6 +456,7 @@ impl Code {
             sets: Vec::new(),
             depth: 1,
             flat: None,
+            truth: None,
         }
     }
 }

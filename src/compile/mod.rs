@@ -77,6 +77,21 @@ pub fn compile(checked: &Checked) -> Game {
                     name: name.node.clone(),
                     asks_moves: asks_can_feed || when.mentions(&|e| matches!(e, Expr::NoMoves)),
                     asks_can_feed,
+                    reads_only_stores: !when.mentions(&|e| match e {
+                        Expr::Captured(who) => !matches!(**who, Expr::Player(_)),
+                        _ => !matches!(
+                            e,
+                            Expr::Int(_)
+                                | Expr::Bool(_)
+                                | Expr::Player(_)
+                                | Expr::Total
+                                | Expr::Neg(_)
+                                | Expr::Not(_)
+                                | Expr::Binary(..)
+                                | Expr::InRange(..)
+                                | Expr::InSet(..)
+                        ),
+                    }),
                     when: Gen::bool(checked.pits, &lower.typer.bool(&when)),
                     remaining: match remaining {
                         None | Some(ast::Remaining::Uncounted) => Remaining::Uncounted,

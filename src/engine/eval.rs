@@ -78,6 +78,14 @@ impl<'a> Ctx<'a> {
     /// The value of a condition: straight from its tests when it is a plain list of them.
     #[inline]
     pub fn bool(&self, code: &Code) -> bool {
+        if let Some(t) = code.truth {
+            return match t {
+                Operand::Final => self.final_seed,
+                Operand::NoMoves => self.no_moves,
+                Operand::CanFeed => self.can_feed,
+                _ => self.repeated,
+            };
+        }
         match &code.flat {
             Some(f) => self.flat(f),
             None => self.run(code) != 0,
@@ -91,6 +99,8 @@ impl<'a> Ctx<'a> {
             [t] => self.test(t),
             [a, b] if f.all => self.test(a) && self.test(b),
             [a, b] => self.test(a) || self.test(b),
+            [a, b, c] if f.all => self.test(a) && self.test(b) && self.test(c),
+            [a, b, c, d] if f.all => self.test(a) && self.test(b) && self.test(c) && self.test(d),
             tests => {
                 for t in tests {
                     if self.test_apart(t) != f.all {
@@ -116,6 +126,8 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    // The common operands are read in place; the rest (row sums, claims, stores of a named
+    // player) out of line, so that a test of the common ones stays small and cheap to call.
     #[inline(always)]
     fn operand(&self, o: Operand) -> i64 {
         match o {
@@ -127,14 +139,31 @@ impl<'a> Ctx<'a> {
             Operand::Lap => i64::from(self.lap),
             Operand::Ply => i64::from(self.ply),
             Operand::Round => i64::from(self.round),
-            Operand::Total(s) => self.total() >> s,
+            Operand::Total(s) => match self.total {
+                Some(t) => t >> s,
+                None => self.operand_apart(o),
+            },
             Operand::CountCell(c) => i64::from(self.count(c)),
-            Operand::SeedsRow(p) => i64::from(self.game.row_seeds(self.board, p)),
-            Operand::RoundsWonBy(p) => i64::from(self.rounds_won[p.index()]),
             Operand::Reg(r) => i64::from(self.reg(r)),
             Operand::Count(r) => i64::from(self.count(self.reg(r))),
-            Operand::Before(r) => i64::from(self.before_of(self.reg(r))),
             Operand::Side(r) => self.side_of(self.reg(r)).index() as i64,
+            Operand::Who(w) => self.who(w).index() as i64,
+            Operand::Before(r) => i64::from(self.before_of(self.reg(r))),
+            Operand::IsStore(r) => i64::from(self.is_store(self.reg(r))),
+            Operand::CountOpposite(r) => i64::from(self.count(self.opposite(self.reg(r)))),
+            Operand::StoreOf(w) => i64::from(self.game.store(self.who(w))),
+            Operand::SeedsRow(p) => i64::from(self.game.row_seeds(self.board, p)),
+            _ => self.operand_apart(o),
+        }
+    }
+
+    #[inline(never)]
+    fn operand_apart(&self, o: Operand) -> i64 {
+        match o {
+            Operand::Total(s) => self.total() >> s,
+            Operand::SeedsRow(p) => i64::from(self.game.row_seeds(self.board, p)),
+            Operand::RoundsWonBy(p) => i64::from(self.rounds_won[p.index()]),
+            Operand::Before(r) => i64::from(self.before_of(self.reg(r))),
             Operand::Claimed(r) => i64::from(self.claimed(self.reg(r))),
             Operand::IsStore(r) => i64::from(self.is_store(self.reg(r))),
             Operand::Opposite(r) => i64::from(self.opposite(self.reg(r))),
@@ -142,11 +171,11 @@ impl<'a> Ctx<'a> {
             Operand::BeforeOpposite(r) => i64::from(self.before_of(self.opposite(self.reg(r)))),
             Operand::SideOpposite(r) => self.side_of(self.opposite(self.reg(r))).index() as i64,
             Operand::ClaimedOpposite(r) => i64::from(self.claimed(self.opposite(self.reg(r)))),
-            Operand::Who(w) => self.who(w).index() as i64,
             Operand::StoreOf(w) => i64::from(self.game.store(self.who(w))),
             Operand::CapturedBy(w) => i64::from(self.count(self.game.store(self.who(w)))),
             Operand::SeedsOf(w) => i64::from(self.game.row_seeds(self.board, self.who(w))),
             Operand::RoundsWon(w) => i64::from(self.rounds_won[self.who(w).index()]),
+            _ => self.operand(o),
         }
     }
 
@@ -209,6 +238,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    #[inline]
     fn before_of(&self, c: Cell) -> u32 {
         self.before
             .and_then(|b| b.get(c as usize).copied())
@@ -218,6 +248,7 @@ impl<'a> Ctx<'a> {
     // What a pit's fields read; a missing pit (NO_PIT) reads as empty, the mover's, unclaimed,
     // open and not a store.
 
+    #[inline]
     fn side_of(&self, c: Cell) -> Player {
         if c == NO_PIT { self.mover } else { self.game.side(c) }
     }
@@ -234,10 +265,12 @@ impl<'a> Ctx<'a> {
         self.board.closed.get(c as usize).copied().unwrap_or(false)
     }
 
+    #[inline]
     fn is_store(&self, c: Cell) -> bool {
         c != NO_PIT && self.game.is_store(c)
     }
 
+    #[inline]
     fn opposite(&self, c: Cell) -> Cell {
         if c == NO_PIT { NO_PIT } else { self.game.opposite(c) }
     }

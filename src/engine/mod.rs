@@ -212,6 +212,7 @@ impl Game {
     }
 
     /// Every seed on the board and in the stores.
+    #[inline]
     pub fn seed_total(&self, pos: &Position) -> u32 {
         pos.board.cells.iter().sum()
     }
@@ -220,6 +221,7 @@ impl Game {
     /// Each cell's seeds count with their own random weight (`hash_keys`), so the sum differs between
     /// two different positions except with a chance of about 2^-64. Claims and closures count only in
     /// a game whose rules change them: otherwise they are the same in every position of the game.
+    #[inline]
     pub fn hash(&self, pos: &Position) -> u64 {
         let b = &pos.board;
         let keys = &self.hash_keys;

@@ -7,8 +7,9 @@
 
 use rand::Rng;
 
+use super::play::Hints;
 use super::trace::Log;
-use super::{Game, Moves, Position};
+use super::{Game, Position};
 
 /// What one random playout did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,11 +33,11 @@ impl Game {
 
     /// Adds the positions below `pos` to `counts` (`counts[0]` = one move ahead).
     fn perft_into(&self, pos: &Position, counts: &mut [u64]) {
-        let rules = self.move_rules(pos);
+        let rules = self.move_rules(pos, Hints::default());
         let mut child = pos.clone();
         for k in self.legal_set(pos).iter() {
             child.clone_from(pos);
-            self.play(&mut child, k, rules, &mut Log::off());
+            self.play(&mut child, k, rules, Hints::default(), &mut Log::off());
             counts[0] += 1;
             if counts.len() > 1 && !child.over {
                 self.perft_into(&child, &mut counts[1..]);
@@ -48,14 +49,18 @@ impl Game {
     /// been played (a game may otherwise go on forever), leaving the final position in `pos`.
     pub fn random_playout(&self, pos: &mut Position, rng: &mut impl Rng, max_plies: u32) -> Playout {
         let mut plies = 0;
+        let hints = Hints::of(self, pos);
         // The end rules may have worked out the next position's legal moves already.
-        let mut known: Option<Moves> = None;
+        let mut known = None;
         while !pos.over && plies < max_plies {
-            let moves = known.take().unwrap_or_else(|| self.legal_set(pos));
+            let (moves, rules) = known.take().unwrap_or_else(|| {
+                let rules = self.move_rules(pos, hints);
+                (self.legal_with(pos, rules), rules)
+            });
             let Some(k) = moves.nth(rng.gen_range(0..moves.len().max(1))) else {
                 break;
             };
-            known = self.play(pos, k, self.move_rules(pos), &mut Log::off());
+            known = self.play(pos, k, rules, hints, &mut Log::off());
             plies += 1;
         }
         Playout { plies, finished: pos.over }

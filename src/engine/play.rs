@@ -89,6 +89,28 @@ pub(crate) struct MoveRules<'a> {
     must_feed: bool,
     /// A move's sowing can make it illegal whatever the feeding rule says.
     sow_always: bool,
+    /// No pit is closed.
+    open: bool,
+}
+
+/// What stays true all game that a caller playing many moves may tell the engine once, so that it is
+/// not worked out again for every move.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Hints {
+    /// Every seed on the board (seeds are never created or destroyed).
+    pub total: Option<i64>,
+    /// No pit is closed, and none ever will be.
+    pub open: bool,
+}
+
+impl Hints {
+    /// What holds all game long from `pos` on.
+    pub(crate) fn of(game: &Game, pos: &Position) -> Hints {
+        Hints {
+            total: game.uses_total.then(|| i64::from(game.seed_total(pos))),
+            open: !game.uses_closed && !pos.board.closed.contains(&true),
+        }
+    }
 }
 
 /// What a move needs to know of its position besides the board.
@@ -101,6 +123,7 @@ struct Turn {
 }
 
 impl Turn {
+    #[inline]
     fn of(pos: &Position) -> Turn {
         Turn {
             mover: pos.to_move,
@@ -133,6 +156,7 @@ impl Game {
             .expect("the usual rules are always the last phase")
     }
 
+    #[inline]
     fn ctx_at<'a>(&'a self, pos: &'a Position, mover: Player) -> Ctx<'a> {
         Ctx {
             to_move: pos.to_move,
@@ -150,11 +174,26 @@ impl Game {
 
     /// The moves the player to move may make, as a set; empty once over. Allocates nothing.
     pub fn legal_set(&self, pos: &Position) -> Moves {
-        let mut moves = Moves::NONE;
         if pos.over {
-            return moves;
+            return Moves::NONE;
         }
-        let rules = self.move_rules(pos);
+        self.legal_with(pos, self.move_rules(pos, Hints::default()))
+    }
+
+    /// The legal moves of a position that is not over, given its rules.
+    #[inline]
+    pub(crate) fn legal_with(&self, pos: &Position, rules: MoveRules) -> Moves {
+        let mut moves = Moves::NONE;
+        if rules.open && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
+            // With every pit open, a move is legal when its pit holds seeds.
+            let n = self.pits;
+            let base = pos.to_move.index() * n;
+            let mut bits = 0u64;
+            for (i, &c) in pos.board.cells[base..base + n].iter().enumerate() {
+                bits |= u64::from(c != 0) << i;
+            }
+            return Moves::from_bits(bits);
+        }
         if rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
             // Usually a move is legal when its pit is open and holds seeds and the cell after it is
             // open: check_move's first steps, on plain slices.
@@ -184,12 +223,14 @@ impl Game {
     }
 
     /// The feeding rule applies: the mover's opponent has no seeds.
+    #[inline]
     pub(crate) fn starving(&self, pos: &Position) -> bool {
         self.feeding.is_some() && self.row_seeds(&pos.board, pos.to_move.other()) == 0
     }
 
     /// What deciding whether a move of `pos` is legal needs, worked out once for all its moves.
-    pub(crate) fn move_rules<'a>(&'a self, pos: &Position) -> MoveRules<'a> {
+    #[inline]
+    pub(crate) fn move_rules<'a>(&'a self, pos: &Position, hints: Hints) -> MoveRules<'a> {
         let phase = self.phase_for(pos);
         let starving = self.starving(pos);
         MoveRules {
@@ -197,6 +238,7 @@ impl Game {
             starving,
             must_feed: starving && matches!(self.feeding, Some(Feeding::Required)),
             sow_always: phase.sow.relay.is_some() || self.grand_slam == Some(GrandSlam::Forbidden),
+            open: hints.open || !pos.board.closed.contains(&true),
         }
     }
 
@@ -277,18 +319,25 @@ impl Game {
         if pos.over {
             return Err(MoveError::GameOver);
         }
-        let rules = self.move_rules(pos);
+        let rules = self.move_rules(pos, Hints::default());
         self.check_move(pos, rules, k).map_err(|r| MoveError::Illegal {
             pit: k,
             reason: self.refusal(rules.phase, k, r),
         })?;
-        self.play(pos, k, rules, log);
+        self.play(pos, k, rules, Hints::default(), log);
         Ok(())
     }
 
     /// Plays the legal move `k` (`rules` are the position's [`MoveRules`]). Returns the legal moves of
-    /// the position reached when the end rules had to work them out.
-    pub(crate) fn play(&self, pos: &mut Position, k: usize, rules: MoveRules, log: &mut Log) -> Option<Moves> {
+    /// the position reached, with its rules, when the end rules had to work them out.
+    pub(crate) fn play(
+        &self,
+        pos: &mut Position,
+        k: usize,
+        rules: MoveRules,
+        hints: Hints,
+        log: &mut Log,
+    ) -> Option<(Moves, MoveRules<'_>)> {
         let phase = rules.phase;
         let mover = pos.to_move;
         let unfed = MoveRules {
@@ -312,7 +361,9 @@ impl Game {
             phase: phase.name.clone(),
         });
         let origin = self.pit(mover, k);
-        let stores_before = self.store_seeds(&pos.board);
+        let stores_before = self.stores(&pos.board);
+        // The position before a first move may not have been settled.
+        let first_move = pos.ply == 0;
         let turn = Turn::of(pos);
         let sown = match self.sow(&mut pos.board, turn, origin, phase, log) {
             Ok(s) => s,
@@ -342,9 +393,10 @@ impl Game {
         } else {
             pos.to_move = mover.other();
         }
+        let stores_grew = self.stores(&pos.board) != stores_before;
         let mut repeated = false;
         if self.uses_repeated {
-            if self.stores_only_grow && self.store_seeds(&pos.board) > stores_before {
+            if self.stores_only_grow && stores_grew {
                 // No position before this move can come back: a store is larger now and never shrinks.
                 pos.history.clear();
             }
@@ -352,13 +404,14 @@ impl Game {
             repeated = pos.history.contains(&h);
             pos.history.push(h);
         }
-        self.settle(pos, mover, repeated, log)
+        self.settle(pos, mover, repeated, first_move || stores_grew, hints, log)
     }
 
-    /// Seeds in both stores.
-    fn store_seeds(&self, board: &Board) -> u32 {
+    /// Seeds in each store.
+    #[inline]
+    fn stores(&self, board: &Board) -> [u32; 2] {
         let s = 2 * self.pits;
-        board.cells[s] + board.cells[s + 1]
+        [board.cells[s], board.cells[s + 1]]
     }
 
     /// Does the (legal) move `k` leave the other player's row with seeds?
@@ -374,50 +427,91 @@ impl Game {
     /// as if the other player had just moved, so a finished position reads as finished.
     pub fn settle_start(&self, pos: &mut Position) {
         if !pos.over {
-            self.settle(pos, pos.to_move.other(), false, &mut Log::off());
+            self.settle(pos, pos.to_move.other(), false, true, Hints::default(), &mut Log::off());
         }
     }
 
     /// Checks the end rules (after a move by `mover`, or at the start of a round) and carries out the
     /// first that holds, then the rounds. The legal moves are worked out only for a rule that asks
     /// about them (`no_moves`, `can_feed`); they are returned when the game goes on.
-    pub(crate) fn settle(&self, pos: &mut Position, mover: Player, repeated: bool, log: &mut Log) -> Option<Moves> {
-        let mut repeated = repeated;
+    #[inline]
+    pub(crate) fn settle(
+        &self,
+        pos: &mut Position,
+        mover: Player,
+        repeated: bool,
+        stores_changed: bool,
+        hints: Hints,
+        log: &mut Log,
+    ) -> Option<(Moves, MoveRules<'_>)> {
+        match self.end_rule_holding(pos, mover, repeated, stores_changed, hints) {
+            (None, moves) => moves,
+            (Some(rule), _) => self.end_and_go_on(pos, mover, rule, hints, log),
+        }
+    }
+
+    /// The first end rule that holds, if any, with the legal moves when a rule asked about them.
+    /// Unless `stores_changed`, the rules that read only the stores are passed over: they did not
+    /// hold before the move (the position before it was settled, or the game would be over), and
+    /// they read the same values now.
+    #[inline]
+    fn end_rule_holding(
+        &self,
+        pos: &Position,
+        mover: Player,
+        repeated: bool,
+        stores_changed: bool,
+        hints: Hints,
+    ) -> (Option<usize>, Option<(Moves, MoveRules<'_>)>) {
+        let mut moves: Option<(Moves, MoveRules)> = None;
+        let mut ctx = Ctx {
+            repeated,
+            total: if self.uses_total {
+                Some(hints.total.unwrap_or_else(|| i64::from(self.seed_total(pos))))
+            } else {
+                None
+            },
+            ..self.ctx_at(pos, mover)
+        };
+        let mut can_feed_known = false;
+        for (i, rule) in self.ends.iter().enumerate() {
+            if rule.reads_only_stores && !stores_changed {
+                continue;
+            }
+            if rule.asks_moves && moves.is_none() {
+                let rules = self.move_rules(pos, hints);
+                let m = self.legal_with(pos, rules);
+                ctx.no_moves = m.is_empty();
+                moves = Some((m, rules));
+            }
+            if rule.asks_can_feed && !can_feed_known {
+                ctx.can_feed = moves.is_some_and(|(m, _)| m.iter().any(|k| self.feeds(pos, k)));
+                can_feed_known = true;
+            }
+            if ctx.bool(&rule.when) {
+                return (Some(i), moves);
+            }
+        }
+        (None, moves)
+    }
+
+    /// Carries out the end rule `rule`, and when it only ended a round, checks the next round's start
+    /// the same way (it may be over at once: a player with no pit to play).
+    #[cold]
+    #[inline(never)]
+    fn end_and_go_on(&self, pos: &mut Position, mover: Player, rule: usize, hints: Hints, log: &mut Log) -> Option<(Moves, MoveRules<'_>)> {
+        let mut rule = rule;
         let mut mover = mover;
         for _ in 0..MAX_EMPTY_ROUNDS {
-            let mut moves: Option<Moves> = None;
-            let mut can_feed: Option<bool> = None;
-            let mut fired = None;
-            let mut ctx = Ctx {
-                repeated,
-                total: self.uses_total.then(|| i64::from(self.seed_total(pos))),
-                ..self.ctx_at(pos, mover)
-            };
-            for rule in &self.ends {
-                if rule.asks_moves && moves.is_none() {
-                    let m = self.legal_set(pos);
-                    ctx.no_moves = m.is_empty();
-                    moves = Some(m);
-                }
-                if rule.asks_can_feed && can_feed.is_none() {
-                    let f = moves.is_some_and(|m| m.iter().any(|k| self.feeds(pos, k)));
-                    ctx.can_feed = f;
-                    can_feed = Some(f);
-                }
-                if ctx.bool(&rule.when) {
-                    fired = Some(rule);
-                    break;
-                }
-            }
-            let Some(rule) = fired else {
-                return moves;
-            };
-            if !self.finish(pos, &rule.name, &rule.remaining, mover, log) {
+            let ending = &self.ends[rule];
+            if !self.finish(pos, &ending.name, &ending.remaining, mover, log) {
                 return None;
             }
-            // A new round began: it may already be over (a player with no pit to play).
-            repeated = false;
             mover = pos.to_move.other();
+            match self.end_rule_holding(pos, mover, false, true, hints) {
+                (None, moves) => return moves,
+                (Some(next), _) => rule = next,
+            }
         }
         pos.over = true;
         pos.winner = Some(Outcome::Draw);
@@ -746,6 +840,7 @@ impl Game {
 
     /// The context at the end of a lap.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn ctx_lap<'a>(&'a self, turn: Turn, board: &'a Board, before: Option<&'a [u32]>, last: Cell, origin: Cell, lap: u32) -> Ctx<'a> {
         Ctx {
             last,
@@ -756,6 +851,7 @@ impl Game {
         }
     }
 
+    #[inline]
     fn ctx_turn<'a>(&'a self, turn: Turn, board: &'a Board) -> Ctx<'a> {
         Ctx {
             to_move: turn.mover,
