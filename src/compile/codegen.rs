@@ -3,7 +3,7 @@
 //! Common shapes get one op each: `last.count`, `pit.side`, `captured(south)`, `x > 3`,
 //! `x in 2..3`. `a and b` / `a or b` stop as soon as `a` decides.
 
-use super::ir::{CmpOp, Code, Flat, Op, Operand, PitSet, Reg, Test, Who};
+use super::ir::{CmpOp, Code, Flag, Flat, Op, Operand, PitSet, Reg, Test, Who};
 use super::typed::{BoolExpr, IntExpr, PitExpr, Pits, PlayerExpr};
 use crate::engine::{Cell, Player};
 
@@ -32,7 +32,10 @@ impl Gen {
         let mut code = Self::new(pits).finish(|g| g.cond(e));
         code.flat = flat(e, pits);
         code.truth = match code.flat.as_ref().map(|f| f.tests.as_slice()) {
-            Some([Test::In(o @ (Operand::Final | Operand::NoMoves | Operand::CanFeed | Operand::Repeated), 0, 0, false)]) => Some(*o),
+            Some([Test::In(Operand::Final, 0, 0, false)]) => Some(Flag::Final),
+            Some([Test::In(Operand::NoMoves, 0, 0, false)]) => Some(Flag::NoMoves),
+            Some([Test::In(Operand::CanFeed, 0, 0, false)]) => Some(Flag::CanFeed),
+            Some([Test::In(Operand::Repeated, 0, 0, false)]) => Some(Flag::Repeated),
             _ => None,
         };
         code

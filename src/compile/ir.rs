@@ -443,9 +443,8 @@ pub struct Code {
     /// The same condition as a plain list of tests, when it is one (most conditions are): the engine
     /// then answers it without running `ops`.
     pub flat: Option<Flat>,
-    /// The condition is just this value being true (a flag such as `repeated`): the engine reads it
-    /// in place.
-    pub truth: Option<Operand>,
+    /// The condition is just this flag being true: the engine reads it in place.
+    pub truth: Option<Flag>,
 }
 
 impl Code {
@@ -480,6 +479,20 @@ pub enum Test {
     In(Operand, i64, i64, bool),
     /// A number even (`true`) / odd.
     Parity(Operand, bool),
+}
+
+/// A truth value of the state of play that a condition may be all about, as an index into the
+/// engine's flags (read without a branch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flag {
+    /// `final`.
+    Final = 0,
+    /// `no_moves`.
+    NoMoves = 1,
+    /// `can_feed`.
+    CanFeed = 2,
+    /// `repeated`.
+    Repeated = 3,
 }
 
 /// A value a [`Test`] reads directly, in one step: each common way to name a value has its own

@@ -2,7 +2,7 @@
 //! in progress: a small stack machine, allocation-free for every usual expression.
 
 use super::{Board, Cell, Game, Player};
-use crate::compile::ir::{Code, Flat, NO_PIT, Op, Operand, PitSet, Reg, Test, Who};
+use crate::compile::ir::{Code, Flag, Flat, NO_PIT, Op, Operand, PitSet, Reg, Test, Who};
 
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
@@ -78,12 +78,12 @@ impl<'a> Ctx<'a> {
     /// The value of a condition: straight from its tests when it is a plain list of them.
     #[inline]
     pub fn bool(&self, code: &Code) -> bool {
-        if let Some(t) = code.truth {
-            return match t {
-                Operand::Final => self.final_seed,
-                Operand::NoMoves => self.no_moves,
-                Operand::CanFeed => self.can_feed,
-                _ => self.repeated,
+        if let Some(flag) = code.truth {
+            return match flag {
+                Flag::Final => self.final_seed,
+                Flag::NoMoves => self.no_moves,
+                Flag::CanFeed => self.can_feed,
+                Flag::Repeated => self.repeated,
             };
         }
         match &code.flat {

@@ -690,10 +690,13 @@ impl Game {
                 // below on plain slices.
                 let cells: &mut [u32] = &mut board.cells;
                 let closed: &[bool] = &board.closed;
+                let any_closed = closed.contains(&true);
+                let skipped = if sow.skip_origin { origin } else { NO_PIT };
                 let next: &[Cell] = &track.next;
+                let mut before_cells: Option<&mut [u32]> = before.as_deref_mut();
                 while hand > 0 {
                     c = next[c as usize];
-                    if (sow.skip_origin && c == origin) || closed.get(c as usize).copied().unwrap_or(false) {
+                    if c == skipped || (any_closed && closed[c as usize]) {
                         passed += 1;
                         if passed > track.cells.len() {
                             return Err(Endless { laps: lap });
@@ -701,7 +704,7 @@ impl Game {
                         continue;
                     }
                     passed = 0;
-                    if let Some(b) = &mut before {
+                    if let Some(b) = before_cells.as_deref_mut() {
                         b[c as usize] = cells[c as usize];
                     }
                     cells[c as usize] += 1;
