@@ -99,8 +99,6 @@ impl<'a> Ctx<'a> {
             [t] => self.test(t),
             [a, b] if f.all => self.test(a) && self.test(b),
             [a, b] => self.test(a) || self.test(b),
-            [a, b, c] if f.all => self.test(a) && self.test(b) && self.test(c),
-            [a, b, c, d] if f.all => self.test(a) && self.test(b) && self.test(c) && self.test(d),
             tests => {
                 for t in tests {
                     if self.test_apart(t) != f.all {
@@ -152,7 +150,6 @@ impl<'a> Ctx<'a> {
             Operand::IsStore(r) => i64::from(self.is_store(self.reg(r))),
             Operand::CountOpposite(r) => i64::from(self.count(self.opposite(self.reg(r)))),
             Operand::StoreOf(w) => i64::from(self.game.store(self.who(w))),
-            Operand::SeedsRow(p) => i64::from(self.game.row_seeds(self.board, p)),
             _ => self.operand_apart(o),
         }
     }
