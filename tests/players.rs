@@ -74,6 +74,10 @@ fn alphabeta_beats_random_on_every_shipped_variant() {
     for file in variants() {
         let game = load(&file, &[]).unwrap_or_else(|| panic!("{} loads", file.display()));
         let (south, north, lost) = wins(&game, ab, Spec::Random, 200, 0);
+        println!(
+            "{}: alpha-beta won {south} of 100 as south and {north} of 100 as north",
+            file.display()
+        );
         if south + north < 190 {
             failures.push(format!(
                 "{}: alpha-beta won {south} of 100 as south and {north} of 100 as north\n  {}",
