@@ -463,6 +463,24 @@ pub enum Keys {
     History,
 }
 
+/// The exact value of `search` (a fail-soft alpha-beta search given a window) by MTD(f): a series of
+/// null-window searches closing in on it from a first guess of 0, each much cheaper than one search
+/// with the full window, the table carrying what they learn from one to the next.
+fn mtdf(lowest: i64, highest: i64, mut search: impl FnMut(i64, i64) -> Result<i64, Refusal>) -> Result<i64, Refusal> {
+    let (mut lower, mut upper) = (lowest, highest);
+    let mut g = 0;
+    while lower < upper {
+        let beta = if g == lower { g + 1 } else { g };
+        g = search(beta - 1, beta)?;
+        if g < beta {
+            upper = g;
+        } else {
+            lower = g;
+        }
+    }
+    Ok(g)
+}
+
 /// Solves by alpha-beta with a transposition table keyed on the position and the history that can
 /// still matter (see the module documentation).
 pub fn solve(game: &Game, start: &Position, limits: Limits, keys: Keys) -> Result<Solved, Refusal> {
@@ -650,7 +668,7 @@ fn graph_search(game: &Game, start: &Position, limits: Limits) -> Result<Solved,
     let mut moves = Vec::new();
     let root: Vec<(u8, Target)> = s.graph.nodes[0].moves.clone();
     for (k, target) in root {
-        moves.push((usize::from(k), s.follow(target, -inf, inf)?));
+        moves.push((usize::from(k), mtdf(-inf, inf, |a, b| s.follow(target, a, b))?));
     }
     moves.sort_by_key(|m| m.0);
     let table = s.plain.iter().filter(|e| e.is_some()).count() + s.seen.len();
@@ -820,7 +838,7 @@ fn history_search(game: &Game, start: &Position, limits: Limits, with_ply: bool)
     let inf = 4 * big(game);
     let start_id = s.id(start)?;
     s.path.push(start_id);
-    let moves = root_moves(game, start, |child, mover| s.child(child, mover, -inf, inf))?;
+    let moves = root_moves(game, start, |child, mover| mtdf(-inf, inf, |a, b| s.child(child, mover, a, b)))?;
     finish(game, start, moves, s.nodes, s.ids.len() as u64, (0, 0), s.table.len() as u64, t)
 }
 
