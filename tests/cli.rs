@@ -17,7 +17,9 @@ fn root() -> &'static Path {
 
 /// A scratch directory for this test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sowlang-cli-{}-{name}", std::process::id()));
+    // The process id is padded so that the path, and so how a diagnostic quoting it wraps, has the
+    // same length in every run.
+    let dir = std::env::temp_dir().join(format!("sowlang-cli-{:010}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir

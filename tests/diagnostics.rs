@@ -203,7 +203,7 @@ fn the_corpus_has_at_least_sixty_files() {
 
 /// A scratch directory for files too large (or too many) to ship as fixtures.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sowlang-diagnostics-{}-{name}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("sowlang-diagnostics-{:010}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
