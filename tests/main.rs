@@ -22,3 +22,5 @@ mod perft;
 mod yardstick;
 // Computer players beat weaker ones on every shipped variant; the exact solver's methods agree.
 mod players;
+// End rules that read only the stores end games exactly when they would if checked after every move.
+mod end_rules;
