@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::{Format, fail, load, out, parse_set};
+use super::{Output, fail, load, out, parse_set};
 use crate::Override;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{Event, Game, Outcome};
@@ -52,12 +52,8 @@ pub struct Args {
     /// Set a parameter (`--set pits=5`); may be repeated.
     #[arg(long = "set", value_parser = parse_set)]
     sets: Vec<Override>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
-    /// Same as `--format json`.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: Output,
 }
 
 fn parse_spec(s: &str) -> Result<Spec, String> {
@@ -265,7 +261,7 @@ fn play_one(game: &Game, m: &Match) -> GameStats {
 
 /// Runs `analyze`.
 pub fn run(args: Args) -> u8 {
-    let json = args.json || args.format == Format::Json;
+    let json = args.output.json();
     let loaded = match load(&args.file, &args.sets) {
         Ok(l) => l,
         Err(code) => return code,

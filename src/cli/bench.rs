@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde::Serialize;
 
-use super::{Format, Side, load, out, parse_set};
+use super::{Output, Side, load, out, parse_set};
 use crate::{Game, Override, Position};
 
 /// Most moves of one playout.
@@ -38,12 +38,8 @@ pub struct Args {
     /// Who moves first in the game's start position.
     #[arg(long, value_enum)]
     first: Option<Side>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
-    /// Same as `--format json`.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: Output,
 }
 
 #[derive(Serialize)]
@@ -109,7 +105,7 @@ fn peak_memory() -> Option<u64> {
 
 /// Runs `bench`.
 pub fn run(args: Args) -> u8 {
-    let json = args.json || args.format == Format::Json;
+    let json = args.output.json();
     let loaded = match load(&args.file, &args.sets) {
         Ok(l) => l,
         Err(code) => return code,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{Format, out, parse_set, report};
+use super::{Output, out, parse_set, report};
 use crate::Override;
 use crate::diagnostic::{Diagnostic, JsonDiagnostic, Severity, Sources};
 
@@ -17,12 +17,8 @@ pub struct Args {
     /// Rule files to check.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
-    /// Same as `--format json`.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: Output,
     /// Exit with 1 when there are warnings.
     #[arg(long)]
     deny_warnings: bool,
@@ -68,7 +64,7 @@ fn check_one(args: &Args, file: &Path) -> (Sources, Vec<Diagnostic>) {
 
 /// Runs `check`.
 pub fn run(args: Args) -> u8 {
-    let json = args.json || args.format == Format::Json;
+    let json = args.output.json();
     let mut all = Vec::new();
     let mut errors = 0usize;
     let mut warnings = 0usize;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::{Format, fail, out, report};
+use super::{Output, fail, out, report};
 use crate::conform::{ConformError, Disagreement, Field, Report, TracePosition};
 use crate::diagnostic::Diagnostic;
 use crate::position::Sides;
@@ -18,12 +18,8 @@ pub struct Args {
     file: PathBuf,
     /// The trace: one game a line, as in conformance/openspiel/README.md.
     trace: PathBuf,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
-    /// Same as `--format json`.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: Output,
 }
 
 #[derive(Serialize)]
@@ -35,7 +31,7 @@ struct JsonReport<'a> {
 
 /// Runs `conform`.
 pub fn run(args: Args) -> u8 {
-    let json = args.json || args.format == Format::Json;
+    let json = args.output.json();
     let text = match std::fs::read_to_string(&args.trace) {
         Ok(t) => t,
         Err(e) => {

@@ -59,6 +59,24 @@ pub enum Format {
     Json,
 }
 
+/// How a command prints its result: `--format human|json`, or `--json` for short.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct Output {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Same as `--format json`.
+    #[arg(long)]
+    json: bool,
+}
+
+impl Output {
+    /// JSON was asked for, either way.
+    pub fn json(self) -> bool {
+        self.json || self.format == Format::Json
+    }
+}
+
 /// A side named on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Side {

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{Format, Side, load, out, parse_set};
+use super::{Output, Side, load, out, parse_set};
 use crate::Override;
 
 /// Arguments of `perft`.
@@ -24,12 +24,8 @@ pub struct Args {
     /// Who moves first in the game's start position.
     #[arg(long, value_enum)]
     first: Option<Side>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
-    /// Same as `--format json`.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: Output,
 }
 
 #[derive(Serialize)]
@@ -39,7 +35,7 @@ struct JsonPerft {
 
 /// Runs `perft`.
 pub fn run(args: Args) -> u8 {
-    let json = args.json || args.format == Format::Json;
+    let json = args.output.json();
     let loaded = match load(&args.file, &args.sets) {
         Ok(l) => l,
         Err(code) => return code,

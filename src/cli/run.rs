@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::{Format, Side, board, fail, load, out, parse_set, read_position_file};
+use super::{Output, Side, board, fail, load, out, parse_set, read_position_file};
 use crate::Override;
 use crate::diagnostic::Diagnostic;
 
@@ -23,12 +23,8 @@ pub struct Args {
     /// Who moves first in the game's start position.
     #[arg(long, value_enum)]
     first: Option<Side>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
-    /// Same as `--format json`.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: Output,
     /// Narrate every move step by step (on stderr with --json).
     #[arg(long)]
     trace: bool,
@@ -51,7 +47,7 @@ pub(super) fn parse_moves(moves: &[String]) -> Result<Vec<usize>, Diagnostic> {
 
 /// Runs `run`.
 pub fn run(args: Args) -> u8 {
-    let json = args.json || args.format == Format::Json;
+    let json = args.output.json();
     let moves = match parse_moves(&args.moves) {
         Ok(m) => m,
         Err(d) => return fail(d, 2),

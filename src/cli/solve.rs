@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::{Format, Side, fail, load, out, parse_set};
+use super::{Output, Side, fail, load, out, parse_set};
 use crate::Override;
 use crate::diagnostic::Diagnostic;
 use crate::search::solve::{self, Keys, Limits, Refusal, Solved};
@@ -44,12 +44,8 @@ pub struct Args {
     /// Most search nodes to visit before giving up.
     #[arg(long, default_value_t = 20_000_000_000)]
     max_nodes: u64,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
-    /// Same as `--format json`.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: Output,
 }
 
 #[derive(Serialize)]
@@ -76,7 +72,7 @@ struct SolvedJson {
 
 /// Runs `solve`.
 pub fn run(args: Args) -> u8 {
-    let json = args.json || args.format == Format::Json;
+    let json = args.output.json();
     let loaded = match load(&args.file, &args.sets) {
         Ok(l) => l,
         Err(code) => return code,

@@ -540,6 +540,20 @@ struct Entry {
     best: u8,
 }
 
+impl Entry {
+    /// The value when these bounds settle it for the window `alpha..beta` (fail-soft); otherwise
+    /// the window narrowed to what the bounds allow.
+    fn settle(&self, alpha: i64, beta: i64) -> Result<i64, (i64, i64)> {
+        if self.lower >= beta || self.lower == self.upper {
+            return Ok(self.lower);
+        }
+        if self.upper <= alpha {
+            return Ok(self.upper);
+        }
+        Err((alpha.max(self.lower), beta.min(self.upper)))
+    }
+}
+
 struct Graph {
     nodes: Vec<Node>,
     component: Vec<u32>,
@@ -726,17 +740,10 @@ impl GraphSearch {
         };
         let mut first = None;
         if let Some(e) = entry {
-            if e.lower >= beta {
-                return Ok(e.lower);
+            match e.settle(alpha, beta) {
+                Ok(value) => return Ok(value),
+                Err(window) => (alpha, beta) = window,
             }
-            if e.upper <= alpha {
-                return Ok(e.upper);
-            }
-            if e.lower == e.upper {
-                return Ok(e.lower);
-            }
-            alpha = alpha.max(e.lower);
-            beta = beta.min(e.upper);
             first = Some(e.best);
         }
         self.path.push(id);
@@ -903,17 +910,10 @@ impl HistorySearch<'_> {
         };
         let entry = self.table.get(&key).copied();
         if let Some(e) = entry {
-            if e.lower >= beta {
-                return Ok(e.lower);
+            match e.settle(alpha, beta) {
+                Ok(value) => return Ok(value),
+                Err(window) => (alpha, beta) = window,
             }
-            if e.upper <= alpha {
-                return Ok(e.upper);
-            }
-            if e.lower == e.upper {
-                return Ok(e.lower);
-            }
-            alpha = alpha.max(e.lower);
-            beta = beta.min(e.upper);
         }
         let mover = pos.to_move;
         let mut children: Vec<(i64, usize, Position)> = moves
