@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde::Serialize;
 
-use super::{Output, Side, load, out, parse_set};
+use super::{Output, Side, load_start, out, parse_set};
 use crate::{Game, Override, Position};
 
 /// Most moves of one playout.
@@ -106,13 +106,11 @@ fn peak_memory() -> Option<u64> {
 /// Runs `bench`.
 pub fn run(args: Args) -> u8 {
     let json = args.output.json();
-    let loaded = match load(&args.file, &args.sets) {
+    let (loaded, start) = match load_start(&args.file, &args.sets, args.first) {
         Ok(l) => l,
         Err(code) => return code,
     };
     let game = &loaded.game;
-    let mut start = game.initial(args.first.map(Into::into));
-    game.settle_start(&mut start);
     let threads = args.threads as usize;
     let begun = Instant::now();
     let deadline = begun + Duration::from_secs_f64(args.seconds);

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::diagnostic::{Diagnostic, Sources};
-use crate::{LoadFailure, Loaded, Override, Player};
+use crate::{LoadFailure, Loaded, Override, Player, Position};
 
 /// sowlang: describe, check and play mancala-family sowing games.
 #[derive(Debug, Parser)]
@@ -144,6 +144,15 @@ fn report(diags: &[Diagnostic], sources: &Sources) {
 }
 
 /// Loads a game for `run` / `play`, printing its problems. Err = the exit code.
+/// Loads a rule file and its start position, settled (`first` decides who begins); on failure, the
+/// diagnostics are printed and the exit code returned.
+fn load_start(path: &Path, sets: &[Override], first: Option<Side>) -> Result<(Loaded, Position), u8> {
+    let loaded = load(path, sets)?;
+    let mut start = loaded.game.initial(first.map(Into::into));
+    loaded.game.settle_start(&mut start);
+    Ok((loaded, start))
+}
+
 fn load(path: &Path, sets: &[Override]) -> Result<Loaded, u8> {
     match crate::load_game(path, sets) {
         Ok(l) => Ok(l),

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{Output, Side, load, out, parse_set};
+use super::{Output, Side, load_start, out, parse_set};
 use crate::Override;
 
 /// Arguments of `perft`.
@@ -36,13 +36,11 @@ struct JsonPerft {
 /// Runs `perft`.
 pub fn run(args: Args) -> u8 {
     let json = args.output.json();
-    let loaded = match load(&args.file, &args.sets) {
+    let (loaded, pos) = match load_start(&args.file, &args.sets, args.first) {
         Ok(l) => l,
         Err(code) => return code,
     };
     let game = &loaded.game;
-    let mut pos = game.initial(args.first.map(Into::into));
-    game.settle_start(&mut pos);
     let started = Instant::now();
     let nodes = game.perft(&pos, args.depth as usize);
     let seconds = started.elapsed().as_secs_f64();

@@ -9,7 +9,7 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::{Side, board, load, out, parse_set};
+use super::{Side, board, load_start, out, parse_set};
 use crate::Override;
 use crate::engine::Player;
 use crate::players::{Spec, choose};
@@ -61,13 +61,11 @@ const HELP: &str = "type the number of one of your pits to sow it; `hint` shows 
 
 /// Runs `play`.
 pub fn run(args: Args) -> u8 {
-    let loaded = match load(&args.file, &args.sets) {
+    let (loaded, mut pos) = match load_start(&args.file, &args.sets, args.first) {
         Ok(l) => l,
         Err(code) => return code,
     };
     let game = &loaded.game;
-    let mut pos = game.initial(args.first.map(Into::into));
-    game.settle_start(&mut pos);
     let person: Player = args.side.into();
     let computer = match args.vs {
         Opponent::Human => None,

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::{Output, Side, fail, load, out, parse_set};
+use super::{Output, Side, fail, load_start, out, parse_set};
 use crate::Override;
 use crate::diagnostic::Diagnostic;
 use crate::search::solve::{self, Keys, Limits, Refusal, Solved};
@@ -73,13 +73,11 @@ struct SolvedJson {
 /// Runs `solve`.
 pub fn run(args: Args) -> u8 {
     let json = args.output.json();
-    let loaded = match load(&args.file, &args.sets) {
+    let (loaded, start) = match load_start(&args.file, &args.sets, args.first) {
         Ok(l) => l,
         Err(code) => return code,
     };
     let game = &loaded.game;
-    let mut start = game.initial(args.first.map(Into::into));
-    game.settle_start(&mut start);
     let mut limits = Limits::from_memory();
     if let Some(m) = args.max_positions {
         limits.max_positions = m.max(1);
