@@ -6,7 +6,7 @@ use std::fmt;
 use super::eval::Ctx;
 use super::trace::{Event, Log};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
-use crate::compile::ir::{Action, Code, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Remaining, Then};
+use crate::compile::ir::{Action, Code, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Remaining, Sow, Then, Track};
 
 /// Why a move cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -683,10 +683,7 @@ impl Game {
                 seeds: hand,
                 lap,
             });
-            let mut c = start;
             let mut last = start;
-            let mut sown_into = Vec::new();
-            let mut passed = 0usize;
             if self.triggers.is_empty() && !log.enabled() {
                 // The usual lap, with no trigger to test and nothing to narrate: the steps of the loop
                 // below on plain slices.
@@ -696,6 +693,8 @@ impl Game {
                 let skipped = if sow.skip_origin { origin } else { NO_PIT };
                 let next: &[Cell] = &track.next;
                 let mut before_cells: Option<&mut [u32]> = before.as_deref_mut();
+                let mut c = start;
+                let mut passed = 0usize;
                 while hand > 0 {
                     c = next[c as usize];
                     if c == skipped || (any_closed && closed[c as usize]) {
@@ -714,57 +713,8 @@ impl Game {
                     last = c;
                 }
             }
-            while hand > 0 {
-                c = track.next[c as usize];
-                if (sow.skip_origin && c == origin) || board.closed.get(c as usize).copied().unwrap_or(false) {
-                    passed += 1;
-                    if passed > track.cells.len() {
-                        // Every cell of the track is skipped: the seeds cannot be sown.
-                        return Err(Endless { laps: lap });
-                    }
-                    log.skip(c, c == origin);
-                    continue;
-                }
-                passed = 0;
-                if let Some(b) = &mut before {
-                    b[c as usize] = board.cells[c as usize];
-                }
-                board.cells[c as usize] += 1;
-                hand -= 1;
-                last = c;
-                if log.enabled() {
-                    sown_into.push(c);
-                }
-                for trigger in &self.triggers {
-                    let fires = Ctx {
-                        pit: c,
-                        final_seed: hand == 0,
-                        lap,
-                        origin,
-                        before: before.as_deref(),
-                        ..self.ctx_turn(turn, board)
-                    }
-                    .bool(&trigger.when);
-                    if fires {
-                        if log.enabled() {
-                            let cells = std::mem::take(&mut sown_into);
-                            log.push(|| Event::Sown { lap, cells });
-                        }
-                        let snapshot = board.clone();
-                        let ctx = Ctx {
-                            pit: c,
-                            final_seed: hand == 0,
-                            lap,
-                            origin,
-                            before: before.as_deref(),
-                            ..self.ctx_turn(turn, &snapshot)
-                        };
-                        self.act(board, &snapshot, &trigger.actions, &trigger.name, sow.ccw, ctx, None, log);
-                    }
-                }
-            }
-            if log.enabled() && !sown_into.is_empty() {
-                log.push(|| Event::Sown { lap, cells: sown_into });
+            if hand > 0 {
+                last = self.sow_one_by_one(board, turn, origin, sow, track, lap, &mut before, hand, start, log)?;
             }
             log.push(|| Event::LapEnds {
                 last,
@@ -815,32 +765,117 @@ impl Game {
             }
             start = last;
         }
-        let mut grand_slam = false;
-        if let Some(captured) = &captured {
-            let taken_from_opponent: u32 = captured
-                .iter()
-                .filter(|t| self.side(t.cell) == opponent && !self.is_store(t.cell))
-                .map(|t| t.seeds)
-                .sum();
-            grand_slam = taken_from_opponent > 0 && self.row_seeds(board, opponent) == 0;
-            if grand_slam {
-                match self.grand_slam {
-                    Some(GrandSlam::CaptureNothing) => {
-                        for t in captured.iter() {
-                            board.cells[self.store(t.to) as usize] -= t.seeds;
-                            board.cells[t.cell as usize] += t.seeds;
-                        }
-                        log.push(|| Event::GrandSlam { undone: true });
+        let grand_slam = match &captured {
+            Some(captured) => self.grand_slam_check(board, captured, opponent, &mut another, log),
+            None => false,
+        };
+        Ok(Sown { another, grand_slam })
+    }
+
+    /// Sows `hand` seeds one at a time from the cell after `start`, testing the triggers after each
+    /// seed and narrating; returns the last cell sown. The usual lap (no trigger, no narration) is
+    /// the loop in [`Game::sow`] itself; this one is kept apart so that loop stays small.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn sow_one_by_one(
+        &self,
+        board: &mut Board,
+        turn: Turn,
+        origin: Cell,
+        sow: &Sow,
+        track: &Track,
+        lap: u32,
+        before: &mut Option<Slots<u32>>,
+        mut hand: u32,
+        start: Cell,
+        log: &mut Log,
+    ) -> Result<Cell, Endless> {
+        let mut c = start;
+        let mut last = start;
+        let mut sown_into = Vec::new();
+        let mut passed = 0usize;
+        while hand > 0 {
+            c = track.next[c as usize];
+            if (sow.skip_origin && c == origin) || board.closed.get(c as usize).copied().unwrap_or(false) {
+                passed += 1;
+                if passed > track.cells.len() {
+                    // Every cell of the track is skipped: the seeds cannot be sown.
+                    return Err(Endless { laps: lap });
+                }
+                log.skip(c, c == origin);
+                continue;
+            }
+            passed = 0;
+            if let Some(b) = before.as_mut() {
+                b[c as usize] = board.cells[c as usize];
+            }
+            board.cells[c as usize] += 1;
+            hand -= 1;
+            last = c;
+            if log.enabled() {
+                sown_into.push(c);
+            }
+            for trigger in &self.triggers {
+                let fires = Ctx {
+                    pit: c,
+                    final_seed: hand == 0,
+                    lap,
+                    origin,
+                    before: before.as_deref(),
+                    ..self.ctx_turn(turn, board)
+                }
+                .bool(&trigger.when);
+                if fires {
+                    if log.enabled() {
+                        let cells = std::mem::take(&mut sown_into);
+                        log.push(|| Event::Sown { lap, cells });
                     }
-                    Some(GrandSlam::Allowed(again)) => {
-                        log.push(|| Event::GrandSlam { undone: false });
-                        another |= again;
-                    }
-                    _ => {}
+                    let snapshot = board.clone();
+                    let ctx = Ctx {
+                        pit: c,
+                        final_seed: hand == 0,
+                        lap,
+                        origin,
+                        before: before.as_deref(),
+                        ..self.ctx_turn(turn, &snapshot)
+                    };
+                    self.act(board, &snapshot, &trigger.actions, &trigger.name, sow.ccw, ctx, None, log);
                 }
             }
         }
-        Ok(Sown { another, grand_slam })
+        if log.enabled() && !sown_into.is_empty() {
+            log.push(|| Event::Sown { lap, cells: sown_into });
+        }
+        Ok(last)
+    }
+
+    /// Whether the captures of a move took every seed of the opponent's row (a grand slam), and what
+    /// the game's grand slam policy then does: put them back, or give another move.
+    #[inline(never)]
+    fn grand_slam_check(&self, board: &mut Board, captured: &CaptureLog, opponent: Player, another: &mut bool, log: &mut Log) -> bool {
+        let taken_from_opponent: u32 = captured
+            .iter()
+            .filter(|t| self.side(t.cell) == opponent && !self.is_store(t.cell))
+            .map(|t| t.seeds)
+            .sum();
+        let grand_slam = taken_from_opponent > 0 && self.row_seeds(board, opponent) == 0;
+        if grand_slam {
+            match self.grand_slam {
+                Some(GrandSlam::CaptureNothing) => {
+                    for t in captured.iter() {
+                        board.cells[self.store(t.to) as usize] -= t.seeds;
+                        board.cells[t.cell as usize] += t.seeds;
+                    }
+                    log.push(|| Event::GrandSlam { undone: true });
+                }
+                Some(GrandSlam::Allowed(again)) => {
+                    log.push(|| Event::GrandSlam { undone: false });
+                    *another |= again;
+                }
+                _ => {}
+            }
+        }
+        grand_slam
     }
 
     /// The context at the end of a lap.
