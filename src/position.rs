@@ -89,7 +89,8 @@ fn bad(message: String, help: &str) -> Diagnostic {
     Diagnostic::bare("sow::run::bad_position", message).with_help(help.to_string())
 }
 
-/// Reads a position for a game, checking it fits the board.
+/// Reads a position for a game, checking it fits the board. The end rules are not applied to it:
+/// pass it through [`Game::settle_start`] before playing on it.
 pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
     let json: PositionJson = serde_json::from_str(text).map_err(|e| {
         bad(

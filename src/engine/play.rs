@@ -305,7 +305,10 @@ impl Game {
         }
     }
 
-    /// Plays a move (a pit number of the player to move). `log` collects a narration when wanted.
+    /// Plays a move (a pit number of the player to move). `pos` is a start from [`Game::initial`], a
+    /// position reached by `apply`, or one made elsewhere (such as from JSON) and then passed through
+    /// [`Game::settle_start`]: the end rules that read only the stores are checked again only after a
+    /// move that changed a store, which counts on the position before it having been checked.
     pub fn apply(&self, pos: &mut Position, k: usize) -> Result<(), MoveError> {
         self.apply_logged(pos, k, &mut Log::off())
     }
@@ -425,8 +428,9 @@ impl Game {
             && self.row_seeds(&after, pos.to_move.other()) > 0
     }
 
-    /// Settles a position given from outside (a start position, `--from`): the end rules are checked
-    /// as if the other player had just moved, so a finished position reads as finished.
+    /// Settles a position given from outside (a start position, `--from`, [`crate::position::from_json`]):
+    /// the end rules are checked as if the other player had just moved, so a finished position reads as
+    /// finished. Call it before playing moves on such a position.
     pub fn settle_start(&self, pos: &mut Position) {
         if !pos.over {
             self.settle(pos, pos.to_move.other(), false, true, Hints::default(), &mut Log::off());

@@ -8,7 +8,7 @@ use std::ops::{Deref, DerefMut};
 /// Items kept inline: both rows and stores of a board of up to 7 pits a side.
 pub const INLINE: usize = 16;
 
-/// A list of `Copy` values, inline up to `N` items ([`INLINE`] unless said); it reads and writes as a slice.
+/// A list of `Copy` values, inline up to `N` items (16 unless said); it reads and writes as a slice.
 pub struct Slots<T: Copy + Default, const N: usize = INLINE> {
     len: u32,
     inline: [T; N],
