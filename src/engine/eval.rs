@@ -160,19 +160,32 @@ impl<'a> Ctx<'a> {
             Operand::Total(s) => self.total() >> s,
             Operand::SeedsRow(p) => i64::from(self.game.row_seeds(self.board, p)),
             Operand::RoundsWonBy(p) => i64::from(self.rounds_won[p.index()]),
-            Operand::Before(r) => i64::from(self.before_of(self.reg(r))),
             Operand::Claimed(r) => i64::from(self.claimed(self.reg(r))),
-            Operand::IsStore(r) => i64::from(self.is_store(self.reg(r))),
             Operand::Opposite(r) => i64::from(self.opposite(self.reg(r))),
-            Operand::CountOpposite(r) => i64::from(self.count(self.opposite(self.reg(r)))),
             Operand::BeforeOpposite(r) => i64::from(self.before_of(self.opposite(self.reg(r)))),
             Operand::SideOpposite(r) => self.side_of(self.opposite(self.reg(r))).index() as i64,
             Operand::ClaimedOpposite(r) => i64::from(self.claimed(self.opposite(self.reg(r)))),
-            Operand::StoreOf(w) => i64::from(self.game.store(self.who(w))),
             Operand::CapturedBy(w) => i64::from(self.count(self.game.store(self.who(w)))),
             Operand::SeedsOf(w) => i64::from(self.game.row_seeds(self.board, self.who(w))),
             Operand::RoundsWon(w) => i64::from(self.rounds_won[self.who(w).index()]),
-            _ => self.operand(o),
+            // Listed rather than matched by `_`, so that a new operand must be placed in one of the two.
+            Operand::Int(_)
+            | Operand::Final
+            | Operand::NoMoves
+            | Operand::CanFeed
+            | Operand::Repeated
+            | Operand::Lap
+            | Operand::Ply
+            | Operand::Round
+            | Operand::CountCell(_)
+            | Operand::Reg(_)
+            | Operand::Count(_)
+            | Operand::Side(_)
+            | Operand::Who(_)
+            | Operand::Before(_)
+            | Operand::IsStore(_)
+            | Operand::CountOpposite(_)
+            | Operand::StoreOf(_) => self.operand(o),
         }
     }
 
