@@ -31,13 +31,7 @@ impl Gen {
     pub fn bool(pits: usize, e: &BoolExpr) -> Code {
         let mut code = Self::new(pits).finish(|g| g.cond(e));
         code.flat = flat(e, pits);
-        code.truth = match code.flat.as_ref().map(|f| f.tests.as_slice()) {
-            Some([Test::In(Operand::Final, 0, 0, false)]) => Some(Flag::Final),
-            Some([Test::In(Operand::NoMoves, 0, 0, false)]) => Some(Flag::NoMoves),
-            Some([Test::In(Operand::CanFeed, 0, 0, false)]) => Some(Flag::CanFeed),
-            Some([Test::In(Operand::Repeated, 0, 0, false)]) => Some(Flag::Repeated),
-            _ => None,
-        };
+        code.truth = flag(e);
         code
     }
 
@@ -111,10 +105,9 @@ impl Gen {
     fn cond(&mut self, e: &BoolExpr) {
         match e {
             BoolExpr::Bool(b) => self.push(Op::Int(i64::from(*b))),
-            BoolExpr::Final => self.push(Op::Final),
-            BoolExpr::NoMoves => self.push(Op::NoMoves),
-            BoolExpr::CanFeed => self.push(Op::CanFeed),
-            BoolExpr::Repeated => self.push(Op::Repeated),
+            BoolExpr::Final | BoolExpr::NoMoves | BoolExpr::CanFeed | BoolExpr::Repeated => {
+                self.push(Op::Flag(flag(e).expect("a flag")));
+            }
             BoolExpr::Claimed(p) => {
                 self.place(p);
                 self.unary(Op::Claimed);
@@ -346,10 +339,7 @@ fn test(e: &BoolExpr, pits: usize) -> Option<Test> {
     let truth = |o: Operand| Some(Test::In(o, 0, 0, false));
     match e {
         BoolExpr::Bool(b) => truth(Operand::Int(i64::from(*b))),
-        BoolExpr::Final => truth(Operand::Final),
-        BoolExpr::NoMoves => truth(Operand::NoMoves),
-        BoolExpr::CanFeed => truth(Operand::CanFeed),
-        BoolExpr::Repeated => truth(Operand::Repeated),
+        BoolExpr::Final | BoolExpr::NoMoves | BoolExpr::CanFeed | BoolExpr::Repeated => truth(Operand::Flag(flag(e)?)),
         BoolExpr::Claimed(p) => truth(match at(p, pits)? {
             Place::Reg(r) => Operand::Claimed(r),
             Place::Opposite(r) => Operand::ClaimedOpposite(r),
@@ -377,6 +367,17 @@ fn test(e: &BoolExpr, pits: usize) -> Option<Test> {
         | BoolExpr::InRange(_)
         | BoolExpr::InSet(..)
         | BoolExpr::SameBool(..) => None,
+    }
+}
+
+/// The flag a condition is, when it is one.
+fn flag(e: &BoolExpr) -> Option<Flag> {
+    match e {
+        BoolExpr::Final => Some(Flag::Final),
+        BoolExpr::NoMoves => Some(Flag::NoMoves),
+        BoolExpr::CanFeed => Some(Flag::CanFeed),
+        BoolExpr::Repeated => Some(Flag::Repeated),
+        _ => None,
     }
 }
 
@@ -566,7 +567,7 @@ mod tests {
         let e = BoolExpr::Or(Box::new(BoolExpr::Final), Box::new(BoolExpr::Not(Box::new(BoolExpr::Repeated))));
         let flat = Gen::bool(6, &e).flat.expect("an `or` of two tests");
         assert!(!flat.all);
-        assert_eq!(flat.tests[1], Test::In(Operand::Repeated, 0, 0, true));
+        assert_eq!(flat.tests[1], Test::In(Operand::Flag(Flag::Repeated), 0, 0, true));
     }
 
     #[test]

@@ -481,8 +481,7 @@ pub enum Test {
     Parity(Operand, bool),
 }
 
-/// A truth value of the state of play that a condition may be all about, as an index into the
-/// engine's flags (read without a branch).
+/// A truth value of the state of play that conditions read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flag {
     /// `final`.
@@ -501,14 +500,8 @@ pub enum Flag {
 pub enum Operand {
     /// A fixed number (truth value, player as 0/1, pit as its cell).
     Int(i64),
-    /// Whether the seed just sown is the lap's last.
-    Final,
-    /// Whether the player to move has no legal move.
-    NoMoves,
-    /// Whether the player to move can give the other player seeds.
-    CanFeed,
-    /// Whether the position occurred before.
-    Repeated,
+    /// A flag of the state of play (`final`, `no_moves`, `can_feed`, `repeated`), as 0 or 1.
+    Flag(Flag),
     /// The lap number.
     Lap,
     /// The moves played.
@@ -604,14 +597,8 @@ pub enum Op {
     Opponent,
     /// Push the player to move.
     ToMove,
-    /// Push whether the seed just sown is the lap's last.
-    Final,
-    /// Push whether the player to move has no legal move.
-    NoMoves,
-    /// Push whether the player to move can give the other player seeds.
-    CanFeed,
-    /// Push whether the position occurred before.
-    Repeated,
+    /// Push a flag of the state of play, as 0 or 1.
+    Flag(Flag),
     /// Push the lap number.
     Lap,
     /// Push the moves played.

@@ -79,12 +79,7 @@ impl<'a> Ctx<'a> {
     #[inline]
     pub fn bool(&self, code: &Code) -> bool {
         if let Some(flag) = code.truth {
-            return match flag {
-                Flag::Final => self.final_seed,
-                Flag::NoMoves => self.no_moves,
-                Flag::CanFeed => self.can_feed,
-                Flag::Repeated => self.repeated,
-            };
+            return self.flag(flag);
         }
         match &code.flat {
             Some(f) => self.flat(f),
@@ -130,10 +125,7 @@ impl<'a> Ctx<'a> {
     fn operand(&self, o: Operand) -> i64 {
         match o {
             Operand::Int(n) => n,
-            Operand::Final => i64::from(self.final_seed),
-            Operand::NoMoves => i64::from(self.no_moves),
-            Operand::CanFeed => i64::from(self.can_feed),
-            Operand::Repeated => i64::from(self.repeated),
+            Operand::Flag(f) => i64::from(self.flag(f)),
             Operand::Lap => i64::from(self.lap),
             Operand::Ply => i64::from(self.ply),
             Operand::Round => i64::from(self.round),
@@ -170,10 +162,7 @@ impl<'a> Ctx<'a> {
             Operand::RoundsWon(w) => i64::from(self.rounds_won[self.who(w).index()]),
             // Listed rather than matched by `_`, so that a new operand must be placed in one of the two.
             Operand::Int(_)
-            | Operand::Final
-            | Operand::NoMoves
-            | Operand::CanFeed
-            | Operand::Repeated
+            | Operand::Flag(_)
             | Operand::Lap
             | Operand::Ply
             | Operand::Round
@@ -186,6 +175,16 @@ impl<'a> Ctx<'a> {
             | Operand::IsStore(_)
             | Operand::CountOpposite(_)
             | Operand::StoreOf(_) => self.operand(o),
+        }
+    }
+
+    #[inline(always)]
+    fn flag(&self, f: Flag) -> bool {
+        match f {
+            Flag::Final => self.final_seed,
+            Flag::NoMoves => self.no_moves,
+            Flag::CanFeed => self.can_feed,
+            Flag::Repeated => self.repeated,
         }
     }
 
@@ -224,10 +223,7 @@ impl<'a> Ctx<'a> {
                 Op::Mover => return self.mover.index() as i64,
                 Op::Opponent => return self.mover.other().index() as i64,
                 Op::ToMove => return self.to_move.index() as i64,
-                Op::Repeated => return i64::from(self.repeated),
-                Op::NoMoves => return i64::from(self.no_moves),
-                Op::CanFeed => return i64::from(self.can_feed),
-                Op::Final => return i64::from(self.final_seed),
+                Op::Flag(f) => return i64::from(self.flag(f)),
                 _ => {}
             }
         }
@@ -330,10 +326,7 @@ impl<'a> Ctx<'a> {
                 Op::Mover => push!(self.mover.index() as i64),
                 Op::Opponent => push!(self.mover.other().index() as i64),
                 Op::ToMove => push!(self.to_move.index() as i64),
-                Op::Final => push!(i64::from(self.final_seed)),
-                Op::NoMoves => push!(i64::from(self.no_moves)),
-                Op::CanFeed => push!(i64::from(self.can_feed)),
-                Op::Repeated => push!(i64::from(self.repeated)),
+                Op::Flag(f) => push!(i64::from(self.flag(f))),
                 Op::Lap => push!(i64::from(self.lap)),
                 Op::Ply => push!(i64::from(self.ply)),
                 Op::Round => push!(i64::from(self.round)),
