@@ -20,7 +20,6 @@ use crate::Override;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{Event, Game, Outcome};
 use crate::players::{Match, Spec, play_game};
-use crate::search::end_rule_reads;
 
 /// Arguments of `analyze`.
 #[derive(Debug, clap::Args)]
@@ -338,7 +337,7 @@ fn summarise(args: &Args, game: &Game, players: [Spec; 2], all: &[GameStats], se
     for g in all.iter().filter(|g| g.winner.is_some()) {
         if let Some(r) = &g.ended_by {
             *ended_by.entry(r.clone()).or_default() += 1;
-            if end_rule_reads(game, r, "Repeated") {
+            if game.ends.iter().any(|e| e.name == *r && e.reads_repeated) {
                 repetition += 1;
             }
         }

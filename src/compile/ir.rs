@@ -39,6 +39,8 @@ pub struct Game {
     pub total: u32,
     /// Some expression asks whether a position `repeated` (else the engine keeps no history).
     pub uses_repeated: bool,
+    /// Some expression reads the move number `ply` (so a position with its move number never recurs).
+    pub uses_ply: bool,
     /// Some expression reads a pit's count `before` the latest seed (else the engine does not track it).
     pub uses_before: bool,
     /// Some expression reads `total` (worked out once per position then).
@@ -207,6 +209,8 @@ pub struct EndRule {
     pub asks_moves: bool,
     /// The condition asks `can_feed`.
     pub asks_can_feed: bool,
+    /// The condition asks `repeated`: a game it ends, ends by repetition.
+    pub reads_repeated: bool,
     /// The condition reads nothing but the stores of named players, the seed total and fixed values:
     /// its answer can only change when a store does.
     pub reads_only_stores: bool,

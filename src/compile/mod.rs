@@ -77,6 +77,7 @@ pub fn compile(checked: &Checked) -> Game {
                     name: name.node.clone(),
                     asks_moves: asks_can_feed || when.mentions(&|e| matches!(e, Expr::NoMoves)),
                     asks_can_feed,
+                    reads_repeated: when.mentions(&|e| matches!(e, Expr::Repeated)),
                     reads_only_stores: !when.mentions(&|e| match e {
                         Expr::Captured(who) => !matches!(**who, Expr::Player(_)),
                         _ => !matches!(
@@ -148,6 +149,7 @@ pub fn compile(checked: &Checked) -> Game {
         uses_can_feed,
         uses_repeated: lower.typer.repeated.get(),
         uses_before: lower.typer.before.get(),
+        uses_ply: lower.typer.ply.get(),
         uses_total: lower.typer.total.get(),
         stores_only_grow: !lower.takes_from_store.get(),
         hash_keys: hash_keys(2 * pits + 2),

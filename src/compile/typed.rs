@@ -206,6 +206,8 @@ pub(crate) struct Typer {
     pub repeated: Cell<bool>,
     /// Some expression reads a pit's count `before` the latest seed.
     pub before: Cell<bool>,
+    /// Some expression reads `ply`.
+    pub ply: Cell<bool>,
     /// Some expression reads `total`.
     pub total: Cell<bool>,
 }
@@ -292,7 +294,10 @@ impl Typer {
         match e {
             Expr::Int(n) => IntExpr::Int(*n),
             Expr::Lap => IntExpr::Lap,
-            Expr::Ply => IntExpr::Ply,
+            Expr::Ply => {
+                self.ply.set(true);
+                IntExpr::Ply
+            }
             Expr::Round => IntExpr::Round,
             Expr::Total => {
                 self.total.set(true);

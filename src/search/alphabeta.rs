@@ -15,7 +15,7 @@ use rand::Rng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
-use super::{DECIDED, evaluate, position_key, rules_read};
+use super::{DECIDED, evaluate, position_key};
 use crate::engine::{Game, Player, Position};
 
 /// Beyond any score.
@@ -103,7 +103,7 @@ pub fn search(game: &Game, pos: &Position, limits: Limits, all_scores: bool, rng
         .collect();
     let mut s = Searcher {
         game,
-        with_ply: rules_read(game, "Ply"),
+        with_ply: game.uses_ply,
         table: HashMap::new(),
         nodes: 0,
         deadline: None,

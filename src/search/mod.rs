@@ -68,72 +68,34 @@ pub fn describe_score(score: i32) -> String {
 pub(crate) fn position_key(pos: &Position, with_ply: bool) -> u64 {
     // FNV-1a over the fields: fast, and good enough for a table that tolerates collisions.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |x: u64| {
+    position_fields(pos, with_ply, |x| {
         h ^= x;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    };
-    for &c in &pos.board.cells {
-        eat(u64::from(c));
-    }
-    for c in &pos.board.claimed {
-        eat(c.map_or(0, |p| p.index() as u64 + 1));
-    }
-    for &c in &pos.board.closed {
-        eat(u64::from(c));
-    }
-    eat(pos.to_move.index() as u64);
-    eat(u64::from(pos.round));
-    eat(u64::from(pos.rounds_won[0]));
-    eat(u64::from(pos.rounds_won[1]));
-    eat(u64::from(pos.counted_in_place));
-    if with_ply {
-        eat(u64::from(pos.ply));
-    }
+    });
     h
 }
 
-/// Does some rule of the game read the expression named `name` (`"Ply"`, `"Repeated"`, ...)?
-///
-/// The compiled rules' expressions hold no text, so their `Debug` rendering names every kind of
-/// expression they use; the only quoted text in a rule is its name or a message, which is skipped.
-/// Reading the rendering keeps this module free of a walk over every node of the rule IR, which
-/// belongs to the compiler and changes with it; the unit tests below pin the behaviour down.
-pub(crate) fn rules_read(game: &Game, name: &str) -> bool {
-    let text = format!(
-        "{:?} {:?} {:?} {:?} {:?}",
-        game.phases, game.triggers, game.ends, game.feeding, game.rounds
-    );
-    debug_mentions(&text, name)
-}
-
-/// Does an end rule's condition read the expression named `name`?
-pub(crate) fn end_rule_reads(game: &Game, rule: &str, name: &str) -> bool {
-    game.ends
-        .iter()
-        .filter(|r| r.name == rule)
-        .any(|r| debug_mentions(&format!("{:?}", r.when), name))
-}
-
-/// Is `word` a whole identifier in `text`, outside quoted strings?
-fn debug_mentions(text: &str, word: &str) -> bool {
-    let mut outside = String::with_capacity(text.len());
-    let mut in_string = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match (in_string, c) {
-            (true, '\\') => {
-                chars.next();
-            }
-            (true, '"') => in_string = false,
-            (true, _) => {}
-            (false, '"') => {
-                in_string = true;
-                outside.push(' ');
-            }
-            (false, c) => outside.push(c),
-        }
+/// Calls `f` with each field that makes a position what it is for a search, in a fixed order: the
+/// board (seeds, claims, closures), whose turn, the round and rounds won, whether the seeds left count
+/// in place, and the move number when `with_ply`.
+pub(crate) fn position_fields(pos: &Position, with_ply: bool, mut f: impl FnMut(u64)) {
+    for &c in &pos.board.cells {
+        f(u64::from(c));
     }
-    outside.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == word)
+    for c in &pos.board.claimed {
+        f(c.map_or(0, |p| p.index() as u64 + 1));
+    }
+    for &c in &pos.board.closed {
+        f(u64::from(c));
+    }
+    f(pos.to_move.index() as u64);
+    f(u64::from(pos.round));
+    f(u64::from(pos.rounds_won[0]));
+    f(u64::from(pos.rounds_won[1]));
+    f(u64::from(pos.counted_in_place));
+    if with_ply {
+        f(u64::from(pos.ply));
+    }
 }
 
 #[cfg(test)]
@@ -160,29 +122,21 @@ sow {
 "#;
 
     #[test]
-    fn rules_read_finds_ply_and_repeated_only_where_used() {
+    fn the_compiled_game_knows_where_ply_and_repeated_are_read() {
         let plain = game(&format!("{BASE}end \"none left\" when no_moves remaining owner\n"));
-        assert!(!rules_read(&plain, "Ply"));
-        assert!(!rules_read(&plain, "Repeated"));
-        assert!(rules_read(&plain, "NoMoves"));
+        assert!(!plain.uses_ply);
+        assert!(!plain.uses_repeated);
         let with = game(&format!(
             "{BASE}phase \"repeated Ply\" when ply < 2 {{\n  no captures\n}}\nend \"cycle\" when repeated remaining owner\nend \"none left\" when no_moves remaining owner\n"
         ));
-        assert!(rules_read(&with, "Ply"));
-        assert!(rules_read(&with, "Repeated"));
-        assert!(end_rule_reads(&with, "cycle", "Repeated"));
-        assert!(!end_rule_reads(&with, "none left", "Repeated"));
-    }
-
-    #[test]
-    fn quoted_text_is_not_read_as_a_rule() {
-        assert!(!debug_mentions(r#"Rule { name: "Ply \"Repeated\"", when: Bool(true) }"#, "Ply"));
-        assert!(!debug_mentions(
-            r#"Rule { name: "Ply \"Repeated\"", when: Bool(true) }"#,
-            "Repeated"
-        ));
-        assert!(debug_mentions(r#"Rule { name: "x", when: Binary(Lt, Ply, Int(2)) }"#, "Ply"));
-        assert!(!debug_mentions("Binary(Lt, Plying, Int(2))", "Ply"));
+        assert!(with.uses_ply);
+        assert!(with.uses_repeated);
+        let reads = |rule: &str| with.ends.iter().any(|e| e.name == rule && e.reads_repeated);
+        assert!(reads("cycle"));
+        assert!(!reads("none left"));
+        // A rule's name is not read as a rule.
+        let named = game(&format!("{BASE}end \"repeated ply\" when no_moves remaining owner\n"));
+        assert!(!named.uses_ply && !named.uses_repeated);
     }
 
     #[test]

@@ -31,7 +31,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use super::alphabeta::finished_as_is;
-use super::rules_read;
+use super::position_fields;
 use crate::engine::{Game, Outcome, Player, Position};
 
 /// Rough memory per reachable position in the graph and the table, for the refusal estimate.
@@ -212,11 +212,12 @@ fn split(game: &Game, u: i64) -> (Value, i64) {
     }
 }
 
-/// The position's identity for the graph: everything but the history (and the move number, unless
-/// `with_ply`), as bytes.
+/// The position's identity for the graph: [`super::position_fields`] (everything but the history, and
+/// the move number only when `with_ply`), as bytes.
 fn identity(pos: &Position, with_ply: bool) -> Box<[u8]> {
     let mut out = Vec::with_capacity(pos.board.cells.len() + 16);
-    let mut put = |mut x: u64| {
+    // Each field as a variable-length number: 7 bits a byte, the high bit set on all but the last.
+    position_fields(pos, with_ply, |mut x| {
         loop {
             let byte = (x & 0x7f) as u8;
             x >>= 7;
@@ -226,23 +227,7 @@ fn identity(pos: &Position, with_ply: bool) -> Box<[u8]> {
             }
             out.push(byte | 0x80);
         }
-    };
-    for &c in &pos.board.cells {
-        put(u64::from(c));
-    }
-    for c in &pos.board.claimed {
-        put(c.map_or(0, |p| p.index() as u64 + 1));
-    }
-    for &c in &pos.board.closed {
-        put(u64::from(c));
-    }
-    put(pos.to_move.index() as u64);
-    put(u64::from(pos.round));
-    put(u64::from(pos.rounds_won[0]));
-    put(u64::from(pos.rounds_won[1]));
-    if with_ply {
-        put(u64::from(pos.ply));
-    }
+    });
     out.into_boxed_slice()
 }
 
@@ -492,11 +477,11 @@ pub fn solve(game: &Game, start: &Position, limits: Limits, keys: Keys) -> Resul
             limit: limits.max_positions,
         });
     }
-    let with_ply = rules_read(game, "Ply");
+    let with_ply = game.uses_ply;
     // In a match, a repetition can end a round and set up the next: a move the graph (built with
     // repetition off) does not have. Such games, and those whose rules read the move number (a
     // position with its move number never recurs), are keyed on the whole history instead.
-    let rounds_on_repetition = game.rounds.is_some() && rules_read(game, "Repeated");
+    let rounds_on_repetition = game.rounds.is_some() && game.uses_repeated;
     if keys == Keys::History || with_ply || rounds_on_repetition {
         deep(|| history_search(game, start, limits, with_ply))
     } else {
@@ -564,7 +549,7 @@ struct Graph {
 /// Builds the graph of every position reachable from `start` with repetition off (so every way on
 /// is an edge), with what a repetition would give on each edge, or refuses above `limit` positions.
 fn build_graph(game: &Game, start: &Position, limit: u64) -> Result<Graph, Refusal> {
-    let reads_repeated = rules_read(game, "Repeated");
+    let reads_repeated = game.uses_repeated;
     let mut ids: HashMap<Box<[u8]>, u32> = HashMap::new();
     let mut nodes: Vec<Node> = Vec::new();
     // Breadth first: positions are expanded in the order their ids were given.
