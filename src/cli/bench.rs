@@ -12,8 +12,8 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde::Serialize;
 
-use super::{Output, Side, load_start, out, parse_set};
-use crate::{Game, Override, Position};
+use super::{Output, Start, load_start, out};
+use crate::{Game, Position};
 
 /// Most moves of one playout.
 pub const PLY_CAP: u32 = 1000;
@@ -32,12 +32,8 @@ pub struct Args {
     /// Seed of the random moves (thread i plays from seed N mixed with i).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Set a parameter (`--set pits=5`); may be repeated.
-    #[arg(long = "set", value_parser = parse_set)]
-    sets: Vec<Override>,
-    /// Who moves first in the game's start position.
-    #[arg(long, value_enum)]
-    first: Option<Side>,
+    #[command(flatten)]
+    start: Start,
     #[command(flatten)]
     output: Output,
 }
@@ -106,7 +102,7 @@ fn peak_memory() -> Option<u64> {
 /// Runs `bench`.
 pub fn run(args: Args) -> u8 {
     let json = args.output.json();
-    let (loaded, start) = match load_start(&args.file, &args.sets, args.first) {
+    let (loaded, start) = match load_start(&args.file, &args.start) {
         Ok(l) => l,
         Err(code) => return code,
     };

@@ -144,11 +144,22 @@ fn report(diags: &[Diagnostic], sources: &Sources) {
 }
 
 /// Loads a game for `run` / `play`, printing its problems. Err = the exit code.
-/// Loads a rule file and its start position, settled (`first` decides who begins); on failure, the
-/// diagnostics are printed and the exit code returned.
-fn load_start(path: &Path, sets: &[Override], first: Option<Side>) -> Result<(Loaded, Position), u8> {
-    let loaded = load(path, sets)?;
-    let mut start = loaded.game.initial(first.map(Into::into));
+/// The game's parameters and who begins: `--set NAME=VALUE`... `--first south|north`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Start {
+    /// Set a parameter (`--set pits=5`); may be repeated.
+    #[arg(long = "set", value_parser = parse_set)]
+    sets: Vec<Override>,
+    /// Who moves first in the game's start position.
+    #[arg(long, value_enum)]
+    first: Option<Side>,
+}
+
+/// Loads a rule file with the `--set` parameters and its start position, settled (`--first` decides
+/// who begins); on failure, the diagnostics are printed and the exit code returned.
+fn load_start(path: &Path, start: &Start) -> Result<(Loaded, Position), u8> {
+    let loaded = load(path, &start.sets)?;
+    let mut start = loaded.game.initial(start.first.map(Into::into));
     loaded.game.settle_start(&mut start);
     Ok((loaded, start))
 }

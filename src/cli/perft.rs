@@ -7,8 +7,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{Output, Side, load_start, out, parse_set};
-use crate::Override;
+use super::{Output, Start, load_start, out};
 
 /// Arguments of `perft`.
 #[derive(Debug, clap::Args)]
@@ -18,12 +17,8 @@ pub struct Args {
     /// How many moves deep to count.
     #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
     depth: u32,
-    /// Set a parameter (`--set pits=5`); may be repeated.
-    #[arg(long = "set", value_parser = parse_set)]
-    sets: Vec<Override>,
-    /// Who moves first in the game's start position.
-    #[arg(long, value_enum)]
-    first: Option<Side>,
+    #[command(flatten)]
+    start: Start,
     #[command(flatten)]
     output: Output,
 }
@@ -36,7 +31,7 @@ struct JsonPerft {
 /// Runs `perft`.
 pub fn run(args: Args) -> u8 {
     let json = args.output.json();
-    let (loaded, pos) = match load_start(&args.file, &args.sets, args.first) {
+    let (loaded, pos) = match load_start(&args.file, &args.start) {
         Ok(l) => l,
         Err(code) => return code,
     };

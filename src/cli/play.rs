@@ -9,8 +9,7 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::{Side, board, load_start, out, parse_set};
-use crate::Override;
+use super::{Side, Start, board, load_start, out};
 use crate::engine::Player;
 use crate::players::{Spec, choose};
 
@@ -40,9 +39,6 @@ pub struct Args {
     /// (e.g. `alphabeta:6`, `mcts:2s`).
     #[arg(long, value_parser = parse_opponent, default_value = "greedy")]
     vs: Opponent,
-    /// Who moves first.
-    #[arg(long, value_enum)]
-    first: Option<Side>,
     /// The side the person plays (against the computer).
     #[arg(long, value_enum, default_value_t = Side::South)]
     side: Side,
@@ -52,16 +48,15 @@ pub struct Args {
     /// How long the `hint` command thinks, in seconds.
     #[arg(long, default_value_t = 1.0)]
     hint_time: f64,
-    /// Set a parameter (`--set pits=5`).
-    #[arg(long = "set", value_parser = parse_set)]
-    sets: Vec<Override>,
+    #[command(flatten)]
+    start: Start,
 }
 
 const HELP: &str = "type the number of one of your pits to sow it; `hint` shows what the computer would play and why, `moves` lists the legal moves, `board` redraws, `quit` stops\n";
 
 /// Runs `play`.
 pub fn run(args: Args) -> u8 {
-    let (loaded, mut pos) = match load_start(&args.file, &args.sets, args.first) {
+    let (loaded, mut pos) = match load_start(&args.file, &args.start) {
         Ok(l) => l,
         Err(code) => return code,
     };

@@ -2,8 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::{Output, Side, board, fail, load, out, parse_set, read_position_file};
-use crate::Override;
+use super::{Output, Start, board, fail, load, out, read_position_file};
 use crate::diagnostic::Diagnostic;
 
 /// Arguments of `run`.
@@ -17,12 +16,8 @@ pub struct Args {
     /// Moves to play, comma-separated pit numbers (`3,1,6`).
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     moves: Vec<String>,
-    /// Set a parameter (`--set pits=5`); may be repeated.
-    #[arg(long = "set", value_parser = parse_set)]
-    sets: Vec<Override>,
-    /// Who moves first in the game's start position.
-    #[arg(long, value_enum)]
-    first: Option<Side>,
+    #[command(flatten)]
+    start: Start,
     #[command(flatten)]
     output: Output,
     /// Narrate every move step by step (on stderr with --json).
@@ -52,7 +47,7 @@ pub fn run(args: Args) -> u8 {
         Ok(m) => m,
         Err(d) => return fail(d, 2),
     };
-    let loaded = match load(&args.file, &args.sets) {
+    let loaded = match load(&args.file, &args.start.sets) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -68,7 +63,7 @@ pub fn run(args: Args) -> u8 {
                 Err(d) => return fail(d, 1),
             }
         }
-        None => game.initial(args.first.map(Into::into)),
+        None => game.initial(args.start.first.map(Into::into)),
     };
     game.settle_start(&mut pos);
     let mut narration = String::new();

@@ -7,8 +7,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::{Output, Side, fail, load_start, out, parse_set};
-use crate::Override;
+use super::{Output, Start, fail, load_start, out};
 use crate::diagnostic::Diagnostic;
 use crate::search::solve::{self, Keys, Limits, Refusal, Solved};
 
@@ -29,12 +28,8 @@ pub enum Method {
 pub struct Args {
     /// The rule file.
     file: PathBuf,
-    /// Set a parameter (`--set pits=3 --set seeds=2`); may be repeated.
-    #[arg(long = "set", value_parser = parse_set)]
-    sets: Vec<Override>,
-    /// Who moves first in the game's start position.
-    #[arg(long, value_enum)]
-    first: Option<Side>,
+    #[command(flatten)]
+    start: Start,
     /// The search method.
     #[arg(long, value_enum, default_value_t = Method::Alphabeta)]
     method: Method,
@@ -73,7 +68,7 @@ struct SolvedJson {
 /// Runs `solve`.
 pub fn run(args: Args) -> u8 {
     let json = args.output.json();
-    let (loaded, start) = match load_start(&args.file, &args.sets, args.first) {
+    let (loaded, start) = match load_start(&args.file, &args.start) {
         Ok(l) => l,
         Err(code) => return code,
     };
