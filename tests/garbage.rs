@@ -4,7 +4,7 @@
 //! that still loads is played for a while, seeds counted. A proptest then writes random *valid* rule
 //! files from the constructs of docs/language.md and plays them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
@@ -14,20 +14,7 @@ use rand::{Rng, SeedableRng};
 /// Generous, for a debug build on a busy machine; a hang would take far longer.
 const BOUND: Duration = Duration::from_secs(10);
 
-fn shipped() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
-    let mut files = Vec::new();
-    for dir in [root.clone(), root.join("reference")] {
-        for entry in std::fs::read_dir(&dir).expect("variants dir") {
-            let path = entry.expect("entry").path();
-            if path.extension().is_some_and(|e| e == "sow") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
+use crate::support::shipped;
 
 /// Loads `text` as if it were the file `name`; asserts the promises; plays it if it loads.
 fn load_and_play(name: &Path, text: &str, what: &str, rng: &mut StdRng) {

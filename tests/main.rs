@@ -1,5 +1,8 @@
 //! One integration test binary; each module tests one promise of the project.
 
+// Helpers the modules share.
+mod support;
+
 // Golden scenarios: tests/scenarios/<variant>/<behaviour>.scn, expected boards worked out by hand.
 mod scenarios;
 // Every shipped rule file (and every `sow` block in the docs) checks clean.

@@ -3,24 +3,14 @@
 //! finish. The game-playing tests are slow without optimisation, so they run under
 //! `cargo test --release` (as CI does) and are skipped in a debug build.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rayon::prelude::*;
 use sowlang::players::{Match, Spec, play_game};
 use sowlang::search::solve::{self, Keys, Limits, Solved};
 use sowlang::{Game, Outcome, Override, Player};
 
-fn variants() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
-    let mut v: Vec<_> = std::fs::read_dir(&root)
-        .expect("variants")
-        .chain(std::fs::read_dir(root.join("reference")).expect("reference"))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "sow"))
-        .collect();
-    v.sort();
-    v
-}
+use crate::support::shipped;
 
 fn load(file: &Path, sets: &[Override]) -> Option<Game> {
     sowlang::load_game(file, sets).ok().map(|l| l.game)
@@ -71,7 +61,7 @@ fn wins(game: &Game, player: Spec, opponent: Spec, games: u64, seed: u64) -> (u6
 fn alphabeta_beats_random_on_every_shipped_variant() {
     let ab: Spec = "alphabeta:3".parse().expect("a player");
     let mut failures = Vec::new();
-    for file in variants() {
+    for file in shipped() {
         let game = load(&file, &[]).unwrap_or_else(|| panic!("{} loads", file.display()));
         let (south, north, lost) = wins(&game, ab, Spec::Random, 200, 0);
         println!(
@@ -159,7 +149,7 @@ fn solve_methods_agree_on_small_boards() {
     };
     let mut checked = Vec::new();
     let mut failures = Vec::new();
-    for file in variants() {
+    for file in shipped() {
         for pits in 2..=3 {
             let mut gave_up = [false; 3];
             for seeds in 1..=3 {

@@ -10,22 +10,12 @@ use rand::{Rng, SeedableRng};
 const GAMES_PER_VARIANT: u64 = 300;
 const MAX_PLIES: u32 = 2000;
 
-fn variants() -> Vec<std::path::PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
-    let mut v: Vec<_> = std::fs::read_dir(&root)
-        .expect("variants")
-        .chain(std::fs::read_dir(root.join("reference")).expect("reference"))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "sow"))
-        .collect();
-    v.sort();
-    v
-}
+use crate::support::shipped;
 
 #[test]
 fn seeds_are_conserved_and_moves_end_in_random_games() {
     let mut report = Vec::new();
-    for file in variants() {
+    for file in shipped() {
         let game = sowlang::load_game(&file, &[])
             .unwrap_or_else(|_| panic!("{} loads", file.display()))
             .game;

@@ -1,21 +1,8 @@
 //! Every shipped rule file checks clean, through the library and through the real binary.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn shipped() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
-    let mut files = Vec::new();
-    for dir in [root.clone(), root.join("reference")] {
-        for entry in std::fs::read_dir(&dir).expect("variants dir") {
-            let path = entry.expect("entry").path();
-            if path.extension().is_some_and(|e| e == "sow") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
+use crate::support::shipped;
 
 #[test]
 fn the_ten_games_and_kalah_are_shipped() {
