@@ -1,6 +1,6 @@
 //! Thousands of random games of every shipped variant: on every move the seeds on the board and in
 //! the stores add up to the same total, every move ends, and the legal moves are exactly the moves
-//! `apply` accepts.
+//! `apply` accepts, and the history ends with the identity of the position reached.
 
 use std::path::Path;
 
@@ -55,6 +55,17 @@ fn seeds_are_conserved_and_moves_end_in_random_games() {
                     file.display(),
                     pos.ply
                 );
+                // The engine works out a position's identity from the last one's and the move's
+                // changes; it must be what a full count over the board gives.
+                if let (Some(&last), false, true) = (pos.history.last(), pos.over, game.uses_repeated) {
+                    assert_eq!(
+                        last,
+                        game.hash(&pos),
+                        "{} game {seed}: the history does not end with the position's identity at ply {}",
+                        file.display(),
+                        pos.ply
+                    );
+                }
             }
             if pos.over {
                 finished += 1;

@@ -326,7 +326,7 @@ fn joined(e: &BoolExpr, all: bool, pits: usize, tests: &mut Vec<Test>) -> bool {
         BoolExpr::Or(a, b) if !all => joined(a, all, pits, tests) && joined(b, all, pits, tests),
         _ => match test(e, pits) {
             Some(t) => {
-                tests.push(t);
+                tests.push(specialized(t));
                 true
             }
             None => false,
@@ -353,6 +353,8 @@ fn test(e: &BoolExpr, pits: usize) -> Option<Test> {
             Test::Cmp(a, op, b) => Some(Test::Cmp(a, negated(op), b)),
             Test::In(x, lo, hi, inside) => Some(Test::In(x, lo, hi, !inside)),
             Test::Parity(..) => None,
+            // `test` makes only the three general shapes; `specialized` the rest.
+            _ => None,
         },
         BoolExpr::Compare(op, a, b) => Some(Test::Cmp(operand(a, pits)?, *op, operand(b, pits)?)),
         BoolExpr::CompareInt(op, a, k) => Some(against(operand(a, pits)?, *op, *k)),
@@ -367,6 +369,24 @@ fn test(e: &BoolExpr, pits: usize) -> Option<Test> {
         | BoolExpr::InRange(_)
         | BoolExpr::InSet(..)
         | BoolExpr::SameBool(..) => None,
+    }
+}
+
+/// The test in one step when it has a shape of its own ([`Test::SideIs`], [`Test::CountIn`]).
+fn specialized(t: Test) -> Test {
+    match t {
+        Test::Cmp(Operand::Side(r), op @ (CmpOp::Eq | CmpOp::Ne), Operand::Who(w))
+        | Test::Cmp(Operand::Who(w), op @ (CmpOp::Eq | CmpOp::Ne), Operand::Side(r)) => Test::SideIs(r, w, op == CmpOp::Eq),
+        Test::Cmp(Operand::Reg(r), op @ (CmpOp::Eq | CmpOp::Ne), Operand::StoreOf(w))
+        | Test::Cmp(Operand::StoreOf(w), op @ (CmpOp::Eq | CmpOp::Ne), Operand::Reg(r)) => Test::IsStoreOf(r, w, op == CmpOp::Eq),
+        Test::In(Operand::Count(r), lo, hi, inside) => Test::CountIn(r, lo, hi, inside),
+        Test::In(Operand::Before(r), lo, hi, inside) => Test::BeforeIn(r, lo, hi, inside),
+        Test::In(Operand::CountOpposite(r), lo, hi, inside) => Test::OppositeCountIn(r, lo, hi, inside),
+        Test::In(Operand::SeedsRow(p), lo, hi, inside) => Test::RowSeedsIn(p, lo, hi, inside),
+        // Truth values are 0 or 1: outside 0..0 is true, inside it false.
+        Test::In(Operand::IsStore(r), 0, 0, inside) => Test::StoreIs(r, !inside),
+        Test::In(Operand::Flag(f), 0, 0, inside) => Test::FlagIs(f, !inside),
+        t => t,
     }
 }
 
@@ -550,10 +570,7 @@ mod tests {
         assert!(flat.all);
         assert_eq!(
             flat.tests,
-            [
-                Test::Cmp(Operand::Side(Reg::Last), CmpOp::Eq, Operand::Who(Who::Opponent)),
-                Test::In(Operand::Count(Reg::Last), 2, 3, true)
-            ]
+            [Test::SideIs(Reg::Last, Who::Opponent, true), Test::CountIn(Reg::Last, 2, 3, true)]
         );
     }
 
@@ -567,7 +584,7 @@ mod tests {
         let e = BoolExpr::Or(Box::new(BoolExpr::Final), Box::new(BoolExpr::Not(Box::new(BoolExpr::Repeated))));
         let flat = Gen::bool(6, &e).flat.expect("an `or` of two tests");
         assert!(!flat.all);
-        assert_eq!(flat.tests[1], Test::In(Operand::Flag(Flag::Repeated), 0, 0, true));
+        assert_eq!(flat.tests[1], Test::FlagIs(Flag::Repeated, false));
     }
 
     #[test]

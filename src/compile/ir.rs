@@ -51,6 +51,10 @@ pub struct Game {
     /// Per cell, the random numbers a position's identity for the repetition rule is made of: seeds,
     /// then claimed by south, claimed by north, closed (see `Game::hash`).
     pub hash_keys: Vec<u64>,
+    /// Per player, all ones on the cells of the player's row and zero elsewhere, over the cells a
+    /// board keeps inline: a row's seeds are then summed over a fixed number of cells, which the
+    /// compiler turns into a few vector additions instead of a loop of unknown length.
+    pub row_masks: [[u32; crate::engine::INLINE]; 2],
 }
 
 /// The cells one mover sows into, in order, with the next cell of each for a quick step.
@@ -483,6 +487,24 @@ pub enum Test {
     In(Operand, i64, i64, bool),
     /// A number even (`true`) / odd.
     Parity(Operand, bool),
+    /// The side of a pit is (`true`) / is not a player: `last.side == opponent` in one step, the
+    /// most common test of a capture rule.
+    SideIs(Reg, Who, bool),
+    /// The seeds of a pit within fixed bounds (`true`) / outside them: `last.count in 2..3` in one
+    /// step.
+    CountIn(Reg, i64, i64, bool),
+    /// The seeds a pit held before the latest seed fell in, within fixed bounds / outside them.
+    BeforeIn(Reg, i64, i64, bool),
+    /// The seeds of the pit across, within fixed bounds / outside them.
+    OppositeCountIn(Reg, i64, i64, bool),
+    /// The seeds in a player's row, within fixed bounds / outside them.
+    RowSeedsIn(Player, i64, i64, bool),
+    /// A pit is (`true`) / is not a store.
+    StoreIs(Reg, bool),
+    /// A pit is (`true`) / is not a player's store: `last == store(mover)`.
+    IsStoreOf(Reg, Who, bool),
+    /// A flag is set (`true`) / is not.
+    FlagIs(Flag, bool),
 }
 
 /// A truth value of the state of play that conditions read.

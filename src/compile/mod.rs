@@ -153,6 +153,7 @@ pub fn compile(checked: &Checked) -> Game {
         uses_total: lower.typer.total.get(),
         stores_only_grow: !lower.takes_from_store.get(),
         hash_keys: hash_keys(2 * pits + 2),
+        row_masks: [Player::South, Player::North].map(|p| row_mask(pits, p)),
     }
 }
 
@@ -197,6 +198,15 @@ fn may_be_store(e: &PitExpr, sows_into_store: bool) -> bool {
         // Sets hold pits only.
         PitExpr::NoPit | PitExpr::Origin | PitExpr::Pit | PitExpr::Leftmost(_) | PitExpr::Rightmost(_) => false,
     }
+}
+
+/// All ones on the cells of `p`'s row (when they are kept inline).
+fn row_mask(pits: usize, p: Player) -> [u32; crate::engine::INLINE] {
+    let mut mask = [0; crate::engine::INLINE];
+    for cell in mask.iter_mut().skip(p.index() * pits).take(pits) {
+        *cell = u32::MAX;
+    }
+    mask
 }
 
 /// Four random-looking numbers per cell (splitmix64), fixed so that a position's identity is the same

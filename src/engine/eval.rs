@@ -2,7 +2,7 @@
 //! in progress: a small stack machine, allocation-free for every usual expression.
 
 use super::{Board, Cell, Game, Player};
-use crate::compile::ir::{Code, Flag, Flat, NO_PIT, Op, Operand, PitSet, Reg, Test, Who};
+use crate::compile::ir::{Code, Flag, NO_PIT, Op, Operand, PitSet, Reg, Test, Who};
 
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
@@ -75,47 +75,58 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The value of a condition: straight from its tests when it is a plain list of them.
-    #[inline]
+    /// The value of a condition: straight from its tests when it is a plain list of them. Kept
+    /// small enough to sit in its callers: a condition of one or two one-step tests (a flag,
+    /// `last.side == opponent`, `last.count in 2..3`) costs a few instructions and no call.
+    #[inline(always)]
     pub fn bool(&self, code: &Code) -> bool {
         if let Some(flag) = code.truth {
             return self.flag(flag);
         }
         match &code.flat {
-            Some(f) => self.flat(f),
+            Some(f) => match f.tests.as_slice() {
+                [t] => self.test(t),
+                [a, b] if f.all => self.test(a) && self.test(b),
+                [a, b] => self.test(a) || self.test(b),
+                tests => self.flat_many(tests, f.all),
+            },
             None => self.run(code) != 0,
         }
     }
 
-    // No loop for the usual one or two tests: in a loop the compiler would load every field of the
-    // context up front, which costs more than the tests.
-    fn flat(&self, f: &Flat) -> bool {
-        match f.tests.as_slice() {
-            [t] => self.test(t),
-            [a, b] if f.all => self.test(a) && self.test(b),
-            [a, b] => self.test(a) || self.test(b),
-            tests => {
-                for t in tests {
-                    if self.test_apart(t) != f.all {
-                        return !f.all;
-                    }
-                }
-                f.all
+    #[inline(never)]
+    fn flat_many(&self, tests: &[Test], all: bool) -> bool {
+        for t in tests {
+            if self.test(t) != all {
+                return !all;
             }
         }
-    }
-
-    #[inline(never)]
-    fn test_apart(&self, t: &Test) -> bool {
-        self.test(t)
+        all
     }
 
     #[inline(always)]
     fn test(&self, t: &Test) -> bool {
         match *t {
+            Test::SideIs(r, w, is) => (self.side_of(self.reg(r)) == self.who(w)) == is,
+            Test::CountIn(r, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.count(self.reg(r)))) == inside,
+            Test::BeforeIn(r, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.before_of(self.reg(r)))) == inside,
+            Test::OppositeCountIn(r, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.count(self.opposite(self.reg(r))))) == inside,
+            Test::RowSeedsIn(p, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.game.row_seeds(self.board, p))) == inside,
+            Test::StoreIs(r, is) => self.is_store(self.reg(r)) == is,
+            Test::IsStoreOf(r, w, is) => (self.reg(r) == self.game.store(self.who(w))) == is,
+            Test::FlagIs(f, is) => self.flag(f) == is,
+            Test::Cmp(..) | Test::In(..) | Test::Parity(..) => self.test_apart(t),
+        }
+    }
+
+    /// The tests that read an operand of any kind, out of line.
+    #[inline(never)]
+    fn test_apart(&self, t: &Test) -> bool {
+        match *t {
             Test::Cmp(a, op, b) => op.holds(self.operand(a), self.operand(b)),
             Test::In(x, lo, hi, inside) => (lo..=hi).contains(&self.operand(x)) == inside,
             Test::Parity(x, even) => (self.operand(x) % 2 == 0) == even,
+            _ => self.test(t),
         }
     }
 

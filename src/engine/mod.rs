@@ -15,7 +15,7 @@ pub use crate::compile::ir::Game;
 pub use moves::Moves;
 pub use perft::Playout;
 pub use play::MoveError;
-pub use slots::Slots;
+pub use slots::{INLINE, Slots};
 pub use trace::Event;
 
 /// Index of a cell: pits `0..2N` (south's pit k is `k-1`, north's pit k is `N+k-1`), then south's
@@ -100,7 +100,10 @@ pub struct Position {
     pub counted_in_place: bool,
     /// The name of the rule that ended the game.
     pub ended_by: Option<String>,
-    /// Hashes of the positions of this round so far, the current one last (for `repeated`).
+    /// Hashes of the positions of this round so far, the current one last, kept only in a game whose
+    /// rules ask whether a position `repeated`. May be empty (then nothing counts as seen before);
+    /// when not, the last must be the current position's: the engine works out the next position's
+    /// hash from it and what the move changed.
     pub history: Vec<u64>,
 }
 
@@ -194,7 +197,23 @@ impl Game {
     /// Seeds in a player's row.
     #[inline]
     pub fn row_seeds(&self, board: &Board, p: Player) -> u32 {
-        board.cells[self.row(p)].iter().sum()
+        match board.cells.inline_all() {
+            Some(all) => all.iter().zip(&self.row_masks[p.index()]).map(|(&c, &m)| c & m).sum(),
+            None => board.cells[self.row(p)].iter().sum(),
+        }
+    }
+
+    /// The pits of `p` that hold seeds, as bits (bit `k-1` for pit `k`).
+    #[inline]
+    pub(crate) fn filled_pits(&self, board: &Board, p: Player) -> u64 {
+        let n = self.pits;
+        let base = p.index() * n;
+        // Pit n first, each shifting the ones before it up: a chain the compiler keeps scalar,
+        // cheaper on a row of a few pits than the vector code a loop over bit positions gets.
+        board.cells[base..base + n]
+            .iter()
+            .rev()
+            .fold(0u64, |bits, &c| (bits << 1) | u64::from(c != 0))
     }
 
     /// Each player's score: the store, plus pits counted in place.
@@ -217,6 +236,15 @@ impl Game {
         pos.board.cells.iter().sum()
     }
 
+    /// The part of [`Game::hash`] that says whose turn it is.
+    #[inline]
+    pub(crate) fn turn_key(p: Player) -> u64 {
+        match p {
+            Player::South => 0,
+            Player::North => 0x2545_F491_4F6C_DD1D,
+        }
+    }
+
     /// The identity of a position for the repetition rule: board, claims, closures, player to move.
     /// Each cell's seeds count with their own random weight (`hash_keys`), so the sum differs between
     /// two different positions except with a chance of about 2^-64. Claims and closures count only in
@@ -226,10 +254,7 @@ impl Game {
         let b = &pos.board;
         let keys = &self.hash_keys;
         let cells = b.cells.len();
-        let mut h: u64 = match pos.to_move {
-            Player::South => 0,
-            Player::North => 0x2545_F491_4F6C_DD1D,
-        };
+        let mut h = Self::turn_key(pos.to_move);
         let seeds: &[u32] = &b.cells;
         for (&c, &k) in seeds.iter().zip(&keys[..cells]) {
             h = h.wrapping_add(u64::from(c).wrapping_mul(k));

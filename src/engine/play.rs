@@ -6,7 +6,7 @@ use std::fmt;
 use super::eval::Ctx;
 use super::trace::{Event, Log};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
-use crate::compile::ir::{Action, Code, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Remaining, Sow, Then, Track};
+use crate::compile::ir::{Action, Code, Feeding, Flag, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Remaining, Sow, Then, Track};
 
 /// Why a move cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,6 +63,10 @@ type CaptureLog = Slots<Taken, 8>;
 struct Sown {
     another: bool,
     grand_slam: bool,
+    /// What the sowing added to the board's part of [`Game::hash`], when it only moved seeds along
+    /// the track (no capture, no trigger): then the next position's hash is the last one's plus this,
+    /// a few additions instead of a pass over every cell.
+    hash_delta: Option<u64>,
 }
 
 /// Why a move may not be played (put in words by [`Game::refusal`]).
@@ -120,16 +124,20 @@ struct Turn {
     ply: u32,
     round: u32,
     rounds_won: [u32; 2],
+    /// No pit is closed (closures change only between rounds, never during a move).
+    open: bool,
 }
 
 impl Turn {
+    /// The turn of a position whose move rules are known.
     #[inline]
-    fn of(pos: &Position) -> Turn {
+    fn of(pos: &Position, rules: MoveRules) -> Turn {
         Turn {
             mover: pos.to_move,
             ply: pos.ply,
             round: pos.round,
             rounds_won: pos.rounds_won,
+            open: rules.open,
         }
     }
 }
@@ -181,20 +189,12 @@ impl Game {
     }
 
     /// The legal moves of a position that is not over, given its rules.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn legal_with(&self, pos: &Position, rules: MoveRules) -> Moves {
         let mut moves = Moves::NONE;
         if rules.open && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
             // With every pit open, a move is legal when its pit holds seeds.
-            let n = self.pits;
-            let base = pos.to_move.index() * n;
-            // Pit n first, each shifting the ones before it up: a chain the compiler keeps scalar,
-            // cheaper on a row of a few pits than the vector code a loop over bit positions gets.
-            let bits = pos.board.cells[base..base + n]
-                .iter()
-                .rev()
-                .fold(0u64, |bits, &c| (bits << 1) | u64::from(c != 0));
-            return Moves::from_bits(bits);
+            return Moves::from_bits(self.filled_pits(&pos.board, pos.to_move));
         }
         if rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
             // Usually a move is legal when its pit is open and holds seeds and the cell after it is
@@ -231,7 +231,7 @@ impl Game {
     }
 
     /// What deciding whether a move of `pos` is legal needs, worked out once for all its moves.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn move_rules<'a>(&'a self, pos: &Position, hints: Hints) -> MoveRules<'a> {
         let phase = self.phase_for(pos);
         let starving = self.starving(pos);
@@ -281,7 +281,7 @@ impl Game {
         }
         let mut after = board.clone();
         let sown = self
-            .sow(&mut after, Turn::of(pos), origin, phase, &mut Log::off())
+            .sow(&mut after, Turn::of(pos, rules), origin, phase, &mut Log::off())
             .map_err(|e| Refusal::Endless(e.laps))?;
         if sown.grand_slam && self.grand_slam == Some(GrandSlam::Forbidden) {
             return Err(Refusal::GrandSlam);
@@ -356,7 +356,7 @@ impl Game {
                 let mut after = pos.board.clone();
                 self.check_move(pos, unfed, j).is_ok()
                     && self
-                        .sow(&mut after, Turn::of(pos), self.pit(mover, j), phase, &mut Log::off())
+                        .sow(&mut after, Turn::of(pos, rules), self.pit(mover, j), phase, &mut Log::off())
                         .is_ok()
                     && self.row_seeds(&after, mover.other()) > 0
             });
@@ -369,7 +369,7 @@ impl Game {
         let stores_before = self.stores(&pos.board);
         // The position before a first move may not have been settled.
         let first_move = pos.ply == 0;
-        let turn = Turn::of(pos);
+        let turn = Turn::of(pos, rules);
         let sown = match self.sow(&mut pos.board, turn, origin, phase, log) {
             Ok(s) => s,
             Err(e) => unreachable!(
@@ -401,11 +401,18 @@ impl Game {
         let stores_grew = self.stores(&pos.board) != stores_before;
         let mut repeated = false;
         if self.uses_repeated {
+            // The history ends with the hash of the position before the move (when it is kept).
+            let h = match (pos.history.last(), sown.hash_delta) {
+                (Some(&h), Some(delta)) => h
+                    .wrapping_add(delta)
+                    .wrapping_sub(Self::turn_key(mover))
+                    .wrapping_add(Self::turn_key(pos.to_move)),
+                _ => self.hash(pos),
+            };
             if self.stores_only_grow && stores_grew {
                 // No position before this move can come back: a store is larger now and never shrinks.
                 pos.history.clear();
             }
-            let h = self.hash(pos);
             repeated = pos.history.contains(&h);
             pos.history.push(h);
         }
@@ -420,11 +427,16 @@ impl Game {
     }
 
     /// Does the (legal) move `k` leave the other player's row with seeds?
-    fn feeds(&self, pos: &Position, k: usize) -> bool {
+    fn feeds(&self, pos: &Position, rules: MoveRules, k: usize) -> bool {
         let mut after = pos.board.clone();
-        let phase = self.phase_for(pos);
-        self.sow(&mut after, Turn::of(pos), self.pit(pos.to_move, k), phase, &mut Log::off())
-            .is_ok()
+        self.sow(
+            &mut after,
+            Turn::of(pos, rules),
+            self.pit(pos.to_move, k),
+            rules.phase,
+            &mut Log::off(),
+        )
+        .is_ok()
             && self.row_seeds(&after, pos.to_move.other()) > 0
     }
 
@@ -460,7 +472,7 @@ impl Game {
     /// Unless `stores_changed`, the rules that read only the stores are passed over: they did not
     /// hold before the move (the position before it was settled, or the game would be over), and
     /// they read the same values now.
-    #[inline]
+    #[inline(always)]
     fn end_rule_holding(
         &self,
         pos: &Position,
@@ -470,16 +482,8 @@ impl Game {
         hints: Hints,
     ) -> (Option<usize>, Option<(Moves, MoveRules<'_>)>) {
         let mut moves: Option<(Moves, MoveRules)> = None;
-        let mut ctx = Ctx {
-            repeated,
-            total: if self.uses_total {
-                Some(hints.total.unwrap_or_else(|| i64::from(self.seed_total(pos))))
-            } else {
-                None
-            },
-            ..self.ctx_at(pos, mover)
-        };
-        let mut can_feed_known = false;
+        let mut no_moves = false;
+        let mut can_feed = None;
         for (i, rule) in self.ends.iter().enumerate() {
             if rule.reads_only_stores && !stores_changed {
                 continue;
@@ -487,14 +491,31 @@ impl Game {
             if rule.asks_moves && moves.is_none() {
                 let rules = self.move_rules(pos, hints);
                 let m = self.legal_with(pos, rules);
-                ctx.no_moves = m.is_empty();
+                no_moves = m.is_empty();
                 moves = Some((m, rules));
             }
-            if rule.asks_can_feed && !can_feed_known {
-                ctx.can_feed = moves.is_some_and(|(m, _)| m.iter().any(|k| self.feeds(pos, k)));
-                can_feed_known = true;
+            if rule.asks_can_feed && can_feed.is_none() {
+                can_feed = Some(moves.is_some_and(|(m, rules)| m.iter().any(|k| self.feeds(pos, rules, k))));
             }
-            if ctx.bool(&rule.when) {
+            // A rule that is one flag (`repeated`, `no_moves`) is read at once; the context for the
+            // others is built only when one is asked.
+            let holds = match rule.when.truth {
+                Some(Flag::Repeated) => repeated,
+                Some(Flag::NoMoves) => no_moves,
+                _ => Ctx {
+                    repeated,
+                    no_moves,
+                    can_feed: can_feed.unwrap_or(false),
+                    total: if self.uses_total {
+                        Some(hints.total.unwrap_or_else(|| i64::from(self.seed_total(pos))))
+                    } else {
+                        None
+                    },
+                    ..self.ctx_at(pos, mover)
+                }
+                .bool(&rule.when),
+            };
+            if holds {
                 return (Some(i), moves);
             }
         }
@@ -667,6 +688,7 @@ impl Game {
 
     /// Sows from `origin` on `board` (in place), with triggers, captures, relays and the grand slam
     /// policy. `turn` gives the rest of the context (the mover, ply, round).
+    #[inline(always)]
     fn sow(&self, board: &mut Board, turn: Turn, origin: Cell, phase: &Phase, log: &mut Log) -> Result<Sown, Endless> {
         let mover = turn.mover;
         let sow = &phase.sow;
@@ -680,8 +702,11 @@ impl Game {
         let mut start = origin;
         let mut lap = 1u32;
         let mut another = false;
+        let keys = &self.hash_keys;
+        let mut hash_delta = Some(0u64);
         loop {
             let mut hand = std::mem::take(&mut board.cells[start as usize]);
+            hash_delta = hash_delta.map(|d| d.wrapping_sub(u64::from(hand).wrapping_mul(keys[start as usize])));
             log.push(|| Event::PickUp {
                 cell: start,
                 seeds: hand,
@@ -689,35 +714,24 @@ impl Game {
             });
             let mut last = start;
             if self.triggers.is_empty() && !log.enabled() {
-                // The usual lap, with no trigger to test and nothing to narrate: the steps of the loop
-                // below on plain slices.
-                let cells: &mut [u32] = &mut board.cells;
-                let closed: &[bool] = &board.closed;
-                let any_closed = closed.contains(&true);
                 let skipped = if sow.skip_origin { origin } else { NO_PIT };
-                let next: &[Cell] = &track.next;
-                let mut before_cells: Option<&mut [u32]> = before.as_deref_mut();
-                let mut c = start;
-                let mut passed = 0usize;
-                while hand > 0 {
-                    c = next[c as usize];
-                    if c == skipped || (any_closed && closed[c as usize]) {
-                        passed += 1;
-                        if passed > track.cells.len() {
-                            return Err(Endless { laps: lap });
-                        }
-                        continue;
-                    }
-                    passed = 0;
-                    if let Some(b) = before_cells.as_deref_mut() {
-                        b[c as usize] = cells[c as usize];
-                    }
-                    cells[c as usize] += 1;
-                    hand -= 1;
-                    last = c;
-                }
+                let closed = (!turn.open).then_some(&board.closed[..]);
+                let lap_sown = sow_lap(
+                    &mut board.cells,
+                    closed,
+                    before.as_deref_mut(),
+                    &track.next,
+                    keys,
+                    start,
+                    hand,
+                    skipped,
+                )
+                .ok_or(Endless { laps: lap })?;
+                (last, hand) = (lap_sown.last, 0);
+                hash_delta = hash_delta.map(|d| d.wrapping_add(lap_sown.keys));
             }
             if hand > 0 {
+                hash_delta = None;
                 last = self.sow_one_by_one(board, turn, origin, sow, track, lap, &mut before, hand, start, log)?;
             }
             log.push(|| Event::LapEnds {
@@ -729,6 +743,7 @@ impl Game {
             if !phase.captures.is_empty() {
                 let ctx = self.ctx_lap(turn, board, before_now, last, origin, lap);
                 if let Some(rule) = phase.captures.iter().find(|r| ctx.bool(&r.when)) {
+                    hash_delta = None;
                     // The rule's actions read the board as it was when the rule fired.
                     let snapshot = board.clone();
                     let log_captures = keep_captures.then_some((&mut captured, opponent));
@@ -773,7 +788,11 @@ impl Game {
             Some(captured) => self.grand_slam_check(board, captured, opponent, &mut another, log),
             None => false,
         };
-        Ok(Sown { another, grand_slam })
+        Ok(Sown {
+            another,
+            grand_slam,
+            hash_delta,
+        })
     }
 
     /// Sows `hand` seeds one at a time from the cell after `start`, testing the triggers after each
@@ -1018,6 +1037,76 @@ impl Game {
             }
         }
     }
+}
+
+/// What one lap of the usual sowing did.
+struct Lap {
+    /// The cell the last seed fell into.
+    last: Cell,
+    /// The sum of the hash keys of the cells sown into, one per seed.
+    keys: u64,
+}
+
+/// One lap of the usual sowing (no trigger to test, nothing to narrate): `hand` seeds one by one
+/// into the cells after `start` along `next`, passing over `skipped` and the `closed` pits, noting
+/// in `before` each cell's count before its latest seed. `None` when every cell of the track is
+/// passed over, so the seeds cannot be sown. Apart from [`Game::sow`] so that its loop keeps its
+/// values in registers.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn sow_lap(
+    cells: &mut [u32],
+    closed: Option<&[bool]>,
+    before: Option<&mut [u32]>,
+    next: &[Cell],
+    keys: &[u64],
+    start: Cell,
+    hand: u32,
+    skipped: Cell,
+) -> Option<Lap> {
+    let mut c = start as usize;
+    let mut sum = 0u64;
+    if closed.is_none() && before.is_none() && next.get(skipped as usize).is_none_or(|&after| after != skipped) {
+        // Only the skipped cell is passed over, and the cell after it never is: the usual case, kept
+        // to a handful of instructions a seed.
+        for _ in 0..hand {
+            c = next[c] as usize;
+            if c == skipped as usize {
+                c = next[c] as usize;
+            }
+            cells[c] += 1;
+            sum = sum.wrapping_add(keys[c]);
+        }
+        return Some(Lap {
+            last: c as Cell,
+            keys: sum,
+        });
+    }
+    let closed = closed.unwrap_or(&[]);
+    let mut before = before;
+    let mut passed = 0usize;
+    let mut hand = hand;
+    while hand > 0 {
+        c = next[c] as usize;
+        if c == skipped as usize || closed.get(c).copied().unwrap_or(false) {
+            passed += 1;
+            if passed > cells.len() {
+                return None;
+            }
+            continue;
+        }
+        passed = 0;
+        if let Some(b) = before.as_deref_mut() {
+            b[c] = cells[c];
+        }
+        cells[c] += 1;
+        sum = sum.wrapping_add(keys[c]);
+        hand -= 1;
+    }
+    Some(Lap {
+        last: c as Cell,
+        keys: sum,
+    })
 }
 
 fn remaining_word(r: &Remaining) -> &'static str {

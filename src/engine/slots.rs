@@ -50,6 +50,13 @@ impl<T: Copy + Default, const N: usize> Slots<T, N> {
         s
     }
 
+    /// The whole inline array when every item is kept inline (items past the length read as whatever
+    /// was last there): for work over a fixed number of items that the compiler can unroll.
+    #[inline]
+    pub fn inline_all(&self) -> Option<&[T; N]> {
+        (self.len as usize <= N).then_some(&self.inline)
+    }
+
     /// Adds an item at the end.
     pub fn push(&mut self, item: T) {
         let n = self.len as usize;

@@ -588,7 +588,8 @@ fn build_graph(game: &Game, start: &Position, limit: u64) -> Result<Graph, Refus
                     // The same move with the position it reaches already seen (when the game goes
                     // on, the end rules left the board as the move did, so its identity is `child`'s).
                     let mut again = pos.clone();
-                    again.history = vec![game.hash(&child)];
+                    // The history ends with the position itself, as the engine expects.
+                    again.history = vec![game.hash(&child), game.hash(&pos)];
                     game.apply(&mut again, k).expect("listed moves are legal");
                     if again.over { utility(game, &again, mover) } else { 0 }
                 } else {
