@@ -218,6 +218,35 @@ pub struct EndRule {
     /// The condition reads nothing but the stores of named players, the seed total and fixed values:
     /// its answer can only change when a store does.
     pub reads_only_stores: bool,
+    /// How the engine tests the rule after a move (worked out from the fields above).
+    pub test: EndTest,
+}
+
+impl EndRule {
+    /// The rule with its [`EndTest`] worked out.
+    pub fn with_test(mut self) -> Self {
+        self.test = match self.when.truth {
+            Some(Flag::Repeated) => EndTest::Repeated,
+            Some(Flag::NoMoves) => EndTest::NoMoves,
+            _ if self.reads_only_stores => EndTest::StoresOnly,
+            _ => EndTest::General,
+        };
+        self
+    }
+}
+
+/// How an end rule is tested after a move, cheapest first: the rules are tested after every move,
+/// and most are one flag or read only the stores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndTest {
+    /// The condition is just `repeated`.
+    Repeated,
+    /// The condition is just `no_moves`.
+    NoMoves,
+    /// The condition reads only the stores and fixed values (`reads_only_stores`).
+    StoresOnly,
+    /// Anything else.
+    General,
 }
 
 /// What happens to the seeds left on the board.

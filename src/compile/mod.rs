@@ -94,6 +94,7 @@ pub fn compile(checked: &Checked) -> Game {
                         ),
                     }),
                     when: Gen::bool(checked.pits, &lower.typer.bool(&when)),
+                    test: EndTest::General,
                     remaining: match remaining {
                         None | Some(ast::Remaining::Uncounted) => Remaining::Uncounted,
                         Some(ast::Remaining::Owner) => Remaining::Owner,
@@ -101,7 +102,8 @@ pub fn compile(checked: &Checked) -> Game {
                         Some(ast::Remaining::Split) => Remaining::Split,
                         Some(ast::Remaining::InPlace) => Remaining::InPlace,
                     },
-                })
+                }
+                .with_test())
             }
             _ => None,
         })

@@ -8,7 +8,7 @@
 use rand::Rng;
 
 use super::play::Hints;
-use super::trace::Log;
+use super::trace::Silent;
 use super::{Game, Position};
 
 /// What one random playout did.
@@ -37,7 +37,7 @@ impl Game {
         let mut child = pos.clone();
         for k in self.legal_set(pos).iter() {
             child.clone_from(pos);
-            self.play(&mut child, k, rules, Hints::default(), &mut Log::off());
+            self.play(&mut child, k, rules, Hints::default(), &mut Silent);
             counts[0] += 1;
             if counts.len() > 1 && !child.over {
                 self.perft_into(&child, &mut counts[1..]);
@@ -60,7 +60,7 @@ impl Game {
             let Some(k) = moves.nth(rng.gen_range(0..moves.len().max(1))) else {
                 break;
             };
-            known = self.play(pos, k, rules, hints, &mut Log::off());
+            known = self.play(pos, k, rules, hints, &mut Silent);
             plies += 1;
         }
         Playout { plies, finished: pos.over }

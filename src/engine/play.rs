@@ -4,9 +4,9 @@
 use std::fmt;
 
 use super::eval::Ctx;
-use super::trace::{Event, Log};
+use super::trace::{Event, Log, Narrate, Silent};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
-use crate::compile::ir::{Action, Code, Feeding, Flag, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Remaining, Sow, Then, Track};
+use crate::compile::ir::{Action, Code, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Remaining, Sow, Then, Track};
 
 /// Why a move cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -281,7 +281,7 @@ impl Game {
         }
         let mut after = board.clone();
         let sown = self
-            .sow(&mut after, Turn::of(pos, rules), origin, phase, &mut Log::off())
+            .sow(&mut after, Turn::of(pos, rules), origin, phase, &mut Silent)
             .map_err(|e| Refusal::Endless(e.laps))?;
         if sown.grand_slam && self.grand_slam == Some(GrandSlam::Forbidden) {
             return Err(Refusal::GrandSlam);
@@ -310,7 +310,7 @@ impl Game {
     /// [`Game::settle_start`]: the end rules that read only the stores are checked again only after a
     /// move that changed a store, which counts on the position before it having been checked.
     pub fn apply(&self, pos: &mut Position, k: usize) -> Result<(), MoveError> {
-        self.apply_logged(pos, k, &mut Log::off())
+        self.apply_logged(pos, k, &mut Silent)
     }
 
     /// Plays a move and returns what happened, step by step.
@@ -320,7 +320,7 @@ impl Game {
         Ok(log.events)
     }
 
-    pub(crate) fn apply_logged(&self, pos: &mut Position, k: usize, log: &mut Log) -> Result<(), MoveError> {
+    pub(crate) fn apply_logged(&self, pos: &mut Position, k: usize, log: &mut impl Narrate) -> Result<(), MoveError> {
         if pos.over {
             return Err(MoveError::GameOver);
         }
@@ -341,7 +341,7 @@ impl Game {
         k: usize,
         rules: MoveRules,
         hints: Hints,
-        log: &mut Log,
+        log: &mut impl Narrate,
     ) -> Option<(Moves, MoveRules<'_>)> {
         let phase = rules.phase;
         let mover = pos.to_move;
@@ -356,7 +356,7 @@ impl Game {
                 let mut after = pos.board.clone();
                 self.check_move(pos, unfed, j).is_ok()
                     && self
-                        .sow(&mut after, Turn::of(pos, rules), self.pit(mover, j), phase, &mut Log::off())
+                        .sow(&mut after, Turn::of(pos, rules), self.pit(mover, j), phase, &mut Silent)
                         .is_ok()
                     && self.row_seeds(&after, mover.other()) > 0
             });
@@ -434,7 +434,7 @@ impl Game {
             Turn::of(pos, rules),
             self.pit(pos.to_move, k),
             rules.phase,
-            &mut Log::off(),
+            &mut Silent,
         )
         .is_ok()
             && self.row_seeds(&after, pos.to_move.other()) > 0
@@ -445,7 +445,7 @@ impl Game {
     /// finished. Call it before playing moves on such a position.
     pub fn settle_start(&self, pos: &mut Position) {
         if !pos.over {
-            self.settle(pos, pos.to_move.other(), false, true, Hints::default(), &mut Log::off());
+            self.settle(pos, pos.to_move.other(), false, true, Hints::default(), &mut Silent);
         }
     }
 
@@ -460,7 +460,7 @@ impl Game {
         repeated: bool,
         stores_changed: bool,
         hints: Hints,
-        log: &mut Log,
+        log: &mut impl Narrate,
     ) -> Option<(Moves, MoveRules<'_>)> {
         match self.end_rule_holding(pos, mover, repeated, stores_changed, hints) {
             (None, moves) => moves,
@@ -482,38 +482,12 @@ impl Game {
         hints: Hints,
     ) -> (Option<usize>, Option<(Moves, MoveRules<'_>)>) {
         let mut moves: Option<(Moves, MoveRules)> = None;
-        let mut no_moves = false;
-        let mut can_feed = None;
         for (i, rule) in self.ends.iter().enumerate() {
-            if rule.reads_only_stores && !stores_changed {
-                continue;
-            }
-            if rule.asks_moves && moves.is_none() {
-                let rules = self.move_rules(pos, hints);
-                let m = self.legal_with(pos, rules);
-                no_moves = m.is_empty();
-                moves = Some((m, rules));
-            }
-            if rule.asks_can_feed && can_feed.is_none() {
-                can_feed = Some(moves.is_some_and(|(m, rules)| m.iter().any(|k| self.feeds(pos, rules, k))));
-            }
-            // A rule that is one flag (`repeated`, `no_moves`) is read at once; the context for the
-            // others is built only when one is asked.
-            let holds = match rule.when.truth {
-                Some(Flag::Repeated) => repeated,
-                Some(Flag::NoMoves) => no_moves,
-                _ => Ctx {
-                    repeated,
-                    no_moves,
-                    can_feed: can_feed.unwrap_or(false),
-                    total: if self.uses_total {
-                        Some(hints.total.unwrap_or_else(|| i64::from(self.seed_total(pos))))
-                    } else {
-                        None
-                    },
-                    ..self.ctx_at(pos, mover)
-                }
-                .bool(&rule.when),
+            let holds = match rule.test {
+                EndTest::Repeated => repeated,
+                EndTest::NoMoves => moves.get_or_insert_with(|| self.moves_and_rules(pos, hints)).0.is_empty(),
+                EndTest::StoresOnly if !stores_changed => false,
+                EndTest::StoresOnly | EndTest::General => self.end_rule_holds(rule, pos, mover, repeated, hints, &mut moves),
             };
             if holds {
                 return (Some(i), moves);
@@ -522,11 +496,50 @@ impl Game {
         (None, moves)
     }
 
+    /// The legal moves of a position that is not over, with its rules.
+    #[inline(always)]
+    fn moves_and_rules(&self, pos: &Position, hints: Hints) -> (Moves, MoveRules<'_>) {
+        let rules = self.move_rules(pos, hints);
+        (self.legal_with(pos, rules), rules)
+    }
+
+    /// Whether an end rule holds, whatever its condition reads; works out the legal moves into
+    /// `moves` when it asks about them.
+    #[inline(never)]
+    fn end_rule_holds<'a>(
+        &'a self,
+        rule: &EndRule,
+        pos: &Position,
+        mover: Player,
+        repeated: bool,
+        hints: Hints,
+        moves: &mut Option<(Moves, MoveRules<'a>)>,
+    ) -> bool {
+        let (mut no_moves, mut can_feed) = (false, false);
+        if rule.asks_moves {
+            let (m, rules) = *moves.get_or_insert_with(|| self.moves_and_rules(pos, hints));
+            no_moves = m.is_empty();
+            can_feed = rule.asks_can_feed && m.iter().any(|k| self.feeds(pos, rules, k));
+        }
+        Ctx {
+            repeated,
+            no_moves,
+            can_feed,
+            total: if self.uses_total {
+                Some(hints.total.unwrap_or_else(|| i64::from(self.seed_total(pos))))
+            } else {
+                None
+            },
+            ..self.ctx_at(pos, mover)
+        }
+        .bool(&rule.when)
+    }
+
     /// Carries out the end rule `rule`, and when it only ended a round, checks the next round's start
     /// the same way (it may be over at once: a player with no pit to play).
     #[cold]
     #[inline(never)]
-    fn end_and_go_on(&self, pos: &mut Position, mover: Player, rule: usize, hints: Hints, log: &mut Log) -> Option<(Moves, MoveRules<'_>)> {
+    fn end_and_go_on(&self, pos: &mut Position, mover: Player, rule: usize, hints: Hints, log: &mut impl Narrate) -> Option<(Moves, MoveRules<'_>)> {
         let mut rule = rule;
         let mut mover = mover;
         for _ in 0..MAX_EMPTY_ROUNDS {
@@ -547,7 +560,7 @@ impl Game {
     }
 
     /// Ends the game (or round) by the named rule. Returns true when a new round was set up.
-    fn finish(&self, pos: &mut Position, rule: &str, remaining: &Remaining, mover: Player, log: &mut Log) -> bool {
+    fn finish(&self, pos: &mut Position, rule: &str, remaining: &Remaining, mover: Player, log: &mut impl Narrate) -> bool {
         let n2 = self.pit_count();
         let left: u32 = pos.board.cells[..n2].iter().sum();
         match remaining {
@@ -689,7 +702,7 @@ impl Game {
     /// Sows from `origin` on `board` (in place), with triggers, captures, relays and the grand slam
     /// policy. `turn` gives the rest of the context (the mover, ply, round).
     #[inline(always)]
-    fn sow(&self, board: &mut Board, turn: Turn, origin: Cell, phase: &Phase, log: &mut Log) -> Result<Sown, Endless> {
+    fn sow(&self, board: &mut Board, turn: Turn, origin: Cell, phase: &Phase, log: &mut impl Narrate) -> Result<Sown, Endless> {
         let mover = turn.mover;
         let sow = &phase.sow;
         let track = &phase.tracks[mover.index()];
@@ -742,7 +755,14 @@ impl Game {
             let mut then = Then::Continue;
             if !phase.captures.is_empty() {
                 let ctx = self.ctx_lap(turn, board, before_now, last, origin, lap);
-                if let Some(rule) = phase.captures.iter().find(|r| ctx.bool(&r.when)) {
+                let mut fired_rule = None;
+                for rule in &phase.captures {
+                    if ctx.bool(&rule.when) {
+                        fired_rule = Some(rule);
+                        break;
+                    }
+                }
+                if let Some(rule) = fired_rule {
                     hash_delta = None;
                     // The rule's actions read the board as it was when the rule fired.
                     let snapshot = board.clone();
@@ -811,7 +831,7 @@ impl Game {
         before: &mut Option<Slots<u32>>,
         mut hand: u32,
         start: Cell,
-        log: &mut Log,
+        log: &mut impl Narrate,
     ) -> Result<Cell, Endless> {
         let mut c = start;
         let mut last = start;
@@ -875,7 +895,7 @@ impl Game {
     /// Whether the captures of a move took every seed of the opponent's row (a grand slam), and what
     /// the game's grand slam policy then does: put them back, or give another move.
     #[inline(never)]
-    fn grand_slam_check(&self, board: &mut Board, captured: &CaptureLog, opponent: Player, another: &mut bool, log: &mut Log) -> bool {
+    fn grand_slam_check(&self, board: &mut Board, captured: &CaptureLog, opponent: Player, another: &mut bool, log: &mut impl Narrate) -> bool {
         let taken_from_opponent: u32 = captured
             .iter()
             .filter(|t| self.side(t.cell) == opponent && !self.is_store(t.cell))
@@ -937,7 +957,7 @@ impl Game {
         ccw: bool,
         ctx: Ctx,
         mut capture_log: Option<(&mut Option<CaptureLog>, Player)>,
-        log: &mut Log,
+        log: &mut impl Narrate,
     ) {
         let ctx = Ctx { board: snapshot, ..ctx };
         for action in actions {

@@ -135,35 +135,44 @@ pub enum Event {
 /// Collects events when narration is wanted; does nothing otherwise.
 pub(crate) struct Log {
     pub events: Vec<Event>,
-    enabled: bool,
 }
 
 impl Log {
     pub fn on() -> Self {
-        Log {
-            events: Vec::new(),
-            enabled: true,
-        }
+        Log { events: Vec::new() }
     }
-    pub fn off() -> Self {
-        Log {
-            events: Vec::new(),
-            enabled: false,
-        }
-    }
-    pub fn enabled(&self) -> bool {
-        self.enabled
-    }
+}
+
+/// Where the steps of a move go: a [`Log`] keeps them, [`Silent`] drops them. The choice is made when
+/// the engine is compiled, so a move played without narration carries no test for it.
+pub(crate) trait Narrate {
+    /// The steps are kept.
+    const ON: bool;
     /// Records the event `e` makes, only when narrating: building an event may allocate.
-    #[inline]
-    pub fn push(&mut self, e: impl FnOnce() -> Event) {
-        if self.enabled {
-            self.events.push(e());
-        }
+    fn push(&mut self, e: impl FnOnce() -> Event);
+    fn enabled(&self) -> bool {
+        Self::ON
     }
-    pub fn skip(&mut self, cell: Cell, origin: bool) {
+    fn skip(&mut self, cell: Cell, origin: bool) {
         self.push(|| Event::Skip { cell, origin });
     }
+}
+
+impl Narrate for Log {
+    const ON: bool = true;
+    #[inline]
+    fn push(&mut self, e: impl FnOnce() -> Event) {
+        self.events.push(e());
+    }
+}
+
+/// No narration.
+pub(crate) struct Silent;
+
+impl Narrate for Silent {
+    const ON: bool = false;
+    #[inline(always)]
+    fn push(&mut self, _: impl FnOnce() -> Event) {}
 }
 
 fn seeds(n: u32) -> String {
