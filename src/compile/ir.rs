@@ -55,6 +55,9 @@ pub struct Game {
     /// board keeps inline: a row's seeds are then summed over a fixed number of cells, which the
     /// compiler turns into a few vector additions instead of a loop of unknown length.
     pub row_masks: [[u32; crate::engine::INLINE]; 2],
+    /// Per cell (pits, then stores), the player whose row or store it is: a condition's
+    /// `last.side` is one look-up.
+    pub sides: Vec<Player>,
 }
 
 /// The cells one mover sows into, in order, with the next cell of each for a quick step.
@@ -605,17 +608,18 @@ pub enum Operand {
     RoundsWon(Who),
 }
 
-/// A player named by the move in progress.
+/// A player named by the move in progress. The numbering lets the engine find the player without
+/// a branch: bit 1 chooses the mover or the player to move, bit 0 the other player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Who {
     /// The mover.
-    Mover,
+    Mover = 0,
     /// The mover's opponent.
-    Opponent,
+    Opponent = 1,
     /// The player to move.
-    ToMove,
+    ToMove = 2,
     /// The other player than the one to move.
-    NotToMove,
+    NotToMove = 3,
 }
 
 /// A set of pits: a row or the whole board, then filters, each a condition on `pit`.
@@ -627,15 +631,15 @@ pub struct PitSet {
     pub filters: Vec<Code>,
 }
 
-/// A pit the move in progress names.
+/// A pit the move in progress names (its number is its place in the engine's list of them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reg {
     /// The last pit of the lap.
-    Last,
+    Last = 0,
     /// The origin.
-    Origin,
+    Origin = 1,
     /// The pit looked at.
-    Pit,
+    Pit = 2,
 }
 
 /// One step of a [`Code`]. "Push" ops put a value on the stack; the others replace the values they

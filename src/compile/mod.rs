@@ -156,6 +156,9 @@ pub fn compile(checked: &Checked) -> Game {
         stores_only_grow: !lower.takes_from_store.get(),
         hash_keys: hash_keys(2 * pits + 2),
         row_masks: [Player::South, Player::North].map(|p| row_mask(pits, p)),
+        sides: (0..2 * pits + 2)
+            .map(|c| if c < pits || c == 2 * pits { Player::South } else { Player::North })
+            .collect(),
     }
 }
 

@@ -11,14 +11,16 @@ const STACK: usize = 8;
 #[derive(Clone, Copy)]
 pub(crate) struct Ctx<'a> {
     pub game: &'a Game,
+    /// The board (set with [`Ctx::on`], which keeps `cells` in step).
     pub board: &'a Board,
+    /// The board's seeds per cell, read once.
+    pub cells: &'a [u32],
     /// Per cell, the count before the latest seed fell in during this move (`None` = no move).
     pub before: Option<&'a [u32]>,
+    /// The pits `last`, `origin` and `pit`, in the order of [`Reg`].
+    pub regs: [Cell; 3],
     pub mover: Player,
     pub to_move: Player,
-    pub last: Cell,
-    pub origin: Cell,
-    pub pit: Cell,
     pub final_seed: bool,
     pub lap: u32,
     pub ply: u32,
@@ -36,12 +38,11 @@ impl<'a> Ctx<'a> {
         Ctx {
             game,
             board,
+            cells: &board.cells,
             before: None,
+            regs: [NO_PIT; 3],
             mover,
             to_move: mover,
-            last: NO_PIT,
-            origin: NO_PIT,
-            pit: NO_PIT,
             final_seed: false,
             lap: 0,
             ply: 0,
@@ -54,9 +55,26 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The same context reading another board.
+    #[inline]
+    pub fn on(self, board: &'a Board) -> Self {
+        Ctx {
+            board,
+            cells: &board.cells,
+            ..self
+        }
+    }
+
+    /// The same context with `reg` naming the pit `c`.
+    #[inline]
+    pub fn with(mut self, reg: Reg, c: Cell) -> Self {
+        self.regs[reg as usize] = c;
+        self
+    }
+
     #[inline]
     fn count(&self, c: Cell) -> u32 {
-        self.board.cells.get(c as usize).copied().unwrap_or(0)
+        self.cells.get(c as usize).copied().unwrap_or(0)
     }
 
     /// Calls `f` on every pit of the set, in the order of the row's player's numbering, until `f`
@@ -68,7 +86,7 @@ impl<'a> Ctx<'a> {
         };
         for c in range {
             let c = c as Cell;
-            let inner = Ctx { pit: c, ..*self };
+            let inner = self.with(Reg::Pit, c);
             if set.filters.iter().all(|cond| inner.bool(cond)) && !f(c) {
                 return;
             }
@@ -201,12 +219,9 @@ impl<'a> Ctx<'a> {
 
     #[inline(always)]
     fn who(&self, w: Who) -> Player {
-        match w {
-            Who::Mover => self.mover,
-            Who::Opponent => self.mover.other(),
-            Who::ToMove => self.to_move,
-            Who::NotToMove => self.to_move.other(),
-        }
+        let w = w as u8;
+        let base = if w & 2 == 0 { self.mover } else { self.to_move };
+        if w & 1 == 0 { base } else { base.other() }
     }
 
     /// The value of a number.
@@ -246,13 +261,9 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn reg(&self, r: Reg) -> Cell {
-        match r {
-            Reg::Last => self.last,
-            Reg::Origin => self.origin,
-            Reg::Pit => self.pit,
-        }
+        self.regs[r as usize]
     }
 
     #[inline]
@@ -267,7 +278,7 @@ impl<'a> Ctx<'a> {
 
     #[inline]
     fn side_of(&self, c: Cell) -> Player {
-        if c == NO_PIT { self.mover } else { self.game.side(c) }
+        self.game.sides.get(c as usize).copied().unwrap_or(self.mover)
     }
 
     fn owner_of(&self, c: Cell) -> Player {
@@ -300,7 +311,7 @@ impl<'a> Ctx<'a> {
     fn total(&self) -> i64 {
         match self.total {
             Some(t) => t,
-            None => self.board.cells.iter().map(|&c| i64::from(c)).sum(),
+            None => self.cells.iter().map(|&c| i64::from(c)).sum(),
         }
     }
 

@@ -6,7 +6,7 @@ use std::fmt;
 use super::eval::Ctx;
 use super::trace::{Event, Log, Narrate, Silent};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
-use crate::compile::ir::{Action, Code, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Remaining, Sow, Then, Track};
+use crate::compile::ir::{Action, Code, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Sow, Then, Track};
 
 /// Why a move cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -268,10 +268,7 @@ impl Game {
         }
         let phase = rules.phase;
         if !phase.forbids.is_empty() {
-            let ctx = Ctx {
-                origin,
-                ..self.ctx_at(pos, pos.to_move)
-            };
+            let ctx = self.ctx_at(pos, pos.to_move).with(Reg::Origin, origin);
             if let Some(i) = phase.forbids.iter().position(|f| ctx.bool(&f.when)) {
                 return Err(Refusal::Forbidden(i));
             }
@@ -345,21 +342,8 @@ impl Game {
     ) -> Option<(Moves, MoveRules<'_>)> {
         let phase = rules.phase;
         let mover = pos.to_move;
-        let unfed = MoveRules {
-            starving: false,
-            must_feed: false,
-            ..rules
-        };
-        let penalty_possible = rules.starving
-            && matches!(self.feeding, Some(Feeding::Penalty(_)))
-            && (1..=self.pits).any(|j| {
-                let mut after = pos.board.clone();
-                self.check_move(pos, unfed, j).is_ok()
-                    && self
-                        .sow(&mut after, Turn::of(pos, rules), self.pit(mover, j), phase, &mut Silent)
-                        .is_ok()
-                    && self.row_seeds(&after, mover.other()) > 0
-            });
+        let penalty_possible =
+            rules.starving && matches!(self.feeding, Some(Feeding::Penalty(_))) && self.some_move_feeds(pos, rules);
         log.push(|| Event::Move {
             player: mover,
             pit: k,
@@ -379,18 +363,7 @@ impl Game {
         };
         pos.ply += 1;
         if penalty_possible && self.row_seeds(&pos.board, mover.other()) == 0 {
-            let Some(Feeding::Penalty(to)) = &self.feeding else {
-                unreachable!("penalty_possible implies a penalty policy")
-            };
-            let receiver = self.ctx_at(pos, mover).player(to);
-            log.push(|| Event::FeedingPenalty { mover, receiver });
-            self.finish(
-                pos,
-                "feeding penalty",
-                &Remaining::To(Code::constant(receiver.index() as i64)),
-                mover,
-                log,
-            );
+            self.feeding_penalty(pos, mover, log);
             return None;
         }
         if sown.another {
@@ -399,24 +372,67 @@ impl Game {
             pos.to_move = mover.other();
         }
         let stores_grew = self.stores(&pos.board) != stores_before;
-        let mut repeated = false;
-        if self.uses_repeated {
-            // The history ends with the hash of the position before the move (when it is kept).
-            let h = match (pos.history.last(), sown.hash_delta) {
-                (Some(&h), Some(delta)) => h
-                    .wrapping_add(delta)
-                    .wrapping_sub(Self::turn_key(mover))
-                    .wrapping_add(Self::turn_key(pos.to_move)),
-                _ => self.hash(pos),
-            };
-            if self.stores_only_grow && stores_grew {
-                // No position before this move can come back: a store is larger now and never shrinks.
-                pos.history.clear();
-            }
-            repeated = pos.history.contains(&h);
-            pos.history.push(h);
-        }
+        let repeated = self.uses_repeated && self.remember(pos, mover, sown.hash_delta, stores_grew);
         self.settle(pos, mover, repeated, first_move || stores_grew, hints, log)
+    }
+
+    /// Could the mover, whose opponent has no seeds, give them some (for a feeding penalty)?
+    #[cold]
+    #[inline(never)]
+    fn some_move_feeds(&self, pos: &Position, rules: MoveRules) -> bool {
+        let unfed = MoveRules {
+            starving: false,
+            must_feed: false,
+            ..rules
+        };
+        let mover = pos.to_move;
+        (1..=self.pits).any(|j| {
+            let mut after = pos.board.clone();
+            self.check_move(pos, unfed, j).is_ok()
+                && self
+                    .sow(&mut after, Turn::of(pos, rules), self.pit(mover, j), rules.phase, &mut Silent)
+                    .is_ok()
+                && self.row_seeds(&after, mover.other()) > 0
+        })
+    }
+
+    /// Ends the game: `mover` could have fed the opponent and did not.
+    #[cold]
+    #[inline(never)]
+    fn feeding_penalty(&self, pos: &mut Position, mover: Player, log: &mut impl Narrate) {
+        let Some(Feeding::Penalty(to)) = &self.feeding else {
+            unreachable!("a feeding penalty needs a penalty policy")
+        };
+        let receiver = self.ctx_at(pos, mover).player(to);
+        log.push(|| Event::FeedingPenalty { mover, receiver });
+        self.finish(
+            pos,
+            "feeding penalty",
+            &Remaining::To(Code::constant(receiver.index() as i64)),
+            mover,
+            log,
+        );
+    }
+
+    /// Adds the position reached by `mover`'s move to the history; was it there already? The history
+    /// ends with the position before the move (when it is kept), so the new identity is that one's
+    /// changed by what the sowing moved, when it only moved seeds along the track.
+    #[inline]
+    fn remember(&self, pos: &mut Position, mover: Player, hash_delta: Option<u64>, stores_grew: bool) -> bool {
+        let h = match (pos.history.last(), hash_delta) {
+            (Some(&h), Some(delta)) => h
+                .wrapping_add(delta)
+                .wrapping_sub(Self::turn_key(mover))
+                .wrapping_add(Self::turn_key(pos.to_move)),
+            _ => self.hash(pos),
+        };
+        if self.stores_only_grow && stores_grew {
+            // No position before this move can come back: a store is larger now and never shrinks.
+            pos.history.clear();
+        }
+        let seen = pos.history.contains(&h);
+        pos.history.push(h);
+        seen
     }
 
     /// Seeds in each store.
@@ -702,32 +718,31 @@ impl Game {
     /// Sows from `origin` on `board` (in place), with triggers, captures, relays and the grand slam
     /// policy. `turn` gives the rest of the context (the mover, ply, round).
     #[inline(always)]
-    fn sow(&self, board: &mut Board, turn: Turn, origin: Cell, phase: &Phase, log: &mut impl Narrate) -> Result<Sown, Endless> {
-        let mover = turn.mover;
+    fn sow<L: Narrate>(&self, board: &mut Board, turn: Turn, origin: Cell, phase: &Phase, log: &mut L) -> Result<Sown, Endless> {
         let sow = &phase.sow;
-        let track = &phase.tracks[mover.index()];
+        let track = &phase.tracks[turn.mover.index()];
         // Per cell, the count before the latest seed fell in; kept only when some rule reads it.
         let mut before: Option<Slots<u32>> = self.uses_before.then(|| board.cells.clone());
         // Seeds taken by capture rules, to put back for a grand slam (made at the first capture).
         let mut captured: Option<CaptureLog> = None;
-        let keep_captures = self.grand_slam.is_some();
-        let opponent = mover.other();
+        let skipped = if sow.skip_origin { origin } else { NO_PIT };
+        let keys = &self.hash_keys;
+        // What the laps changed in the board's part of the hash, while they only moved seeds along
+        // the track (no capture, no trigger).
+        let mut hash_delta = 0u64;
+        let mut only_moved = true;
         let mut start = origin;
         let mut lap = 1u32;
         let mut another = false;
-        let keys = &self.hash_keys;
-        let mut hash_delta = Some(0u64);
         loop {
-            let mut hand = std::mem::take(&mut board.cells[start as usize]);
-            hash_delta = hash_delta.map(|d| d.wrapping_sub(u64::from(hand).wrapping_mul(keys[start as usize])));
+            let hand = std::mem::take(&mut board.cells[start as usize]);
+            hash_delta = hash_delta.wrapping_sub(u64::from(hand).wrapping_mul(keys[start as usize]));
             log.push(|| Event::PickUp {
                 cell: start,
                 seeds: hand,
                 lap,
             });
-            let mut last = start;
-            if self.triggers.is_empty() && !log.enabled() {
-                let skipped = if sow.skip_origin { origin } else { NO_PIT };
+            let last = if self.triggers.is_empty() && !L::ON {
                 let closed = (!turn.open).then_some(&board.closed[..]);
                 let lap_sown = sow_lap(
                     &mut board.cells,
@@ -740,37 +755,22 @@ impl Game {
                     skipped,
                 )
                 .ok_or(Endless { laps: lap })?;
-                (last, hand) = (lap_sown.last, 0);
-                hash_delta = hash_delta.map(|d| d.wrapping_add(lap_sown.keys));
-            }
-            if hand > 0 {
-                hash_delta = None;
-                last = self.sow_one_by_one(board, turn, origin, sow, track, lap, &mut before, hand, start, log)?;
-            }
+                hash_delta = hash_delta.wrapping_add(lap_sown.keys);
+                lap_sown.last
+            } else {
+                only_moved = false;
+                self.sow_one_by_one(board, turn, origin, sow, track, lap, &mut before, hand, start, log)?
+            };
             log.push(|| Event::LapEnds {
                 last,
                 count: board.cells[last as usize],
             });
-            let before_now = before.as_deref();
             let mut then = Then::Continue;
-            if !phase.captures.is_empty() {
-                let ctx = self.ctx_lap(turn, board, before_now, last, origin, lap);
-                let mut fired_rule = None;
-                for rule in &phase.captures {
-                    if ctx.bool(&rule.when) {
-                        fired_rule = Some(rule);
-                        break;
-                    }
-                }
-                if let Some(rule) = fired_rule {
-                    hash_delta = None;
-                    // The rule's actions read the board as it was when the rule fired.
-                    let snapshot = board.clone();
-                    let log_captures = keep_captures.then_some((&mut captured, opponent));
-                    let fired = self.ctx_lap(turn, &snapshot, before_now, last, origin, lap);
-                    self.act(board, &snapshot, &rule.actions, &rule.name, sow.ccw, fired, log_captures, log);
-                    then = rule.then;
-                }
+            if !phase.captures.is_empty()
+                && let Some(fired) = self.capture(board, turn, before.as_deref(), last, origin, lap, phase, &mut captured, log)
+            {
+                only_moved = false;
+                then = fired;
             }
             match then {
                 Then::End => {
@@ -786,7 +786,9 @@ impl Game {
                 Then::Continue => {}
             }
             let relay = sow.relay.as_ref().is_some_and(|r| {
-                !self.is_store(last) && board.cells[last as usize] > 0 && self.ctx_lap(turn, board, before_now, last, origin, lap).bool(r)
+                !self.is_store(last)
+                    && board.cells[last as usize] > 0
+                    && self.ctx_lap(turn, board, before.as_deref(), last, origin, lap).bool(r)
             });
             if !relay {
                 log.push(|| Event::TurnEnds {
@@ -805,14 +807,47 @@ impl Game {
             start = last;
         }
         let grand_slam = match &captured {
-            Some(captured) => self.grand_slam_check(board, captured, opponent, &mut another, log),
+            Some(captured) => self.grand_slam_check(board, captured, turn.mover.other(), &mut another, log),
             None => false,
         };
         Ok(Sown {
             another,
             grand_slam,
-            hash_delta,
+            hash_delta: only_moved.then_some(hash_delta),
         })
+    }
+
+    /// Carries out the first capture rule that holds at the end of a lap, if one does, and tells
+    /// what happens next.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn capture(
+        &self,
+        board: &mut Board,
+        turn: Turn,
+        before: Option<&[u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        phase: &Phase,
+        captured: &mut Option<CaptureLog>,
+        log: &mut impl Narrate,
+    ) -> Option<Then> {
+        let ctx = self.ctx_lap(turn, board, before, last, origin, lap);
+        let mut fired = None;
+        for rule in &phase.captures {
+            if ctx.bool(&rule.when) {
+                fired = Some(rule);
+                break;
+            }
+        }
+        let rule = fired?;
+        // The rule's actions read the board as it was when the rule fired.
+        let snapshot = board.clone();
+        let log_captures = self.grand_slam.is_some().then_some((captured, turn.mover.other()));
+        let ctx = self.ctx_lap(turn, &snapshot, before, last, origin, lap);
+        self.act(board, &snapshot, &rule.actions, &rule.name, phase.sow.ccw, ctx, log_captures, log);
+        Some(rule.then)
     }
 
     /// Sows `hand` seeds one at a time from the cell after `start`, testing the triggers after each
@@ -860,12 +895,10 @@ impl Game {
             }
             for trigger in &self.triggers {
                 let fires = Ctx {
-                    pit: c,
                     final_seed: hand == 0,
                     lap,
-                    origin,
                     before: before.as_deref(),
-                    ..self.ctx_turn(turn, board)
+                    ..self.ctx_turn(turn, board).with(Reg::Pit, c).with(Reg::Origin, origin)
                 }
                 .bool(&trigger.when);
                 if fires {
@@ -875,12 +908,10 @@ impl Game {
                     }
                     let snapshot = board.clone();
                     let ctx = Ctx {
-                        pit: c,
                         final_seed: hand == 0,
                         lap,
-                        origin,
                         before: before.as_deref(),
-                        ..self.ctx_turn(turn, &snapshot)
+                        ..self.ctx_turn(turn, &snapshot).with(Reg::Pit, c).with(Reg::Origin, origin)
                     };
                     self.act(board, &snapshot, &trigger.actions, &trigger.name, sow.ccw, ctx, None, log);
                 }
@@ -926,8 +957,7 @@ impl Game {
     #[inline]
     fn ctx_lap<'a>(&'a self, turn: Turn, board: &'a Board, before: Option<&'a [u32]>, last: Cell, origin: Cell, lap: u32) -> Ctx<'a> {
         Ctx {
-            last,
-            origin,
+            regs: [last, origin, NO_PIT],
             lap,
             before,
             ..self.ctx_turn(turn, board)
@@ -945,6 +975,43 @@ impl Game {
         }
     }
 
+    /// Takes the seeds of pit `c` (nothing for a missing pit or a store) to `to`'s store, or to the
+    /// pit's owner's.
+    #[inline]
+    fn take(
+        &self,
+        board: &mut Board,
+        c: Cell,
+        to: Option<Player>,
+        capture_log: &mut Option<(&mut Option<CaptureLog>, Player)>,
+        rule: &str,
+        log: &mut impl Narrate,
+    ) {
+        if c == NO_PIT || self.is_store(c) {
+            return;
+        }
+        let receiver = to.unwrap_or_else(|| self.owner(board, c));
+        let cells: &mut [u32] = &mut board.cells;
+        let n = std::mem::take(&mut cells[c as usize]);
+        if n == 0 {
+            return;
+        }
+        cells[self.store(receiver) as usize] += n;
+        if let Some((captured, _)) = capture_log.as_mut() {
+            captured.get_or_insert_with(CaptureLog::new).push(Taken {
+                cell: c,
+                seeds: n,
+                to: receiver,
+            });
+        }
+        log.push(|| Event::Take {
+            rule: rule.to_string(),
+            cell: c,
+            seeds: n,
+            to: receiver,
+        });
+    }
+
     /// Carries out a rule's actions. Conditions are read on `snapshot` (the board as the rule
     /// fired), so that taking one pit does not change what the next pit of a list means.
     #[allow(clippy::too_many_arguments)]
@@ -959,63 +1026,55 @@ impl Game {
         mut capture_log: Option<(&mut Option<CaptureLog>, Player)>,
         log: &mut impl Narrate,
     ) {
-        let ctx = Ctx { board: snapshot, ..ctx };
+        let ctx = ctx.on(snapshot);
         for action in actions {
             match action {
                 Action::Take { pits, to, series } => {
-                    let mut cells: Slots<Cell> = Slots::new();
+                    // Each pit is taken as soon as it is named: the conditions read the snapshot, so
+                    // taking one does not change which come next, and a pit named twice is empty the
+                    // second time.
+                    let to = match to {
+                        Receiver::Owner => None,
+                        Receiver::Player(p) => Some(ctx.player(p)),
+                    };
+                    let mut take = |board: &mut Board, c: Cell| self.take(board, c, to, &mut capture_log, rule, log);
+                    let mut anchor = None;
                     for p in pits {
                         match p {
-                            PitsExpr::Pit(e) => cells.push(ctx.pit(e)),
+                            PitsExpr::Pit(e) => {
+                                let c = ctx.pit(e);
+                                anchor.get_or_insert(c);
+                                take(board, c);
+                            }
                             PitsExpr::Set(s) => ctx.each_in_set(s, |c| {
-                                cells.push(c);
+                                anchor.get_or_insert(c);
+                                take(board, c);
                                 true
                             }),
                         }
                     }
                     if let Some((forward, cond)) = series
-                        && let Some(&anchor) = cells.first()
+                        && let Some(anchor) = anchor
                         && anchor != NO_PIT
                         && !self.is_store(anchor)
                     {
-                        let n2 = self.pit_count() as i64;
-                        let step: i64 = if *forward == ccw { 1 } else { -1 };
-                        let mut c = anchor as i64;
+                        let n2 = self.pit_count() as Cell;
+                        let mut c = anchor;
+                        let mut inner = ctx;
                         for _ in 1..n2 {
-                            c = (c + step).rem_euclid(n2);
-                            let inner = Ctx { pit: c as Cell, ..ctx };
+                            c = if *forward == ccw {
+                                if c + 1 == n2 { 0 } else { c + 1 }
+                            } else if c == 0 {
+                                n2 - 1
+                            } else {
+                                c - 1
+                            };
+                            inner.regs[Reg::Pit as usize] = c;
                             if !inner.bool(cond) {
                                 break;
                             }
-                            cells.push(c as Cell);
+                            take(board, c);
                         }
-                    }
-                    for (i, &c) in cells.iter().enumerate() {
-                        if c == NO_PIT || self.is_store(c) || cells[..i].contains(&c) {
-                            continue;
-                        }
-                        let receiver = match to {
-                            Receiver::Owner => self.owner(board, c),
-                            Receiver::Player(p) => ctx.player(p),
-                        };
-                        let n = std::mem::take(&mut board.cells[c as usize]);
-                        if n == 0 {
-                            continue;
-                        }
-                        board.cells[self.store(receiver) as usize] += n;
-                        if let Some((captured, _)) = capture_log.as_mut() {
-                            captured.get_or_insert_with(CaptureLog::new).push(Taken {
-                                cell: c,
-                                seeds: n,
-                                to: receiver,
-                            });
-                        }
-                        log.push(|| Event::Take {
-                            rule: rule.to_string(),
-                            cell: c,
-                            seeds: n,
-                            to: receiver,
-                        });
                     }
                 }
                 Action::Move { count, from, to } => {
