@@ -3,7 +3,7 @@
 //! Common shapes get one op each: `last.count`, `pit.side`, `captured(south)`, `x > 3`,
 //! `x in 2..3`. `a and b` / `a or b` stop as soon as `a` decides.
 
-use super::ir::{CmpOp, Code, Flag, Flat, Op, Operand, PitSet, Reg, Test, Who};
+use super::ir::{CmpOp, Code, Flag, Flat, Op, Operand, PitSet, Quick, Reg, Test, Who};
 use super::typed::{BoolExpr, IntExpr, PitExpr, Pits, PlayerExpr};
 use crate::engine::{Cell, Player};
 
@@ -30,8 +30,7 @@ impl Gen {
     /// A condition's program.
     pub fn bool(pits: usize, e: &BoolExpr) -> Code {
         let mut code = Self::new(pits).finish(|g| g.cond(e));
-        code.flat = flat(e, pits);
-        code.truth = flag(e);
+        code.quick = Quick::of(flag(e), flat(e, pits));
         code
     }
 
@@ -65,8 +64,7 @@ impl Gen {
             ops: self.ops,
             sets: self.sets,
             depth: self.max,
-            flat: None,
-            truth: None,
+            quick: Quick::Run,
         }
     }
 
@@ -566,11 +564,9 @@ mod tests {
             ]
         );
         assert_eq!(code.depth, 2);
-        let flat = code.flat.expect("a plain `and` of two tests");
-        assert!(flat.all);
         assert_eq!(
-            flat.tests,
-            [Test::SideIs(Reg::Last, Who::Opponent, true), Test::CountIn(Reg::Last, 2, 3, true)]
+            code.quick,
+            Quick::Both(Test::SideIs(Reg::Last, Who::Opponent, true), Test::CountIn(Reg::Last, 2, 3, true))
         );
     }
 
@@ -580,11 +576,12 @@ mod tests {
             Box::new(BoolExpr::Or(Box::new(BoolExpr::Final), Box::new(BoolExpr::Repeated))),
             Box::new(BoolExpr::NoMoves),
         );
-        assert!(Gen::bool(6, &e).flat.is_none());
+        assert_eq!(Gen::bool(6, &e).quick, Quick::Run);
         let e = BoolExpr::Or(Box::new(BoolExpr::Final), Box::new(BoolExpr::Not(Box::new(BoolExpr::Repeated))));
-        let flat = Gen::bool(6, &e).flat.expect("an `or` of two tests");
-        assert!(!flat.all);
-        assert_eq!(flat.tests[1], Test::FlagIs(Flag::Repeated, false));
+        assert_eq!(
+            Gen::bool(6, &e).quick,
+            Quick::Either(Test::FlagIs(Flag::Final, true), Test::FlagIs(Flag::Repeated, false))
+        );
     }
 
     #[test]

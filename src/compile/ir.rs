@@ -228,7 +228,7 @@ pub struct EndRule {
 impl EndRule {
     /// The rule with its [`EndTest`] worked out.
     pub fn with_test(mut self) -> Self {
-        self.test = match self.when.truth {
+        self.test = match self.when.truth() {
             Some(Flag::Repeated) => EndTest::Repeated,
             Some(Flag::NoMoves) => EndTest::NoMoves,
             _ if self.reads_only_stores => EndTest::StoresOnly,
@@ -480,11 +480,42 @@ pub struct Code {
     pub sets: Vec<PitSet>,
     /// The most values on the stack at once.
     pub depth: u32,
-    /// The same condition as a plain list of tests, when it is one (most conditions are): the engine
-    /// then answers it without running `ops`.
-    pub flat: Option<Flat>,
-    /// The condition is just this flag being true: the engine reads it in place.
-    pub truth: Option<Flag>,
+    /// How the engine answers the condition without running `ops`, when it can (most conditions).
+    pub quick: Quick,
+}
+
+/// A condition in the form the engine answers fastest: one flag, one or two tests, or a longer
+/// plain list of tests; else the program is run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Quick {
+    /// The condition is just this flag being true.
+    Flag(Flag),
+    /// One test.
+    One(Test),
+    /// Two tests joined by `and`.
+    Both(Test, Test),
+    /// Two tests joined by `or`.
+    Either(Test, Test),
+    /// Three or more tests joined all by `and` or all by `or`.
+    Tests(Flat),
+    /// Not a plain list of tests (or not a condition): the program is run.
+    Run,
+}
+
+impl Quick {
+    /// The quick form of a condition that is the flag `truth`, or the plain list `flat`.
+    pub fn of(truth: Option<Flag>, flat: Option<Flat>) -> Quick {
+        if let Some(f) = truth {
+            return Quick::Flag(f);
+        }
+        let Some(flat) = flat else { return Quick::Run };
+        match (flat.tests.as_slice(), flat.all) {
+            ([t], _) => Quick::One(*t),
+            ([a, b], true) => Quick::Both(*a, *b),
+            ([a, b], false) => Quick::Either(*a, *b),
+            _ => Quick::Tests(flat),
+        }
+    }
 }
 
 impl Code {
@@ -494,8 +525,15 @@ impl Code {
             ops: vec![Op::Int(n)],
             sets: Vec::new(),
             depth: 1,
-            flat: None,
-            truth: None,
+            quick: Quick::Run,
+        }
+    }
+
+    /// The flag the condition is, when it is just one.
+    pub fn truth(&self) -> Option<Flag> {
+        match self.quick {
+            Quick::Flag(f) => Some(f),
+            _ => None,
         }
     }
 }

@@ -2,7 +2,7 @@
 //! in progress: a small stack machine, allocation-free for every usual expression.
 
 use super::{Board, Cell, Game, Player};
-use crate::compile::ir::{Code, Flag, NO_PIT, Op, Operand, PitSet, Reg, Test, Who};
+use crate::compile::ir::{Code, Flag, NO_PIT, Op, Operand, PitSet, Quick, Reg, Test, Who};
 
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
@@ -98,17 +98,13 @@ impl<'a> Ctx<'a> {
     /// `last.side == opponent`, `last.count in 2..3`) costs a few instructions and no call.
     #[inline(always)]
     pub fn bool(&self, code: &Code) -> bool {
-        if let Some(flag) = code.truth {
-            return self.flag(flag);
-        }
-        match &code.flat {
-            Some(f) => match f.tests.as_slice() {
-                [t] => self.test(t),
-                [a, b] if f.all => self.test(a) && self.test(b),
-                [a, b] => self.test(a) || self.test(b),
-                tests => self.flat_many(tests, f.all),
-            },
-            None => self.run(code) != 0,
+        match &code.quick {
+            Quick::One(t) => self.test(t),
+            Quick::Both(a, b) => self.test(a) && self.test(b),
+            Quick::Either(a, b) => self.test(a) || self.test(b),
+            Quick::Flag(f) => self.flag(*f),
+            Quick::Tests(f) => self.flat_many(&f.tests, f.all),
+            Quick::Run => self.run(code) != 0,
         }
     }
 

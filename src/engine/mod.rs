@@ -208,14 +208,14 @@ impl Game {
     pub(crate) fn filled_pits(&self, board: &Board, p: Player) -> u64 {
         let n = self.pits;
         let base = p.index() * n;
-        if let Some(all) = board.cells.inline_all() {
-            // Every inline cell at once, in a fixed number of steps the compiler turns into a few
-            // vector compares, then the row's bits.
-            let mut bits = 0u32;
-            for (i, &c) in all.iter().enumerate() {
-                bits |= u32::from(c != 0) << i;
-            }
-            return u64::from(bits >> base) & ((1u64 << n) - 1);
+        if let Some(all) = board.cells.inline_all()
+            && let Some(eight) = all.get(base..base + 8)
+        {
+            // Eight cells from the row's first, one byte each (1 when it holds seeds), gathered into
+            // eight bits by one multiplication: a few vector steps instead of a loop.
+            let bytes: [u8; 8] = std::array::from_fn(|i| u8::from(eight[i] != 0));
+            let gathered = u64::from_le_bytes(bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+            return gathered & ((1u64 << n) - 1);
         }
         board.cells[base..base + n]
             .iter()
