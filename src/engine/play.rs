@@ -6,7 +6,7 @@ use std::fmt;
 use super::eval::Ctx;
 use super::trace::{Event, Log, Narrate, Silent};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
-use crate::compile::ir::{Action, Code, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Sow, Then, Track};
+use crate::compile::ir::{Action, Code, EndRule, Rule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Sow, Then, Track};
 
 /// Why a move cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -842,12 +842,31 @@ impl Game {
             }
         }
         let rule = fired?;
+        self.fire(board, turn, before, last, origin, lap, phase, rule, captured, log);
+        Some(rule.then)
+    }
+
+    /// Carries out the actions of the capture rule `rule`, which holds at the end of a lap.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn fire(
+        &self,
+        board: &mut Board,
+        turn: Turn,
+        before: Option<&[u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        phase: &Phase,
+        rule: &Rule,
+        captured: &mut Option<CaptureLog>,
+        log: &mut impl Narrate,
+    ) {
         // The rule's actions read the board as it was when the rule fired.
         let snapshot = board.clone();
         let log_captures = self.grand_slam.is_some().then_some((captured, turn.mover.other()));
         let ctx = self.ctx_lap(turn, &snapshot, before, last, origin, lap);
         self.act(board, &snapshot, &rule.actions, &rule.name, phase.sow.ccw, ctx, log_captures, log);
-        Some(rule.then)
     }
 
     /// Sows `hand` seeds one at a time from the cell after `start`, testing the triggers after each
