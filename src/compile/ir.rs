@@ -58,6 +58,40 @@ pub struct Game {
     /// Per cell (pits, then stores), the player whose row or store it is: a condition's
     /// `last.side` is one look-up.
     pub sides: Vec<Player>,
+    /// The first 64 end rules sorted by how they are tested, as bit sets.
+    pub end_kinds: EndKinds,
+}
+
+/// The end rules among the first 64 of each [`EndTest`] kind: bit `i` stands for rule `i`. After
+/// a move the engine finds the first rule that holds from these sets, without looking at the
+/// rules that cannot hold (store rules when no store changed).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EndKinds {
+    /// Rules that are just `repeated`.
+    pub repeated: u64,
+    /// Rules that are just `no_moves`.
+    pub no_moves: u64,
+    /// Rules that read only the stores.
+    pub stores_only: u64,
+    /// The others.
+    pub general: u64,
+}
+
+impl EndKinds {
+    /// The kinds of `ends` (the first 64 of them).
+    pub fn of(ends: &[EndRule]) -> EndKinds {
+        let mut k = EndKinds::default();
+        for (i, rule) in ends.iter().enumerate().take(64) {
+            let set = match rule.test {
+                EndTest::Repeated => &mut k.repeated,
+                EndTest::NoMoves => &mut k.no_moves,
+                EndTest::StoresOnly => &mut k.stores_only,
+                EndTest::General => &mut k.general,
+            };
+            *set |= 1 << i;
+        }
+        k
+    }
 }
 
 /// The cells one mover sows into, in order, with the next cell of each for a quick step.

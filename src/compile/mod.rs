@@ -67,43 +67,45 @@ pub fn compile(checked: &Checked) -> Game {
         ItemKind::GrandSlam(ast::GrandSlam::Allowed(b)) => Some(GrandSlam::Allowed(b)),
         _ => None,
     });
-    let ends = items
+    let ends: Vec<EndRule> = items
         .iter()
         .filter_map(|i| match &i.kind {
             ItemKind::End(name, cond, remaining) => {
                 let when = lower.expr(cond);
                 let asks_can_feed = when.mentions(&|e| matches!(e, Expr::CanFeed));
-                Some(EndRule {
-                    name: name.node.clone(),
-                    asks_moves: asks_can_feed || when.mentions(&|e| matches!(e, Expr::NoMoves)),
-                    asks_can_feed,
-                    reads_repeated: when.mentions(&|e| matches!(e, Expr::Repeated)),
-                    reads_only_stores: !when.mentions(&|e| match e {
-                        Expr::Captured(who) => !matches!(**who, Expr::Player(_)),
-                        _ => !matches!(
-                            e,
-                            Expr::Int(_)
-                                | Expr::Bool(_)
-                                | Expr::Player(_)
-                                | Expr::Total
-                                | Expr::Neg(_)
-                                | Expr::Not(_)
-                                | Expr::Binary(..)
-                                | Expr::InRange(..)
-                                | Expr::InSet(..)
-                        ),
-                    }),
-                    when: Gen::bool(checked.pits, &lower.typer.bool(&when)),
-                    test: EndTest::General,
-                    remaining: match remaining {
-                        None | Some(ast::Remaining::Uncounted) => Remaining::Uncounted,
-                        Some(ast::Remaining::Owner) => Remaining::Owner,
-                        Some(ast::Remaining::To(p)) => Remaining::To(lower.player(p)),
-                        Some(ast::Remaining::Split) => Remaining::Split,
-                        Some(ast::Remaining::InPlace) => Remaining::InPlace,
-                    },
-                }
-                .with_test())
+                Some(
+                    EndRule {
+                        name: name.node.clone(),
+                        asks_moves: asks_can_feed || when.mentions(&|e| matches!(e, Expr::NoMoves)),
+                        asks_can_feed,
+                        reads_repeated: when.mentions(&|e| matches!(e, Expr::Repeated)),
+                        reads_only_stores: !when.mentions(&|e| match e {
+                            Expr::Captured(who) => !matches!(**who, Expr::Player(_)),
+                            _ => !matches!(
+                                e,
+                                Expr::Int(_)
+                                    | Expr::Bool(_)
+                                    | Expr::Player(_)
+                                    | Expr::Total
+                                    | Expr::Neg(_)
+                                    | Expr::Not(_)
+                                    | Expr::Binary(..)
+                                    | Expr::InRange(..)
+                                    | Expr::InSet(..)
+                            ),
+                        }),
+                        when: Gen::bool(checked.pits, &lower.typer.bool(&when)),
+                        test: EndTest::General,
+                        remaining: match remaining {
+                            None | Some(ast::Remaining::Uncounted) => Remaining::Uncounted,
+                            Some(ast::Remaining::Owner) => Remaining::Owner,
+                            Some(ast::Remaining::To(p)) => Remaining::To(lower.player(p)),
+                            Some(ast::Remaining::Split) => Remaining::Split,
+                            Some(ast::Remaining::InPlace) => Remaining::InPlace,
+                        },
+                    }
+                    .with_test(),
+                )
             }
             _ => None,
         })
@@ -133,6 +135,7 @@ pub fn compile(checked: &Checked) -> Game {
         let sow = &phase.sow;
         phase.tracks = Player::BOTH.map(|p| track(pits, p, sow.ccw, sow.into_own_store));
     }
+    let end_kinds = EndKinds::of(&ends);
     Game {
         name,
         pits: checked.pits,
@@ -159,6 +162,7 @@ pub fn compile(checked: &Checked) -> Game {
         sides: (0..2 * pits + 2)
             .map(|c| if c < pits || c == 2 * pits { Player::South } else { Player::North })
             .collect(),
+        end_kinds,
     }
 }
 

@@ -6,7 +6,9 @@ use std::fmt;
 use super::eval::Ctx;
 use super::trace::{Event, Log, Narrate, Silent};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
-use crate::compile::ir::{Action, Code, EndRule, Rule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Sow, Then, Track};
+use crate::compile::ir::{
+    Action, Code, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Rule, Sow, Then, Track,
+};
 
 /// Why a move cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -331,19 +333,11 @@ impl Game {
     }
 
     /// Plays the legal move `k` (`rules` are the position's [`MoveRules`]). Returns the legal moves of
-    /// the position reached, with its rules, when the end rules had to work them out.
-    pub(crate) fn play(
-        &self,
-        pos: &mut Position,
-        k: usize,
-        rules: MoveRules,
-        hints: Hints,
-        log: &mut impl Narrate,
-    ) -> Option<(Moves, MoveRules<'_>)> {
+    /// the position reached when the end rules had to work them out.
+    pub(crate) fn play(&self, pos: &mut Position, k: usize, rules: MoveRules, hints: Hints, log: &mut impl Narrate) -> Option<Moves> {
         let phase = rules.phase;
         let mover = pos.to_move;
-        let penalty_possible =
-            rules.starving && matches!(self.feeding, Some(Feeding::Penalty(_))) && self.some_move_feeds(pos, rules);
+        let penalty_possible = rules.starving && matches!(self.feeding, Some(Feeding::Penalty(_))) && self.some_move_feeds(pos, rules);
         log.push(|| Event::Move {
             player: mover,
             pit: k,
@@ -445,14 +439,8 @@ impl Game {
     /// Does the (legal) move `k` leave the other player's row with seeds?
     fn feeds(&self, pos: &Position, rules: MoveRules, k: usize) -> bool {
         let mut after = pos.board.clone();
-        self.sow(
-            &mut after,
-            Turn::of(pos, rules),
-            self.pit(pos.to_move, k),
-            rules.phase,
-            &mut Silent,
-        )
-        .is_ok()
+        self.sow(&mut after, Turn::of(pos, rules), self.pit(pos.to_move, k), rules.phase, &mut Silent)
+            .is_ok()
             && self.row_seeds(&after, pos.to_move.other()) > 0
     }
 
@@ -477,7 +465,7 @@ impl Game {
         stores_changed: bool,
         hints: Hints,
         log: &mut impl Narrate,
-    ) -> Option<(Moves, MoveRules<'_>)> {
+    ) -> Option<Moves> {
         match self.end_rule_holding(pos, mover, repeated, stores_changed, hints) {
             (None, moves) => moves,
             (Some(rule), _) => self.end_and_go_on(pos, mover, rule, hints, log),
@@ -496,14 +484,36 @@ impl Game {
         repeated: bool,
         stores_changed: bool,
         hints: Hints,
-    ) -> (Option<usize>, Option<(Moves, MoveRules<'_>)>) {
-        let mut moves: Option<(Moves, MoveRules)> = None;
-        for (i, rule) in self.ends.iter().enumerate() {
+    ) -> (Option<usize>, Option<Moves>) {
+        let kinds = &self.end_kinds;
+        let mut moves: Option<Moves> = None;
+        // A `repeated` rule holds for certain; only the rules before it need a look.
+        let certain = if repeated { kinds.repeated } else { 0 };
+        let before_certain = certain.wrapping_sub(1) & !certain;
+        let mut maybe = (kinds.no_moves | kinds.general | if stores_changed { kinds.stores_only } else { 0 }) & before_certain;
+        while maybe != 0 {
+            let i = maybe.trailing_zeros() as usize;
+            let holds = if kinds.no_moves & (1 << i) != 0 {
+                moves
+                    .get_or_insert_with(|| self.legal_with(pos, self.move_rules(pos, hints)))
+                    .is_empty()
+            } else {
+                self.end_rule_holds(&self.ends[i], pos, mover, repeated, hints, &mut moves)
+            };
+            if holds {
+                return (Some(i), moves);
+            }
+            maybe &= maybe - 1;
+        }
+        if certain != 0 {
+            return (Some(certain.trailing_zeros() as usize), moves);
+        }
+        // Past the 64th rule, one at a time.
+        for (i, rule) in self.ends.iter().enumerate().skip(64) {
             let holds = match rule.test {
                 EndTest::Repeated => repeated,
-                EndTest::NoMoves => moves.get_or_insert_with(|| self.moves_and_rules(pos, hints)).0.is_empty(),
                 EndTest::StoresOnly if !stores_changed => false,
-                EndTest::StoresOnly | EndTest::General => self.end_rule_holds(rule, pos, mover, repeated, hints, &mut moves),
+                _ => self.end_rule_holds(rule, pos, mover, repeated, hints, &mut moves),
             };
             if holds {
                 return (Some(i), moves);
@@ -512,28 +522,22 @@ impl Game {
         (None, moves)
     }
 
-    /// The legal moves of a position that is not over, with its rules.
-    #[inline(always)]
-    fn moves_and_rules(&self, pos: &Position, hints: Hints) -> (Moves, MoveRules<'_>) {
-        let rules = self.move_rules(pos, hints);
-        (self.legal_with(pos, rules), rules)
-    }
-
     /// Whether an end rule holds, whatever its condition reads; works out the legal moves into
     /// `moves` when it asks about them.
     #[inline(never)]
-    fn end_rule_holds<'a>(
-        &'a self,
+    fn end_rule_holds(
+        &self,
         rule: &EndRule,
         pos: &Position,
         mover: Player,
         repeated: bool,
         hints: Hints,
-        moves: &mut Option<(Moves, MoveRules<'a>)>,
+        moves: &mut Option<Moves>,
     ) -> bool {
         let (mut no_moves, mut can_feed) = (false, false);
         if rule.asks_moves {
-            let (m, rules) = *moves.get_or_insert_with(|| self.moves_and_rules(pos, hints));
+            let rules = self.move_rules(pos, hints);
+            let m = *moves.get_or_insert_with(|| self.legal_with(pos, rules));
             no_moves = m.is_empty();
             can_feed = rule.asks_can_feed && m.iter().any(|k| self.feeds(pos, rules, k));
         }
@@ -555,7 +559,7 @@ impl Game {
     /// the same way (it may be over at once: a player with no pit to play).
     #[cold]
     #[inline(never)]
-    fn end_and_go_on(&self, pos: &mut Position, mover: Player, rule: usize, hints: Hints, log: &mut impl Narrate) -> Option<(Moves, MoveRules<'_>)> {
+    fn end_and_go_on(&self, pos: &mut Position, mover: Player, rule: usize, hints: Hints, log: &mut impl Narrate) -> Option<Moves> {
         let mut rule = rule;
         let mut mover = mover;
         for _ in 0..MAX_EMPTY_ROUNDS {
@@ -945,7 +949,14 @@ impl Game {
     /// Whether the captures of a move took every seed of the opponent's row (a grand slam), and what
     /// the game's grand slam policy then does: put them back, or give another move.
     #[inline(never)]
-    fn grand_slam_check(&self, board: &mut Board, captured: &CaptureLog, opponent: Player, another: &mut bool, log: &mut impl Narrate) -> bool {
+    fn grand_slam_check(
+        &self,
+        board: &mut Board,
+        captured: &CaptureLog,
+        opponent: Player,
+        another: &mut bool,
+        log: &mut impl Narrate,
+    ) -> bool {
         let taken_from_opponent: u32 = captured
             .iter()
             .filter(|t| self.side(t.cell) == opponent && !self.is_store(t.cell))
