@@ -769,25 +769,22 @@ impl Game {
                 last,
                 count: board.cells[last as usize],
             });
-            let mut then = Then::Continue;
             if !phase.captures.is_empty()
-                && let Some(fired) = self.capture(board, turn, before.as_deref(), last, origin, lap, phase, &mut captured, log)
+                && let Some(then) = self.capture(board, turn, before.as_deref(), last, origin, lap, phase, &mut captured, log)
             {
                 only_moved = false;
-                then = fired;
-            }
-            match then {
-                Then::End => {
+                // Tested one by one rather than matched: most laps end with no rule fired, and a
+                // jump on the answer is mispredicted more often than two tests.
+                if then == Then::AnotherMove {
+                    another = true;
+                    break;
+                }
+                if then == Then::End {
                     log.push(|| Event::TurnEnds {
                         why: "the capture rule ends the move".into(),
                     });
                     break;
                 }
-                Then::AnotherMove => {
-                    another = true;
-                    break;
-                }
-                Then::Continue => {}
             }
             let relay = sow.relay.as_ref().is_some_and(|r| {
                 !self.is_store(last)
