@@ -119,6 +119,10 @@ pub struct Phase {
     pub captures: Vec<Rule>,
     /// The sowing track of each mover (south first).
     pub tracks: [Track; 2],
+    /// Per mover (south first), per cell: might a capture rule hold when a lap ends there? Worked
+    /// out from the tests that read only which cell `last` is (its side, whether it is a store), so
+    /// that a lap ending where no rule can hold is passed over without testing the rules.
+    pub capture_cells: [Vec<bool>; 2],
 }
 
 /// How seeds are sown.

@@ -134,6 +134,11 @@ pub fn compile(checked: &Checked) -> Game {
     for phase in &mut phases {
         let sow = &phase.sow;
         phase.tracks = Player::BOTH.map(|p| track(pits, p, sow.ccw, sow.into_own_store));
+        phase.capture_cells = Player::BOTH.map(|mover| {
+            (0..2 * pits + 2)
+                .map(|c| phase.captures.iter().any(|r| may_hold_at_last(&r.when, pits, mover, c as Cell)))
+                .collect()
+        });
     }
     let end_kinds = EndKinds::of(&ends);
     Game {
@@ -163,6 +168,32 @@ pub fn compile(checked: &Checked) -> Game {
             .map(|c| if c < pits || c == 2 * pits { Player::South } else { Player::North })
             .collect(),
         end_kinds,
+    }
+}
+
+/// Might a condition read at the end of a lap (mover `mover`, the player to move) hold when the lap
+/// ends in `cell`? Only the tests that read which cell `last` is are decided; any other test may
+/// hold.
+fn may_hold_at_last(code: &Code, pits: usize, mover: Player, cell: Cell) -> bool {
+    let side = if (cell as usize) < pits || cell as usize == 2 * pits { Player::South } else { Player::North };
+    let is_store = cell as usize >= 2 * pits;
+    let who = |w: Who| match w {
+        Who::Mover | Who::ToMove => mover,
+        Who::Opponent | Who::NotToMove => mover.other(),
+    };
+    let may = |t: &Test| match *t {
+        Test::SideIs(Reg::Last, w, is) => (side == who(w)) == is,
+        Test::StoreIs(Reg::Last, is) => is_store == is,
+        Test::IsStoreOf(Reg::Last, w, is) => (cell == (2 * pits + who(w).index()) as Cell) == is,
+        _ => true,
+    };
+    match &code.quick {
+        Quick::One(t) => may(t),
+        Quick::Both(a, b) => may(a) && may(b),
+        Quick::Either(a, b) => may(a) || may(b),
+        Quick::Tests(f) if f.all => f.tests.iter().all(may),
+        Quick::Tests(f) => f.tests.iter().any(may),
+        Quick::Flag(_) | Quick::Run => true,
     }
 }
 
@@ -302,6 +333,7 @@ impl Lower<'_> {
             forbids,
             captures,
             tracks: Default::default(),
+            capture_cells: Default::default(),
         }
     }
 

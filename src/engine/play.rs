@@ -769,7 +769,7 @@ impl Game {
                 last,
                 count: board.cells[last as usize],
             });
-            if !phase.captures.is_empty()
+            if phase.capture_cells[turn.mover.index()][last as usize]
                 && let Some(then) = self.capture(board, turn, before.as_deref(), last, origin, lap, phase, &mut captured, log)
             {
                 only_moved = false;
