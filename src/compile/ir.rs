@@ -102,6 +102,9 @@ pub struct Track {
     /// Per cell (pits, then stores): the cell after it on the track (for a cell not on the track, the
     /// track's second cell, as if it stood first).
     pub next: Vec<Cell>,
+    /// Per cell: its place in `cells` (0 for a cell not on the track, as if it stood first). The
+    /// usual sowing loop counts places, so that finding each next cell does not wait on the last.
+    pub place: Vec<u16>,
 }
 
 /// The rules for the moves that start while `when` holds.

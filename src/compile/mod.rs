@@ -223,10 +223,12 @@ fn track(pits: usize, mover: Player, ccw: bool, into_own_store: bool) -> Track {
         t.reverse();
     }
     let mut next = vec![t[1 % t.len()]; 2 * pits + 2];
+    let mut place = vec![0; 2 * pits + 2];
     for (i, &c) in t.iter().enumerate() {
         next[c as usize] = t[(i + 1) % t.len()];
+        place[c as usize] = i as u16;
     }
-    Track { cells: t, next }
+    Track { cells: t, next, place }
 }
 
 /// Could the pit expression name a store? (`last` can when some phase sows into stores.)

@@ -752,7 +752,7 @@ impl Game {
                     &mut board.cells,
                     closed,
                     before.as_deref_mut(),
-                    &track.next,
+                    track,
                     keys,
                     start,
                     hand,
@@ -1154,7 +1154,7 @@ struct Lap {
 }
 
 /// One lap of the usual sowing (no trigger to test, nothing to narrate): `hand` seeds one by one
-/// into the cells after `start` along `next`, passing over `skipped` and the `closed` pits, noting
+/// into the cells after `start` along the track, passing over `skipped` and the `closed` pits, noting
 /// in `before` each cell's count before its latest seed. `None` when every cell of the track is
 /// passed over, so the seeds cannot be sown. In line in [`Game::sow`]: a call per lap cost more
 /// time than the registers it saves.
@@ -1164,21 +1164,27 @@ fn sow_lap(
     cells: &mut [u32],
     closed: Option<&[bool]>,
     before: Option<&mut [u32]>,
-    next: &[Cell],
+    track: &Track,
     keys: &[u64],
     start: Cell,
     hand: u32,
     skipped: Cell,
 ) -> Option<Lap> {
+    let next = &track.next;
     let mut c = start as usize;
     let mut sum = 0u64;
     if closed.is_none() && before.is_none() && next.get(skipped as usize).is_none_or(|&after| after != skipped) {
         // Only the skipped cell is passed over, and the cell after it never is: the usual case, kept
-        // to a handful of instructions a seed.
+        // to a handful of instructions a seed. It counts places along the track rather than
+        // following `next`, so that each seed's cell is known without waiting for the last one's.
+        let order = &track.cells;
+        let mut i = track.place[c] as usize;
         for _ in 0..hand {
-            c = next[c] as usize;
+            i = if i + 1 == order.len() { 0 } else { i + 1 };
+            c = order[i] as usize;
             if c == skipped as usize {
-                c = next[c] as usize;
+                i = if i + 1 == order.len() { 0 } else { i + 1 };
+                c = order[i] as usize;
             }
             cells[c] += 1;
             sum = sum.wrapping_add(keys[c]);
