@@ -264,6 +264,32 @@ pub struct EndRule {
     pub reads_only_stores: bool,
     /// How the engine tests the rule after a move (worked out from the fields above).
     pub test: EndTest,
+    /// For a rule that reads only the stores, in a game with few seeds: its answer for every pair
+    /// of store counts, worked out by the engine's evaluator the first time the rule is tested
+    /// (see `Game::store_table`).
+    pub store_table: std::sync::OnceLock<Option<StoreTable>>,
+}
+
+/// The answers of an end rule that reads only the stores and the seed total, for every pair of
+/// store counts in a game of `total` seeds.
+#[derive(Debug, Clone)]
+pub struct StoreTable {
+    /// The seeds in the game the answers are for.
+    pub total: u32,
+    /// The answer for south's store `s` and north's store `n` at `s * (total + 1) + n`.
+    pub holds: Vec<bool>,
+}
+
+impl StoreTable {
+    /// The rule's answer for these store counts in a game of `total` seeds, when it is known.
+    #[inline]
+    pub fn lookup(&self, south: u32, north: u32, total: u32) -> Option<bool> {
+        if total != self.total {
+            return None;
+        }
+        let side = self.total as usize + 1;
+        self.holds.get(south as usize * side + north as usize).copied()
+    }
 }
 
 impl EndRule {

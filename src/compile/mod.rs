@@ -96,6 +96,7 @@ pub fn compile(checked: &Checked) -> Game {
                         }),
                         when: Gen::bool(checked.pits, &lower.typer.bool(&when)),
                         test: EndTest::General,
+                        store_table: Default::default(),
                         remaining: match remaining {
                             None | Some(ast::Remaining::Uncounted) => Remaining::Uncounted,
                             Some(ast::Remaining::Owner) => Remaining::Owner,
@@ -175,7 +176,11 @@ pub fn compile(checked: &Checked) -> Game {
 /// ends in `cell`? Only the tests that read which cell `last` is are decided; any other test may
 /// hold.
 fn may_hold_at_last(code: &Code, pits: usize, mover: Player, cell: Cell) -> bool {
-    let side = if (cell as usize) < pits || cell as usize == 2 * pits { Player::South } else { Player::North };
+    let side = if (cell as usize) < pits || cell as usize == 2 * pits {
+        Player::South
+    } else {
+        Player::North
+    };
     let is_store = cell as usize >= 2 * pits;
     let who = |w: Who| match w {
         Who::Mover | Who::ToMove => mover,
@@ -527,5 +532,43 @@ fn is_set(e: &ast::Expr) -> bool {
         ExprKind::Name(n) => n == "board",
         ExprKind::Call(name, _) => name.node == "row",
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shipped(file: &str) -> Game {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(file);
+        crate::load_game(&path, &[])
+            .unwrap_or_else(|f| panic!("{file} loads: {:?}", f.diagnostics))
+            .game
+    }
+
+    /// The cells where a lap may end with a capture rule holding, as (south's, north's) lists.
+    fn capture_cells(g: &Game) -> [Vec<usize>; 2] {
+        let phase = g.phases.last().expect("the usual rules");
+        phase
+            .capture_cells
+            .clone()
+            .map(|cells| (0..cells.len()).filter(|&c| cells[c]).collect())
+    }
+
+    #[test]
+    fn captures_are_looked_for_only_where_their_tests_on_last_allow() {
+        // Oware: `last.side == opponent`, so the opponent's row (and store, which sowing never
+        // reaches here, but the tests on `last` alone cannot tell).
+        let oware = shipped("oware.sow");
+        assert_eq!(
+            capture_cells(&oware),
+            [(6..12).chain([13]).collect::<Vec<_>>(), (0..6).chain([12]).collect()]
+        );
+        // Kalah: the mover's own store (another move), or a pit of the mover's row (across).
+        let kalah = shipped("kalah.sow");
+        assert_eq!(
+            capture_cells(&kalah),
+            [(0..6).chain([12]).collect::<Vec<_>>(), (6..12).chain([13]).collect()]
+        );
     }
 }

@@ -7,7 +7,8 @@ use super::eval::Ctx;
 use super::trace::{Event, Log, Narrate, Silent};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
 use crate::compile::ir::{
-    Action, Code, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Rule, Sow, Then, Track,
+    Action, Code, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Rule, Sow, StoreTable, Then,
+    Track,
 };
 
 /// Why a move cannot be played.
@@ -143,6 +144,10 @@ impl Turn {
         }
     }
 }
+
+/// The most seeds in a game whose end rules that read only the stores are tabulated (see
+/// [`Game::store_table`]): a table holds `(total + 1)²` answers.
+const TABULATED_TOTAL: u32 = 200;
 
 /// Most rounds that may end without a single move before the engine gives up: a file whose rounds
 /// are set up so that none can be played would otherwise loop forever.
@@ -493,12 +498,20 @@ impl Game {
         let mut maybe = (kinds.no_moves | kinds.general | if stores_changed { kinds.stores_only } else { 0 }) & before_certain;
         while maybe != 0 {
             let i = maybe.trailing_zeros() as usize;
+            let rule = &self.ends[i];
             let holds = if kinds.no_moves & (1 << i) != 0 {
                 moves
                     .get_or_insert_with(|| self.legal_with(pos, self.move_rules(pos, hints)))
                     .is_empty()
+            } else if kinds.stores_only & (1 << i) != 0
+                && let Some(known) = self.store_table(rule).and_then(|t| {
+                    let [south, north] = self.stores(&pos.board);
+                    t.lookup(south, north, hints.total.map_or_else(|| self.seed_total(pos), |t| t as u32))
+                })
+            {
+                known
             } else {
-                self.end_rule_holds(&self.ends[i], pos, mover, repeated, hints, &mut moves)
+                self.end_rule_holds(rule, pos, mover, repeated, hints, &mut moves)
             };
             if holds {
                 return (Some(i), moves);
@@ -520,6 +533,41 @@ impl Game {
             }
         }
         (None, moves)
+    }
+
+    /// The answers of an end rule that reads only the stores, worked out the first time it is asked
+    /// for, when the game has at most [`TABULATED_TOTAL`] seeds.
+    #[inline]
+    fn store_table<'a>(&self, rule: &'a EndRule) -> Option<&'a StoreTable> {
+        rule.store_table.get_or_init(|| self.tabulate(rule)).as_ref()
+    }
+
+    /// Evaluates an end rule that reads only the stores for every pair of store counts.
+    #[cold]
+    fn tabulate(&self, rule: &EndRule) -> Option<StoreTable> {
+        if self.total > TABULATED_TOTAL {
+            return None;
+        }
+        let n2 = self.pit_count();
+        let mut board = Board {
+            cells: Slots::from_elem(0, n2 + 2),
+            claimed: Slots::from_elem(None, n2),
+            closed: Slots::from_elem(false, n2),
+        };
+        let side = self.total + 1;
+        let mut holds = Vec::with_capacity((side * side) as usize);
+        for south in 0..side {
+            for north in 0..side {
+                board.cells[n2] = south;
+                board.cells[n2 + 1] = north;
+                let ctx = Ctx {
+                    total: Some(i64::from(self.total)),
+                    ..Ctx::new(self, &board, Player::South)
+                };
+                holds.push(ctx.bool(&rule.when));
+            }
+        }
+        Some(StoreTable { total: self.total, holds })
     }
 
     /// Whether an end rule holds, whatever its condition reads; works out the legal moves into
@@ -748,17 +796,8 @@ impl Game {
             });
             let last = if self.triggers.is_empty() && !L::ON {
                 let closed = (!turn.open).then_some(&board.closed[..]);
-                let lap_sown = sow_lap(
-                    &mut board.cells,
-                    closed,
-                    before.as_deref_mut(),
-                    track,
-                    keys,
-                    start,
-                    hand,
-                    skipped,
-                )
-                .ok_or(Endless { laps: lap })?;
+                let lap_sown = sow_lap(&mut board.cells, closed, before.as_deref_mut(), track, keys, start, hand, skipped)
+                    .ok_or(Endless { laps: lap })?;
                 hash_delta = hash_delta.wrapping_add(lap_sown.keys);
                 lap_sown.last
             } else {
@@ -1228,5 +1267,63 @@ fn remaining_word(r: &Remaining) -> &'static str {
         Remaining::Split => "split",
         Remaining::InPlace => "in place",
         Remaining::Uncounted => "uncounted",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(text: &str) -> Game {
+        crate::load_text(std::path::Path::new("test.sow"), text, &[])
+            .unwrap_or_else(|f| panic!("test rules load: {:?}", f.diagnostics))
+            .game
+    }
+
+    #[test]
+    fn a_store_rules_table_agrees_with_its_condition_for_every_pair_of_stores() {
+        let g = game(
+            r#"
+game "Invented"
+board {
+  pits 3
+  seeds 2
+  stores captures
+}
+first south
+sow {
+  direction ccw
+}
+end "more than half" when captured(south) > total / 2 or captured(north) > total / 2 remaining owner
+end "weighed" when captured(south) * 2 - captured(north) in 3..9 remaining owner
+end "not seven" when not (captured(north) == 7) and total > 10 and captured(south) % 2 == 1 remaining owner
+"#,
+        );
+        let n2 = g.pit_count();
+        let total = g.total;
+        assert_eq!(total, 12);
+        for rule in &g.ends {
+            assert_eq!(rule.test, EndTest::StoresOnly, "{}", rule.name);
+            let table = g.store_table(rule).expect("a game of 12 seeds is tabulated");
+            for south in 0..=total {
+                for north in 0..=total - south {
+                    // The seeds not in the stores lie in south's first pit.
+                    let mut pos = g.initial(None);
+                    pos.board.cells.iter_mut().for_each(|c| *c = 0);
+                    pos.board.cells[0] = total - south - north;
+                    pos.board.cells[n2] = south;
+                    pos.board.cells[n2 + 1] = north;
+                    let evaluated = g.end_rule_holds(rule, &pos, Player::South, false, Hints::of(&g, &pos), &mut None);
+                    assert_eq!(
+                        table.lookup(south, north, total),
+                        Some(evaluated),
+                        "{} at {south}, {north}",
+                        rule.name
+                    );
+                }
+            }
+            // Another total: no answer, the rule is evaluated.
+            assert_eq!(table.lookup(0, 0, total + 1), None);
+        }
     }
 }
