@@ -36,7 +36,7 @@ use std::path::Path;
 
 pub use check::Override;
 use diagnostic::{Diagnostic, Sources};
-pub use engine::{Game, Outcome, Player, Position};
+pub use engine::{Game, History, Outcome, Player, Position};
 
 /// A game loaded from a rule file, with the sources read (for diagnostics) and any warnings.
 #[derive(Debug, Clone)]

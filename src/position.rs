@@ -163,7 +163,7 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
         winner: None,
         counted_in_place: false,
         ended_by: None,
-        history: Vec::new(),
+        history: crate::engine::History::new(),
     };
     pos.history.push(game.hash(&pos));
     Ok(pos)

@@ -57,7 +57,7 @@ fn seeds_are_conserved_and_moves_end_in_random_games() {
                 );
                 // The engine works out a position's identity from the last one's and the move's
                 // changes; it must be what a full count over the board gives.
-                if let (Some(&last), false, true) = (pos.history.last(), pos.over, game.uses_repeated) {
+                if let (Some(last), false, true) = (pos.history.last(), pos.over, game.uses_repeated) {
                     assert_eq!(
                         last,
                         game.hash(&pos),

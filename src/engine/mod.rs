@@ -3,6 +3,7 @@
 //! cells (pits and stores), never created or destroyed, so their total is constant.
 
 mod eval;
+mod history;
 mod moves;
 mod perft;
 mod play;
@@ -12,6 +13,7 @@ mod trace;
 use serde::{Deserialize, Serialize};
 
 pub use crate::compile::ir::Game;
+pub use history::History;
 pub use moves::Moves;
 pub use perft::Playout;
 pub use play::MoveError;
@@ -104,7 +106,7 @@ pub struct Position {
     /// rules ask whether a position `repeated`. May be empty (then nothing counts as seen before);
     /// when not, the last must be the current position's: the engine works out the next position's
     /// hash from it and what the move changed.
-    pub history: Vec<u64>,
+    pub history: History,
 }
 
 impl Game {
@@ -188,7 +190,7 @@ impl Game {
             winner: None,
             counted_in_place: false,
             ended_by: None,
-            history: Vec::new(),
+            history: History::new(),
         };
         pos.history.push(self.hash(&pos));
         pos

@@ -419,7 +419,7 @@ impl Game {
     #[inline]
     fn remember(&self, pos: &mut Position, mover: Player, hash_delta: Option<u64>, stores_grew: bool) -> bool {
         let h = match (pos.history.last(), hash_delta) {
-            (Some(&h), Some(delta)) => h
+            (Some(h), Some(delta)) => h
                 .wrapping_add(delta)
                 .wrapping_sub(Self::turn_key(mover))
                 .wrapping_add(Self::turn_key(pos.to_move)),
@@ -429,7 +429,7 @@ impl Game {
             // No position before this move can come back: a store is larger now and never shrinks.
             pos.history.clear();
         }
-        let seen = pos.history.contains(&h);
+        let seen = pos.history.contains(h);
         pos.history.push(h);
         seen
     }

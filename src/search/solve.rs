@@ -589,7 +589,7 @@ fn build_graph(game: &Game, start: &Position, limit: u64) -> Result<Graph, Refus
                     // on, the end rules left the board as the move did, so its identity is `child`'s).
                     let mut again = pos.clone();
                     // The history ends with the position itself, as the engine expects.
-                    again.history = vec![game.hash(&child), game.hash(&pos)];
+                    again.history = vec![game.hash(&child), game.hash(&pos)].into();
                     game.apply(&mut again, k).expect("listed moves are legal");
                     if again.over { utility(game, &again, mover) } else { 0 }
                 } else {

@@ -1,0 +1,96 @@
+//! [`History`]: the identities of the positions of a round, for the repetition rule.
+
+/// The identities ([`crate::Game::hash`]) of the positions of the current round so far, the current
+/// one last. Beside the list, a 128-bit filter has one bit set per identity (chosen by its top seven
+/// bits): an identity whose bit is clear was never seen, which answers most look-ups after a move
+/// without reading the list (a scan whose length changes from move to move also costs a
+/// mispredicted branch at its end).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct History {
+    hashes: Vec<u64>,
+    filter: u128,
+}
+
+impl History {
+    /// No position yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    #[inline]
+    fn bit(hash: u64) -> u128 {
+        1 << (hash >> 57)
+    }
+
+    /// Adds the identity of the position reached.
+    #[inline]
+    pub fn push(&mut self, hash: u64) {
+        self.filter |= Self::bit(hash);
+        self.hashes.push(hash);
+    }
+
+    /// Forgets every position.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.hashes.clear();
+        self.filter = 0;
+    }
+
+    /// Was a position with this identity seen?
+    #[inline]
+    pub fn contains(&self, hash: u64) -> bool {
+        self.filter & Self::bit(hash) != 0 && self.hashes.contains(&hash)
+    }
+
+    /// The identity of the current position, if kept.
+    #[inline]
+    pub fn last(&self) -> Option<u64> {
+        self.hashes.last().copied()
+    }
+
+    /// The identities, oldest first.
+    pub fn as_slice(&self) -> &[u64] {
+        &self.hashes
+    }
+
+    /// How many positions are kept.
+    pub fn len(&self) -> usize {
+        self.hashes.len()
+    }
+
+    /// No position kept?
+    pub fn is_empty(&self) -> bool {
+        self.hashes.is_empty()
+    }
+}
+
+impl From<Vec<u64>> for History {
+    fn from(hashes: Vec<u64>) -> Self {
+        let filter = hashes.iter().fold(0, |f, &h| f | Self::bit(h));
+        History { hashes, filter }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_exactly_the_identities_pushed_since_the_last_clear() {
+        let mut h = History::new();
+        // Identities whose filter bits collide (same top seven bits) and differ.
+        let same_bit = [0x0123_4567_89ab_cdef, 0x0123_0000_0000_0001];
+        let other = 0xfedc_ba98_7654_3210;
+        h.push(same_bit[0]);
+        assert!(h.contains(same_bit[0]));
+        assert!(!h.contains(same_bit[1]), "a shared filter bit still needs the identity itself");
+        assert!(!h.contains(other));
+        h.push(other);
+        assert_eq!(h.last(), Some(other));
+        assert_eq!(h.len(), 2);
+        h.clear();
+        assert!(h.is_empty() && !h.contains(other) && h.last().is_none());
+        assert_eq!(History::from(vec![other, same_bit[1]]).as_slice(), [other, same_bit[1]]);
+        assert!(History::from(vec![other]).contains(other));
+    }
+}
