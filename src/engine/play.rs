@@ -198,11 +198,18 @@ impl Game {
     /// The legal moves of a position that is not over, given its rules.
     #[inline(always)]
     pub(crate) fn legal_with(&self, pos: &Position, rules: MoveRules) -> Moves {
-        let mut moves = Moves::NONE;
         if rules.open && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
             // With every pit open, a move is legal when its pit holds seeds.
             return Moves::from_bits(self.filled_pits(&pos.board, pos.to_move));
         }
+        self.legal_checked(pos, rules)
+    }
+
+    /// The legal moves when some pit is closed, or a move may be refused for what its sowing does.
+    /// Out of line: the usual rules never come here, and their moves are worked out after every move.
+    #[inline(never)]
+    fn legal_checked(&self, pos: &Position, rules: MoveRules) -> Moves {
+        let mut moves = Moves::NONE;
         if rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
             // Usually a move is legal when its pit is open and holds seeds and the cell after it is
             // open: check_move's first steps, on plain slices.
@@ -423,7 +430,7 @@ impl Game {
                 .wrapping_add(delta)
                 .wrapping_sub(Self::turn_key(mover))
                 .wrapping_add(Self::turn_key(pos.to_move)),
-            _ => self.hash(pos),
+            _ => self.hash_apart(pos),
         };
         if self.stores_only_grow && stores_grew {
             // No position before this move can come back: a store is larger now and never shrinks.
@@ -432,6 +439,13 @@ impl Game {
         let seen = pos.history.contains(h);
         pos.history.push(h);
         seen
+    }
+
+    /// [`Game::hash`], out of line: after a move that only moved seeds along the track the identity
+    /// is worked out from the last one.
+    #[inline(never)]
+    fn hash_apart(&self, pos: &Position) -> u64 {
+        self.hash(pos)
     }
 
     /// Seeds in each store.
@@ -521,7 +535,24 @@ impl Game {
         if certain != 0 {
             return (Some(certain.trailing_zeros() as usize), moves);
         }
-        // Past the 64th rule, one at a time.
+        if self.ends.len() > 64 {
+            return self.end_rule_past_64(pos, mover, repeated, stores_changed, hints, moves);
+        }
+        (None, moves)
+    }
+
+    /// The first end rule past the 64th that holds, one at a time (the first 64 did not).
+    #[cold]
+    #[inline(never)]
+    fn end_rule_past_64(
+        &self,
+        pos: &Position,
+        mover: Player,
+        repeated: bool,
+        stores_changed: bool,
+        hints: Hints,
+        mut moves: Option<Moves>,
+    ) -> (Option<usize>, Option<Moves>) {
         for (i, rule) in self.ends.iter().enumerate().skip(64) {
             let holds = match rule.test {
                 EndTest::Repeated => repeated,
@@ -1233,10 +1264,26 @@ fn sow_lap(
             keys: sum,
         });
     }
-    let closed = closed.unwrap_or(&[]);
-    let mut before = before;
+    sow_lap_checked(cells, closed.unwrap_or(&[]), before, next, keys, start, hand, skipped)
+}
+
+/// [`sow_lap`] when pits may be closed, counts before each seed are kept, or skipped cells may
+/// follow one another: one seed at a time along `next`. Out of line, to keep the usual lap small.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn sow_lap_checked(
+    cells: &mut [u32],
+    closed: &[bool],
+    mut before: Option<&mut [u32]>,
+    next: &[Cell],
+    keys: &[u64],
+    start: Cell,
+    mut hand: u32,
+    skipped: Cell,
+) -> Option<Lap> {
+    let mut c = start as usize;
+    let mut sum = 0u64;
     let mut passed = 0usize;
-    let mut hand = hand;
     while hand > 0 {
         c = next[c] as usize;
         if c == skipped as usize || closed.get(c).copied().unwrap_or(false) {
