@@ -53,8 +53,13 @@ impl Game {
         // The end rules may have worked out the next position's legal moves already.
         let mut known = None;
         while !pos.over && plies < max_plies {
-            let rules = self.move_rules(pos, hints);
-            let moves = known.take().unwrap_or_else(|| self.legal_with(pos, rules));
+            let (moves, rules) = match known.take() {
+                Some(moves) => (moves, self.play_rules(pos, hints)),
+                None => {
+                    let rules = self.move_rules(pos, hints);
+                    (self.legal_with(pos, rules), rules)
+                }
+            };
             let Some(k) = moves.nth(rng.gen_range(0..moves.len().max(1))) else {
                 break;
             };

@@ -258,6 +258,22 @@ impl Game {
         }
     }
 
+    /// The rules [`Game::play`] needs for a move already known to be legal: those of
+    /// [`Game::move_rules`], except that whether the opponent is starving is worked out only when a
+    /// feeding penalty makes `play` ask (the legal moves already obey a feeding requirement).
+    #[inline(always)]
+    pub(crate) fn play_rules<'a>(&'a self, pos: &Position, hints: Hints) -> MoveRules<'a> {
+        let phase = self.phase_for(pos);
+        let starving = matches!(self.feeding, Some(Feeding::Penalty(_))) && self.starving(pos);
+        MoveRules {
+            phase,
+            starving,
+            must_feed: false,
+            sow_always: phase.sow.relay.is_some() || self.grand_slam == Some(GrandSlam::Forbidden),
+            open: hints.open || !pos.board.closed.contains(&true),
+        }
+    }
+
     /// Might the sowing from `origin` never end because the pits around are closed? Only if the cell
     /// after the origin is closed: every run of skipped cells as long as the track passes it.
     fn may_be_stuck(&self, pos: &Position, phase: &Phase, origin: Cell) -> bool {
