@@ -235,8 +235,8 @@ impl<'a> Ctx<'a> {
         self.run(code) as Cell
     }
 
-    /// Runs a program. A one-op program (`last`, `mover`, `repeated`) is answered at once.
-    #[inline]
+    /// Runs a program. A one-op program (`last`, `mover`, `repeated`) is answered at once, in line.
+    #[inline(always)]
     pub fn run(&self, code: &Code) -> i64 {
         if let [op] = code.ops.as_slice() {
             match *op {
@@ -249,6 +249,11 @@ impl<'a> Ctx<'a> {
                 _ => {}
             }
         }
+        self.run_program(code)
+    }
+
+    #[inline(never)]
+    fn run_program(&self, code: &Code) -> i64 {
         if code.depth as usize <= STACK {
             self.exec(code, &mut [0; STACK + 1])
         } else {

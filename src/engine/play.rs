@@ -1040,12 +1040,12 @@ impl Game {
         another: &mut bool,
         log: &mut impl Narrate,
     ) -> bool {
-        let taken_from_opponent: u32 = captured
-            .iter()
-            .filter(|t| self.side(t.cell) == opponent && !self.is_store(t.cell))
-            .map(|t| t.seeds)
-            .sum();
-        let grand_slam = taken_from_opponent > 0 && self.row_seeds(board, opponent) == 0;
+        // The opponent's row is tested first: it almost never is empty, and then the log need not be
+        // read.
+        let grand_slam = self.row_seeds(board, opponent) == 0
+            && captured
+                .iter()
+                .any(|t| t.seeds > 0 && self.side(t.cell) == opponent && !self.is_store(t.cell));
         if grand_slam {
             match self.grand_slam {
                 Some(GrandSlam::CaptureNothing) => {
@@ -1139,7 +1139,7 @@ impl Game {
         mut capture_log: Option<(&mut Option<CaptureLog>, Player)>,
         log: &mut impl Narrate,
     ) {
-        let ctx = ctx.on(snapshot);
+        let mut ctx = ctx.on(snapshot);
         for action in actions {
             match action {
                 Action::Take { pits, to, series } => {
@@ -1173,7 +1173,8 @@ impl Game {
                     {
                         let n2 = self.pit_count() as Cell;
                         let mut c = anchor;
-                        let mut inner = ctx;
+                        // The walk names each pit in turn as `pit`, then gives the name back.
+                        let named = ctx.regs[Reg::Pit as usize];
                         for _ in 1..n2 {
                             c = if *forward == ccw {
                                 if c + 1 == n2 { 0 } else { c + 1 }
@@ -1182,12 +1183,13 @@ impl Game {
                             } else {
                                 c - 1
                             };
-                            inner.regs[Reg::Pit as usize] = c;
-                            if !inner.bool(cond) {
+                            ctx.regs[Reg::Pit as usize] = c;
+                            if !ctx.bool(cond) {
                                 break;
                             }
                             take(board, c);
                         }
+                        ctx.regs[Reg::Pit as usize] = named;
                     }
                 }
                 Action::Move { count, from, to } => {
