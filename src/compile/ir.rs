@@ -122,10 +122,11 @@ pub struct Phase {
     pub captures: Vec<Rule>,
     /// The sowing track of each mover (south first).
     pub tracks: [Track; 2],
-    /// Per mover (south first), per cell: might a capture rule hold when a lap ends there? Worked
-    /// out from the tests that read only which cell `last` is (its side, whether it is a store), so
-    /// that a lap ending where no rule can hold is passed over without testing the rules.
-    pub capture_cells: [Vec<bool>; 2],
+    /// Per mover (south first), per cell: the seed counts, as bits (bit `k` for `k` seeds, bit 63
+    /// for 63 or more), with which a capture rule might hold when a lap ends in that cell. Worked
+    /// out from the tests that read only which cell `last` is and how many seeds it holds, so that
+    /// most laps, ending where no rule can hold, are passed over with one look-up.
+    pub capture_at: [Vec<u64>; 2],
 }
 
 /// How seeds are sown.

@@ -135,9 +135,14 @@ pub fn compile(checked: &Checked) -> Game {
     for phase in &mut phases {
         let sow = &phase.sow;
         phase.tracks = Player::BOTH.map(|p| track(pits, p, sow.ccw, sow.into_own_store));
-        phase.capture_cells = Player::BOTH.map(|mover| {
+        phase.capture_at = Player::BOTH.map(|mover| {
             (0..2 * pits + 2)
-                .map(|c| phase.captures.iter().any(|r| may_hold_at_last(&r.when, pits, mover, c as Cell)))
+                .map(|c| {
+                    (0..64).fold(0u64, |counts, k| {
+                        let may = phase.captures.iter().any(|r| may_hold_at_last(&r.when, pits, mover, c as Cell, k));
+                        counts | u64::from(may) << k
+                    })
+                })
                 .collect()
         });
     }
@@ -173,9 +178,9 @@ pub fn compile(checked: &Checked) -> Game {
 }
 
 /// Might a condition read at the end of a lap (mover `mover`, the player to move) hold when the lap
-/// ends in `cell`? Only the tests that read which cell `last` is are decided; any other test may
-/// hold.
-fn may_hold_at_last(code: &Code, pits: usize, mover: Player, cell: Cell) -> bool {
+/// ends in `cell` holding `count` seeds (63 stands for 63 or more)? Only the tests that read which
+/// cell `last` is and its seeds are decided; any other test may hold.
+fn may_hold_at_last(code: &Code, pits: usize, mover: Player, cell: Cell, count: i64) -> bool {
     let side = if (cell as usize) < pits || cell as usize == 2 * pits {
         Player::South
     } else {
@@ -190,6 +195,15 @@ fn may_hold_at_last(code: &Code, pits: usize, mover: Player, cell: Cell) -> bool
         Test::SideIs(Reg::Last, w, is) => (side == who(w)) == is,
         Test::StoreIs(Reg::Last, is) => is_store == is,
         Test::IsStoreOf(Reg::Last, w, is) => (cell == (2 * pits + who(w).index()) as Cell) == is,
+        Test::CountIn(Reg::Last, lo, hi, inside) if count < 63 => (lo..=hi).contains(&count) == inside,
+        // Some count of 63 or more inside the bounds (outside: not all of them inside).
+        Test::CountIn(Reg::Last, lo, hi, inside) => {
+            if inside {
+                hi >= 63
+            } else {
+                !(lo <= 63 && hi == i64::MAX)
+            }
+        }
         _ => true,
     };
     match &code.quick {
@@ -340,7 +354,7 @@ impl Lower<'_> {
             forbids,
             captures,
             tracks: Default::default(),
-            capture_cells: Default::default(),
+            capture_at: Default::default(),
         }
     }
 
@@ -550,9 +564,9 @@ mod tests {
     fn capture_cells(g: &Game) -> [Vec<usize>; 2] {
         let phase = g.phases.last().expect("the usual rules");
         phase
-            .capture_cells
+            .capture_at
             .clone()
-            .map(|cells| (0..cells.len()).filter(|&c| cells[c]).collect())
+            .map(|cells| (0..cells.len()).filter(|&c| cells[c] != 0).collect())
     }
 
     #[test]
@@ -570,5 +584,9 @@ mod tests {
             capture_cells(&kalah),
             [(0..6).chain([12]).collect::<Vec<_>>(), (6..12).chain([13]).collect()]
         );
+        // Oware's rule also needs 2 or 3 seeds in `last`; Kalah's read no count of `last`.
+        let oware_counts = oware.phases.last().expect("the usual rules").capture_at[0][6];
+        assert_eq!(oware_counts, 0b1100);
+        assert_eq!(kalah.phases.last().expect("the usual rules").capture_at[0][0], u64::MAX);
     }
 }

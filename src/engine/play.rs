@@ -855,7 +855,8 @@ impl Game {
                 last,
                 count: board.cells[last as usize],
             });
-            if phase.capture_cells[turn.mover.index()][last as usize]
+            let seeds = board.cells[last as usize].min(63);
+            if phase.capture_at[turn.mover.index()][last as usize] >> seeds & 1 != 0
                 && let Some(then) = self.capture(board, turn, before.as_deref(), last, origin, lap, phase, &mut captured, log)
             {
                 only_moved = false;
