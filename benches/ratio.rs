@@ -1,7 +1,9 @@
 //! Random playouts, one thread: the interpreter (the same loop as `sowlang bench`) against the
 //! hand-written yardsticks of `benches/yardstick/`, for Oware (`variants/oware.sow`) and Kalah
 //! (`variants/kalah.sow`). The two take turns in short slices so that a busy machine slows both alike;
-//! the report gives each one's moves per second and the ratio interpreter / yardstick.
+//! the report gives each one's moves per second, the ratio interpreter / yardstick over the whole
+//! run, and the median of the ratios of the slices side by side (less moved by a burst of load from
+//! elsewhere, which on a shared machine slows one slice and not its neighbour).
 //!
 //! `cargo bench --bench ratio [-- --seconds S]` (S per side and game, 10 by default).
 
@@ -28,6 +30,27 @@ struct Count {
     moves: u64,
     playouts: u64,
     seconds: f64,
+}
+
+impl Count {
+    fn rate(self) -> f64 {
+        self.moves as f64 / self.seconds
+    }
+
+    /// What was added since `before`.
+    fn since(self, before: Count) -> Count {
+        Count {
+            moves: self.moves - before.moves,
+            playouts: self.playouts - before.playouts,
+            seconds: self.seconds - before.seconds,
+        }
+    }
+}
+
+/// The median of some ratios.
+fn median(mut ratios: Vec<f64>) -> f64 {
+    ratios.sort_by(f64::total_cmp);
+    ratios[ratios.len() / 2]
 }
 
 /// Plays uniformly random games with a hand-written engine until `slice` has passed.
@@ -81,13 +104,15 @@ fn interpreter(game: &Game, rng: &mut StdRng, slice: Duration, c: &mut Count) {
     c.seconds += t.elapsed().as_secs_f64();
 }
 
-fn report(name: &str, hand: Count, interp: Count) {
-    let (h, i) = (hand.moves as f64 / hand.seconds, interp.moves as f64 / interp.seconds);
+fn report(name: &str, hand: Count, interp: Count, slices: Vec<f64>) {
+    let (h, i) = (hand.rate(), interp.rate());
     println!(
-        "{name:<6} yardstick {h:>12.0} moves/s ({:.1} moves/game)   interpreter {i:>12.0} moves/s ({:.1} moves/game)   ratio {:.3}",
+        "{name:<6} yardstick {h:>12.0} moves/s ({:.1} moves/game)   interpreter {i:>12.0} moves/s ({:.1} moves/game)   ratio {:.3} (median of {} slices {:.3})",
         hand.moves as f64 / hand.playouts as f64,
         interp.moves as f64 / interp.playouts as f64,
-        i / h
+        i / h,
+        slices.len(),
+        median(slices.clone()),
     );
 }
 
@@ -106,16 +131,20 @@ fn main() {
     let (mut oh, mut oi, mut kh, mut ki) = (Count::default(), Count::default(), Count::default(), Count::default());
     let mut rng = StdRng::seed_from_u64(1);
     let (ow, ka) = (oware::Oware::new(), kalah::Kalah::new());
+    let (mut oware_slices, mut kalah_slices) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
+        let before = [oh, oi, kh, ki];
         yardstick(&ow, |y| y.legal(), |y, i| y.apply(i), &mut rng, SLICE, &mut oh);
         interpreter(&oware_game, &mut rng, SLICE, &mut oi);
         yardstick(&ka, |y| y.legal(), |y, i| y.apply(i), &mut rng, SLICE, &mut kh);
         interpreter(&kalah_game, &mut rng, SLICE, &mut ki);
+        oware_slices.push(oi.since(before[1]).rate() / oh.since(before[0]).rate());
+        kalah_slices.push(ki.since(before[3]).rate() / kh.since(before[2]).rate());
     }
     println!(
         "random playouts, one thread, {seconds} s per engine and game, slices of {} ms",
         SLICE.as_millis()
     );
-    report("oware", oh, oi);
-    report("kalah", kh, ki);
+    report("oware", oh, oi, oware_slices);
+    report("kalah", kh, ki, kalah_slices);
 }

@@ -1260,34 +1260,56 @@ fn sow_lap(
     skipped: Cell,
 ) -> Option<Lap> {
     let next = &track.next;
-    let mut c = start as usize;
-    let mut sum = 0u64;
-    if closed.is_none() && before.is_none() && next.get(skipped as usize).is_none_or(|&after| after != skipped) {
-        // Only the skipped cell is passed over, and the cell after it never is: the usual case, kept
-        // to a handful of instructions a seed. It counts places along the track rather than
-        // following `next`, so that each seed's cell is known without waiting for the last one's.
-        let order = &track.cells;
-        let mut i = track.place[c] as usize;
-        for _ in 0..hand {
-            i = if i + 1 == order.len() { 0 } else { i + 1 };
-            c = order[i] as usize;
-            if c == skipped as usize {
-                i = if i + 1 == order.len() { 0 } else { i + 1 };
-                c = order[i] as usize;
-            }
-            cells[c] += 1;
-            sum = sum.wrapping_add(keys[c]);
-        }
-        return Some(Lap {
-            last: c as Cell,
-            keys: sum,
+    if closed.is_none() && next.get(skipped as usize).is_none_or(|&after| after != skipped) {
+        // Only the skipped cell is passed over, and the cell after it never is: the usual case.
+        return Some(match before {
+            None => sow_along::<false>(cells, &mut [], track, keys, start, hand, skipped),
+            Some(before) => sow_along::<true>(cells, before, track, keys, start, hand, skipped),
         });
     }
     sow_lap_checked(cells, closed.unwrap_or(&[]), before, next, keys, start, hand, skipped)
 }
 
-/// [`sow_lap`] when pits may be closed, counts before each seed are kept, or skipped cells may
-/// follow one another: one seed at a time along `next`. Out of line, to keep the usual lap small.
+/// [`sow_lap`] when no pit is closed and no two skipped cells follow one another, kept to a
+/// handful of instructions a seed. It counts places along the track rather than following `next`,
+/// so that each seed's cell is known without waiting for the last one's. With `BEFORE`, each
+/// cell's count before its seed is noted in `before`; the loop is compiled once with and once
+/// without, so that a game that does not read those counts does not test for them at every seed.
+#[inline(always)]
+fn sow_along<const BEFORE: bool>(
+    cells: &mut [u32],
+    before: &mut [u32],
+    track: &Track,
+    keys: &[u64],
+    start: Cell,
+    hand: u32,
+    skipped: Cell,
+) -> Lap {
+    let order = &track.cells;
+    let mut c = start as usize;
+    let mut sum = 0u64;
+    let mut i = track.place[c] as usize;
+    for _ in 0..hand {
+        i = if i + 1 == order.len() { 0 } else { i + 1 };
+        c = order[i] as usize;
+        if c == skipped as usize {
+            i = if i + 1 == order.len() { 0 } else { i + 1 };
+            c = order[i] as usize;
+        }
+        if BEFORE {
+            before[c] = cells[c];
+        }
+        cells[c] += 1;
+        sum = sum.wrapping_add(keys[c]);
+    }
+    Lap {
+        last: c as Cell,
+        keys: sum,
+    }
+}
+
+/// [`sow_lap`] when pits may be closed, or skipped cells may follow one another: one seed at a
+/// time along `next`. Out of line, to keep the usual lap small.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn sow_lap_checked(
