@@ -29,6 +29,11 @@ impl History {
         self.hashes.push(hash);
     }
 
+    /// Makes room for `more` identities without reallocating.
+    pub fn reserve(&mut self, more: usize) {
+        self.hashes.reserve(more);
+    }
+
     /// Forgets every position.
     #[inline]
     pub fn clear(&mut self) {
