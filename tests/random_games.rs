@@ -1,6 +1,7 @@
 //! Thousands of random games of every shipped variant: on every move the seeds on the board and in
 //! the stores add up to the same total, every move ends, and the legal moves are exactly the moves
-//! `apply` accepts, and the history ends with the identity of the position reached.
+//! `apply` accepts, and the history ends with the identity of the position reached; and the quick
+//! playout loop, silent moves and narrated moves play those games alike.
 
 use std::path::Path;
 
@@ -88,4 +89,51 @@ fn the_conservation_check_can_fail() {
     let total = game.seed_total(&pos);
     pos.board.cells[0] += 1;
     assert_ne!(game.seed_total(&pos), total);
+}
+
+/// The engine has quick paths for the usual case (the sowing lap without narration, the legal moves
+/// handed from one move to the next, the seed total known in advance) and general ones (the
+/// narrated lap of `run --trace`, rules worked out afresh for each `apply`). Playing the same random
+/// games both ways must give the same position after every move and at the end.
+#[test]
+fn quick_and_narrated_play_agree_in_random_games() {
+    const GAMES: u64 = 100;
+    for file in shipped() {
+        let game = sowlang::load_game(&file, &[])
+            .unwrap_or_else(|_| panic!("{} loads", file.display()))
+            .game;
+        let mut start = game.initial(None);
+        game.settle_start(&mut start);
+        for seed in 0..GAMES {
+            // The playout loop of `bench` and `analyze`: silent, with hints and known legal moves.
+            let mut quick = start.clone();
+            let playout = game.random_playout(&mut quick, &mut StdRng::seed_from_u64(seed), MAX_PLIES);
+
+            // The same choices, each move applied silently and narrated from the same position.
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut narrated = start.clone();
+            let mut plies = 0;
+            while !narrated.over && plies < MAX_PLIES {
+                let moves = game.legal_moves(&narrated);
+                if moves.is_empty() {
+                    break;
+                }
+                let k = moves[rng.gen_range(0..moves.len())];
+                let mut silent = narrated.clone();
+                game.apply(&mut silent, k)
+                    .unwrap_or_else(|e| panic!("{} game {seed}: listed move {k} refused: {e}", file.display()));
+                game.apply_traced(&mut narrated, k)
+                    .unwrap_or_else(|e| panic!("{} game {seed}: listed move {k} refused when narrated: {e}", file.display()));
+                assert_eq!(
+                    silent,
+                    narrated,
+                    "{} game {seed}: move {k} at ply {plies} plays differently when narrated",
+                    file.display()
+                );
+                plies += 1;
+            }
+            assert_eq!(playout.plies, plies, "{} game {seed}: the playout's length", file.display());
+            assert_eq!(quick, narrated, "{} game {seed}: the playout ends elsewhere", file.display());
+        }
+    }
 }
