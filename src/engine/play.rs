@@ -930,7 +930,11 @@ impl Game {
             }
         }
         let rule = fired?;
-        self.fire(board, turn, before, last, origin, lap, phase, rule, captured, log);
+        // A rule that only says what happens next (`then another move`) has nothing to carry out,
+        // and no copy of the board to make for its actions.
+        if !rule.actions.is_empty() {
+            self.fire(board, turn, before, last, origin, lap, phase, rule, captured, log);
+        }
         Some(rule.then)
     }
 
