@@ -370,7 +370,7 @@ fn test(e: &BoolExpr, pits: usize) -> Option<Test> {
     }
 }
 
-/// The test in one step when it has a shape of its own ([`Test::SideIs`], [`Test::CountIn`]).
+/// The test in one step when it has a shape of its own ([`Test::SideIs`], [`Test::CountIn`], ...).
 fn specialized(t: Test) -> Test {
     match t {
         Test::Cmp(Operand::Side(r), op @ (CmpOp::Eq | CmpOp::Ne), Operand::Who(w))
@@ -381,6 +381,8 @@ fn specialized(t: Test) -> Test {
         Test::In(Operand::Before(r), lo, hi, inside) => Test::BeforeIn(r, lo, hi, inside),
         Test::In(Operand::CountOpposite(r), lo, hi, inside) => Test::OppositeCountIn(r, lo, hi, inside),
         Test::In(Operand::SeedsRow(p), lo, hi, inside) => Test::RowSeedsIn(p, lo, hi, inside),
+        Test::Parity(Operand::Count(r), even) => Test::CountEven(r, even),
+        Test::Parity(Operand::CountOpposite(r), even) => Test::OppositeCountEven(r, even),
         // Truth values are 0 or 1: outside 0..0 is true, inside it false.
         Test::In(Operand::IsStore(r), 0, 0, inside) => Test::StoreIs(r, !inside),
         Test::In(Operand::Flag(f), 0, 0, inside) => Test::FlagIs(f, !inside),
@@ -568,6 +570,22 @@ mod tests {
             code.quick,
             Quick::Both(Test::SideIs(Reg::Last, Who::Opponent, true), Test::CountIn(Reg::Last, 2, 3, true))
         );
+    }
+
+    #[test]
+    fn parity_of_a_pit_or_the_pit_across_is_one_step() {
+        // pit.count is even and opposite(pit).count is odd
+        let e = BoolExpr::And(
+            Box::new(BoolExpr::Parity(IntExpr::Count(PitExpr::Pit), true)),
+            Box::new(BoolExpr::Parity(IntExpr::Count(PitExpr::Opposite(Box::new(PitExpr::Pit))), false)),
+        );
+        assert_eq!(
+            Gen::bool(6, &e).quick,
+            Quick::Both(Test::CountEven(Reg::Pit, true), Test::OppositeCountEven(Reg::Pit, false))
+        );
+        // Any other number keeps the general test.
+        let e = BoolExpr::Parity(IntExpr::Int(3), true);
+        assert_eq!(Gen::bool(6, &e).quick, Quick::One(Test::Parity(Operand::Int(3), true)));
     }
 
     #[test]

@@ -635,6 +635,10 @@ pub enum Test {
     BeforeIn(Reg, i64, i64, bool),
     /// The seeds of the pit across, within fixed bounds / outside them.
     OppositeCountIn(Reg, i64, i64, bool),
+    /// The seeds of a pit are even (`true`) / odd: `pit.count is even` in one step.
+    CountEven(Reg, bool),
+    /// The seeds of the pit across are even (`true`) / odd.
+    OppositeCountEven(Reg, bool),
     /// The seeds in a player's row, within fixed bounds / outside them.
     RowSeedsIn(Player, i64, i64, bool),
     /// A pit is (`true`) / is not a store.

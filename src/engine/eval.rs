@@ -84,9 +84,12 @@ impl<'a> Ctx<'a> {
             Some(p) => self.game.row(self.player(p)),
             None => 0..self.game.pit_count(),
         };
+        // One context for the whole walk, `pit` changed in place: a context is too large to copy
+        // for every pit.
+        let mut inner = *self;
         for c in range {
             let c = c as Cell;
-            let inner = self.with(Reg::Pit, c);
+            inner.regs[Reg::Pit as usize] = c;
             if set.filters.iter().all(|cond| inner.bool(cond)) && !f(c) {
                 return;
             }
@@ -125,6 +128,8 @@ impl<'a> Ctx<'a> {
             Test::CountIn(r, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.count(self.reg(r)))) == inside,
             Test::BeforeIn(r, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.before_of(self.reg(r)))) == inside,
             Test::OppositeCountIn(r, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.count(self.opposite(self.reg(r))))) == inside,
+            Test::CountEven(r, even) => (self.count(self.reg(r)) % 2 == 0) == even,
+            Test::OppositeCountEven(r, even) => (self.count(self.opposite(self.reg(r))) % 2 == 0) == even,
             Test::RowSeedsIn(p, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.game.row_seeds(self.board, p))) == inside,
             Test::StoreIs(r, is) => self.is_store(self.reg(r)) == is,
             Test::IsStoreOf(r, w, is) => (self.reg(r) == self.game.store(self.who(w))) == is,
