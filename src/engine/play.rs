@@ -634,8 +634,14 @@ impl Game {
             let rules = self.move_rules(pos, hints);
             let m = *moves.get_or_insert_with(|| self.legal_with(pos, rules));
             no_moves = m.is_empty();
-            can_feed = rule.asks_can_feed && m.iter().any(|k| self.feeds(pos, rules, k));
+            can_feed = rule.asks_can_feed && self.can_feed_as_read(rule, pos, mover, repeated, hints, no_moves, rules, m);
         }
+        self.end_ctx(pos, mover, repeated, hints, no_moves, can_feed).bool(&rule.when)
+    }
+
+    /// The context an end rule reads after `mover`'s move.
+    #[inline(always)]
+    fn end_ctx<'a>(&'a self, pos: &'a Position, mover: Player, repeated: bool, hints: Hints, no_moves: bool, can_feed: bool) -> Ctx<'a> {
         Ctx {
             repeated,
             no_moves,
@@ -647,7 +653,27 @@ impl Game {
             },
             ..self.ctx_at(pos, mover)
         }
-        .bool(&rule.when)
+    }
+
+    /// The value of `can_feed` for the end rule `rule`: whether some legal move leaves the opponent
+    /// seeds, which costs a sowing a move, so it is worked out only when the rule's answer turns on
+    /// it (`seeds(other(to_move)) == 0 and not can_feed` does not while the opponent has seeds);
+    /// otherwise `false`, which then gives the same answer as the true value.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn can_feed_as_read(
+        &self,
+        rule: &EndRule,
+        pos: &Position,
+        mover: Player,
+        repeated: bool,
+        hints: Hints,
+        no_moves: bool,
+        rules: MoveRules,
+        moves: Moves,
+    ) -> bool {
+        let holds = |can_feed| self.end_ctx(pos, mover, repeated, hints, no_moves, can_feed).bool(&rule.when);
+        holds(false) != holds(true) && moves.iter().any(|k| self.feeds(pos, rules, k))
     }
 
     /// Carries out the end rule `rule`, and when it only ended a round, checks the next round's start
