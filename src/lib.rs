@@ -92,3 +92,11 @@ pub fn load_text(name: &Path, text: &str, overrides: &[Override]) -> Result<Load
         Err(diagnostics) => Err(LoadFailure { sources, diagnostics }),
     }
 }
+
+/// The game of a rule text written in a unit test; panics with the diagnostics when it does not load.
+#[cfg(test)]
+pub(crate) fn test_game(text: &str) -> compile::ir::Game {
+    load_text(Path::new("test.sow"), text, &[])
+        .unwrap_or_else(|f| panic!("test rules load: {:?}", f.diagnostics))
+        .game
+}

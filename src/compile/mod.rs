@@ -553,11 +553,13 @@ fn is_set(e: &ast::Expr) -> bool {
 mod tests {
     use super::*;
 
-    fn shipped(file: &str) -> Game {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(file);
-        crate::load_game(&path, &[])
-            .unwrap_or_else(|f| panic!("{file} loads: {:?}", f.diagnostics))
-            .game
+    /// Six pits of four seeds a side, sowing counterclockwise, with the capture `rules` and one end
+    /// rule; `store_sowing` is how the stores fill (`captures` or `sown`, sown into by the mover).
+    fn with_rules(store_sowing: &str, rules: &str) -> Game {
+        crate::test_game(&format!(
+            "game \"Invented\"\nboard {{\n  pits 6\n  seeds 4\n  stores {store_sowing}\n}}\nfirst south\nsow {{\n  direction ccw\n{}}}\n{rules}end \"no move\" when no_moves remaining owner\n",
+            if store_sowing == "sown" { "  into own store\n" } else { "" }
+        ))
     }
 
     /// The cells where a lap may end with a capture rule holding, as (south's, north's) lists.
@@ -571,22 +573,28 @@ mod tests {
 
     #[test]
     fn captures_are_looked_for_only_where_their_tests_on_last_allow() {
-        // Oware: `last.side == opponent`, so the opponent's row (and store, which sowing never
-        // reaches here, but the tests on `last` alone cannot tell).
-        let oware = shipped("oware.sow");
+        // `last.side == opponent`: the opponent's row (and store, which sowing never reaches
+        // here, but the tests on `last` alone cannot tell).
+        let opponents = with_rules(
+            "captures",
+            "capture \"two or three\" {\n  when last.side == opponent and last.count in 2..3\n  take last\n}\n",
+        );
         assert_eq!(
-            capture_cells(&oware),
+            capture_cells(&opponents),
             [(6..12).chain([13]).collect::<Vec<_>>(), (0..6).chain([12]).collect()]
         );
-        // Kalah: the mover's own store (another move), or a pit of the mover's row (across).
-        let kalah = shipped("kalah.sow");
+        // The mover's own store (another move), or a pit of the mover's row (across).
+        let own = with_rules(
+            "sown",
+            "capture \"store\" {\n  when last == store(mover)\n  then another move\n}\n\
+             capture \"across\" {\n  when not last.store and last.side == mover and last.before == 0\n  take opposite(last), last\n}\n",
+        );
         assert_eq!(
-            capture_cells(&kalah),
+            capture_cells(&own),
             [(0..6).chain([12]).collect::<Vec<_>>(), (6..12).chain([13]).collect()]
         );
-        // Oware's rule also needs 2 or 3 seeds in `last`; Kalah's read no count of `last`.
-        let oware_counts = oware.phases.last().expect("the usual rules").capture_at[0][6];
-        assert_eq!(oware_counts, 0b1100);
-        assert_eq!(kalah.phases.last().expect("the usual rules").capture_at[0][0], u64::MAX);
+        // The first rule also needs 2 or 3 seeds in `last`; the others read no count of `last`.
+        assert_eq!(opponents.phases.last().expect("the usual rules").capture_at[0][6], 0b1100);
+        assert_eq!(own.phases.last().expect("the usual rules").capture_at[0][0], u64::MAX);
     }
 }

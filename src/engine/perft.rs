@@ -54,7 +54,7 @@ impl Game {
         let mut known = None;
         if self.uses_repeated {
             // One allocation up front rather than a reallocation each time the history doubles
-            // (about six in a game of Oware, a tenth of the time of a playout's moves).
+            // (about six in a game of a hundred moves).
             pos.history.reserve(max_plies.min(1024) as usize);
         }
         while !pos.over && plies < max_plies {

@@ -1392,11 +1392,7 @@ fn remaining_word(r: &Remaining) -> &'static str {
 mod tests {
     use super::*;
 
-    fn game(text: &str) -> Game {
-        crate::load_text(std::path::Path::new("test.sow"), text, &[])
-            .unwrap_or_else(|f| panic!("test rules load: {:?}", f.diagnostics))
-            .game
-    }
+    use crate::test_game as game;
 
     #[test]
     fn a_store_rules_table_agrees_with_its_condition_for_every_pair_of_stores() {

@@ -102,11 +102,7 @@ pub(crate) fn position_fields(pos: &Position, with_ply: bool, mut f: impl FnMut(
 mod tests {
     use super::*;
 
-    fn game(text: &str) -> Game {
-        crate::load_text(std::path::Path::new("test.sow"), text, &[])
-            .unwrap_or_else(|f| panic!("test rules load: {:?}", f.diagnostics))
-            .game
-    }
+    use crate::test_game as game;
 
     const BASE: &str = r#"
 game "Invented"
