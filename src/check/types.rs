@@ -107,8 +107,27 @@ impl Scope {
 
 /// Every built-in name, for "did you mean" and to keep parameters from hiding them.
 pub const BUILTIN_NAMES: &[&str] = &[
-    "south", "north", "mover", "opponent", "to_move", "last", "origin", "pit", "board", "total", "ply", "round", "lap", "final",
-    "no_moves", "can_feed", "repeated", "front", "back",
+    "south",
+    "north",
+    "mover",
+    "opponent",
+    "to_move",
+    "last",
+    "origin",
+    "pit",
+    "board",
+    "total",
+    "ply",
+    "round",
+    "lap",
+    "final",
+    "no_moves",
+    "can_feed",
+    "repeated",
+    "front",
+    "back",
+    "taken",
+    "clockwise",
 ];
 
 const FUNCTIONS: &[&str] = &[
@@ -357,6 +376,22 @@ impl TypeChecker<'_> {
             ),
             "board" => (Ty::Set, None),
             "total" | "ply" | "round" | "front" | "back" => (Ty::Int, None),
+            "clockwise" => (
+                Ty::Bool,
+                if scope.origin {
+                    None
+                } else {
+                    unavailable("a move's direction is known only during the move")
+                },
+            ),
+            "taken" => (
+                Ty::Int,
+                if scope.in_sowing || scope.origin {
+                    None
+                } else {
+                    unavailable("seeds are taken during a move")
+                },
+            ),
             "no_moves" | "can_feed" | "repeated" => (
                 Ty::Bool,
                 if scope.after_move {

@@ -33,6 +33,10 @@ pub(crate) struct Ctx<'a> {
     pub total: Option<i64>,
     /// The mover's track, which `next` and `previous` follow; `None`: the usual rules' track.
     pub track: Option<&'a Track>,
+    /// Seeds taken by this move's rules so far.
+    pub taken: u32,
+    /// The move sows clockwise by the mover's choice.
+    pub clockwise: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -55,6 +59,8 @@ impl<'a> Ctx<'a> {
             repeated: false,
             total: None,
             track: None,
+            taken: 0,
+            clockwise: false,
         }
     }
 
@@ -218,6 +224,7 @@ impl<'a> Ctx<'a> {
             Flag::NoMoves => self.no_moves,
             Flag::CanFeed => self.can_feed,
             Flag::Repeated => self.repeated,
+            Flag::Clockwise => self.clockwise,
         }
     }
 
@@ -326,8 +333,14 @@ impl<'a> Ctx<'a> {
             return NO_PIT;
         }
         let track = || {
-            self.track
-                .unwrap_or_else(|| &self.game.phases.last().expect("the usual rules are a phase").tracks[self.mover.index()])
+            self.track.unwrap_or_else(|| {
+                let usual = self.game.phases.last().expect("the usual rules are a phase");
+                if usual.sow.ccw {
+                    &usual.tracks[self.mover.index()]
+                } else {
+                    &usual.cw_tracks[self.mover.index()]
+                }
+            })
         };
         match r {
             Relation::Behind => self.game.behind(c).unwrap_or(NO_PIT),
@@ -380,6 +393,7 @@ impl<'a> Ctx<'a> {
                 Op::ToMove => push!(self.to_move.index() as i64),
                 Op::Flag(f) => push!(i64::from(self.flag(f))),
                 Op::Lap => push!(i64::from(self.lap)),
+                Op::Taken => push!(i64::from(self.taken)),
                 Op::Ply => push!(i64::from(self.ply)),
                 Op::Round => push!(i64::from(self.round)),
                 Op::Total => push!(self.total()),
