@@ -94,7 +94,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         ..
     }) = find(&|k| matches!(k, ItemKind::BoardRows(_)))
         && let Some(n) = statics.eval(e, &mut diags)
-        && n != 1
+        && n > 1
     {
         diags.push(
             Diagnostic::error(
@@ -104,6 +104,25 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 "rows per player",
             )
             .with_help("write `rows 1`: two-row boards (one row each) are what the engine plays today"),
+        );
+    }
+    // 0 or fewer rows is not a board at all, whatever the engine plays (evaluated again without
+    // reporting: a size that cannot be worked out was reported just above).
+    if let Some(Item {
+        kind: ItemKind::BoardRows(e),
+        ..
+    }) = find(&|k| matches!(k, ItemKind::BoardRows(_)))
+        && let Some(n) = statics.eval(e, &mut Vec::new())
+        && n < 1
+    {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::out_of_range",
+                format!("a board with {n} rows per player is not possible"),
+                e.span,
+                "rows per player",
+            )
+            .with_help("a player has 1 row or more: write `rows 1`"),
         );
     }
     let seeds_item = find(&|k| matches!(k, ItemKind::BoardSeeds(_)));
@@ -199,6 +218,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     let mut tc = TypeChecker {
         params: &params,
         diags: Vec::new(),
+        board_pits: pits,
     };
     let mut has_end = false;
     let mut fill = None;
@@ -217,7 +237,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 }
             }
             ItemKind::Phase(_, cond, inner) => {
-                tc.expect(cond, Ty::Bool, Scope::move_start());
+                tc.expect(cond, Ty::Bool, Scope::phase_choice());
                 check_rules(inner, &mut tc, &statics, stores_sown, &mut diags);
                 let mut no_captures = None;
                 let mut first_capture = None;
@@ -602,6 +622,9 @@ impl Statics<'_> {
                         "not a parameter",
                     );
                     d = match suggest(n, self.params.iter().map(|(p, _)| p.as_str())) {
+                        None if types::CONVENTIONAL_PARAMS.contains(&n.as_str()) => {
+                            d.with_help(types::undeclared_help(n, None))
+                        }
                         Some(s) => d.with_help(format!("did you mean the parameter `{s}`?")),
                         None => d.with_help("only numbers and parameters (`param NAME = ...`) can be used here"),
                     };
