@@ -3,6 +3,7 @@
 //! Nothing is changed; `compile` accepts only what this stage returns.
 
 pub mod load;
+mod recover;
 mod rules;
 mod types;
 
@@ -367,6 +368,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     if !diags.iter().any(Diagnostic::is_error) {
         rules::check(&program, &params, pits, &mut diags);
     }
+    diags.retain(|d| !recover::follows_from_broken(d, &program.broken));
     let diags = cap(diags, at_file);
     let (errors, warnings): (Vec<_>, Vec<_>) = diags.into_iter().partition(Diagnostic::is_error);
     match (errors.is_empty(), pits, initial) {
