@@ -624,9 +624,7 @@ impl Statics<'_> {
                         "not a parameter",
                     );
                     d = match suggest(n, self.params.iter().map(|(p, _)| p.as_str())) {
-                        None if types::CONVENTIONAL_PARAMS.contains(&n.as_str()) => {
-                            d.with_help(types::undeclared_help(n, None))
-                        }
+                        None if types::CONVENTIONAL_PARAMS.contains(&n.as_str()) => d.with_help(types::undeclared_help(n, None)),
                         Some(s) => d.with_help(format!("did you mean the parameter `{s}`?")),
                         None => d.with_help("only numbers and parameters (`param NAME = ...`) can be used here"),
                     };

@@ -38,9 +38,9 @@ pub(crate) fn follows_from_broken(d: &Diagnostic, broken: &[Broken]) -> bool {
             }
         }
         // A name the broken `param` may declare.
-        "sow::check::unknown_name" | "sow::check::not_static" => broken.iter().any(|b| {
-            kind(&b.word).is_none_or(|k| k == "param") && b.name.as_ref().is_some_and(|n| d.message.contains(&format!("`{n}`")))
-        }),
+        "sow::check::unknown_name" | "sow::check::not_static" => broken
+            .iter()
+            .any(|b| kind(&b.word).is_none_or(|k| k == "param") && b.name.as_ref().is_some_and(|n| d.message.contains(&format!("`{n}`")))),
         // `into own store` needs `stores sown`, which a broken board may hold.
         "sow::check::conflict" if d.message.contains("stores that are sown") => could_be("board"),
         _ => false,

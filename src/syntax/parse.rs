@@ -176,9 +176,7 @@ pub fn too_large(len: u64, file: FileId) -> Diagnostic {
 /// `}` or value), so that one is the broken item. `None` when there is nothing left to blank.
 fn broken_item(text: &str, at: usize) -> Option<(usize, usize)> {
     let starts = item_starts(text);
-    let chunk = |i: usize| -> (usize, usize) {
-        (starts[i], starts.get(i + 1).copied().unwrap_or(text.len()))
-    };
+    let chunk = |i: usize| -> (usize, usize) { (starts[i], starts.get(i + 1).copied().unwrap_or(text.len())) };
     let blank = |(s, e): (usize, usize)| text[s..e].trim().is_empty();
     let here = starts.iter().rposition(|&s| s <= at);
     let mut candidates = Vec::new();
