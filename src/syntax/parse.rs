@@ -1040,7 +1040,38 @@ mod tests {
     fn a_broken_line_is_blanked_up_to_the_next_statement() {
         let text = "a 1\n  b 2\nc 3\n";
         assert_eq!(broken_item(text, 6), Some((0, 10)));
-        assert_eq!(broken_item(text, 11), None, "nothing after the last statement");
+        assert_eq!(broken_item(text, 11), Some((10, text.len())), "the last item runs to the end");
+        assert_eq!(broken_item("   \n", 1), None, "nothing left to blank");
+    }
+
+    #[test]
+    fn items_are_told_apart_when_indented_or_on_one_line() {
+        // Issue 14: one broken item used to hide the items indented below it.
+        let text = "game \"x\" board { pits 6 }\n  capture \"c\" { when 1 == 1 take last }\n  sow { skip origin }\n";
+        let starts: Vec<&str> = item_starts(text).iter().map(|&i| &text[i..i + 4]).collect();
+        assert_eq!(starts, ["game", "boar", "capt", "sow "]);
+        // Item words inside braces, quotes and comments, or not followed by what the item needs, start nothing.
+        let text = "grand slam capture nothing # end \"x\"\nphase \"end\" when ply < 2 { forbid \"f\" when 1 == 1 }\n";
+        assert_eq!(item_starts(text).len(), 2);
+    }
+
+    #[test]
+    fn an_item_left_open_is_the_broken_one() {
+        // The error is reported at the next item's word; the item before it is the one to blank.
+        let text = "game \"x\"\nboard { pits 6\ncapture \"c\" { when 1 == 1 take last }\n";
+        let at = text.find("capture").expect("in the text");
+        assert_eq!(broken_item(text, at), Some((text.find("board").expect("in the text"), at)));
+    }
+
+    #[test]
+    fn the_items_that_parse_are_kept_after_a_syntax_error() {
+        let text = "game \"x\"\n  board { pits 6 seeds }\n  capture \"c\" { when 1 = 1 take last }\n  end \"e\" when no_moves\n";
+        let r = parse_recovering(text, FileId(0));
+        assert!(r.complete);
+        assert_eq!(r.errors.len(), 2, "{:?}", r.errors);
+        let words: Vec<&str> = r.broken.iter().map(|b| b.word.as_str()).collect();
+        assert_eq!(words, ["board", "capture"]);
+        assert_eq!(r.file.items.len(), 2, "the game's name and the end rule");
     }
 
     #[test]
