@@ -398,7 +398,9 @@ impl TypeChecker<'_> {
                 d = match suggest(n, candidates) {
                     // `pits` and `seeds` are parameters by convention, not words of the language:
                     // suggesting the built-in `pit` for them would mislead.
-                    _ if CONVENTIONAL_PARAMS.contains(&n) => d.with_help(undeclared_help(n, self.board_pits)),
+                    Some(s) if CONVENTIONAL_PARAMS.contains(&n) && !self.params.iter().any(|(p, _)| p == s) => {
+                        d.with_help(undeclared_help(n, self.board_pits))
+                    }
                     Some(s) => d.with_help(format!("did you mean `{s}`?")),
                     None if FUNCTIONS.contains(&n) => d.with_help(format!("`{n}` is a function: write `{n}(...)`")),
                     None => d.with_help("see the list of expressions in docs/language.md"),
