@@ -21,7 +21,7 @@ use crate::check::{self, Override, Program};
 use crate::compile::ir::Action as IrAction;
 use crate::diagnostic::{Diagnostic, Sources, Span};
 use crate::engine::{Event, Game, MoveError, Position, empty_extremes};
-use crate::syntax::ast::{Action, Expr, ExprKind, Item, ItemKind, Receiver, Remaining};
+use crate::syntax::ast::{Action, EndResult, Expr, ExprKind, Item, ItemKind, Receiver, Remaining};
 use crate::{LoadFailure, compile};
 
 /// How to explore.
@@ -327,7 +327,7 @@ fn start(game: &Game) -> Position {
 
 /// A pit of the player to move that holds seeds but whose sowing never ends.
 fn endless_move(game: &Game, pos: &Position) -> Option<usize> {
-    (1..=game.pits).find(|&k| {
+    (1..=game.side_pits).find(|&k| {
         let mut p = pos.clone();
         matches!(game.apply(&mut p, k), Err(MoveError::Illegal { reason, .. }) if reason.contains("never ends"))
     })
@@ -507,7 +507,7 @@ fn end_spans(program: &Program) -> Vec<Span> {
         .items
         .iter()
         .filter_map(|i| match &i.kind {
-            ItemKind::End(_, cond, _) => Some(cond.span),
+            ItemKind::End(_, cond, ..) => Some(cond.span),
             _ => None,
         })
         .collect()
@@ -549,7 +549,7 @@ impl Finding {
                     .items
                     .iter()
                     .find_map(|i| match &i.kind {
-                        ItemKind::End(name, cond, _) if name.node == *rule => Some(cond.span),
+                        ItemKind::End(name, cond, ..) if name.node == *rule => Some(cond.span),
                         _ => None,
                     })
                     .unwrap_or(at);
@@ -758,9 +758,12 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
         for i in list {
             match &i.kind {
                 ItemKind::SowRelay(e) | ItemKind::Forbid(_, e) | ItemKind::Feeding(Some(e)) | ItemKind::MatchEnds(e) => expr(e, out),
-                ItemKind::End(_, cond, remaining) => {
+                ItemKind::End(_, cond, remaining, result) => {
                     expr(cond, out);
                     if let Some(Remaining::To(p)) = remaining {
+                        expr(p, out);
+                    }
+                    if let Some(EndResult::Winner(p) | EndResult::Loser(p)) = result {
                         expr(p, out);
                     }
                 }
@@ -780,6 +783,7 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                                 pits.iter().for_each(|p| expr(p, out));
                                 expr(player, out);
                             }
+                            Action::SowTaken(from) => from.iter().for_each(|p| expr(p, out)),
                             Action::Then(_) => {}
                         }
                     }

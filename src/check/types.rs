@@ -58,6 +58,18 @@ impl Scope {
             choosing_phase: false,
         }
     }
+    /// A `seeds N where COND` of the board: each pit, before the game.
+    pub fn setup() -> Self {
+        Scope {
+            last: false,
+            pit: true,
+            origin: false,
+            in_trigger: false,
+            in_sowing: false,
+            after_move: false,
+            choosing_phase: false,
+        }
+    }
     /// A trigger: as a seed falls.
     pub fn trigger() -> Self {
         Scope {
@@ -112,7 +124,7 @@ impl Scope {
 /// Every built-in name, for "did you mean" and to keep parameters from hiding them.
 pub const BUILTIN_NAMES: &[&str] = &[
     "south", "north", "mover", "opponent", "to_move", "last", "origin", "pit", "board", "total", "ply", "round", "lap", "final",
-    "no_moves", "can_feed", "repeated",
+    "no_moves", "can_feed", "repeated", "front", "back",
 ];
 
 /// Names that files conventionally declare as parameters (`param pits = 6`); the language itself
@@ -131,6 +143,10 @@ pub fn undeclared_help(n: &str, board_pits: Option<usize>) -> String {
 
 const FUNCTIONS: &[&str] = &[
     "opposite",
+    "behind",
+    "in_front",
+    "next",
+    "previous",
     "store",
     "other",
     "row",
@@ -144,7 +160,7 @@ const FUNCTIONS: &[&str] = &[
     "rounds_won",
 ];
 
-const FIELDS: &[&str] = &["count", "before", "number", "side", "owner", "claimed", "closed", "store"];
+const FIELDS: &[&str] = &["count", "before", "number", "row", "side", "owner", "claimed", "closed", "store"];
 
 /// Walks expressions, collecting diagnostics.
 pub struct TypeChecker<'a> {
@@ -221,7 +237,7 @@ impl TypeChecker<'_> {
                     );
                 }
                 match field.node.as_str() {
-                    "count" | "before" | "number" => Some(Ty::Int),
+                    "count" | "before" | "number" | "row" => Some(Ty::Int),
                     "side" | "owner" => Some(Ty::Player),
                     "claimed" | "closed" | "store" => Some(Ty::Bool),
                     other => {
@@ -374,7 +390,7 @@ impl TypeChecker<'_> {
                 },
             ),
             "board" => (Ty::Set, None),
-            "total" | "ply" | "round" => (Ty::Int, None),
+            "total" | "ply" | "round" | "front" | "back" => (Ty::Int, None),
             "no_moves" | "can_feed" | "repeated" => (
                 Ty::Bool,
                 if scope.after_move {
@@ -427,7 +443,7 @@ impl TypeChecker<'_> {
 
     fn call(&mut self, e: &Expr, name: &str, name_span: crate::diagnostic::Span, args: &[Expr], scope: Scope) -> Option<Ty> {
         let (params, result): (&[Ty], Ty) = match name {
-            "opposite" => (&[Ty::Pit], Ty::Pit),
+            "opposite" | "behind" | "in_front" | "next" | "previous" => (&[Ty::Pit], Ty::Pit),
             "store" => (&[Ty::Player], Ty::Pit),
             "other" => (&[Ty::Player], Ty::Player),
             "row" => (&[Ty::Player], Ty::Set),

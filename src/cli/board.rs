@@ -6,7 +6,7 @@ use crate::engine::{Game, Outcome, Player, Position};
 /// north's store on the left, south's on the right.
 pub fn draw(game: &Game, pos: &Position) -> String {
     let b = &pos.board;
-    let n = game.pits;
+    let n = game.side_pits;
     let width = b.cells.iter().map(|c| c.to_string().len()).max().unwrap_or(1).max(2);
     let cell = |c: usize| -> String {
         let mut s = if b.closed[c] {
@@ -67,7 +67,7 @@ pub fn summary(game: &Game, pos: &Position) -> String {
             s.push_str(&format!(
                 "{} to move; legal moves: {}\n",
                 pos.to_move.name(),
-                super::run::list(&moves)
+                super::run::names(game, &moves)
             ));
         }
     }
