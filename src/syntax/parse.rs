@@ -229,7 +229,9 @@ fn item_starts(text: &str) -> Vec<usize> {
                     "board" | "sow" | "rounds" => rest.starts_with('{'),
                     "no" => rest.starts_with("captures"),
                     "grand" => rest.starts_with("slam"),
-                    "param" | "first" | "feeding" | "drop" => true,
+                    "first" => rest.starts_with("south") || rest.starts_with("north"),
+                    "feeding" => rest.starts_with("required") || rest.starts_with("penalty"),
+                    "param" | "drop" => true,
                     _ => false,
                 };
                 if i == 0 || bytes[i - 1] == b'\n' {
