@@ -662,8 +662,9 @@ impl Finding {
                     )
                 } else {
                     format!(
-                        "playing pit {k} {}, the rule `{rule}` asks to move {asked} seeds but its pit held only {moved}",
-                        shown(prefix)
+                        "playing pit {k} {}, the rule `{rule}` asks to move {asked} seed{} but its pit held only {moved}",
+                        shown(prefix),
+                        if *asked == 1 { "" } else { "s" }
                     )
                 };
                 let mut d = Diagnostic::error(

@@ -283,7 +283,8 @@ impl Game {
                     )
                 }
                 Event::ShortMove { rule, asked, moved, from } => format!(
-                    "  \"{rule}\": asks to move {asked} seeds, but {} held only {}",
+                    "  \"{rule}\": asks to move {}, but {} held only {}",
+                    seeds(u32::try_from(*asked).unwrap_or(u32::MAX)),
                     self.describe(*from),
                     seeds(*moved)
                 ),
