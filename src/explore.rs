@@ -630,9 +630,9 @@ impl Finding {
                 let calls = extreme_calls(program);
                 let moment = if *during_move {
                     let (k, prefix) = self.moves.split_last().expect("a move's finding ends with its move");
-                    format!("playing pit {k} {}", shown(prefix))
+                    format!("playing pit {} {}", game.move_name(*k), shown(game, prefix))
                 } else {
-                    format!("{}, while the legal moves are worked out", shown(&self.moves))
+                    format!("{}, while the legal moves are worked out", shown(game, &self.moves))
                 };
                 let (first, rest) = match calls.split_first() {
                     Some((f, r)) => (*f, r),
@@ -662,16 +662,17 @@ impl Finding {
             }
             Kind::ShortMove { rule, asked, moved } => {
                 let (k, prefix) = self.moves.split_last().expect("a move's finding ends with its move");
+                let k = game.move_name(*k);
                 let spans = move_spans(program, rule);
                 let message = if *asked < 0 {
                     format!(
                         "playing pit {k} {}, the rule `{rule}` asks to move {asked} seeds, so it moves none",
-                        shown(prefix)
+                        shown(game, prefix)
                     )
                 } else {
                     format!(
                         "playing pit {k} {}, the rule `{rule}` asks to move {asked} seed{} but its pit held only {moved}",
-                        shown(prefix),
+                        shown(game, prefix),
                         if *asked == 1 { "" } else { "s" }
                     )
                 };
