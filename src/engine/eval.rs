@@ -7,6 +7,23 @@ use crate::compile::ir::{Code, Flag, NO_PIT, Op, Operand, PitSet, Quick, Reg, Re
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
 
+thread_local! {
+    /// How many times `leftmost` or `rightmost` has found no pit (an empty set) on this thread. Only
+    /// written when that happens, so play that never meets it pays nothing; `check --explore` reads
+    /// it around the moves it plays.
+    static EMPTY_EXTREMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times `leftmost` or `rightmost` has found no pit on this thread so far.
+pub(crate) fn empty_extremes() -> u64 {
+    EMPTY_EXTREMES.with(std::cell::Cell::get)
+}
+
+#[cold]
+fn note_empty_extreme() {
+    EMPTY_EXTREMES.with(|n| n.set(n.get() + 1));
+}
+
 /// Everything an expression may ask about.
 #[derive(Clone, Copy)]
 pub(crate) struct Ctx<'a> {
@@ -490,6 +507,9 @@ impl<'a> Ctx<'a> {
                         first = c;
                         false
                     });
+                    if first == NO_PIT {
+                        note_empty_extreme();
+                    }
                     push!(i64::from(first));
                 }
                 Op::Rightmost(i) => {
@@ -498,6 +518,9 @@ impl<'a> Ctx<'a> {
                         latest = c;
                         true
                     });
+                    if latest == NO_PIT {
+                        note_empty_extreme();
+                    }
                     push!(i64::from(latest));
                 }
             }

@@ -1398,9 +1398,19 @@ impl Game {
                     if from == NO_PIT || to == NO_PIT {
                         continue;
                     }
-                    let n = (ctx.int(count).max(0) as u32).min(board.cells[from as usize]);
+                    // What there is, never more; a count below 0 moves nothing.
+                    let asked = ctx.int(count);
+                    let n = u32::try_from(asked.max(0)).unwrap_or(u32::MAX).min(board.cells[from as usize]);
                     board.cells[from as usize] -= n;
                     board.cells[to as usize] += n;
+                    if i64::from(n) != asked {
+                        log.push(|| Event::ShortMove {
+                            rule: rule.to_string(),
+                            asked,
+                            moved: n,
+                            from,
+                        });
+                    }
                     log.push(|| Event::MoveSeeds {
                         rule: rule.to_string(),
                         seeds: n,
