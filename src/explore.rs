@@ -793,7 +793,7 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                                 pits.iter().for_each(|p| expr(p, out));
                                 expr(player, out);
                             }
-                            Action::SowTaken(from) => from.iter().for_each(|p| expr(p, out)),
+                            Action::SowTaken(again) => again.pit.iter().for_each(|p| expr(p, out)),
                             Action::Then(_) => {}
                         }
                     }

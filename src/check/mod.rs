@@ -631,7 +631,7 @@ fn check_tracks(items: &[Item], rows: usize, side_pits: Option<usize>, diags: &m
     }
 }
 
-fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope, _diags: &mut [Diagnostic]) {
+fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope, _diags: &mut Vec<Diagnostic>) {
     match action {
         Action::Take(pits, to) => {
             for p in pits {
@@ -653,9 +653,22 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
             }
             tc.expect(player, Ty::Player, scope);
         }
-        Action::SowTaken(from) => {
-            if let Some(from) = from {
-                tc.expect(from, Ty::Pit, scope);
+        Action::SowTaken(again) => {
+            if let Some(pit) = &again.pit {
+                tc.expect(pit, Ty::Pit, scope);
+            }
+            if let Some(d) = &again.direction
+                && d.node == crate::syntax::ast::Direction::Either
+            {
+                _diags.push(
+                    Diagnostic::error(
+                        "sow::check::misplaced",
+                        "seeds sown again go one way: `either` is a choice made at the start of a move",
+                        d.span,
+                        "a choice here",
+                    )
+                    .with_help("write `ccw` or `cw`, or nothing to go on the move's way"),
+                );
             }
         }
         Action::Then(_) => {}

@@ -135,6 +135,8 @@ pub struct Phase {
     pub sow: Sow,
     /// Forbidden moves.
     pub forbids: Vec<Forbid>,
+    /// Some forbid rule reads what the move did: every move is sown on a copy to decide.
+    pub judges_outcome: bool,
     /// Capture rules in order.
     pub captures: Vec<Rule>,
     /// Each mover's counter-clockwise track (south first).
@@ -174,6 +176,9 @@ pub struct Forbid {
     pub reason: String,
     /// When the origin is forbidden.
     pub when: Code,
+    /// The condition reads what the move did (`taken`), so it is tested on the board after the
+    /// move, which is sown on a copy to find out.
+    pub after: bool,
 }
 
 /// A trigger or capture rule.
@@ -251,8 +256,12 @@ pub enum Action {
     /// Sow the seeds the rule took again, within the same move: from the pit `from`, or from the
     /// pit after `last` along the track.
     SowTaken {
-        /// The pit the first seed falls into.
-        from: Option<Code>,
+        /// The pit named: the first seed falls into it, or with `after` into the one after it.
+        pit: Option<Code>,
+        /// The first seed falls after the pit named.
+        after: bool,
+        /// The direction of this sowing and the rest of the move: clockwise? (`None`: the move's.)
+        cw: Option<bool>,
     },
 }
 

@@ -407,6 +407,7 @@ impl Lower<'_> {
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
                     when: self.cond(cond),
+                    after: mentions(cond, "taken"),
                 }),
                 ItemKind::Capture(def) => {
                     replaces_captures = true;
@@ -423,6 +424,7 @@ impl Lower<'_> {
             name,
             when,
             sow,
+            judges_outcome: forbids.iter().any(|f| f.after),
             forbids,
             captures,
             tracks: Default::default(),
@@ -475,8 +477,10 @@ impl Lower<'_> {
                     pits: pits.iter().map(|x| self.pits(x)).collect(),
                     player: self.player(p),
                 }),
-                ast::Action::SowTaken(from) => actions.push(Action::SowTaken {
-                    from: from.as_ref().map(|p| Gen::pit(self.pits, &self.typer.pit(&self.expr(p)))),
+                ast::Action::SowTaken(again) => actions.push(Action::SowTaken {
+                    pit: again.pit.as_ref().map(|p| Gen::pit(self.pits, &self.typer.pit(&self.expr(p)))),
+                    after: again.after,
+                    cw: again.direction.as_ref().map(|d| d.node == ast::Direction::Cw),
                 }),
                 ast::Action::Then(t) => {
                     then = match t {

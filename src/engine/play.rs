@@ -67,11 +67,30 @@ type CaptureLog = Slots<Taken, 8>;
 /// What one move's sowing did.
 struct Sown {
     another: bool,
+    /// Seeds the move's rules took (to a store, to an owner, or into the hand to sow again).
+    taken: u32,
     grand_slam: bool,
     /// What the sowing added to the board's part of [`Game::hash`], when it only moved seeds along
     /// the track (no capture, no trigger): then the next position's hash is the last one's plus this,
     /// a few additions instead of a pass over every cell.
     hash_delta: Option<u64>,
+}
+
+/// Seeds a capture rule took into the mover's hand to sow again (`sow taken`).
+#[derive(Debug, Clone, Copy)]
+struct Pull {
+    seeds: u32,
+    /// The lap starts in the cell after this one.
+    after: Cell,
+    /// The lap, and the rest of the move, go clockwise.
+    cw: bool,
+}
+
+/// What a rule's actions did that the move goes on with.
+#[derive(Debug, Clone, Copy, Default)]
+struct Acted {
+    pulled: Option<Pull>,
+    taken: u32,
 }
 
 /// Why a move may not be played (put in words by [`Game::refusal`]).
@@ -165,11 +184,6 @@ impl Phase {
         } else {
             &self.tracks[mover.index()]
         }
-    }
-
-    /// Both players' tracks in the direction of the turn, south's first.
-    fn tracks_of(&self, turn: Turn) -> [&Track; 2] {
-        Player::BOTH.map(|p| self.track(p, turn.cw))
     }
 }
 
@@ -296,7 +310,7 @@ impl Game {
             phase,
             starving,
             must_feed: starving && matches!(self.feeding, Some(Feeding::Required)),
-            sow_always: phase.sow.relay.is_some() || self.grand_slam == Some(GrandSlam::Forbidden),
+            sow_always: phase.sow.relay.is_some() || self.grand_slam == Some(GrandSlam::Forbidden) || phase.judges_outcome,
             open: hints.open || !pos.board.closed.contains(&true),
         }
     }
@@ -312,7 +326,7 @@ impl Game {
             phase,
             starving,
             must_feed: false,
-            sow_always: phase.sow.relay.is_some() || self.grand_slam == Some(GrandSlam::Forbidden),
+            sow_always: phase.sow.relay.is_some() || self.grand_slam == Some(GrandSlam::Forbidden) || phase.judges_outcome,
             open: hints.open || !pos.board.closed.contains(&true),
         }
     }
@@ -346,8 +360,11 @@ impl Game {
         }
         let phase = rules.phase;
         if !phase.forbids.is_empty() {
-            let ctx = self.ctx_at(pos, pos.to_move).with(Reg::Origin, origin);
-            if let Some(i) = phase.forbids.iter().position(|f| ctx.bool(&f.when)) {
+            let ctx = Ctx {
+                clockwise: cw,
+                ..self.ctx_at(pos, pos.to_move).with(Reg::Origin, origin)
+            };
+            if let Some(i) = phase.forbids.iter().position(|f| !f.after && ctx.bool(&f.when)) {
                 return Err(Refusal::Forbidden(i));
             }
         }
@@ -360,6 +377,17 @@ impl Game {
             .map_err(|e| Refusal::Endless(e.laps))?;
         if sown.grand_slam && self.grand_slam == Some(GrandSlam::Forbidden) {
             return Err(Refusal::GrandSlam);
+        }
+        if phase.judges_outcome {
+            // Rules about what the move did read the board after it.
+            let ctx = Ctx {
+                taken: sown.taken,
+                clockwise: cw,
+                ..self.ctx_at(pos, pos.to_move).on(&after).with(Reg::Origin, origin)
+            };
+            if let Some(i) = phase.forbids.iter().position(|f| f.after && ctx.bool(&f.when)) {
+                return Err(Refusal::Forbidden(i));
+            }
         }
         if rules.must_feed && self.row_seeds(&after, pos.to_move.other()) == 0 {
             return Err(Refusal::Starves);
@@ -933,7 +961,9 @@ impl Game {
     #[inline(always)]
     fn sow<L: Narrate>(&self, board: &mut Board, turn: Turn, origin: Cell, phase: &Phase, log: &mut L) -> Result<Sown, Endless> {
         let sow = &phase.sow;
-        let track = phase.track(turn.mover, turn.cw);
+        // Seeds sown again may turn the move's direction (`sow taken ... ccw`).
+        let mut turn = turn;
+        let mut track = phase.track(turn.mover, turn.cw);
         // Per cell, the count before the latest seed fell in; kept only when some rule reads it.
         let mut before: Option<Slots<u32>> = self.uses_before.then(|| board.cells.clone());
         // Seeds taken by capture rules, to put back for a grand slam (made at the first capture).
@@ -947,18 +977,20 @@ impl Game {
         let mut start = origin;
         let mut lap = 1u32;
         let mut another = false;
-        // Seeds a capture rule took to sow again, and the cell the lap starts after.
-        let mut pulled: Option<(u32, Cell)> = None;
+        // What the rules did: seeds taken, and seeds to sow again.
+        let mut acted = Acted::default();
         loop {
-            let hand = match pulled.take() {
-                Some((seeds, after)) => {
-                    start = after;
+            let hand = match acted.pulled.take() {
+                Some(pull) => {
+                    start = pull.after;
+                    turn.cw = pull.cw;
+                    track = phase.track(turn.mover, turn.cw);
                     log.push(|| Event::SowAgain {
-                        seeds,
-                        from: track.next[after as usize],
+                        seeds: pull.seeds,
+                        from: track.next[pull.after as usize],
                         lap,
                     });
-                    seeds
+                    pull.seeds
                 }
                 None => {
                     let hand = std::mem::take(&mut board.cells[start as usize]);
@@ -979,7 +1011,7 @@ impl Game {
                 lap_sown.last
             } else {
                 only_moved = false;
-                self.sow_one_by_one(board, turn, origin, phase, lap, &mut before, hand, start, log)?
+                self.sow_one_by_one(board, turn, origin, phase, lap, &mut before, hand, start, &mut acted.taken, log)?
             };
             log.push(|| Event::LapEnds {
                 last,
@@ -996,12 +1028,12 @@ impl Game {
                     lap,
                     phase,
                     &mut captured,
-                    &mut pulled,
+                    &mut acted,
                     log,
                 )
             {
                 only_moved = false;
-                if pulled.is_some() {
+                if acted.pulled.is_some() {
                     // The taken seeds are sown on at once: a lap of their own, which the capture and
                     // relay rules then read like any other.
                     lap += 1;
@@ -1026,7 +1058,11 @@ impl Game {
             let relay = sow.relay.as_ref().is_some_and(|r| {
                 !self.is_store(last)
                     && board.cells[last as usize] > 0
-                    && self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track).bool(r)
+                    && Ctx {
+                        taken: acted.taken,
+                        ..self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track)
+                    }
+                    .bool(r)
             });
             if !relay {
                 log.push(|| Event::TurnEnds {
@@ -1050,6 +1086,7 @@ impl Game {
         };
         Ok(Sown {
             another,
+            taken: acted.taken,
             grand_slam,
             hash_delta: only_moved.then_some(hash_delta),
         })
@@ -1069,10 +1106,13 @@ impl Game {
         lap: u32,
         phase: &Phase,
         captured: &mut Option<CaptureLog>,
-        pulled: &mut Option<(u32, Cell)>,
+        acted: &mut Acted,
         log: &mut impl Narrate,
     ) -> Option<Then> {
-        let ctx = self.ctx_lap(turn, board, before, last, origin, lap, phase.track(turn.mover, turn.cw));
+        let ctx = Ctx {
+            taken: acted.taken,
+            ..self.ctx_lap(turn, board, before, last, origin, lap, phase.track(turn.mover, turn.cw))
+        };
         let mut fired = None;
         for rule in &phase.captures {
             if ctx.bool(&rule.when) {
@@ -1084,7 +1124,9 @@ impl Game {
         // A rule that only says what happens next (`then another move`) has nothing to carry out,
         // and no copy of the board to make for its actions.
         if !rule.actions.is_empty() {
-            *pulled = self.fire(board, turn, before, last, origin, lap, phase, rule, captured, log);
+            let fired = self.fire(board, turn, before, last, origin, lap, phase, rule, acted.taken, captured, log);
+            acted.pulled = fired.pulled;
+            acted.taken += fired.taken;
         }
         Some(rule.then)
     }
@@ -1102,23 +1144,18 @@ impl Game {
         lap: u32,
         phase: &Phase,
         rule: &Rule,
+        taken: u32,
         captured: &mut Option<CaptureLog>,
         log: &mut impl Narrate,
-    ) -> Option<(u32, Cell)> {
+    ) -> Acted {
         // The rule's actions read the board as it was when the rule fired.
         let snapshot = board.clone();
         let log_captures = self.grand_slam.is_some().then_some((captured, turn.mover.other()));
-        let ctx = self.ctx_lap(turn, &snapshot, before, last, origin, lap, phase.track(turn.mover, turn.cw));
-        self.act(
-            board,
-            &snapshot,
-            &rule.actions,
-            &rule.name,
-            phase.tracks_of(turn),
-            ctx,
-            log_captures,
-            log,
-        )
+        let ctx = Ctx {
+            taken,
+            ..self.ctx_lap(turn, &snapshot, before, last, origin, lap, phase.track(turn.mover, turn.cw))
+        };
+        self.act(board, &snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, log_captures, log)
     }
 
     /// Sows `hand` seeds one at a time from the cell after `start`, testing the triggers after each
@@ -1136,6 +1173,7 @@ impl Game {
         before: &mut Option<Slots<u32>>,
         mut hand: u32,
         start: Cell,
+        taken: &mut u32,
         log: &mut impl Narrate,
     ) -> Result<Cell, Endless> {
         let sow = &phase.sow;
@@ -1171,6 +1209,7 @@ impl Game {
                     lap,
                     before: before.as_deref(),
                     track: Some(track),
+                    taken: *taken,
                     ..self.ctx_turn(turn, board).with(Reg::Pit, c).with(Reg::Origin, origin)
                 }
                 .bool(&trigger.when);
@@ -1185,19 +1224,13 @@ impl Game {
                         lap,
                         before: before.as_deref(),
                         track: Some(track),
+                        taken: *taken,
                         ..self.ctx_turn(turn, &snapshot).with(Reg::Pit, c).with(Reg::Origin, origin)
                     };
                     // Check refuses `sow taken` in a trigger, so a trigger never hands seeds back.
-                    self.act(
-                        board,
-                        &snapshot,
-                        &trigger.actions,
-                        &trigger.name,
-                        phase.tracks_of(turn),
-                        ctx,
-                        None,
-                        log,
-                    );
+                    *taken += self
+                        .act(board, &snapshot, &trigger.actions, &trigger.name, phase, turn.cw, ctx, None, log)
+                        .taken;
                 }
             }
         }
@@ -1272,6 +1305,7 @@ impl Game {
             ply: turn.ply,
             round: turn.round,
             rounds_won: turn.rounds_won,
+            clockwise: turn.cw,
             ..Ctx::new(self, board, turn.mover)
         }
     }
@@ -1287,15 +1321,15 @@ impl Game {
         capture_log: &mut Option<(&mut Option<CaptureLog>, Player)>,
         rule: &str,
         log: &mut impl Narrate,
-    ) {
+    ) -> u32 {
         if c == NO_PIT || self.is_store(c) {
-            return;
+            return 0;
         }
         let receiver = to.unwrap_or_else(|| self.owner(board, c));
         let cells: &mut [u32] = &mut board.cells;
         let n = std::mem::take(&mut cells[c as usize]);
         if n == 0 {
-            return;
+            return 0;
         }
         cells[self.store(receiver) as usize] += n;
         if let Some((captured, _)) = capture_log.as_mut() {
@@ -1311,12 +1345,13 @@ impl Game {
             seeds: n,
             to: receiver,
         });
+        n
     }
 
     /// Carries out a rule's actions. Conditions are read on `snapshot` (the board as the rule
     /// fired), so that taking one pit does not change what the next pit of a list means. Returns the
-    /// seeds taken into the mover's hand by a rule that sows them again, with the cell its lap starts
-    /// after.
+    /// seeds taken, and those taken into the mover's hand by a rule that sows them again with where
+    /// and which way that lap goes. `cw`: the move's direction now.
     #[allow(clippy::too_many_arguments)]
     fn act(
         &self,
@@ -1324,14 +1359,16 @@ impl Game {
         snapshot: &Board,
         actions: &[Action],
         rule: &str,
-        tracks: [&Track; 2],
+        phase: &Phase,
+        cw: bool,
         ctx: Ctx,
         mut capture_log: Option<(&mut Option<CaptureLog>, Player)>,
         log: &mut impl Narrate,
-    ) -> Option<(u32, Cell)> {
+    ) -> Acted {
+        let tracks = Player::BOTH.map(|p| phase.track(p, cw));
         let mut ctx = ctx.on(snapshot);
         let mut hand = 0u32;
-        let mut pulled = None;
+        let mut acted = Acted::default();
         for action in actions {
             match action {
                 Action::Take { pits, to, series } => {
@@ -1345,7 +1382,7 @@ impl Game {
                     };
                     let mover = ctx.mover;
                     let mut take = |board: &mut Board, c: Cell| match to {
-                        Some(to) => self.take(board, c, to, &mut capture_log, rule, log),
+                        Some(to) => acted.taken += self.take(board, c, to, &mut capture_log, rule, log),
                         None => hand += self.take_in_hand(board, c, mover, rule, log),
                     };
                     let mut anchor = None;
@@ -1439,22 +1476,35 @@ impl Game {
                         });
                     }
                 }
-                Action::SowTaken { from } => {
-                    let track = tracks[ctx.mover.index()];
+                Action::SowTaken { pit, after, cw: turn_to } => {
+                    let cw = turn_to.unwrap_or(cw);
+                    let track = phase.track(ctx.mover, cw);
                     let last = ctx.regs[Reg::Last as usize];
-                    // The lap starts after the cell before `from`, so `from` gets the first seed; a
-                    // pit off the mover's track (or none) leaves the default, the pit after `last`.
-                    let after = match from.as_ref().map(|f| ctx.pit(f)) {
-                        Some(c) if c != NO_PIT && track.has(c) => track.prev[c as usize],
+                    // The lap starts after the cell named, or after the one before it so that it gets
+                    // the first seed; a pit off the mover's track (or none) leaves the default, the
+                    // pit after `last`.
+                    let start = match pit.as_ref().map(|f| ctx.pit(f)) {
+                        Some(c) if c != NO_PIT && track.has(c) => {
+                            if *after {
+                                c
+                            } else {
+                                track.prev[c as usize]
+                            }
+                        }
                         _ => last,
                     };
                     if hand > 0 {
-                        pulled = Some((std::mem::take(&mut hand), after));
+                        acted.taken += hand;
+                        acted.pulled = Some(Pull {
+                            seeds: std::mem::take(&mut hand),
+                            after: start,
+                            cw,
+                        });
                     }
                 }
             }
         }
-        pulled
+        acted
     }
 
     /// Takes the seeds of pit `c` (nothing for a missing pit or a store) into `mover`'s hand, to be

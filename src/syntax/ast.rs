@@ -109,10 +109,21 @@ pub enum Action {
     Move(Expr, Expr, Expr),
     /// `claim PITS for PLAYER`.
     Claim(Vec<Expr>, Expr),
-    /// `sow taken [from PIT]`.
-    SowTaken(Option<Expr>),
+    /// `sow taken [from PIT | after PIT] [DIRECTION]`.
+    SowTaken(SowAgain),
     /// `then ...`.
     Then(Then),
+}
+
+/// Where and which way the seeds a rule took are sown again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SowAgain {
+    /// The pit named, if any.
+    pub pit: Option<Expr>,
+    /// The first seed falls after the pit named (else into it).
+    pub after: bool,
+    /// The direction of this sowing and the rest of the move (else the move's).
+    pub direction: Option<Spanned<Direction>>,
 }
 
 /// A trigger or capture rule.

@@ -112,6 +112,8 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::move_action => "`move`",
         Rule::claim_action => "`claim`",
         Rule::sow_taken_action => "`sow taken`",
+        Rule::sow_taken_from => "`from PIT`",
+        Rule::sow_taken_after => "`after PIT`",
         Rule::then_action => "`then`",
         Rule::then_kind => "`end`, `continue` or `another move`",
         Rule::pit_list => "pits",

@@ -801,10 +801,31 @@ impl Builder {
                     let pits = self.pit_list(parts.next().expect("pits"))?;
                     Action::Claim(pits, self.expr(parts.next().expect("player"))?)
                 }
-                Rule::sow_taken_action => Action::SowTaken(match parts.next() {
-                    Some(from) => Some(self.expr(from)?),
-                    None => None,
-                }),
+                Rule::sow_taken_action => {
+                    let mut again = SowAgain {
+                        pit: None,
+                        after: false,
+                        direction: None,
+                    };
+                    for part in parts {
+                        match part.as_rule() {
+                            Rule::sow_taken_from | Rule::sow_taken_after => {
+                                again.after = part.as_rule() == Rule::sow_taken_after;
+                                again.pit = Some(self.expr(children(part).next().expect("pit"))?);
+                            }
+                            _ => {
+                                let span = self.span(&part);
+                                let node = match part.as_str() {
+                                    "cw" => Direction::Cw,
+                                    "either" => Direction::Either,
+                                    _ => Direction::Ccw,
+                                };
+                                again.direction = Some(Spanned { node, span });
+                            }
+                        }
+                    }
+                    Action::SowTaken(again)
+                }
                 Rule::then_action => {
                     let kind = parts.next().expect("kind");
                     Action::Then(match kind.as_str() {
