@@ -92,9 +92,7 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     // The top row is read from the bottom player's left: the other player's last pit first.
     let top_numbers: Vec<usize> = (1..=n).rev().collect();
     let bottom_numbers: Vec<usize> = (1..=n).collect();
-    let cells_of = |p: Player, numbers: &[usize]| -> String {
-        numbers.iter().map(|&k| cell(game.pit(p, k))).collect::<Vec<_>>().join(" ")
-    };
+    let cells_of = |p: Player, numbers: &[usize]| -> String { numbers.iter().map(|&k| cell(game.pit(p, k))).collect::<Vec<_>>().join(" ") };
     let numbers = |order: &[usize]| order.iter().map(|k| format!("{k:>cell_w$}")).collect::<Vec<_>>().join(" ");
     let top = cells_of(them, &top_numbers);
     let bottom = cells_of(me, &bottom_numbers);
@@ -109,7 +107,11 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     let row_label = |p: Player| -> String {
         let seat = p.name();
         let name = view.name(p);
-        if name == seat { seat.to_string() } else { format!("{seat} ({name})") }
+        if name == seat {
+            seat.to_string()
+        } else {
+            format!("{seat} ({name})")
+        }
     };
     let mut s = String::new();
     s.push_str(&format!("{pad}{}   {}\n", numbers(&top_numbers), row_label(them)));
@@ -201,5 +203,9 @@ pub fn result_line(game: &Game, pos: &Position, view: &View) -> String {
 
 /// "south wins", but "you win".
 fn wins(name: &str) -> String {
-    if name == "you" { "you win".to_string() } else { format!("{name} wins") }
+    if name == "you" {
+        "you win".to_string()
+    } else {
+        format!("{name} wins")
+    }
 }

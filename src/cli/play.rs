@@ -19,11 +19,11 @@ use rand::rngs::StdRng;
 use super::board::{self, View};
 use super::record::{self, Draft, Ply};
 use super::{Side, Start, fail, load, out, read_position_file, report};
+use crate::Override;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{Event, Game, Outcome, Player, Position};
 use crate::players::{Spec, choose};
 use crate::search::{self, alphabeta};
-use crate::Override;
 
 /// Who the person plays against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,7 +80,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// How long the `hint` command thinks, in seconds (more than 0, at most 3600).
-    #[arg(long, default_value = "1", value_parser = parse_hint_time)]
+    #[arg(long, default_value = "1", value_parser = parse_hint_time, allow_negative_numbers = true)]
     hint_time: f64,
     /// Let `hint` search exactly this many plies instead of for --hint-time (the same hint on every machine).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -344,7 +344,8 @@ impl Session {
         let intro = if self.quiet { QUIET_HELP.to_string() } else { HELP.to_string() };
         out(&format!("{}\n{intro}\n", self.game.name));
         if !self.plies.is_empty() {
-            out(&format!("{} moves played so far: {}\n", self.plies.len(), self.move_list()));
+            let noun = if self.plies.len() == 1 { "move" } else { "moves" };
+            out(&format!("{} {noun} played so far: {}\n", self.plies.len(), self.move_list()));
         }
         out(&self.board());
         let stdin = std::io::stdin();
@@ -372,6 +373,8 @@ impl Session {
             // A person's turn, or the game is finished and they may take moves back or save it.
             let prompt = if finished {
                 "game over: `undo`, `save FILE` or `quit`: ".to_string()
+            } else if self.quiet && self.against_computer() {
+                "your move: ".to_string()
             } else if self.quiet {
                 format!("{} to move: ", self.who(pos.to_move))
             } else {
@@ -393,7 +396,9 @@ impl Session {
             let line = String::from_utf8_lossy(&bytes);
             let words = match clean(&line) {
                 Input::Control => {
-                    out("that line held arrow keys or other control keys, which `play` does not use, so it was not understood; type a pit number or `help`\n");
+                    out(
+                        "that line held arrow keys or other control keys, which `play` does not use, so it was not understood; type a pit number or `help`\n",
+                    );
                     continue;
                 }
                 Input::Words(w) => w,
@@ -448,7 +453,11 @@ impl Session {
                     Some(_) if words.len() == 1 => self.person_moves(word),
                     _ => {
                         let more = if self.quiet { QUIET_HELP } else { "type `help` for the commands\n" };
-                        out(&format!("`{}` is not understood: type a pit number ({}); {more}", echo(&words.join(" ")), super::run::list(&moves)));
+                        out(&format!(
+                            "`{}` is not understood: type a pit number ({}); {more}",
+                            echo(&words.join(" ")),
+                            super::run::list(&moves)
+                        ));
                     }
                 },
             }
@@ -467,7 +476,7 @@ impl Session {
                 self.announce(&ply, None);
                 self.push(ply);
             }
-            Err(why) => out(&format!("{why}; try again\n")),
+            Err(why) => out(&format!("pit {text} cannot be played: {why}; try again\n")),
         }
     }
 
@@ -484,7 +493,9 @@ impl Session {
                 self.announce(&ply, Some(spec));
                 self.push(ply);
             }
-            Err(why) => out(&format!("the computer chose a move the engine refuses ({why}); this is a bug in sowlang\n")),
+            Err(why) => out(&format!(
+                "the computer chose a move the engine refuses ({why}); this is a bug in sowlang\n"
+            )),
         }
     }
 
@@ -501,14 +512,19 @@ impl Session {
     /// Says once who played what, then what happened: step by step, or in one line when quiet.
     fn announce(&self, ply: &Ply, computer: Option<Spec>) {
         let who = match computer {
-            Some(spec) if !self.quiet => format!("{} ({}, {spec})", self.view.name(ply.mover), ply.mover.name()),
-            _ => self.who(ply.mover),
+            _ if self.quiet => self.view.name(ply.mover).to_string(),
+            Some(spec) => format!("{} ({}, {spec})", self.view.name(ply.mover), ply.mover.name()),
+            None => self.who(ply.mover),
         };
         let verb = if self.view.name(ply.mover) == "you" { "play" } else { "plays" };
         let before = self.pos();
         if self.quiet {
             let what = effects(&self.game, before, ply, &self.view);
-            let what = if what.is_empty() { String::new() } else { format!(": {}", what.join(", ")) };
+            let what = if what.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", what.join(", "))
+            };
             out(&format!("{who} {verb} pit {}{what}\n", ply.text));
         } else {
             out(&format!("{who} {verb} pit {}\n", ply.text));
@@ -538,7 +554,11 @@ impl Session {
             }
         }
         if taken.is_empty() {
-            out("there is no move of yours to take back\n");
+            out(if self.against_computer() {
+                "there is no move of yours to take back\n"
+            } else {
+                "there is no move to take back\n"
+            });
             return;
         }
         self.mark_last();
@@ -636,16 +656,28 @@ impl Session {
         };
         let best = does(found.pit);
         if self.quiet {
-            let why = if best.is_empty() { String::new() } else { format!(" ({})", best.join(", ")) };
+            let why = if best.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", best.join(", "))
+            };
             return format!("try pit {}{why}\n", record::move_text(found.pit));
         }
         let decided = found.score.abs() >= search::DECIDED;
         let mut s = format!(
             "hint: pit {} looks best{}\n",
             record::move_text(found.pit),
-            if best.is_empty() { String::new() } else { format!(": {}", best.join(", ")) }
+            if best.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", best.join(", "))
+            }
         );
-        let plies = if found.depth == 1 { "1 ply".to_string() } else { format!("{} plies", found.depth) };
+        let plies = if found.depth == 1 {
+            "1 ply".to_string()
+        } else {
+            format!("{} plies", found.depth)
+        };
         let how = match limits.time {
             Some(t) => format!("in {:.1} s (--hint-time allows {} s)", elapsed.as_secs_f64(), t.as_secs_f64()),
             None => "(the depth --hint-depth asks for)".to_string(),
@@ -665,8 +697,16 @@ impl Session {
         ranked.sort_by_key(|&(k, v)| (std::cmp::Reverse(v), k));
         for (k, v) in ranked {
             let what = does(k);
-            let what = if what.is_empty() { "no capture".to_string() } else { what.join(", ") };
-            s.push_str(&format!("  pit {:<3} {:<24} {what}\n", record::move_text(k), search::describe_score(v)));
+            let what = if what.is_empty() {
+                "no capture".to_string()
+            } else {
+                what.join(", ")
+            };
+            s.push_str(&format!(
+                "  pit {:<3} {:<24} {what}\n",
+                record::move_text(k),
+                search::describe_score(v)
+            ));
         }
         s
     }
@@ -699,9 +739,10 @@ pub(super) fn effects(game: &Game, before: &Position, ply: &Ply, view: &View) ->
             Event::AnotherMove { .. } => parts.push("moves again".to_string()),
             Event::GrandSlam { undone: true } => parts.push("a grand slam, so its captures go back".to_string()),
             Event::GrandSlam { undone: false } => parts.push("a grand slam: takes every seed of the opponent".to_string()),
-            Event::FeedingPenalty { receiver, .. } => {
-                parts.push(format!("does not feed the opponent, so the seeds left go to {}", view.name(*receiver)))
-            }
+            Event::FeedingPenalty { receiver, .. } => parts.push(format!(
+                "does not feed the opponent, so the seeds left go to {}",
+                view.name(*receiver)
+            )),
             Event::Claim { cell, player, .. } => parts.push(format!("{} now belongs to {}", game.describe(*cell), view.name(*player))),
             _ => {}
         }
@@ -720,7 +761,11 @@ pub(super) fn effects(game: &Game, before: &Position, ply: &Ply, view: &View) ->
             Some(w) => {
                 let p = if w == Outcome::South { Player::South } else { Player::North };
                 let name = view.name(p);
-                if name == "you" { "you win".to_string() } else { format!("{name} wins") }
+                if name == "you" {
+                    "you win".to_string()
+                } else {
+                    format!("{name} wins")
+                }
             }
         };
         parts.push(format!("ends the game: {result}"));

@@ -105,8 +105,7 @@ pub fn parse(path: &Path, file: FileId, text: &str) -> Result<Record, Diagnostic
         let value_span = span(file, vstart, vstart + value.len().max(1));
         let once = |seen: bool| -> Result<(), Diagnostic> {
             if seen {
-                Err(bad(format!("`{key}` is given twice"), body_span, "second time here")
-                    .with_help(format!("keep one `{key}:` line")))
+                Err(bad(format!("`{key}` is given twice"), body_span, "second time here").with_help(format!("keep one `{key}:` line")))
             } else {
                 Ok(())
             }
@@ -130,8 +129,12 @@ pub fn parse(path: &Path, file: FileId, text: &str) -> Result<Record, Diagnostic
             },
             "first" => {
                 once(first.is_some())?;
-                let p = player(value).ok_or_else(|| bad(format!("`{value}` is not a player"), value_span, "expected `south` or `north`"))?;
-                first = Some(Placed { value: p, span: value_span });
+                let p =
+                    player(value).ok_or_else(|| bad(format!("`{value}` is not a player"), value_span, "expected `south` or `north`"))?;
+                first = Some(Placed {
+                    value: p,
+                    span: value_span,
+                });
             }
             "from" => {
                 once(from.is_some())?;
@@ -177,12 +180,19 @@ pub fn parse(path: &Path, file: FileId, text: &str) -> Result<Record, Diagnostic
         }
     }
     if !header_seen {
-        return Err(Diagnostic::bare("sow::record::bad_record", "the record is empty")
-            .with_help(format!("a record starts with `{HEADER}`; docs/cli.md (\"Game records\") describes it")));
+        return Err(
+            Diagnostic::bare("sow::record::bad_record", "the record is empty").with_help(format!(
+                "a record starts with `{HEADER}`; docs/cli.md (\"Game records\") describes it"
+            )),
+        );
     }
     let rules = rules.ok_or_else(|| {
-        bad("the record does not say which rule file was played", header_span, "no `rules:` line in this record")
-            .with_help("add a line such as `rules: variants/oware.sow` (relative to the record's folder)")
+        bad(
+            "the record does not say which rule file was played",
+            header_span,
+            "no `rules:` line in this record",
+        )
+        .with_help("add a line such as `rules: variants/oware.sow` (relative to the record's folder)")
     })?;
     Ok(Record {
         rules,
@@ -216,7 +226,10 @@ pub fn read(path: &Path) -> Result<String, Diagnostic> {
         return Err(unreadable("it is a folder".into()));
     }
     if meta.len() > MAX_BYTES {
-        return Err(unreadable(format!("it is larger than {} MB, far more than any game", MAX_BYTES / 1024 / 1024)));
+        return Err(unreadable(format!(
+            "it is larger than {} MB, far more than any game",
+            MAX_BYTES / 1024 / 1024
+        )));
     }
     let bytes = std::fs::read(path).map_err(|e| unreadable(e.to_string()))?;
     String::from_utf8(bytes).map_err(|_| unreadable("it is not UTF-8 text".into()))
@@ -246,10 +259,10 @@ pub fn move_text(k: usize) -> String {
     k.to_string()
 }
 
-/// Why a move could not be played, in words, or `None` when it was played.
+/// Plays the move written `text` on a copy of `pos`; Err says in words why it cannot be played.
 pub fn play(game: &Game, pos: &Position, text: &str) -> Result<Ply, String> {
     let Some(k) = parse_move(text) else {
-        return Err(format!("`{text}` is not a move of this game (a pit number)"));
+        return Err("it is not a move of this game (a pit number)".into());
     };
     let mut after = pos.clone();
     match game.apply_traced(&mut after, k) {
@@ -259,7 +272,7 @@ pub fn play(game: &Game, pos: &Position, text: &str) -> Result<Ply, String> {
             events,
             after,
         }),
-        Err(crate::engine::MoveError::Illegal { pit, reason }) => Err(format!("pit {pit} cannot be played: {reason}")),
+        Err(crate::engine::MoveError::Illegal { reason, .. }) => Err(reason),
         Err(crate::engine::MoveError::GameOver) => Err("the game is already over".into()),
     }
 }
@@ -275,7 +288,11 @@ pub fn replay(game: &Game, record: &Record, start: &Position) -> Result<Vec<Ply>
             Err(why) => {
                 let help = match game.legal_moves(pos).as_slice() {
                     [] => "no move can be played here".to_string(),
-                    moves => format!("{} to move; the legal moves here are: {}", pos.to_move.name(), super::run::list(moves)),
+                    moves => format!(
+                        "{} to move; the legal moves here are: {}",
+                        pos.to_move.name(),
+                        super::run::list(moves)
+                    ),
                 };
                 return Err(Diagnostic::error(
                     "sow::run::illegal_move",
@@ -306,10 +323,14 @@ pub fn start_position(game: &Game, from: Option<&str>, first: Option<Player>) ->
 pub fn position_line(game: &Game, pos: &Position) -> String {
     let mut json = crate::position::to_json(game, pos);
     json.over = None;
-    json.winner = None;
     json.legal_moves = None;
     json.ended_by = None;
-    serde_json::to_string(&json).expect("positions serialise")
+    let mut value = serde_json::to_value(&json).expect("positions serialise");
+    if let Some(map) = value.as_object_mut() {
+        // `winner` is always written by the position JSON, but means nothing in a start position.
+        map.remove("winner");
+    }
+    value.to_string()
 }
 
 /// A record read and checked: its game loaded, its start position and every move played.
@@ -347,14 +368,18 @@ pub fn open(path: &Path) -> Result<Opened, u8> {
     let rec = parse(path, file, &text).map_err(|d| reject(d, &sources))?;
     let loaded = super::load(&rec.rules.value, &rec.sets)?;
     let game = &loaded.game;
-    let start = start_position(game, rec.from.as_ref().map(|f| f.value.as_str()), rec.first.as_ref().map(|f| f.value))
-        .map_err(|d| {
-            let d = match &rec.from {
-                Some(f) => d.with_label(f.span, "this start position"),
-                None => d,
-            };
-            reject(d, &sources)
-        })?;
+    let start = start_position(
+        game,
+        rec.from.as_ref().map(|f| f.value.as_str()),
+        rec.first.as_ref().map(|f| f.value),
+    )
+    .map_err(|d| {
+        let d = match &rec.from {
+            Some(f) => d.with_label(f.span, "this start position"),
+            None => d,
+        };
+        reject(d, &sources)
+    })?;
     if let (Some(first), Some(_)) = (&rec.first, &rec.from)
         && first.value != start.to_move
     {
@@ -371,7 +396,11 @@ pub fn open(path: &Path) -> Result<Opened, u8> {
         return Err(reject(d, &sources));
     }
     let plies = replay(game, &rec, &start).map_err(|d| reject(d, &sources))?;
-    let from = rec.from.as_ref().and_then(|f| crate::position::from_json(game, &f.value).ok()).map(|p| position_line(game, &p));
+    let from = rec
+        .from
+        .as_ref()
+        .and_then(|f| crate::position::from_json(game, &f.value).ok())
+        .map(|p| position_line(game, &p));
     Ok(Opened {
         rules: rec.rules.value,
         sets: rec.sets,
@@ -482,7 +511,11 @@ fn relative_rules(rules: &Path, record: &Path) -> PathBuf {
         rel.push(c);
     }
     // A path that cannot be written on one line of text is kept absolute rather than garbled.
-    if rel.to_str().is_none_or(|s| s.contains('\n')) { target } else { rel }
+    if rel.to_str().is_none_or(|s| s.contains('\n')) {
+        target
+    } else {
+        rel
+    }
 }
 
 /// Writes `text` to `path` through a temporary file in the same folder and a rename, so that the file

@@ -44,7 +44,9 @@ pub fn run(args: Args) -> u8 {
                 written.span,
                 "the result written in the record",
             )
-            .with_help("the rule file or its parameters may have changed since the game was saved; correct the result line or leave it out");
+            .with_help(
+                "the rule file or its parameters may have changed since the game was saved; correct the result line or leave it out",
+            );
             report(&[d], &opened.sources);
             return 1;
         }
@@ -74,7 +76,11 @@ pub fn run(args: Args) -> u8 {
             }
         } else {
             let what = super::play::effects(game, before, ply, &view);
-            let what = if what.is_empty() { String::new() } else { format!(": {}", what.join(", ")) };
+            let what = if what.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", what.join(", "))
+            };
             text.push_str(&format!("{head}{what}\n"));
         }
         view.mark(&ply.events);
