@@ -512,3 +512,21 @@ fn bad_records_and_arguments_are_refused() {
     assert!(run.stdout.contains("south plays pit 3\n"), "{}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_record_in_the_docs_replays() {
+    let docs = std::fs::read_to_string(root().join("docs/cli.md")).expect("docs/cli.md");
+    let start = docs.find("```\nsowlang record 1\n").expect("an example record in docs/cli.md") + 4;
+    let text = &docs[start..start + docs[start..].find("```").expect("closed block")];
+    // The example sits as if in a folder beside variants/; here it is written elsewhere, so its
+    // relative path is made absolute.
+    let oware = root().join(OWARE).display().to_string();
+    let text = text.replace("rules: ../variants/oware.sow", &format!("rules: {oware}"));
+    let dir = scratch("docs");
+    let path = dir.join("example.txt");
+    std::fs::write(&path, text).expect("write");
+    let run = sowlang(&["replay", &path.display().to_string()], b"");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("move 4: north plays pit 1"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
