@@ -424,15 +424,14 @@ fn a_finished_game_records_its_result_and_replay_checks_it() {
             "--save",
             &rec,
         ],
-        b"6\n",
+        b"6\nhint\nundo\nredo\n",
     );
     assert_eq!(run.code, 0, "the game ended, then the input: {}", run.stderr);
-    assert!(
-        run.stdout
-            .contains("game over (\"more than half captured\"): south wins, south 5 - north 2\n"),
-        "{}",
-        run.stdout
-    );
+    // The result is said when the game comes to it: after the move and again after undo and redo,
+    // not after every line read meanwhile.
+    let over = "game over (\"more than half captured\"): south wins, south 5 - north 2\n";
+    assert_eq!(run.stdout.matches(over).count(), 2, "{}", run.stdout);
+    assert!(run.stdout.contains("the game is over, so `hint` does nothing"), "{}", run.stdout);
     let text = std::fs::read_to_string(&record).expect("--save wrote the record");
     assert!(text.contains("\nmoves: 6\nresult: south wins (south 5, north 2)\n"), "{text}");
     let run = sowlang(&["replay", &rec], b"");

@@ -33,10 +33,17 @@ impl Default for View {
 }
 
 impl View {
-    /// Marks what the move narrated by `events` did: the pit its first lap picked up from and the
+    /// Marks what the move narrated by `events` did (nothing when it ended a round): the pit its first lap picked up from and the
     /// cell where its last lap ended. Taken from the engine's own steps, not from the move's text, so
     /// that it holds for any way of naming a move.
     pub fn mark(&mut self, events: &[Event]) {
+        // A move that ended a round is followed by the next round's setup: its pits mean nothing on
+        // the new board.
+        if events.iter().any(|e| matches!(e, Event::RoundSetup { .. })) {
+            self.played = None;
+            self.last_seed = None;
+            return;
+        }
         self.played = events.iter().find_map(|e| match e {
             Event::PickUp { cell, lap: 1, .. } => Some(*cell),
             _ => None,
@@ -152,17 +159,7 @@ pub fn summary(game: &Game, pos: &Position) -> String {
 
 /// The result of a finished game, or whose turn it is and the legal moves; names from `view`.
 pub fn status(game: &Game, pos: &Position, view: &View) -> String {
-    let mut s = String::new();
-    if game.rounds.is_some() {
-        s.push_str(&format!(
-            "round {}; rounds won: {} {}, {} {}\n",
-            pos.round,
-            view.name(Player::South),
-            pos.rounds_won[0],
-            view.name(Player::North),
-            pos.rounds_won[1]
-        ));
-    }
+    let mut s = rounds_line(game, pos, view);
     if pos.over {
         s.push_str(&result_line(game, pos, view));
     } else {
@@ -181,6 +178,21 @@ pub fn status(game: &Game, pos: &Position, view: &View) -> String {
         }
     }
     s
+}
+
+/// "round 2; rounds won: south 1, north 0" in a game played in rounds, else nothing.
+pub fn rounds_line(game: &Game, pos: &Position, view: &View) -> String {
+    if game.rounds.is_none() {
+        return String::new();
+    }
+    format!(
+        "round {}; rounds won: {} {}, {} {}\n",
+        pos.round,
+        view.name(Player::South),
+        pos.rounds_won[0],
+        view.name(Player::North),
+        pos.rounds_won[1]
+    )
 }
 
 /// "game over ("rule"): south wins, south 25 - north 23", with the players' names from `view`.

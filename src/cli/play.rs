@@ -130,6 +130,8 @@ struct Session {
     autosave: bool,
     hint: alphabeta::Limits,
     rng: StdRng,
+    /// The number of moves played when the end of the game was last announced.
+    ended_at: Option<usize>,
 }
 
 /// Runs `play`.
@@ -226,6 +228,7 @@ fn setup(args: &Args) -> Result<Session, u8> {
         autosave: args.save.is_some(),
         hint,
         rng: StdRng::seed_from_u64(args.seed),
+        ended_at: None,
     };
     session.mark_last();
     Ok(session)
@@ -328,7 +331,9 @@ impl Session {
     }
 
     fn board(&self) -> String {
-        board::draw_view(&self.game, self.pos(), &self.view)
+        let mut s = board::draw_view(&self.game, self.pos(), &self.view);
+        s.push_str(&board::rounds_line(&self.game, self.pos(), &self.view));
+        s
     }
 
     /// "you (south)", "computer (north)", "south" for two people.
@@ -354,7 +359,9 @@ impl Session {
             let pos = self.pos().clone();
             let moves = self.game.legal_moves(&pos);
             let finished = pos.over || moves.is_empty();
-            if finished {
+            // The result is said once, when the game comes to it (again after an undo and redo).
+            if finished && self.ended_at != Some(self.plies.len()) {
+                self.ended_at = Some(self.plies.len());
                 if pos.over {
                     out(&board::result_line(&self.game, &pos, &self.view));
                 } else {
@@ -366,13 +373,16 @@ impl Session {
                 if self.autosave {
                     self.save(None);
                 }
+            } else if finished {
             } else if let Seat::Computer(spec) = self.seats[pos.to_move.index()] {
                 self.computer_moves(spec);
                 continue;
             }
             // A person's turn, or the game is finished and they may take moves back or save it.
-            let prompt = if finished {
+            let prompt = if finished && pos.over {
                 "game over: `undo`, `save FILE` or `quit`: ".to_string()
+            } else if finished {
+                "no move can be played: `undo`, `save FILE` or `quit`: ".to_string()
             } else if self.quiet && self.against_computer() {
                 "your move: ".to_string()
             } else if self.quiet {
@@ -562,6 +572,7 @@ impl Session {
             return;
         }
         self.mark_last();
+        self.ended_at = None;
         let noun = if taken.len() == 1 { "move" } else { "moves" };
         out(&format!("took back {} {noun} ({})\n", taken.len(), taken.join(", ")));
         out(&self.board());
@@ -728,32 +739,53 @@ pub(super) fn effects(game: &Game, before: &Position, ply: &Ply, view: &View) ->
         }
     }
     let seeds = |n: u32| if n == 1 { "1 seed".to_string() } else { format!("{n} seeds") };
+    // "the computer" reads better than a bare "computer" in the middle of a sentence.
+    let call = |p: Player| match view.name(p) {
+        "computer" => "the computer".to_string(),
+        name => name.to_string(),
+    };
+    let laps = ply.events.iter().filter(|e| matches!(e, Event::PickUp { .. })).count();
+    if laps > 1 {
+        parts.push(format!("sows {laps} laps"));
+    }
     if captured > 0 {
         parts.push(format!("captures {}", seeds(captured)));
     }
     if given > 0 {
-        parts.push(format!("gives {} {}", view.name(them), seeds(given)));
+        parts.push(format!("gives {} {}", call(them), seeds(given)));
     }
     for e in &ply.events {
         match e {
             Event::AnotherMove { .. } => parts.push("moves again".to_string()),
             Event::GrandSlam { undone: true } => parts.push("a grand slam, so its captures go back".to_string()),
             Event::GrandSlam { undone: false } => parts.push("a grand slam: takes every seed of the opponent".to_string()),
-            Event::FeedingPenalty { receiver, .. } => parts.push(format!(
-                "does not feed the opponent, so the seeds left go to {}",
-                view.name(*receiver)
-            )),
-            Event::Claim { cell, player, .. } => parts.push(format!("{} now belongs to {}", game.describe(*cell), view.name(*player))),
+            Event::FeedingPenalty { receiver, .. } => {
+                parts.push(format!("does not feed the opponent, so the seeds left go to {}", call(*receiver)))
+            }
+            Event::Claim { cell, player, .. } => parts.push(format!("{} now belongs to {}", game.describe(*cell), call(*player))),
+            Event::GameEnds {
+                round: Some(r), outcome, ..
+            } if !ply.after.over => {
+                let who = match outcome {
+                    Outcome::South => format!("{} wins it", view.name(Player::South)),
+                    Outcome::North => format!("{} wins it", view.name(Player::North)),
+                    Outcome::Draw => "a draw".to_string(),
+                };
+                parts.push(format!("ends round {r}: {}", who.replace("you wins", "you win")));
+            }
             _ => {}
         }
     }
     let after = &ply.after;
     let row = |pos: &Position, p: Player| game.row_seeds(&pos.board, p);
-    if !after.over {
+    let new_round = ply.events.iter().any(|e| matches!(e, Event::RoundSetup { .. }));
+    if new_round {
+        // The board was set up afresh: comparing rows before and after says nothing about the move.
+    } else if !after.over {
         if row(before, them) == 0 && row(after, them) > 0 {
-            parts.push(format!("feeds {}, whose row was empty", view.name(them)));
+            parts.push(format!("feeds {}, whose row was empty", call(them)));
         } else if row(before, them) > 0 && row(after, them) == 0 {
-            parts.push(format!("leaves {} no seeds", view.name(them)));
+            parts.push(format!("leaves {} no seeds", call(them)));
         }
     } else {
         let result = match after.winner {
@@ -781,7 +813,7 @@ fn thinking<T>(label: &str, work: impl FnOnce() -> T) -> T {
     }
     let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        scope.spawn(|| {
+        let spinner = scope.spawn(|| {
             let frames = ['|', '/', '-', '\\'];
             let started = Instant::now();
             let mut i = 0;
@@ -793,7 +825,8 @@ fn thinking<T>(label: &str, work: impl FnOnce() -> T) -> T {
                     let _ = e.flush();
                     i += 1;
                 }
-                std::thread::sleep(Duration::from_millis(100));
+                // Woken at once when the work is done, so the indicator never delays the reply.
+                std::thread::park_timeout(Duration::from_millis(100));
             }
             if started.elapsed() > Duration::from_millis(150) {
                 let mut e = std::io::stderr().lock();
@@ -803,6 +836,7 @@ fn thinking<T>(label: &str, work: impl FnOnce() -> T) -> T {
         });
         let result = work();
         done.store(true, Ordering::Relaxed);
+        spinner.thread().unpark();
         result
     })
 }
