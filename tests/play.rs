@@ -529,3 +529,27 @@ fn the_record_in_the_docs_replays() {
     assert!(run.stdout.contains("move 4: north plays pit 1"), "{}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_loaded_record_keeps_who_played_each_side() {
+    let dir = scratch("seats");
+    let oware = root().join(OWARE).display().to_string();
+    let record = dir.join("seats.txt");
+    std::fs::write(
+        &record,
+        format!("sowlang record 1\nrules: {oware}\nfrom: {PUZZLE}\nSouth: greedy\nnorth: human\nmoves:\n"),
+    )
+    .expect("write");
+    let rec = record.display().to_string();
+    // The computer (south, greedy) moves first and takes the 5 seeds of pit 5; the person sits north.
+    let run = sowlang(&["play", "--load", &rec], b"quit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("computer (south, greedy) plays pit 5\n"), "{}", run.stdout);
+    assert!(run.stdout.ends_with("you (north) to move (6): stopped\n"), "{}", run.stdout);
+    // --vs and --side override the record.
+    let run = sowlang(&["play", "--load", &rec, "--vs", "human"], b"quit\n");
+    assert!(run.stdout.ends_with("south to move (5, 6): stopped\n"), "{}", run.stdout);
+    let run = sowlang(&["play", "--load", &rec, "--side", "south"], b"quit\n");
+    assert!(run.stdout.ends_with("you (south) to move (5, 6): stopped\n"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}

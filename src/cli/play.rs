@@ -237,45 +237,33 @@ fn setup(args: &Args) -> Result<Session, u8> {
 /// Who plays each side: the command line first, then the loaded record, then a person as south
 /// against `greedy`.
 fn seats(args: &Args, from_record: [Option<Seat>; 2]) -> [Seat; 2] {
-    let side: Option<Player> = args.side.map(Into::into);
-    match args.vs {
-        Some(Opponent::Human) => [Seat::Person, Seat::Person],
-        Some(Opponent::Computer(spec)) => {
-            // The person keeps the side they had in the record unless told otherwise.
-            let person = side.unwrap_or(match from_record {
-                [Some(Seat::Computer(_)), Some(Seat::Person)] => Player::North,
-                _ => Player::South,
-            });
-            let mut s = [Seat::Computer(spec), Seat::Computer(spec)];
-            s[person.index()] = Seat::Person;
-            s
-        }
-        None => match from_record {
-            [Some(a), Some(b)] if a != Seat::Person || b != Seat::Person => {
-                let computer = match (a, b) {
-                    (Seat::Computer(x), _) | (_, Seat::Computer(x)) => x,
-                    _ => Spec::Greedy,
-                };
-                match side {
-                    Some(p) => {
-                        let mut s = [Seat::Computer(computer), Seat::Computer(computer)];
-                        s[p.index()] = Seat::Person;
-                        s
-                    }
-                    // A record of two computers (written by hand) is gone on with by a person as south.
-                    None if a != Seat::Person && b != Seat::Person => [Seat::Person, b],
-                    None => [a, b],
-                }
-            }
-            [Some(Seat::Person), Some(Seat::Person)] => [Seat::Person, Seat::Person],
-            _ => {
-                let person = side.unwrap_or(Player::South);
-                let mut s = [Seat::Computer(Spec::Greedy), Seat::Computer(Spec::Greedy)];
-                s[person.index()] = Seat::Person;
-                s
-            }
-        },
+    let two_people = match args.vs {
+        Some(Opponent::Human) => true,
+        Some(Opponent::Computer(_)) => false,
+        None => from_record == [Some(Seat::Person), Some(Seat::Person)],
+    };
+    if two_people {
+        return [Seat::Person, Seat::Person];
     }
+    let computer = match args.vs {
+        Some(Opponent::Computer(spec)) => spec,
+        _ => from_record
+            .iter()
+            .find_map(|s| match s {
+                Some(Seat::Computer(spec)) => Some(*spec),
+                _ => None,
+            })
+            .unwrap_or(Spec::Greedy),
+    };
+    // The person keeps the side they had in the record unless told otherwise.
+    let person = match (args.side, from_record) {
+        (Some(side), _) => side.into(),
+        (None, [Some(Seat::Computer(_)), Some(Seat::Person)]) => Player::North,
+        _ => Player::South,
+    };
+    let mut s = [Seat::Computer(computer), Seat::Computer(computer)];
+    s[person.index()] = Seat::Person;
+    s
 }
 
 /// A line of input made safe to act on and to echo.
