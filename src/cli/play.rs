@@ -347,21 +347,19 @@ impl Session {
             let pos = self.pos().clone();
             let moves = self.game.legal_moves(&pos);
             let finished = pos.over || moves.is_empty();
-            // The result is said once, when the game comes to it (again after an undo and redo).
-            if finished && self.ended_at != Some(self.plies.len()) {
-                self.ended_at = Some(self.plies.len());
-                if pos.over {
-                    out(&board::result_line(&self.game, &pos, &self.view));
-                } else {
-                    out(&format!(
-                        "{} has no legal move and no rule of this game says what happens now; the game stops here\n",
-                        self.who(pos.to_move)
-                    ));
+            if finished {
+                // The result is said once, when the game comes to it (again after an undo and redo).
+                if self.ended_at != Some(self.plies.len()) {
+                    self.ended_at = Some(self.plies.len());
+                    if pos.over {
+                        out(&board::result_line(&self.game, &pos, &self.view));
+                    } else {
+                        out(&format!(
+                            "{} has no legal move and no rule of this game says what happens now; the game stops here\n",
+                            self.who(pos.to_move)
+                        ));
+                    }
                 }
-                if self.autosave {
-                    self.save(None);
-                }
-            } else if finished {
             } else if let Seat::Computer(spec) = self.seats[pos.to_move.index()] {
                 self.computer_moves(spec);
                 continue;
@@ -441,7 +439,7 @@ impl Session {
                         let raw = line.trim();
                         PathBuf::from(raw[raw.find(char::is_whitespace).unwrap_or(raw.len())..].trim())
                     });
-                    self.save(to);
+                    self.save(to, false);
                 }
                 word if finished => out(&format!(
                     "the game is over, so `{}` does nothing; `undo`, `save FILE` or `quit`\n",
@@ -503,7 +501,7 @@ impl Session {
         self.mark_last();
         out(&self.board());
         if self.autosave {
-            self.save(None);
+            self.save(None, true);
         }
     }
 
@@ -565,7 +563,7 @@ impl Session {
         out(&format!("took back {} {noun} ({})\n", taken.len(), taken.join(", ")));
         out(&self.board());
         if self.autosave {
-            self.save(None);
+            self.save(None, true);
         }
     }
 
@@ -599,12 +597,13 @@ impl Session {
         out(&format!("played again {} {noun} ({})\n", played.len(), played.join(", ")));
         out(&self.board());
         if self.autosave {
-            self.save(None);
+            self.save(None, true);
         }
     }
 
-    /// Saves the game as a record at `to`, or where the last save (or `--save`, `--load`) went.
-    fn save(&mut self, to: Option<PathBuf>) {
+    /// Saves the game as a record at `to`, or where the last save (or `--save`, `--load`) went;
+    /// `quietly` (the save after every move of `--save`) says nothing unless it fails.
+    fn save(&mut self, to: Option<PathBuf>, quietly: bool) {
         let Some(path) = to.or_else(|| self.save_to.clone()) else {
             out("say where: `save FILE` (for example `save game.txt`)\n");
             return;
@@ -626,7 +625,7 @@ impl Session {
         let text = draft.render(&path);
         match record::write_atomic(&path, &text) {
             Ok(()) => {
-                if !self.autosave || self.save_to.as_ref() != Some(&path) {
+                if !quietly {
                     out(&format!("saved the game in {}\n", path.display()));
                 }
                 self.save_to = Some(path);
@@ -686,7 +685,7 @@ impl Session {
             found.nodes
         ));
         if decided {
-            s.push_str("  The best move's result is certain: every line of play was followed to the end of the game.\n");
+            s.push_str("  It saw the end of the game along every line, so the best move's result holds with best play by both sides.\n");
         } else {
             s.push_str(
                 "  A score is the lead in seeds it expects for you if both sides play their best for that many plies;\n  past that it only counts seeds, so it is a guess, not a promise.\n",
