@@ -553,3 +553,21 @@ fn a_loaded_record_keeps_who_played_each_side() {
     assert!(run.stdout.ends_with("you (south) to move (5, 6): stopped\n"), "{}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_move_into_ones_own_store_is_marked_and_moves_again() {
+    // Kalah from the start: south's pit 3 (4 seeds) sows south 4, 5, 6 and the last seed into south's
+    // store, so south moves again before the computer replies.
+    let run = sowlang(&["play", "variants/kalah.sow", "--quiet"], b"3\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let want = "your move: you play pit 3: sows 1 seed into the store, moves again
+                6    5    4    3    2    1   north (computer)
+             [ 4] [ 4] [ 4] [ 4] [ 4] [ 4]
+computer  0                                 1  you
+             [ 4] [ 4] < 0> [ 5] [ 5] [ 5]
+                1    2    3    4    5    6   south (you)
+<> the pit played (south 3), the last seed fell in your store
+your move: stopped
+";
+    assert!(run.stdout.ends_with(want), "{}", run.stdout);
+}

@@ -680,9 +680,13 @@ impl Session {
             Some(t) => format!("in {:.1} s (--hint-time allows {} s)", elapsed.as_secs_f64(), t.as_secs_f64()),
             None => "(the depth --hint-depth asks for)".to_string(),
         };
+        let positions = if found.nodes == 1 {
+            "1 position".to_string()
+        } else {
+            format!("{} positions", found.nodes)
+        };
         s.push_str(&format!(
-            "  alpha-beta looked {plies} ahead (a ply is one move by either player), {} positions {how}.\n",
-            found.nodes
+            "  alpha-beta looked {plies} ahead (a ply is one move by either player), {positions} {how}.\n"
         ));
         if decided {
             s.push_str("  It saw the end of the game along every line, so the best move's result holds with best play by both sides.\n");
@@ -693,6 +697,7 @@ impl Session {
         }
         let mut ranked = found.scores.clone();
         ranked.sort_by_key(|&(k, v)| (std::cmp::Reverse(v), k));
+        let width = ranked.iter().map(|&(_, v)| search::describe_score(v).len()).max().unwrap_or(0);
         for (k, v) in ranked {
             let what = does(k);
             let what = if what.is_empty() {
@@ -701,7 +706,7 @@ impl Session {
                 what.join(", ")
             };
             s.push_str(&format!(
-                "  pit {:<3} {:<24} {what}\n",
+                "  pit {:<3} {:<width$}  {what}\n",
                 record::move_text(k),
                 search::describe_score(v)
             ));
@@ -734,6 +739,18 @@ pub(super) fn effects(game: &Game, before: &Position, ply: &Ply, view: &View) ->
     let laps = ply.events.iter().filter(|e| matches!(e, Event::PickUp { .. })).count();
     if laps > 1 {
         parts.push(format!("sows {laps} laps"));
+    }
+    // In games whose stores are sown into, seeds sown into one's own store are gained too.
+    let banked: usize = ply
+        .events
+        .iter()
+        .map(|e| match e {
+            Event::Sown { cells, .. } => cells.iter().filter(|&&c| c == game.store(me)).count(),
+            _ => 0,
+        })
+        .sum();
+    if banked > 0 {
+        parts.push(format!("sows {} into the store", seeds(banked as u32)));
     }
     if captured > 0 {
         parts.push(format!("captures {}", seeds(captured)));
