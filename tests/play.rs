@@ -497,6 +497,8 @@ fn bad_records_and_arguments_are_refused() {
     let run = sowlang(&["play", OWARE, "--hint-time", "-1"], b"");
     assert_eq!(run.code, 2);
     assert!(flat(&run.stderr).contains("is not a number of seconds"), "{}", run.stderr);
+    // A puzzle says who is to move, so --first with it is refused rather than ignored.
+    assert_eq!(sowlang(&["play", OWARE, "--from", &missing, "--first", "north"], b"").code, 2);
     // A missing puzzle file.
     let run = sowlang(&["play", OWARE, "--from", &missing], b"");
     assert_eq!((run.code, run.stdout.as_str()), (2, ""));

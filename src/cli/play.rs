@@ -64,8 +64,8 @@ pub struct Args {
     /// says otherwise).
     #[arg(long, value_enum)]
     side: Option<Side>,
-    /// Start from this position (JSON, as for `run --from`; a teacher's puzzle).
-    #[arg(long, conflicts_with = "load")]
+    /// Start from this position (JSON, as for `run --from`; a teacher's puzzle); its `to_move` says who begins.
+    #[arg(long, conflicts_with_all = ["load", "first"])]
     from: Option<PathBuf>,
     /// Go on with a saved game record (it names the rule file, parameters and moves).
     #[arg(long, conflicts_with_all = ["file", "sets", "first"])]
