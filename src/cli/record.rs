@@ -102,7 +102,12 @@ pub fn parse(path: &Path, file: FileId, text: &str) -> Result<Record, Diagnostic
         let value_lead = value.len() - value.trim_start().len();
         let value = value.trim();
         let vstart = value_start + value_lead;
-        let value_span = span(file, vstart, vstart + value.len().max(1));
+        // An empty value has no text of its own to point at: the whole line is marked instead.
+        let value_span = if value.is_empty() {
+            body_span
+        } else {
+            span(file, vstart, vstart + value.len())
+        };
         let once = |seen: bool| -> Result<(), Diagnostic> {
             if seen {
                 Err(bad(format!("`{key}` is given twice"), body_span, "second time here").with_help(format!("keep one `{key}:` line")))
@@ -584,6 +589,33 @@ mod tests {
             assert_eq!(&text[s.start..s.end], at, "{text}");
         }
         assert!(read("").is_err() && read("\n# only a comment\n").is_err());
+    }
+
+    #[test]
+    fn every_cut_of_a_record_reads_or_is_refused_with_a_place_inside_it() {
+        let text = "sowlang record 1\n# c\nrules: ../v/x.sow\nset: pits=5\nfirst: south\nfrom: {\"pits\":1}\nsouth: human\nnorth: greedy\nmoves: 3 5 1\nresult: unfinished\n";
+        let mut cuts: Vec<String> = (0..=text.len()).map(|i| text[..i].to_string()).collect();
+        // Each line dropped, doubled or stripped of its value.
+        let lines: Vec<&str> = text.lines().collect();
+        for i in 0..lines.len() {
+            let mut dropped = lines.clone();
+            dropped.remove(i);
+            cuts.push(dropped.join("\n"));
+            let mut doubled = lines.clone();
+            doubled.insert(i, lines[i]);
+            cuts.push(doubled.join("\n"));
+            let mut emptied = lines.clone();
+            let key = lines[i].split(':').next().unwrap_or("").to_string() + ":";
+            emptied[i] = &key;
+            cuts.push(emptied.join("\n"));
+        }
+        for cut in &cuts {
+            if let Err(d) = read(cut) {
+                for l in &d.labels {
+                    assert!(l.span.start <= l.span.end && l.span.end <= cut.len(), "{cut:?}: {d:?}");
+                }
+            }
+        }
     }
 
     #[test]
