@@ -231,7 +231,7 @@ fn start(game: &Game) -> Position {
 
 /// A pit of the player to move that holds seeds but whose sowing never ends.
 fn endless_move(game: &Game, pos: &Position) -> Option<usize> {
-    (1..=game.pits).find(|&k| {
+    (1..=game.side_pits).find(|&k| {
         let mut p = pos.clone();
         matches!(game.apply(&mut p, k), Err(MoveError::Illegal { reason, .. }) if reason.contains("never ends"))
     })
@@ -404,7 +404,7 @@ fn end_spans(program: &Program) -> Vec<Span> {
         .items
         .iter()
         .filter_map(|i| match &i.kind {
-            ItemKind::End(_, cond, _) => Some(cond.span),
+            ItemKind::End(_, cond, ..) => Some(cond.span),
             _ => None,
         })
         .collect()
@@ -446,7 +446,7 @@ impl Finding {
                     .items
                     .iter()
                     .find_map(|i| match &i.kind {
-                        ItemKind::End(name, cond, _) if name.node == *rule => Some(cond.span),
+                        ItemKind::End(name, cond, ..) if name.node == *rule => Some(cond.span),
                         _ => None,
                     })
                     .unwrap_or(at);

@@ -309,6 +309,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::BoardStores(_) => "board stores".into(),
         ItemKind::First(_) => "first".into(),
         ItemKind::SowDirection(_) => "sow direction".into(),
+        ItemKind::SowTrack(_) => "sow track".into(),
         ItemKind::SowSkipOrigin => "sow skip origin".into(),
         ItemKind::SowIntoStore => "sow into own store".into(),
         ItemKind::SowRelay(_) => "sow relay".into(),

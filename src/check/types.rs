@@ -54,6 +54,17 @@ impl Scope {
             after_move: false,
         }
     }
+    /// A `seeds N where COND` of the board: each pit, before the game.
+    pub fn setup() -> Self {
+        Scope {
+            last: false,
+            pit: true,
+            origin: false,
+            in_trigger: false,
+            in_sowing: false,
+            after_move: false,
+        }
+    }
     /// A trigger: as a seed falls.
     pub fn trigger() -> Self {
         Scope {
@@ -97,11 +108,15 @@ impl Scope {
 /// Every built-in name, for "did you mean" and to keep parameters from hiding them.
 pub const BUILTIN_NAMES: &[&str] = &[
     "south", "north", "mover", "opponent", "to_move", "last", "origin", "pit", "board", "total", "ply", "round", "lap", "final",
-    "no_moves", "can_feed", "repeated",
+    "no_moves", "can_feed", "repeated", "front", "back",
 ];
 
 const FUNCTIONS: &[&str] = &[
     "opposite",
+    "behind",
+    "in_front",
+    "next",
+    "previous",
     "store",
     "other",
     "row",
@@ -115,7 +130,7 @@ const FUNCTIONS: &[&str] = &[
     "rounds_won",
 ];
 
-const FIELDS: &[&str] = &["count", "before", "number", "side", "owner", "claimed", "closed", "store"];
+const FIELDS: &[&str] = &["count", "before", "number", "row", "side", "owner", "claimed", "closed", "store"];
 
 /// Walks expressions, collecting diagnostics.
 pub struct TypeChecker<'a> {
@@ -190,7 +205,7 @@ impl TypeChecker<'_> {
                     );
                 }
                 match field.node.as_str() {
-                    "count" | "before" | "number" => Some(Ty::Int),
+                    "count" | "before" | "number" | "row" => Some(Ty::Int),
                     "side" | "owner" => Some(Ty::Player),
                     "claimed" | "closed" | "store" => Some(Ty::Bool),
                     other => {
@@ -341,7 +356,7 @@ impl TypeChecker<'_> {
                 },
             ),
             "board" => (Ty::Set, None),
-            "total" | "ply" | "round" => (Ty::Int, None),
+            "total" | "ply" | "round" | "front" | "back" => (Ty::Int, None),
             "no_moves" | "can_feed" | "repeated" => (
                 Ty::Bool,
                 if scope.after_move {
@@ -383,7 +398,7 @@ impl TypeChecker<'_> {
 
     fn call(&mut self, e: &Expr, name: &str, name_span: crate::diagnostic::Span, args: &[Expr], scope: Scope) -> Option<Ty> {
         let (params, result): (&[Ty], Ty) = match name {
-            "opposite" => (&[Ty::Pit], Ty::Pit),
+            "opposite" | "behind" | "in_front" | "next" | "previous" => (&[Ty::Pit], Ty::Pit),
             "store" => (&[Ty::Player], Ty::Pit),
             "other" => (&[Ty::Player], Ty::Player),
             "row" => (&[Ty::Player], Ty::Set),

@@ -65,13 +65,15 @@ pub fn draw(game: &Game, pos: &Position) -> String {
     draw_view(game, pos, &View::default())
 }
 
-/// The board as text, seen from `view.bottom`'s side: the other player's row on top, read right to
-/// left (its pit 1 on the right, across from the bottom player's last pit), the other player's store
-/// on the left and the bottom player's on the right, each labelled with its owner's name. The pit
-/// just played is drawn `<n>`, the pit where its last seed fell `(n)`.
+/// The board as text, seen from `view.bottom`'s side: the other player's rows on top, read right to
+/// left (their pit 1 on the right, across from the bottom player's last pit), the other player's
+/// store on the left and the bottom player's on the right, each labelled with its owner's name. On a
+/// board of several rows a player the front rows (`a`) meet in the middle and each row is labelled
+/// with its letter. The pit just played is drawn `<n>`, the pit where its last seed fell `(n)`.
 pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     let b = &pos.board;
-    let n = game.pits;
+    let columns = game.columns;
+    let rows = game.rows;
     let me = view.bottom;
     let them = me.other();
     let width = b.cells.iter().map(|c| c.to_string().len()).max().unwrap_or(1).max(2);
@@ -96,13 +98,16 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
         }
     };
     let cell_w = cell(0).chars().count();
-    // The top row is read from the bottom player's left: the other player's last pit first.
-    let top_numbers: Vec<usize> = (1..=n).rev().collect();
-    let bottom_numbers: Vec<usize> = (1..=n).collect();
-    let cells_of = |p: Player, numbers: &[usize]| -> String { numbers.iter().map(|&k| cell(game.pit(p, k))).collect::<Vec<_>>().join(" ") };
+    // A row of the other player is read from the bottom player's left: its last pit first.
+    let top_numbers: Vec<usize> = (1..=columns).rev().collect();
+    let bottom_numbers: Vec<usize> = (1..=columns).collect();
+    // Row `r` (0 = the front row) of player `p`, in the order of `numbers`.
+    let row_cells = |p: Player, r: usize, numbers: &[usize]| -> String {
+        numbers.iter().map(|&k| cell(game.pit(p, r * columns + k))).collect::<Vec<_>>().join(" ")
+    };
     let numbers = |order: &[usize]| order.iter().map(|k| format!("{k:>cell_w$}")).collect::<Vec<_>>().join(" ");
-    let top = cells_of(them, &top_numbers);
-    let bottom = cells_of(me, &bottom_numbers);
+    let row_letter = |r: usize| if rows > 1 { format!("   {}", char::from(b'a' + r as u8)) } else { String::new() };
+    let row_w = columns * (cell_w + 1) - 1;
     let store_w = width.max(2);
     let left_name = view.name(them);
     let right_name = view.name(me);
@@ -114,20 +119,21 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     let row_label = |p: Player| -> String {
         let seat = p.name();
         let name = view.name(p);
-        if name == seat {
-            seat.to_string()
-        } else {
-            format!("{seat} ({name})")
-        }
+        if name == seat { seat.to_string() } else { format!("{seat} ({name})") }
     };
     let mut s = String::new();
     s.push_str(&format!("{pad}{}   {}\n", numbers(&top_numbers), row_label(them)));
-    s.push_str(&format!("{pad}{top}\n"));
+    // The other player's back row is furthest from the middle, so it is drawn first.
+    for r in (0..rows).rev() {
+        s.push_str(&format!("{pad}{}{}\n", row_cells(them, r, &top_numbers), row_letter(r)));
+    }
     s.push_str(&format!(
         "{left_name} {left_store:>store_w$}  {}  {right_store:<store_w$} {right_name}\n",
-        " ".repeat(top.chars().count())
+        " ".repeat(row_w)
     ));
-    s.push_str(&format!("{pad}{bottom}\n"));
+    for r in 0..rows {
+        s.push_str(&format!("{pad}{}{}\n", row_cells(me, r, &bottom_numbers), row_letter(r)));
+    }
     s.push_str(&format!("{pad}{}   {}\n", numbers(&bottom_numbers), row_label(me)));
     if view.played.is_some() || view.last_seed.is_some() {
         s.push_str(&legend(game, view));
@@ -182,7 +188,7 @@ pub fn status(game: &Game, pos: &Position, view: &View) -> String {
             s.push_str(&format!(
                 "{} to move; legal moves: {}\n",
                 pos.to_move.name(),
-                super::run::list(&moves)
+                super::run::names(game, &moves)
             ));
         }
     }

@@ -91,7 +91,7 @@ pub struct Args {
 
 const HELP: &str = "\
 commands (upper or lower case):
-  a pit number   sow that pit
+  a pit          sow that pit: its number (`3`), or its row and number (`b3`) on a board of several rows
   undo [N]       take back your last move (and the computer's reply), or N of them
   redo [N]       play again what undo took back
   hint           what the computer would play, what each move does and its score
@@ -374,7 +374,7 @@ impl Session {
             } else if self.quiet {
                 format!("{} to move: ", self.who(pos.to_move))
             } else {
-                format!("{} to move ({}): ", self.who(pos.to_move), super::run::list(&moves))
+                format!("{} to move ({}): ", self.who(pos.to_move), super::run::names(&self.game, &moves))
             };
             out(&prompt);
             let mut bytes = Vec::new();
@@ -423,7 +423,7 @@ impl Session {
                     let text = self.hint();
                     out(&text);
                 }
-                "moves" if !finished => out(&format!("legal moves: {}\n", super::run::list(&moves))),
+                "moves" if !finished => out(&format!("legal moves: {}\n", super::run::names(&self.game, &moves))),
                 "board" => out(&self.board()),
                 "undo" | "u" | "back" => match count() {
                     Ok(n) => self.undo(n),
@@ -445,14 +445,14 @@ impl Session {
                     "the game is over, so `{}` does nothing; `undo`, `save FILE` or `quit`\n",
                     echo(word)
                 )),
-                word => match record::parse_move(word) {
+                word => match record::parse_move(&self.game, word) {
                     Some(_) if words.len() == 1 => self.person_moves(word),
                     _ => {
                         let more = if self.quiet { QUIET_HELP } else { "type `help` for the commands\n" };
                         out(&format!(
                             "`{}` is not understood: type a pit number ({}); {more}",
                             echo(&words.join(" ")),
-                            super::run::list(&moves)
+                            super::run::names(&self.game, &moves)
                         ));
                     }
                 },
@@ -483,7 +483,7 @@ impl Session {
         let rng = &mut self.rng;
         let choice = thinking(&label, || choose(game, &pos, spec, false, rng));
         let k = choice.expect("the caller checked that there is a legal move").pit;
-        match record::play(game, &pos, &record::move_text(k)) {
+        match record::play(game, &pos, &record::move_text(game, k)) {
             Ok(ply) => {
                 self.redo.clear();
                 self.announce(&ply, Some(spec));
@@ -647,7 +647,7 @@ impl Session {
             return "there is no legal move\n".into();
         };
         let does = |k: usize| -> Vec<String> {
-            match record::play(game, &pos, &record::move_text(k)) {
+            match record::play(game, &pos, &record::move_text(game, k)) {
                 Ok(ply) => effects(game, &pos, &ply, &self.view),
                 Err(_) => Vec::new(),
             }
@@ -659,12 +659,12 @@ impl Session {
             } else {
                 format!(" ({})", best.join(", "))
             };
-            return format!("try pit {}{why}\n", record::move_text(found.pit));
+            return format!("try pit {}{why}\n", record::move_text(game, found.pit));
         }
         let decided = found.score.abs() >= search::DECIDED;
         let mut s = format!(
             "hint: pit {} looks best{}\n",
-            record::move_text(found.pit),
+            record::move_text(game, found.pit),
             if best.is_empty() {
                 String::new()
             } else {
@@ -707,7 +707,7 @@ impl Session {
             };
             s.push_str(&format!(
                 "  pit {:<3} {:<width$}  {what}\n",
-                record::move_text(k),
+                record::move_text(game, k),
                 search::describe_score(v)
             ));
         }
@@ -723,10 +723,12 @@ pub(super) fn effects(game: &Game, before: &Position, ply: &Ply, view: &View) ->
     let mut captured = 0u32;
     let mut given = 0u32;
     let mut parts = Vec::new();
+    let mut in_hand = 0u32;
     for e in &ply.events {
         match e {
             Event::Take { seeds, to, .. } if *to == me => captured += seeds,
             Event::Take { seeds, .. } => given += seeds,
+            Event::TakeInHand { seeds, player, .. } if *player == me => in_hand += seeds,
             _ => {}
         }
     }
@@ -736,7 +738,11 @@ pub(super) fn effects(game: &Game, before: &Position, ply: &Ply, view: &View) ->
         "computer" => "the computer".to_string(),
         name => name.to_string(),
     };
-    let laps = ply.events.iter().filter(|e| matches!(e, Event::PickUp { .. })).count();
+    let laps = ply
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::PickUp { .. } | Event::SowAgain { .. }))
+        .count();
     if laps > 1 {
         parts.push(format!("sows {laps} laps"));
     }
@@ -754,6 +760,9 @@ pub(super) fn effects(game: &Game, before: &Position, ply: &Ply, view: &View) ->
     }
     if captured > 0 {
         parts.push(format!("captures {}", seeds(captured)));
+    }
+    if in_hand > 0 {
+        parts.push(format!("captures {} and sows them again", seeds(in_hand)));
     }
     if given > 0 {
         parts.push(format!("gives {} {}", call(them), seeds(given)));

@@ -253,27 +253,28 @@ pub struct Ply {
     pub after: Position,
 }
 
-/// A move's text as the engine takes it. Kept in one place so that a richer move notation (rows,
-/// directions) changes only this and [`move_text`].
-pub fn parse_move(text: &str) -> Option<usize> {
-    text.trim().parse::<usize>().ok()
+/// A move's text as the engine takes it (`3`, or `b3` on a board of several rows a player). The
+/// engine owns the notation; this is the one place the records and `play` go through.
+pub fn parse_move(game: &Game, text: &str) -> Option<usize> {
+    game.parse_move(text)
 }
 
 /// How a move is written, in records and on the screen.
-pub fn move_text(k: usize) -> String {
-    k.to_string()
+pub fn move_text(game: &Game, k: usize) -> String {
+    game.move_name(k)
 }
 
 /// Plays the move written `text` on a copy of `pos`; Err says in words why it cannot be played.
 pub fn play(game: &Game, pos: &Position, text: &str) -> Result<Ply, String> {
-    let Some(k) = parse_move(text) else {
-        return Err("it is not a move of this game (a pit number)".into());
+    let Some(k) = parse_move(game, text) else {
+        let what = if game.rows == 1 { "a pit number" } else { "a row letter and a pit number, as `b3`" };
+        return Err(format!("it is not a move of this board ({what})"));
     };
     let mut after = pos.clone();
     match game.apply_traced(&mut after, k) {
         Ok(events) => Ok(Ply {
             mover: pos.to_move,
-            text: move_text(k),
+            text: move_text(game, k),
             events,
             after,
         }),
@@ -296,7 +297,7 @@ pub fn replay(game: &Game, record: &Record, start: &Position) -> Result<Vec<Ply>
                     moves => format!(
                         "{} to move; the legal moves here are: {}",
                         pos.to_move.name(),
-                        super::run::list(moves)
+                        super::run::names(game, moves)
                     ),
                 };
                 return Err(Diagnostic::error(

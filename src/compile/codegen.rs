@@ -198,6 +198,10 @@ impl Gen {
                 self.place(p);
                 self.unary(Op::Number);
             }
+            IntExpr::Row(p) => {
+                self.place(p);
+                self.unary(Op::RowOf);
+            }
             IntExpr::Lap => self.push(Op::Lap),
             IntExpr::Ply => self.push(Op::Ply),
             IntExpr::Round => self.push(Op::Round),
@@ -284,6 +288,10 @@ impl Gen {
             PitExpr::Opposite(p) => {
                 self.place(p);
                 self.unary(Op::Opposite);
+            }
+            PitExpr::Relation(r, p) => {
+                self.place(p);
+                self.unary(Op::Relation(*r));
             }
             PitExpr::Leftmost(s) => {
                 let i = self.set_index(s);

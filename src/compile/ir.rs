@@ -9,8 +9,12 @@ use crate::engine::{Cell, Player};
 pub struct Game {
     /// Display name.
     pub name: String,
+    /// Pits of one player, every row (rows × columns).
+    pub side_pits: usize,
+    /// Rows of pits each player has (1 on a two-row board).
+    pub rows: usize,
     /// Pits in each row.
-    pub pits: usize,
+    pub columns: usize,
     /// Stores are sown into (else they only hold captures).
     pub stores_sown: bool,
     /// Seeds of every cell at the start (pits, then the two stores).
@@ -105,6 +109,15 @@ pub struct Track {
     /// Per cell: its place in `cells` (0 for a cell not on the track, as if it stood first). The
     /// usual sowing loop counts places, so that finding each next cell does not wait on the last.
     pub place: Vec<u16>,
+    /// Per cell: the cell before it on the track (for a cell not on the track, the track's last).
+    pub prev: Vec<Cell>,
+}
+
+impl Track {
+    /// Is the cell on this track?
+    pub fn has(&self, c: Cell) -> bool {
+        self.cells.get(usize::from(self.place[c as usize])) == Some(&c)
+    }
 }
 
 /// The rules for the moves that start while `when` holds.
@@ -138,6 +151,8 @@ pub struct Sow {
     pub skip_origin: bool,
     /// The mover's store is on the track.
     pub into_own_store: bool,
+    /// Each player sows around their own rows only (else around both players' rows).
+    pub own_track: bool,
     /// Relay condition.
     pub relay: Option<Code>,
     /// Most laps per move.
@@ -184,6 +199,8 @@ pub enum Receiver {
     Owner,
     /// A player.
     Player(Code),
+    /// The mover's hand: the seeds are sown again (`sow taken`).
+    Hand,
 }
 
 /// Pits an action applies to.
@@ -223,6 +240,23 @@ pub enum Action {
         /// For whom.
         player: Code,
     },
+    /// Sow the seeds the rule took again, within the same move: from the pit `from`, or from the
+    /// pit after `last` along the track.
+    SowTaken {
+        /// The pit the first seed falls into.
+        from: Option<Code>,
+    },
+}
+
+/// The result an end rule states, instead of comparing the scores.
+#[derive(Debug, Clone)]
+pub enum EndResult {
+    /// This player wins.
+    Winner(Code),
+    /// This player loses.
+    Loser(Code),
+    /// Nobody wins.
+    Draw,
 }
 
 /// Feeding policy.
@@ -254,6 +288,8 @@ pub struct EndRule {
     pub when: Code,
     /// The seeds left on the board.
     pub remaining: Remaining,
+    /// The result the rule states; `None`: the scores decide.
+    pub result: Option<EndResult>,
     /// The condition asks `no_moves` or `can_feed`, so the legal moves must be known to test it.
     pub asks_moves: bool,
     /// The condition asks `can_feed`.
@@ -350,6 +386,19 @@ pub struct Rounds {
     pub keep_claims: bool,
 }
 
+/// A pit found from another by where it lies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    /// The pit behind, one row further from the middle.
+    Behind,
+    /// The pit in front, one row nearer the middle.
+    InFront,
+    /// The next cell along the mover's track.
+    Next,
+    /// The cell before it along the mover's track.
+    Previous,
+}
+
 /// A field of a pit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PitField {
@@ -359,6 +408,8 @@ pub enum PitField {
     Before,
     /// Number in its row.
     Number,
+    /// Its row, 1 for the front row.
+    Row,
     /// Row player.
     Side,
     /// Owner.
@@ -468,6 +519,8 @@ pub enum Expr {
     Other(Box<Expr>),
     /// `opposite(PIT)`.
     Opposite(Box<Expr>),
+    /// `behind(PIT)`, `next(PIT)`, ...
+    Relation(Relation, Box<Expr>),
     /// `store(P)`.
     Store(Box<Expr>),
     /// `seeds(P)`.
@@ -521,6 +574,7 @@ impl Expr {
             | Expr::Repeated => false,
             Expr::Other(x)
             | Expr::Opposite(x)
+            | Expr::Relation(_, x)
             | Expr::Store(x)
             | Expr::Seeds(x)
             | Expr::Captured(x)
@@ -792,6 +846,10 @@ pub enum Op {
     Before,
     /// Pit → its number in its row.
     Number,
+    /// Pit → its row (1 for the front row).
+    RowOf,
+    /// Pit → a pit next to it (no pit when there is none).
+    Relation(Relation),
     /// Pit → its row's player.
     Side,
     /// Pit → its owner.

@@ -9,7 +9,7 @@
 
 use std::cell::Cell;
 
-use super::ir::{Aggregate, ArithOp, BinOp, CmpOp, Expr, PitField, SetExpr};
+use super::ir::{Aggregate, ArithOp, BinOp, CmpOp, Expr, PitField, Relation, SetExpr};
 use crate::engine::Player;
 
 /// A pit or store named by a rule: a pit-valued [`Expr`], typed.
@@ -27,6 +27,8 @@ pub(crate) enum PitExpr {
     Store(Box<PlayerExpr>),
     /// `opposite(PIT)`.
     Opposite(Box<PitExpr>),
+    /// `behind(PIT)`, `next(PIT)`, ...
+    Relation(Relation, Box<PitExpr>),
     /// `leftmost(SET)`.
     Leftmost(Box<Pits>),
     /// `rightmost(SET)`.
@@ -63,6 +65,8 @@ pub(crate) enum IntExpr {
     Before(PitExpr),
     /// `PIT.number`.
     Number(PitExpr),
+    /// `PIT.row`.
+    Row(PitExpr),
     /// Lap number.
     Lap,
     /// Moves played.
@@ -167,7 +171,7 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Captured(_)
         | Expr::RoundsWon(_)
         | Expr::Neg(_)
-        | Expr::Field(_, PitField::Count | PitField::Before | PitField::Number)
+        | Expr::Field(_, PitField::Count | PitField::Before | PitField::Number | PitField::Row)
         | Expr::Aggregate(Aggregate::Size | Aggregate::Sum, _) => Ty::Int,
         Expr::Bool(_)
         | Expr::Final
@@ -194,6 +198,7 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Origin
         | Expr::Pit
         | Expr::Opposite(_)
+        | Expr::Relation(..)
         | Expr::Store(_)
         | Expr::Aggregate(Aggregate::Leftmost | Aggregate::Rightmost, _) => Ty::Pit,
     }
@@ -311,6 +316,7 @@ impl Typer {
                 self.before.set(true);
                 IntExpr::Before(self.pit(p))
             }
+            Expr::Field(p, PitField::Row) => IntExpr::Row(self.pit(p)),
             Expr::Field(p, _) => IntExpr::Number(self.pit(p)),
             Expr::Aggregate(Aggregate::Size, set) => IntExpr::Size(Box::new(self.set(set))),
             Expr::Aggregate(_, set) => IntExpr::Sum(Box::new(self.set(set))),
@@ -377,6 +383,10 @@ impl Typer {
             Expr::Opposite(p) => match self.pit(p) {
                 PitExpr::NoPit => PitExpr::NoPit,
                 p => PitExpr::Opposite(Box::new(p)),
+            },
+            Expr::Relation(r, p) => match self.pit(p) {
+                PitExpr::NoPit => PitExpr::NoPit,
+                p => PitExpr::Relation(*r, Box::new(p)),
             },
             Expr::Aggregate(Aggregate::Leftmost, set) => PitExpr::Leftmost(Box::new(self.set(set))),
             Expr::Aggregate(_, set) => PitExpr::Rightmost(Box::new(self.set(set))),

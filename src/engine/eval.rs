@@ -2,7 +2,7 @@
 //! in progress: a small stack machine, allocation-free for every usual expression.
 
 use super::{Board, Cell, Game, Player};
-use crate::compile::ir::{Code, Flag, NO_PIT, Op, Operand, PitSet, Quick, Reg, Test, Who};
+use crate::compile::ir::{Code, Flag, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
 
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
@@ -31,6 +31,8 @@ pub(crate) struct Ctx<'a> {
     pub repeated: bool,
     /// Every seed on the board, when already worked out.
     pub total: Option<i64>,
+    /// The mover's track, which `next` and `previous` follow; `None`: the usual rules' track.
+    pub track: Option<&'a Track>,
 }
 
 impl<'a> Ctx<'a> {
@@ -52,6 +54,7 @@ impl<'a> Ctx<'a> {
             can_feed: false,
             repeated: false,
             total: None,
+            track: None,
         }
     }
 
@@ -313,6 +316,27 @@ impl<'a> Ctx<'a> {
         if c == NO_PIT { 0 } else { self.game.number(c) as i64 }
     }
 
+    fn row_of(&self, c: Cell) -> i64 {
+        if c == NO_PIT { 0 } else { self.game.row_of(c) as i64 }
+    }
+
+    /// The pit found from `c` by `r`; [`NO_PIT`] when there is none.
+    fn related(&self, r: Relation, c: Cell) -> Cell {
+        if c == NO_PIT {
+            return NO_PIT;
+        }
+        let track = || {
+            self.track
+                .unwrap_or_else(|| &self.game.phases.last().expect("the usual rules are a phase").tracks[self.mover.index()])
+        };
+        match r {
+            Relation::Behind => self.game.behind(c).unwrap_or(NO_PIT),
+            Relation::InFront => self.game.in_front(c).unwrap_or(NO_PIT),
+            Relation::Next => track().next[c as usize],
+            Relation::Previous => track().prev[c as usize],
+        }
+    }
+
     #[inline]
     fn total(&self) -> i64 {
         match self.total {
@@ -367,6 +391,8 @@ impl<'a> Ctx<'a> {
                 Op::Count => acc = i64::from(self.count(acc as Cell)),
                 Op::Before => acc = i64::from(self.before_of(acc as Cell)),
                 Op::Number => acc = self.number(acc as Cell),
+                Op::RowOf => acc = self.row_of(acc as Cell),
+                Op::Relation(r) => acc = i64::from(self.related(r, acc as Cell)),
                 Op::Side => acc = self.side_of(acc as Cell).index() as i64,
                 Op::Owner => acc = self.owner_of(acc as Cell).index() as i64,
                 Op::Claimed => acc = i64::from(self.claimed(acc as Cell)),

@@ -55,6 +55,26 @@ pub enum Event {
         /// Into whose store.
         to: Player,
     },
+    /// A rule took seeds into the mover's hand, to sow them again.
+    TakeInHand {
+        /// The rule's name.
+        rule: String,
+        /// From where.
+        cell: Cell,
+        /// How many.
+        seeds: u32,
+        /// Whose hand.
+        player: Player,
+    },
+    /// Seeds a rule took are sown again, a lap of their own.
+    SowAgain {
+        /// How many.
+        seeds: u32,
+        /// The cell the first seed falls into.
+        from: Cell,
+        /// Which lap (2 or more).
+        lap: u32,
+    },
     /// A rule moved seeds between pits.
     MoveSeeds {
         /// The rule's name.
@@ -194,7 +214,7 @@ impl Game {
         for e in events {
             let line = match e {
                 Event::Move { player, pit, phase } => {
-                    let mut l = format!("{} plays pit {pit}", player.name());
+                    let mut l = format!("{} plays pit {}", player.name(), self.move_name(*pit));
                     if !phase.is_empty() {
                         l.push_str(&format!(" (phase \"{phase}\")"));
                     }
@@ -217,6 +237,20 @@ impl Game {
                 ),
                 Event::Take { rule, cell, seeds: n, to } => {
                     format!("  \"{rule}\": {} takes {} from {}", to.name(), seeds(*n), self.describe(*cell))
+                }
+                Event::TakeInHand {
+                    rule,
+                    cell,
+                    seeds: n,
+                    player,
+                } => format!(
+                    "  \"{rule}\": {} picks up {} from {} to sow them again",
+                    player.name(),
+                    seeds(*n),
+                    self.describe(*cell)
+                ),
+                Event::SowAgain { seeds: n, from, lap } => {
+                    format!("  lap {lap}: sows the {} taken on, from {}", seeds(*n), self.describe(*from))
                 }
                 Event::MoveSeeds { rule, seeds: n, from, to } => format!(
                     "  \"{rule}\": moves {} from {} to {}",
@@ -264,7 +298,7 @@ impl Game {
                     )
                 }
                 Event::RoundSetup { round, cells, closed } => {
-                    let n = self.pits;
+                    let n = self.side_pits;
                     let row = |p: Player| {
                         self.row(p)
                             .map(|c| if closed[c] { "closed".to_string() } else { cells[c].to_string() })

@@ -548,6 +548,10 @@ impl Builder {
                 let d = inner.next().expect("direction");
                 ItemKind::SowDirection(if d.as_str() == "cw" { Direction::Cw } else { Direction::Ccw })
             }
+            Rule::sow_track => ItemKind::SowTrack(match inner.next().expect("kind").as_str() {
+                "own" => TrackKind::Own,
+                _ => TrackKind::Shared,
+            }),
             Rule::sow_skip_origin => ItemKind::SowSkipOrigin,
             Rule::sow_into_store => ItemKind::SowIntoStore,
             Rule::sow_relay => ItemKind::SowRelay(self.expr(inner.next().expect("expr"))?),
@@ -577,11 +581,21 @@ impl Builder {
             Rule::end_item => {
                 let name = self.string(inner.next().expect("name"));
                 let cond = self.expr(inner.next().expect("cond"))?;
-                let remaining = match inner.next() {
-                    Some(r) => Some(self.remaining(r)?),
-                    None => None,
-                };
-                ItemKind::End(name, cond, remaining)
+                let mut remaining = None;
+                let mut result = None;
+                for part in inner {
+                    if part.as_rule() == Rule::end_result {
+                        let r = children(part).next().expect("result");
+                        result = Some(match r.as_rule() {
+                            Rule::result_winner => EndResult::Winner(self.expr(children(r).next().expect("player"))?),
+                            Rule::result_loser => EndResult::Loser(self.expr(children(r).next().expect("player"))?),
+                            _ => EndResult::Draw,
+                        });
+                    } else {
+                        remaining = Some(self.remaining(part)?);
+                    }
+                }
+                ItemKind::End(name, cond, remaining, result)
             }
             Rule::phase_item => {
                 let name = self.string(inner.next().expect("name"));
@@ -658,6 +672,10 @@ impl Builder {
                     let pits = self.pit_list(parts.next().expect("pits"))?;
                     Action::Claim(pits, self.expr(parts.next().expect("player"))?)
                 }
+                Rule::sow_taken_action => Action::SowTaken(match parts.next() {
+                    Some(from) => Some(self.expr(from)?),
+                    None => None,
+                }),
                 Rule::then_action => {
                     let kind = parts.next().expect("kind");
                     Action::Then(match kind.as_str() {
