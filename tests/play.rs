@@ -573,3 +573,51 @@ your move: stopped
 ";
     assert!(run.stdout.ends_with(want), "{}", run.stdout);
 }
+
+#[test]
+fn a_board_of_two_rows_a_player_is_drawn_row_by_row_from_either_side() {
+    // Hus's start (variants/hus.sow: "seeds seeds where pit.row == back or pit.number > pits - 4"):
+    // 2 seeds in every back-row pit (b) and in pits 5 to 8 of the front row (a), for each player.
+    // Seen from north: north's front row just below the stores, its back row under it, pit 1 on the
+    // left; south's rows above, front row nearest the middle, each read from north's left (south's
+    // pit 8 first, so south's front row shows its four filled pits on the left).
+    let dir = scratch("rows");
+    let record = dir.join("hus.txt");
+    let rec = record.display().to_string();
+    let run = sowlang(
+        &["play", "variants/hus.sow", "--vs", "human", "--side", "north"],
+        format!("A5\nsave {rec}\nquit\n").as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let start = "
+             8    7    6    5    4    3    2    1   south
+          [ 2] [ 2] [ 2] [ 2] [ 2] [ 2] [ 2] [ 2]   b
+          [ 2] [ 2] [ 2] [ 2] [ 0] [ 0] [ 0] [ 0]   a
+south  0                                           0  north
+          [ 0] [ 0] [ 0] [ 0] [ 2] [ 2] [ 2] [ 2]   a
+          [ 2] [ 2] [ 2] [ 2] [ 2] [ 2] [ 2] [ 2]   b
+             1    2    3    4    5    6    7    8   north
+";
+    assert!(run.stdout.contains(b(start)), "{}", run.stdout);
+    // The move is typed in upper case and written as the engine names it. South's own track runs
+    // along its front row from pit 8 down to pit 1 (then along the back row), so a5's 2 seeds go into
+    // a4 and a3; a3 was empty, so the relay stops there.
+    let after_a5 = "
+             8    7    6    5    4    3    2    1   south
+          [ 2] [ 2] [ 2] [ 2] [ 2] [ 2] [ 2] [ 2]   b
+          [ 2] [ 2] [ 2] < 0> [ 1] ( 1) [ 0] [ 0]   a
+south  0                                           0  north
+          [ 0] [ 0] [ 0] [ 0] [ 2] [ 2] [ 2] [ 2]   a
+          [ 2] [ 2] [ 2] [ 2] [ 2] [ 2] [ 2] [ 2]   b
+             1    2    3    4    5    6    7    8   north
+<> the pit played (south a5), () where the last seed fell (south a3)
+";
+    assert!(after(&run.stdout, "south plays pit a5\n").contains(b(after_a5)), "{}", run.stdout);
+    let text = std::fs::read_to_string(&record).expect("record");
+    assert!(text.contains("\nmoves: a5\n"), "{text}");
+    let run = sowlang(&["replay", &rec, "--json"], b"");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(json["to_move"], "north");
+    let _ = std::fs::remove_dir_all(&dir);
+}

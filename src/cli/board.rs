@@ -103,10 +103,20 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     let bottom_numbers: Vec<usize> = (1..=columns).collect();
     // Row `r` (0 = the front row) of player `p`, in the order of `numbers`.
     let row_cells = |p: Player, r: usize, numbers: &[usize]| -> String {
-        numbers.iter().map(|&k| cell(game.pit(p, r * columns + k))).collect::<Vec<_>>().join(" ")
+        numbers
+            .iter()
+            .map(|&k| cell(game.pit(p, r * columns + k)))
+            .collect::<Vec<_>>()
+            .join(" ")
     };
     let numbers = |order: &[usize]| order.iter().map(|k| format!("{k:>cell_w$}")).collect::<Vec<_>>().join(" ");
-    let row_letter = |r: usize| if rows > 1 { format!("   {}", char::from(b'a' + r as u8)) } else { String::new() };
+    let row_letter = |r: usize| {
+        if rows > 1 {
+            format!("   {}", char::from(b'a' + r as u8))
+        } else {
+            String::new()
+        }
+    };
     let row_w = columns * (cell_w + 1) - 1;
     let store_w = width.max(2);
     let left_name = view.name(them);
@@ -119,7 +129,11 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     let row_label = |p: Player| -> String {
         let seat = p.name();
         let name = view.name(p);
-        if name == seat { seat.to_string() } else { format!("{seat} ({name})") }
+        if name == seat {
+            seat.to_string()
+        } else {
+            format!("{seat} ({name})")
+        }
     };
     let mut s = String::new();
     s.push_str(&format!("{pad}{}   {}\n", numbers(&top_numbers), row_label(them)));

@@ -267,7 +267,11 @@ pub fn move_text(game: &Game, k: usize) -> String {
 /// Plays the move written `text` on a copy of `pos`; Err says in words why it cannot be played.
 pub fn play(game: &Game, pos: &Position, text: &str) -> Result<Ply, String> {
     let Some(k) = parse_move(game, text) else {
-        let what = if game.rows == 1 { "a pit number" } else { "a row letter and a pit number, as `b3`" };
+        let what = if game.rows == 1 {
+            "a pit number"
+        } else {
+            "a row letter and a pit number, as `b3`"
+        };
         return Err(format!("it is not a move of this board ({what})"));
     };
     let mut after = pos.clone();
