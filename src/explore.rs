@@ -231,7 +231,7 @@ fn start(game: &Game) -> Position {
 
 /// A pit of the player to move that holds seeds but whose sowing never ends.
 fn endless_move(game: &Game, pos: &Position) -> Option<usize> {
-    (1..=game.side_pits).find(|&k| {
+    (1..=game.move_count()).find(|&k| {
         let mut p = pos.clone();
         matches!(game.apply(&mut p, k), Err(MoveError::Illegal { reason, .. }) if reason.contains("never ends"))
     })

@@ -105,7 +105,7 @@ pub enum MoveJson {
 impl MoveJson {
     /// The move `k` of `game` as the JSON lists it.
     pub fn of(game: &Game, k: usize) -> MoveJson {
-        if game.rows == 1 {
+        if game.rows == 1 && game.choices == 1 {
             MoveJson::Number(k)
         } else {
             MoveJson::Name(game.move_name(k))
@@ -208,7 +208,7 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
     let mut cells = Vec::with_capacity(2 * n + 2);
     for (name, row) in [("south", &json.pits.south), ("north", &json.pits.north)] {
         for (i, v) in row.flat(game, "the position", name)?.into_iter().enumerate() {
-            cells.push(count(v, &format!("{name}'s pit {}", game.move_name(i + 1)))?);
+            cells.push(count(v, &format!("{name}'s pit {}", game.pit_name(i + 1)))?);
         }
     }
     cells.push(count(json.stores.south, "south's store")?);

@@ -258,7 +258,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         .items
         .iter()
         .any(|i| matches!(i.kind, ItemKind::BoardStores(crate::syntax::ast::StoreMode::Sown)));
-    check_tracks(&program.items, rows, &mut diags);
+    check_tracks(&program.items, rows, pits.map(|p| p * rows), &mut diags);
 
     // Expressions, sowing, rules.
     let mut tc = TypeChecker {
@@ -582,7 +582,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
 }
 
 /// A shared track runs through one row a player; with several rows each player sows their own.
-fn check_tracks(items: &[Item], rows: usize, diags: &mut Vec<Diagnostic>) {
+fn check_tracks(items: &[Item], rows: usize, side_pits: Option<usize>, diags: &mut Vec<Diagnostic>) {
     let tracks = items.iter().flat_map(|i| match &i.kind {
         ItemKind::Phase(_, _, inner) => inner.iter().collect::<Vec<_>>(),
         _ => vec![i],
@@ -598,6 +598,22 @@ fn check_tracks(items: &[Item], rows: usize, diags: &mut Vec<Diagnostic>) {
                 )
                 .with_help("write `track own`: each player sows around their own rows"),
             ),
+            ItemKind::SowDirection(crate::syntax::ast::Direction::Either)
+                if side_pits.is_some_and(|n| 2 * n as i64 > limits::MAX_SIDE_PITS) =>
+            {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::out_of_range",
+                        "with the direction chosen, a player's pits make more moves than the engine plays",
+                        item.span,
+                        "two moves a pit",
+                    )
+                    .with_help(format!(
+                        "a player may have at most {} pits when the direction is chosen",
+                        limits::MAX_SIDE_PITS / 2
+                    )),
+                )
+            }
             ItemKind::SowIntoStore if rows > 1 => diags.push(
                 Diagnostic::error(
                     "sow::check::unsupported",

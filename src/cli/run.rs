@@ -34,15 +34,18 @@ pub(super) fn parse_moves(game: &crate::Game, moves: &[String]) -> Result<Vec<us
         .filter(|m| !m.is_empty())
         .map(|m| {
             game.parse_move(m).ok_or_else(|| {
-                let example = if game.rows == 1 {
+                let mut example = if game.rows == 1 {
                     format!("numbers from 1 to {} separated by commas, e.g. `--moves 3,1,6`", game.columns)
                 } else {
                     format!(
                         "a row letter (`a` the front row, `{}` the back row) and a pit number from 1 to {}, e.g. `--moves b3,a1`",
-                        game.move_name(game.side_pits).chars().next().unwrap_or('a'),
+                        game.pit_name(game.side_pits).chars().next().unwrap_or('a'),
                         game.columns
                     )
                 };
+                if game.choices > 1 {
+                    example.push_str(", each followed by `L` or `R`: the way the seeds go, to your left or right (`3R`)");
+                }
                 Diagnostic::bare("sow::run::bad_move", format!("`{m}` in --moves is not a pit of this board"))
                     .with_help(format!("write the pits to play as {example}"))
             })

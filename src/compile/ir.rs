@@ -15,6 +15,10 @@ pub struct Game {
     pub rows: usize,
     /// Pits in each row.
     pub columns: usize,
+    /// Ways to play one pit: 2 when some phase lets the mover choose the direction (a move is then a
+    /// pit and a direction: counter-clockwise for moves `1..=side_pits`, clockwise for the next
+    /// `side_pits`), else 1.
+    pub choices: usize,
     /// Stores are sown into (else they only hold captures).
     pub stores_sown: bool,
     /// Seeds of every cell at the start (pits, then the two stores).
@@ -133,8 +137,11 @@ pub struct Phase {
     pub forbids: Vec<Forbid>,
     /// Capture rules in order.
     pub captures: Vec<Rule>,
-    /// The sowing track of each mover (south first).
+    /// The sowing track of each mover (south first), in the phase's direction (counter-clockwise
+    /// when the mover chooses).
     pub tracks: [Track; 2],
+    /// When the mover chooses the direction: each mover's clockwise track.
+    pub cw_tracks: Option<[Track; 2]>,
     /// Per mover (south first), per cell: the seed counts, as bits (bit `k` for `k` seeds, bit 63
     /// for 63 or more), with which a capture rule might hold when a lap ends in that cell. Worked
     /// out from the tests that read only which cell `last` is and how many seeds it holds, so that
@@ -145,8 +152,10 @@ pub struct Phase {
 /// How seeds are sown.
 #[derive(Debug, Clone)]
 pub struct Sow {
-    /// Counter-clockwise?
+    /// Counter-clockwise? (When the mover chooses, the direction of `tracks`.)
     pub ccw: bool,
+    /// The mover chooses the direction with each move.
+    pub either: bool,
     /// The origin gets no seed.
     pub skip_origin: bool,
     /// The mover's store is on the track.

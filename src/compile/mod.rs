@@ -142,6 +142,10 @@ pub fn compile(checked: &Checked) -> Game {
     for phase in &mut phases {
         let sow = &phase.sow;
         phase.tracks = Player::BOTH.map(|p| track(checked.pits, checked.rows, p, sow));
+        phase.cw_tracks = sow.either.then(|| {
+            let cw = Sow { ccw: false, ..sow.clone() };
+            Player::BOTH.map(|p| track(checked.pits, checked.rows, p, &cw))
+        });
         phase.capture_at = Player::BOTH.map(|mover| {
             (0..2 * pits + 2)
                 .map(|c| {
@@ -159,6 +163,7 @@ pub fn compile(checked: &Checked) -> Game {
         side_pits,
         rows: checked.rows,
         columns: checked.pits,
+        choices: if phases.iter().any(|p| p.sow.either) { 2 } else { 1 },
         stores_sown,
         total: checked.initial.iter().sum(),
         initial: checked.initial.clone(),
@@ -379,6 +384,7 @@ impl Lower<'_> {
     fn phase(&self, name: String, when: Option<Code>, items: &[Item], base: Option<&Phase>) -> Phase {
         let mut sow = base.map(|b| b.sow.clone()).unwrap_or(Sow {
             ccw: true,
+            either: false,
             skip_origin: false,
             into_own_store: false,
             own_track: self.rows > 1,
@@ -390,7 +396,10 @@ impl Lower<'_> {
         let mut replaces_captures = base.is_none();
         for item in items {
             match &item.kind {
-                ItemKind::SowDirection(d) => sow.ccw = *d == ast::Direction::Ccw,
+                ItemKind::SowDirection(d) => {
+                    sow.ccw = *d != ast::Direction::Cw;
+                    sow.either = *d == ast::Direction::Either;
+                }
                 ItemKind::SowSkipOrigin => sow.skip_origin = true,
                 ItemKind::SowIntoStore => sow.into_own_store = true,
                 ItemKind::SowTrack(kind) => sow.own_track = *kind == ast::TrackKind::Own,
@@ -418,6 +427,7 @@ impl Lower<'_> {
             forbids,
             captures,
             tracks: Default::default(),
+            cw_tracks: None,
             capture_at: Default::default(),
         }
     }

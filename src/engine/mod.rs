@@ -129,10 +129,28 @@ impl Game {
         (2 * self.side_pits + p.index()) as Cell
     }
 
-    /// The cell of a player's move `k` (1-based): pit `k` of the front row on a board of one row a
+    /// The cell of a player's pit `k` (1-based): pit `k` of the front row on a board of one row a
     /// player; on larger boards `k - 1 = row * columns + number - 1`, rows counted from the middle.
     pub fn pit(&self, p: Player, k: usize) -> Cell {
         (p.index() * self.side_pits + k - 1) as Cell
+    }
+
+    /// How many moves a player's pits allow at most: one per pit, two when the direction is chosen.
+    pub fn move_count(&self) -> usize {
+        self.side_pits * self.choices
+    }
+
+    /// The pit (1-based, as [`Game::pit`] reads it) a move starts from, and whether it sows clockwise
+    /// by the mover's choice.
+    pub fn move_parts(&self, k: usize) -> (usize, bool) {
+        let k = k.max(1) - 1;
+        (k % self.side_pits + 1, k >= self.side_pits)
+    }
+
+    /// Does a lap along row `row` (1 = front) of the counter-clockwise track go to its owner's right?
+    /// Tracks run from the outermost row, left to right, and turn at each row's end.
+    fn ccw_goes_right(&self, row: usize) -> bool {
+        (self.rows - row).is_multiple_of(2)
     }
 
     /// The player whose row (or store) the cell is in.
@@ -202,12 +220,28 @@ impl Game {
 
     /// The name of a player's move `k` as the player writes it: the pit number on a board of one row
     /// a player, else the row letter (`a` the front row) and the number, as `b3`.
+    /// When the mover chooses the direction, `L` or `R` follows: the way the first seeds go, to the
+    /// mover's left or right along the pit's row (`3R`, `a5L`).
     pub fn move_name(&self, k: usize) -> String {
+        if k == 0 || k > self.move_count() {
+            return k.to_string();
+        }
+        let (pit, cw) = self.move_parts(k);
+        let mut name = self.pit_name(pit);
+        if self.choices > 1 {
+            let row = (pit - 1) / self.columns + 1;
+            name.push(if self.ccw_goes_right(row) != cw { 'R' } else { 'L' });
+        }
+        name
+    }
+
+    /// The name of a player's pit `k` (1-based, as [`Game::pit`] reads it): its number on a board of
+    /// one row a player, else its row letter (`a` the front row) and number.
+    pub fn pit_name(&self, k: usize) -> String {
         if self.rows == 1 || k == 0 || k > self.side_pits {
             return k.to_string();
         }
-        let row = (k - 1) / self.columns;
-        let letter = char::from(b'a' + row as u8);
+        let letter = char::from(b'a' + ((k - 1) / self.columns) as u8);
         format!("{letter}{}", (k - 1) % self.columns + 1)
     }
 
@@ -215,17 +249,40 @@ impl Game {
     /// row a player any number reads as itself, so that [`Game::apply`] can say why a pit that does
     /// not exist cannot be played; otherwise `None` when the text names no pit of the board.
     pub fn parse_move(&self, text: &str) -> Option<usize> {
-        let text = text.trim();
+        let mut text = text.trim();
+        // The direction, when the mover chooses it.
+        let mut right = None;
+        if self.choices > 1 {
+            let last = text.chars().last()?.to_ascii_uppercase();
+            if last != 'L' && last != 'R' {
+                return None;
+            }
+            right = Some(last == 'R');
+            text = &text[..text.len() - 1];
+        }
         let first = text.chars().next()?;
-        if self.rows == 1 && first.is_ascii_digit() {
-            return text.parse().ok();
+        let pit = if self.rows == 1 && first.is_ascii_digit() {
+            let pit: usize = text.parse().ok()?;
+            if self.choices == 1 {
+                return Some(pit);
+            }
+            (1..=self.columns).contains(&pit).then_some(pit)?
+        } else {
+            if !first.is_ascii_alphabetic() {
+                return None;
+            }
+            let row = usize::from(first.to_ascii_lowercase() as u8 - b'a');
+            let number: usize = text[1..].parse().ok()?;
+            (row < self.rows && (1..=self.columns).contains(&number)).then(|| row * self.columns + number)?
+        };
+        match right {
+            None => Some(pit),
+            Some(right) => {
+                let row = (pit - 1) / self.columns + 1;
+                let cw = self.ccw_goes_right(row) != right;
+                Some(pit + if cw { self.side_pits } else { 0 })
+            }
         }
-        if !first.is_ascii_alphabetic() {
-            return None;
-        }
-        let row = usize::from(first.to_ascii_lowercase() as u8 - b'a');
-        let number: usize = text[1..].parse().ok()?;
-        (row < self.rows && (1..=self.columns).contains(&number)).then(|| row * self.columns + number)
     }
 
     /// The cell's owner: a claim's player, else the row's.
@@ -238,7 +295,7 @@ impl Game {
         if self.is_store(c) {
             format!("{}'s store", self.side(c).name())
         } else {
-            format!("{} {}", self.side(c).name(), self.move_name(self.move_of(c)))
+            format!("{} {}", self.side(c).name(), self.pit_name(self.move_of(c)))
         }
     }
 

@@ -80,6 +80,8 @@ enum Refusal {
     Empty,
     /// The phase's forbid rule with this index.
     Forbidden(usize),
+    /// The mover chose a direction the phase does not sow in.
+    FixedDirection,
     Endless(u32),
     GrandSlam,
     Starves,
@@ -129,19 +131,38 @@ struct Turn {
     rounds_won: [u32; 2],
     /// No pit is closed (closures change only between rounds, never during a move).
     open: bool,
+    /// The mover chose to sow clockwise (in a phase where the direction is chosen).
+    cw: bool,
 }
 
 impl Turn {
-    /// The turn of a position whose move rules are known.
+    /// The turn of the move `k` of a position whose move rules are known.
     #[inline]
-    fn of(pos: &Position, rules: MoveRules) -> Turn {
+    fn of(game: &Game, pos: &Position, rules: MoveRules, k: usize) -> Turn {
         Turn {
             mover: pos.to_move,
             ply: pos.ply,
             round: pos.round,
             rounds_won: pos.rounds_won,
             open: rules.open,
+            cw: game.choices > 1 && game.move_parts(k).1,
         }
+    }
+}
+
+impl Phase {
+    /// The track `mover` sows along, clockwise when chosen so (and the phase lets the mover choose).
+    #[inline]
+    fn track(&self, mover: Player, cw: bool) -> &Track {
+        match &self.cw_tracks {
+            Some(cw_tracks) if cw => &cw_tracks[mover.index()],
+            _ => &self.tracks[mover.index()],
+        }
+    }
+
+    /// Both players' tracks in the direction of the turn, south's first.
+    fn tracks_of(&self, turn: Turn) -> [&Track; 2] {
+        Player::BOTH.map(|p| self.track(p, turn.cw))
     }
 }
 
@@ -200,7 +221,11 @@ impl Game {
     pub(crate) fn legal_with(&self, pos: &Position, rules: MoveRules) -> Moves {
         if rules.open && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
             // With every pit open, a move is legal when its pit holds seeds.
-            return Moves::from_bits(self.filled_pits(&pos.board, pos.to_move));
+            let filled = self.filled_pits(&pos.board, pos.to_move);
+            if self.choices == 1 {
+                return Moves::from_bits(filled);
+            }
+            return Moves::from_bits(self.directions_of(rules.phase, filled));
         }
         self.legal_checked(pos, rules)
     }
@@ -210,7 +235,7 @@ impl Game {
     #[inline(never)]
     fn legal_checked(&self, pos: &Position, rules: MoveRules) -> Moves {
         let mut moves = Moves::NONE;
-        if rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
+        if self.choices == 1 && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
             // Usually a move is legal when its pit is open and holds seeds and the cell after it is
             // open: check_move's first steps, on plain slices.
             let n = self.side_pits;
@@ -230,12 +255,23 @@ impl Game {
             }
             return Moves::from_bits(bits);
         }
-        for k in 1..=self.side_pits {
+        for k in 1..=self.move_count() {
             if self.check_move(pos, rules, k).is_ok() {
                 moves.insert(k);
             }
         }
         moves
+    }
+
+    /// The moves of a game whose mover may choose the direction, from the bits of the pits that may
+    /// be played: both directions where the phase lets the mover choose, else its own.
+    fn directions_of(&self, phase: &Phase, pits: u64) -> u64 {
+        let cw = pits << self.side_pits;
+        match (phase.sow.either, phase.sow.ccw) {
+            (true, _) => pits | cw,
+            (false, true) => pits,
+            (false, false) => cw,
+        }
     }
 
     /// The feeding rule applies: the mover's opponent has no seeds.
@@ -276,8 +312,8 @@ impl Game {
 
     /// Might the sowing from `origin` never end because the pits around are closed? Only if the cell
     /// after the origin is closed: every run of skipped cells as long as the track passes it.
-    fn may_be_stuck(&self, pos: &Position, phase: &Phase, origin: Cell) -> bool {
-        let next = phase.tracks[pos.to_move.index()].next[origin as usize];
+    fn may_be_stuck(&self, pos: &Position, phase: &Phase, origin: Cell, cw: bool) -> bool {
+        let next = phase.track(pos.to_move, cw).next[origin as usize];
         pos.board.closed.get(next as usize).copied().unwrap_or(false)
     }
 
@@ -285,10 +321,14 @@ impl Game {
     /// when its outcome can make it illegal: a sowing that may never end (relay laps, closed pits), a
     /// forbidden grand slam, or an opponent who must be fed.
     fn check_move(&self, pos: &Position, rules: MoveRules, k: usize) -> Result<(), Refusal> {
-        if k == 0 || k > self.side_pits {
+        if k == 0 || k > self.move_count() {
             return Err(Refusal::NoSuchPit);
         }
-        let origin = self.pit(pos.to_move, k);
+        let (pit, cw) = self.move_parts(k);
+        if self.choices > 1 && !rules.phase.sow.either && cw == rules.phase.sow.ccw {
+            return Err(Refusal::FixedDirection);
+        }
+        let origin = self.pit(pos.to_move, pit);
         let board = &pos.board;
         if board.closed[origin as usize] {
             return Err(Refusal::Closed);
@@ -303,12 +343,12 @@ impl Game {
                 return Err(Refusal::Forbidden(i));
             }
         }
-        if !(rules.must_feed || rules.sow_always || self.may_be_stuck(pos, phase, origin)) {
+        if !(rules.must_feed || rules.sow_always || self.may_be_stuck(pos, phase, origin, cw)) {
             return Ok(());
         }
         let mut after = board.clone();
         let sown = self
-            .sow(&mut after, Turn::of(pos, rules), origin, phase, &mut Silent)
+            .sow(&mut after, Turn::of(self, pos, rules, k), origin, phase, &mut Silent)
             .map_err(|e| Refusal::Endless(e.laps))?;
         if sown.grand_slam && self.grand_slam == Some(GrandSlam::Forbidden) {
             return Err(Refusal::GrandSlam);
@@ -330,6 +370,10 @@ impl Game {
                 self.move_name(self.side_pits)
             ),
             Refusal::Closed => "it is closed for this round".into(),
+            Refusal::FixedDirection => {
+                let way = if phase.sow.ccw { "counter-clockwise" } else { "clockwise" };
+                format!("in this phase seeds are sown {way} only")
+            }
             Refusal::Empty => "it is empty".into(),
             Refusal::Forbidden(i) => phase.forbids[i].reason.clone(),
             Refusal::Endless(laps) => format!("its sowing never ends (more than {laps} laps)"),
@@ -377,11 +421,11 @@ impl Game {
             pit: k,
             phase: phase.name.clone(),
         });
-        let origin = self.pit(mover, k);
+        let origin = self.pit(mover, self.move_parts(k).0);
         let stores_before = self.stores(&pos.board);
         // The position before a first move may not have been settled.
         let first_move = pos.ply == 0;
-        let turn = Turn::of(pos, rules);
+        let turn = Turn::of(self, pos, rules, k);
         let sown = match self.sow(&mut pos.board, turn, origin, phase, log) {
             Ok(s) => s,
             Err(e) => unreachable!(
@@ -414,11 +458,17 @@ impl Game {
             ..rules
         };
         let mover = pos.to_move;
-        (1..=self.side_pits).any(|j| {
+        (1..=self.move_count()).any(|j| {
             let mut after = pos.board.clone();
             self.check_move(pos, unfed, j).is_ok()
                 && self
-                    .sow(&mut after, Turn::of(pos, rules), self.pit(mover, j), rules.phase, &mut Silent)
+                    .sow(
+                        &mut after,
+                        Turn::of(self, pos, rules, j),
+                        self.pit(mover, self.move_parts(j).0),
+                        rules.phase,
+                        &mut Silent,
+                    )
                     .is_ok()
                 && self.row_seeds(&after, mover.other()) > 0
         })
@@ -481,8 +531,14 @@ impl Game {
     /// Does the (legal) move `k` leave the other player's row with seeds?
     fn feeds(&self, pos: &Position, rules: MoveRules, k: usize) -> bool {
         let mut after = pos.board.clone();
-        self.sow(&mut after, Turn::of(pos, rules), self.pit(pos.to_move, k), rules.phase, &mut Silent)
-            .is_ok()
+        self.sow(
+            &mut after,
+            Turn::of(self, pos, rules, k),
+            self.pit(pos.to_move, self.move_parts(k).0),
+            rules.phase,
+            &mut Silent,
+        )
+        .is_ok()
             && self.row_seeds(&after, pos.to_move.other()) > 0
     }
 
@@ -867,7 +923,7 @@ impl Game {
     #[inline(always)]
     fn sow<L: Narrate>(&self, board: &mut Board, turn: Turn, origin: Cell, phase: &Phase, log: &mut L) -> Result<Sown, Endless> {
         let sow = &phase.sow;
-        let track = &phase.tracks[turn.mover.index()];
+        let track = phase.track(turn.mover, turn.cw);
         // Per cell, the count before the latest seed fell in; kept only when some rule reads it.
         let mut before: Option<Slots<u32>> = self.uses_before.then(|| board.cells.clone());
         // Seeds taken by capture rules, to put back for a grand slam (made at the first capture).
@@ -1006,7 +1062,7 @@ impl Game {
         pulled: &mut Option<(u32, Cell)>,
         log: &mut impl Narrate,
     ) -> Option<Then> {
-        let ctx = self.ctx_lap(turn, board, before, last, origin, lap, &phase.tracks[turn.mover.index()]);
+        let ctx = self.ctx_lap(turn, board, before, last, origin, lap, phase.track(turn.mover, turn.cw));
         let mut fired = None;
         for rule in &phase.captures {
             if ctx.bool(&rule.when) {
@@ -1042,8 +1098,17 @@ impl Game {
         // The rule's actions read the board as it was when the rule fired.
         let snapshot = board.clone();
         let log_captures = self.grand_slam.is_some().then_some((captured, turn.mover.other()));
-        let ctx = self.ctx_lap(turn, &snapshot, before, last, origin, lap, &phase.tracks[turn.mover.index()]);
-        self.act(board, &snapshot, &rule.actions, &rule.name, &phase.tracks, ctx, log_captures, log)
+        let ctx = self.ctx_lap(turn, &snapshot, before, last, origin, lap, phase.track(turn.mover, turn.cw));
+        self.act(
+            board,
+            &snapshot,
+            &rule.actions,
+            &rule.name,
+            phase.tracks_of(turn),
+            ctx,
+            log_captures,
+            log,
+        )
     }
 
     /// Sows `hand` seeds one at a time from the cell after `start`, testing the triggers after each
@@ -1064,7 +1129,7 @@ impl Game {
         log: &mut impl Narrate,
     ) -> Result<Cell, Endless> {
         let sow = &phase.sow;
-        let track = &phase.tracks[turn.mover.index()];
+        let track = phase.track(turn.mover, turn.cw);
         let mut c = start;
         let mut last = start;
         let mut sown_into = Vec::new();
@@ -1113,7 +1178,16 @@ impl Game {
                         ..self.ctx_turn(turn, &snapshot).with(Reg::Pit, c).with(Reg::Origin, origin)
                     };
                     // Check refuses `sow taken` in a trigger, so a trigger never hands seeds back.
-                    self.act(board, &snapshot, &trigger.actions, &trigger.name, &phase.tracks, ctx, None, log);
+                    self.act(
+                        board,
+                        &snapshot,
+                        &trigger.actions,
+                        &trigger.name,
+                        phase.tracks_of(turn),
+                        ctx,
+                        None,
+                        log,
+                    );
                 }
             }
         }
@@ -1240,7 +1314,7 @@ impl Game {
         snapshot: &Board,
         actions: &[Action],
         rule: &str,
-        tracks: &[Track; 2],
+        tracks: [&Track; 2],
         ctx: Ctx,
         mut capture_log: Option<(&mut Option<CaptureLog>, Player)>,
         log: &mut impl Narrate,
@@ -1286,11 +1360,11 @@ impl Game {
                     {
                         // The series walks along the track through the anchor: the mover's, or on a
                         // board where each player sows their own rows, the anchor's owner's.
-                        let mover_track = &tracks[ctx.mover.index()];
+                        let mover_track = tracks[ctx.mover.index()];
                         let walk = if mover_track.has(anchor) {
                             mover_track
                         } else {
-                            &tracks[ctx.mover.other().index()]
+                            tracks[ctx.mover.other().index()]
                         };
                         let mut c = anchor;
                         // The walk names each pit in turn as `pit`, then gives the name back.
@@ -1346,7 +1420,7 @@ impl Game {
                     }
                 }
                 Action::SowTaken { from } => {
-                    let track = &tracks[ctx.mover.index()];
+                    let track = tracks[ctx.mover.index()];
                     let last = ctx.regs[Reg::Last as usize];
                     // The lap starts after the cell before `from`, so `from` gets the first seed; a
                     // pit off the mover's track (or none) leaves the default, the pit after `last`.

@@ -54,6 +54,8 @@ pub enum Direction {
     Ccw,
     /// Clockwise.
     Cw,
+    /// Chosen by the mover with each move.
+    Either,
 }
 
 /// The grand slam policy.

@@ -90,7 +90,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::store_mode => "`captures` or `sown`",
         Rule::int_list => "a list such as `[4, 4, 4]`",
         Rule::sow_direction => "`direction`",
-        Rule::direction => "`ccw` or `cw`",
+        Rule::direction => "`ccw`, `cw` or `either`",
         Rule::sow_track => "`track`",
         Rule::track_kind => "`own` or `shared`",
         Rule::sow_skip_origin => "`skip origin`",

@@ -546,7 +546,11 @@ impl Builder {
             Rule::first_item => ItemKind::First(self.player(inner.next().expect("player")).node),
             Rule::sow_direction => {
                 let d = inner.next().expect("direction");
-                ItemKind::SowDirection(if d.as_str() == "cw" { Direction::Cw } else { Direction::Ccw })
+                ItemKind::SowDirection(match d.as_str() {
+                    "cw" => Direction::Cw,
+                    "either" => Direction::Either,
+                    _ => Direction::Ccw,
+                })
             }
             Rule::sow_track => ItemKind::SowTrack(match inner.next().expect("kind").as_str() {
                 "own" => TrackKind::Own,
