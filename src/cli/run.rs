@@ -95,8 +95,8 @@ pub fn run(args: Args) -> u8 {
         };
         if let Err(e) = result {
             let message = match e {
-                crate::engine::MoveError::Illegal { pit, reason } => {
-                    format!("move {} of --moves (pit {}) is not allowed: {reason}", i + 1, game.move_name(pit))
+                crate::engine::MoveError::Illegal { name, reason, .. } => {
+                    format!("move {} of --moves (pit {name}) is not allowed: {reason}", i + 1)
                 }
                 crate::engine::MoveError::GameOver => format!(
                     "move {} of --moves (pit {}) comes after the end of the game",

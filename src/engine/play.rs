@@ -18,8 +18,10 @@ pub enum MoveError {
     GameOver,
     /// The move is against the rules.
     Illegal {
-        /// The pit named.
+        /// The move named (as [`Game::parse_move`] reads it).
         pit: usize,
+        /// The move as the player writes it (`3`, `b4`, `3R`).
+        name: String,
         /// Why, in words.
         reason: String,
     },
@@ -29,7 +31,7 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::GameOver => write!(f, "the game is over: no more moves can be played"),
-            MoveError::Illegal { pit, reason } => write!(f, "pit {pit} cannot be played: {reason}"),
+            MoveError::Illegal { name, reason, .. } => write!(f, "pit {name} cannot be played: {reason}"),
         }
     }
 }
@@ -404,6 +406,7 @@ impl Game {
         let rules = self.move_rules(pos, Hints::default());
         self.check_move(pos, rules, k).map_err(|r| MoveError::Illegal {
             pit: k,
+            name: self.move_name(k),
             reason: self.refusal(rules.phase, k, r),
         })?;
         self.play(pos, k, rules, Hints::default(), log);
@@ -824,6 +827,7 @@ impl Game {
             left,
             scores,
             outcome,
+            stated: result.is_some(),
             round: self.rounds.is_some().then_some(pos.round),
         });
         let Some(rounds) = &self.rounds else {

@@ -129,6 +129,8 @@ pub enum Event {
         scores: [u32; 2],
         /// The result of the game (or round).
         outcome: Outcome,
+        /// The end rule stated the result (else the scores gave it).
+        stated: bool,
         /// The round, in a match.
         round: Option<u32>,
     },
@@ -228,7 +230,11 @@ impl Game {
                 Event::Skip { cell, origin: false } => format!("  skips {}, which is closed", self.describe(*cell)),
                 Event::Sown { cells, .. } => {
                     let names: Vec<String> = cells.iter().map(|c| self.describe(*c)).collect();
-                    format!("  sows one seed each into {}", names.join(", "))
+                    if names.len() == 1 {
+                        format!("  sows one seed into {}", names[0])
+                    } else {
+                        format!("  sows one seed each into {}", names.join(", "))
+                    }
                 }
                 Event::LapEnds { last, count } => format!(
                     "  the last seed falls in {}, which now holds {}",
@@ -244,10 +250,11 @@ impl Game {
                     seeds: n,
                     player,
                 } => format!(
-                    "  \"{rule}\": {} picks up {} from {} to sow them again",
+                    "  \"{rule}\": {} picks up {} from {} to sow {} again",
                     player.name(),
                     seeds(*n),
-                    self.describe(*cell)
+                    self.describe(*cell),
+                    if *n == 1 { "it" } else { "them" }
                 ),
                 Event::SowAgain { seeds: n, from, lap } => {
                     format!("  lap {lap}: sows the {} taken on, from {}", seeds(*n), self.describe(*from))
@@ -276,6 +283,7 @@ impl Game {
                     left,
                     scores,
                     outcome,
+                    stated,
                     round,
                 } => {
                     let what = match round {
@@ -287,15 +295,26 @@ impl Game {
                         (n, "owner") => format!("; the {} left go to the owners of their pits", seeds(n)),
                         (n, "to") => format!("; the {} left are handed over", seeds(n)),
                         (n, "split") => format!("; the {} left are split evenly", seeds(n)),
+                        (1, "in place") => "; the 1 seed left counts for the owner of its pit".into(),
                         (n, "in place") => format!("; the {} left count for the owners of their pits", seeds(n)),
+                        (1, _) => "; the 1 seed left counts for nobody".into(),
                         (n, _) => format!("; the {} left count for nobody", seeds(n)),
                     };
-                    format!(
-                        "{what} by \"{rule}\"{rest}: south {}, north {}: {}",
-                        scores[0],
-                        scores[1],
-                        outcome_words(*outcome)
-                    )
+                    if *stated {
+                        format!(
+                            "{what} by \"{rule}\"{rest}: {}, as the rule says (seeds held: south {}, north {})",
+                            outcome_words(*outcome),
+                            scores[0],
+                            scores[1]
+                        )
+                    } else {
+                        format!(
+                            "{what} by \"{rule}\"{rest}: south {}, north {}: {}",
+                            scores[0],
+                            scores[1],
+                            outcome_words(*outcome)
+                        )
+                    }
                 }
                 Event::RoundSetup { round, cells, closed } => {
                     let n = self.side_pits;
