@@ -366,20 +366,21 @@ fn shorten(game: &Game, moves: &[usize], kind: &Kind) -> Vec<usize> {
     best
 }
 
-fn list(moves: &[usize]) -> String {
-    moves.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
+/// The moves as the player writes them (`3`, `b4`, `3R`), comma-separated.
+fn list(game: &Game, moves: &[usize]) -> String {
+    moves.iter().map(|&k| game.move_name(k)).collect::<Vec<_>>().join(",")
 }
 
 /// The moves as a `--moves` argument, shortened for the message when long.
-fn shown(moves: &[usize]) -> String {
+fn shown(game: &Game, moves: &[usize]) -> String {
     if moves.is_empty() {
         return "in the start position".to_string();
     }
     const SHOWN: usize = 24;
     if moves.len() <= SHOWN {
-        format!("after the moves {}", list(moves))
+        format!("after the moves {}", list(game, moves))
     } else {
-        format!("after {} moves ({}, …)", moves.len(), list(&moves[..SHOWN]))
+        format!("after {} moves ({}, …)", moves.len(), list(game, &moves[..SHOWN]))
     }
 }
 
@@ -417,7 +418,7 @@ impl Finding {
             if moves.is_empty() {
                 format!("`sowlang run {}{} --trace`", how.file, how.sets)
             } else {
-                format!("`sowlang run {}{} --moves {} --trace`", how.file, how.sets, list(moves))
+                format!("`sowlang run {}{} --moves {} --trace`", how.file, how.sets, list(game, moves))
             }
         };
         let ends = end_spans(program);
@@ -427,7 +428,11 @@ impl Finding {
                 let relay = first_span(program, |k| matches!(k, ItemKind::SowRelay(_))).unwrap_or(at);
                 let mut d = Diagnostic::error(
                     "sow::explore::endless_sowing",
-                    format!("the sowing of pit {pit} never ends {}: it relays lap after lap", shown(prefix)),
+                    format!(
+                        "the sowing of pit {} never ends {}: it relays lap after lap",
+                        game.move_name(*pit),
+                        shown(game, prefix)
+                    ),
                     relay,
                     "this relay rule keeps the sowing going",
                 );
@@ -469,7 +474,10 @@ impl Finding {
                 let who = pos.to_move.name();
                 let d = Diagnostic::error(
                     "sow::explore::stuck",
-                    format!("{who} has no legal move {} and no `end` rule ends the game", shown(&self.moves)),
+                    format!(
+                        "{who} has no legal move {} and no `end` rule ends the game",
+                        shown(game, &self.moves)
+                    ),
                     ends.first().copied().unwrap_or(at),
                     "none of the end rules holds",
                 );
@@ -484,7 +492,7 @@ impl Finding {
                     "sow::explore::no_end_reached",
                     format!(
                         "a game can go round in circles: {} {} comes back, and no `end` rule stops it",
-                        shown(&self.moves),
+                        shown(game, &self.moves),
                         if *from == 0 {
                             "the start position".to_string()
                         } else {
@@ -525,7 +533,7 @@ impl Finding {
                     "sow::explore::seed_count",
                     format!(
                         "the number of seeds changed from {before} to {after} {}; seeds are only ever moved",
-                        shown(&self.moves)
+                        shown(game, &self.moves)
                     ),
                     primary,
                     text,
