@@ -502,6 +502,19 @@ fn bad_records_and_arguments_are_refused() {
     // A missing puzzle file.
     let run = sowlang(&["play", OWARE, "--from", &missing], b"");
     assert_eq!((run.code, run.stdout.as_str()), (2, ""));
+    // Saving over a file that is not a game record (here a copy of a rule file) is refused.
+    let rules = dir.join("rules.sow");
+    std::fs::copy(root().join(OWARE), &rules).expect("copy");
+    let run = sowlang(
+        &["play", OWARE, "--vs", "human"],
+        format!("save {}\nquit\n", rules.display()).as_bytes(),
+    );
+    assert!(run.stdout.contains("exists and is not a game record"), "{}", run.stdout);
+    assert_eq!(
+        std::fs::read_to_string(&rules).expect("rules"),
+        std::fs::read_to_string(root().join(OWARE)).expect("oware"),
+        "the rule file is untouched"
+    );
     // Saving where it cannot be written says so and the game goes on.
     let dir_as_file = dir.display().to_string();
     let run = sowlang(

@@ -622,6 +622,13 @@ impl Session {
             moves: self.plies.iter().map(|p| p.text.clone()).collect(),
             result: record::result_text(&self.game, pos),
         };
+        if record::would_clobber(&path) {
+            out(&format!(
+                "did not save: {} exists and is not a game record; choose another name\n",
+                path.display()
+            ));
+            return;
+        }
         let text = draft.render(&path);
         match record::write_atomic(&path, &text) {
             Ok(()) => {

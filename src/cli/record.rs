@@ -528,6 +528,23 @@ fn relative_rules(rules: &Path, record: &Path) -> PathBuf {
     }
 }
 
+/// Would saving a record at `path` destroy something else? An existing file may be replaced only when
+/// it is a game record itself, so that `save oware.sow` cannot overwrite a rule file.
+pub fn would_clobber(path: &Path) -> bool {
+    // A folder cannot be overwritten by a rename; writing says why it failed.
+    if !path.exists() || path.is_dir() {
+        return false;
+    }
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 4096), &mut head));
+    if read.is_err() {
+        return true;
+    }
+    let text = String::from_utf8_lossy(&head);
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
+    !first.is_some_and(|l| l.eq_ignore_ascii_case(HEADER))
+}
+
 /// Writes `text` to `path` through a temporary file in the same folder and a rename, so that the file
 /// at `path` is always either the old record or the whole new one.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
