@@ -197,7 +197,7 @@ pub fn parse(path: &Path, file: FileId, text: &str) -> Result<Record, Diagnostic
             header_span,
             "no `rules:` line in this record",
         )
-        .with_help("add a line such as `rules: variants/oware.sow` (relative to the record's folder)")
+        .with_help("add a line such as `rules: ../games/my_game.sow` (relative to the record's folder)")
     })?;
     Ok(Record {
         rules,
@@ -529,7 +529,7 @@ fn relative_rules(rules: &Path, record: &Path) -> PathBuf {
 }
 
 /// Would saving a record at `path` destroy something else? An existing file may be replaced only when
-/// it is a game record itself, so that `save oware.sow` cannot overwrite a rule file.
+/// it is a game record itself, so that `save my_game.sow` cannot overwrite a rule file.
 pub fn would_clobber(path: &Path) -> bool {
     // A folder cannot be overwritten by a rename; writing says why it failed.
     if !path.exists() || path.is_dir() {
