@@ -91,7 +91,8 @@ pub struct Args {
 
 const HELP: &str = "\
 commands (upper or lower case):
-  a pit          sow that pit: its number (`3`), or its row and number (`b3`) on a board of several rows
+  a pit          sow it: its number (`3`), row and number (`b3`) on a board of several rows,
+                 then `L` or `R` (`3R`) in a game where you choose the way the seeds go
   undo [N]       take back your last move (and the computer's reply), or N of them
   redo [N]       play again what undo took back
   hint           what the computer would play, what each move does and its score

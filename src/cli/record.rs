@@ -267,11 +267,14 @@ pub fn move_text(game: &Game, k: usize) -> String {
 /// Plays the move written `text` on a copy of `pos`; Err says in words why it cannot be played.
 pub fn play(game: &Game, pos: &Position, text: &str) -> Result<Ply, String> {
     let Some(k) = parse_move(game, text) else {
-        let what = if game.rows == 1 {
-            "a pit number"
+        let mut what = if game.rows == 1 {
+            "a pit number".to_string()
         } else {
-            "a row letter and a pit number, as `b3`"
+            "a row letter and a pit number, as `b3`".to_string()
         };
+        if game.choices > 1 {
+            what.push_str(", then `L` or `R` for the way the seeds go");
+        }
         return Err(format!("it is not a move of this board ({what})"));
     };
     let mut after = pos.clone();
