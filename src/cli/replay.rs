@@ -62,7 +62,13 @@ pub fn run(args: Args) -> u8 {
         bottom: Player::from(args.side),
         ..View::default()
     };
-    let mut text = format!("{} ({}), {} moves\n", game.name, opened.rules.display(), opened.plies.len());
+    let n = opened.plies.len();
+    let mut text = format!(
+        "{} ({}), {n} {}\n",
+        game.name,
+        opened.rules.display(),
+        if n == 1 { "move" } else { "moves" }
+    );
     text.push_str(&board::draw_view(game, &opened.start, &view));
     let mut before = &opened.start;
     for (i, ply) in opened.plies.iter().enumerate() {
