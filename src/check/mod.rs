@@ -3,6 +3,7 @@
 //! Nothing is changed; `compile` accepts only what this stage returns.
 
 pub mod load;
+mod recover;
 mod rules;
 mod types;
 
@@ -264,6 +265,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     let mut tc = TypeChecker {
         params: &params,
         diags: Vec::new(),
+        board_pits: pits,
     };
     let mut has_end = false;
     let mut fill = None;
@@ -288,7 +290,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 }
             }
             ItemKind::Phase(_, cond, inner) => {
-                tc.expect(cond, Ty::Bool, Scope::move_start());
+                tc.expect(cond, Ty::Bool, Scope::phase_choice());
                 check_rules(inner, &mut tc, &statics, stores_sown, &mut diags);
                 let mut no_captures = None;
                 let mut first_capture = None;
@@ -419,6 +421,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     if !diags.iter().any(Diagnostic::is_error) {
         rules::check(&program, &params, pits, &mut diags);
     }
+    diags.retain(|d| !recover::follows_from_broken(d, &program.broken));
     let diags = cap(diags, at_file);
     let (errors, warnings): (Vec<_>, Vec<_>) = diags.into_iter().partition(Diagnostic::is_error);
     match (errors.is_empty(), pits, initial) {
@@ -746,6 +749,7 @@ impl Statics<'_> {
                         "not a parameter",
                     );
                     d = match suggest(n, self.params.iter().map(|(p, _)| p.as_str())) {
+                        None if types::CONVENTIONAL_PARAMS.contains(&n.as_str()) => d.with_help(types::undeclared_help(n, None)),
                         Some(s) => d.with_help(format!("did you mean the parameter `{s}`?")),
                         None => d.with_help("only numbers and parameters (`param NAME = ...`) can be used here"),
                     };

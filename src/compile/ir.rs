@@ -137,11 +137,10 @@ pub struct Phase {
     pub forbids: Vec<Forbid>,
     /// Capture rules in order.
     pub captures: Vec<Rule>,
-    /// The sowing track of each mover (south first), in the phase's direction (counter-clockwise
-    /// when the mover chooses).
+    /// Each mover's counter-clockwise track (south first).
     pub tracks: [Track; 2],
-    /// When the mover chooses the direction: each mover's clockwise track.
-    pub cw_tracks: Option<[Track; 2]>,
+    /// Each mover's clockwise track: the same cells the other way round.
+    pub cw_tracks: [Track; 2],
     /// Per mover (south first), per cell: the seed counts, as bits (bit `k` for `k` seeds, bit 63
     /// for 63 or more), with which a capture rule might hold when a lap ends in that cell. Worked
     /// out from the tests that read only which cell `last` is and how many seeds it holds, so that
@@ -512,6 +511,10 @@ pub enum Expr {
     Final,
     /// Lap number.
     Lap,
+    /// Seeds taken by this move's rules so far.
+    Taken,
+    /// The move sows clockwise by the mover's choice.
+    Clockwise,
     /// Moves played.
     Ply,
     /// Round number.
@@ -575,6 +578,8 @@ impl Expr {
             | Expr::Pit
             | Expr::Final
             | Expr::Lap
+            | Expr::Taken
+            | Expr::Clockwise
             | Expr::Ply
             | Expr::Round
             | Expr::Total
@@ -723,6 +728,8 @@ pub enum Flag {
     CanFeed = 2,
     /// `repeated`.
     Repeated = 3,
+    /// `clockwise`.
+    Clockwise = 4,
 }
 
 /// A value a [`Test`] reads directly, in one step: each common way to name a value has its own
@@ -833,6 +840,8 @@ pub enum Op {
     Flag(Flag),
     /// Push the lap number.
     Lap,
+    /// Push the seeds taken by this move's rules so far.
+    Taken,
     /// Push the moves played.
     Ply,
     /// Push the round number.

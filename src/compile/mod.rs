@@ -141,11 +141,10 @@ pub fn compile(checked: &Checked) -> Game {
     let pits = side_pits;
     for phase in &mut phases {
         let sow = &phase.sow;
-        phase.tracks = Player::BOTH.map(|p| track(checked.pits, checked.rows, p, sow));
-        phase.cw_tracks = sow.either.then(|| {
-            let cw = Sow { ccw: false, ..sow.clone() };
-            Player::BOTH.map(|p| track(checked.pits, checked.rows, p, &cw))
-        });
+        let ccw = Sow { ccw: true, ..sow.clone() };
+        let cw = Sow { ccw: false, ..sow.clone() };
+        phase.tracks = Player::BOTH.map(|p| track(checked.pits, checked.rows, p, &ccw));
+        phase.cw_tracks = Player::BOTH.map(|p| track(checked.pits, checked.rows, p, &cw));
         phase.capture_at = Player::BOTH.map(|mover| {
             (0..2 * pits + 2)
                 .map(|c| {
@@ -427,7 +426,7 @@ impl Lower<'_> {
             forbids,
             captures,
             tracks: Default::default(),
-            cw_tracks: None,
+            cw_tracks: Default::default(),
             capture_at: Default::default(),
         }
     }
@@ -537,6 +536,8 @@ impl Lower<'_> {
                 "pit" => Expr::Pit,
                 "final" => Expr::Final,
                 "lap" => Expr::Lap,
+                "taken" => Expr::Taken,
+                "clockwise" => Expr::Clockwise,
                 "ply" => Expr::Ply,
                 "round" => Expr::Round,
                 "total" => Expr::Total,

@@ -69,6 +69,8 @@ pub(crate) enum IntExpr {
     Row(PitExpr),
     /// Lap number.
     Lap,
+    /// Seeds taken by this move so far.
+    Taken,
     /// Moves played.
     Ply,
     /// Round number.
@@ -108,6 +110,8 @@ pub(crate) enum BoolExpr {
     CanFeed,
     /// The position occurred before.
     Repeated,
+    /// The move sows clockwise by choice.
+    Clockwise,
     /// `PIT.claimed`.
     Claimed(PitExpr),
     /// `PIT.closed`.
@@ -164,6 +168,7 @@ fn ty(e: &Expr) -> Ty {
     match e {
         Expr::Int(_)
         | Expr::Lap
+        | Expr::Taken
         | Expr::Ply
         | Expr::Round
         | Expr::Total
@@ -175,6 +180,7 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Aggregate(Aggregate::Size | Aggregate::Sum, _) => Ty::Int,
         Expr::Bool(_)
         | Expr::Final
+        | Expr::Clockwise
         | Expr::NoMoves
         | Expr::CanFeed
         | Expr::Repeated
@@ -226,6 +232,7 @@ impl Typer {
         match e {
             Expr::Bool(b) => BoolExpr::Bool(*b),
             Expr::Final => BoolExpr::Final,
+            Expr::Clockwise => BoolExpr::Clockwise,
             Expr::NoMoves => BoolExpr::NoMoves,
             Expr::CanFeed => BoolExpr::CanFeed,
             Expr::Repeated => {
@@ -299,6 +306,7 @@ impl Typer {
         match e {
             Expr::Int(n) => IntExpr::Int(*n),
             Expr::Lap => IntExpr::Lap,
+            Expr::Taken => IntExpr::Taken,
             Expr::Ply => {
                 self.ply.set(true);
                 IntExpr::Ply

@@ -7,6 +7,23 @@ use crate::compile::ir::{Code, Flag, NO_PIT, Op, Operand, PitSet, Quick, Reg, Re
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
 
+thread_local! {
+    /// How many times `leftmost` or `rightmost` has found no pit (an empty set) on this thread. Only
+    /// written when that happens, so play that never meets it pays nothing; `check --explore` reads
+    /// it around the moves it plays.
+    static EMPTY_EXTREMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times `leftmost` or `rightmost` has found no pit on this thread so far.
+pub(crate) fn empty_extremes() -> u64 {
+    EMPTY_EXTREMES.with(std::cell::Cell::get)
+}
+
+#[cold]
+fn note_empty_extreme() {
+    EMPTY_EXTREMES.with(|n| n.set(n.get() + 1));
+}
+
 /// Everything an expression may ask about.
 #[derive(Clone, Copy)]
 pub(crate) struct Ctx<'a> {
@@ -33,6 +50,10 @@ pub(crate) struct Ctx<'a> {
     pub total: Option<i64>,
     /// The mover's track, which `next` and `previous` follow; `None`: the usual rules' track.
     pub track: Option<&'a Track>,
+    /// Seeds taken by this move's rules so far.
+    pub taken: u32,
+    /// The move sows clockwise by the mover's choice.
+    pub clockwise: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -55,6 +76,8 @@ impl<'a> Ctx<'a> {
             repeated: false,
             total: None,
             track: None,
+            taken: 0,
+            clockwise: false,
         }
     }
 
@@ -218,6 +241,7 @@ impl<'a> Ctx<'a> {
             Flag::NoMoves => self.no_moves,
             Flag::CanFeed => self.can_feed,
             Flag::Repeated => self.repeated,
+            Flag::Clockwise => self.clockwise,
         }
     }
 
@@ -326,8 +350,14 @@ impl<'a> Ctx<'a> {
             return NO_PIT;
         }
         let track = || {
-            self.track
-                .unwrap_or_else(|| &self.game.phases.last().expect("the usual rules are a phase").tracks[self.mover.index()])
+            self.track.unwrap_or_else(|| {
+                let usual = self.game.phases.last().expect("the usual rules are a phase");
+                if usual.sow.ccw {
+                    &usual.tracks[self.mover.index()]
+                } else {
+                    &usual.cw_tracks[self.mover.index()]
+                }
+            })
         };
         match r {
             Relation::Behind => self.game.behind(c).unwrap_or(NO_PIT),
@@ -380,6 +410,7 @@ impl<'a> Ctx<'a> {
                 Op::ToMove => push!(self.to_move.index() as i64),
                 Op::Flag(f) => push!(i64::from(self.flag(f))),
                 Op::Lap => push!(i64::from(self.lap)),
+                Op::Taken => push!(i64::from(self.taken)),
                 Op::Ply => push!(i64::from(self.ply)),
                 Op::Round => push!(i64::from(self.round)),
                 Op::Total => push!(self.total()),
@@ -476,6 +507,9 @@ impl<'a> Ctx<'a> {
                         first = c;
                         false
                     });
+                    if first == NO_PIT {
+                        note_empty_extreme();
+                    }
                     push!(i64::from(first));
                 }
                 Op::Rightmost(i) => {
@@ -484,6 +518,9 @@ impl<'a> Ctx<'a> {
                         latest = c;
                         true
                     });
+                    if latest == NO_PIT {
+                        note_empty_extreme();
+                    }
                     push!(i64::from(latest));
                 }
             }

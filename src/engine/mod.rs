@@ -13,6 +13,7 @@ mod trace;
 use serde::{Deserialize, Serialize};
 
 pub use crate::compile::ir::Game;
+pub(crate) use eval::empty_extremes;
 pub use history::History;
 pub use moves::Moves;
 pub use perft::Playout;

@@ -133,7 +133,7 @@ struct Turn {
     rounds_won: [u32; 2],
     /// No pit is closed (closures change only between rounds, never during a move).
     open: bool,
-    /// The mover chose to sow clockwise (in a phase where the direction is chosen).
+    /// The sowing goes clockwise: the phase's direction, or the mover's choice where it is chosen.
     cw: bool,
 }
 
@@ -147,7 +147,11 @@ impl Turn {
             round: pos.round,
             rounds_won: pos.rounds_won,
             open: rules.open,
-            cw: game.choices > 1 && game.move_parts(k).1,
+            cw: if game.choices > 1 {
+                game.move_parts(k).1
+            } else {
+                !rules.phase.sow.ccw
+            },
         }
     }
 }
@@ -156,9 +160,10 @@ impl Phase {
     /// The track `mover` sows along, clockwise when chosen so (and the phase lets the mover choose).
     #[inline]
     fn track(&self, mover: Player, cw: bool) -> &Track {
-        match &self.cw_tracks {
-            Some(cw_tracks) if cw => &cw_tracks[mover.index()],
-            _ => &self.tracks[mover.index()],
+        if cw {
+            &self.cw_tracks[mover.index()]
+        } else {
+            &self.tracks[mover.index()]
         }
     }
 
@@ -245,7 +250,7 @@ impl Game {
             let all_closed: &[bool] = &pos.board.closed;
             let cells = &pos.board.cells[base..base + n];
             let closed = &all_closed[base..base + n];
-            let next = &rules.phase.tracks[pos.to_move.index()].next[base..base + n];
+            let next = &rules.phase.track(pos.to_move, !rules.phase.sow.ccw).next[base..base + n];
             let mut bits = 0u64;
             for i in 0..n {
                 if cells[i] != 0
@@ -326,10 +331,11 @@ impl Game {
         if k == 0 || k > self.move_count() {
             return Err(Refusal::NoSuchPit);
         }
-        let (pit, cw) = self.move_parts(k);
-        if self.choices > 1 && !rules.phase.sow.either && cw == rules.phase.sow.ccw {
+        let (pit, chosen_cw) = self.move_parts(k);
+        if self.choices > 1 && !rules.phase.sow.either && chosen_cw == rules.phase.sow.ccw {
             return Err(Refusal::FixedDirection);
         }
+        let cw = if self.choices > 1 { chosen_cw } else { !rules.phase.sow.ccw };
         let origin = self.pit(pos.to_move, pit);
         let board = &pos.board;
         if board.closed[origin as usize] {
@@ -1392,9 +1398,19 @@ impl Game {
                     if from == NO_PIT || to == NO_PIT {
                         continue;
                     }
-                    let n = (ctx.int(count).max(0) as u32).min(board.cells[from as usize]);
+                    // What there is, never more; a count below 0 moves nothing.
+                    let asked = ctx.int(count);
+                    let n = u32::try_from(asked.max(0)).unwrap_or(u32::MAX).min(board.cells[from as usize]);
                     board.cells[from as usize] -= n;
                     board.cells[to as usize] += n;
+                    if i64::from(n) != asked {
+                        log.push(|| Event::ShortMove {
+                            rule: rule.to_string(),
+                            asked,
+                            moved: n,
+                            from,
+                        });
+                    }
                     log.push(|| Event::MoveSeeds {
                         rule: rule.to_string(),
                         seeds: n,

@@ -86,6 +86,17 @@ pub enum Event {
         /// To.
         to: Cell,
     },
+    /// A `move` named more seeds than its pit held (or fewer than 0): what there was is moved.
+    ShortMove {
+        /// The rule's name.
+        rule: String,
+        /// The count the rule gave.
+        asked: i64,
+        /// The seeds moved.
+        moved: u32,
+        /// From.
+        from: Cell,
+    },
     /// A rule claimed a pit.
     Claim {
         /// The rule's name.
@@ -264,6 +275,18 @@ impl Game {
                     seeds(*n),
                     self.describe(*from),
                     self.describe(*to)
+                ),
+                Event::ShortMove { rule, asked, moved, from } if *asked < 0 => {
+                    format!(
+                        "  \"{rule}\": asks to move {asked} seeds from {}, so nothing is moved",
+                        self.describe(*from)
+                    )
+                }
+                Event::ShortMove { rule, asked, moved, from } => format!(
+                    "  \"{rule}\": asks to move {}, but {} held only {}",
+                    seeds(u32::try_from(*asked).unwrap_or(u32::MAX)),
+                    self.describe(*from),
+                    seeds(*moved)
                 ),
                 Event::Claim { rule, cell, player } => format!("  \"{rule}\": {} now belongs to {}", self.describe(*cell), player.name()),
                 Event::TurnEnds { why } => format!("  the move ends: {why}"),
