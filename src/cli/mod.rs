@@ -9,6 +9,8 @@ mod check;
 mod conform;
 mod perft;
 mod play;
+mod record;
+mod replay;
 mod run;
 mod solve;
 
@@ -37,6 +39,8 @@ enum Command {
     Run(run::Args),
     /// Play a game in the terminal against a person or the computer.
     Play(play::Args),
+    /// Show a saved game record move by move with the board (or its final position as JSON), checking every move.
+    Replay(replay::Args),
     /// Replay reference traces against a rule file and report where they disagree.
     Conform(conform::Args),
     /// Play many games between computer players and report who wins, how long games last and which rules fire.
@@ -121,6 +125,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Run(args) => run::run(args),
         Command::Play(args) => play::run(args),
+        Command::Replay(args) => replay::run(args),
         Command::Conform(args) => conform::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Solve(args) => solve::run(args),

@@ -136,11 +136,3 @@ pub(super) fn names(game: &crate::Game, moves: &[usize]) -> String {
         moves.iter().map(|&k| game.move_name(k)).collect::<Vec<_>>().join(", ")
     }
 }
-
-pub(super) fn list(moves: &[usize]) -> String {
-    if moves.is_empty() {
-        "none".into()
-    } else {
-        moves.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
-    }
-}
