@@ -194,28 +194,10 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             (
                 _,
                 Some(Item {
-                    kind: ItemKind::BoardLayout(_),
+                    kind: ItemKind::BoardLayout(layout_rows),
                     span,
                 }),
-            ) if rows > 1 => {
-                diags.push(
-                    Diagnostic::error(
-                        "sow::check::unsupported",
-                        "a `layout` gives one row a player, but this board has several",
-                        *span,
-                        "one list a player",
-                    )
-                    .with_help("fill the pits by where they lie: `seeds 2 where pit.row == back`"),
-                );
-                None
-            }
-            (
-                _,
-                Some(Item {
-                    kind: ItemKind::BoardLayout(rows),
-                    span,
-                }),
-            ) => layout(rows, n, *span, &statics, &mut diags),
+            ) => layout(layout_rows, n, rows, *span, &statics, &mut diags),
             _ => {
                 diags.push(
                     Diagnostic::error(
@@ -229,8 +211,30 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 None
             }
         };
-        if let Some(mut cells) = rows {
-            let total: i64 = cells.iter().map(|&c| i64::from(c)).sum();
+        let reserve = match find(&|k| matches!(k, ItemKind::BoardReserve(_))) {
+            Some(Item {
+                kind: ItemKind::BoardReserve(e),
+                ..
+            }) => match statics.eval(e, &mut diags) {
+                Some(v) if (0..=limits::MAX_TOTAL_SEEDS).contains(&v) => Some(v as u32),
+                Some(v) => {
+                    diags.push(
+                        Diagnostic::error(
+                            "sow::check::out_of_range",
+                            format!("a reserve of {v} seeds is not possible"),
+                            e.span,
+                            "seeds in each store",
+                        )
+                        .with_help(format!("use 0 to {}", limits::MAX_TOTAL_SEEDS)),
+                    );
+                    None
+                }
+                None => None,
+            },
+            _ => Some(0),
+        };
+        if let (Some(mut cells), Some(reserve)) = (rows, reserve) {
+            let total: i64 = cells.iter().map(|&c| i64::from(c)).sum::<i64>() + 2 * i64::from(reserve);
             if total > limits::MAX_TOTAL_SEEDS {
                 let span = seeds_item.or(layout_item).map_or(at_file, |i| i.span);
                 diags.push(
@@ -249,7 +253,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         .with_help("give the pits seeds"),
                 );
             } else {
-                cells.extend([0, 0]);
+                cells.extend([reserve, reserve]);
                 initial = Some(cells);
             }
         }
@@ -304,7 +308,9 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         | ItemKind::SowSkipOrigin
                         | ItemKind::SowIntoStore
                         | ItemKind::SowRelay(_)
-                        | ItemKind::SowRelayLimit(_) => {}
+                        | ItemKind::SowRelayLimit(_)
+                        | ItemKind::SowFromStore(_)
+                        | ItemKind::CapturesRequired => {}
                         _ => diags.push(
                             Diagnostic::error(
                                 "sow::check::misplaced",
@@ -472,6 +478,21 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
     for item in items {
         match &item.kind {
             ItemKind::SowRelay(e) => tc.expect(e, Ty::Bool, Scope::lap_end()),
+            ItemKind::SowFromStore(e) => {
+                if let Some(v) = statics.eval(e, diags)
+                    && !(1..=limits::MAX_SEEDS_PER_PIT).contains(&v)
+                {
+                    diags.push(
+                        Diagnostic::error(
+                            "sow::check::out_of_range",
+                            format!("a move cannot take {v} seeds from the store"),
+                            e.span,
+                            "seeds a move",
+                        )
+                        .with_help(format!("use 1 to {}", limits::MAX_SEEDS_PER_PIT)),
+                    );
+                }
+            }
             ItemKind::SowRelayLimit(e) => {
                 if let Some(v) = statics.eval(e, diags)
                     && !(1..=limits::MAX_RELAY_LIMIT).contains(&v)
@@ -678,18 +699,20 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
 fn layout(
     rows: &[(
         crate::syntax::ast::Spanned<crate::syntax::ast::PlayerLit>,
-        crate::syntax::ast::Spanned<Vec<Expr>>,
+        Vec<crate::syntax::ast::Spanned<Vec<Expr>>>,
     )],
     n: usize,
+    board_rows: usize,
     span: Span,
     statics: &Statics,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<u32>> {
     use crate::syntax::ast::PlayerLit;
-    let mut cells = vec![0u32; 2 * n];
+    let side_pits = n * board_rows;
+    let mut cells = vec![0u32; 2 * side_pits];
     let mut ok = true;
     let mut seen = [false; 2];
-    for (player, values) in rows {
+    for (player, side_rows) in rows {
         let side = usize::from(player.node == PlayerLit::North);
         if seen[side] {
             diags.push(
@@ -698,36 +721,37 @@ fn layout(
             );
             ok = false;
         }
-        seen[side] = true;
-        if values.node.len() != n {
+        if side_rows.len() != board_rows {
+            let what = if board_rows == 1 {
+                "one list of pits"
+            } else {
+                "a list of rows, the front row first"
+            };
             diags.push(
                 Diagnostic::error(
                     "sow::check::wrong_length",
-                    format!("the layout gives {} pits but a row has {n}", values.node.len()),
-                    values.span,
-                    "this row",
+                    format!(
+                        "the layout gives {} row{} for {} but a player has {board_rows}",
+                        side_rows.len(),
+                        if side_rows.len() == 1 { "" } else { "s" },
+                        if side == 0 { "south" } else { "north" }
+                    ),
+                    player.span,
+                    "this player's layout",
                 )
-                .with_help(format!("give exactly {n} numbers, pit 1 first")),
+                .with_help(format!(
+                    "give {what}: {board_rows} list{} of {n} numbers",
+                    if board_rows == 1 { "" } else { "s" }
+                )),
             );
             ok = false;
+            seen[side] = true;
             continue;
         }
-        for (i, e) in values.node.iter().enumerate() {
-            match statics.eval(e, diags) {
-                Some(v) if (0..=limits::MAX_SEEDS_PER_PIT).contains(&v) => cells[side * n + i] = v as u32,
-                Some(v) => {
-                    diags.push(
-                        Diagnostic::error(
-                            "sow::check::out_of_range",
-                            format!("{v} seeds in a pit is not possible"),
-                            e.span,
-                            "seeds",
-                        )
-                        .with_help(format!("a pit starts with 0 to {} seeds", limits::MAX_SEEDS_PER_PIT)),
-                    );
-                    ok = false;
-                }
-                None => ok = false,
+        seen[side] = true;
+        for (r, values) in side_rows.iter().enumerate() {
+            if !row_layout(values, side * side_pits + r * n, n, &mut cells, statics, diags) {
+                ok = false;
             }
         }
     }
@@ -740,6 +764,49 @@ fn layout(
         ok = false;
     }
     ok.then_some(cells)
+}
+
+/// One row of a layout, written into `cells` from `first`; false when it has a problem.
+fn row_layout(
+    values: &crate::syntax::ast::Spanned<Vec<Expr>>,
+    first: usize,
+    n: usize,
+    cells: &mut [u32],
+    statics: &Statics,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    if values.node.len() != n {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::wrong_length",
+                format!("the layout gives {} pits but a row has {n}", values.node.len()),
+                values.span,
+                "this row",
+            )
+            .with_help(format!("give exactly {n} numbers, pit 1 first")),
+        );
+        return false;
+    }
+    let mut ok = true;
+    for (i, e) in values.node.iter().enumerate() {
+        match statics.eval(e, diags) {
+            Some(v) if (0..=limits::MAX_SEEDS_PER_PIT).contains(&v) => cells[first + i] = v as u32,
+            Some(v) => {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::out_of_range",
+                        format!("{v} seeds in a pit is not possible"),
+                        e.span,
+                        "seeds",
+                    )
+                    .with_help(format!("a pit starts with 0 to {} seeds", limits::MAX_SEEDS_PER_PIT)),
+                );
+                ok = false;
+            }
+            None => ok = false,
+        }
+    }
+    ok
 }
 
 /// Evaluates expressions that must be known before the game starts (board size, seeds).

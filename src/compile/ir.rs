@@ -137,6 +137,12 @@ pub struct Phase {
     pub forbids: Vec<Forbid>,
     /// Some forbid rule reads what the move did: every move is sown on a copy to decide.
     pub judges_outcome: bool,
+    /// `captures required`: when some move takes seeds, the moves that take none are not allowed.
+    pub captures_required: bool,
+    /// Every move must be sown on a copy to know whether it may be played (relays that may never end,
+    /// a forbidden grand slam, forbid rules on what the move did, required captures), or may be
+    /// played from an empty pit (moves from the store).
+    pub sows_to_judge: bool,
     /// Capture rules in order.
     pub captures: Vec<Rule>,
     /// Each mover's counter-clockwise track (south first).
@@ -157,6 +163,9 @@ pub struct Sow {
     pub ccw: bool,
     /// The mover chooses the direction with each move.
     pub either: bool,
+    /// A move takes this many seeds from the mover's store (or what is left there) and sows them
+    /// from the pit chosen, which receives the first seed; the pit need not hold seeds.
+    pub from_store: Option<u32>,
     /// The origin gets no seed.
     pub skip_origin: bool,
     /// The mover's store is on the track.

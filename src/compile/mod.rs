@@ -140,6 +140,11 @@ pub fn compile(checked: &Checked) -> Game {
         .any(|i| matches!(&i.kind, ItemKind::End(_, cond, ..) if mentions(cond, "can_feed")));
     let pits = side_pits;
     for phase in &mut phases {
+        phase.sows_to_judge = phase.sow.relay.is_some()
+            || grand_slam == Some(GrandSlam::Forbidden)
+            || phase.judges_outcome
+            || phase.captures_required
+            || phase.sow.from_store.is_some();
         let sow = &phase.sow;
         let ccw = Sow { ccw: true, ..sow.clone() };
         let cw = Sow { ccw: false, ..sow.clone() };
@@ -384,6 +389,7 @@ impl Lower<'_> {
         let mut sow = base.map(|b| b.sow.clone()).unwrap_or(Sow {
             ccw: true,
             either: false,
+            from_store: None,
             skip_origin: false,
             into_own_store: false,
             own_track: self.rows > 1,
@@ -393,6 +399,7 @@ impl Lower<'_> {
         let mut forbids = base.map(|b| b.forbids.clone()).unwrap_or_default();
         let mut captures = Vec::new();
         let mut replaces_captures = base.is_none();
+        let mut captures_required = base.is_some_and(|b| b.captures_required);
         for item in items {
             match &item.kind {
                 ItemKind::SowDirection(d) => {
@@ -402,6 +409,8 @@ impl Lower<'_> {
                 ItemKind::SowSkipOrigin => sow.skip_origin = true,
                 ItemKind::SowIntoStore => sow.into_own_store = true,
                 ItemKind::SowTrack(kind) => sow.own_track = *kind == ast::TrackKind::Own,
+                ItemKind::SowFromStore(e) => sow.from_store = Some(self.int(e) as u32),
+                ItemKind::CapturesRequired => captures_required = true,
                 ItemKind::SowRelay(e) => sow.relay = Some(self.cond(e)),
                 ItemKind::SowRelayLimit(e) => sow.relay_limit = self.int(e) as u32,
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
@@ -425,6 +434,8 @@ impl Lower<'_> {
             when,
             sow,
             judges_outcome: forbids.iter().any(|f| f.after),
+            captures_required,
+            sows_to_judge: false,
             forbids,
             captures,
             tracks: Default::default(),

@@ -101,6 +101,10 @@ enum Refusal {
     Empty,
     /// The phase's forbid rule with this index.
     Forbidden(usize),
+    /// A move takes seeds from the store, which is empty.
+    NoReserve,
+    /// Another move takes seeds, and this one takes none.
+    MustCapture,
     /// The mover chose a direction the phase does not sow in.
     FixedDirection,
     Endless(u32),
@@ -276,6 +280,19 @@ impl Game {
             }
             return Moves::from_bits(bits);
         }
+        if rules.phase.captures_required {
+            // One sowing a move: the moves that take seeds, if any do, else every playable one.
+            let mut taking = Moves::NONE;
+            for k in 1..=self.move_count() {
+                if let Ok(taken) = self.check_move_taking(pos, rules, k) {
+                    moves.insert(k);
+                    if taken > 0 {
+                        taking.insert(k);
+                    }
+                }
+            }
+            return if taking.is_empty() { moves } else { taking };
+        }
         for k in 1..=self.move_count() {
             if self.check_move(pos, rules, k).is_ok() {
                 moves.insert(k);
@@ -310,7 +327,7 @@ impl Game {
             phase,
             starving,
             must_feed: starving && matches!(self.feeding, Some(Feeding::Required)),
-            sow_always: phase.sow.relay.is_some() || self.grand_slam == Some(GrandSlam::Forbidden) || phase.judges_outcome,
+            sow_always: phase.sows_to_judge,
             open: hints.open || !pos.board.closed.contains(&true),
         }
     }
@@ -326,7 +343,7 @@ impl Game {
             phase,
             starving,
             must_feed: false,
-            sow_always: phase.sow.relay.is_some() || self.grand_slam == Some(GrandSlam::Forbidden) || phase.judges_outcome,
+            sow_always: phase.sows_to_judge,
             open: hints.open || !pos.board.closed.contains(&true),
         }
     }
@@ -342,6 +359,24 @@ impl Game {
     /// when its outcome can make it illegal: a sowing that may never end (relay laps, closed pits), a
     /// forbidden grand slam, or an opponent who must be fed.
     fn check_move(&self, pos: &Position, rules: MoveRules, k: usize) -> Result<(), Refusal> {
+        let taken = self.check_move_taking(pos, rules, k)?;
+        if rules.phase.captures_required && taken == 0 && self.some_move_takes(pos, rules) {
+            return Err(Refusal::MustCapture);
+        }
+        Ok(())
+    }
+
+    /// Whether some move of the position takes seeds (for `captures required`).
+    #[cold]
+    #[inline(never)]
+    fn some_move_takes(&self, pos: &Position, rules: MoveRules) -> bool {
+        (1..=self.move_count()).any(|j| self.check_move_taking(pos, rules, j).is_ok_and(|taken| taken > 0))
+    }
+
+    /// [`Game::check_move`] but for `captures required`: why the move may not be played, or the
+    /// seeds it takes (0 when it was not sown to find out, which only a phase that does not require
+    /// captures allows).
+    fn check_move_taking(&self, pos: &Position, rules: MoveRules, k: usize) -> Result<u32, Refusal> {
         if k == 0 || k > self.move_count() {
             return Err(Refusal::NoSuchPit);
         }
@@ -355,10 +390,12 @@ impl Game {
         if board.closed[origin as usize] {
             return Err(Refusal::Closed);
         }
-        if board.cells[origin as usize] == 0 {
-            return Err(Refusal::Empty);
-        }
         let phase = rules.phase;
+        match phase.sow.from_store {
+            None if board.cells[origin as usize] == 0 => return Err(Refusal::Empty),
+            Some(_) if board.cells[self.store(pos.to_move) as usize] == 0 => return Err(Refusal::NoReserve),
+            _ => {}
+        }
         if !phase.forbids.is_empty() {
             let ctx = Ctx {
                 clockwise: cw,
@@ -369,7 +406,7 @@ impl Game {
             }
         }
         if !(rules.must_feed || rules.sow_always || self.may_be_stuck(pos, phase, origin, cw)) {
-            return Ok(());
+            return Ok(0);
         }
         let mut after = board.clone();
         let sown = self
@@ -392,7 +429,7 @@ impl Game {
         if rules.must_feed && self.row_seeds(&after, pos.to_move.other()) == 0 {
             return Err(Refusal::Starves);
         }
-        Ok(())
+        Ok(sown.taken)
     }
 
     /// A refusal in words.
@@ -406,6 +443,8 @@ impl Game {
                 self.move_name(self.side_pits)
             ),
             Refusal::Closed => "it is closed for this round".into(),
+            Refusal::NoReserve => "there are no seeds left in the store to enter".into(),
+            Refusal::MustCapture => "another move makes a capture, and a capture must be made".into(),
             Refusal::FixedDirection => {
                 let way = if phase.sow.ccw { "counter-clockwise" } else { "clockwise" };
                 format!("in this phase seeds are sown {way} only")
@@ -995,10 +1034,25 @@ impl Game {
                     pull.seeds
                 }
                 None => {
-                    let hand = std::mem::take(&mut board.cells[start as usize]);
-                    hash_delta = hash_delta.wrapping_sub(u64::from(hand).wrapping_mul(keys[start as usize]));
+                    // A move from the store takes its seeds there and sows from the pit chosen.
+                    let from = match sow.from_store {
+                        Some(_) if lap == 1 => {
+                            start = track.prev[origin as usize];
+                            self.store(turn.mover)
+                        }
+                        _ => start,
+                    };
+                    let hand = match sow.from_store {
+                        Some(n) if lap == 1 => {
+                            let hand = board.cells[from as usize].min(n);
+                            board.cells[from as usize] -= hand;
+                            hand
+                        }
+                        _ => std::mem::take(&mut board.cells[from as usize]),
+                    };
+                    hash_delta = hash_delta.wrapping_sub(u64::from(hand).wrapping_mul(keys[from as usize]));
                     log.push(|| Event::PickUp {
-                        cell: start,
+                        cell: from,
                         seeds: hand,
                         lap,
                     });

@@ -219,9 +219,15 @@ pub enum ItemKind {
     /// `board { seeds EXPR }`.
     BoardSeeds(Expr),
     /// `board { layout south [..] north [..] }`.
-    BoardLayout(Vec<(Spanned<PlayerLit>, Spanned<Vec<Expr>>)>),
+    BoardLayout(Vec<(Spanned<PlayerLit>, Vec<Spanned<Vec<Expr>>>)>),
     /// `board { stores ... }`.
     BoardStores(StoreMode),
+    /// `board { reserve EXPR }`.
+    BoardReserve(Expr),
+    /// `sow { from store EXPR }`.
+    SowFromStore(Expr),
+    /// `captures required`.
+    CapturesRequired,
     /// `first south|north`.
     First(PlayerLit),
     /// `sow { direction ... }`.

@@ -24,8 +24,8 @@ pub const MAX_SOURCE_BYTES: usize = 1 << 20;
 
 /// Words an item may start with, for "did you mean".
 const ITEM_WORDS: &[&str] = &[
-    "game", "extends", "param", "board", "first", "sow", "forbid", "feeding", "grand", "trigger", "capture", "no", "end", "phase",
-    "rounds", "drop",
+    "game", "extends", "param", "board", "first", "sow", "forbid", "feeding", "grand", "trigger", "capture", "captures", "no", "end",
+    "phase", "rounds", "drop",
 ];
 
 /// How deeply brackets may nest, and how many prefix operators (`not`, `-`) may follow each other.
@@ -462,6 +462,7 @@ fn is_item(rule: Rule) -> bool {
             | Rule::trigger_item
             | Rule::capture_item
             | Rule::no_captures
+            | Rule::captures_required
             | Rule::end_item
             | Rule::phase_item
             | Rule::rounds_item
@@ -654,12 +655,24 @@ impl Builder {
                 let mut rows = Vec::new();
                 while let (Some(p), Some(list)) = (inner.next(), inner.next()) {
                     let player = self.player(p);
-                    let lspan = self.span(&list);
-                    let values = children(list).map(|e| self.expr(e)).collect::<R<Vec<_>>>()?;
-                    rows.push((player, Spanned { node: values, span: lspan }));
+                    let lists: Vec<Pair<Rule>> = if list.as_rule() == Rule::row_lists {
+                        children(list).collect()
+                    } else {
+                        vec![list]
+                    };
+                    let mut side = Vec::new();
+                    for list in lists {
+                        let lspan = self.span(&list);
+                        let values = children(list).map(|e| self.expr(e)).collect::<R<Vec<_>>>()?;
+                        side.push(Spanned { node: values, span: lspan });
+                    }
+                    rows.push((player, side));
                 }
                 ItemKind::BoardLayout(rows)
             }
+            Rule::board_reserve => ItemKind::BoardReserve(self.expr(inner.next().expect("expr"))?),
+            Rule::sow_from_store => ItemKind::SowFromStore(self.expr(inner.next().expect("expr"))?),
+            Rule::captures_required => ItemKind::CapturesRequired,
             Rule::board_stores => {
                 let mode = inner.next().expect("mode");
                 ItemKind::BoardStores(if mode.as_str() == "sown" {
