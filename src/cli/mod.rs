@@ -108,6 +108,19 @@ fn parse_set(s: &str) -> Result<Override, String> {
     })
 }
 
+/// Parses `play --hint-time SECONDS`: more than 0 and at most [`crate::players::MAX_MOVE_TIME`], so
+/// that a hint never seems to hang (`1e9` would think for 30 years). A negative number reaches this
+/// function (the argument allows a leading `-`), so it gets this message instead of clap's
+/// "unexpected argument".
+pub(crate) fn parse_hint_time(s: &str) -> Result<f64, String> {
+    let most = crate::players::MAX_MOVE_TIME.as_secs_f64();
+    match s.trim().parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 && t <= most => Ok(t),
+        Ok(t) if t.is_finite() && t > most => Err(format!("a hint thinks for at most {most} seconds")),
+        _ => Err(format!("give the seconds a hint may think: a number above 0 and at most {most}, e.g. `0.5`")),
+    }
+}
+
 /// Runs the command line and returns the exit code.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

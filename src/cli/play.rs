@@ -46,7 +46,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// How long the `hint` command thinks, in seconds.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = super::parse_hint_time)]
     hint_time: f64,
     #[command(flatten)]
     start: Start,
