@@ -100,9 +100,7 @@ struct PlotFile {
 impl PlotFile {
     /// Checks that `path` names a file whose directory exists and takes a new file.
     fn prepare(path: &Path) -> Result<PlotFile, Diagnostic> {
-        let refuse = |message: String, help: &str| {
-            Diagnostic::bare("sow::analyze::unwritable", message).with_help(help.to_string())
-        };
+        let refuse = |message: String, help: &str| Diagnostic::bare("sow::analyze::unwritable", message).with_help(help.to_string());
         let shown = path.display();
         let name = match path.file_name() {
             Some(n) if !path.is_dir() => n.to_string_lossy().into_owned(),
@@ -519,8 +517,7 @@ impl Features {
         Features {
             captures: rules().any(|r| r.actions.iter().any(|a| matches!(a, Action::Take { .. }))),
             relay: game.phases.iter().any(|p| p.sow.relay.is_some()),
-            another_move: rules().any(|r| r.then == Then::AnotherMove)
-                || game.grand_slam == Some(GrandSlam::Allowed(true)),
+            another_move: rules().any(|r| r.then == Then::AnotherMove) || game.grand_slam == Some(GrandSlam::Allowed(true)),
             grand_slam: matches!(game.grand_slam, Some(GrandSlam::CaptureNothing | GrandSlam::Allowed(_))),
             feeding_penalty: matches!(game.feeding, Some(Feeding::Penalty(_))),
             rounds: game.rounds.is_some(),
@@ -574,10 +571,7 @@ impl Tally {
         for e in &game.ends {
             rules.insert(format!("end: {}", e.name), ("end", 0, 0));
         }
-        Tally {
-            rules,
-            ..Tally::default()
-        }
+        Tally { rules, ..Tally::default() }
     }
 
     fn add(&mut self, game: &Game, g: GameStats) {
@@ -978,13 +972,7 @@ fn plot_svg(r: &Report) -> String {
 
     // Right: results by seat, with their intervals.
     let (x1, pw1) = (620.0, 250.0);
-    labels.push(Label::new(
-        x1 + pw1 / 2.0,
-        panel_y,
-        14.0,
-        "middle",
-        "Results by seat, 95% interval",
-    ));
+    labels.push(Label::new(x1 + pw1 / 2.0, panel_y, 14.0, "middle", "Results by seat, 95% interval"));
     for (share, text) in [(0.0, "0%"), (0.5, "50%"), (1.0, "100%")] {
         let y = bottom - ph * share;
         labels.push(Label::new(x1 - 6.0, y + 4.0, 12.0, "end", text));
@@ -995,7 +983,13 @@ fn plot_svg(r: &Report) -> String {
     }
     labels.push(Label {
         vertical: true,
-        ..Label::new(x1 - 16.0 - text_width("100%", 12.0), top + ph / 2.0, 12.0, "middle", "share of games")
+        ..Label::new(
+            x1 - 16.0 - text_width("100%", 12.0),
+            top + ph / 2.0,
+            12.0,
+            "middle",
+            "share of games",
+        )
     });
     let bars = [
         ("south wins", &r.win_rate.south, "#c0504d"),

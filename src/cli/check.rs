@@ -123,7 +123,11 @@ impl Summary {
         let count = |n: usize, what: &str| format!("{n} {what}{}", plural(n));
         let mut parts = Vec::new();
         if self.errors > 0 {
-            parts.push(format!("{} in {}", count(self.errors, "error"), count(self.files_with_errors, "file")));
+            parts.push(format!(
+                "{} in {}",
+                count(self.errors, "error"),
+                count(self.files_with_errors, "file")
+            ));
         }
         if self.unreadable > 0 {
             parts.push(format!("{} could not be read", count(self.unreadable, "file")));
@@ -134,9 +138,7 @@ impl Summary {
         if self.warnings > 0 {
             parts.push(count(self.warnings, "warning"));
         }
-        let explored = explore.map_or(String::new(), |n| {
-            format!(" and {} played", count(n as usize, "random game"))
-        });
+        let explored = explore.map_or(String::new(), |n| format!(" and {} played", count(n as usize, "random game")));
         format!("checked {}{explored}: {}", count(files, "file"), parts.join(", "))
     }
 }

@@ -122,7 +122,9 @@ pub(crate) fn parse_hint_time(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(t) if t.is_finite() && t > 0.0 && t <= most => Ok(t),
         Ok(t) if t.is_finite() && t > most => Err(format!("a hint thinks for at most {most} seconds")),
-        _ => Err(format!("give the seconds a hint may think: a number above 0 and at most {most}, e.g. `0.5`")),
+        _ => Err(format!(
+            "give the seconds a hint may think: a number above 0 and at most {most}, e.g. `0.5`"
+        )),
     }
 }
 
