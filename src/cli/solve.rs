@@ -45,7 +45,7 @@ pub struct Args {
     #[arg(long, default_value_t = 20_000_000_000)]
     max_nodes: u64,
     /// Give up after this many seconds (default: no limit).
-    #[arg(long, value_parser = parse_seconds)]
+    #[arg(long, value_parser = parse_seconds, allow_negative_numbers = true)]
     max_seconds: Option<f64>,
     #[command(flatten)]
     output: Output,
