@@ -408,7 +408,7 @@ fn completions_and_man_pages_come_from_the_command_definitions() {
             assert!(script.contains(c.as_str()), "{shell} completion lacks `{c}`");
         }
         assert!(
-            script.contains("--players") && script.contains("--hint-time"),
+            script.contains("players") && script.contains("hint-time"),
             "{shell}: options complete too"
         );
     }

@@ -1071,6 +1071,21 @@ mod tests {
     }
 
     #[test]
+    fn players_are_exactly_two() {
+        assert!(parse_players("random,greedy").is_ok());
+        for bad in ["random", "random,greedy,mcts", "random,", ",", ""] {
+            assert!(parse_players(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn long_titles_are_cut_to_fit() {
+        assert_eq!(fit("short", 100.0, 10.0), "short");
+        // 60 pixels at 10 px a character (0.6 em each) hold 10 characters.
+        assert_eq!(fit("abcdefghijklmnop", 60.0, 10.0), "abcdefghi…");
+    }
+
+    #[test]
     fn histogram_covers_every_game() {
         let lengths = [3, 5, 5, 40, 100];
         let bins = histogram(&lengths);

@@ -1199,3 +1199,27 @@ impl HistorySearch<'_> {
         Ok(best)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Tree;
+
+    #[test]
+    fn the_share_done_counts_finished_subtrees_at_every_level() {
+        let mut t = Tree::default();
+        t.enter(2);
+        assert_eq!(t.fraction(), 0.0);
+        t.child_done();
+        assert_eq!(t.fraction(), 0.5);
+        // One of four children of the second root child done: 1/2 + 1/(2*4).
+        t.enter(4);
+        t.child_done();
+        assert_eq!(t.fraction(), 0.625);
+        t.leave();
+        t.child_done();
+        assert_eq!(t.fraction(), 1.0);
+        // A node without children counts as one.
+        t.enter(0);
+        assert_eq!(t.fraction(), 1.0);
+    }
+}
