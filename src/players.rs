@@ -101,7 +101,7 @@ impl FromStr for Spec {
                 time: None,
             })),
             ("alphabeta" | "ab", Some(a)) => {
-                if let Some(t) = parse_duration(a)? {
+                if let Some(t) = parse_duration(a).map_err(|e| format!("{e}; {usage}"))? {
                     Ok(Spec::AlphaBeta(alphabeta::Limits {
                         depth: MAX_DEPTH,
                         time: Some(t),
@@ -120,7 +120,7 @@ impl FromStr for Spec {
                 time: None,
             })),
             ("mcts", Some(a)) => {
-                if let Some(t) = parse_duration(a)? {
+                if let Some(t) = parse_duration(a).map_err(|e| format!("{e}; {usage}"))? {
                     Ok(Spec::Mcts(mcts::Budget {
                         playouts: 0,
                         time: Some(t),
