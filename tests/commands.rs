@@ -342,6 +342,31 @@ fn solve_suggests_only_a_board_that_finishes() {
     assert!(text(&o.stdout).contains(" to move: "));
 }
 
+// Issue 15: `solve` printed nothing for half a minute. On a terminal a progress line now shows what
+// it does; off a terminal (a pipe, as here) stderr stays clean.
+#[test]
+fn solve_shows_progress_only_on_a_terminal() {
+    let board = ["solve", KALAH, "--set", "pits=4", "--set", "seeds=2"];
+    let o = sowlang(&board);
+    assert_eq!((o.status.code(), text(&o.stderr)), (Some(0), String::new()));
+    // `script` runs the command on a pseudo-terminal, where the progress line appears.
+    let Ok(o) = Command::new("script")
+        .args([
+            "-qec",
+            &format!("{} {}", env!("CARGO_BIN_EXE_sowlang"), board.join(" ")),
+            "/dev/null",
+        ])
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+    else {
+        return;
+    };
+    let shown = text(&o.stdout);
+    assert!(shown.contains("exploring the board: "), "{shown}");
+    assert!(shown.contains("south to move: south wins by 6"), "{shown}");
+}
+
 // Issue 15: Oware with 3 pits and 3 seeds was refused after about four minutes, when its table had
 // filled the memory. Its projection refuses it within seconds (release builds only: a debug build
 // is too slow for the projection to start in the time the test allows).

@@ -413,7 +413,7 @@ pub fn run(args: Args) -> u8 {
     let bar = if std::io::stderr().is_terminal() {
         let b = ProgressBar::new(games);
         b.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, {eta} left (Ctrl-C stops and reports)")
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left (Ctrl-C stops and reports)")
                 .expect("the progress template is valid"),
         );
         b
