@@ -19,6 +19,8 @@ mod diagnostics;
 mod cli;
 // analyze, solve, completions, man and check's summary as a user meets them: arguments checked first, Ctrl-C, honest figures.
 mod commands;
+// The terminal game through a pipe: undo/redo, game records (save, --load, replay), input, boards, hints.
+mod play;
 // Garbage in: every shipped variant mutated, hostile texts, and a proptest over random valid files; no panic, no hang.
 mod garbage;
 // Perft counts from the start position match the known counts for the OpenSpiel rule sets.

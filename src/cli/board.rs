@@ -1,61 +1,196 @@
-//! Drawing a position for people.
+//! Drawing a position for people: the board as text, seen from one player's side, with the stores
+//! labelled with whose they are and the last move marked.
+//!
+//! Everything about the board's shape is here, so that boards of other shapes (several rows per
+//! player) need changes in this file only: a [`View`] says who sits at the bottom, what each player is
+//! called and what to mark; [`draw_view`] lays the rows out from that.
 
-use crate::engine::{Game, Outcome, Player, Position};
+use crate::engine::{Cell, Event, Game, Outcome, Player, Position};
 
-/// The board as text: north's row on top (its pit 1 on the right, across from south's last pit),
-/// north's store on the left, south's on the right.
+/// How to draw a board: from whose side, with which names, marking which pits.
+#[derive(Debug, Clone)]
+pub struct View {
+    /// The player whose row is drawn at the bottom, as if sitting at the board there.
+    pub bottom: Player,
+    /// What to call south and north ("you", "computer", or the players' own names).
+    pub names: [String; 2],
+    /// The pit the last move was played from.
+    pub played: Option<Cell>,
+    /// Where the last seed of the last move fell.
+    pub last_seed: Option<Cell>,
+}
+
+impl Default for View {
+    /// South at the bottom, the players called by their seats, nothing marked.
+    fn default() -> Self {
+        View {
+            bottom: Player::South,
+            names: [Player::South.name().to_string(), Player::North.name().to_string()],
+            played: None,
+            last_seed: None,
+        }
+    }
+}
+
+impl View {
+    /// Marks what the move narrated by `events` did (nothing when it ended a round): the pit its first lap picked up from and the
+    /// cell where its last lap ended. Taken from the engine's own steps, not from the move's text, so
+    /// that it holds for any way of naming a move.
+    pub fn mark(&mut self, events: &[Event]) {
+        // A move that ended a round is followed by the next round's setup: its pits mean nothing on
+        // the new board.
+        if events.iter().any(|e| matches!(e, Event::RoundSetup { .. })) {
+            self.played = None;
+            self.last_seed = None;
+            return;
+        }
+        self.played = events.iter().find_map(|e| match e {
+            Event::PickUp { cell, lap: 1, .. } => Some(*cell),
+            _ => None,
+        });
+        self.last_seed = events.iter().rev().find_map(|e| match e {
+            Event::LapEnds { last, .. } => Some(*last),
+            _ => None,
+        });
+    }
+
+    /// What `p` is called.
+    pub fn name(&self, p: Player) -> &str {
+        &self.names[p.index()]
+    }
+}
+
+/// The board as text, south at the bottom, the stores labelled `south` and `north`.
 pub fn draw(game: &Game, pos: &Position) -> String {
+    draw_view(game, pos, &View::default())
+}
+
+/// The board as text, seen from `view.bottom`'s side: the other player's rows on top, read right to
+/// left (their pit 1 on the right, across from the bottom player's last pit), the other player's
+/// store on the left and the bottom player's on the right, each labelled with its owner's name. On a
+/// board of several rows a player the front rows (`a`) meet in the middle and each row is labelled
+/// with its letter. The pit just played is drawn `<n>`, the pit where its last seed fell `(n)`.
+pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     let b = &pos.board;
-    let n = game.pits;
+    let columns = game.columns;
+    let rows = game.rows;
+    let me = view.bottom;
+    let them = me.other();
     let width = b.cells.iter().map(|c| c.to_string().len()).max().unwrap_or(1).max(2);
-    let cell = |c: usize| -> String {
-        let mut s = if b.closed[c] {
+    let cell = |c: Cell| -> String {
+        let i = c as usize;
+        let mut s = if b.closed[i] {
             format!("{:>width$}", "x")
         } else {
-            format!("{:>width$}", b.cells[c])
+            format!("{:>width$}", b.cells[i])
         };
-        if let Some(p) = b.claimed[c] {
+        if let Some(p) = b.claimed[i] {
             s.push(if p == Player::South { 's' } else { 'n' });
         } else if game.uses_claims {
             s.push(' ');
         }
-        format!("[{s}]")
+        if view.played == Some(c) {
+            format!("<{s}>")
+        } else if view.last_seed == Some(c) {
+            format!("({s})")
+        } else {
+            format!("[{s}]")
+        }
     };
-    let label_w = cell(0).len();
-    let north: Vec<String> = (0..n).rev().map(|i| cell(game.pit(Player::North, i + 1) as usize)).collect();
-    let south: Vec<String> = (0..n).map(|i| cell(game.pit(Player::South, i + 1) as usize)).collect();
-    let numbers = |order: Vec<usize>| order.iter().map(|k| format!("{:>label_w$}", k)).collect::<Vec<_>>().join(" ");
-    let store_w = width.max(3);
-    let ns = b.cells[game.store(Player::North) as usize];
-    let ss = b.cells[game.store(Player::South) as usize];
-    let pad = " ".repeat(store_w + 2);
+    let cell_w = cell(0).chars().count();
+    // A row of the other player is read from the bottom player's left: its last pit first.
+    let top_numbers: Vec<usize> = (1..=columns).rev().collect();
+    let bottom_numbers: Vec<usize> = (1..=columns).collect();
+    // Row `r` (0 = the front row) of player `p`, in the order of `numbers`.
+    let row_cells = |p: Player, r: usize, numbers: &[usize]| -> String {
+        numbers
+            .iter()
+            .map(|&k| cell(game.pit(p, r * columns + k)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let numbers = |order: &[usize]| order.iter().map(|k| format!("{k:>cell_w$}")).collect::<Vec<_>>().join(" ");
+    let row_letter = |r: usize| {
+        if rows > 1 {
+            format!("   {}", char::from(b'a' + r as u8))
+        } else {
+            String::new()
+        }
+    };
+    let row_w = columns * (cell_w + 1) - 1;
+    let store_w = width.max(2);
+    let left_name = view.name(them);
+    let right_name = view.name(me);
+    let left_store = b.cells[game.store(them) as usize];
+    let right_store = b.cells[game.store(me) as usize];
+    // The rows start after the left store and its label, so the label never pushes the store into them.
+    let margin = left_name.chars().count() + 1 + store_w + 2;
+    let pad = " ".repeat(margin);
+    let row_label = |p: Player| -> String {
+        let seat = p.name();
+        let name = view.name(p);
+        if name == seat {
+            seat.to_string()
+        } else {
+            format!("{seat} ({name})")
+        }
+    };
     let mut s = String::new();
-    s.push_str(&format!("{pad}{}   north\n", numbers((1..=n).rev().collect())));
-    s.push_str(&format!("{pad}{}\n", north.join(" ")));
-    s.push_str(&format!("{:>store_w$}  {}  {}\n", ns, " ".repeat(north.join(" ").len()), ss));
-    s.push_str(&format!("{pad}{}\n", south.join(" ")));
-    s.push_str(&format!("{pad}{}   south\n", numbers((1..=n).collect())));
+    s.push_str(&format!("{pad}{}   {}\n", numbers(&top_numbers), row_label(them)));
+    // The other player's back row is furthest from the middle, so it is drawn first.
+    for r in (0..rows).rev() {
+        s.push_str(&format!("{pad}{}{}\n", row_cells(them, r, &top_numbers), row_letter(r)));
+    }
+    s.push_str(&format!(
+        "{left_name} {left_store:>store_w$}  {}  {right_store:<store_w$} {right_name}\n",
+        " ".repeat(row_w)
+    ));
+    for r in 0..rows {
+        s.push_str(&format!("{pad}{}{}\n", row_cells(me, r, &bottom_numbers), row_letter(r)));
+    }
+    s.push_str(&format!("{pad}{}   {}\n", numbers(&bottom_numbers), row_label(me)));
+    if view.played.is_some() || view.last_seed.is_some() {
+        s.push_str(&legend(game, view));
+    }
     s
+}
+
+/// One line saying what the marks on the board mean.
+fn legend(game: &Game, view: &View) -> String {
+    let mut parts = Vec::new();
+    if let Some(c) = view.played {
+        parts.push(format!("<> the pit played ({})", game.describe(c)));
+    }
+    match view.last_seed {
+        Some(c) if game.is_store(c) => parts.push(format!("the last seed fell in {} store", possessive(view.name(game.side(c))))),
+        Some(c) if Some(c) != view.played => parts.push(format!("() where the last seed fell ({})", game.describe(c))),
+        Some(_) => parts.push("the last seed fell in the pit played".to_string()),
+        None => {}
+    }
+    format!("{}\n", parts.join(", "))
+}
+
+/// "your", "the computer's", "south's".
+fn possessive(name: &str) -> String {
+    match name {
+        "you" => "your".to_string(),
+        "computer" => "the computer's".to_string(),
+        _ => format!("{name}'s"),
+    }
 }
 
 /// The board plus whose turn it is, or the result.
 pub fn summary(game: &Game, pos: &Position) -> String {
     let mut s = draw(game, pos);
-    if game.rounds.is_some() {
-        s.push_str(&format!(
-            "round {}; rounds won: south {}, north {}\n",
-            pos.round, pos.rounds_won[0], pos.rounds_won[1]
-        ));
-    }
+    s.push_str(&status(game, pos, &View::default()));
+    s
+}
+
+/// The result of a finished game, or whose turn it is and the legal moves; names from `view`.
+pub fn status(game: &Game, pos: &Position, view: &View) -> String {
+    let mut s = rounds_line(game, pos, view);
     if pos.over {
-        let scores = game.scores(pos);
-        let who = match pos.winner {
-            Some(Outcome::South) => "south wins",
-            Some(Outcome::North) => "north wins",
-            _ => "a draw",
-        };
-        let by = pos.ended_by.as_deref().map(|r| format!(" (\"{r}\")")).unwrap_or_default();
-        s.push_str(&format!("game over{by}: {who}, south {} - north {}\n", scores[0], scores[1]));
+        s.push_str(&result_line(game, pos, view));
     } else {
         let moves = game.legal_moves(pos);
         if moves.is_empty() {
@@ -67,9 +202,51 @@ pub fn summary(game: &Game, pos: &Position) -> String {
             s.push_str(&format!(
                 "{} to move; legal moves: {}\n",
                 pos.to_move.name(),
-                super::run::list(&moves)
+                super::run::names(game, &moves)
             ));
         }
     }
     s
+}
+
+/// "round 2; rounds won: south 1, north 0" in a game played in rounds, else nothing.
+pub fn rounds_line(game: &Game, pos: &Position, view: &View) -> String {
+    if game.rounds.is_none() {
+        return String::new();
+    }
+    format!(
+        "round {}; rounds won: {} {}, {} {}\n",
+        pos.round,
+        view.name(Player::South),
+        pos.rounds_won[0],
+        view.name(Player::North),
+        pos.rounds_won[1]
+    )
+}
+
+/// "game over ("rule"): south wins, south 25 - north 23", with the players' names from `view`.
+pub fn result_line(game: &Game, pos: &Position, view: &View) -> String {
+    let scores = game.scores(pos);
+    let who = match pos.winner {
+        Some(Outcome::South) => wins(view.name(Player::South)),
+        Some(Outcome::North) => wins(view.name(Player::North)),
+        _ => "a draw".to_string(),
+    };
+    let by = pos.ended_by.as_deref().map(|r| format!(" (\"{r}\")")).unwrap_or_default();
+    format!(
+        "game over{by}: {who}, {} {} - {} {}\n",
+        view.name(Player::South),
+        scores[0],
+        view.name(Player::North),
+        scores[1]
+    )
+}
+
+/// "south wins", but "you win".
+fn wins(name: &str) -> String {
+    if name == "you" {
+        "you win".to_string()
+    } else {
+        format!("{name} wins")
+    }
 }

@@ -10,6 +10,8 @@ mod completions;
 mod conform;
 mod perft;
 mod play;
+mod record;
+mod replay;
 mod run;
 mod solve;
 
@@ -38,6 +40,8 @@ enum Command {
     Run(run::Args),
     /// Play a game in the terminal against a person or the computer.
     Play(play::Args),
+    /// Show a saved game record move by move with the board (or its final position as JSON), checking every move.
+    Replay(replay::Args),
     /// Replay reference traces against a rule file and report where they disagree.
     Conform(conform::Args),
     /// Play many games between computer players and report who wins, how long games last and which rules fire.
@@ -113,21 +117,6 @@ fn parse_set(s: &str) -> Result<Override, String> {
     })
 }
 
-/// Parses `play --hint-time SECONDS`: more than 0 and at most [`crate::players::MAX_MOVE_TIME`], so
-/// that a hint never seems to hang (`1e9` would think for 30 years). A negative number reaches this
-/// function (the argument allows a leading `-`), so it gets this message instead of clap's
-/// "unexpected argument".
-pub(crate) fn parse_hint_time(s: &str) -> Result<f64, String> {
-    let most = crate::players::MAX_MOVE_TIME.as_secs_f64();
-    match s.trim().parse::<f64>() {
-        Ok(t) if t.is_finite() && t > 0.0 && t <= most => Ok(t),
-        Ok(t) if t.is_finite() && t > most => Err(format!("a hint thinks for at most {most} seconds")),
-        _ => Err(format!(
-            "give the seconds a hint may think: a number above 0 and at most {most}, e.g. `0.5`"
-        )),
-    }
-}
-
 /// Runs the command line and returns the exit code.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -141,6 +130,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Run(args) => run::run(args),
         Command::Play(args) => play::run(args),
+        Command::Replay(args) => replay::run(args),
         Command::Conform(args) => conform::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Solve(args) => solve::run(args),

@@ -1,17 +1,29 @@
-//! `sowlang play FILE [--vs human|random|greedy|alphabeta:6|mcts:2s] [--first south|north]`: a game in
-//! the terminal against a person or a computer player. It reads one move per line, so it also works
-//! with a pipe; `hint` asks the strongest player what it would play and why.
+//! `sowlang play FILE [--vs human|random|greedy|alphabeta:6|mcts:2s] [--side south|north] [--from POS]`
+//! and `sowlang play --load RECORD`: a game in the terminal against a person or a computer player.
+//!
+//! It reads one line at a time, so it also works from a pipe (the tests drive it that way): nothing
+//! it prints depends on a terminal except the "thinking" indicator, which is drawn on stderr only when
+//! both stdout and stderr are terminals. Commands are read without regard to case; a line holding
+//! terminal control sequences (an arrow key) is refused as a whole, and never echoed, so that it
+//! cannot garble the screen. Every move made is kept, so moves can be taken back (`undo`), played
+//! again (`redo`) and saved as a game record (`save FILE`, see record.rs).
 
-use std::io::BufRead;
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::{Side, Start, board, load_start, out};
-use crate::engine::Player;
+use super::board::{self, View};
+use super::record::{self, Draft, Ply};
+use super::{Side, Start, fail, load, out, read_position_file, report};
+use crate::Override;
+use crate::diagnostic::Diagnostic;
+use crate::engine::{Event, Game, Outcome, Player, Position};
 use crate::players::{Spec, choose};
+use crate::search::{self, alphabeta};
 
 /// Who the person plays against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,134 +42,844 @@ fn parse_opponent(s: &str) -> Result<Opponent, String> {
     }
 }
 
+/// `--hint-time`: a number of seconds, more than 0 and at most an hour.
+fn parse_hint_time(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 3600.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a number of seconds from more than 0 to 3600")),
+    }
+}
+
 /// Arguments of `play`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The rule file.
-    file: PathBuf,
+    /// The rule file (not with --load, which names its own).
+    #[arg(required_unless_present = "load")]
+    file: Option<PathBuf>,
     /// The opponent: `human`, `random`, `greedy`, `alphabeta[:DEPTH|:TIME]` or `mcts[:PLAYOUTS|:TIME]`
-    /// (e.g. `alphabeta:6`, `mcts:2s`).
-    #[arg(long, value_parser = parse_opponent, default_value = "greedy")]
-    vs: Opponent,
-    /// The side the person plays (against the computer).
-    #[arg(long, value_enum, default_value_t = Side::South)]
-    side: Side,
+    /// (e.g. `alphabeta:6`, `mcts:2s`); `greedy` unless a loaded record says otherwise.
+    #[arg(long, value_parser = parse_opponent)]
+    vs: Option<Opponent>,
+    /// The side the person plays, drawn at the bottom of the board (`south` unless a loaded record
+    /// says otherwise).
+    #[arg(long, value_enum)]
+    side: Option<Side>,
+    /// Start from this position (JSON, as for `run --from`; a teacher's puzzle); its `to_move` says who begins.
+    #[arg(long, conflicts_with_all = ["load", "first"])]
+    from: Option<PathBuf>,
+    /// Go on with a saved game record (it names the rule file, parameters and moves).
+    #[arg(long, conflicts_with_all = ["file", "sets", "first"])]
+    load: Option<PathBuf>,
+    /// Keep the game record in this file, written again after every move.
+    #[arg(long)]
+    save: Option<PathBuf>,
+    /// Less text, for children: no step-by-step narration, short prompts and hints.
+    #[arg(long, short)]
+    quiet: bool,
     /// Seed for the computer's choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// How long the `hint` command thinks, in seconds.
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = super::parse_hint_time)]
+    /// How long the `hint` command thinks, in seconds (more than 0, at most 3600).
+    #[arg(long, default_value = "1", value_parser = parse_hint_time, allow_negative_numbers = true)]
     hint_time: f64,
+    /// Let `hint` search exactly this many plies instead of for --hint-time (the same hint on every machine).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    hint_depth: Option<u32>,
     #[command(flatten)]
     start: Start,
 }
 
-const HELP: &str = "type the number of one of your pits to sow it; `hint` shows what the computer would play and why, `moves` lists the legal moves, `board` redraws, `quit` stops\n";
+const HELP: &str = "\
+commands (upper or lower case):
+  a pit          sow it: its number (`3`), row and number (`b3`) on a board of several rows,
+                 then `L` or `R` (`3R`) in a game where you choose the way the seeds go
+  undo [N]       take back your last move (and the computer's reply), or N of them
+  redo [N]       play again what undo took back
+  hint           what the computer would play, what each move does and its score
+  moves          the legal moves
+  board          draw the board again
+  save [FILE]    save the game as a record (`sowlang play --load FILE` goes on with it)
+  quit           stop
+";
+
+const QUIET_HELP: &str = "type a pit number; `undo`, `hint`, `save FILE`, `quit`\n";
+
+/// Who plays a side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seat {
+    Person,
+    Computer(Spec),
+}
+
+/// A game in progress: the start, every move played (for undo and saving) and the moves taken back.
+struct Session {
+    game: Game,
+    rules: PathBuf,
+    sets: Vec<Override>,
+    start: Position,
+    /// The start position as position JSON when it is not the game's own start.
+    from: Option<String>,
+    plies: Vec<Ply>,
+    /// Moves taken back, the next to play again last.
+    redo: Vec<String>,
+    seats: [Seat; 2],
+    view: View,
+    quiet: bool,
+    /// Where `save` writes when no file is named.
+    save_to: Option<PathBuf>,
+    /// Save after every move.
+    autosave: bool,
+    hint: alphabeta::Limits,
+    rng: StdRng,
+    /// The number of moves played when the end of the game was last announced.
+    ended_at: Option<usize>,
+}
 
 /// Runs `play`.
 pub fn run(args: Args) -> u8 {
-    let (loaded, mut pos) = match load_start(&args.file, &args.start) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
-    let game = &loaded.game;
-    let person: Player = args.side.into();
-    let computer = match args.vs {
-        Opponent::Human => None,
-        Opponent::Computer(spec) => Some(spec),
-    };
-    let hint_time = Duration::from_secs_f64(if args.hint_time.is_finite() {
-        args.hint_time.clamp(0.01, 3600.0)
-    } else {
-        1.0
-    });
-    let mut rng = StdRng::seed_from_u64(args.seed);
-    out(&format!("{}: {HELP}\n", game.name));
-    out(&board::draw(game, &pos));
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    loop {
-        if pos.over {
-            out(&board::summary(game, &pos));
-            return 0;
-        }
-        let moves = game.legal_moves(&pos);
-        if moves.is_empty() {
-            out(&format!(
-                "{} has no legal move and no rule of this game says what happens now; the game stops here\n",
-                pos.to_move.name()
-            ));
-            return 1;
-        }
-        let mover = pos.to_move;
-        let chosen = match computer {
-            Some(spec) if mover != person => {
-                let k = choose(game, &pos, spec, false, &mut rng).expect("there are legal moves").pit;
-                out(&format!("{} (computer, {spec}) plays pit {k}\n", mover.name()));
-                k
-            }
-            _ => {
-                out(&format!("{} to move ({}): ", mover.name(), super::run::list(&moves)));
-                let line = match lines.next() {
-                    Some(Ok(l)) => l,
-                    _ => {
-                        out("\ninput ended before the game did\n");
-                        return 1;
-                    }
-                };
-                let word = line.trim();
-                match word {
-                    "q" | "quit" | "exit" => {
-                        out("stopped\n");
-                        return 0;
-                    }
-                    "?" | "h" | "help" => {
-                        out(HELP);
-                        continue;
-                    }
-                    "hint" => {
-                        out(&hint(game, &pos, Spec::strongest(hint_time), &mut rng));
-                        continue;
-                    }
-                    "moves" => {
-                        out(&format!("legal moves: {}\n", super::run::list(&moves)));
-                        continue;
-                    }
-                    "board" | "" => {
-                        out(&board::draw(game, &pos));
-                        continue;
-                    }
-                    _ => {}
-                }
-                match word.parse::<usize>() {
-                    Ok(k) => k,
-                    Err(_) => {
-                        out(&format!("`{word}` is not a pit number; {HELP}"));
-                        continue;
-                    }
-                }
-            }
-        };
-        match game.apply_traced(&mut pos, chosen) {
-            Ok(events) => {
-                for line in game.narrate(&events) {
-                    out(&format!("{line}\n"));
-                }
-                out(&board::draw(game, &pos));
-            }
-            Err(e) => out(&format!("{e}; try again\n")),
-        }
+    match setup(&args) {
+        Ok(mut s) => s.main_loop(),
+        Err(code) => code,
     }
 }
 
-/// What `spec` would play here, its score and every move's score, for people.
-fn hint(game: &crate::Game, pos: &crate::Position, spec: Spec, rng: &mut StdRng) -> String {
-    let Some(c) = choose(game, pos, spec, true, rng) else {
-        return "there is no legal move\n".into();
+/// Turns the arguments into a session: the game, the start, the moves of a loaded record, who plays.
+fn setup(args: &Args) -> Result<Session, u8> {
+    let opened = match &args.load {
+        Some(path) => Some(record::open(path)?),
+        None => None,
     };
-    let mut s = format!("hint ({spec}): pit {}: {}\n", c.pit, c.why);
-    for (k, score) in &c.scores {
-        s.push_str(&format!("  pit {k}: {score}\n"));
+    let (loaded, rules, sets, start, from, plies, record_seats) = match opened {
+        Some(r) => {
+            let mut seats = [None, None];
+            for (i, p) in r.players.iter().enumerate() {
+                if let Some(p) = p {
+                    seats[i] = Some(match parse_opponent(&p.value) {
+                        Ok(Opponent::Human) => Seat::Person,
+                        Ok(Opponent::Computer(spec)) => Seat::Computer(spec),
+                        Err(e) => {
+                            let d = Diagnostic::error("sow::record::bad_record", e, p.span, "who played this side");
+                            report(&[d], &r.sources);
+                            return Err(1);
+                        }
+                    });
+                }
+            }
+            (r.loaded, r.rules, r.sets, r.start, r.from, r.plies, seats)
+        }
+        None => {
+            let file = args.file.clone().expect("clap asks for FILE unless --load is given");
+            let loaded = load(&file, &args.start.sets)?;
+            let game = &loaded.game;
+            let (start, from) = match &args.from {
+                Some(p) => {
+                    let text = read_position_file(p)?;
+                    let read = crate::position::from_json(game, &text).map_err(|d| fail(d, 1))?;
+                    let line = record::position_line(game, &read);
+                    let start = record::start_position(game, Some(&line), None).map_err(|d| fail(d, 1))?;
+                    (start, Some(line))
+                }
+                None => (
+                    record::start_position(game, None, args.start.first.map(Into::into)).map_err(|d| fail(d, 1))?,
+                    None,
+                ),
+            };
+            (loaded, file, args.start.sets.clone(), start, from, Vec::new(), [None, None])
+        }
+    };
+    let game = loaded.game;
+    let seats = seats(args, record_seats);
+    let person = match seats {
+        [Seat::Person, Seat::Computer(_)] => Player::South,
+        [Seat::Computer(_), Seat::Person] => Player::North,
+        _ => args.side.map_or(Player::South, Into::into),
+    };
+    let names = match seats {
+        [Seat::Person, Seat::Person] => [Player::South.name().to_string(), Player::North.name().to_string()],
+        _ => {
+            let mut n = ["computer".to_string(), "computer".to_string()];
+            n[person.index()] = "you".to_string();
+            n
+        }
+    };
+    let hint = match args.hint_depth {
+        Some(d) => alphabeta::Limits { depth: d, time: None },
+        None => alphabeta::Limits {
+            depth: crate::players::MAX_DEPTH,
+            time: Some(Duration::from_secs_f64(args.hint_time)),
+        },
+    };
+    let mut session = Session {
+        game,
+        rules,
+        sets,
+        start,
+        from,
+        plies,
+        redo: Vec::new(),
+        seats,
+        view: View {
+            bottom: person,
+            names,
+            played: None,
+            last_seed: None,
+        },
+        quiet: args.quiet,
+        save_to: args.save.clone().or_else(|| args.load.clone()),
+        autosave: args.save.is_some(),
+        hint,
+        rng: StdRng::seed_from_u64(args.seed),
+        ended_at: None,
+    };
+    session.mark_last();
+    Ok(session)
+}
+
+/// Who plays each side: the command line first, then the loaded record, then a person as south
+/// against `greedy`.
+fn seats(args: &Args, from_record: [Option<Seat>; 2]) -> [Seat; 2] {
+    let two_people = match args.vs {
+        Some(Opponent::Human) => true,
+        Some(Opponent::Computer(_)) => false,
+        None => from_record == [Some(Seat::Person), Some(Seat::Person)],
+    };
+    if two_people {
+        return [Seat::Person, Seat::Person];
     }
+    let computer = match args.vs {
+        Some(Opponent::Computer(spec)) => spec,
+        _ => from_record
+            .iter()
+            .find_map(|s| match s {
+                Some(Seat::Computer(spec)) => Some(*spec),
+                _ => None,
+            })
+            .unwrap_or(Spec::Greedy),
+    };
+    // The person keeps the side they had in the record unless told otherwise.
+    let person = match (args.side, from_record) {
+        (Some(side), _) => side.into(),
+        (None, [Some(Seat::Computer(_)), Some(Seat::Person)]) => Player::North,
+        _ => Player::South,
+    };
+    let mut s = [Seat::Computer(computer), Seat::Computer(computer)];
+    s[person.index()] = Seat::Person;
     s
+}
+
+/// A line of input made safe to act on and to echo.
+#[derive(Debug, PartialEq, Eq)]
+enum Input {
+    /// The words of the line, lower case.
+    Words(Vec<String>),
+    /// The line held terminal control sequences or other control characters.
+    Control,
+}
+
+/// Reads a line for acting on: control sequences (an arrow key sends `ESC [ A`) and other control
+/// characters make the whole line unusable, since what is left of it is not what the person meant.
+fn clean(line: &str) -> Input {
+    let line = line.trim_end_matches(['\n', '\r']);
+    if line.chars().any(|c| (c.is_control() && c != '\t') || c == '\u{fffd}') {
+        return Input::Control;
+    }
+    Input::Words(line.split_whitespace().map(str::to_lowercase).collect())
+}
+
+/// A word echoed back in a message: printable, and short enough for one line.
+fn echo(word: &str) -> String {
+    let w: String = word.chars().take(24).collect();
+    if word.chars().count() > 24 { format!("{w}...") } else { w }
+}
+
+impl Session {
+    fn pos(&self) -> &Position {
+        self.plies.last().map_or(&self.start, |p| &p.after)
+    }
+
+    fn is_person(&self, p: Player) -> bool {
+        self.seats[p.index()] == Seat::Person
+    }
+
+    fn against_computer(&self) -> bool {
+        self.seats.iter().any(|s| *s != Seat::Person)
+    }
+
+    /// Marks the last move on the board, or nothing at the start.
+    fn mark_last(&mut self) {
+        match self.plies.last() {
+            Some(p) => {
+                let events = p.events.clone();
+                self.view.mark(&events);
+            }
+            None => {
+                self.view.played = None;
+                self.view.last_seed = None;
+            }
+        }
+    }
+
+    fn board(&self) -> String {
+        let mut s = board::draw_view(&self.game, self.pos(), &self.view);
+        s.push_str(&board::rounds_line(&self.game, self.pos(), &self.view));
+        s
+    }
+
+    /// "you (south)", "computer (north)", "south" for two people.
+    fn who(&self, p: Player) -> String {
+        if self.against_computer() {
+            format!("{} ({})", self.view.name(p), p.name())
+        } else {
+            p.name().to_string()
+        }
+    }
+
+    fn main_loop(&mut self) -> u8 {
+        let intro = if self.quiet { QUIET_HELP.to_string() } else { HELP.to_string() };
+        out(&format!("{}\n{intro}\n", self.game.name));
+        if !self.plies.is_empty() {
+            let noun = if self.plies.len() == 1 { "move" } else { "moves" };
+            out(&format!("{} {noun} played so far: {}\n", self.plies.len(), self.move_list()));
+        }
+        out(&self.board());
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        loop {
+            let pos = self.pos().clone();
+            let moves = self.game.legal_moves(&pos);
+            let finished = pos.over || moves.is_empty();
+            if finished {
+                // The result is said once, when the game comes to it (again after an undo and redo).
+                if self.ended_at != Some(self.plies.len()) {
+                    self.ended_at = Some(self.plies.len());
+                    if pos.over {
+                        out(&board::result_line(&self.game, &pos, &self.view));
+                    } else {
+                        out(&format!(
+                            "{} has no legal move and no rule of this game says what happens now; the game stops here\n",
+                            self.who(pos.to_move)
+                        ));
+                    }
+                }
+            } else if let Seat::Computer(spec) = self.seats[pos.to_move.index()] {
+                self.computer_moves(spec);
+                continue;
+            }
+            // A person's turn, or the game is finished and they may take moves back or save it.
+            let prompt = if finished && pos.over {
+                "game over: `undo`, `save FILE` or `quit`: ".to_string()
+            } else if finished {
+                "no move can be played: `undo`, `save FILE` or `quit`: ".to_string()
+            } else if self.quiet && self.against_computer() {
+                "your move: ".to_string()
+            } else if self.quiet {
+                format!("{} to move: ", self.who(pos.to_move))
+            } else {
+                format!("{} to move ({}): ", self.who(pos.to_move), super::run::names(&self.game, &moves))
+            };
+            out(&prompt);
+            let mut bytes = Vec::new();
+            match input.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => {
+                    out("\n");
+                    if finished && pos.over {
+                        return 0;
+                    }
+                    out("input ended before the game did\n");
+                    return 1;
+                }
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&bytes);
+            let words = match clean(&line) {
+                Input::Control => {
+                    out(
+                        "that line held arrow keys or other control keys, which `play` does not use, so it was not understood; type a pit number or `help`\n",
+                    );
+                    continue;
+                }
+                Input::Words(w) => w,
+            };
+            let Some(first) = words.first() else {
+                out(&self.board());
+                continue;
+            };
+            let count = || -> Result<usize, String> {
+                match words.get(1) {
+                    None => Ok(1),
+                    Some(n) => n
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|&n| n >= 1)
+                        .ok_or_else(|| format!("`{}` is not a number of moves", echo(n))),
+                }
+            };
+            match first.as_str() {
+                "q" | "quit" | "exit" | "stop" => {
+                    out("stopped\n");
+                    return 0;
+                }
+                "?" | "h" | "help" => out(HELP),
+                "hint" if !finished => {
+                    let text = self.hint();
+                    out(&text);
+                }
+                "moves" if !finished => out(&format!("legal moves: {}\n", super::run::names(&self.game, &moves))),
+                "board" => out(&self.board()),
+                "undo" | "u" | "back" => match count() {
+                    Ok(n) => self.undo(n),
+                    Err(e) => out(&format!("{e}; write `undo` or `undo 3`\n")),
+                },
+                "redo" => match count() {
+                    Ok(n) => self.redo(n),
+                    Err(e) => out(&format!("{e}; write `redo` or `redo 3`\n")),
+                },
+                "save" => {
+                    let to = words.get(1).map(|_| {
+                        // The file name keeps its case: take it from the line as typed.
+                        let raw = line.trim();
+                        PathBuf::from(raw[raw.find(char::is_whitespace).unwrap_or(raw.len())..].trim())
+                    });
+                    self.save(to, false);
+                }
+                word if finished => out(&format!(
+                    "the game is over, so `{}` does nothing; `undo`, `save FILE` or `quit`\n",
+                    echo(word)
+                )),
+                word => match record::parse_move(&self.game, word) {
+                    Some(_) if words.len() == 1 => self.person_moves(word),
+                    _ => {
+                        let more = if self.quiet { QUIET_HELP } else { "type `help` for the commands\n" };
+                        out(&format!(
+                            "`{}` is not understood: type a pit number ({}); {more}",
+                            echo(&words.join(" ")),
+                            super::run::names(&self.game, &moves)
+                        ));
+                    }
+                },
+            }
+        }
+    }
+
+    fn move_list(&self) -> String {
+        self.plies.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join(" ")
+    }
+
+    /// Plays a move typed by a person; a new move forgets the moves taken back.
+    fn person_moves(&mut self, text: &str) {
+        match record::play(&self.game, self.pos(), text) {
+            Ok(ply) => {
+                self.redo.clear();
+                self.announce(&ply, None);
+                self.push(ply);
+            }
+            Err(why) => out(&format!("pit {text} cannot be played: {why}; try again\n")),
+        }
+    }
+
+    fn computer_moves(&mut self, spec: Spec) {
+        let pos = self.pos().clone();
+        let label = format!("{} is thinking", self.who(pos.to_move));
+        let game = &self.game;
+        let rng = &mut self.rng;
+        let choice = thinking(&label, || choose(game, &pos, spec, false, rng));
+        let k = choice.expect("the caller checked that there is a legal move").pit;
+        match record::play(game, &pos, &record::move_text(game, k)) {
+            Ok(ply) => {
+                self.redo.clear();
+                self.announce(&ply, Some(spec));
+                self.push(ply);
+            }
+            Err(why) => out(&format!(
+                "the computer chose a move the engine refuses ({why}); this is a bug in sowlang\n"
+            )),
+        }
+    }
+
+    /// Keeps a move played, marks it and draws the board; saves when asked to after every move.
+    fn push(&mut self, ply: Ply) {
+        self.plies.push(ply);
+        self.mark_last();
+        out(&self.board());
+        if self.autosave {
+            self.save(None, true);
+        }
+    }
+
+    /// Says once who played what, then what happened: step by step, or in one line when quiet.
+    fn announce(&self, ply: &Ply, computer: Option<Spec>) {
+        let who = match computer {
+            _ if self.quiet => self.view.name(ply.mover).to_string(),
+            Some(spec) => format!("{} ({}, {spec})", self.view.name(ply.mover), ply.mover.name()),
+            None => self.who(ply.mover),
+        };
+        let verb = if self.view.name(ply.mover) == "you" { "play" } else { "plays" };
+        let before = self.pos();
+        if self.quiet {
+            let what = effects(&self.game, before, ply, &self.view);
+            let what = if what.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", what.join(", "))
+            };
+            out(&format!("{who} {verb} pit {}{what}\n", ply.text));
+        } else {
+            out(&format!("{who} {verb} pit {}\n", ply.text));
+            // The engine's own first line ("south plays pit 3") would say it a second time.
+            let steps: Vec<Event> = ply.events.iter().filter(|e| !matches!(e, Event::Move { .. })).cloned().collect();
+            for line in self.game.narrate(&steps) {
+                out(&format!("{line}\n"));
+            }
+        }
+    }
+
+    /// Takes back `n` of the person's moves; against the computer, its replies go too, so that it is
+    /// the person's turn again.
+    fn undo(&mut self, n: usize) {
+        let mut taken = Vec::new();
+        for _ in 0..n {
+            if !self.plies.iter().any(|p| self.is_person(p.mover)) {
+                break;
+            }
+            while let Some(ply) = self.plies.pop() {
+                let person = self.is_person(ply.mover);
+                taken.push(format!("{} {}", ply.mover.name(), ply.text));
+                self.redo.push(ply.text);
+                if person && self.is_person(self.pos().to_move) {
+                    break;
+                }
+            }
+        }
+        if taken.is_empty() {
+            out(if self.against_computer() {
+                "there is no move of yours to take back\n"
+            } else {
+                "there is no move to take back\n"
+            });
+            return;
+        }
+        self.mark_last();
+        self.ended_at = None;
+        let noun = if taken.len() == 1 { "move" } else { "moves" };
+        out(&format!("took back {} {noun} ({})\n", taken.len(), taken.join(", ")));
+        out(&self.board());
+        if self.autosave {
+            self.save(None, true);
+        }
+    }
+
+    /// Plays again `n` of the person's moves taken back, with the computer's replies that followed.
+    fn redo(&mut self, n: usize) {
+        let mut played = Vec::new();
+        'steps: for _ in 0..n {
+            while let Some(text) = self.redo.pop() {
+                match record::play(&self.game, self.pos(), &text) {
+                    Ok(ply) => {
+                        played.push(format!("{} {}", ply.mover.name(), ply.text));
+                        self.plies.push(ply);
+                    }
+                    Err(_) => {
+                        self.redo.clear();
+                        break 'steps;
+                    }
+                }
+                let pos = self.pos();
+                if self.redo.is_empty() || pos.over || self.is_person(pos.to_move) {
+                    break;
+                }
+            }
+        }
+        if played.is_empty() {
+            out("there is nothing to redo\n");
+            return;
+        }
+        self.mark_last();
+        let noun = if played.len() == 1 { "move" } else { "moves" };
+        out(&format!("played again {} {noun} ({})\n", played.len(), played.join(", ")));
+        out(&self.board());
+        if self.autosave {
+            self.save(None, true);
+        }
+    }
+
+    /// Saves the game as a record at `to`, or where the last save (or `--save`, `--load`) went;
+    /// `quietly` (the save after every move of `--save`) says nothing unless it fails.
+    fn save(&mut self, to: Option<PathBuf>, quietly: bool) {
+        let Some(path) = to.or_else(|| self.save_to.clone()) else {
+            out("say where: `save FILE` (for example `save game.txt`)\n");
+            return;
+        };
+        let players = self.seats.map(|s| match s {
+            Seat::Person => "human".to_string(),
+            Seat::Computer(spec) => spec.to_string(),
+        });
+        let pos = self.pos();
+        let draft = Draft {
+            rules: &self.rules,
+            sets: &self.sets,
+            first: self.start.to_move,
+            from: self.from.as_deref(),
+            players,
+            moves: self.plies.iter().map(|p| p.text.clone()).collect(),
+            result: record::result_text(&self.game, pos),
+        };
+        if record::would_clobber(&path) {
+            out(&format!(
+                "did not save: {} exists and is not a game record; choose another name\n",
+                path.display()
+            ));
+            return;
+        }
+        let text = draft.render(&path);
+        match record::write_atomic(&path, &text) {
+            Ok(()) => {
+                if !quietly {
+                    out(&format!("saved the game in {}\n", path.display()));
+                }
+                self.save_to = Some(path);
+            }
+            Err(e) => out(&format!("could not save the game in {}: {e}\n", path.display())),
+        }
+    }
+
+    /// What alpha-beta would play here, what every move does and its score, and how far it looked.
+    fn hint(&mut self) -> String {
+        let game = &self.game;
+        let pos = self.pos().clone();
+        let limits = self.hint;
+        let rng = &mut self.rng;
+        let started = Instant::now();
+        let found = thinking("thinking about a hint", || alphabeta::search(game, &pos, limits, true, rng));
+        let elapsed = started.elapsed();
+        let Some(found) = found else {
+            return "there is no legal move\n".into();
+        };
+        let does = |k: usize| -> Vec<String> {
+            match record::play(game, &pos, &record::move_text(game, k)) {
+                Ok(ply) => effects(game, &pos, &ply, &self.view),
+                Err(_) => Vec::new(),
+            }
+        };
+        let best = does(found.pit);
+        if self.quiet {
+            let why = if best.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", best.join(", "))
+            };
+            return format!("try pit {}{why}\n", record::move_text(game, found.pit));
+        }
+        let decided = found.score.abs() >= search::DECIDED;
+        let mut s = format!(
+            "hint: pit {} looks best{}\n",
+            record::move_text(game, found.pit),
+            if best.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", best.join(", "))
+            }
+        );
+        let plies = if found.depth == 1 {
+            "1 ply".to_string()
+        } else {
+            format!("{} plies", found.depth)
+        };
+        let how = match limits.time {
+            Some(t) => format!("in {:.1} s (--hint-time allows {} s)", elapsed.as_secs_f64(), t.as_secs_f64()),
+            None => "(the depth --hint-depth asks for)".to_string(),
+        };
+        let positions = if found.nodes == 1 {
+            "1 position".to_string()
+        } else {
+            format!("{} positions", found.nodes)
+        };
+        s.push_str(&format!(
+            "  alpha-beta looked {plies} ahead (a ply is one move by either player), {positions} {how}.\n"
+        ));
+        if decided {
+            s.push_str("  It saw the end of the game along every line, so the best move's result holds with best play by both sides.\n");
+        } else {
+            s.push_str(
+                "  A score is the lead in seeds it expects for you if both sides play their best for that many plies;\n  past that it only counts seeds, so it is a guess, not a promise.\n",
+            );
+        }
+        let mut ranked = found.scores.clone();
+        ranked.sort_by_key(|&(k, v)| (std::cmp::Reverse(v), k));
+        let width = ranked.iter().map(|&(_, v)| search::describe_score(v).len()).max().unwrap_or(0);
+        for (k, v) in ranked {
+            let what = does(k);
+            let what = if what.is_empty() {
+                "no capture".to_string()
+            } else {
+                what.join(", ")
+            };
+            s.push_str(&format!(
+                "  pit {:<3} {:<width$}  {what}\n",
+                record::move_text(game, k),
+                search::describe_score(v)
+            ));
+        }
+        s
+    }
+}
+
+/// What a move does, in a few words each: captures, another move, feeding or starving the
+/// opponent, a grand slam, the end of the game. Empty when it only sows.
+pub(super) fn effects(game: &Game, before: &Position, ply: &Ply, view: &View) -> Vec<String> {
+    let me = ply.mover;
+    let them = me.other();
+    let mut captured = 0u32;
+    let mut given = 0u32;
+    let mut parts = Vec::new();
+    let mut in_hand = 0u32;
+    for e in &ply.events {
+        match e {
+            Event::Take { seeds, to, .. } if *to == me => captured += seeds,
+            Event::Take { seeds, .. } => given += seeds,
+            Event::TakeInHand { seeds, player, .. } if *player == me => in_hand += seeds,
+            _ => {}
+        }
+    }
+    let seeds = |n: u32| if n == 1 { "1 seed".to_string() } else { format!("{n} seeds") };
+    // "the computer" reads better than a bare "computer" in the middle of a sentence.
+    let call = |p: Player| match view.name(p) {
+        "computer" => "the computer".to_string(),
+        name => name.to_string(),
+    };
+    let laps = ply
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::PickUp { .. } | Event::SowAgain { .. }))
+        .count();
+    if laps > 1 {
+        parts.push(format!("sows {laps} laps"));
+    }
+    // In games whose stores are sown into, seeds sown into one's own store are gained too.
+    let banked: usize = ply
+        .events
+        .iter()
+        .map(|e| match e {
+            Event::Sown { cells, .. } => cells.iter().filter(|&&c| c == game.store(me)).count(),
+            _ => 0,
+        })
+        .sum();
+    if banked > 0 {
+        parts.push(format!("sows {} into the store", seeds(banked as u32)));
+    }
+    if captured > 0 {
+        parts.push(format!("captures {}", seeds(captured)));
+    }
+    if in_hand > 0 {
+        parts.push(format!("captures {} and sows them again", seeds(in_hand)));
+    }
+    if given > 0 {
+        parts.push(format!("gives {} {}", call(them), seeds(given)));
+    }
+    for e in &ply.events {
+        match e {
+            Event::AnotherMove { .. } => parts.push("moves again".to_string()),
+            Event::GrandSlam { undone: true } => parts.push("a grand slam, so its captures go back".to_string()),
+            Event::GrandSlam { undone: false } => parts.push("a grand slam: takes every seed of the opponent".to_string()),
+            Event::FeedingPenalty { receiver, .. } => {
+                parts.push(format!("does not feed the opponent, so the seeds left go to {}", call(*receiver)))
+            }
+            Event::Claim { cell, player, .. } => parts.push(format!("{} now belongs to {}", game.describe(*cell), call(*player))),
+            Event::GameEnds {
+                round: Some(r), outcome, ..
+            } if !ply.after.over => {
+                let who = match outcome {
+                    Outcome::South => format!("{} wins it", view.name(Player::South)),
+                    Outcome::North => format!("{} wins it", view.name(Player::North)),
+                    Outcome::Draw => "a draw".to_string(),
+                };
+                parts.push(format!("ends round {r}: {}", who.replace("you wins", "you win")));
+            }
+            _ => {}
+        }
+    }
+    let after = &ply.after;
+    let row = |pos: &Position, p: Player| game.row_seeds(&pos.board, p);
+    let new_round = ply.events.iter().any(|e| matches!(e, Event::RoundSetup { .. }));
+    if new_round {
+        // The board was set up afresh: comparing rows before and after says nothing about the move.
+    } else if !after.over {
+        if row(before, them) == 0 && row(after, them) > 0 {
+            parts.push(format!("feeds {}, whose row was empty", call(them)));
+        } else if row(before, them) > 0 && row(after, them) == 0 {
+            parts.push(format!("leaves {} no seeds", call(them)));
+        }
+    } else {
+        let result = match after.winner {
+            Some(Outcome::Draw) | None => "a draw".to_string(),
+            Some(w) => {
+                let p = if w == Outcome::South { Player::South } else { Player::North };
+                let name = view.name(p);
+                if name == "you" {
+                    "you win".to_string()
+                } else {
+                    format!("{name} wins")
+                }
+            }
+        };
+        parts.push(format!("ends the game: {result}"));
+    }
+    parts
+}
+
+/// Runs `work`, showing `label` and a spinner on stderr meanwhile when a person is watching (stdout
+/// and stderr both terminals); off a terminal it prints nothing, so piped output stays clean.
+fn thinking<T>(label: &str, work: impl FnOnce() -> T) -> T {
+    if !(std::io::stdout().is_terminal() && std::io::stderr().is_terminal()) {
+        return work();
+    }
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let spinner = scope.spawn(|| {
+            let frames = ['|', '/', '-', '\\'];
+            let started = Instant::now();
+            let mut i = 0;
+            // Short searches finish before anything is drawn, so a quick reply shows no flicker.
+            while !done.load(Ordering::Relaxed) {
+                if started.elapsed() > Duration::from_millis(150) {
+                    let mut e = std::io::stderr().lock();
+                    let _ = write!(e, "\r{label}... {} {:.0} s ", frames[i % 4], started.elapsed().as_secs_f64());
+                    let _ = e.flush();
+                    i += 1;
+                }
+                // Woken at once when the work is done, so the indicator never delays the reply.
+                std::thread::park_timeout(Duration::from_millis(100));
+            }
+            if started.elapsed() > Duration::from_millis(150) {
+                let mut e = std::io::stderr().lock();
+                let _ = write!(e, "\r\x1b[2K");
+                let _ = e.flush();
+            }
+        });
+        let result = work();
+        done.store(true, Ordering::Relaxed);
+        spinner.thread().unpark();
+        result
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_sequences_make_a_line_unusable() {
+        assert_eq!(clean("\u{1b}[A\n"), Input::Control);
+        assert_eq!(clean("3\u{1b}[D\n"), Input::Control);
+        assert_eq!(clean("\u{1b}OB"), Input::Control);
+        assert_eq!(clean("q\u{7f}"), Input::Control);
+        assert_eq!(clean("bad \u{fffd} utf-8"), Input::Control);
+        assert_eq!(clean("  Undo 2\r\n"), Input::Words(vec!["undo".into(), "2".into()]));
+        assert_eq!(clean("\tHINT"), Input::Words(vec!["hint".into()]));
+    }
+
+    #[test]
+    fn echoed_words_are_short() {
+        assert_eq!(echo("abc"), "abc");
+        assert_eq!(echo(&"x".repeat(100)), format!("{}...", "x".repeat(24)));
+    }
 }

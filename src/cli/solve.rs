@@ -382,7 +382,7 @@ fn human(game: &crate::Game, s: &Solved, method: &str) -> String {
     let mut t = format!(
         "{} ({} pits a side, {} seeds in all), {me} to move: {} ({} for {me}, margin {:+})\n",
         game.name,
-        game.pits,
+        game.side_pits,
         game.total,
         result(s.value, s.margin),
         s.value.word(),

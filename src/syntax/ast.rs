@@ -54,6 +54,8 @@ pub enum Direction {
     Ccw,
     /// Clockwise.
     Cw,
+    /// Chosen by the mover with each move.
+    Either,
 }
 
 /// The grand slam policy.
@@ -107,8 +109,21 @@ pub enum Action {
     Move(Expr, Expr, Expr),
     /// `claim PITS for PLAYER`.
     Claim(Vec<Expr>, Expr),
+    /// `sow taken [from PIT | after PIT] [DIRECTION]`.
+    SowTaken(SowAgain),
     /// `then ...`.
     Then(Then),
+}
+
+/// Where and which way the seeds a rule took are sown again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SowAgain {
+    /// The pit named, if any.
+    pub pit: Option<Expr>,
+    /// The first seed falls after the pit named (else into it).
+    pub after: bool,
+    /// The direction of this sowing and the rest of the move (else the move's).
+    pub direction: Option<Spanned<Direction>>,
 }
 
 /// A trigger or capture rule.
@@ -135,6 +150,26 @@ pub enum Remaining {
     InPlace,
     /// Counted for nobody.
     Uncounted,
+}
+
+/// The result an end rule states.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EndResult {
+    /// `winner PLAYER`.
+    Winner(Expr),
+    /// `loser PLAYER`.
+    Loser(Expr),
+    /// `draw`.
+    Draw,
+}
+
+/// The circuit a sowing follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackKind {
+    /// Through every row of both players (one row each).
+    Shared,
+    /// Through the mover's own rows only.
+    Own,
 }
 
 /// Which kind of named item `drop` removes.
@@ -191,6 +226,8 @@ pub enum ItemKind {
     First(PlayerLit),
     /// `sow { direction ... }`.
     SowDirection(Direction),
+    /// `sow { track own|shared }`.
+    SowTrack(TrackKind),
     /// `sow { skip origin }`.
     SowSkipOrigin,
     /// `sow { into own store }`.
@@ -211,8 +248,8 @@ pub enum ItemKind {
     Capture(RuleDef),
     /// `no captures`.
     NoCaptures,
-    /// `end "NAME" when COND [remaining MODE]`.
-    End(Spanned<String>, Expr, Option<Remaining>),
+    /// `end "NAME" when COND [remaining MODE] [RESULT]`.
+    End(Spanned<String>, Expr, Option<Remaining>, Option<EndResult>),
     /// `phase "NAME" when COND { ... }`.
     Phase(Spanned<String>, Expr, Vec<Item>),
     /// `rounds { match ends when COND }`.

@@ -1,0 +1,655 @@
+//! Game records: a small text file that says which game was played (rule file, parameters, who began,
+//! the start position if it was not the game's own) and the moves, so that a game can be saved, gone
+//! on with (`play --load`) and shown again (`replay`). The format is documented in docs/cli.md
+//! ("Game records"); a record is read into a [`Record`] with the place of every value in the file, so
+//! that a bad value or an illegal move is reported where it stands. Writing goes through a temporary
+//! file and a rename, so that a record is never left half written.
+
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+use crate::Override;
+use crate::diagnostic::{Diagnostic, FileId, Span};
+use crate::engine::{Event, Game, Outcome, Player, Position};
+
+/// The first line of every record: the format and its version.
+pub const HEADER: &str = "sowlang record 1";
+
+/// Records larger than this are refused unread: no game comes near it.
+const MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A value read from a record, with where it stands in the file.
+#[derive(Debug, Clone)]
+pub struct Placed<T> {
+    /// The value.
+    pub value: T,
+    /// Its place in the record.
+    pub span: Span,
+}
+
+/// A record as read.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// The rule file: a relative path in the record is relative to the record's folder.
+    pub rules: Placed<PathBuf>,
+    /// The parameters set (`set: pits=5`).
+    pub sets: Vec<Override>,
+    /// Who moved first (when there is no start position, the game's start with this player to move).
+    pub first: Option<Placed<Player>>,
+    /// The start position, as position JSON, when it is not the game's start.
+    pub from: Option<Placed<String>>,
+    /// Who played each side (`human` or a computer player), south then north, as written.
+    pub players: [Option<Placed<String>>; 2],
+    /// The moves, in order, as written.
+    pub moves: Vec<Placed<String>>,
+    /// The result as written (`south wins (south 25, north 23)`, `draw`, `unfinished`).
+    pub result: Option<Placed<String>>,
+}
+
+fn span(file: FileId, start: usize, end: usize) -> Span {
+    Span { file, start, end }
+}
+
+fn bad(message: impl Into<String>, at: Span, label: &str) -> Diagnostic {
+    Diagnostic::error("sow::record::bad_record", message, at, label)
+}
+
+/// Reads the record at `path` whose text is registered as `file`. Every problem is a
+/// `sow::record::bad_record` diagnostic pointing at the line at fault.
+pub fn parse(path: &Path, file: FileId, text: &str) -> Result<Record, Diagnostic> {
+    let folder = path.parent().unwrap_or(Path::new(""));
+    let mut header_seen = false;
+    let mut header_span = span(file, 0, 0);
+    let mut rules: Option<Placed<PathBuf>> = None;
+    let mut sets = Vec::new();
+    let mut first = None;
+    let mut from = None;
+    let mut players: [Option<Placed<String>>; 2] = [None, None];
+    let mut moves = Vec::new();
+    let mut result = None;
+    let mut offset = 0;
+    for raw in text.split_inclusive('\n') {
+        let line_start = offset;
+        offset += raw.len();
+        let line = raw.trim_end_matches(['\n', '\r']);
+        let lead = line.len() - line.trim_start().len();
+        let body = line.trim();
+        if body.is_empty() || body.starts_with('#') {
+            continue;
+        }
+        let body_span = span(file, line_start + lead, line_start + lead + body.len());
+        if !header_seen {
+            if !body.eq_ignore_ascii_case(HEADER) {
+                return Err(bad(
+                    format!("this is not a game record: it does not start with `{HEADER}`"),
+                    body_span,
+                    "expected the record's first line here",
+                )
+                .with_help("a record is written by `save` in `sowlang play`; docs/cli.md (\"Game records\") describes it"));
+            }
+            header_seen = true;
+            header_span = body_span;
+            continue;
+        }
+        let Some(colon) = body.find(':') else {
+            return Err(bad("a record line is `key: value`", body_span, "no `:` on this line")
+                .with_help("the keys are rules, set, first, from, south, north, moves and result"));
+        };
+        let key = body[..colon].trim().to_ascii_lowercase();
+        let value = &body[colon + 1..];
+        // Where the value starts in the file, for spans into it.
+        let value_start = line_start + lead + colon + 1;
+        let value_lead = value.len() - value.trim_start().len();
+        let value = value.trim();
+        let vstart = value_start + value_lead;
+        // An empty value has no text of its own to point at: the whole line is marked instead.
+        let value_span = if value.is_empty() {
+            body_span
+        } else {
+            span(file, vstart, vstart + value.len())
+        };
+        let once = |seen: bool| -> Result<(), Diagnostic> {
+            if seen {
+                Err(bad(format!("`{key}` is given twice"), body_span, "second time here").with_help(format!("keep one `{key}:` line")))
+            } else {
+                Ok(())
+            }
+        };
+        match key.as_str() {
+            "rules" => {
+                once(rules.is_some())?;
+                if value.is_empty() {
+                    return Err(bad("`rules` names no file", value_span, "the rule file's path goes here"));
+                }
+                let p = Path::new(value);
+                let resolved = if p.is_absolute() { p.to_path_buf() } else { folder.join(p) };
+                rules = Some(Placed {
+                    value: resolved,
+                    span: value_span,
+                });
+            }
+            "set" => match super::parse_set(value) {
+                Ok(o) => sets.push(o),
+                Err(e) => return Err(bad(e, value_span, "not `name=number`").with_help("write a parameter as `set: pits=5`")),
+            },
+            "first" => {
+                once(first.is_some())?;
+                let p =
+                    player(value).ok_or_else(|| bad(format!("`{value}` is not a player"), value_span, "expected `south` or `north`"))?;
+                first = Some(Placed {
+                    value: p,
+                    span: value_span,
+                });
+            }
+            "from" => {
+                once(from.is_some())?;
+                from = Some(Placed {
+                    value: value.to_string(),
+                    span: value_span,
+                });
+            }
+            "south" | "north" => {
+                let i = if key == "south" { 0 } else { 1 };
+                once(players[i].is_some())?;
+                players[i] = Some(Placed {
+                    value: value.to_string(),
+                    span: value_span,
+                });
+            }
+            "moves" => {
+                let mut rest = value;
+                let mut at = vstart;
+                while let Some(i) = rest.find(|c: char| !c.is_whitespace()) {
+                    let token = &rest[i..];
+                    let len = token.find(char::is_whitespace).unwrap_or(token.len());
+                    moves.push(Placed {
+                        value: token[..len].to_string(),
+                        span: span(file, at + i, at + i + len),
+                    });
+                    rest = &token[len..];
+                    at += i + len;
+                }
+            }
+            "result" => {
+                once(result.is_some())?;
+                result = Some(Placed {
+                    value: value.to_string(),
+                    span: value_span,
+                });
+            }
+            other => {
+                let key_span = span(file, line_start + lead, line_start + lead + other.len());
+                return Err(bad(format!("`{other}` is not a key of a game record"), key_span, "unknown key")
+                    .with_help("the keys are rules, set, first, from, south, north, moves and result"));
+            }
+        }
+    }
+    if !header_seen {
+        return Err(
+            Diagnostic::bare("sow::record::bad_record", "the record is empty").with_help(format!(
+                "a record starts with `{HEADER}`; docs/cli.md (\"Game records\") describes it"
+            )),
+        );
+    }
+    let rules = rules.ok_or_else(|| {
+        bad(
+            "the record does not say which rule file was played",
+            header_span,
+            "no `rules:` line in this record",
+        )
+        .with_help("add a line such as `rules: ../games/my_game.sow` (relative to the record's folder)")
+    })?;
+    Ok(Record {
+        rules,
+        sets,
+        first,
+        from,
+        players,
+        moves,
+        result,
+    })
+}
+
+fn player(s: &str) -> Option<Player> {
+    match s.to_ascii_lowercase().as_str() {
+        "south" => Some(Player::South),
+        "north" => Some(Player::North),
+        _ => None,
+    }
+}
+
+/// Reads a record file's text: a missing or unreadable file is `sow::record::unreadable` (exit 2).
+pub fn read(path: &Path) -> Result<String, Diagnostic> {
+    let unreadable = |e: String| {
+        Diagnostic::bare(
+            "sow::record::unreadable",
+            format!("cannot read the game record `{}`: {e}", path.display()),
+        )
+    };
+    let meta = std::fs::metadata(path).map_err(|e| unreadable(e.to_string()))?;
+    if meta.is_dir() {
+        return Err(unreadable("it is a folder".into()));
+    }
+    if meta.len() > MAX_BYTES {
+        return Err(unreadable(format!(
+            "it is larger than {} MB, far more than any game",
+            MAX_BYTES / 1024 / 1024
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| unreadable(e.to_string()))?;
+    String::from_utf8(bytes).map_err(|_| unreadable("it is not UTF-8 text".into()))
+}
+
+/// One move as played: who, its text, what happened and the position after it.
+#[derive(Debug, Clone)]
+pub struct Ply {
+    /// Who moved.
+    pub mover: Player,
+    /// The move as the player wrote it.
+    pub text: String,
+    /// The engine's steps of the move.
+    pub events: Vec<Event>,
+    /// The position after the move.
+    pub after: Position,
+}
+
+/// A move's text as the engine takes it (`3`, or `b3` on a board of several rows a player). The
+/// engine owns the notation; this is the one place the records and `play` go through.
+pub fn parse_move(game: &Game, text: &str) -> Option<usize> {
+    game.parse_move(text)
+}
+
+/// How a move is written, in records and on the screen.
+pub fn move_text(game: &Game, k: usize) -> String {
+    game.move_name(k)
+}
+
+/// Plays the move written `text` on a copy of `pos`; Err says in words why it cannot be played.
+pub fn play(game: &Game, pos: &Position, text: &str) -> Result<Ply, String> {
+    let Some(k) = parse_move(game, text) else {
+        let mut what = if game.rows == 1 {
+            "a pit number".to_string()
+        } else {
+            "a row letter and a pit number, as `b3`".to_string()
+        };
+        if game.choices > 1 {
+            what.push_str(", then `L` or `R` for the way the seeds go");
+        }
+        return Err(format!("it is not a move of this board ({what})"));
+    };
+    let mut after = pos.clone();
+    match game.apply_traced(&mut after, k) {
+        Ok(events) => Ok(Ply {
+            mover: pos.to_move,
+            text: move_text(game, k),
+            events,
+            after,
+        }),
+        Err(crate::engine::MoveError::Illegal { reason, .. }) => Err(reason),
+        Err(crate::engine::MoveError::GameOver) => Err("the game is already over".into()),
+    }
+}
+
+/// Plays the record's moves from `start`, checking each: an illegal one is a
+/// `sow::run::illegal_move` diagnostic pointing at the move in the record.
+pub fn replay(game: &Game, record: &Record, start: &Position) -> Result<Vec<Ply>, Diagnostic> {
+    let mut plies: Vec<Ply> = Vec::with_capacity(record.moves.len());
+    for (i, m) in record.moves.iter().enumerate() {
+        let pos = plies.last().map_or(start, |p| &p.after);
+        match play(game, pos, &m.value) {
+            Ok(ply) => plies.push(ply),
+            Err(why) => {
+                let help = match game.legal_moves(pos).as_slice() {
+                    [] => "no move can be played here".to_string(),
+                    moves => format!(
+                        "{} to move; the legal moves here are: {}",
+                        pos.to_move.name(),
+                        super::run::names(game, moves)
+                    ),
+                };
+                return Err(Diagnostic::error(
+                    "sow::run::illegal_move",
+                    format!("move {} of the record (`{}`) is not allowed: {why}", i + 1, m.value),
+                    m.span,
+                    "this move",
+                )
+                .with_help(help));
+            }
+        }
+    }
+    Ok(plies)
+}
+
+/// The start of a game: the position JSON `from` (checked against the board) or the game's start
+/// with `first` to move, settled (a finished position reads as finished).
+pub fn start_position(game: &Game, from: Option<&str>, first: Option<Player>) -> Result<Position, Diagnostic> {
+    let mut pos = match from {
+        Some(text) => crate::position::from_json(game, text)?,
+        None => game.initial(first),
+    };
+    game.settle_start(&mut pos);
+    Ok(pos)
+}
+
+/// A start position as one line of position JSON, for a record's `from:` line: only the fields that
+/// are read back (no `over`, `winner` or `legal_moves`).
+pub fn position_line(game: &Game, pos: &Position) -> String {
+    let mut json = crate::position::to_json(game, pos);
+    json.over = None;
+    json.legal_moves = None;
+    json.ended_by = None;
+    let mut value = serde_json::to_value(&json).expect("positions serialise");
+    if let Some(map) = value.as_object_mut() {
+        // `winner` is always written by the position JSON, but means nothing in a start position.
+        map.remove("winner");
+    }
+    value.to_string()
+}
+
+/// A record read and checked: its game loaded, its start position and every move played.
+pub struct Opened {
+    /// The game of the record's rule file and parameters.
+    pub loaded: crate::Loaded,
+    /// The rule file, as found from the working folder.
+    pub rules: PathBuf,
+    /// The parameters set.
+    pub sets: Vec<Override>,
+    /// The start position, settled.
+    pub start: Position,
+    /// The start position as one line of JSON, when the record gives one.
+    pub from: Option<String>,
+    /// The moves played, each checked.
+    pub plies: Vec<Ply>,
+    /// Who played south and north, as written.
+    pub players: [Option<Placed<String>>; 2],
+    /// The result as written.
+    pub result: Option<Placed<String>>,
+    /// The record's text, for diagnostics pointing into it.
+    pub sources: crate::diagnostic::Sources,
+}
+
+/// Reads the record at `path`, loads its rule file and plays its moves, checking each. On failure the
+/// diagnostic is printed and the exit code returned: 2 when a file cannot be read, else 1.
+pub fn open(path: &Path) -> Result<Opened, u8> {
+    let text = read(path).map_err(|d| super::fail(d, 2))?;
+    let mut sources = crate::diagnostic::Sources::default();
+    let file = sources.add(path.to_path_buf(), text.clone());
+    let reject = |d: Diagnostic, sources: &crate::diagnostic::Sources| {
+        super::report(&[d], sources);
+        1
+    };
+    let rec = parse(path, file, &text).map_err(|d| reject(d, &sources))?;
+    let loaded = super::load(&rec.rules.value, &rec.sets)?;
+    let game = &loaded.game;
+    let start = start_position(
+        game,
+        rec.from.as_ref().map(|f| f.value.as_str()),
+        rec.first.as_ref().map(|f| f.value),
+    )
+    .map_err(|d| {
+        let d = match &rec.from {
+            Some(f) => d.with_label(f.span, "this start position"),
+            None => d,
+        };
+        reject(d, &sources)
+    })?;
+    if let (Some(first), Some(_)) = (&rec.first, &rec.from)
+        && first.value != start.to_move
+    {
+        let d = bad(
+            format!(
+                "the record says {} moved first, but its start position has {} to move",
+                first.value.name(),
+                start.to_move.name()
+            ),
+            first.span,
+            "who moved first",
+        )
+        .with_help("make `first:` agree with the start position's `to_move`, or leave it out");
+        return Err(reject(d, &sources));
+    }
+    let plies = replay(game, &rec, &start).map_err(|d| reject(d, &sources))?;
+    let from = rec
+        .from
+        .as_ref()
+        .and_then(|f| crate::position::from_json(game, &f.value).ok())
+        .map(|p| position_line(game, &p));
+    Ok(Opened {
+        rules: rec.rules.value,
+        sets: rec.sets,
+        start,
+        from,
+        plies,
+        players: rec.players,
+        result: rec.result,
+        loaded,
+        sources,
+    })
+}
+
+/// The result line of a record: `south wins (south 25, north 23)`, `draw (south 24, north 24)` or
+/// `unfinished`.
+pub fn result_text(game: &Game, pos: &Position) -> String {
+    if !pos.over {
+        return "unfinished".into();
+    }
+    let s = game.scores(pos);
+    let who = match pos.winner {
+        Some(Outcome::South) => "south wins",
+        Some(Outcome::North) => "north wins",
+        _ => "draw",
+    };
+    format!("{who} (south {}, north {})", s[0], s[1])
+}
+
+/// Does the result written in a record agree with the one the moves give? The scores in brackets may
+/// be left out.
+pub fn result_agrees(written: &str, actual: &str) -> bool {
+    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase();
+    let (w, a) = (norm(written), norm(actual));
+    let outcome = |s: &str| s.split(" (").next().unwrap_or("").to_string();
+    w == a || (!w.contains('(') && w == outcome(&a))
+}
+
+/// What a record to be written holds.
+#[derive(Debug, Clone)]
+pub struct Draft<'a> {
+    /// The rule file, as it was opened (relative to the working folder, or absolute).
+    pub rules: &'a Path,
+    /// The parameters set.
+    pub sets: &'a [Override],
+    /// Who moved first.
+    pub first: Player,
+    /// The start position as one line of position JSON, when it is not the game's start.
+    pub from: Option<&'a str>,
+    /// Who played south and north (`human` or a computer player).
+    pub players: [String; 2],
+    /// The moves.
+    pub moves: Vec<String>,
+    /// The result line.
+    pub result: String,
+}
+
+impl Draft<'_> {
+    /// The record's text, for a record written at `record_path`: the rule file's path is written
+    /// relative to the record's folder when both can be found, so that the two can be moved together.
+    pub fn render(&self, record_path: &Path) -> String {
+        let rules = relative_rules(self.rules, record_path);
+        let mut s = String::new();
+        s.push_str(HEADER);
+        s.push('\n');
+        s.push_str("# a game of sowlang; `sowlang replay FILE` shows it, `sowlang play --load FILE` goes on with it\n");
+        s.push_str(&format!("rules: {}\n", rules.display()));
+        for o in self.sets {
+            s.push_str(&format!("set: {}={}\n", o.name, o.value));
+        }
+        s.push_str(&format!("first: {}\n", self.first.name()));
+        if let Some(f) = self.from {
+            s.push_str(&format!("from: {f}\n"));
+        }
+        s.push_str(&format!("south: {}\nnorth: {}\n", self.players[0], self.players[1]));
+        // Twenty moves a line keeps a long game readable in an editor.
+        if self.moves.is_empty() {
+            s.push_str("moves:\n");
+        }
+        for chunk in self.moves.chunks(20) {
+            s.push_str(&format!("moves: {}\n", chunk.join(" ")));
+        }
+        s.push_str(&format!("result: {}\n", self.result));
+        s
+    }
+}
+
+/// `rules` as seen from the folder of `record`: relative when both can be resolved, else as given.
+fn relative_rules(rules: &Path, record: &Path) -> PathBuf {
+    let folder = match record.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let (Ok(target), Ok(base)) = (std::fs::canonicalize(rules), std::fs::canonicalize(&folder)) else {
+        return rules.to_path_buf();
+    };
+    let t: Vec<Component> = target.components().collect();
+    let b: Vec<Component> = base.components().collect();
+    // Different roots (another drive) have nothing in common: keep the absolute path.
+    if t.first() != b.first() {
+        return target;
+    }
+    let common = t.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut rel = PathBuf::new();
+    for _ in common..b.len() {
+        rel.push("..");
+    }
+    for c in &t[common..] {
+        rel.push(c);
+    }
+    // A path that cannot be written on one line of text is kept absolute rather than garbled.
+    if rel.to_str().is_none_or(|s| s.contains('\n')) {
+        target
+    } else {
+        rel
+    }
+}
+
+/// Would saving a record at `path` destroy something else? An existing file may be replaced only when
+/// it is a game record itself, so that `save my_game.sow` cannot overwrite a rule file.
+pub fn would_clobber(path: &Path) -> bool {
+    // A folder cannot be overwritten by a rename; writing says why it failed.
+    if !path.exists() || path.is_dir() {
+        return false;
+    }
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 4096), &mut head));
+    if read.is_err() {
+        return true;
+    }
+    let text = String::from_utf8_lossy(&head);
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
+    !first.is_some_and(|l| l.eq_ignore_ascii_case(HEADER))
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder and a rename, so that the file
+/// at `path` is always either the old record or the whole new one.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file"))?;
+    if path.is_dir() {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "it is a folder"));
+    }
+    let tmp = folder.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<Record, Diagnostic> {
+        parse(Path::new("games/a.rec"), FileId(0), text)
+    }
+
+    #[test]
+    fn a_record_reads_with_places() {
+        let text = "sowlang record 1\n# note\nrules: ../v/x.sow\nset: pits=5\nfirst: North\nmoves: 3  5\nmoves: 1\nresult: unfinished\n";
+        let r = read(text).expect("reads");
+        assert_eq!(r.rules.value, Path::new("games/../v/x.sow"));
+        assert_eq!(&text[r.rules.span.start..r.rules.span.end], "../v/x.sow");
+        assert_eq!(r.sets.len(), 1);
+        assert_eq!(r.first.map(|f| f.value), Some(Player::North));
+        let moves: Vec<&str> = r.moves.iter().map(|m| m.value.as_str()).collect();
+        assert_eq!(moves, ["3", "5", "1"]);
+        for m in &r.moves {
+            assert_eq!(&text[m.span.start..m.span.end], m.value);
+        }
+    }
+
+    #[test]
+    fn broken_records_are_refused_at_the_fault() {
+        for (text, at) in [
+            ("rules: x.sow\n", "rules: x.sow"),
+            ("sowlang record 1\nrules x.sow\n", "rules x.sow"),
+            ("sowlang record 1\nrules: x.sow\nfirst: east\n", "east"),
+            ("sowlang record 1\nrules: x.sow\nset: pits=lots\n", "pits=lots"),
+            ("sowlang record 1\nrules: x.sow\ncolour: red\n", "colour"),
+            ("sowlang record 1\nrules: x.sow\nrules: y.sow\n", "rules: y.sow"),
+            ("sowlang record 1\nmoves: 1\n", "sowlang record 1"),
+        ] {
+            let d = read(text).expect_err(text);
+            assert_eq!(d.code, "sow::record::bad_record");
+            let s = d.labels[0].span;
+            assert_eq!(&text[s.start..s.end], at, "{text}");
+        }
+        assert!(read("").is_err() && read("\n# only a comment\n").is_err());
+    }
+
+    #[test]
+    fn every_cut_of_a_record_reads_or_is_refused_with_a_place_inside_it() {
+        let text = "sowlang record 1\n# c\nrules: ../v/x.sow\nset: pits=5\nfirst: south\nfrom: {\"pits\":1}\nsouth: human\nnorth: greedy\nmoves: 3 5 1\nresult: unfinished\n";
+        let mut cuts: Vec<String> = (0..=text.len()).map(|i| text[..i].to_string()).collect();
+        // Each line dropped, doubled or stripped of its value.
+        let lines: Vec<&str> = text.lines().collect();
+        for i in 0..lines.len() {
+            let mut dropped = lines.clone();
+            dropped.remove(i);
+            cuts.push(dropped.join("\n"));
+            let mut doubled = lines.clone();
+            doubled.insert(i, lines[i]);
+            cuts.push(doubled.join("\n"));
+            let mut emptied = lines.clone();
+            let key = lines[i].split(':').next().unwrap_or("").to_string() + ":";
+            emptied[i] = &key;
+            cuts.push(emptied.join("\n"));
+        }
+        for cut in &cuts {
+            if let Err(d) = read(cut) {
+                for l in &d.labels {
+                    assert!(l.span.start <= l.span.end && l.span.end <= cut.len(), "{cut:?}: {d:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn results_agree_with_or_without_scores() {
+        let actual = "south wins (south 25, north 23)";
+        assert!(result_agrees("South wins", actual));
+        assert!(result_agrees("south wins (south 25, north 23)", actual));
+        assert!(!result_agrees("south wins (south 24, north 24)", actual));
+        assert!(!result_agrees("north wins", actual));
+        assert!(result_agrees("unfinished", "unfinished"));
+    }
+}
