@@ -202,12 +202,13 @@ impl GameStats {
         let mut captured = false;
         for e in events {
             let rule = match e {
-                Event::Take { rule, seeds, .. } => {
+                // Seeds taken into the hand to be sown again are captured too.
+                Event::Take { rule, seeds, .. } | Event::TakeInHand { rule, seeds, .. } => {
                     self.seeds_captured += u64::from(*seeds);
                     captured = true;
                     Some(rule.as_str())
                 }
-                Event::MoveSeeds { rule, .. } | Event::Claim { rule, .. } => Some(rule.as_str()),
+                Event::MoveSeeds { rule, .. } | Event::ShortMove { rule, .. } | Event::Claim { rule, .. } => Some(rule.as_str()),
                 Event::PickUp { lap, .. } if *lap > 1 => {
                     self.relay_laps += 1;
                     None
@@ -1068,6 +1069,19 @@ mod tests {
         assert_eq!(g.firings.get("b"), Some(&1));
         assert_eq!(g.seeds_captured, 8);
         assert_eq!(g.capturing_moves, 1);
+    }
+
+    #[test]
+    fn seeds_taken_into_the_hand_are_captures() {
+        let mut g = GameStats::default();
+        let in_hand = Event::TakeInHand {
+            rule: "pull".into(),
+            cell: 3,
+            seeds: 5,
+            player: Player::South,
+        };
+        g.observe(2, &[in_hand.clone(), in_hand]);
+        assert_eq!((g.firings.get("pull"), g.seeds_captured, g.capturing_moves), (Some(&1), 10, 1));
     }
 
     #[test]
