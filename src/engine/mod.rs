@@ -196,6 +196,10 @@ impl Game {
         if c >= 2 * side {
             return (2 * side + (c - 2 * side + 1) % 2) as Cell;
         }
+        if self.rows == 1 {
+            // One row each: the rows run opposite ways round the board, so the cells mirror.
+            return (2 * side - 1 - c) as Cell;
+        }
         // Numbered from each owner's left, the columns run opposite ways on the two sides.
         let other_base = if c < side { side } else { 0 };
         (other_base + self.columns - self.number(c as Cell)) as Cell

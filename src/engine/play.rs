@@ -458,7 +458,9 @@ impl Game {
             pit: k,
             phase: phase.name.clone(),
         });
-        let origin = self.pit(mover, self.move_parts(k).0);
+        // One way to play a pit (the usual case): the move is the pit, with no division to split it.
+        let pit = if self.choices == 1 { k } else { self.move_parts(k).0 };
+        let origin = self.pit(mover, pit);
         let stores_before = self.stores(&pos.board);
         // The position before a first move may not have been settled.
         let first_move = pos.ply == 0;
