@@ -45,17 +45,34 @@ impl Spec {
     }
 }
 
-/// Parses `1.5s`, `500ms`: a duration with its unit.
-fn parse_duration(s: &str) -> Option<Duration> {
+/// The longest time a computer player may think about one move: a longer one is almost surely a
+/// slip of the keyboard, and would make `analyze` or `play` seem to hang.
+pub const MAX_MOVE_TIME: Duration = Duration::from_secs(60);
+
+/// Parses `1.5s`, `500ms`: a duration with its unit. `Ok(None)`: not a duration; `Err`: a
+/// duration out of range.
+fn parse_duration(s: &str) -> Result<Option<Duration>, String> {
     let (number, scale) = if let Some(n) = s.strip_suffix("ms") {
         (n, 0.001)
     } else if let Some(n) = s.strip_suffix('s') {
         (n, 1.0)
     } else {
-        return None;
+        return Ok(None);
     };
-    let v: f64 = number.parse().ok()?;
-    (v.is_finite() && v > 0.0).then(|| Duration::from_secs_f64(v * scale))
+    let Ok(v) = number.parse::<f64>() else {
+        return Ok(None);
+    };
+    let seconds = v * scale;
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err(format!("`{s}` is not a time to think: give more than 0, e.g. `500ms` or `2s`"));
+    }
+    if seconds > MAX_MOVE_TIME.as_secs_f64() {
+        return Err(format!(
+            "`{s}` is too long to think about one move: at most {}s",
+            MAX_MOVE_TIME.as_secs()
+        ));
+    }
+    Ok(Some(Duration::from_secs_f64(seconds)))
 }
 
 fn duration_text(d: Duration) -> String {
@@ -84,7 +101,7 @@ impl FromStr for Spec {
                 time: None,
             })),
             ("alphabeta" | "ab", Some(a)) => {
-                if let Some(t) = parse_duration(a) {
+                if let Some(t) = parse_duration(a).map_err(|e| format!("{e}; {usage}"))? {
                     Ok(Spec::AlphaBeta(alphabeta::Limits {
                         depth: MAX_DEPTH,
                         time: Some(t),
@@ -103,7 +120,7 @@ impl FromStr for Spec {
                 time: None,
             })),
             ("mcts", Some(a)) => {
-                if let Some(t) = parse_duration(a) {
+                if let Some(t) = parse_duration(a).map_err(|e| format!("{e}; {usage}"))? {
                     Ok(Spec::Mcts(mcts::Budget {
                         playouts: 0,
                         time: Some(t),

@@ -17,6 +17,8 @@ mod conformance;
 mod diagnostics;
 // Bad command-line input (missing files, broken positions, bad moves): one clear error, never a panic; check's JSON and exit codes.
 mod cli;
+// analyze, solve, completions, man and check's summary as a user meets them: arguments checked first, Ctrl-C, honest figures.
+mod commands;
 // The terminal game through a pipe: undo/redo, game records (save, --load, replay), input, boards, hints.
 mod play;
 // Garbage in: every shipped variant mutated, hostile texts, and a proptest over random valid files; no panic, no hang.

@@ -4,12 +4,21 @@
 //! cap), how long they last, how often each rule fires, and how many moves a player has to choose
 //! from. Every game gets its own seed, derived from `--seed` and its number, so the report does not
 //! depend on `--threads` (unless a player has a time limit).
+//!
+//! Every argument is checked before the first game (the plot's directory must take a new file), so
+//! a mistake never costs the games played. Ctrl-C stops the run and prints the report of the games
+//! finished so far, marked partial. The report leaves out what the rules cannot do (no line about
+//! extra moves in a game without them), deciding from the compiled rules, not the game's name.
 
 use std::collections::{BTreeMap, HashSet};
+use std::fs::OpenOptions;
 use std::hash::{Hash, Hasher};
 use std::io::IsTerminal;
-use std::path::PathBuf;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -17,35 +26,43 @@ use serde::Serialize;
 
 use super::{Output, fail, load, out, parse_set};
 use crate::Override;
+use crate::compile::ir::{Action, Feeding, GrandSlam, Then};
 use crate::diagnostic::Diagnostic;
 use crate::engine::{Event, Game, Outcome};
 use crate::players::{Match, Spec, play_game};
+
+/// Most games one run may play: the report keeps each game's length and a hash of its moves.
+pub const MAX_GAMES: u64 = 1_000_000;
+
+/// The exit code of a run stopped by Ctrl-C (the shell's code for an interrupted command), so that a
+/// script never takes a partial report for a whole one.
+const INTERRUPTED_EXIT: u8 = 130;
 
 /// Arguments of `analyze`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The rule file.
     file: PathBuf,
-    /// Games to play.
-    #[arg(long, default_value_t = 200)]
+    /// Games to play (1 to 1000000).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     games: u64,
-    /// South's player and north's, comma-separated: `random`, `greedy`, `alphabeta[:DEPTH|:TIME]`,
-    /// `mcts[:PLAYOUTS|:TIME]`.
-    #[arg(long, value_delimiter = ',', num_args = 1..=2, value_parser = parse_spec, default_value = "alphabeta:4,alphabeta:4")]
-    players: Vec<Spec>,
+    /// South's player and north's, separated by a comma: `random`, `greedy`, `alphabeta[:DEPTH|:TIME]`,
+    /// `mcts[:PLAYOUTS|:TIME]` (a time is at most 60s a move).
+    #[arg(long, value_parser = parse_players, default_value = "alphabeta:4,alphabeta:4")]
+    players: Seats,
     /// Seed of the whole run.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (0 = one per core).
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
+    /// Worker threads (0 = one per core; at most 256).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
+    threads: u16,
     /// Plies played at random at the start of each game, so that games differ.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     random_opening: u32,
-    /// Plies after which a game is stopped unfinished.
-    #[arg(long, default_value_t = 1000)]
+    /// Plies after which a game is stopped unfinished (1 to 1000000).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_plies: u32,
-    /// Write an SVG with the length histogram and the seat win rates.
+    /// Write an SVG with the length histogram and the seat win rates (its directory must exist).
     #[arg(long)]
     plot: Option<PathBuf>,
     /// Set a parameter (`--set pits=5`); may be repeated.
@@ -55,9 +72,102 @@ pub struct Args {
     output: Output,
 }
 
-fn parse_spec(s: &str) -> Result<Spec, String> {
-    s.parse()
+/// South's player and north's.
+#[derive(Debug, Clone, Copy)]
+pub struct Seats([Spec; 2]);
+
+/// Parses `--players`: exactly two players, since a third one would have no seat.
+fn parse_players(s: &str) -> Result<Seats, String> {
+    let names: Vec<&str> = s.split(',').collect();
+    if names.len() != 2 {
+        return Err(format!(
+            "name exactly two players, south's then north's, separated by a comma (e.g. `random,greedy`); `{s}` names {}",
+            names.len()
+        ));
+    }
+    Ok(Seats([names[0].parse()?, names[1].parse()?]))
 }
+
+/// The plot's file, checked before the first game. The SVG goes to a hidden file beside it that is
+/// renamed over it at the end, so no half-written plot is ever left; that file is removed when the
+/// run stops before (see `Drop`).
+struct PlotFile {
+    target: PathBuf,
+    temp: PathBuf,
+    written: bool,
+}
+
+impl PlotFile {
+    /// Checks that `path` names a file whose directory exists and takes a new file.
+    fn prepare(path: &Path) -> Result<PlotFile, Diagnostic> {
+        let refuse = |message: String, help: &str| Diagnostic::bare("sow::analyze::unwritable", message).with_help(help.to_string());
+        let shown = path.display();
+        let name = match path.file_name() {
+            Some(n) if !path.is_dir() => n.to_string_lossy().into_owned(),
+            _ => {
+                return Err(refuse(
+                    format!("the plot `{shown}` is a directory, not a file name"),
+                    "give the plot's file name, e.g. `--plot results.svg`",
+                ));
+            }
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if !dir.is_dir() {
+            return Err(refuse(
+                format!("cannot write the plot `{shown}`: the directory `{}` does not exist", dir.display()),
+                "create the directory first, or write the plot somewhere else",
+            ));
+        }
+        if path.exists()
+            && let Err(e) = OpenOptions::new().append(true).open(path)
+        {
+            return Err(refuse(
+                format!("cannot write the plot `{shown}`: {e}"),
+                "choose another file name for the plot",
+            ));
+        }
+        let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        if let Err(e) = OpenOptions::new().write(true).create_new(true).open(&temp) {
+            return Err(refuse(
+                format!("cannot write the plot `{shown}`: cannot create a file in `{}`: {e}", dir.display()),
+                "choose a directory you can write to",
+            ));
+        }
+        Ok(PlotFile {
+            target: path.to_path_buf(),
+            temp,
+            written: false,
+        })
+    }
+
+    /// Writes the SVG and puts it in place.
+    fn write(mut self, svg: &str) -> Result<(), Diagnostic> {
+        std::fs::write(&self.temp, svg)
+            .and_then(|()| std::fs::rename(&self.temp, &self.target))
+            .map_err(|e| {
+                Diagnostic::bare(
+                    "sow::analyze::unwritable",
+                    format!("cannot write the plot `{}`: {e}", self.target.display()),
+                )
+            })?;
+        self.written = true;
+        Ok(())
+    }
+}
+
+impl Drop for PlotFile {
+    fn drop(&mut self) {
+        if !self.written {
+            let _ = std::fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Set by the Ctrl-C handler; the workers start no new game once it is.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// What one game did.
 #[derive(Debug, Default, Clone)]
@@ -92,12 +202,13 @@ impl GameStats {
         let mut captured = false;
         for e in events {
             let rule = match e {
-                Event::Take { rule, seeds, .. } => {
+                // Seeds taken into the hand to be sown again are captured too.
+                Event::Take { rule, seeds, .. } | Event::TakeInHand { rule, seeds, .. } => {
                     self.seeds_captured += u64::from(*seeds);
                     captured = true;
                     Some(rule.as_str())
                 }
-                Event::MoveSeeds { rule, .. } | Event::Claim { rule, .. } => Some(rule.as_str()),
+                Event::MoveSeeds { rule, .. } | Event::ShortMove { rule, .. } | Event::Claim { rule, .. } => Some(rule.as_str()),
                 Event::PickUp { lap, .. } if *lap > 1 => {
                     self.relay_laps += 1;
                     None
@@ -193,14 +304,22 @@ struct RuleStats {
     games: f64,
 }
 
+/// Events per game; a figure is left out (`null` never appears) when the rules cannot produce the
+/// event and it never happened.
 #[derive(Debug, Serialize)]
 struct Events {
-    relay_laps_per_game: f64,
-    another_moves_per_game: f64,
-    grand_slams: u64,
-    grand_slams_undone: u64,
-    feeding_penalties: u64,
-    rounds_per_game: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    relay_laps_per_game: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    another_moves_per_game: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grand_slams: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grand_slams_undone: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    feeding_penalties: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rounds_per_game: Option<f64>,
 }
 
 /// The whole report, as `--json` prints it.
@@ -208,7 +327,12 @@ struct Events {
 struct Report {
     file: String,
     game: String,
+    /// Games finished and reported.
     games: u64,
+    /// Games asked for with `--games`.
+    games_requested: u64,
+    /// Stopped by Ctrl-C: the figures cover only `games` games.
+    interrupted: bool,
     players: Sides<String>,
     seed: u64,
     random_opening: u32,
@@ -219,13 +343,18 @@ struct Report {
     win_rate: Sides<Share>,
     draw_rate: Share,
     ended_by: BTreeMap<String, u64>,
-    repetition: u64,
+    /// Games ended by a rule that reads a repeated position (only when the game has one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repetition: Option<u64>,
     capped: u64,
     stuck: u64,
     length: Length,
     length_histogram: Vec<(u32, u32, u64)>,
-    captures_per_game: f64,
-    seeds_captured_per_game: f64,
+    /// Only when some rule can take seeds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    captures_per_game: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seeds_captured_per_game: Option<f64>,
     rules: BTreeMap<String, RuleStats>,
     events: Events,
     branching: f64,
@@ -261,14 +390,16 @@ fn play_one(game: &Game, m: &Match) -> GameStats {
 /// Runs `analyze`.
 pub fn run(args: Args) -> u8 {
     let json = args.output.json();
+    // Everything that can be refused is checked here, before the first game.
     let loaded = match load(&args.file, &args.sets) {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let game = &loaded.game;
-    let players = [args.players[0], *args.players.get(1).unwrap_or(&args.players[0])];
-    let games = args.games.max(1);
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(args.threads).build() {
+    let plot = match args.plot.as_deref().map(PlotFile::prepare).transpose() {
+        Ok(p) => p,
+        Err(d) => return fail(d, 2),
+    };
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(usize::from(args.threads)).build() {
         Ok(p) => p,
         Err(e) => {
             return fail(
@@ -277,72 +408,231 @@ pub fn run(args: Args) -> u8 {
             );
         }
     };
+    let game = Arc::new(loaded.game);
+    let players = args.players.0;
+    let games = args.games;
     let bar = if std::io::stderr().is_terminal() {
         let b = ProgressBar::new(games);
         b.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  {eta} left").expect("the progress template is valid"),
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left (Ctrl-C stops and reports)")
+                .expect("the progress template is valid"),
         );
         b
     } else {
         ProgressBar::hidden()
     };
+    // Without a handler (one was already set in this process) Ctrl-C ends the run as it always did.
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let start = Instant::now();
-    let all: Vec<GameStats> = pool.install(|| {
-        (0..games)
-            .into_par_iter()
-            .map(|i| {
-                let m = Match {
-                    players,
-                    seed: game_seed(args.seed, i),
-                    random_opening: args.random_opening,
-                    max_plies: args.max_plies.max(1),
-                };
-                let s = play_one(game, &m);
+    // The games run on their own thread and send each result here, so that on Ctrl-C the games
+    // finished so far can be reported at once, without waiting for the ones under way (the process
+    // ends when `main` returns, taking that thread with it).
+    let (tx, rx) = mpsc::channel::<GameStats>();
+    let worker = {
+        let game = Arc::clone(&game);
+        let (seed, random_opening, max_plies) = (args.seed, args.random_opening, args.max_plies);
+        std::thread::spawn(move || {
+            pool.install(|| {
+                (0..games).into_par_iter().for_each_with(tx, |tx, i| {
+                    if INTERRUPTED.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    let m = Match {
+                        players,
+                        seed: game_seed(seed, i),
+                        random_opening,
+                        max_plies,
+                    };
+                    let _ = tx.send(play_one(&game, &m));
+                });
+            });
+        })
+    };
+    let mut tally = Tally::new(&game);
+    loop {
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            // Games that finished before the stop count; the ones under way are dropped.
+            for s in rx.try_iter() {
+                tally.add(&game, s);
+            }
+            break;
+        }
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(s) => {
+                tally.add(&game, s);
                 bar.inc(1);
-                s
-            })
-            .collect()
-    });
-    bar.finish_and_clear();
-    let report = summarise(&args, game, players, &all, start.elapsed().as_secs_f64());
-    if let Some(path) = &args.plot {
-        let svg = plot(&report);
-        if let Err(e) = std::fs::write(path, svg) {
-            return fail(
-                Diagnostic::bare(
-                    "sow::analyze::unwritable",
-                    format!("cannot write the plot `{}`: {e}", path.display()),
-                ),
-                2,
-            );
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                if let Err(panic) = worker.join() {
+                    std::panic::resume_unwind(panic);
+                }
+                break;
+            }
         }
     }
+    bar.finish_and_clear();
+    let interrupted = tally.games < games;
+    if interrupted {
+        eprintln!(
+            "interrupted: {} of {games} games finished; the report below covers only those",
+            tally.games
+        );
+    }
+    if tally.games == 0 {
+        eprintln!("no game finished before the interruption: nothing to report");
+        return INTERRUPTED_EXIT;
+    }
+    let report = summarise(&args, &game, players, &tally, start.elapsed().as_secs_f64());
+    // The report is printed even when the plot cannot be written at the last moment (a full disk):
+    // the games are not lost for it.
     if json {
         out(&format!("{}\n", serde_json::to_string(&report).expect("reports serialise")));
     } else {
         out(&human(&report));
     }
-    0
+    if let Some(p) = plot
+        && let Err(d) = p.write(&plot_svg(&report))
+    {
+        return fail(d, 2);
+    }
+    if interrupted { INTERRUPTED_EXIT } else { 0 }
 }
 
-fn summarise(args: &Args, game: &Game, players: [Spec; 2], all: &[GameStats], seconds: f64) -> Report {
-    let n = all.len() as u64;
-    let per_game = |x: u64| x as f64 / n.max(1) as f64;
-    let count = |f: &dyn Fn(&GameStats) -> bool| all.iter().filter(|g| f(g)).count() as u64;
-    let south = count(&|g| g.winner == Some(Outcome::South));
-    let north = count(&|g| g.winner == Some(Outcome::North));
-    let draws = count(&|g| g.winner == Some(Outcome::Draw));
-    let mut ended_by: BTreeMap<String, u64> = BTreeMap::new();
-    let mut repetition = 0;
-    for g in all.iter().filter(|g| g.winner.is_some()) {
-        if let Some(r) = &g.ended_by {
-            *ended_by.entry(r.clone()).or_default() += 1;
-            if game.ends.iter().any(|e| e.name == *r && e.reads_repeated) {
-                repetition += 1;
-            }
+/// Which events the rules can produce at all, read from the compiled rules: a figure for something
+/// the rules cannot do is left out of the report rather than printed as a zero.
+#[derive(Debug, Clone, Copy)]
+struct Features {
+    captures: bool,
+    relay: bool,
+    another_move: bool,
+    grand_slam: bool,
+    feeding_penalty: bool,
+    rounds: bool,
+    repetition: bool,
+}
+
+impl Features {
+    fn of(game: &Game) -> Features {
+        let rules = || game.phases.iter().flat_map(|p| p.captures.iter()).chain(&game.triggers);
+        Features {
+            captures: rules().any(|r| r.actions.iter().any(|a| matches!(a, Action::Take { .. }))),
+            relay: game.phases.iter().any(|p| p.sow.relay.is_some()),
+            another_move: rules().any(|r| r.then == Then::AnotherMove) || game.grand_slam == Some(GrandSlam::Allowed(true)),
+            grand_slam: matches!(game.grand_slam, Some(GrandSlam::CaptureNothing | GrandSlam::Allowed(_))),
+            feeding_penalty: matches!(game.feeding, Some(Feeding::Penalty(_))),
+            rounds: game.rounds.is_some(),
+            repetition: game.ends.iter().any(|e| e.reads_repeated),
         }
     }
-    let mut lengths: Vec<u32> = all.iter().map(|g| g.plies).collect();
+}
+
+/// The games finished so far, added up as they arrive: every figure is a sum, a count or a set, so
+/// the report does not depend on the order in which the threads finish their games.
+#[derive(Debug, Default)]
+struct Tally {
+    games: u64,
+    south: u64,
+    north: u64,
+    draws: u64,
+    capped: u64,
+    stuck: u64,
+    ended_by: BTreeMap<String, u64>,
+    repetition: u64,
+    lengths: Vec<u32>,
+    hashes: HashSet<u64>,
+    capturing_moves: u64,
+    seeds_captured: u64,
+    /// Per rule (end rules as `end: NAME`): its kind, firings, and games in which it fired.
+    rules: BTreeMap<String, (&'static str, u64, u64)>,
+    relay_laps: u64,
+    another_moves: u64,
+    grand_slams: u64,
+    grand_slams_undone: u64,
+    feeding_penalties: u64,
+    rounds: u64,
+    choices: u64,
+    decisions: u64,
+}
+
+impl Tally {
+    /// An empty tally that already lists every rule of the game that moves seeds or claims pits,
+    /// so that one that never fired shows as such. A rule with no action (one that only grants
+    /// another move) leaves no event to count; the extra moves are counted instead.
+    fn new(game: &Game) -> Tally {
+        let mut rules = BTreeMap::new();
+        for r in game.phases.iter().flat_map(|p| p.captures.iter()) {
+            if !r.actions.is_empty() {
+                rules.insert(r.name.clone(), ("capture", 0, 0));
+            }
+        }
+        for r in game.triggers.iter().filter(|r| !r.actions.is_empty()) {
+            rules.insert(r.name.clone(), ("trigger", 0, 0));
+        }
+        for e in &game.ends {
+            rules.insert(format!("end: {}", e.name), ("end", 0, 0));
+        }
+        Tally { rules, ..Tally::default() }
+    }
+
+    fn add(&mut self, game: &Game, g: GameStats) {
+        self.games += 1;
+        match g.winner {
+            Some(Outcome::South) => self.south += 1,
+            Some(Outcome::North) => self.north += 1,
+            Some(Outcome::Draw) => self.draws += 1,
+            None => {}
+        }
+        self.capped += u64::from(g.capped);
+        self.stuck += u64::from(g.stuck);
+        if g.winner.is_some()
+            && let Some(r) = &g.ended_by
+        {
+            *self.ended_by.entry(r.clone()).or_default() += 1;
+            if game.ends.iter().any(|e| e.name == *r && e.reads_repeated) {
+                self.repetition += 1;
+            }
+        }
+        self.lengths.push(g.plies);
+        self.hashes.insert(g.moves_hash);
+        self.capturing_moves += g.capturing_moves;
+        self.seeds_captured += g.seeds_captured;
+        let kind = |name: &str| {
+            if game.triggers.iter().any(|t| t.name == name) {
+                "trigger"
+            } else {
+                "capture"
+            }
+        };
+        for (name, c) in g.firings {
+            let r = self.rules.entry(name.clone()).or_insert((kind(&name), 0, 0));
+            r.1 += c;
+            r.2 += 1;
+        }
+        for (name, c) in g.ends {
+            let r = self.rules.entry(format!("end: {name}")).or_insert(("end", 0, 0));
+            r.1 += c;
+            r.2 += 1;
+        }
+        self.relay_laps += g.relay_laps;
+        self.another_moves += g.another_moves;
+        self.grand_slams += g.grand_slams;
+        self.grand_slams_undone += g.grand_slams_undone;
+        self.feeding_penalties += g.feeding_penalties;
+        self.rounds += g.rounds;
+        self.choices += g.choices;
+        self.decisions += g.decisions;
+    }
+}
+
+fn summarise(args: &Args, game: &Game, players: [Spec; 2], t: &Tally, seconds: f64) -> Report {
+    let n = t.games;
+    let per_game = |x: u64| x as f64 / n.max(1) as f64;
+    let can = Features::of(game);
+    // A figure is shown when the rules can produce it, or (should the reading above miss a way)
+    // when it happened.
+    let shown = |possible: bool, count: u64| possible || count > 0;
+    let mut lengths = t.lengths.clone();
     lengths.sort_unstable();
     let len_n = lengths.len().max(1);
     let length = Length {
@@ -356,47 +646,25 @@ fn summarise(args: &Args, game: &Game, players: [Spec; 2], all: &[GameStats], se
         min: lengths.first().copied().unwrap_or(0),
         max: lengths.last().copied().unwrap_or(0),
     };
-    let kind = |name: &str| {
-        if game.triggers.iter().any(|t| t.name == name) {
-            "trigger"
-        } else {
-            "capture"
-        }
-    };
-    let mut rules: BTreeMap<String, RuleStats> = BTreeMap::new();
-    for g in all {
-        for (name, &c) in &g.firings {
-            let r = rules.entry(name.clone()).or_insert(RuleStats {
-                kind: kind(name),
-                total: 0,
-                per_game: 0.0,
-                games: 0.0,
-            });
-            r.total += c;
-            r.games += 1.0;
-        }
-        for (name, &c) in &g.ends {
-            let r = rules.entry(format!("end: {name}")).or_insert(RuleStats {
-                kind: "end",
-                total: 0,
-                per_game: 0.0,
-                games: 0.0,
-            });
-            r.total += c;
-            r.games += 1.0;
-        }
-    }
-    for r in rules.values_mut() {
-        r.per_game = per_game(r.total);
-        r.games /= n.max(1) as f64;
-    }
-    let sum = |f: &dyn Fn(&GameStats) -> u64| all.iter().map(f).sum::<u64>();
-    let decisions = sum(&|g| g.decisions);
-    let distinct: HashSet<u64> = all.iter().map(|g| g.moves_hash).collect();
+    let rules = t
+        .rules
+        .iter()
+        .map(|(name, &(kind, total, games))| {
+            let stats = RuleStats {
+                kind,
+                total,
+                per_game: per_game(total),
+                games: games as f64 / n.max(1) as f64,
+            };
+            (name.clone(), stats)
+        })
+        .collect();
     Report {
         file: args.file.display().to_string(),
         game: game.name.clone(),
         games: n,
+        games_requested: args.games,
+        interrupted: n < args.games,
         players: Sides {
             south: players[0].to_string(),
             north: players[1].to_string(),
@@ -404,37 +672,41 @@ fn summarise(args: &Args, game: &Game, players: [Spec; 2], all: &[GameStats], se
         seed: args.seed,
         random_opening: args.random_opening,
         max_plies: args.max_plies,
-        wins: Sides { south, north },
-        draws,
-        unfinished: n - south - north - draws,
-        win_rate: Sides {
-            south: share(south, n),
-            north: share(north, n),
+        wins: Sides {
+            south: t.south,
+            north: t.north,
         },
-        draw_rate: share(draws, n),
-        ended_by,
-        repetition,
-        capped: count(&|g| g.capped),
-        stuck: count(&|g| g.stuck),
+        draws: t.draws,
+        unfinished: n - t.south - t.north - t.draws,
+        win_rate: Sides {
+            south: share(t.south, n),
+            north: share(t.north, n),
+        },
+        draw_rate: share(t.draws, n),
+        ended_by: t.ended_by.clone(),
+        repetition: shown(can.repetition, t.repetition).then_some(t.repetition),
+        capped: t.capped,
+        stuck: t.stuck,
         length_histogram: histogram(&lengths),
         length,
-        captures_per_game: per_game(sum(&|g| g.capturing_moves)),
-        seeds_captured_per_game: per_game(sum(&|g| g.seeds_captured)),
+        captures_per_game: shown(can.captures, t.seeds_captured).then(|| per_game(t.capturing_moves)),
+        seeds_captured_per_game: shown(can.captures, t.seeds_captured).then(|| per_game(t.seeds_captured)),
         rules,
         events: Events {
-            relay_laps_per_game: per_game(sum(&|g| g.relay_laps)),
-            another_moves_per_game: per_game(sum(&|g| g.another_moves)),
-            grand_slams: sum(&|g| g.grand_slams),
-            grand_slams_undone: sum(&|g| g.grand_slams_undone),
-            feeding_penalties: sum(&|g| g.feeding_penalties),
-            rounds_per_game: per_game(sum(&|g| g.rounds)),
+            relay_laps_per_game: shown(can.relay, t.relay_laps).then(|| per_game(t.relay_laps)),
+            another_moves_per_game: shown(can.another_move, t.another_moves).then(|| per_game(t.another_moves)),
+            grand_slams: shown(can.grand_slam, t.grand_slams).then_some(t.grand_slams),
+            grand_slams_undone: shown(game.grand_slam == Some(GrandSlam::CaptureNothing), t.grand_slams_undone)
+                .then_some(t.grand_slams_undone),
+            feeding_penalties: shown(can.feeding_penalty, t.feeding_penalties).then_some(t.feeding_penalties),
+            rounds_per_game: shown(can.rounds, t.rounds).then(|| per_game(t.rounds)),
         },
-        branching: if decisions == 0 {
+        branching: if t.decisions == 0 {
             0.0
         } else {
-            sum(&|g| g.choices) as f64 / decisions as f64
+            t.choices as f64 / t.decisions as f64
         },
-        distinct_games: distinct.len() as u64,
+        distinct_games: t.hashes.len() as u64,
         seconds,
     }
 }
@@ -462,6 +734,12 @@ fn pct(x: f64) -> String {
 
 fn human(r: &Report) -> String {
     let mut s = String::new();
+    if r.interrupted {
+        s.push_str(&format!(
+            "partial report: interrupted after {} of {} games; every figure below covers those {} games only\n",
+            r.games, r.games_requested, r.games
+        ));
+    }
     s.push_str(&format!(
         "{} ({}): {} games, {} (south) vs {} (north), seed {}{}, {:.1} s\n",
         r.game,
@@ -502,25 +780,22 @@ fn human(r: &Report) -> String {
             r.stuck
         ));
     }
-    s.push_str(&format!(
-        "ended by repetition: {}; stopped at the length cap ({} plies): {}\n",
-        r.repetition, r.max_plies, r.capped
-    ));
     if !r.ended_by.is_empty() {
         let list: Vec<String> = r.ended_by.iter().map(|(k, v)| format!("\"{k}\" {v}")).collect();
         s.push_str(&format!("ended by rule: {}\n", list.join(", ")));
+    }
+    if let Some(n) = r.repetition {
+        s.push_str(&format!("ended by repetition: {n}\n"));
     }
     s.push_str(&format!(
         "length (plies): mean {:.1}, median {:.1}, p90 {}, min {}, max {}\n",
         r.length.mean, r.length.median, r.length.p90, r.length.min, r.length.max
     ));
-    s.push_str(&format!(
-        "captures per game: {:.2} moves capturing {:.1} seeds\n",
-        r.captures_per_game, r.seeds_captured_per_game
-    ));
-    s.push_str("rules fired:\n");
-    if r.rules.is_empty() {
-        s.push_str("  none\n");
+    if let (Some(moves), Some(seeds)) = (r.captures_per_game, r.seeds_captured_per_game) {
+        s.push_str(&format!("captures per game: {moves:.2} moves capturing {seeds:.1} seeds\n"));
+    }
+    if !r.rules.is_empty() {
+        s.push_str("rules fired:\n");
     }
     for (name, st) in &r.rules {
         let name = name.strip_prefix("end: ").unwrap_or(name);
@@ -533,10 +808,27 @@ fn human(r: &Report) -> String {
         ));
     }
     let e = &r.events;
-    s.push_str(&format!(
-        "relay laps per game: {:.2}; another move per game: {:.2}; grand slams: {} ({} undone); feeding penalties: {}; rounds per game: {:.2}\n",
-        e.relay_laps_per_game, e.another_moves_per_game, e.grand_slams, e.grand_slams_undone, e.feeding_penalties, e.rounds_per_game
-    ));
+    let mut events = Vec::new();
+    if let Some(x) = e.relay_laps_per_game {
+        events.push(format!("relay laps per game: {x:.2}"));
+    }
+    if let Some(x) = e.another_moves_per_game {
+        events.push(format!("another move per game: {x:.2}"));
+    }
+    match (e.grand_slams, e.grand_slams_undone) {
+        (Some(n), Some(undone)) => events.push(format!("grand slams: {n} ({undone} undone)")),
+        (Some(n), None) => events.push(format!("grand slams: {n}")),
+        _ => {}
+    }
+    if let Some(n) = e.feeding_penalties {
+        events.push(format!("feeding penalties: {n}"));
+    }
+    if let Some(x) = e.rounds_per_game {
+        events.push(format!("rounds per game: {x:.2}"));
+    }
+    if !events.is_empty() {
+        s.push_str(&format!("{}\n", events.join("; ")));
+    }
     s.push_str(&format!(
         "mean branching factor: {:.2}; distinct games: {} of {}\n",
         r.branching, r.distinct_games, r.games
@@ -552,119 +844,196 @@ fn xml(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// One piece of text on the plot.
+struct Label {
+    x: f64,
+    y: f64,
+    size: f64,
+    anchor: &'static str,
+    /// Read bottom to top (an axis title beside a vertical axis).
+    vertical: bool,
+    text: String,
+}
+
+impl Label {
+    fn new(x: f64, y: f64, size: f64, anchor: &'static str, text: impl Into<String>) -> Label {
+        Label {
+            x,
+            y,
+            size,
+            anchor,
+            vertical: false,
+            text: text.into(),
+        }
+    }
+
+    fn svg(&self) -> String {
+        let turn = if self.vertical {
+            format!(" transform=\"rotate(-90 {:.1} {:.1})\"", self.x, self.y)
+        } else {
+            String::new()
+        };
+        format!(
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{}\" text-anchor=\"{}\"{turn}>{}</text>\n",
+            self.x,
+            self.y,
+            self.size,
+            self.anchor,
+            xml(&self.text)
+        )
+    }
+}
+
+/// A generous width for `text` at `size` in a sans-serif font (0.6 em a character), to keep labels apart.
+fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().count() as f64 * size * 0.6
+}
+
+/// `text` cut to fit `width` at `size`, with an ellipsis when it was cut.
+fn fit(text: &str, width: f64, size: f64) -> String {
+    let most = (width / (size * 0.6)) as usize;
+    if text.chars().count() <= most {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(most.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
 /// A hand-written SVG: the histogram of game lengths on the left, the seat win rates with their 95%
-/// intervals on the right.
-fn plot(r: &Report) -> String {
-    let (w, h) = (900.0, 420.0);
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+/// intervals on the right. The page is cut into horizontal bands, each holding one kind of text
+/// (title, panel titles, the value labels above the bars, the plots, tick labels, axis titles, the
+/// summary line), and a bar's value label never goes above its band, so no two labels can meet
+/// however the figures fall (a 100% bar once pushed its label into the title).
+fn plot_svg(r: &Report) -> String {
+    let (w, h) = (900.0, 460.0);
+    let (title_y, note_y, panel_y) = (28.0, 48.0, 78.0);
+    let (top, ph) = (110.0, 260.0);
+    let bottom = top + ph;
+    let (tick_y, axis_y, summary_y) = (bottom + 18.0, bottom + 40.0, bottom + 64.0);
+    let mut labels: Vec<Label> = Vec::new();
+    let mut shapes = String::new();
+    let title = format!(
+        "{}: {} games, {} (south) vs {} (north)",
+        r.game, r.games, r.players.south, r.players.north
     );
-    s.push_str(&format!(
-        "<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">{}: {} games, {} vs {}</text>\n",
-        w / 2.0,
-        xml(&r.game),
-        r.games,
-        xml(&r.players.south),
-        xml(&r.players.north)
-    ));
+    labels.push(Label::new(w / 2.0, title_y, 16.0, "middle", fit(&title, w - 40.0, 16.0)));
+    if r.interrupted {
+        labels.push(Label::new(
+            w / 2.0,
+            note_y,
+            12.0,
+            "middle",
+            format!("partial: interrupted after {} of {} games", r.games, r.games_requested),
+        ));
+    }
+
     // Left: the length histogram.
-    let (x0, y0, pw, ph) = (60.0, 60.0, 480.0, 300.0);
-    let most = r.length_histogram.iter().map(|b| b.2).max().unwrap_or(1).max(1) as f64;
+    let (x0, pw) = (90.0, 430.0);
+    labels.push(Label::new(x0 + pw / 2.0, panel_y, 14.0, "middle", "Game length"));
+    let most = r.length_histogram.iter().map(|b| b.2).max().unwrap_or(1).max(1);
     let bins = r.length_histogram.len().max(1) as f64;
-    s.push_str(&format!(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\">game length (plies)</text>\n",
-        x0 + pw / 2.0,
-        y0 - 12.0
-    ));
     for (i, &(from, to, c)) in r.length_histogram.iter().enumerate() {
         let bw = pw / bins;
-        let bh = ph * c as f64 / most;
-        s.push_str(&format!(
+        let bh = ph * c as f64 / most as f64;
+        shapes.push_str(&format!(
             "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#4878a8\"><title>{from}-{to} plies: {c} games</title></rect>\n",
             x0 + i as f64 * bw + 1.0,
-            y0 + ph - bh,
+            bottom - bh,
             (bw - 2.0).max(1.0),
             bh
         ));
     }
-    s.push_str(&format!(
-        "<line x1=\"{x0}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/>\n<line x1=\"{x0}\" y1=\"{y0}\" x2=\"{x0}\" y2=\"{}\" stroke=\"black\"/>\n",
-        y0 + ph,
-        x0 + pw,
-        y0 + ph,
-        y0 + ph
+    shapes.push_str(&format!(
+        "<line x1=\"{x0}\" y1=\"{bottom}\" x2=\"{}\" y2=\"{bottom}\" stroke=\"black\"/>\n<line x1=\"{x0}\" y1=\"{top}\" x2=\"{x0}\" y2=\"{bottom}\" stroke=\"black\"/>\n",
+        x0 + pw
     ));
+    let most_text = most.to_string();
+    labels.push(Label::new(x0 - 6.0, top + 4.0, 12.0, "end", most_text.clone()));
+    labels.push(Label::new(x0 - 6.0, bottom + 4.0, 12.0, "end", "0"));
+    labels.push(Label {
+        vertical: true,
+        ..Label::new(x0 - 16.0 - text_width(&most_text, 12.0), top + ph / 2.0, 12.0, "middle", "games")
+    });
     if let (Some(first), Some(last)) = (r.length_histogram.first(), r.length_histogram.last()) {
-        s.push_str(&format!(
-            "<text x=\"{x0}\" y=\"{}\" text-anchor=\"start\">{}</text>\n<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
-            y0 + ph + 16.0,
-            first.0,
-            x0 + pw,
-            y0 + ph + 16.0,
-            last.1
+        labels.push(Label::new(x0, tick_y, 12.0, "start", first.0.to_string()));
+        labels.push(Label::new(x0 + pw, tick_y, 12.0, "end", last.1.to_string()));
+    }
+    labels.push(Label::new(x0 + pw / 2.0, axis_y, 12.0, "middle", "length of the game (plies)"));
+    labels.push(Label::new(
+        x0 + pw / 2.0,
+        summary_y,
+        12.0,
+        "middle",
+        format!(
+            "mean {:.1}, median {:.1}, 90th percentile {}",
+            r.length.mean, r.length.median, r.length.p90
+        ),
+    ));
+
+    // Right: results by seat, with their intervals.
+    let (x1, pw1) = (620.0, 250.0);
+    labels.push(Label::new(x1 + pw1 / 2.0, panel_y, 14.0, "middle", "Results by seat, 95% interval"));
+    for (share, text) in [(0.0, "0%"), (0.5, "50%"), (1.0, "100%")] {
+        let y = bottom - ph * share;
+        labels.push(Label::new(x1 - 6.0, y + 4.0, 12.0, "end", text));
+        shapes.push_str(&format!(
+            "<line x1=\"{x1}\" y1=\"{y:.1}\" x2=\"{}\" y2=\"{y:.1}\" stroke=\"#dddddd\"/>\n",
+            x1 + pw1
         ));
     }
-    s.push_str(&format!(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n<text x=\"{}\" y=\"{}\" text-anchor=\"end\">0</text>\n",
-        x0 - 6.0,
-        y0 + 4.0,
-        most,
-        x0 - 6.0,
-        y0 + ph
-    ));
-    s.push_str(&format!(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">mean {:.1}, median {:.1}, p90 {}</text>\n",
-        x0 + pw / 2.0,
-        y0 + ph + 36.0,
-        r.length.mean,
-        r.length.median,
-        r.length.p90
-    ));
-    // Right: win rates by seat, with intervals.
-    let (x1, pw1) = (620.0, 240.0);
-    s.push_str(&format!(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\">results by seat (95% interval)</text>\n",
-        x1 + pw1 / 2.0,
-        y0 - 12.0
-    ));
+    labels.push(Label {
+        vertical: true,
+        ..Label::new(
+            x1 - 16.0 - text_width("100%", 12.0),
+            top + ph / 2.0,
+            12.0,
+            "middle",
+            "share of games",
+        )
+    });
     let bars = [
-        ("south", &r.win_rate.south, "#c0504d"),
-        ("north", &r.win_rate.north, "#4f81bd"),
-        ("draw", &r.draw_rate, "#9bbb59"),
+        ("south wins", &r.win_rate.south, "#c0504d"),
+        ("north wins", &r.win_rate.north, "#4f81bd"),
+        ("draws", &r.draw_rate, "#9bbb59"),
     ];
     let bw = pw1 / bars.len() as f64;
     for (i, (name, sh, colour)) in bars.iter().enumerate() {
         let x = x1 + i as f64 * bw;
         let bh = ph * sh.rate;
-        s.push_str(&format!(
+        shapes.push_str(&format!(
             "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\"/>\n",
             x + 8.0,
-            y0 + ph - bh,
+            bottom - bh,
             bw - 16.0,
             bh
         ));
-        let (lo, hi) = (y0 + ph - ph * sh.ci95[0], y0 + ph - ph * sh.ci95[1]);
+        let (lo, hi) = (bottom - ph * sh.ci95[0], bottom - ph * sh.ci95[1]);
         let cx = x + bw / 2.0;
-        s.push_str(&format!(
+        shapes.push_str(&format!(
             "<line x1=\"{cx:.1}\" y1=\"{lo:.1}\" x2=\"{cx:.1}\" y2=\"{hi:.1}\" stroke=\"black\"/>\n<line x1=\"{:.1}\" y1=\"{lo:.1}\" x2=\"{:.1}\" y2=\"{lo:.1}\" stroke=\"black\"/>\n<line x1=\"{:.1}\" y1=\"{hi:.1}\" x2=\"{:.1}\" y2=\"{hi:.1}\" stroke=\"black\"/>\n",
             cx - 6.0,
             cx + 6.0,
             cx - 6.0,
             cx + 6.0
         ));
-        s.push_str(&format!(
-            "<text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{name}</text>\n<text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>\n",
-            y0 + ph + 16.0,
-            (y0 + ph - bh - 6.0).min(hi - 4.0),
-            pct(sh.rate)
-        ));
+        labels.push(Label::new(cx, tick_y, 12.0, "middle", *name));
+        // Above the bar and its interval, which at most reach `top`: the label stays in its band.
+        labels.push(Label::new(cx, (bottom - bh).min(hi) - 6.0, 12.0, "middle", pct(sh.rate)));
     }
-    s.push_str(&format!(
-        "<line x1=\"{x1}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/>\n",
-        y0 + ph,
-        x1 + pw1,
-        y0 + ph
+    shapes.push_str(&format!(
+        "<line x1=\"{x1}\" y1=\"{bottom}\" x2=\"{}\" y2=\"{bottom}\" stroke=\"black\"/>\n<line x1=\"{x1}\" y1=\"{top}\" x2=\"{x1}\" y2=\"{bottom}\" stroke=\"black\"/>\n",
+        x1 + pw1
     ));
+    labels.push(Label::new(x1 + pw1 / 2.0, axis_y, 12.0, "middle", "result of the game"));
+
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    );
+    s.push_str(&shapes);
+    for l in &labels {
+        s.push_str(&l.svg());
+    }
     s.push_str("</svg>\n");
     s
 }
@@ -700,6 +1069,34 @@ mod tests {
         assert_eq!(g.firings.get("b"), Some(&1));
         assert_eq!(g.seeds_captured, 8);
         assert_eq!(g.capturing_moves, 1);
+    }
+
+    #[test]
+    fn seeds_taken_into_the_hand_are_captures() {
+        let mut g = GameStats::default();
+        let in_hand = Event::TakeInHand {
+            rule: "pull".into(),
+            cell: 3,
+            seeds: 5,
+            player: Player::South,
+        };
+        g.observe(2, &[in_hand.clone(), in_hand]);
+        assert_eq!((g.firings.get("pull"), g.seeds_captured, g.capturing_moves), (Some(&1), 10, 1));
+    }
+
+    #[test]
+    fn players_are_exactly_two() {
+        assert!(parse_players("random,greedy").is_ok());
+        for bad in ["random", "random,greedy,mcts", "random,", ",", ""] {
+            assert!(parse_players(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn long_titles_are_cut_to_fit() {
+        assert_eq!(fit("short", 100.0, 10.0), "short");
+        // 60 pixels at 10 px a character (0.6 em each) hold 10 characters.
+        assert_eq!(fit("abcdefghijklmnop", 60.0, 10.0), "abcdefghi…");
     }
 
     #[test]

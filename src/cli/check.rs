@@ -66,14 +66,10 @@ fn check_one(args: &Args, file: &Path) -> (Sources, Vec<Diagnostic>) {
 pub fn run(args: Args) -> u8 {
     let json = args.output.json();
     let mut all = Vec::new();
-    let mut errors = 0usize;
-    let mut warnings = 0usize;
-    let mut io = false;
+    let mut tally = Summary::default();
     for file in &args.files {
         let (sources, diags) = check_one(&args, file);
-        io |= diags.iter().any(|d| d.code == "sow::load::missing_file" && d.labels.is_empty());
-        errors += diags.iter().filter(|d| d.severity == Severity::Error).count();
-        warnings += diags.iter().filter(|d| d.severity == Severity::Warning).count();
+        tally.add(&diags);
         if json {
             all.extend(diags.iter().map(|d| d.to_json(&sources)));
         } else {
@@ -85,27 +81,65 @@ pub fn run(args: Args) -> u8 {
             "{}\n",
             serde_json::to_string_pretty(&JsonReport { diagnostics: all }).expect("diagnostics serialise")
         ));
-    } else if errors == 0 {
-        let files = args.files.len();
-        let explored = args
-            .explore
-            .map_or(String::new(), |n| format!(" and {n} random game{} played", plural(n as usize)));
-        eprintln!(
-            "checked {files} file{}{explored}: no errors{}",
-            plural(files),
-            if warnings > 0 {
-                format!(", {warnings} warning{}", plural(warnings))
-            } else {
-                String::new()
-            }
-        );
+    } else {
+        eprintln!("{}", tally.line(args.files.len(), args.explore));
     }
+    let (io, errors, warnings) = (tally.unreadable > 0, tally.errors + tally.unreadable, tally.warnings);
     if io {
         2
     } else if errors > 0 || (args.deny_warnings && warnings > 0) {
         1
     } else {
         0
+    }
+}
+
+/// What the files checked so far hold, for the closing line.
+#[derive(Debug, Default)]
+struct Summary {
+    /// Files that could not be read.
+    unreadable: usize,
+    /// Errors in the files that were read, and in how many files.
+    errors: usize,
+    files_with_errors: usize,
+    warnings: usize,
+}
+
+impl Summary {
+    fn add(&mut self, diags: &[Diagnostic]) {
+        // A file that could not be read has one placeless `missing_file` diagnostic.
+        if diags.iter().any(|d| d.code == "sow::load::missing_file" && d.labels.is_empty()) {
+            self.unreadable += 1;
+            return;
+        }
+        let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+        self.errors += errors;
+        self.files_with_errors += usize::from(errors > 0);
+        self.warnings += diags.iter().filter(|d| d.severity == Severity::Warning).count();
+    }
+
+    /// The closing line, printed whether the files pass or fail: `checked 3 files: 2 errors in 1 file`.
+    fn line(&self, files: usize, explore: Option<u32>) -> String {
+        let count = |n: usize, what: &str| format!("{n} {what}{}", plural(n));
+        let mut parts = Vec::new();
+        if self.errors > 0 {
+            parts.push(format!(
+                "{} in {}",
+                count(self.errors, "error"),
+                count(self.files_with_errors, "file")
+            ));
+        }
+        if self.unreadable > 0 {
+            parts.push(format!("{} could not be read", count(self.unreadable, "file")));
+        }
+        if parts.is_empty() {
+            parts.push("no errors".into());
+        }
+        if self.warnings > 0 {
+            parts.push(count(self.warnings, "warning"));
+        }
+        let explored = explore.map_or(String::new(), |n| format!(" and {} played", count(n as usize, "random game")));
+        format!("checked {}{explored}: {}", count(files, "file"), parts.join(", "))
     }
 }
 

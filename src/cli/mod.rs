@@ -6,6 +6,7 @@ mod analyze;
 mod bench;
 mod board;
 mod check;
+mod completions;
 mod conform;
 mod perft;
 mod play;
@@ -51,6 +52,10 @@ enum Command {
     Perft(perft::Args),
     /// Time uniformly random games: playouts and moves per second, mean game length, peak memory.
     Bench(bench::Args),
+    /// Print a shell completion script (e.g. `sowlang completions bash > ~/.local/share/bash-completion/completions/sowlang`).
+    Completions(completions::CompletionArgs),
+    /// Print the man page, of sowlang or of one command (`sowlang man analyze`), in roff.
+    Man(completions::ManArgs),
 }
 
 /// Output format, the same switch on every subcommand.
@@ -131,6 +136,8 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Completions(args) => completions::completions(args),
+        Command::Man(args) => completions::man(args),
     };
     ExitCode::from(code)
 }

@@ -56,6 +56,134 @@ impl Limits {
     }
 }
 
+/// What a search has done so far, reported now and then to a [`Watch`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Progress {
+    /// Building the graph of reachable positions.
+    Graph {
+        /// Positions found so far.
+        positions: u64,
+        /// The most there can be (see [`estimate_positions`]).
+        bound: f64,
+    },
+    /// Searching.
+    Search {
+        /// Nodes visited.
+        nodes: u64,
+        /// Entries in the table of positions with their histories.
+        table: u64,
+        /// The share of the search done, estimated from where it stands in the tree (see
+        /// [`Tree::fraction`]): rough, but it moves from 0 towards 1.
+        done: f64,
+    },
+}
+
+/// How a caller follows a search: a report of its progress every few thousand steps, and a
+/// deadline after which it gives up.
+pub struct Watch<'a> {
+    /// Called with the progress every 2^14 steps.
+    pub report: &'a (dyn Fn(Progress) + Sync),
+    /// The search gives up ([`Refusal::TooSlow`]) when it is still going at this time.
+    pub deadline: Option<Instant>,
+    /// Give up early ([`Refusal::Projected`]) when, after this long, the table is projected to need
+    /// more than [`PROJECTION_MARGIN`] times the limit.
+    pub project_after: Option<Duration>,
+}
+
+impl Watch<'_> {
+    /// Reports nothing, has no deadline and never projects.
+    pub const QUIET: Watch<'static> = Watch {
+        report: &|_| {},
+        deadline: None,
+        project_after: None,
+    };
+}
+
+/// Steps between two looks at the clock and two progress reports.
+const WATCH_EVERY: u64 = 1 << 14;
+
+/// The share of the memory limit above which a projected table refuses the board before it fills.
+/// Below 1 because the projection falls short: [`Tree::fraction`] counts every subtree of a node
+/// as equally large, while alpha-beta's first one, searched with the full window, is the largest,
+/// so early on the search looks further along than it is (on boards that finish, the early
+/// projection is about half of the table they end with).
+pub const PROJECTION_MARGIN: f64 = 0.5;
+
+/// Where a depth-first search stands: per level, the children finished and the children there
+/// are. The share of the tree behind it is then `sum over levels of finished / (product of the
+/// counts down to that level)` (Knuth's and Kilby's estimate of a search's progress), which treats
+/// every subtree at a level as equally large.
+#[derive(Debug, Default)]
+struct Tree {
+    levels: Vec<(u32, u32)>,
+}
+
+impl Tree {
+    fn enter(&mut self, children: usize) {
+        self.levels.push((0, children.max(1) as u32));
+    }
+
+    fn child_done(&mut self) {
+        if let Some(l) = self.levels.last_mut() {
+            l.0 += 1;
+        }
+    }
+
+    fn leave(&mut self) {
+        self.levels.pop();
+    }
+
+    /// The estimated share of the search done.
+    fn fraction(&self) -> f64 {
+        let mut weight = 1.0;
+        let mut done = 0.0;
+        for &(finished, count) in &self.levels {
+            weight /= f64::from(count);
+            done += f64::from(finished) * weight;
+            if weight < 1e-300 {
+                break;
+            }
+        }
+        done.min(1.0)
+    }
+}
+
+/// The clock and the reports of one search.
+struct Watcher<'a> {
+    watch: &'a Watch<'a>,
+    started: Instant,
+    limit: u64,
+}
+
+impl Watcher<'_> {
+    /// Called every [`WATCH_EVERY`] nodes during the search.
+    fn check(&self, nodes: u64, table: u64, tree: &Tree) -> Result<(), Refusal> {
+        let done = tree.fraction();
+        (self.watch.report)(Progress::Search { nodes, table, done });
+        let elapsed = self.started.elapsed();
+        if let Some(after) = self.watch.project_after
+            && elapsed >= after
+            && done >= 0.01
+        {
+            let projected = table as f64 / done;
+            if projected > PROJECTION_MARGIN * self.limit as f64 {
+                return Err(Refusal::Projected {
+                    entries: projected,
+                    table,
+                    limit: self.limit,
+                    seconds: elapsed.as_secs_f64(),
+                });
+            }
+        }
+        if self.watch.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Refusal::TooSlow {
+                seconds: elapsed.as_secs_f64(),
+            });
+        }
+        Ok(())
+    }
+}
+
 /// Bytes of memory available (from `/proc/meminfo`; 4 GiB when it cannot be read).
 pub fn available_memory() -> u64 {
     std::fs::read_to_string("/proc/meminfo")
@@ -139,6 +267,22 @@ pub enum Refusal {
         /// Nodes visited.
         nodes: u64,
     },
+    /// Early in the search, its table was projected to outgrow memory by far.
+    Projected {
+        /// The entries the whole search is projected to need.
+        entries: f64,
+        /// Entries when it stopped.
+        table: u64,
+        /// The most entries this machine holds.
+        limit: u64,
+        /// Seconds searched before stopping.
+        seconds: f64,
+    },
+    /// The search was still going at the deadline its caller gave.
+    TooSlow {
+        /// Seconds searched.
+        seconds: f64,
+    },
 }
 
 impl fmt::Display for Refusal {
@@ -167,6 +311,18 @@ impl fmt::Display for Refusal {
                 )
             }
             Refusal::TooLong { nodes } => write!(f, "the search gave up after {nodes} nodes"),
+            Refusal::Projected {
+                entries,
+                table,
+                limit,
+                seconds,
+            } => write!(
+                f,
+                "after {seconds:.1} s the search holds {table} positions with their histories and, at the rate it \
+                 is going, would need about {entries:.1e}, more than the limit of {limit} (about {:.1} GiB of memory)",
+                (*limit as f64) * BYTES_PER_POSITION as f64 / f64::from(1u32 << 30)
+            ),
+            Refusal::TooSlow { seconds } => write!(f, "the search did not finish within {seconds:.1} s"),
         }
     }
 }
@@ -245,6 +401,11 @@ fn deep<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 
 /// Solves by plain minimax: the whole tree, no table, no pruning. Only tiny boards finish.
 pub fn minimax(game: &Game, start: &Position, max_nodes: u64) -> Result<Solved, Refusal> {
+    minimax_watched(game, start, max_nodes, &Watch::QUIET)
+}
+
+/// [`minimax`], reporting its progress to `watch` and giving up at its deadline.
+pub fn minimax_watched(game: &Game, start: &Position, max_nodes: u64, watch: &Watch<'_>) -> Result<Solved, Refusal> {
     deep(|| {
         let t = Instant::now();
         let mut m = Minimax {
@@ -253,8 +414,20 @@ pub fn minimax(game: &Game, start: &Position, max_nodes: u64) -> Result<Solved, 
             round: start.round,
             nodes: 0,
             max_nodes,
+            tree: Tree::default(),
+            // No table: nothing to project.
+            watcher: Watcher {
+                watch,
+                started: t,
+                limit: u64::MAX,
+            },
         };
-        let moves = root_moves(game, start, |child, mover| m.child(child, mover))?;
+        m.tree.enter(game.legal_moves(start).len());
+        let moves = root_moves(game, start, |child, mover| {
+            let v = m.child(child, mover);
+            m.tree.child_done();
+            v
+        })?;
         finish(game, start, moves, m.nodes, 0, (0, 0), 0, t)
     })
 }
@@ -318,6 +491,8 @@ struct Minimax<'a> {
     round: u32,
     nodes: u64,
     max_nodes: u64,
+    tree: Tree,
+    watcher: Watcher<'a>,
 }
 
 impl Minimax<'_> {
@@ -342,6 +517,9 @@ impl Minimax<'_> {
         if self.nodes > self.max_nodes {
             return Err(Refusal::TooLong { nodes: self.nodes });
         }
+        if self.nodes.is_multiple_of(WATCH_EVERY) {
+            self.watcher.check(self.nodes, 0, &self.tree)?;
+        }
         if pos.over {
             return Ok(utility(self.game, pos, pos.to_move));
         }
@@ -354,6 +532,7 @@ impl Minimax<'_> {
             return Ok(utility(self.game, &finished_as_is(self.game, pos), pos.to_move));
         }
         self.path.push(id);
+        self.tree.enter(moves.len());
         let mut best = Ok(i64::MIN);
         for k in moves {
             let mut child = pos.clone();
@@ -365,7 +544,9 @@ impl Minimax<'_> {
                     break;
                 }
             }
+            self.tree.child_done();
         }
+        self.tree.leave();
         self.path.pop();
         best
     }
@@ -469,6 +650,11 @@ fn mtdf(lowest: i64, highest: i64, mut search: impl FnMut(i64, i64) -> Result<i6
 /// Solves by alpha-beta with a transposition table keyed on the position and the history that can
 /// still matter (see the module documentation).
 pub fn solve(game: &Game, start: &Position, limits: Limits, keys: Keys) -> Result<Solved, Refusal> {
+    solve_watched(game, start, limits, keys, &Watch::QUIET)
+}
+
+/// [`solve`], reporting its progress to `watch` and giving up at its deadline.
+pub fn solve_watched(game: &Game, start: &Position, limits: Limits, keys: Keys, watch: &Watch<'_>) -> Result<Solved, Refusal> {
     let estimate = estimate_positions(game);
     if estimate > 100.0 * limits.max_positions as f64 {
         return Err(Refusal::TooLarge {
@@ -483,9 +669,9 @@ pub fn solve(game: &Game, start: &Position, limits: Limits, keys: Keys) -> Resul
     // position with its move number never recurs), are keyed on the whole history instead.
     let rounds_on_repetition = game.rounds.is_some() && game.uses_repeated;
     if keys == Keys::History || with_ply || rounds_on_repetition {
-        deep(|| history_search(game, start, limits, with_ply))
+        deep(|| history_search(game, start, limits, with_ply, watch))
     } else {
-        deep(|| graph_search(game, start, limits))
+        deep(|| graph_search(game, start, limits, watch))
     }
 }
 
@@ -548,7 +734,9 @@ struct Graph {
 
 /// Builds the graph of every position reachable from `start` with repetition off (so every way on
 /// is an edge), with what a repetition would give on each edge, or refuses above `limit` positions.
-fn build_graph(game: &Game, start: &Position, limit: u64) -> Result<Graph, Refusal> {
+fn build_graph(game: &Game, start: &Position, limit: u64, watch: &Watch<'_>) -> Result<Graph, Refusal> {
+    let started = Instant::now();
+    let bound = estimate_positions(game);
     let reads_repeated = game.uses_repeated;
     let mut ids: HashMap<Box<[u8]>, u32> = HashMap::new();
     let mut nodes: Vec<Node> = Vec::new();
@@ -575,6 +763,17 @@ fn build_graph(game: &Game, start: &Position, limit: u64) -> Result<Graph, Refus
     root.history.clear();
     visit(root, &mut ids, &mut queue)?;
     while let Some(pos) = queue.pop_front() {
+        if (nodes.len() as u64).is_multiple_of(WATCH_EVERY) {
+            (watch.report)(Progress::Graph {
+                positions: ids.len() as u64,
+                bound,
+            });
+            if watch.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Refusal::TooSlow {
+                    seconds: started.elapsed().as_secs_f64(),
+                });
+            }
+        }
         let mover = pos.to_move;
         let mut moves: Vec<(i64, u8, Target)> = Vec::new();
         for k in game.legal_moves(&pos) {
@@ -637,7 +836,7 @@ fn build_graph(game: &Game, start: &Position, limit: u64) -> Result<Graph, Refus
     })
 }
 
-struct GraphSearch {
+struct GraphSearch<'a> {
     graph: Graph,
     /// Table for positions with no earlier position of their component on the line (most of them).
     plain: Vec<Option<Entry>>,
@@ -648,11 +847,13 @@ struct GraphSearch {
     on_path: Vec<bool>,
     nodes: u64,
     limits: Limits,
+    tree: Tree,
+    watcher: Watcher<'a>,
 }
 
-fn graph_search(game: &Game, start: &Position, limits: Limits) -> Result<Solved, Refusal> {
+fn graph_search(game: &Game, start: &Position, limits: Limits, watch: &Watch<'_>) -> Result<Solved, Refusal> {
     let t = Instant::now();
-    let graph = build_graph(game, start, limits.max_positions)?;
+    let graph = build_graph(game, start, limits.max_positions, watch)?;
     let n = graph.nodes.len();
     let mut s = GraphSearch {
         graph,
@@ -662,13 +863,21 @@ fn graph_search(game: &Game, start: &Position, limits: Limits) -> Result<Solved,
         on_path: vec![false; n],
         nodes: 0,
         limits,
+        tree: Tree::default(),
+        watcher: Watcher {
+            watch,
+            started: Instant::now(),
+            limit: limits.max_positions,
+        },
     };
     s.on_path[0] = true;
     let inf = 4 * big(game);
     let mut moves = Vec::new();
     let root: Vec<(u8, Target)> = s.graph.nodes[0].moves.clone();
+    s.tree.enter(root.len());
     for (k, target) in root {
         moves.push((usize::from(k), mtdf(-inf, inf, |a, b| s.follow(target, a, b))?));
+        s.tree.child_done();
     }
     moves.sort_by_key(|m| m.0);
     let table = s.plain.iter().filter(|e| e.is_some()).count() + s.seen.len();
@@ -684,7 +893,7 @@ fn graph_search(game: &Game, start: &Position, limits: Limits) -> Result<Solved,
     )
 }
 
-impl GraphSearch {
+impl GraphSearch<'_> {
     /// The mover's utility of a move, within `alpha..beta`.
     fn follow(&mut self, target: Target, alpha: i64, beta: i64) -> Result<i64, Refusal> {
         match target {
@@ -701,6 +910,9 @@ impl GraphSearch {
         self.nodes += 1;
         if self.nodes > self.limits.max_nodes {
             return Err(Refusal::TooLong { nodes: self.nodes });
+        }
+        if self.nodes.is_multiple_of(WATCH_EVERY) {
+            self.watcher.check(self.nodes, self.seen.len() as u64, &self.tree)?;
         }
         let i = id as usize;
         if self.graph.nodes[i].moves.is_empty() {
@@ -738,6 +950,7 @@ impl GraphSearch {
         let mut best = i64::MIN;
         let mut best_move = 0u8;
         let count = self.graph.nodes[i].moves.len();
+        self.tree.enter(count);
         // The table's best move first, then the rest in their order.
         let hinted = first.and_then(|b| self.graph.nodes[i].moves.iter().position(|m| m.0 == b));
         for j in hinted.into_iter().chain((0..count).filter(|&j| Some(j) != hinted)) {
@@ -747,9 +960,11 @@ impl GraphSearch {
                 Err(e) => {
                     self.path.pop();
                     self.on_path[i] = false;
+                    self.tree.leave();
                     return Err(e);
                 }
             };
+            self.tree.child_done();
             if v > best {
                 best = v;
                 best_move = k;
@@ -761,6 +976,7 @@ impl GraphSearch {
         }
         self.path.pop();
         self.on_path[i] = false;
+        self.tree.leave();
         let mut e = entry.unwrap_or(Entry {
             lower: i64::MIN,
             upper: i64::MAX,
@@ -805,6 +1021,8 @@ struct HistoryKey {
 
 struct HistorySearch<'a> {
     game: &'a Game,
+    tree: Tree,
+    watcher: Watcher<'a>,
     with_ply: bool,
     ids: HashMap<Box<[u8]>, u32>,
     table: HashMap<HistoryKey, Entry>,
@@ -816,10 +1034,16 @@ struct HistorySearch<'a> {
     limits: Limits,
 }
 
-fn history_search(game: &Game, start: &Position, limits: Limits, with_ply: bool) -> Result<Solved, Refusal> {
+fn history_search(game: &Game, start: &Position, limits: Limits, with_ply: bool, watch: &Watch<'_>) -> Result<Solved, Refusal> {
     let t = Instant::now();
     let mut s = HistorySearch {
         game,
+        tree: Tree::default(),
+        watcher: Watcher {
+            watch,
+            started: t,
+            limit: limits.max_positions,
+        },
         with_ply,
         ids: HashMap::new(),
         table: HashMap::new(),
@@ -831,7 +1055,12 @@ fn history_search(game: &Game, start: &Position, limits: Limits, with_ply: bool)
     let inf = 4 * big(game);
     let start_id = s.id(start)?;
     s.path.push(start_id);
-    let moves = root_moves(game, start, |child, mover| mtdf(-inf, inf, |a, b| s.child(child, mover, a, b)))?;
+    s.tree.enter(game.legal_moves(start).len());
+    let moves = root_moves(game, start, |child, mover| {
+        let v = mtdf(-inf, inf, |a, b| s.child(child, mover, a, b));
+        s.tree.child_done();
+        v
+    })?;
     finish(game, start, moves, s.nodes, s.ids.len() as u64, (0, 0), s.table.len() as u64, t)
 }
 
@@ -876,6 +1105,9 @@ impl HistorySearch<'_> {
         if self.nodes > self.limits.max_nodes {
             return Err(Refusal::TooLong { nodes: self.nodes });
         }
+        if self.nodes.is_multiple_of(WATCH_EVERY) {
+            self.watcher.check(self.nodes, self.table.len() as u64, &self.tree)?;
+        }
         if pos.over {
             return Ok(utility(self.game, pos, pos.to_move));
         }
@@ -918,6 +1150,7 @@ impl HistorySearch<'_> {
             .collect();
         children.sort_by_key(|c| c.0);
         self.path.push(id);
+        self.tree.enter(children.len());
         let (alpha0, beta0) = (alpha, beta);
         let mut best = i64::MIN;
         let mut best_move = 0;
@@ -926,9 +1159,11 @@ impl HistorySearch<'_> {
                 Ok(v) => v,
                 Err(e) => {
                     self.path.pop();
+                    self.tree.leave();
                     return Err(e);
                 }
             };
+            self.tree.child_done();
             if v > best {
                 best = v;
                 best_move = *k;
@@ -939,6 +1174,7 @@ impl HistorySearch<'_> {
             }
         }
         self.path.pop();
+        self.tree.leave();
         let mut e = entry.unwrap_or(Entry {
             lower: i64::MIN,
             upper: i64::MAX,
@@ -961,5 +1197,29 @@ impl HistorySearch<'_> {
         }
         self.table.insert(key, e);
         Ok(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tree;
+
+    #[test]
+    fn the_share_done_counts_finished_subtrees_at_every_level() {
+        let mut t = Tree::default();
+        t.enter(2);
+        assert_eq!(t.fraction(), 0.0);
+        t.child_done();
+        assert_eq!(t.fraction(), 0.5);
+        // One of four children of the second root child done: 1/2 + 1/(2*4).
+        t.enter(4);
+        t.child_done();
+        assert_eq!(t.fraction(), 0.625);
+        t.leave();
+        t.child_done();
+        assert_eq!(t.fraction(), 1.0);
+        // A node without children counts as one.
+        t.enter(0);
+        assert_eq!(t.fraction(), 1.0);
     }
 }
