@@ -10,6 +10,7 @@ mod conform;
 mod perft;
 mod play;
 mod run;
+mod serve;
 mod solve;
 
 use std::io::{IsTerminal, Write};
@@ -47,6 +48,8 @@ enum Command {
     Perft(perft::Args),
     /// Time uniformly random games: playouts and moves per second, mean game length, peak memory.
     Bench(bench::Args),
+    /// Show a board in the browser to play any rule file, alone, in pairs or against the computer.
+    Serve(serve::Args),
 }
 
 /// Output format, the same switch on every subcommand.
@@ -126,6 +129,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     ExitCode::from(code)
 }
