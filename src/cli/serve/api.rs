@@ -276,6 +276,8 @@ struct Replayed {
     /// The position before the last move, the move and what it did.
     last: Option<(Position, usize, Vec<Event>)>,
     moves: Vec<usize>,
+    /// Who was to move after each number of moves, from the start (so the page can undo to a person's turn).
+    sides: Vec<Player>,
 }
 
 fn replay(catalog: &Catalog, req: &GameRequest) -> Result<Replayed, ApiError> {
@@ -290,6 +292,7 @@ fn replay(catalog: &Catalog, req: &GameRequest) -> Result<Replayed, ApiError> {
     let mut pos = game.initial(req.first);
     game.settle_start(&mut pos);
     let mut last = None;
+    let mut sides = vec![pos.to_move];
     for (i, &k) in moves.iter().enumerate() {
         let before = pos.clone();
         let traced = if i + 1 == moves.len() {
@@ -297,6 +300,9 @@ fn replay(catalog: &Catalog, req: &GameRequest) -> Result<Replayed, ApiError> {
         } else {
             game.apply(&mut pos, k).map(|()| None)
         };
+        if traced.is_ok() {
+            sides.push(pos.to_move);
+        }
         match traced {
             Ok(Some(events)) => last = Some((before, k, events)),
             Ok(None) => {}
@@ -319,7 +325,13 @@ fn replay(catalog: &Catalog, req: &GameRequest) -> Result<Replayed, ApiError> {
             }
         }
     }
-    Ok(Replayed { loaded, pos, last, moves })
+    Ok(Replayed {
+        loaded,
+        pos,
+        last,
+        moves,
+        sides,
+    })
 }
 
 fn games(catalog: &Catalog) -> Value {
@@ -460,6 +472,7 @@ fn state(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
         "game": {"id": req.game, "name": game.name, "pits": game.pits, "stores_sown": game.stores_sown,
                  "rounds": game.rounds.is_some()},
         "moves": r.moves,
+        "sides": r.sides,
         "position": crate::position::to_json(game, pos),
         "scores": {"south": scores[0], "north": scores[1]},
         "stuck": stuck,
