@@ -36,7 +36,9 @@
     }
     if (!res.ok || json.error) {
       const e = (json && json.error) || {};
-      throw new Error((e.message || "the server refused the request") + (e.help ? " (" + e.help + ")" : ""));
+      const err = new Error((e.message || "the server refused the request") + (e.help ? " (" + e.help + ")" : ""));
+      err.accepted = typeof e.accepted_moves === "number" ? e.accepted_moves : null;
+      throw err;
     }
     return json;
   }
@@ -387,8 +389,13 @@
       await next(gen);
     } catch (e) {
       if (gen !== app.gen) return;
-      showError(e.message);
       setBusy(false);
+      if (e.accepted !== null && e.accepted !== undefined && e.accepted < app.moves.length && !app.data) {
+        // A game opened from an address whose moves go wrong somewhere: show it up to there.
+        app.moves = app.moves.slice(0, e.accepted);
+        await load(false).catch(() => {});
+      }
+      showError(e.message);
       throw e;
     }
   }
@@ -531,6 +538,7 @@
 
   function openGame(id, moves, first) {
     app.gameId = id;
+    app.data = null;
     app.moves = moves || [];
     app.first = first || "";
     $("#first").value = app.first;
@@ -632,5 +640,12 @@
     }
   }
 
+  // An address typed or pasted by hand (another game, other moves) opens what it names.
+  window.addEventListener("hashchange", () => {
+    const h = readHash();
+    if (!h.game) return showChooser();
+    if (!app.games.some((g) => g.id === h.game)) return showError("there is no game `" + h.game + "` here");
+    if (h.game !== app.gameId || h.moves.join(",") !== app.moves.join(",") || h.first !== app.first) openGame(h.game, h.moves, h.first);
+  });
   window.addEventListener("DOMContentLoaded", start);
 })();

@@ -89,6 +89,8 @@ pub struct ApiError {
     pub message: String,
     /// How to do it right.
     pub help: Option<String>,
+    /// For a refused move list: how many moves from the start were fine, so a page can show that position.
+    pub accepted_moves: Option<usize>,
 }
 
 impl ApiError {
@@ -99,7 +101,12 @@ impl ApiError {
             code,
             message: message.into(),
             help: None,
+            accepted_moves: None,
         }
+    }
+    fn accepted(mut self, moves: usize) -> ApiError {
+        self.accepted_moves = Some(moves);
+        self
     }
     fn help(mut self, help: impl Into<String>) -> ApiError {
         self.help = Some(help.into());
@@ -109,7 +116,8 @@ impl ApiError {
     pub fn reply(&self) -> Reply {
         Reply::json(
             self.status,
-            &json!({"error": {"code": self.code, "message": self.message, "help": self.help}}),
+            &json!({"error": {"code": self.code, "message": self.message, "help": self.help,
+                              "accepted_moves": self.accepted_moves}}),
         )
     }
 }
@@ -321,7 +329,8 @@ fn replay(catalog: &Catalog, req: &GameRequest) -> Result<Replayed, ApiError> {
                     "no move can be played there".to_string()
                 } else {
                     format!("the legal moves there are {}", super::super::run::list(&legal))
-                }));
+                })
+                .accepted(i));
             }
         }
     }
