@@ -81,7 +81,11 @@ pub fn run(args: Args) -> u8 {
         );
     }
     let count = catalog.files.len();
-    let shown_host = if bound.ip().is_unspecified() { "localhost".to_string() } else { url_host(bound.ip()) };
+    let shown_host = if bound.ip().is_unspecified() {
+        "localhost".to_string()
+    } else {
+        url_host(bound.ip())
+    };
     out(&format!(
         "sowlang serve: {count} game{} at http://{shown_host}:{}/ (Ctrl-C stops)\n",
         if count == 1 { "" } else { "s" },
@@ -132,9 +136,7 @@ fn local_host(host: Option<&HeaderValue>) -> bool {
         host.split(':').next().unwrap_or("")
     };
     let name = name.to_ascii_lowercase();
-    name == "localhost"
-        || name.ends_with(".localhost")
-        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    name == "localhost" || name.ends_with(".localhost") || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 async fn handle(State(server): State<Arc<Server>>, request: Request) -> Response<Body> {
@@ -155,12 +157,15 @@ async fn handle(State(server): State<Arc<Server>>, request: Request) -> Response
                 // The semaphore is never closed, so acquiring only waits.
                 let permit = server.work.acquire().await.expect("the work semaphore stays open");
                 let for_work = Arc::clone(&server);
-                let reply =
-                    tokio::task::spawn_blocking(move || respond(&for_work.catalog, &method, &path, &bytes)).await;
+                let reply = tokio::task::spawn_blocking(move || respond(&for_work.catalog, &method, &path, &bytes)).await;
                 drop(permit);
                 reply.unwrap_or_else(|_| {
-                    ApiError::new(500, "sow::serve::internal", "the server failed on this request; nothing was changed")
-                        .reply()
+                    ApiError::new(
+                        500,
+                        "sow::serve::internal",
+                        "the server failed on this request; nothing was changed",
+                    )
+                    .reply()
                 })
             }
         }

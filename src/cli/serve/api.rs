@@ -492,9 +492,7 @@ fn state(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
 
 /// A player spec from the page, held to limits that answer within seconds on any board.
 fn bounded(spec: &str) -> Result<Spec, ApiError> {
-    let parsed: Spec = spec
-        .parse()
-        .map_err(|e: String| ApiError::new(422, "sow::serve::bad_player", e))?;
+    let parsed: Spec = spec.parse().map_err(|e: String| ApiError::new(422, "sow::serve::bad_player", e))?;
     Ok(match parsed {
         Spec::AlphaBeta(l) => Spec::AlphaBeta(alphabeta::Limits {
             depth: l.depth.min(MAX_DEPTH),
@@ -524,16 +522,15 @@ fn computer(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
     let r = replay(catalog, req)?;
     let game = &r.loaded.game;
     if r.pos.over {
-        return Err(ApiError::new(422, "sow::serve::game_over", "the game is over: there is no move to choose"));
+        return Err(ApiError::new(
+            422,
+            "sow::serve::game_over",
+            "the game is over: there is no move to choose",
+        ));
     }
     let mut rng = StdRng::seed_from_u64(req.seed.unwrap_or(1) ^ (r.moves.len() as u64).wrapping_mul(0x9E37_79B9));
-    let choice = players::choose(game, &r.pos, spec, false, &mut rng).ok_or_else(|| {
-        ApiError::new(
-            422,
-            "sow::serve::no_move",
-            format!("{} has no legal move", r.pos.to_move.name()),
-        )
-    })?;
+    let choice = players::choose(game, &r.pos, spec, false, &mut rng)
+        .ok_or_else(|| ApiError::new(422, "sow::serve::no_move", format!("{} has no legal move", r.pos.to_move.name())))?;
     Ok(json!({"move": choice.pit, "why": choice.why, "player": label}))
 }
 
@@ -644,7 +641,11 @@ fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
     let game = &r.loaded.game;
     let pos = &r.pos;
     if pos.over {
-        return Err(ApiError::new(422, "sow::serve::game_over", "the game is over: there is nothing to hint"));
+        return Err(ApiError::new(
+            422,
+            "sow::serve::game_over",
+            "the game is over: there is nothing to hint",
+        ));
     }
     let mut rng = StdRng::seed_from_u64(req.seed.unwrap_or(1));
     let limits = alphabeta::Limits {
@@ -673,7 +674,7 @@ fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
             ))
         })
         .collect();
-    moves.sort_by(|a, b| b.0.cmp(&a.0));
+    moves.sort_by_key(|m| std::cmp::Reverse(m.0));
     let best = effect(game, pos, searched.pit).map(|e| describe(&e, me)).unwrap_or_default();
     Ok(json!({
         "best": searched.pit,

@@ -68,10 +68,7 @@ impl Catalog {
         let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
         match canon(path).strip_prefix(canon(base)) {
             Ok(rel) if !rel.as_os_str().is_empty() => slashed(rel),
-            _ => path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            _ => path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
         }
     }
 }
