@@ -178,6 +178,11 @@
       return ["Game over: " + result + " — " + who("south") + " " + s.south + ", " + who("north") + " " + s.north + (pos.ended_by ? " (" + pos.ended_by + ")" : ""), "over"];
     }
     if (data.stuck) return [data.status, "over"];
+    if (data.game && data.game.rounds && pos.rounds_won) {
+      const r = "Round " + pos.round + " (rounds won: " + who("south") + " " + pos.rounds_won.south + ", " + who("north") + " " + pos.rounds_won.north + "). ";
+      const mover = seat(pos.to_move);
+      return [r + whoSide(pos.to_move) + " to move" + (mover.human ? ": touch one of the glowing pits" : ""), "turn"];
+    }
     const mover = seat(pos.to_move);
     if (mover.human) return [whoSide(pos.to_move) + " to move: touch one of the glowing pits", "turn"];
     return [whoSide(pos.to_move) + " to move", "turn"];
@@ -544,6 +549,7 @@
     $("#first").value = app.first;
     $("#chooser").hidden = true;
     $("#play").hidden = false;
+    $("#game-actions").hidden = false;
     $("#choose").hidden = app.single;
     const g = app.games.find((x) => x.id === id);
     $("#title").textContent = g && g.name ? g.name : id;
@@ -557,6 +563,7 @@
     app.data = null;
     history.replaceState(null, "", location.pathname);
     $("#play").hidden = true;
+    $("#game-actions").hidden = true;
     $("#chooser").hidden = false;
     $("#choose").hidden = true;
     $("#title").textContent = "sowlang";

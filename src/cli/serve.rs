@@ -31,7 +31,7 @@ pub struct Args {
     port: u16,
     /// The address to listen on. The default answers only this computer; `0.0.0.0` lets every
     /// computer on the network play (there is no password).
-    #[arg(long, default_value = "127.0.0.1")]
+    #[arg(long, default_value = "127.0.0.1", value_parser = parse_host)]
     host: IpAddr,
 }
 
@@ -76,8 +76,10 @@ pub fn run(args: Args) -> u8 {
     let loopback = args.host.is_loopback();
     if !loopback {
         eprintln!(
-            "warning: listening on {} reaches beyond this computer: anyone on the network can open the board and use this computer's time for its players",
-            args.host
+            "warning: listening on {} reaches beyond this computer: anyone on the network can open the board \
+             (at this computer's network address, port {}) and use this computer's time for its players",
+            args.host,
+            bound.port()
         );
     }
     let count = catalog.files.len();
@@ -114,6 +116,15 @@ pub fn run(args: Args) -> u8 {
         Ok(()) => 0,
         Err(e) => fail(Diagnostic::bare("sow::serve::stopped", format!("the server stopped: {e}")), 2),
     }
+}
+
+/// An address to listen on: an IP address, or `localhost`.
+fn parse_host(s: &str) -> Result<IpAddr, String> {
+    if s.eq_ignore_ascii_case("localhost") {
+        return Ok(IpAddr::from([127, 0, 0, 1]));
+    }
+    s.parse()
+        .map_err(|_| format!("`{s}` is not an IP address: use `127.0.0.1` (this computer only) or `0.0.0.0` (every network)"))
 }
 
 fn url_host(ip: IpAddr) -> String {

@@ -381,6 +381,8 @@ fn rules(catalog: &Catalog, id: &str) -> Result<Value, ApiError> {
 }
 
 /// A cell as the page names it: whose, which row (counted from the middle, 0 = front), which pit.
+/// The engine has one row per player today, so `row` is always 0; when it gains boards with several
+/// rows per player, this is the one place that maps its cells to rows (the page already draws them).
 fn cell(game: &Game, c: Cell) -> Value {
     let side = game.side(c).name();
     if game.is_store(c) {
@@ -679,7 +681,7 @@ fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
     Ok(json!({
         "best": searched.pit,
         "why": format!(
-            "pit {}: {best}; with best play from both sides this leads to {} (looking {} moves ahead)",
+            "pit {}: {best}; with best play from both sides this leads to {} (looking {} moves ahead, counting both players' moves)",
             searched.pit,
             describe_score(searched.score),
             searched.depth
