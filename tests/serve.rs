@@ -432,3 +432,63 @@ fn nothing_to_serve_is_an_error() {
     }
     let _ = std::fs::remove_dir_all(&empty);
 }
+
+#[test]
+fn a_taken_port_and_a_broken_file_are_reported() {
+    let s = serve(&["variants"]);
+    let port = s.addr.rsplit(':').next().expect("port");
+    let out = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .args(["serve", "variants", "--port", port])
+        .env("NO_COLOR", "1")
+        .current_dir(root())
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("sow::serve::bind"));
+
+    // A folder with a good file and a broken one: both are listed, the broken one with its problems.
+    let dir = std::env::temp_dir().join(format!("sowlang-serve-broken-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::copy(root().join("variants/kalah.sow"), dir.join("good.sow")).expect("copy");
+    std::fs::write(dir.join("broken.sow"), "game \"Broken\"\nboard { pits 0 }\n").expect("write");
+    let dir_arg = dir.display().to_string();
+    let b = serve(&[dir_arg.as_str()]);
+    let games = get(&b, "/api/games").json();
+    let list = games["games"].as_array().expect("list");
+    assert_eq!(list.len(), 2);
+    let broken = list.iter().find(|g| g["id"] == "broken.sow").expect("listed");
+    assert!(broken["problems"].as_str().is_some_and(|p| p.contains("sow::")), "{broken}");
+    assert!(!broken["problems"].as_str().expect("problems").contains("panicked"));
+    post(&b, "/api/state", &json!({"game": "broken.sow"})).refused(422, "sow::serve::broken_game");
+    assert_eq!(post(&b, "/api/state", &json!({"game": "good.sow"})).status, 200);
+    // The rule file's text is shown even when it does not load: the teacher may be looking for the mistake.
+    assert!(
+        get(&b, "/api/rules/broken.sow").json()["files"][0]["text"]
+            .as_str()
+            .expect("text")
+            .contains("Broken")
+    );
+    drop(b);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_computer_move_or_hint_after_the_end() {
+    let s = serve(&["variants"]);
+    let loaded = sowlang::load_game(&root().join("variants/kalah.sow"), &[]).expect("loads");
+    let game = &loaded.game;
+    let mut pos = game.initial(None);
+    let mut moves = Vec::new();
+    while !pos.over {
+        let legal = game.legal_moves(&pos);
+        let k = legal[legal.len() - 1];
+        game.apply(&mut pos, k).expect("legal");
+        moves.push(k);
+    }
+    let body = json!({"game": "kalah.sow", "moves": moves, "player": "greedy"});
+    post(&s, "/api/computer", &body).refused(422, "sow::serve::game_over");
+    post(&s, "/api/hint", &body).refused(422, "sow::serve::game_over");
+    let v = post(&s, "/api/state", &body).json();
+    assert_eq!(v["position"]["over"], true);
+    assert!(v["status"].as_str().expect("status").contains("over"));
+}

@@ -18,7 +18,8 @@
     data: null, // the last /api/state answer
     flip: false,
     gen: 0, // bumped by every new game, undo or move, so late answers for an older game are dropped
-    seed: Math.floor(Math.random() * 1e9),
+    // The computer players' random choices; `?seed=N` in the address fixes them (for tests and demonstrations).
+    seed: /[?&]seed=(\d+)/.test(location.search) ? parseInt(/[?&]seed=(\d+)/.exec(location.search)[1], 10) : Math.floor(Math.random() * 1e9),
     hinted: null,
     frame: null,
   };
@@ -27,7 +28,12 @@
 
   async function api(path, body) {
     const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-    const res = await fetch(path, init);
+    let res;
+    try {
+      res = await fetch(path, init);
+    } catch (e) {
+      throw new Error("the board's server does not answer: is `sowlang serve` still running?");
+    }
     let json = null;
     try {
       json = await res.json();
@@ -621,7 +627,7 @@
     });
     $("#new").addEventListener("click", () => {
       app.moves = [];
-      app.seed = Math.floor(Math.random() * 1e9);
+      if (!/[?&]seed=/.test(location.search)) app.seed = Math.floor(Math.random() * 1e9);
       load(false).catch(() => {});
     });
     $("#undo").addEventListener("click", undo);

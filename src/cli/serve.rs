@@ -105,7 +105,7 @@ pub fn run(args: Args) -> u8 {
         .build()
     {
         Ok(r) => r,
-        Err(e) => return fail(Diagnostic::bare("sow::serve::runtime", format!("cannot start the server: {e}")), 2),
+        Err(e) => return fail(Diagnostic::bare("sow::serve::stopped", format!("cannot start the server: {e}")), 2),
     };
     let result = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)?;
@@ -165,8 +165,14 @@ async fn handle(State(server): State<Arc<Server>>, request: Request) -> Response
             Ok(bytes) => {
                 let method = parts.method.as_str().to_string();
                 let path = parts.uri.path().to_string();
-                // The semaphore is never closed, so acquiring only waits.
-                let permit = server.work.acquire().await.expect("the work semaphore stays open");
+                // Only game requests can take long (a computer player thinking); the page's files and the
+                // game list are answered at once, even while two searches run. The semaphore is never
+                // closed, so acquiring only waits.
+                let permit = if method == "POST" {
+                    Some(server.work.acquire().await.expect("the work semaphore stays open"))
+                } else {
+                    None
+                };
                 let for_work = Arc::clone(&server);
                 let reply = tokio::task::spawn_blocking(move || respond(&for_work.catalog, &method, &path, &bytes)).await;
                 drop(permit);

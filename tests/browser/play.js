@@ -149,7 +149,8 @@ function rng(seed) {
 }
 
 async function playOware(page, url) {
-  await page.goto(url);
+  // A fixed seed makes the random computer player's moves the same in every run.
+  await page.goto(url + "?seed=15");
   await idle(page);
   assert.ok(await page.isVisible("#chooser"), "a folder opens on the chooser");
   const names = await page.$$eval("#game-list button.game strong", (els) => els.map((e) => e.textContent));
