@@ -372,7 +372,7 @@ pub fn compare(game: &Game, pos: &Position, expected: &TracePosition, totals: Op
 pub fn snapshot(game: &Game, pos: &Position) -> TracePosition {
     let json = crate::position::to_json(game, pos);
     TracePosition {
-        pits: json.pits,
+        pits: crate::position::flat_pits(game, pos),
         stores: json.stores,
         to_move: json.to_move,
         over: pos.over,

@@ -6,7 +6,10 @@
 //!
 //! Found: a move whose sowing never ends (more laps than the relay limit: the engine refuses it), a
 //! position where the player to move has no legal move and no `end` rule ends the game, a game that
-//! goes round in circles or does not end within a bound, and seeds created or destroyed by a move.
+//! goes round in circles or does not end within a bound, seeds created or destroyed by a move, a
+//! `leftmost`/`rightmost` of an empty set (the engine counts these per thread, see
+//! `engine::empty_extremes`) and a `move` that names more seeds than its pit holds (seen in the
+//! move's narration, so play without narration pays nothing for it).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -15,9 +18,10 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::check::{self, Override, Program};
+use crate::compile::ir::Action as IrAction;
 use crate::diagnostic::{Diagnostic, Sources, Span};
-use crate::engine::{Event, Game, MoveError, Position};
-use crate::syntax::ast::{Item, ItemKind};
+use crate::engine::{Event, Game, MoveError, Position, empty_extremes};
+use crate::syntax::ast::{Action, EndResult, Expr, ExprKind, Item, ItemKind, Receiver, Remaining};
 use crate::{LoadFailure, compile};
 
 /// How to explore.
@@ -90,6 +94,21 @@ enum Kind {
     OverAtStart { rule: String },
     /// The last move changed the number of seeds; `rules` fired during it.
     SeedCount { before: u32, after: u32, rules: Vec<String> },
+    /// A `leftmost` or `rightmost` found no pit: during the last move, or (not `during_move`) while
+    /// the legal moves of the position after the moves were worked out.
+    NoPitFound { during_move: bool },
+    /// During the last move, the rule `rule` asked to move `asked` seeds and `moved` were moved.
+    ShortMove { rule: String, asked: i64, moved: u32 },
+}
+
+impl Kind {
+    /// The problem shows during the sequence's last move (which shortening must keep).
+    fn in_last_move(&self) -> bool {
+        matches!(
+            self,
+            Kind::EndlessSowing { .. } | Kind::NoPitFound { during_move: true } | Kind::ShortMove { .. }
+        )
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -103,6 +122,8 @@ fn explore(game: &Game, opts: Options) -> (Vec<Finding>, u64) {
     let mut rng = StdRng::seed_from_u64(opts.seed);
     let mut found: Vec<Finding> = Vec::new();
     let mut played = 0u64;
+    // Narrating every move costs allocations: only for a game with a `move` to watch.
+    let traced = has_move_action(game);
     let keep = |f: Finding, found: &mut Vec<Finding>| {
         let same_kind = |a: &Kind, b: &Kind| std::mem::discriminant(a) == std::mem::discriminant(b);
         match found.iter_mut().find(|g| same_kind(&g.kind, &f.kind)) {
@@ -154,7 +175,17 @@ fn explore(game: &Game, opts: Options) -> (Vec<Finding>, u64) {
                     &mut found,
                 );
             }
+            let noted = empty_extremes();
             let legal = game.legal_moves(&pos);
+            if empty_extremes() != noted {
+                keep(
+                    Finding {
+                        kind: Kind::NoPitFound { during_move: false },
+                        moves: moves.clone(),
+                    },
+                    &mut found,
+                );
+            }
             if legal.is_empty() {
                 keep(
                     Finding {
@@ -179,11 +210,30 @@ fn explore(game: &Game, opts: Options) -> (Vec<Finding>, u64) {
             }
             let k = legal[rng.gen_range(0..legal.len())];
             let before = pos.clone();
-            if game.apply(&mut pos, k).is_err() {
+            let noted = empty_extremes();
+            let Ok(short) = play(game, &mut pos, k, traced) else {
                 break;
-            }
+            };
             played += 1;
             moves.push(k);
+            if empty_extremes() != noted {
+                keep(
+                    Finding {
+                        kind: Kind::NoPitFound { during_move: true },
+                        moves: moves.clone(),
+                    },
+                    &mut found,
+                );
+            }
+            if let Some(kind) = short {
+                keep(
+                    Finding {
+                        kind,
+                        moves: moves.clone(),
+                    },
+                    &mut found,
+                );
+            }
             let now = game.seed_total(&pos);
             if now != total {
                 let rules = rules_fired(game, &before, k);
@@ -209,10 +259,13 @@ fn explore(game: &Game, opts: Options) -> (Vec<Finding>, u64) {
         }
     }
     for f in &mut found {
-        if matches!(f.kind, Kind::EndlessSowing { .. } | Kind::Stuck | Kind::SeedCount { .. }) {
+        if matches!(
+            f.kind,
+            Kind::EndlessSowing { .. } | Kind::Stuck | Kind::SeedCount { .. } | Kind::NoPitFound { .. } | Kind::ShortMove { .. }
+        ) {
             f.moves = shorten(game, &f.moves, &f.kind);
-            // Breadth-first for the two problems a single position shows.
-            if matches!(f.kind, Kind::Stuck | Kind::EndlessSowing { .. })
+            // Breadth-first for the problems a single position (or one move from it) shows.
+            if !matches!(f.kind, Kind::SeedCount { .. })
                 && let Some(shorter) = shortest(game, &f.kind, f.moves.len())
             {
                 f.moves = shorter;
@@ -220,6 +273,49 @@ fn explore(game: &Game, opts: Options) -> (Vec<Finding>, u64) {
         }
     }
     (found, played)
+}
+
+/// Plays move `k`; with `traced`, also says whether a `move` moved other than what it asked (the
+/// first such, as a finding's kind).
+fn play(game: &Game, pos: &mut Position, k: usize, traced: bool) -> Result<Option<Kind>, MoveError> {
+    if !traced {
+        return game.apply(pos, k).map(|()| None);
+    }
+    Ok(game.apply_traced(pos, k)?.into_iter().find_map(|e| match e {
+        Event::ShortMove { rule, asked, moved, .. } => Some(Kind::ShortMove { rule, asked, moved }),
+        _ => None,
+    }))
+}
+
+/// Does any rule of the game `move` seeds?
+fn has_move_action(game: &Game) -> bool {
+    game.triggers
+        .iter()
+        .chain(game.phases.iter().flat_map(|p| p.captures.iter()))
+        .any(|r| r.actions.iter().any(|a| matches!(a, IrAction::Move { .. })))
+}
+
+/// Does the problem `kind` show at `pos` (`k` = `None`), or in playing `k` from it?
+fn shows_at(game: &Game, pos: &Position, k: Option<usize>, kind: &Kind) -> bool {
+    if pos.over {
+        return false;
+    }
+    let noted = empty_extremes();
+    match (kind, k) {
+        (Kind::NoPitFound { during_move: false }, None) => {
+            game.legal_moves(pos);
+            empty_extremes() != noted
+        }
+        (Kind::NoPitFound { during_move: true }, Some(k)) => {
+            let mut p = pos.clone();
+            game.apply(&mut p, k).is_ok() && empty_extremes() != noted
+        }
+        (Kind::ShortMove { .. }, Some(k)) => {
+            let mut p = pos.clone();
+            matches!(play(game, &mut p, k, true), Ok(Some(_)))
+        }
+        _ => false,
+    }
 }
 
 /// The game's start position, settled.
@@ -231,7 +327,7 @@ fn start(game: &Game) -> Position {
 
 /// A pit of the player to move that holds seeds but whose sowing never ends.
 fn endless_move(game: &Game, pos: &Position) -> Option<usize> {
-    (1..=game.pits).find(|&k| {
+    (1..=game.move_count()).find(|&k| {
         let mut p = pos.clone();
         matches!(game.apply(&mut p, k), Err(MoveError::Illegal { reason, .. }) if reason.contains("never ends"))
     })
@@ -273,7 +369,7 @@ fn reproduces(game: &Game, moves: &[usize], kind: &Kind) -> bool {
     let mut pos = start(game);
     let total = game.seed_total(&pos);
     let (prefix, last) = match kind {
-        Kind::EndlessSowing { .. } => match moves.split_last() {
+        k if k.in_last_move() => match moves.split_last() {
             Some((&last, prefix)) => (prefix, Some(last)),
             None => return false,
         },
@@ -292,6 +388,7 @@ fn reproduces(game: &Game, moves: &[usize], kind: &Kind) -> bool {
         }
         Kind::Stuck => !pos.over && game.legal_moves(&pos).is_empty(),
         Kind::SeedCount { .. } => game.seed_total(&pos) != total,
+        Kind::NoPitFound { .. } | Kind::ShortMove { .. } => shows_at(game, &pos, last, kind),
         Kind::Circle { .. } | Kind::TooLong | Kind::OverAtStart { .. } => false,
     }
 }
@@ -314,6 +411,12 @@ fn shortest(game: &Game, kind: &Kind, than: usize) -> Option<Vec<usize>> {
             let found = match kind {
                 Kind::Stuck => game.legal_moves(&pos).is_empty().then(|| moves.clone()),
                 Kind::EndlessSowing { .. } => endless_move(game, &pos).map(|k| [moves.as_slice(), &[k]].concat()),
+                Kind::NoPitFound { during_move: false } => shows_at(game, &pos, None, kind).then(|| moves.clone()),
+                Kind::NoPitFound { .. } | Kind::ShortMove { .. } => game
+                    .legal_moves(&pos)
+                    .into_iter()
+                    .find(|&k| shows_at(game, &pos, Some(k), kind))
+                    .map(|k| [moves.as_slice(), &[k]].concat()),
                 _ => None,
             };
             if let Some(m) = found {
@@ -354,7 +457,7 @@ fn shorten(game: &Game, moves: &[usize], kind: &Kind) -> Vec<usize> {
     let mut i = best.len();
     while i > 0 {
         i -= 1;
-        if matches!(kind, Kind::EndlessSowing { .. }) && i + 1 == best.len() {
+        if kind.in_last_move() && i + 1 == best.len() {
             continue;
         }
         let mut candidate = best.clone();
@@ -366,20 +469,21 @@ fn shorten(game: &Game, moves: &[usize], kind: &Kind) -> Vec<usize> {
     best
 }
 
-fn list(moves: &[usize]) -> String {
-    moves.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
+/// The moves as the player writes them (`3`, `b4`, `3R`), comma-separated.
+fn list(game: &Game, moves: &[usize]) -> String {
+    moves.iter().map(|&k| game.move_name(k)).collect::<Vec<_>>().join(",")
 }
 
 /// The moves as a `--moves` argument, shortened for the message when long.
-fn shown(moves: &[usize]) -> String {
+fn shown(game: &Game, moves: &[usize]) -> String {
     if moves.is_empty() {
         return "in the start position".to_string();
     }
     const SHOWN: usize = 24;
     if moves.len() <= SHOWN {
-        format!("after the moves {}", list(moves))
+        format!("after the moves {}", list(game, moves))
     } else {
-        format!("after {} moves ({}, …)", moves.len(), list(&moves[..SHOWN]))
+        format!("after {} moves ({}, …)", moves.len(), list(game, &moves[..SHOWN]))
     }
 }
 
@@ -404,7 +508,7 @@ fn end_spans(program: &Program) -> Vec<Span> {
         .items
         .iter()
         .filter_map(|i| match &i.kind {
-            ItemKind::End(_, cond, _) => Some(cond.span),
+            ItemKind::End(_, cond, ..) => Some(cond.span),
             _ => None,
         })
         .collect()
@@ -417,7 +521,7 @@ impl Finding {
             if moves.is_empty() {
                 format!("`sowlang run {}{} --trace`", how.file, how.sets)
             } else {
-                format!("`sowlang run {}{} --moves {} --trace`", how.file, how.sets, list(moves))
+                format!("`sowlang run {}{} --moves {} --trace`", how.file, how.sets, list(game, moves))
             }
         };
         let ends = end_spans(program);
@@ -427,7 +531,11 @@ impl Finding {
                 let relay = first_span(program, |k| matches!(k, ItemKind::SowRelay(_))).unwrap_or(at);
                 let mut d = Diagnostic::error(
                     "sow::explore::endless_sowing",
-                    format!("the sowing of pit {pit} never ends {}: it relays lap after lap", shown(prefix)),
+                    format!(
+                        "the sowing of pit {} never ends {}: it relays lap after lap",
+                        game.move_name(*pit),
+                        shown(game, prefix)
+                    ),
                     relay,
                     "this relay rule keeps the sowing going",
                 );
@@ -446,7 +554,7 @@ impl Finding {
                     .items
                     .iter()
                     .find_map(|i| match &i.kind {
-                        ItemKind::End(name, cond, _) if name.node == *rule => Some(cond.span),
+                        ItemKind::End(name, cond, ..) if name.node == *rule => Some(cond.span),
                         _ => None,
                     })
                     .unwrap_or(at);
@@ -469,7 +577,10 @@ impl Finding {
                 let who = pos.to_move.name();
                 let d = Diagnostic::error(
                     "sow::explore::stuck",
-                    format!("{who} has no legal move {} and no `end` rule ends the game", shown(&self.moves)),
+                    format!(
+                        "{who} has no legal move {} and no `end` rule ends the game",
+                        shown(game, &self.moves)
+                    ),
                     ends.first().copied().unwrap_or(at),
                     "none of the end rules holds",
                 );
@@ -484,7 +595,7 @@ impl Finding {
                     "sow::explore::no_end_reached",
                     format!(
                         "a game can go round in circles: {} {} comes back, and no `end` rule stops it",
-                        shown(&self.moves),
+                        shown(game, &self.moves),
                         if *from == 0 {
                             "the start position".to_string()
                         } else {
@@ -515,6 +626,72 @@ impl Finding {
                 ))
                 .warning()
             }
+            Kind::NoPitFound { during_move } => {
+                let calls = extreme_calls(program);
+                let moment = if *during_move {
+                    let (k, prefix) = self.moves.split_last().expect("a move's finding ends with its move");
+                    format!("playing pit {} {}", game.move_name(*k), shown(game, prefix))
+                } else {
+                    format!("{}, while the legal moves are worked out", shown(game, &self.moves))
+                };
+                let (first, rest) = match calls.split_first() {
+                    Some((f, r)) => (*f, r),
+                    None => (at, &[][..]),
+                };
+                let label = if rest.is_empty() {
+                    "its set is empty"
+                } else {
+                    "the set of this one or of another below is empty"
+                };
+                let mut d = Diagnostic::error(
+                    "sow::explore::no_pit_found",
+                    format!("{moment}, a `leftmost` or `rightmost` finds no pit"),
+                    first,
+                    label,
+                );
+                for s in rest {
+                    d = d.with_label(*s, "or this one");
+                }
+                d.with_help(format!(
+                    "no pit reads as 0 seeds, number 0, the mover's side, unclaimed, and `take`, `claim` and `move` do \
+                     nothing with it (docs/language.md); if the rules mean something else, ask `any(...)` of the set \
+                     first — see it with {}",
+                    command(&self.moves)
+                ))
+                .warning()
+            }
+            Kind::ShortMove { rule, asked, moved } => {
+                let (k, prefix) = self.moves.split_last().expect("a move's finding ends with its move");
+                let k = game.move_name(*k);
+                let spans = move_spans(program, rule);
+                let message = if *asked < 0 {
+                    format!(
+                        "playing pit {k} {}, the rule `{rule}` asks to move {asked} seeds, so it moves none",
+                        shown(game, prefix)
+                    )
+                } else {
+                    format!(
+                        "playing pit {k} {}, the rule `{rule}` asks to move {asked} seed{} but its pit held only {moved}",
+                        shown(game, prefix),
+                        if *asked == 1 { "" } else { "s" }
+                    )
+                };
+                let mut d = Diagnostic::error(
+                    "sow::explore::short_move",
+                    message,
+                    spans.first().copied().unwrap_or(at),
+                    "moves what there is",
+                );
+                for s in spans.iter().skip(1) {
+                    d = d.with_label(*s, "or this one");
+                }
+                d.with_help(format!(
+                    "a `move` moves the seeds there are, never more (docs/language.md); if the rules mean something \
+                     else, add a condition on the pit's `.count` to the rule — see it with {}",
+                    command(&self.moves)
+                ))
+                .warning()
+            }
             Kind::SeedCount { before, after, rules } => {
                 let spans: Vec<Span> = rules.iter().filter_map(|r| rule_span(program, r)).collect();
                 let (primary, text) = match spans.first() {
@@ -525,7 +702,7 @@ impl Finding {
                     "sow::explore::seed_count",
                     format!(
                         "the number of seeds changed from {before} to {after} {}; seeds are only ever moved",
-                        shown(&self.moves)
+                        shown(game, &self.moves)
                     ),
                     primary,
                     text,
@@ -544,6 +721,94 @@ fn with_ends_rest(mut d: Diagnostic, ends: &[Span], text: &str) -> Diagnostic {
         d = d.with_label(*s, text);
     }
     d
+}
+
+/// The spans of the `move` actions of the capture or trigger called `name`.
+fn move_spans(program: &Program, name: &str) -> Vec<Span> {
+    fn walk(items: &[Item], name: &str, out: &mut Vec<Span>) {
+        for i in items {
+            match &i.kind {
+                ItemKind::Capture(def) | ItemKind::Trigger(def) if def.name.node == name => {
+                    out.extend(def.actions.iter().filter(|a| matches!(a.node, Action::Move(..))).map(|a| a.span))
+                }
+                ItemKind::Phase(_, _, inner) => walk(inner, name, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&program.items, name, &mut out);
+    out
+}
+
+/// The spans of every `leftmost(...)` and `rightmost(...)` in the rules, in the order of the rules.
+fn extreme_calls(program: &Program) -> Vec<Span> {
+    fn expr(e: &Expr, out: &mut Vec<Span>) {
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Name(_) => {}
+            ExprKind::Call(name, args) => {
+                if matches!(name.node.as_str(), "leftmost" | "rightmost") {
+                    out.push(e.span);
+                }
+                args.iter().for_each(|a| expr(a, out));
+            }
+            ExprKind::Field(x, _) | ExprKind::Neg(x) | ExprKind::Not(x) | ExprKind::Parity(x, _) => expr(x, out),
+            ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) => {
+                expr(a, out);
+                expr(b, out);
+            }
+            ExprKind::InRange(x, lo, hi) => [x, lo, hi].iter().for_each(|x| expr(x, out)),
+            ExprKind::InSet(x, items) => {
+                expr(x, out);
+                items.iter().for_each(|i| expr(i, out));
+            }
+        }
+    }
+    fn items(list: &[Item], out: &mut Vec<Span>) {
+        for i in list {
+            match &i.kind {
+                ItemKind::SowRelay(e) | ItemKind::Forbid(_, e) | ItemKind::Feeding(Some(e)) | ItemKind::MatchEnds(e) => expr(e, out),
+                ItemKind::End(_, cond, remaining, result) => {
+                    expr(cond, out);
+                    if let Some(Remaining::To(p)) = remaining {
+                        expr(p, out);
+                    }
+                    if let Some(EndResult::Winner(p) | EndResult::Loser(p)) = result {
+                        expr(p, out);
+                    }
+                }
+                ItemKind::Trigger(def) | ItemKind::Capture(def) => {
+                    expr(&def.when, out);
+                    for a in &def.actions {
+                        match &a.node {
+                            Action::Take(pits, to) => {
+                                pits.iter().for_each(|p| expr(p, out));
+                                if let Some(Receiver::Player(p)) = to {
+                                    expr(p, out);
+                                }
+                            }
+                            Action::Series(_, cond) => expr(cond, out),
+                            Action::Move(n, from, to) => [n, from, to].iter().for_each(|x| expr(x, out)),
+                            Action::Claim(pits, player) => {
+                                pits.iter().for_each(|p| expr(p, out));
+                                expr(player, out);
+                            }
+                            Action::SowTaken(from) => from.iter().for_each(|p| expr(p, out)),
+                            Action::Then(_) => {}
+                        }
+                    }
+                }
+                ItemKind::Phase(_, cond, inner) => {
+                    expr(cond, out);
+                    items(inner, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    items(&program.items, &mut out);
+    out
 }
 
 /// The span of the name of the capture or trigger called `name`.

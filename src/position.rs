@@ -1,4 +1,6 @@
-//! The position JSON of `docs/cli.md`: what `run --json` prints and `run --from` reads.
+//! The position JSON of `docs/cli.md`: what `run --json` prints and `run --from` reads. A board of
+//! one row a player lists each player's pits in one list; a board of several rows lists each
+//! player's rows from the middle of the board outwards, each a list.
 
 use serde::{Deserialize, Serialize};
 
@@ -15,11 +17,107 @@ pub struct Sides<T> {
     pub north: T,
 }
 
+/// A value per pit of one player: one list on a board of one row a player, else a list per row,
+/// the front row first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PerPit<T> {
+    /// The pits of the only row, pit 1 first.
+    Row(Vec<T>),
+    /// The rows from the middle outwards, each pit 1 first.
+    Rows(Vec<Vec<T>>),
+}
+
+impl<T: Clone> PerPit<T> {
+    /// The values in the layout of `game`'s board: one list, or a list per row.
+    fn shaped(game: &Game, values: &[T]) -> PerPit<T> {
+        if game.rows == 1 {
+            PerPit::Row(values.to_vec())
+        } else {
+            PerPit::Rows(values.chunks(game.columns).map(<[T]>::to_vec).collect())
+        }
+    }
+
+    /// The values in cell order (front row first), checked against the shape of `game`'s board.
+    fn flat(&self, game: &Game, what: &str, player: &str) -> Result<Vec<T>, Diagnostic> {
+        let rows: Vec<&Vec<T>> = match self {
+            PerPit::Row(r) => vec![r],
+            PerPit::Rows(rows) => rows.iter().collect(),
+        };
+        let shape_help = if game.rows == 1 {
+            "give one number per pit, pit 1 first, or use --set pits=N".to_string()
+        } else {
+            format!(
+                "give {} lists of {} numbers a player, the front row first, each from pit 1",
+                game.rows, game.columns
+            )
+        };
+        if game.rows > 1 && !matches!(self, PerPit::Rows(_)) {
+            return Err(bad(
+                format!("{what} gives {player} one list, but the board has {} rows a player", game.rows),
+                &shape_help,
+            ));
+        }
+        if rows.len() != game.rows {
+            return Err(bad(
+                format!(
+                    "{what} gives {} rows for {player} but the board has {} a player",
+                    rows.len(),
+                    game.rows
+                ),
+                &shape_help,
+            ));
+        }
+        let mut out = Vec::with_capacity(game.side_pits);
+        for (i, row) in rows.into_iter().enumerate() {
+            if row.len() != game.columns {
+                let which = if game.rows == 1 {
+                    String::new()
+                } else {
+                    format!(" in row {}", i + 1)
+                };
+                return Err(bad(
+                    format!(
+                        "{what} gives {} pits for {player}{which} but the board has {} per row",
+                        row.len(),
+                        game.columns
+                    ),
+                    &shape_help,
+                ));
+            }
+            out.extend(row.iter().cloned());
+        }
+        Ok(out)
+    }
+}
+
+/// A move as the position JSON lists it: a pit number on a board of one row a player, else the
+/// row letter and number (`"b3"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MoveJson {
+    /// A pit number.
+    Number(usize),
+    /// A name such as `"a3"`.
+    Name(String),
+}
+
+impl MoveJson {
+    /// The move `k` of `game` as the JSON lists it.
+    pub fn of(game: &Game, k: usize) -> MoveJson {
+        if game.rows == 1 && game.choices == 1 {
+            MoveJson::Number(k)
+        } else {
+            MoveJson::Name(game.move_name(k))
+        }
+    }
+}
+
 /// A position as JSON.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PositionJson {
     /// Seeds per pit, pit 1 first, for each row.
-    pub pits: Sides<Vec<i64>>,
+    pub pits: Sides<PerPit<i64>>,
     /// Seeds per store.
     pub stores: Sides<i64>,
     /// Whose turn it is.
@@ -32,7 +130,7 @@ pub struct PositionJson {
     pub winner: Option<Outcome>,
     /// The legal moves (output only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub legal_moves: Option<Vec<usize>>,
+    pub legal_moves: Option<Vec<MoveJson>>,
     /// Moves played so far.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ply: Option<u32>,
@@ -44,10 +142,10 @@ pub struct PositionJson {
     pub rounds_won: Option<Sides<u32>>,
     /// Claimed pits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub claimed: Option<Sides<Vec<Option<Player>>>>,
+    pub claimed: Option<Sides<PerPit<Option<Player>>>>,
     /// Closed pits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub closed: Option<Sides<Vec<bool>>>,
+    pub closed: Option<Sides<PerPit<bool>>>,
     /// The name of the rule that ended the game (output only, once over).
     #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
     pub ended_by: Option<String>,
@@ -60,11 +158,19 @@ fn sides<T>(game: &Game, f: impl Fn(std::ops::Range<usize>) -> T) -> Sides<T> {
     }
 }
 
+/// Each player's seeds per pit in one list, front row first (the cells' order).
+pub fn flat_pits(game: &Game, pos: &Position) -> Sides<Vec<i64>> {
+    sides(game, |r| pos.board.cells[r].iter().map(|&c| i64::from(c)).collect())
+}
+
 /// The JSON of a position, with the fields the game uses.
 pub fn to_json(game: &Game, pos: &Position) -> PositionJson {
     let b = &pos.board;
     PositionJson {
-        pits: sides(game, |r| b.cells[r].iter().map(|&c| i64::from(c)).collect()),
+        pits: sides(game, |r| {
+            let seeds: Vec<i64> = b.cells[r].iter().map(|&c| i64::from(c)).collect();
+            PerPit::shaped(game, &seeds)
+        }),
         stores: Sides {
             south: i64::from(b.cells[game.store(Player::South) as usize]),
             north: i64::from(b.cells[game.store(Player::North) as usize]),
@@ -72,15 +178,15 @@ pub fn to_json(game: &Game, pos: &Position) -> PositionJson {
         to_move: pos.to_move,
         over: Some(pos.over),
         winner: pos.winner,
-        legal_moves: Some(game.legal_moves(pos)),
+        legal_moves: Some(game.legal_moves(pos).into_iter().map(|k| MoveJson::of(game, k)).collect()),
         ply: Some(pos.ply),
         round: game.rounds.as_ref().map(|_| pos.round),
         rounds_won: game.rounds.as_ref().map(|_| Sides {
             south: pos.rounds_won[0],
             north: pos.rounds_won[1],
         }),
-        claimed: game.uses_claims.then(|| sides(game, |r| b.claimed[r].to_vec())),
-        closed: game.uses_closed.then(|| sides(game, |r| b.closed[r].to_vec())),
+        claimed: game.uses_claims.then(|| sides(game, |r| PerPit::shaped(game, &b.claimed[r]))),
+        closed: game.uses_closed.then(|| sides(game, |r| PerPit::shaped(game, &b.closed[r]))),
         ended_by: pos.ended_by.clone(),
     }
 }
@@ -98,17 +204,11 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
             "see docs/cli.md for the format: {\"pits\":{\"south\":[..],\"north\":[..]},\"stores\":{..},\"to_move\":\"south\"}",
         )
     })?;
-    let n = game.pits;
+    let n = game.side_pits;
     let mut cells = Vec::with_capacity(2 * n + 2);
     for (name, row) in [("south", &json.pits.south), ("north", &json.pits.north)] {
-        if row.len() != n {
-            return Err(bad(
-                format!("the position gives {} pits for {name} but the board has {n} per row", row.len()),
-                "give one number per pit, pit 1 first, or use --set pits=N",
-            ));
-        }
-        for (i, &v) in row.iter().enumerate() {
-            cells.push(count(v, &format!("{name}'s pit {}", i + 1))?);
+        for (i, v) in row.flat(game, "the position", name)?.into_iter().enumerate() {
+            cells.push(count(v, &format!("{name}'s pit {}", game.pit_name(i + 1)))?);
         }
     }
     cells.push(count(json.stores.south, "south's store")?);
@@ -123,25 +223,13 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
     let mut claimed = vec![None; 2 * n];
     if let Some(c) = &json.claimed {
         for (off, row, name) in [(0, &c.south, "south"), (n, &c.north, "north")] {
-            if row.len() != n {
-                return Err(bad(
-                    format!("`claimed` gives {} pits for {name} but the board has {n}", row.len()),
-                    "give one entry per pit",
-                ));
-            }
-            claimed[off..off + n].copy_from_slice(row);
+            claimed[off..off + n].copy_from_slice(&row.flat(game, "`claimed`", name)?);
         }
     }
     let mut closed = vec![false; 2 * n];
     if let Some(c) = &json.closed {
         for (off, row, name) in [(0, &c.south, "south"), (n, &c.north, "north")] {
-            if row.len() != n {
-                return Err(bad(
-                    format!("`closed` gives {} pits for {name} but the board has {n}", row.len()),
-                    "give one entry per pit",
-                ));
-            }
-            closed[off..off + n].copy_from_slice(row);
+            closed[off..off + n].copy_from_slice(&row.flat(game, "`closed`", name)?);
         }
     }
     if let Some(r) = json.round

@@ -1,4 +1,4 @@
-//! Conformance with OpenSpiel: every reference trace in `../shared/conformance/openspiel/` replays
+//! Conformance with OpenSpiel: every reference trace in `tests/conformance_data/` (copied from OpenSpiel 2.0.2 output) replays
 //! move for move against `variants/reference/openspiel_<game>.sow`. The other tests here show that the
 //! replay can fail (a wrong rule set disagrees), that the board size comes from each line's `params`,
 //! and what `sowlang conform` prints and exits with.
@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 
 use sowlang::conform::{Field, Report, replay};
 
-const TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/conformance/openspiel");
+const TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/conformance_data");
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -37,7 +37,7 @@ fn seeds_are_conserved_and_moves_end_in_random_games() {
                     );
                 }
                 // A move outside the legal list must be refused.
-                let illegal = (1..=game.pits).find(|k| !moves.contains(k));
+                let illegal = (1..=game.move_count()).find(|k| !moves.contains(k));
                 if let Some(k) = illegal {
                     let mut copy = pos.clone();
                     assert!(

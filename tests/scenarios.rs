@@ -11,7 +11,8 @@ struct Scenario {
     variant: String,
     sets: Vec<Override>,
     from: Option<String>,
-    moves: Vec<usize>,
+    /// As written: pit numbers, or row letter and number (`b3`) on boards of several rows a player.
+    moves: Vec<String>,
     expects: Vec<(String, String)>,
     error: Option<String>,
 }
@@ -54,7 +55,7 @@ fn parse(text: &str, path: &Path) -> Scenario {
                 s.moves = value
                     .split(',')
                     .filter(|m| !m.trim().is_empty())
-                    .map(|m| m.trim().parse().expect("moves are numbers"))
+                    .map(|m| m.trim().to_string())
                     .collect()
             }
             "expect" => {
@@ -101,7 +102,15 @@ fn run(path: &Path) -> String {
     };
     game.settle_start(&mut pos);
     let mut narration = String::new();
-    for (i, &k) in sc.moves.iter().enumerate() {
+    let moves: Vec<usize> = sc
+        .moves
+        .iter()
+        .map(|m| {
+            game.parse_move(m)
+                .unwrap_or_else(|| panic!("{}: `{m}` is not a pit of this board", path.display()))
+        })
+        .collect();
+    for (i, &k) in moves.iter().enumerate() {
         match game.apply_traced(&mut pos, k) {
             Ok(events) => {
                 for line in game.narrate(&events) {

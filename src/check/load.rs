@@ -17,7 +17,10 @@ pub struct Program {
     pub file_span: Span,
     /// Problems found while merging (a setting given twice, a `drop` of nothing) that leave a usable
     /// program: the first of two settings is kept, so `check` goes on and reports the rest as well.
+    /// Syntax errors come first: the items that parsed are still checked.
     pub problems: Vec<Diagnostic>,
+    /// Items left out because they do not parse; `check` holds back what only follows from them.
+    pub broken: Vec<crate::syntax::parse::Broken>,
 }
 
 /// How many files an `extends` chain may have; deeper chains are refused.
@@ -147,9 +150,15 @@ fn display_name(p: &Path) -> String {
 }
 
 fn from_parsed(file: crate::diagnostic::FileId, sources: &mut Sources, chain: &mut Vec<PathBuf>) -> Result<Program, Vec<Diagnostic>> {
-    let parsed = crate::syntax::parse(sources.text(file), file)?;
+    let recovered = crate::syntax::parse::parse_recovering(sources.text(file), file);
+    // Without its parent a file is mostly absences: after a broken `extends` only the syntax
+    // errors are worth reporting.
+    if !recovered.complete || recovered.broken.iter().any(|b| super::recover::kind(&b.word) == Some("extends")) {
+        return Err(recovered.errors);
+    }
+    let parsed = recovered.file;
     let file_span = Span { file, start: 0, end: 0 };
-    let mut errors = Vec::new();
+    let mut errors = recovered.errors;
     let extends: Vec<&Item> = parsed.items.iter().filter(|i| matches!(i.kind, ItemKind::Extends(_))).collect();
     for extra in extends.iter().skip(1) {
         errors.push(
@@ -252,6 +261,7 @@ fn from_parsed(file: crate::diagnostic::FileId, sources: &mut Sources, chain: &m
         }
     }
     program.problems.append(&mut errors);
+    program.broken.extend(recovered.broken);
     Ok(program)
 }
 
@@ -309,6 +319,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::BoardStores(_) => "board stores".into(),
         ItemKind::First(_) => "first".into(),
         ItemKind::SowDirection(_) => "sow direction".into(),
+        ItemKind::SowTrack(_) => "sow track".into(),
         ItemKind::SowSkipOrigin => "sow skip origin".into(),
         ItemKind::SowIntoStore => "sow into own store".into(),
         ItemKind::SowRelay(_) => "sow relay".into(),

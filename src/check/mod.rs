@@ -3,11 +3,12 @@
 //! Nothing is changed; `compile` accepts only what this stage returns.
 
 pub mod load;
+mod recover;
 mod rules;
 mod types;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
-use crate::syntax::ast::{Action, Expr, ExprKind, Item, ItemKind, Receiver, Remaining};
+use crate::syntax::ast::{Action, EndResult, Expr, ExprKind, Item, ItemKind, Receiver, Remaining, TrackKind};
 pub use load::{Program, load, load_text};
 use types::{Scope, Ty, TypeChecker};
 
@@ -15,6 +16,10 @@ use types::{Scope, Ty, TypeChecker};
 pub mod limits {
     /// Most pits in one row.
     pub const MAX_PITS: i64 = 64;
+    /// Most rows of pits a player may have.
+    pub const MAX_ROWS: i64 = 4;
+    /// Most pits one player may have, all rows together (a move is one of them).
+    pub const MAX_SIDE_PITS: i64 = 64;
     /// Most seeds in one pit at the start.
     pub const MAX_SEEDS_PER_PIT: i64 = 1000;
     /// Most seeds in a whole game.
@@ -30,8 +35,15 @@ pub mod limits {
 pub struct Checked {
     pub(crate) program: Program,
     pub(crate) params: Vec<(String, i64)>,
+    /// Pits in each row.
     pub(crate) pits: usize,
+    /// Rows each player has.
+    pub(crate) rows: usize,
+    /// Seeds of every cell at the start (pits, then the two stores); with `seeds N where COND`,
+    /// N in every pit, to be kept only where COND holds (`seeds_where`).
     pub(crate) initial: Vec<u32>,
+    /// The `COND` of `seeds N where COND`: the pits that start with seeds.
+    pub(crate) seeds_where: Option<Expr>,
     pub(crate) fill: Option<u32>,
     /// Warnings found while checking.
     pub warnings: Vec<Diagnostic>,
@@ -89,23 +101,48 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 .with_help("add `board { pits 6  seeds 4 }`"),
         ),
     }
+    let mut rows = 1usize;
     if let Some(Item {
         kind: ItemKind::BoardRows(e),
         ..
     }) = find(&|k| matches!(k, ItemKind::BoardRows(_)))
         && let Some(n) = statics.eval(e, &mut diags)
-        && n != 1
     {
-        diags.push(
-            Diagnostic::error(
-                "sow::check::unsupported",
-                format!("boards with {n} rows per player are not supported yet"),
-                e.span,
-                "rows per player",
-            )
-            .with_help("write `rows 1`: two-row boards (one row each) are what the engine plays today"),
-        );
+        if !(1..=limits::MAX_ROWS).contains(&n) {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::out_of_range",
+                    format!("{n} rows of pits a player is not possible"),
+                    e.span,
+                    "rows per player",
+                )
+                .with_help(format!(
+                    "a player has 1 to {} rows (1 on a two-row board, 2 on a four-row board)",
+                    limits::MAX_ROWS
+                )),
+            );
+            pits = None;
+        } else if let Some(columns) = pits
+            && columns as i64 * n > limits::MAX_SIDE_PITS
+        {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::out_of_range",
+                    format!(
+                        "{n} rows of {columns} pits make {} pits a player, more than the engine plays",
+                        columns as i64 * n
+                    ),
+                    e.span,
+                    "rows per player",
+                )
+                .with_help(format!("a player has at most {} pits in all rows together", limits::MAX_SIDE_PITS)),
+            );
+            pits = None;
+        } else {
+            rows = n as usize;
+        }
     }
+    let mut seeds_where = None;
     let seeds_item = find(&|k| matches!(k, ItemKind::BoardSeeds(_)));
     let layout_item = find(&|k| matches!(k, ItemKind::BoardLayout(_)));
     let mut initial = None;
@@ -128,22 +165,50 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                     ..
                 }),
                 _,
-            ) => statics.eval(e, &mut diags).and_then(|v| {
-                if (0..=limits::MAX_SEEDS_PER_PIT).contains(&v) {
-                    Some(vec![v as u32; 2 * n])
-                } else {
-                    diags.push(
-                        Diagnostic::error(
-                            "sow::check::out_of_range",
-                            format!("{v} seeds in a pit is not possible"),
-                            e.span,
-                            "seeds per pit",
-                        )
-                        .with_help(format!("a pit starts with 0 to {} seeds", limits::MAX_SEEDS_PER_PIT)),
-                    );
-                    None
-                }
-            }),
+            ) => {
+                // `seeds N where COND`: N in each pit where COND holds, worked out when compiled.
+                let e = match &e.kind {
+                    ExprKind::Where(count, cond) => {
+                        seeds_where = Some((**cond).clone());
+                        &**count
+                    }
+                    _ => e,
+                };
+                statics.eval(e, &mut diags).and_then(|v| {
+                    if (0..=limits::MAX_SEEDS_PER_PIT).contains(&v) {
+                        Some(vec![v as u32; 2 * n * rows])
+                    } else {
+                        diags.push(
+                            Diagnostic::error(
+                                "sow::check::out_of_range",
+                                format!("{v} seeds in a pit is not possible"),
+                                e.span,
+                                "seeds per pit",
+                            )
+                            .with_help(format!("a pit starts with 0 to {} seeds", limits::MAX_SEEDS_PER_PIT)),
+                        );
+                        None
+                    }
+                })
+            }
+            (
+                _,
+                Some(Item {
+                    kind: ItemKind::BoardLayout(_),
+                    span,
+                }),
+            ) if rows > 1 => {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::unsupported",
+                        "a `layout` gives one row a player, but this board has several",
+                        *span,
+                        "one list a player",
+                    )
+                    .with_help("fill the pits by where they lie: `seeds 2 where pit.row == back`"),
+                );
+                None
+            }
             (
                 _,
                 Some(Item {
@@ -194,30 +259,38 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         .items
         .iter()
         .any(|i| matches!(i.kind, ItemKind::BoardStores(crate::syntax::ast::StoreMode::Sown)));
+    check_tracks(&program.items, rows, pits.map(|p| p * rows), &mut diags);
 
     // Expressions, sowing, rules.
     let mut tc = TypeChecker {
         params: &params,
         diags: Vec::new(),
+        board_pits: pits,
     };
     let mut has_end = false;
     let mut fill = None;
     let mut has_rounds = false;
     let mut has_setup = false;
     let mut has_match_end = false;
+    if let Some(cond) = &seeds_where {
+        tc.expect(cond, Ty::Bool, Scope::setup());
+    }
     check_rules(&program.items, &mut tc, &statics, stores_sown, &mut diags);
     for item in &program.items {
         match &item.kind {
             ItemKind::Feeding(Some(p)) => tc.expect(p, Ty::Player, Scope::after_move()),
-            ItemKind::End(_, cond, remaining) => {
+            ItemKind::End(_, cond, remaining, result) => {
                 has_end = true;
                 tc.expect(cond, Ty::Bool, Scope::after_move());
                 if let Some(Remaining::To(p)) = remaining {
                     tc.expect(p, Ty::Player, Scope::after_move());
                 }
+                if let Some(EndResult::Winner(p) | EndResult::Loser(p)) = result {
+                    tc.expect(p, Ty::Player, Scope::after_move());
+                }
             }
             ItemKind::Phase(_, cond, inner) => {
-                tc.expect(cond, Ty::Bool, Scope::move_start());
+                tc.expect(cond, Ty::Bool, Scope::phase_choice());
                 check_rules(inner, &mut tc, &statics, stores_sown, &mut diags);
                 let mut no_captures = None;
                 let mut first_capture = None;
@@ -227,6 +300,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         ItemKind::Capture(_) => first_capture = first_capture.or(Some(i.span)),
                         ItemKind::Forbid(..)
                         | ItemKind::SowDirection(_)
+                        | ItemKind::SowTrack(_)
                         | ItemKind::SowSkipOrigin
                         | ItemKind::SowIntoStore
                         | ItemKind::SowRelay(_)
@@ -347,6 +421,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     if !diags.iter().any(Diagnostic::is_error) {
         rules::check(&program, &params, pits, &mut diags);
     }
+    diags.retain(|d| !recover::follows_from_broken(d, &program.broken));
     let diags = cap(diags, at_file);
     let (errors, warnings): (Vec<_>, Vec<_>) = diags.into_iter().partition(Diagnostic::is_error);
     match (errors.is_empty(), pits, initial) {
@@ -354,7 +429,9 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             program,
             params,
             pits,
+            rows,
             initial,
+            seeds_where,
             fill,
             warnings,
         }),
@@ -424,7 +501,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                 tc.expect(&def.when, Ty::Bool, Scope::trigger());
                 for a in &def.actions {
                     match &a.node {
-                        Action::Series(..) | Action::Then(_) => diags.push(
+                        Action::Series(..) | Action::Then(_) | Action::SowTaken(_) => diags.push(
                             Diagnostic::error(
                                 "sow::check::misplaced",
                                 "a trigger can only take, move or claim seeds",
@@ -465,6 +542,24 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                             .with_help("write `take last` first: the series walks on from the first pit taken"),
                         ),
                         Action::Take(..) => took = true,
+                        Action::SowTaken(_) if !took => diags.push(
+                            Diagnostic::error(
+                                "sow::check::misplaced",
+                                "`sow taken` must follow a `take`",
+                                a.span,
+                                "nothing taken yet",
+                            )
+                            .with_help("write the `take` whose seeds are sown again first"),
+                        ),
+                        Action::SowTaken(_) if def.actions.iter().any(|b| matches!(b.node, Action::Then(_))) => diags.push(
+                            Diagnostic::error(
+                                "sow::check::conflict",
+                                "a rule that sows its seeds again cannot also say `then`",
+                                a.span,
+                                "the move goes on with this sowing",
+                            )
+                            .with_help("remove the `then`: the lap of the taken seeds decides what happens next"),
+                        ),
                         Action::Then(_) => {
                             thens += 1;
                             if thens > 1 {
@@ -484,6 +579,53 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                     check_action(&a.node, a.span, tc, scope, diags);
                 }
             }
+            _ => {}
+        }
+    }
+}
+
+/// A shared track runs through one row a player; with several rows each player sows their own.
+fn check_tracks(items: &[Item], rows: usize, side_pits: Option<usize>, diags: &mut Vec<Diagnostic>) {
+    let tracks = items.iter().flat_map(|i| match &i.kind {
+        ItemKind::Phase(_, _, inner) => inner.iter().collect::<Vec<_>>(),
+        _ => vec![i],
+    });
+    for item in tracks {
+        match item.kind {
+            ItemKind::SowTrack(TrackKind::Shared) if rows > 1 => diags.push(
+                Diagnostic::error(
+                    "sow::check::unsupported",
+                    "a shared track goes through one row a player, but this board has several",
+                    item.span,
+                    "shared track",
+                )
+                .with_help("write `track own`: each player sows around their own rows"),
+            ),
+            ItemKind::SowDirection(crate::syntax::ast::Direction::Either)
+                if side_pits.is_some_and(|n| 2 * n as i64 > limits::MAX_SIDE_PITS) =>
+            {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::out_of_range",
+                        "with the direction chosen, a player's pits make more moves than the engine plays",
+                        item.span,
+                        "two moves a pit",
+                    )
+                    .with_help(format!(
+                        "a player may have at most {} pits when the direction is chosen",
+                        limits::MAX_SIDE_PITS / 2
+                    )),
+                )
+            }
+            ItemKind::SowIntoStore if rows > 1 => diags.push(
+                Diagnostic::error(
+                    "sow::check::unsupported",
+                    "stores on the track are not yet placed on a board of several rows a player",
+                    item.span,
+                    "store on the track",
+                )
+                .with_help("keep the stores for captures on this board"),
+            ),
             _ => {}
         }
     }
@@ -510,6 +652,11 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
                 tc.expect_pits(p, scope);
             }
             tc.expect(player, Ty::Player, scope);
+        }
+        Action::SowTaken(from) => {
+            if let Some(from) = from {
+                tc.expect(from, Ty::Pit, scope);
+            }
         }
         Action::Then(_) => {}
     }
@@ -602,6 +749,7 @@ impl Statics<'_> {
                         "not a parameter",
                     );
                     d = match suggest(n, self.params.iter().map(|(p, _)| p.as_str())) {
+                        None if types::CONVENTIONAL_PARAMS.contains(&n.as_str()) => d.with_help(types::undeclared_help(n, None)),
                         Some(s) => d.with_help(format!("did you mean the parameter `{s}`?")),
                         None => d.with_help("only numbers and parameters (`param NAME = ...`) can be used here"),
                     };

@@ -373,7 +373,7 @@ pub(crate) fn check(program: &Program, params: &[(String, i64)], pits: Option<us
     let mut captures = Vec::new();
     for item in &program.items {
         match &item.kind {
-            ItemKind::End(name, cond, _) => ends.push(Rule {
+            ItemKind::End(name, cond, ..) => ends.push(Rule {
                 what: format!("the end rule `{}`", name.node),
                 name_span: name.span,
                 when: cond,

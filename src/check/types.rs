@@ -40,6 +40,9 @@ pub struct Scope {
     in_trigger: bool,
     in_sowing: bool,
     after_move: bool,
+    /// Choosing a phase: the engine picks the phase before the mover names a pit, so there is no
+    /// origin yet (it would silently read as a pit numbered 0).
+    choosing_phase: bool,
 }
 
 impl Scope {
@@ -52,6 +55,19 @@ impl Scope {
             in_trigger: false,
             in_sowing: false,
             after_move: false,
+            choosing_phase: false,
+        }
+    }
+    /// A `seeds N where COND` of the board: each pit, before the game.
+    pub fn setup() -> Self {
+        Scope {
+            last: false,
+            pit: true,
+            origin: false,
+            in_trigger: false,
+            in_sowing: false,
+            after_move: false,
+            choosing_phase: false,
         }
     }
     /// A trigger: as a seed falls.
@@ -63,6 +79,7 @@ impl Scope {
             in_trigger: true,
             in_sowing: true,
             after_move: false,
+            choosing_phase: false,
         }
     }
     /// A capture or relay rule: at the end of a lap.
@@ -74,6 +91,7 @@ impl Scope {
             in_trigger: false,
             in_sowing: true,
             after_move: false,
+            choosing_phase: false,
         }
     }
     /// An end rule: after the move.
@@ -85,6 +103,15 @@ impl Scope {
             in_trigger: false,
             in_sowing: false,
             after_move: true,
+            choosing_phase: false,
+        }
+    }
+    /// A `phase ... when` condition: before the move, when the pit it starts from is not yet known.
+    pub fn phase_choice() -> Self {
+        Scope {
+            origin: false,
+            choosing_phase: true,
+            ..Self::move_start()
         }
     }
     /// The same with `pit` bound.
@@ -96,12 +123,49 @@ impl Scope {
 
 /// Every built-in name, for "did you mean" and to keep parameters from hiding them.
 pub const BUILTIN_NAMES: &[&str] = &[
-    "south", "north", "mover", "opponent", "to_move", "last", "origin", "pit", "board", "total", "ply", "round", "lap", "final",
-    "no_moves", "can_feed", "repeated",
+    "south",
+    "north",
+    "mover",
+    "opponent",
+    "to_move",
+    "last",
+    "origin",
+    "pit",
+    "board",
+    "total",
+    "ply",
+    "round",
+    "lap",
+    "final",
+    "no_moves",
+    "can_feed",
+    "repeated",
+    "front",
+    "back",
+    "taken",
+    "clockwise",
 ];
+
+/// Names that files conventionally declare as parameters (`param pits = 6`); the language itself
+/// does not define them.
+pub const CONVENTIONAL_PARAMS: &[&str] = &["pits", "seeds"];
+
+/// Help for a conventional parameter name used without its `param`.
+pub fn undeclared_help(n: &str, board_pits: Option<usize>) -> String {
+    let example = match (n, board_pits) {
+        ("pits", Some(p)) => format!("`param pits = {p}`, or write the number ({p}: this board's pits a row)"),
+        ("pits", None) => "`param pits = 6`, or write the number".to_string(),
+        _ => format!("`param {n} = 4`, or write the number"),
+    };
+    format!("there is no parameter `{n}`: declare it with {example}")
+}
 
 const FUNCTIONS: &[&str] = &[
     "opposite",
+    "behind",
+    "in_front",
+    "next",
+    "previous",
     "store",
     "other",
     "row",
@@ -115,7 +179,7 @@ const FUNCTIONS: &[&str] = &[
     "rounds_won",
 ];
 
-const FIELDS: &[&str] = &["count", "before", "number", "side", "owner", "claimed", "closed", "store"];
+const FIELDS: &[&str] = &["count", "before", "number", "row", "side", "owner", "claimed", "closed", "store"];
 
 /// Walks expressions, collecting diagnostics.
 pub struct TypeChecker<'a> {
@@ -123,6 +187,8 @@ pub struct TypeChecker<'a> {
     pub params: &'a [(String, i64)],
     /// Problems found.
     pub diags: Vec<Diagnostic>,
+    /// Pits in a row, when the board's size is known (named in help about `pits`).
+    pub board_pits: Option<usize>,
 }
 
 impl TypeChecker<'_> {
@@ -190,7 +256,7 @@ impl TypeChecker<'_> {
                     );
                 }
                 match field.node.as_str() {
-                    "count" | "before" | "number" => Some(Ty::Int),
+                    "count" | "before" | "number" | "row" => Some(Ty::Int),
                     "side" | "owner" => Some(Ty::Player),
                     "claimed" | "closed" | "store" => Some(Ty::Bool),
                     other => {
@@ -312,6 +378,8 @@ impl TypeChecker<'_> {
                 Ty::Pit,
                 if scope.origin {
                     None
+                } else if scope.choosing_phase {
+                    unavailable("the phase is chosen before the mover names the pit the move starts from")
                 } else {
                     unavailable("there is an origin only during a move")
                 },
@@ -341,7 +409,23 @@ impl TypeChecker<'_> {
                 },
             ),
             "board" => (Ty::Set, None),
-            "total" | "ply" | "round" => (Ty::Int, None),
+            "total" | "ply" | "round" | "front" | "back" => (Ty::Int, None),
+            "clockwise" => (
+                Ty::Bool,
+                if scope.origin {
+                    None
+                } else {
+                    unavailable("a move's direction is known only during the move")
+                },
+            ),
+            "taken" => (
+                Ty::Int,
+                if scope.in_sowing || scope.origin {
+                    None
+                } else {
+                    unavailable("seeds are taken during a move")
+                },
+            ),
             "no_moves" | "can_feed" | "repeated" => (
                 Ty::Bool,
                 if scope.after_move {
@@ -363,6 +447,11 @@ impl TypeChecker<'_> {
                     "not a parameter or a word of the language",
                 );
                 d = match suggest(n, candidates) {
+                    // `pits` and `seeds` are parameters by convention, not words of the language:
+                    // suggesting the built-in `pit` for them would mislead.
+                    Some(s) if CONVENTIONAL_PARAMS.contains(&n) && !self.params.iter().any(|(p, _)| p == s) => {
+                        d.with_help(undeclared_help(n, self.board_pits))
+                    }
                     Some(s) => d.with_help(format!("did you mean `{s}`?")),
                     None if FUNCTIONS.contains(&n) => d.with_help(format!("`{n}` is a function: write `{n}(...)`")),
                     None => d.with_help("see the list of expressions in docs/language.md"),
@@ -373,8 +462,14 @@ impl TypeChecker<'_> {
         };
         if let Some(message) = problem {
             self.diags.push(
-                Diagnostic::error("sow::check::unavailable", message, e.span, "not available here")
-                    .with_help("see docs/language.md, \"Expressions\""),
+                Diagnostic::error("sow::check::unavailable", message, e.span, "not available here").with_help(
+                    if n == "origin" && scope.choosing_phase {
+                        "a phase's condition reads the position only; to restrict the pits a move may start from \
+                         in this phase, write a `forbid` rule inside the phase, where `origin` is known"
+                    } else {
+                        "see docs/language.md, \"Expressions\""
+                    },
+                ),
             );
             return None;
         }
@@ -383,7 +478,7 @@ impl TypeChecker<'_> {
 
     fn call(&mut self, e: &Expr, name: &str, name_span: crate::diagnostic::Span, args: &[Expr], scope: Scope) -> Option<Ty> {
         let (params, result): (&[Ty], Ty) = match name {
-            "opposite" => (&[Ty::Pit], Ty::Pit),
+            "opposite" | "behind" | "in_front" | "next" | "previous" => (&[Ty::Pit], Ty::Pit),
             "store" => (&[Ty::Player], Ty::Pit),
             "other" => (&[Ty::Player], Ty::Player),
             "row" => (&[Ty::Player], Ty::Set),

@@ -13,7 +13,8 @@ pub struct Args {
     /// Start from this position (JSON, see docs/cli.md) instead of the game's start.
     #[arg(long)]
     from: Option<PathBuf>,
-    /// Moves to play, comma-separated pit numbers (`3,1,6`).
+    /// Moves to play, comma-separated: pit numbers (`3,1,6`), or on a board of several rows a player
+    /// the row letter and number (`b3,a1`; `a` is the front row).
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     moves: Vec<String>,
     #[command(flatten)]
@@ -25,16 +26,28 @@ pub struct Args {
     trace: bool,
 }
 
-/// Parses the `--moves` list into pit numbers.
-pub(super) fn parse_moves(moves: &[String]) -> Result<Vec<usize>, Diagnostic> {
+/// Parses the `--moves` list into moves of `game`.
+pub(super) fn parse_moves(game: &crate::Game, moves: &[String]) -> Result<Vec<usize>, Diagnostic> {
     moves
         .iter()
         .map(|m| m.trim())
         .filter(|m| !m.is_empty())
         .map(|m| {
-            m.parse::<usize>().map_err(|_| {
-                Diagnostic::bare("sow::run::bad_move", format!("`{m}` in --moves is not a pit number"))
-                    .with_help("write the pits to play as numbers separated by commas, e.g. `--moves 3,1,6`")
+            game.parse_move(m).ok_or_else(|| {
+                let mut example = if game.rows == 1 {
+                    format!("numbers from 1 to {} separated by commas, e.g. `--moves 3,1,6`", game.columns)
+                } else {
+                    format!(
+                        "a row letter (`a` the front row, `{}` the back row) and a pit number from 1 to {}, e.g. `--moves b3,a1`",
+                        game.pit_name(game.side_pits).chars().next().unwrap_or('a'),
+                        game.columns
+                    )
+                };
+                if game.choices > 1 {
+                    example.push_str(", each followed by `L` or `R`: the way the seeds go, to your left or right (`3R`)");
+                }
+                Diagnostic::bare("sow::run::bad_move", format!("`{m}` in --moves is not a pit of this board"))
+                    .with_help(format!("write the pits to play as {example}"))
             })
         })
         .collect()
@@ -43,15 +56,15 @@ pub(super) fn parse_moves(moves: &[String]) -> Result<Vec<usize>, Diagnostic> {
 /// Runs `run`.
 pub fn run(args: Args) -> u8 {
     let json = args.output.json();
-    let moves = match parse_moves(&args.moves) {
-        Ok(m) => m,
-        Err(d) => return fail(d, 2),
-    };
     let loaded = match load(&args.file, &args.start.sets) {
         Ok(l) => l,
         Err(code) => return code,
     };
     let game = &loaded.game;
+    let moves = match parse_moves(game, &args.moves) {
+        Ok(m) => m,
+        Err(d) => return fail(d, 2),
+    };
     let mut pos = match &args.from {
         Some(path) => {
             let text = match read_position_file(path) {
@@ -82,14 +95,18 @@ pub fn run(args: Args) -> u8 {
         };
         if let Err(e) = result {
             let message = match e {
-                crate::engine::MoveError::Illegal { pit, reason } => {
-                    format!("move {} of --moves (pit {pit}) is not allowed: {reason}", i + 1)
+                crate::engine::MoveError::Illegal { name, reason, .. } => {
+                    format!("move {} of --moves (pit {name}) is not allowed: {reason}", i + 1)
                 }
-                crate::engine::MoveError::GameOver => format!("move {} of --moves (pit {k}) comes after the end of the game", i + 1),
+                crate::engine::MoveError::GameOver => format!(
+                    "move {} of --moves (pit {}) comes after the end of the game",
+                    i + 1,
+                    game.move_name(k)
+                ),
             };
             let d = Diagnostic::bare("sow::run::illegal_move", message).with_help(match game.legal_moves(&pos).as_slice() {
                 [] => "no move can be played here".to_string(),
-                moves => format!("the legal moves here are: {}", list(moves)),
+                moves => format!("the legal moves here are: {}", names(game, moves)),
             });
             return fail(d, 1);
         }
@@ -109,6 +126,15 @@ pub fn run(args: Args) -> u8 {
     }
     out(&result);
     0
+}
+
+/// The moves as the player writes them, comma-separated.
+pub(super) fn names(game: &crate::Game, moves: &[usize]) -> String {
+    if moves.is_empty() {
+        "none".into()
+    } else {
+        moves.iter().map(|&k| game.move_name(k)).collect::<Vec<_>>().join(", ")
+    }
 }
 
 pub(super) fn list(moves: &[usize]) -> String {

@@ -85,7 +85,7 @@ pub fn run(args: Args) -> u8 {
     };
     let s = match result {
         Ok(s) => s,
-        Err(r) => return fail(refusal(&r, game.pits, game.total), 1),
+        Err(r) => return fail(refusal(&r, game.side_pits, game.total), 1),
     };
     let method = match args.method {
         Method::Alphabeta => "alphabeta",
@@ -145,7 +145,7 @@ fn human(game: &crate::Game, s: &Solved, method: &str) -> String {
     let mut t = format!(
         "{} ({} pits a side, {} seeds in all), {me} to move: {} ({} for {me}, margin {:+})\n",
         game.name,
-        game.pits,
+        game.side_pits,
         game.total,
         result(s.value, s.margin),
         s.value.word(),

@@ -103,7 +103,7 @@ impl Gen {
     fn cond(&mut self, e: &BoolExpr) {
         match e {
             BoolExpr::Bool(b) => self.push(Op::Int(i64::from(*b))),
-            BoolExpr::Final | BoolExpr::NoMoves | BoolExpr::CanFeed | BoolExpr::Repeated => {
+            BoolExpr::Final | BoolExpr::NoMoves | BoolExpr::CanFeed | BoolExpr::Repeated | BoolExpr::Clockwise => {
                 self.push(Op::Flag(flag(e).expect("a flag")));
             }
             BoolExpr::Claimed(p) => {
@@ -198,7 +198,12 @@ impl Gen {
                 self.place(p);
                 self.unary(Op::Number);
             }
+            IntExpr::Row(p) => {
+                self.place(p);
+                self.unary(Op::RowOf);
+            }
             IntExpr::Lap => self.push(Op::Lap),
+            IntExpr::Taken => self.push(Op::Taken),
             IntExpr::Ply => self.push(Op::Ply),
             IntExpr::Round => self.push(Op::Round),
             IntExpr::Total => self.push(Op::Total),
@@ -285,6 +290,10 @@ impl Gen {
                 self.place(p);
                 self.unary(Op::Opposite);
             }
+            PitExpr::Relation(r, p) => {
+                self.place(p);
+                self.unary(Op::Relation(*r));
+            }
             PitExpr::Leftmost(s) => {
                 let i = self.set_index(s);
                 self.push(Op::Leftmost(i));
@@ -337,7 +346,9 @@ fn test(e: &BoolExpr, pits: usize) -> Option<Test> {
     let truth = |o: Operand| Some(Test::In(o, 0, 0, false));
     match e {
         BoolExpr::Bool(b) => truth(Operand::Int(i64::from(*b))),
-        BoolExpr::Final | BoolExpr::NoMoves | BoolExpr::CanFeed | BoolExpr::Repeated => truth(Operand::Flag(flag(e)?)),
+        BoolExpr::Final | BoolExpr::NoMoves | BoolExpr::CanFeed | BoolExpr::Repeated | BoolExpr::Clockwise => {
+            truth(Operand::Flag(flag(e)?))
+        }
         BoolExpr::Claimed(p) => truth(match at(p, pits)? {
             Place::Reg(r) => Operand::Claimed(r),
             Place::Opposite(r) => Operand::ClaimedOpposite(r),
@@ -397,6 +408,7 @@ fn flag(e: &BoolExpr) -> Option<Flag> {
         BoolExpr::NoMoves => Some(Flag::NoMoves),
         BoolExpr::CanFeed => Some(Flag::CanFeed),
         BoolExpr::Repeated => Some(Flag::Repeated),
+        BoolExpr::Clockwise => Some(Flag::Clockwise),
         _ => None,
     }
 }

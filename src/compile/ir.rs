@@ -9,8 +9,16 @@ use crate::engine::{Cell, Player};
 pub struct Game {
     /// Display name.
     pub name: String,
+    /// Pits of one player, every row (rows × columns).
+    pub side_pits: usize,
+    /// Rows of pits each player has (1 on a two-row board).
+    pub rows: usize,
     /// Pits in each row.
-    pub pits: usize,
+    pub columns: usize,
+    /// Ways to play one pit: 2 when some phase lets the mover choose the direction (a move is then a
+    /// pit and a direction: counter-clockwise for moves `1..=side_pits`, clockwise for the next
+    /// `side_pits`), else 1.
+    pub choices: usize,
     /// Stores are sown into (else they only hold captures).
     pub stores_sown: bool,
     /// Seeds of every cell at the start (pits, then the two stores).
@@ -105,6 +113,15 @@ pub struct Track {
     /// Per cell: its place in `cells` (0 for a cell not on the track, as if it stood first). The
     /// usual sowing loop counts places, so that finding each next cell does not wait on the last.
     pub place: Vec<u16>,
+    /// Per cell: the cell before it on the track (for a cell not on the track, the track's last).
+    pub prev: Vec<Cell>,
+}
+
+impl Track {
+    /// Is the cell on this track?
+    pub fn has(&self, c: Cell) -> bool {
+        self.cells.get(usize::from(self.place[c as usize])) == Some(&c)
+    }
 }
 
 /// The rules for the moves that start while `when` holds.
@@ -120,8 +137,10 @@ pub struct Phase {
     pub forbids: Vec<Forbid>,
     /// Capture rules in order.
     pub captures: Vec<Rule>,
-    /// The sowing track of each mover (south first).
+    /// Each mover's counter-clockwise track (south first).
     pub tracks: [Track; 2],
+    /// Each mover's clockwise track: the same cells the other way round.
+    pub cw_tracks: [Track; 2],
     /// Per mover (south first), per cell: the seed counts, as bits (bit `k` for `k` seeds, bit 63
     /// for 63 or more), with which a capture rule might hold when a lap ends in that cell. Worked
     /// out from the tests that read only which cell `last` is and how many seeds it holds, so that
@@ -132,12 +151,16 @@ pub struct Phase {
 /// How seeds are sown.
 #[derive(Debug, Clone)]
 pub struct Sow {
-    /// Counter-clockwise?
+    /// Counter-clockwise? (When the mover chooses, the direction of `tracks`.)
     pub ccw: bool,
+    /// The mover chooses the direction with each move.
+    pub either: bool,
     /// The origin gets no seed.
     pub skip_origin: bool,
     /// The mover's store is on the track.
     pub into_own_store: bool,
+    /// Each player sows around their own rows only (else around both players' rows).
+    pub own_track: bool,
     /// Relay condition.
     pub relay: Option<Code>,
     /// Most laps per move.
@@ -184,6 +207,8 @@ pub enum Receiver {
     Owner,
     /// A player.
     Player(Code),
+    /// The mover's hand: the seeds are sown again (`sow taken`).
+    Hand,
 }
 
 /// Pits an action applies to.
@@ -223,6 +248,23 @@ pub enum Action {
         /// For whom.
         player: Code,
     },
+    /// Sow the seeds the rule took again, within the same move: from the pit `from`, or from the
+    /// pit after `last` along the track.
+    SowTaken {
+        /// The pit the first seed falls into.
+        from: Option<Code>,
+    },
+}
+
+/// The result an end rule states, instead of comparing the scores.
+#[derive(Debug, Clone)]
+pub enum EndResult {
+    /// This player wins.
+    Winner(Code),
+    /// This player loses.
+    Loser(Code),
+    /// Nobody wins.
+    Draw,
 }
 
 /// Feeding policy.
@@ -254,6 +296,8 @@ pub struct EndRule {
     pub when: Code,
     /// The seeds left on the board.
     pub remaining: Remaining,
+    /// The result the rule states; `None`: the scores decide.
+    pub result: Option<EndResult>,
     /// The condition asks `no_moves` or `can_feed`, so the legal moves must be known to test it.
     pub asks_moves: bool,
     /// The condition asks `can_feed`.
@@ -350,6 +394,19 @@ pub struct Rounds {
     pub keep_claims: bool,
 }
 
+/// A pit found from another by where it lies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    /// The pit behind, one row further from the middle.
+    Behind,
+    /// The pit in front, one row nearer the middle.
+    InFront,
+    /// The next cell along the mover's track.
+    Next,
+    /// The cell before it along the mover's track.
+    Previous,
+}
+
 /// A field of a pit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PitField {
@@ -359,6 +416,8 @@ pub enum PitField {
     Before,
     /// Number in its row.
     Number,
+    /// Its row, 1 for the front row.
+    Row,
     /// Row player.
     Side,
     /// Owner.
@@ -452,6 +511,10 @@ pub enum Expr {
     Final,
     /// Lap number.
     Lap,
+    /// Seeds taken by this move's rules so far.
+    Taken,
+    /// The move sows clockwise by the mover's choice.
+    Clockwise,
     /// Moves played.
     Ply,
     /// Round number.
@@ -468,6 +531,8 @@ pub enum Expr {
     Other(Box<Expr>),
     /// `opposite(PIT)`.
     Opposite(Box<Expr>),
+    /// `behind(PIT)`, `next(PIT)`, ...
+    Relation(Relation, Box<Expr>),
     /// `store(P)`.
     Store(Box<Expr>),
     /// `seeds(P)`.
@@ -513,6 +578,8 @@ impl Expr {
             | Expr::Pit
             | Expr::Final
             | Expr::Lap
+            | Expr::Taken
+            | Expr::Clockwise
             | Expr::Ply
             | Expr::Round
             | Expr::Total
@@ -521,6 +588,7 @@ impl Expr {
             | Expr::Repeated => false,
             Expr::Other(x)
             | Expr::Opposite(x)
+            | Expr::Relation(_, x)
             | Expr::Store(x)
             | Expr::Seeds(x)
             | Expr::Captured(x)
@@ -660,6 +728,8 @@ pub enum Flag {
     CanFeed = 2,
     /// `repeated`.
     Repeated = 3,
+    /// `clockwise`.
+    Clockwise = 4,
 }
 
 /// A value a [`Test`] reads directly, in one step: each common way to name a value has its own
@@ -770,6 +840,8 @@ pub enum Op {
     Flag(Flag),
     /// Push the lap number.
     Lap,
+    /// Push the seeds taken by this move's rules so far.
+    Taken,
     /// Push the moves played.
     Ply,
     /// Push the round number.
@@ -792,6 +864,10 @@ pub enum Op {
     Before,
     /// Pit → its number in its row.
     Number,
+    /// Pit → its row (1 for the front row).
+    RowOf,
+    /// Pit → a pit next to it (no pit when there is none).
+    Relation(Relation),
     /// Pit → its row's player.
     Side,
     /// Pit → its owner.

@@ -17,9 +17,11 @@ use typed::{PitExpr, Typer};
 pub fn compile(checked: &Checked) -> Game {
     let items = &checked.program.items;
     let params = &checked.params;
+    let side_pits = checked.pits * checked.rows;
     let lower = Lower {
         params,
-        pits: checked.pits,
+        pits: side_pits,
+        rows: checked.rows,
         typer: Typer::default(),
         sows_into_store: sows_into_store(items),
         takes_from_store: std::cell::Cell::new(false),
@@ -70,7 +72,7 @@ pub fn compile(checked: &Checked) -> Game {
     let ends: Vec<EndRule> = items
         .iter()
         .filter_map(|i| match &i.kind {
-            ItemKind::End(name, cond, remaining) => {
+            ItemKind::End(name, cond, remaining, result) => {
                 let when = lower.expr(cond);
                 let asks_can_feed = when.mentions(&|e| matches!(e, Expr::CanFeed));
                 Some(
@@ -94,7 +96,12 @@ pub fn compile(checked: &Checked) -> Game {
                                     | Expr::InSet(..)
                             ),
                         }),
-                        when: Gen::bool(checked.pits, &lower.typer.bool(&when)),
+                        when: Gen::bool(side_pits, &lower.typer.bool(&when)),
+                        result: result.as_ref().map(|r| match r {
+                            ast::EndResult::Winner(p) => EndResult::Winner(lower.player(p)),
+                            ast::EndResult::Loser(p) => EndResult::Loser(lower.player(p)),
+                            ast::EndResult::Draw => EndResult::Draw,
+                        }),
                         test: EndTest::General,
                         store_table: Default::default(),
                         remaining: match remaining {
@@ -130,11 +137,14 @@ pub fn compile(checked: &Checked) -> Game {
     let uses_closed = checked.fill.is_some();
     let uses_can_feed = items
         .iter()
-        .any(|i| matches!(&i.kind, ItemKind::End(_, cond, _) if mentions(cond, "can_feed")));
-    let pits = checked.pits;
+        .any(|i| matches!(&i.kind, ItemKind::End(_, cond, ..) if mentions(cond, "can_feed")));
+    let pits = side_pits;
     for phase in &mut phases {
         let sow = &phase.sow;
-        phase.tracks = Player::BOTH.map(|p| track(pits, p, sow.ccw, sow.into_own_store));
+        let ccw = Sow { ccw: true, ..sow.clone() };
+        let cw = Sow { ccw: false, ..sow.clone() };
+        phase.tracks = Player::BOTH.map(|p| track(checked.pits, checked.rows, p, &ccw));
+        phase.cw_tracks = Player::BOTH.map(|p| track(checked.pits, checked.rows, p, &cw));
         phase.capture_at = Player::BOTH.map(|mover| {
             (0..2 * pits + 2)
                 .map(|c| {
@@ -147,9 +157,12 @@ pub fn compile(checked: &Checked) -> Game {
         });
     }
     let end_kinds = EndKinds::of(&ends);
-    Game {
+    let mut game = Game {
         name,
-        pits: checked.pits,
+        side_pits,
+        rows: checked.rows,
+        columns: checked.pits,
+        choices: if phases.iter().any(|p| p.sow.either) { 2 } else { 1 },
         stores_sown,
         total: checked.initial.iter().sum(),
         initial: checked.initial.clone(),
@@ -174,7 +187,30 @@ pub fn compile(checked: &Checked) -> Game {
             .map(|c| if c < pits || c == 2 * pits { Player::South } else { Player::North })
             .collect(),
         end_kinds,
+    };
+    if let Some(cond) = &checked.seeds_where {
+        let cond = lower.cond(cond);
+        start_where(&mut game, &cond);
     }
+    game
+}
+
+/// Keeps the starting seeds only in the pits where `cond` holds (`seeds N where COND`).
+fn start_where(game: &mut Game, cond: &Code) {
+    let board = crate::engine::Board {
+        cells: crate::engine::Slots::from_slice(&game.initial),
+        claimed: crate::engine::Slots::from_elem(None, game.pit_count()),
+        closed: crate::engine::Slots::from_elem(false, game.pit_count()),
+    };
+    let keep: Vec<bool> = (0..game.pit_count())
+        .map(|c| crate::engine::holds_for_pit(game, &board, cond, c as Cell))
+        .collect();
+    for (seeds, keep) in game.initial.iter_mut().zip(keep) {
+        if !keep {
+            *seeds = 0;
+        }
+    }
+    game.total = game.initial.iter().sum();
 }
 
 /// Might a condition read at the end of a lap (mover `mover`, the player to move) hold when the lap
@@ -225,29 +261,54 @@ fn sows_into_store(items: &[Item]) -> bool {
     })
 }
 
-/// The cells a mover sows into, in order: both rows (and the mover's own store, right after the
-/// mover's row, when stores are sown), reversed for clockwise sowing.
-fn track(pits: usize, mover: Player, ccw: bool, into_own_store: bool) -> Track {
-    let n = pits as Cell;
-    let store = |p: Player| 2 * n + p.index() as Cell;
-    let mut t: Vec<Cell> = (0..n).collect();
-    if into_own_store && mover == Player::South {
-        t.push(store(Player::South));
+/// The cells a mover sows into, in order, counter-clockwise as seen from above, then reversed for
+/// clockwise sowing. A shared track runs through both players' rows (one row each): the mover's
+/// from pit 1, the other's from pit 1, with the mover's own store right after the mover's row when
+/// stores are sown. An own track runs through the mover's rows only, from the back row's pit 1
+/// to its end, then along the row in front the other way, and so on to the front row.
+fn track(columns: usize, rows: usize, mover: Player, sow: &Sow) -> Track {
+    let side = (columns * rows) as Cell;
+    let cells = 2 * side as usize + 2;
+    let store = |p: Player| 2 * side + p.index() as Cell;
+    let mut t: Vec<Cell> = Vec::with_capacity(cells);
+    if sow.own_track {
+        let base = mover.index() as Cell * side;
+        for (i, row) in (0..rows as Cell).rev().enumerate() {
+            let first = base + row * columns as Cell;
+            let row_cells = first..first + columns as Cell;
+            if i % 2 == 0 {
+                t.extend(row_cells);
+            } else {
+                t.extend(row_cells.rev());
+            }
+        }
+    } else {
+        t.extend(0..side);
+        if sow.into_own_store && mover == Player::South {
+            t.push(store(Player::South));
+        }
+        t.extend(side..2 * side);
+        if sow.into_own_store && mover == Player::North {
+            t.push(store(Player::North));
+        }
     }
-    t.extend(n..2 * n);
-    if into_own_store && mover == Player::North {
-        t.push(store(Player::North));
-    }
-    if !ccw {
+    if !sow.ccw {
         t.reverse();
     }
-    let mut next = vec![t[1 % t.len()]; 2 * pits + 2];
-    let mut place = vec![0; 2 * pits + 2];
+    let mut next = vec![t[1 % t.len()]; cells];
+    let mut prev = vec![t[t.len() - 1]; cells];
+    let mut place = vec![0; cells];
     for (i, &c) in t.iter().enumerate() {
         next[c as usize] = t[(i + 1) % t.len()];
+        prev[c as usize] = t[(i + t.len() - 1) % t.len()];
         place[c as usize] = i as u16;
     }
-    Track { cells: t, next, place }
+    Track {
+        cells: t,
+        next,
+        place,
+        prev,
+    }
 }
 
 /// Could the pit expression name a store? (`last` can when some phase sows into stores.)
@@ -256,6 +317,8 @@ fn may_be_store(e: &PitExpr, sows_into_store: bool) -> bool {
         PitExpr::Store(_) => true,
         PitExpr::Last => sows_into_store,
         PitExpr::Opposite(x) => may_be_store(x, sows_into_store),
+        // The next cell along a track with a store on it may be the store.
+        PitExpr::Relation(r, _) => matches!(r, Relation::Next | Relation::Previous) && sows_into_store,
         // Sets hold pits only.
         PitExpr::NoPit | PitExpr::Origin | PitExpr::Pit | PitExpr::Leftmost(_) | PitExpr::Rightmost(_) => false,
     }
@@ -295,7 +358,10 @@ fn uses(items: &[Item], pred: &dyn Fn(&ast::Action) -> bool) -> bool {
 
 struct Lower<'a> {
     params: &'a [(String, i64)],
+    /// Pits of one player, every row: the stores' cells follow them.
     pits: usize,
+    /// Rows each player has (`back` is the last).
+    rows: usize,
     typer: Typer,
     /// `last` may be a store.
     sows_into_store: bool,
@@ -317,8 +383,10 @@ impl Lower<'_> {
     fn phase(&self, name: String, when: Option<Code>, items: &[Item], base: Option<&Phase>) -> Phase {
         let mut sow = base.map(|b| b.sow.clone()).unwrap_or(Sow {
             ccw: true,
+            either: false,
             skip_origin: false,
             into_own_store: false,
+            own_track: self.rows > 1,
             relay: None,
             relay_limit: limits::DEFAULT_RELAY_LIMIT,
         });
@@ -327,9 +395,13 @@ impl Lower<'_> {
         let mut replaces_captures = base.is_none();
         for item in items {
             match &item.kind {
-                ItemKind::SowDirection(d) => sow.ccw = *d == ast::Direction::Ccw,
+                ItemKind::SowDirection(d) => {
+                    sow.ccw = *d != ast::Direction::Cw;
+                    sow.either = *d == ast::Direction::Either;
+                }
                 ItemKind::SowSkipOrigin => sow.skip_origin = true,
                 ItemKind::SowIntoStore => sow.into_own_store = true,
+                ItemKind::SowTrack(kind) => sow.own_track = *kind == ast::TrackKind::Own,
                 ItemKind::SowRelay(e) => sow.relay = Some(self.cond(e)),
                 ItemKind::SowRelayLimit(e) => sow.relay_limit = self.int(e) as u32,
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
@@ -354,6 +426,7 @@ impl Lower<'_> {
             forbids,
             captures,
             tracks: Default::default(),
+            cw_tracks: Default::default(),
             capture_at: Default::default(),
         }
     }
@@ -368,11 +441,14 @@ impl Lower<'_> {
     fn rule(&self, def: &ast::RuleDef) -> Rule {
         let mut actions: Vec<Action> = Vec::new();
         let mut then = Then::Continue;
+        // A rule that sows its seeds again takes them into the mover's hand, not to a store.
+        let sows_again = def.actions.iter().any(|a| matches!(a.node, ast::Action::SowTaken(_)));
         for a in &def.actions {
             match &a.node {
                 ast::Action::Take(pits, to) => actions.push(Action::Take {
                     pits: pits.iter().map(|p| self.pits(p)).collect(),
                     to: match to {
+                        _ if sows_again => Receiver::Hand,
                         None => Receiver::Player(Gen::player(self.pits, &typed::PlayerExpr::Mover)),
                         Some(ast::Receiver::Owner) => Receiver::Owner,
                         Some(ast::Receiver::Player(p)) => Receiver::Player(self.player(p)),
@@ -398,6 +474,9 @@ impl Lower<'_> {
                 ast::Action::Claim(pits, p) => actions.push(Action::Claim {
                     pits: pits.iter().map(|x| self.pits(x)).collect(),
                     player: self.player(p),
+                }),
+                ast::Action::SowTaken(from) => actions.push(Action::SowTaken {
+                    from: from.as_ref().map(|p| Gen::pit(self.pits, &self.typer.pit(&self.expr(p)))),
                 }),
                 ast::Action::Then(t) => {
                     then = match t {
@@ -457,16 +536,24 @@ impl Lower<'_> {
                 "pit" => Expr::Pit,
                 "final" => Expr::Final,
                 "lap" => Expr::Lap,
+                "taken" => Expr::Taken,
+                "clockwise" => Expr::Clockwise,
                 "ply" => Expr::Ply,
                 "round" => Expr::Round,
                 "total" => Expr::Total,
                 "no_moves" => Expr::NoMoves,
                 "can_feed" => Expr::CanFeed,
                 "repeated" => Expr::Repeated,
+                "front" => Expr::Int(1),
+                "back" => Expr::Int(self.rows as i64),
                 _ => Expr::Int(self.params.iter().find(|(p, _)| p == n).map_or(0, |(_, v)| *v)),
             },
             ExprKind::Call(name, args) => match name.node.as_str() {
                 "opposite" => Expr::Opposite(b(&args[0])),
+                "behind" => Expr::Relation(Relation::Behind, b(&args[0])),
+                "in_front" => Expr::Relation(Relation::InFront, b(&args[0])),
+                "next" => Expr::Relation(Relation::Next, b(&args[0])),
+                "previous" => Expr::Relation(Relation::Previous, b(&args[0])),
                 "store" => Expr::Store(b(&args[0])),
                 "other" => Expr::Other(b(&args[0])),
                 "seeds" => Expr::Seeds(b(&args[0])),
@@ -489,6 +576,7 @@ impl Lower<'_> {
                     "count" => PitField::Count,
                     "before" => PitField::Before,
                     "number" => PitField::Number,
+                    "row" => PitField::Row,
                     "side" => PitField::Side,
                     "owner" => PitField::Owner,
                     "claimed" => PitField::Claimed,

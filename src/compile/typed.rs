@@ -9,7 +9,7 @@
 
 use std::cell::Cell;
 
-use super::ir::{Aggregate, ArithOp, BinOp, CmpOp, Expr, PitField, SetExpr};
+use super::ir::{Aggregate, ArithOp, BinOp, CmpOp, Expr, PitField, Relation, SetExpr};
 use crate::engine::Player;
 
 /// A pit or store named by a rule: a pit-valued [`Expr`], typed.
@@ -27,6 +27,8 @@ pub(crate) enum PitExpr {
     Store(Box<PlayerExpr>),
     /// `opposite(PIT)`.
     Opposite(Box<PitExpr>),
+    /// `behind(PIT)`, `next(PIT)`, ...
+    Relation(Relation, Box<PitExpr>),
     /// `leftmost(SET)`.
     Leftmost(Box<Pits>),
     /// `rightmost(SET)`.
@@ -63,8 +65,12 @@ pub(crate) enum IntExpr {
     Before(PitExpr),
     /// `PIT.number`.
     Number(PitExpr),
+    /// `PIT.row`.
+    Row(PitExpr),
     /// Lap number.
     Lap,
+    /// Seeds taken by this move so far.
+    Taken,
     /// Moves played.
     Ply,
     /// Round number.
@@ -104,6 +110,8 @@ pub(crate) enum BoolExpr {
     CanFeed,
     /// The position occurred before.
     Repeated,
+    /// The move sows clockwise by choice.
+    Clockwise,
     /// `PIT.claimed`.
     Claimed(PitExpr),
     /// `PIT.closed`.
@@ -160,6 +168,7 @@ fn ty(e: &Expr) -> Ty {
     match e {
         Expr::Int(_)
         | Expr::Lap
+        | Expr::Taken
         | Expr::Ply
         | Expr::Round
         | Expr::Total
@@ -167,10 +176,11 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Captured(_)
         | Expr::RoundsWon(_)
         | Expr::Neg(_)
-        | Expr::Field(_, PitField::Count | PitField::Before | PitField::Number)
+        | Expr::Field(_, PitField::Count | PitField::Before | PitField::Number | PitField::Row)
         | Expr::Aggregate(Aggregate::Size | Aggregate::Sum, _) => Ty::Int,
         Expr::Bool(_)
         | Expr::Final
+        | Expr::Clockwise
         | Expr::NoMoves
         | Expr::CanFeed
         | Expr::Repeated
@@ -194,6 +204,7 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Origin
         | Expr::Pit
         | Expr::Opposite(_)
+        | Expr::Relation(..)
         | Expr::Store(_)
         | Expr::Aggregate(Aggregate::Leftmost | Aggregate::Rightmost, _) => Ty::Pit,
     }
@@ -221,6 +232,7 @@ impl Typer {
         match e {
             Expr::Bool(b) => BoolExpr::Bool(*b),
             Expr::Final => BoolExpr::Final,
+            Expr::Clockwise => BoolExpr::Clockwise,
             Expr::NoMoves => BoolExpr::NoMoves,
             Expr::CanFeed => BoolExpr::CanFeed,
             Expr::Repeated => {
@@ -294,6 +306,7 @@ impl Typer {
         match e {
             Expr::Int(n) => IntExpr::Int(*n),
             Expr::Lap => IntExpr::Lap,
+            Expr::Taken => IntExpr::Taken,
             Expr::Ply => {
                 self.ply.set(true);
                 IntExpr::Ply
@@ -311,6 +324,7 @@ impl Typer {
                 self.before.set(true);
                 IntExpr::Before(self.pit(p))
             }
+            Expr::Field(p, PitField::Row) => IntExpr::Row(self.pit(p)),
             Expr::Field(p, _) => IntExpr::Number(self.pit(p)),
             Expr::Aggregate(Aggregate::Size, set) => IntExpr::Size(Box::new(self.set(set))),
             Expr::Aggregate(_, set) => IntExpr::Sum(Box::new(self.set(set))),
@@ -377,6 +391,10 @@ impl Typer {
             Expr::Opposite(p) => match self.pit(p) {
                 PitExpr::NoPit => PitExpr::NoPit,
                 p => PitExpr::Opposite(Box::new(p)),
+            },
+            Expr::Relation(r, p) => match self.pit(p) {
+                PitExpr::NoPit => PitExpr::NoPit,
+                p => PitExpr::Relation(*r, Box::new(p)),
             },
             Expr::Aggregate(Aggregate::Leftmost, set) => PitExpr::Leftmost(Box::new(self.set(set))),
             Expr::Aggregate(_, set) => PitExpr::Rightmost(Box::new(self.set(set))),

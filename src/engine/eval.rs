@@ -2,10 +2,27 @@
 //! in progress: a small stack machine, allocation-free for every usual expression.
 
 use super::{Board, Cell, Game, Player};
-use crate::compile::ir::{Code, Flag, NO_PIT, Op, Operand, PitSet, Quick, Reg, Test, Who};
+use crate::compile::ir::{Code, Flag, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
 
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
+
+thread_local! {
+    /// How many times `leftmost` or `rightmost` has found no pit (an empty set) on this thread. Only
+    /// written when that happens, so play that never meets it pays nothing; `check --explore` reads
+    /// it around the moves it plays.
+    static EMPTY_EXTREMES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times `leftmost` or `rightmost` has found no pit on this thread so far.
+pub(crate) fn empty_extremes() -> u64 {
+    EMPTY_EXTREMES.with(std::cell::Cell::get)
+}
+
+#[cold]
+fn note_empty_extreme() {
+    EMPTY_EXTREMES.with(|n| n.set(n.get() + 1));
+}
 
 /// Everything an expression may ask about.
 #[derive(Clone, Copy)]
@@ -31,6 +48,12 @@ pub(crate) struct Ctx<'a> {
     pub repeated: bool,
     /// Every seed on the board, when already worked out.
     pub total: Option<i64>,
+    /// The mover's track, which `next` and `previous` follow; `None`: the usual rules' track.
+    pub track: Option<&'a Track>,
+    /// Seeds taken by this move's rules so far.
+    pub taken: u32,
+    /// The move sows clockwise by the mover's choice.
+    pub clockwise: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -52,6 +75,9 @@ impl<'a> Ctx<'a> {
             can_feed: false,
             repeated: false,
             total: None,
+            track: None,
+            taken: 0,
+            clockwise: false,
         }
     }
 
@@ -215,6 +241,7 @@ impl<'a> Ctx<'a> {
             Flag::NoMoves => self.no_moves,
             Flag::CanFeed => self.can_feed,
             Flag::Repeated => self.repeated,
+            Flag::Clockwise => self.clockwise,
         }
     }
 
@@ -313,6 +340,33 @@ impl<'a> Ctx<'a> {
         if c == NO_PIT { 0 } else { self.game.number(c) as i64 }
     }
 
+    fn row_of(&self, c: Cell) -> i64 {
+        if c == NO_PIT { 0 } else { self.game.row_of(c) as i64 }
+    }
+
+    /// The pit found from `c` by `r`; [`NO_PIT`] when there is none.
+    fn related(&self, r: Relation, c: Cell) -> Cell {
+        if c == NO_PIT {
+            return NO_PIT;
+        }
+        let track = || {
+            self.track.unwrap_or_else(|| {
+                let usual = self.game.phases.last().expect("the usual rules are a phase");
+                if usual.sow.ccw {
+                    &usual.tracks[self.mover.index()]
+                } else {
+                    &usual.cw_tracks[self.mover.index()]
+                }
+            })
+        };
+        match r {
+            Relation::Behind => self.game.behind(c).unwrap_or(NO_PIT),
+            Relation::InFront => self.game.in_front(c).unwrap_or(NO_PIT),
+            Relation::Next => track().next[c as usize],
+            Relation::Previous => track().prev[c as usize],
+        }
+    }
+
     #[inline]
     fn total(&self) -> i64 {
         match self.total {
@@ -356,6 +410,7 @@ impl<'a> Ctx<'a> {
                 Op::ToMove => push!(self.to_move.index() as i64),
                 Op::Flag(f) => push!(i64::from(self.flag(f))),
                 Op::Lap => push!(i64::from(self.lap)),
+                Op::Taken => push!(i64::from(self.taken)),
                 Op::Ply => push!(i64::from(self.ply)),
                 Op::Round => push!(i64::from(self.round)),
                 Op::Total => push!(self.total()),
@@ -367,6 +422,8 @@ impl<'a> Ctx<'a> {
                 Op::Count => acc = i64::from(self.count(acc as Cell)),
                 Op::Before => acc = i64::from(self.before_of(acc as Cell)),
                 Op::Number => acc = self.number(acc as Cell),
+                Op::RowOf => acc = self.row_of(acc as Cell),
+                Op::Relation(r) => acc = i64::from(self.related(r, acc as Cell)),
                 Op::Side => acc = self.side_of(acc as Cell).index() as i64,
                 Op::Owner => acc = self.owner_of(acc as Cell).index() as i64,
                 Op::Claimed => acc = i64::from(self.claimed(acc as Cell)),
@@ -450,6 +507,9 @@ impl<'a> Ctx<'a> {
                         first = c;
                         false
                     });
+                    if first == NO_PIT {
+                        note_empty_extreme();
+                    }
                     push!(i64::from(first));
                 }
                 Op::Rightmost(i) => {
@@ -458,6 +518,9 @@ impl<'a> Ctx<'a> {
                         latest = c;
                         true
                     });
+                    if latest == NO_PIT {
+                        note_empty_extreme();
+                    }
                     push!(i64::from(latest));
                 }
             }

@@ -13,6 +13,7 @@ mod trace;
 use serde::{Deserialize, Serialize};
 
 pub use crate::compile::ir::Game;
+pub(crate) use eval::empty_extremes;
 pub use history::History;
 pub use moves::Moves;
 pub use perft::Playout;
@@ -20,8 +21,9 @@ pub use play::MoveError;
 pub use slots::{INLINE, Slots};
 pub use trace::Event;
 
-/// Index of a cell: pits `0..2N` (south's pit k is `k-1`, north's pit k is `N+k-1`), then south's
-/// store `2N` and north's store `2N+1`.
+/// Index of a cell: pits `0..2S`, where S is the pits of one player (rows × columns); south's come
+/// first, each player's front row first and each row from its owner's left (south's move k is cell
+/// `k-1`, north's `S+k-1`); then south's store `2S` and north's store `2S+1`.
 pub type Cell = u16;
 
 /// A player.
@@ -109,54 +111,179 @@ pub struct Position {
     pub history: History,
 }
 
+/// Does `cond` hold for the pit `c` as `pit`, on `board` before any move (a board's `seeds N where
+/// COND`)?
+pub(crate) fn holds_for_pit(game: &Game, board: &Board, cond: &crate::compile::ir::Code, c: Cell) -> bool {
+    eval::Ctx::new(game, board, Player::South)
+        .with(crate::compile::ir::Reg::Pit, c)
+        .bool(cond)
+}
+
 impl Game {
-    /// Number of pits on the board (both rows).
+    /// Number of pits on the board (every row of both players).
     pub fn pit_count(&self) -> usize {
-        2 * self.pits
+        2 * self.side_pits
     }
 
     /// The cell of a player's store.
     pub fn store(&self, p: Player) -> Cell {
-        (2 * self.pits + p.index()) as Cell
+        (2 * self.side_pits + p.index()) as Cell
     }
 
-    /// The cell of a player's pit number `number` (1-based).
-    pub fn pit(&self, p: Player, number: usize) -> Cell {
-        (p.index() * self.pits + number - 1) as Cell
+    /// The cell of a player's pit `k` (1-based): pit `k` of the front row on a board of one row a
+    /// player; on larger boards `k - 1 = row * columns + number - 1`, rows counted from the middle.
+    pub fn pit(&self, p: Player, k: usize) -> Cell {
+        (p.index() * self.side_pits + k - 1) as Cell
+    }
+
+    /// How many moves a player's pits allow at most: one per pit, two when the direction is chosen.
+    pub fn move_count(&self) -> usize {
+        self.side_pits * self.choices
+    }
+
+    /// The pit (1-based, as [`Game::pit`] reads it) a move starts from, and whether it sows clockwise
+    /// by the mover's choice.
+    pub fn move_parts(&self, k: usize) -> (usize, bool) {
+        let k = k.max(1) - 1;
+        (k % self.side_pits + 1, k >= self.side_pits)
+    }
+
+    /// Does a lap along row `row` (1 = front) of the counter-clockwise track go to its owner's right?
+    /// Tracks run from the outermost row, left to right, and turn at each row's end.
+    fn ccw_goes_right(&self, row: usize) -> bool {
+        (self.rows - row).is_multiple_of(2)
     }
 
     /// The player whose row (or store) the cell is in.
     pub fn side(&self, c: Cell) -> Player {
         let c = c as usize;
-        let n = self.pits;
+        let n = self.side_pits;
         if c < n || c == 2 * n { Player::South } else { Player::North }
     }
 
-    /// The pit's number in its row (1-based); 0 for a store.
+    /// The pit's number in its row (1-based, from its row's owner's left); 0 for a store.
     pub fn number(&self, c: Cell) -> usize {
         let c = c as usize;
-        if c >= 2 * self.pits { 0 } else { c % self.pits + 1 }
+        if c >= 2 * self.side_pits { 0 } else { c % self.columns + 1 }
+    }
+
+    /// The pit's row, 1 for the front row (nearest the middle of the board) up to `rows`; 0 for a
+    /// store.
+    pub fn row_of(&self, c: Cell) -> usize {
+        let c = c as usize;
+        if c >= 2 * self.side_pits {
+            0
+        } else {
+            c % self.side_pits / self.columns + 1
+        }
+    }
+
+    /// The move (1-based, as [`Game::pit`] reads it) that starts from the pit `c` of its row's player.
+    pub fn move_of(&self, c: Cell) -> usize {
+        c as usize % self.side_pits + 1
     }
 
     /// Is the cell a store?
     pub fn is_store(&self, c: Cell) -> bool {
-        c as usize >= 2 * self.pits
+        c as usize >= 2 * self.side_pits
     }
 
-    /// The pit across the board (a store's opposite is the other store).
+    /// The pit facing `c` across the middle of the board: the other player's front-row pit in the
+    /// same column (a store's opposite is the other store).
     pub fn opposite(&self, c: Cell) -> Cell {
-        let n2 = 2 * self.pits;
+        let side = self.side_pits;
         let c = c as usize;
-        if c >= n2 {
-            (n2 + (c - n2 + 1) % 2) as Cell
-        } else {
-            (n2 - 1 - c) as Cell
+        if c >= 2 * side {
+            return (2 * side + (c - 2 * side + 1) % 2) as Cell;
         }
+        // Numbered from each owner's left, the columns run opposite ways on the two sides.
+        let other_base = if c < side { side } else { 0 };
+        (other_base + self.columns - self.number(c as Cell)) as Cell
     }
 
-    /// A player's pits, pit 1 first.
+    /// The pit behind `c` in the same column, one row further from the middle; `None` for a back-row
+    /// pit or a store.
+    pub fn behind(&self, c: Cell) -> Option<Cell> {
+        let row = self.row_of(c);
+        (row != 0 && row < self.rows).then(|| c + self.columns as Cell)
+    }
+
+    /// The pit in front of `c` in the same column, one row nearer the middle; `None` for a
+    /// front-row pit or a store.
+    pub fn in_front(&self, c: Cell) -> Option<Cell> {
+        (self.row_of(c) > 1).then(|| c - self.columns as Cell)
+    }
+
+    /// A player's pits, every row, front row first.
     pub fn row(&self, p: Player) -> std::ops::Range<usize> {
-        p.index() * self.pits..(p.index() + 1) * self.pits
+        p.index() * self.side_pits..(p.index() + 1) * self.side_pits
+    }
+
+    /// The name of a player's move `k` as the player writes it: the pit number on a board of one row
+    /// a player, else the row letter (`a` the front row) and the number, as `b3`.
+    /// When the mover chooses the direction, `L` or `R` follows: the way the first seeds go, to the
+    /// mover's left or right along the pit's row (`3R`, `a5L`).
+    pub fn move_name(&self, k: usize) -> String {
+        if k == 0 || k > self.move_count() {
+            return k.to_string();
+        }
+        let (pit, cw) = self.move_parts(k);
+        let mut name = self.pit_name(pit);
+        if self.choices > 1 {
+            let row = (pit - 1) / self.columns + 1;
+            name.push(if self.ccw_goes_right(row) != cw { 'R' } else { 'L' });
+        }
+        name
+    }
+
+    /// The name of a player's pit `k` (1-based, as [`Game::pit`] reads it): its number on a board of
+    /// one row a player, else its row letter (`a` the front row) and number.
+    pub fn pit_name(&self, k: usize) -> String {
+        if self.rows == 1 || k == 0 || k > self.side_pits {
+            return k.to_string();
+        }
+        let letter = char::from(b'a' + ((k - 1) / self.columns) as u8);
+        format!("{letter}{}", (k - 1) % self.columns + 1)
+    }
+
+    /// Reads a move as [`Game::move_name`] writes it (letters in either case). On a board of one
+    /// row a player any number reads as itself, so that [`Game::apply`] can say why a pit that does
+    /// not exist cannot be played; otherwise `None` when the text names no pit of the board.
+    pub fn parse_move(&self, text: &str) -> Option<usize> {
+        let mut text = text.trim();
+        // The direction, when the mover chooses it.
+        let mut right = None;
+        if self.choices > 1 {
+            let last = text.chars().last()?.to_ascii_uppercase();
+            if last != 'L' && last != 'R' {
+                return None;
+            }
+            right = Some(last == 'R');
+            text = &text[..text.len() - 1];
+        }
+        let first = text.chars().next()?;
+        let pit = if self.rows == 1 && first.is_ascii_digit() {
+            let pit: usize = text.parse().ok()?;
+            if self.choices == 1 {
+                return Some(pit);
+            }
+            (1..=self.columns).contains(&pit).then_some(pit)?
+        } else {
+            if !first.is_ascii_alphabetic() {
+                return None;
+            }
+            let row = usize::from(first.to_ascii_lowercase() as u8 - b'a');
+            let number: usize = text[1..].parse().ok()?;
+            (row < self.rows && (1..=self.columns).contains(&number)).then(|| row * self.columns + number)?
+        };
+        match right {
+            None => Some(pit),
+            Some(right) => {
+                let row = (pit - 1) / self.columns + 1;
+                let cw = self.ccw_goes_right(row) != right;
+                Some(pit + if cw { self.side_pits } else { 0 })
+            }
+        }
     }
 
     /// The cell's owner: a claim's player, else the row's.
@@ -169,7 +296,7 @@ impl Game {
         if self.is_store(c) {
             format!("{}'s store", self.side(c).name())
         } else {
-            format!("{} {}", self.side(c).name(), self.number(c))
+            format!("{} {}", self.side(c).name(), self.pit_name(self.move_of(c)))
         }
     }
 
@@ -208,7 +335,7 @@ impl Game {
     /// The pits of `p` that hold seeds, as bits (bit `k-1` for pit `k`).
     #[inline]
     pub(crate) fn filled_pits(&self, board: &Board, p: Player) -> u64 {
-        let n = self.pits;
+        let n = self.side_pits;
         let base = p.index() * n;
         if let Some(all) = board.cells.inline_all()
             && let Some(eight) = all.get(base..base + 8)

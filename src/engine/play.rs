@@ -7,8 +7,8 @@ use super::eval::Ctx;
 use super::trace::{Event, Log, Narrate, Silent};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
 use crate::compile::ir::{
-    Action, Code, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Rule, Sow, StoreTable, Then,
-    Track,
+    Action, Code, EndResult, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Rule, StoreTable,
+    Then, Track,
 };
 
 /// Why a move cannot be played.
@@ -18,8 +18,10 @@ pub enum MoveError {
     GameOver,
     /// The move is against the rules.
     Illegal {
-        /// The pit named.
+        /// The move named (as [`Game::parse_move`] reads it).
         pit: usize,
+        /// The move as the player writes it (`3`, `b4`, `3R`).
+        name: String,
         /// Why, in words.
         reason: String,
     },
@@ -29,7 +31,7 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::GameOver => write!(f, "the game is over: no more moves can be played"),
-            MoveError::Illegal { pit, reason } => write!(f, "pit {pit} cannot be played: {reason}"),
+            MoveError::Illegal { name, reason, .. } => write!(f, "pit {name} cannot be played: {reason}"),
         }
     }
 }
@@ -80,6 +82,8 @@ enum Refusal {
     Empty,
     /// The phase's forbid rule with this index.
     Forbidden(usize),
+    /// The mover chose a direction the phase does not sow in.
+    FixedDirection,
     Endless(u32),
     GrandSlam,
     Starves,
@@ -129,19 +133,43 @@ struct Turn {
     rounds_won: [u32; 2],
     /// No pit is closed (closures change only between rounds, never during a move).
     open: bool,
+    /// The sowing goes clockwise: the phase's direction, or the mover's choice where it is chosen.
+    cw: bool,
 }
 
 impl Turn {
-    /// The turn of a position whose move rules are known.
+    /// The turn of the move `k` of a position whose move rules are known.
     #[inline]
-    fn of(pos: &Position, rules: MoveRules) -> Turn {
+    fn of(game: &Game, pos: &Position, rules: MoveRules, k: usize) -> Turn {
         Turn {
             mover: pos.to_move,
             ply: pos.ply,
             round: pos.round,
             rounds_won: pos.rounds_won,
             open: rules.open,
+            cw: if game.choices > 1 {
+                game.move_parts(k).1
+            } else {
+                !rules.phase.sow.ccw
+            },
         }
+    }
+}
+
+impl Phase {
+    /// The track `mover` sows along, clockwise when chosen so (and the phase lets the mover choose).
+    #[inline]
+    fn track(&self, mover: Player, cw: bool) -> &Track {
+        if cw {
+            &self.cw_tracks[mover.index()]
+        } else {
+            &self.tracks[mover.index()]
+        }
+    }
+
+    /// Both players' tracks in the direction of the turn, south's first.
+    fn tracks_of(&self, turn: Turn) -> [&Track; 2] {
+        Player::BOTH.map(|p| self.track(p, turn.cw))
     }
 }
 
@@ -200,7 +228,11 @@ impl Game {
     pub(crate) fn legal_with(&self, pos: &Position, rules: MoveRules) -> Moves {
         if rules.open && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
             // With every pit open, a move is legal when its pit holds seeds.
-            return Moves::from_bits(self.filled_pits(&pos.board, pos.to_move));
+            let filled = self.filled_pits(&pos.board, pos.to_move);
+            if self.choices == 1 {
+                return Moves::from_bits(filled);
+            }
+            return Moves::from_bits(self.directions_of(rules.phase, filled));
         }
         self.legal_checked(pos, rules)
     }
@@ -210,15 +242,15 @@ impl Game {
     #[inline(never)]
     fn legal_checked(&self, pos: &Position, rules: MoveRules) -> Moves {
         let mut moves = Moves::NONE;
-        if rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
+        if self.choices == 1 && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
             // Usually a move is legal when its pit is open and holds seeds and the cell after it is
             // open: check_move's first steps, on plain slices.
-            let n = self.pits;
+            let n = self.side_pits;
             let base = pos.to_move.index() * n;
             let all_closed: &[bool] = &pos.board.closed;
             let cells = &pos.board.cells[base..base + n];
             let closed = &all_closed[base..base + n];
-            let next = &rules.phase.tracks[pos.to_move.index()].next[base..base + n];
+            let next = &rules.phase.track(pos.to_move, !rules.phase.sow.ccw).next[base..base + n];
             let mut bits = 0u64;
             for i in 0..n {
                 if cells[i] != 0
@@ -230,12 +262,23 @@ impl Game {
             }
             return Moves::from_bits(bits);
         }
-        for k in 1..=self.pits {
+        for k in 1..=self.move_count() {
             if self.check_move(pos, rules, k).is_ok() {
                 moves.insert(k);
             }
         }
         moves
+    }
+
+    /// The moves of a game whose mover may choose the direction, from the bits of the pits that may
+    /// be played: both directions where the phase lets the mover choose, else its own.
+    fn directions_of(&self, phase: &Phase, pits: u64) -> u64 {
+        let cw = pits << self.side_pits;
+        match (phase.sow.either, phase.sow.ccw) {
+            (true, _) => pits | cw,
+            (false, true) => pits,
+            (false, false) => cw,
+        }
     }
 
     /// The feeding rule applies: the mover's opponent has no seeds.
@@ -276,8 +319,8 @@ impl Game {
 
     /// Might the sowing from `origin` never end because the pits around are closed? Only if the cell
     /// after the origin is closed: every run of skipped cells as long as the track passes it.
-    fn may_be_stuck(&self, pos: &Position, phase: &Phase, origin: Cell) -> bool {
-        let next = phase.tracks[pos.to_move.index()].next[origin as usize];
+    fn may_be_stuck(&self, pos: &Position, phase: &Phase, origin: Cell, cw: bool) -> bool {
+        let next = phase.track(pos.to_move, cw).next[origin as usize];
         pos.board.closed.get(next as usize).copied().unwrap_or(false)
     }
 
@@ -285,10 +328,15 @@ impl Game {
     /// when its outcome can make it illegal: a sowing that may never end (relay laps, closed pits), a
     /// forbidden grand slam, or an opponent who must be fed.
     fn check_move(&self, pos: &Position, rules: MoveRules, k: usize) -> Result<(), Refusal> {
-        if k == 0 || k > self.pits {
+        if k == 0 || k > self.move_count() {
             return Err(Refusal::NoSuchPit);
         }
-        let origin = self.pit(pos.to_move, k);
+        let (pit, chosen_cw) = self.move_parts(k);
+        if self.choices > 1 && !rules.phase.sow.either && chosen_cw == rules.phase.sow.ccw {
+            return Err(Refusal::FixedDirection);
+        }
+        let cw = if self.choices > 1 { chosen_cw } else { !rules.phase.sow.ccw };
+        let origin = self.pit(pos.to_move, pit);
         let board = &pos.board;
         if board.closed[origin as usize] {
             return Err(Refusal::Closed);
@@ -303,12 +351,12 @@ impl Game {
                 return Err(Refusal::Forbidden(i));
             }
         }
-        if !(rules.must_feed || rules.sow_always || self.may_be_stuck(pos, phase, origin)) {
+        if !(rules.must_feed || rules.sow_always || self.may_be_stuck(pos, phase, origin, cw)) {
             return Ok(());
         }
         let mut after = board.clone();
         let sown = self
-            .sow(&mut after, Turn::of(pos, rules), origin, phase, &mut Silent)
+            .sow(&mut after, Turn::of(self, pos, rules, k), origin, phase, &mut Silent)
             .map_err(|e| Refusal::Endless(e.laps))?;
         if sown.grand_slam && self.grand_slam == Some(GrandSlam::Forbidden) {
             return Err(Refusal::GrandSlam);
@@ -322,8 +370,18 @@ impl Game {
     /// A refusal in words.
     fn refusal(&self, phase: &Phase, k: usize, r: Refusal) -> String {
         match r {
-            Refusal::NoSuchPit => format!("there is no pit {k}; pits are numbered 1 to {}", self.pits),
+            Refusal::NoSuchPit => format!(
+                "there is no pit {}; pits are {}{} to {}",
+                self.move_name(k),
+                if self.rows == 1 { "numbered " } else { "" },
+                self.move_name(1),
+                self.move_name(self.side_pits)
+            ),
             Refusal::Closed => "it is closed for this round".into(),
+            Refusal::FixedDirection => {
+                let way = if phase.sow.ccw { "counter-clockwise" } else { "clockwise" };
+                format!("in this phase seeds are sown {way} only")
+            }
             Refusal::Empty => "it is empty".into(),
             Refusal::Forbidden(i) => phase.forbids[i].reason.clone(),
             Refusal::Endless(laps) => format!("its sowing never ends (more than {laps} laps)"),
@@ -354,6 +412,7 @@ impl Game {
         let rules = self.move_rules(pos, Hints::default());
         self.check_move(pos, rules, k).map_err(|r| MoveError::Illegal {
             pit: k,
+            name: self.move_name(k),
             reason: self.refusal(rules.phase, k, r),
         })?;
         self.play(pos, k, rules, Hints::default(), log);
@@ -371,11 +430,11 @@ impl Game {
             pit: k,
             phase: phase.name.clone(),
         });
-        let origin = self.pit(mover, k);
+        let origin = self.pit(mover, self.move_parts(k).0);
         let stores_before = self.stores(&pos.board);
         // The position before a first move may not have been settled.
         let first_move = pos.ply == 0;
-        let turn = Turn::of(pos, rules);
+        let turn = Turn::of(self, pos, rules, k);
         let sown = match self.sow(&mut pos.board, turn, origin, phase, log) {
             Ok(s) => s,
             Err(e) => unreachable!(
@@ -408,11 +467,17 @@ impl Game {
             ..rules
         };
         let mover = pos.to_move;
-        (1..=self.pits).any(|j| {
+        (1..=self.move_count()).any(|j| {
             let mut after = pos.board.clone();
             self.check_move(pos, unfed, j).is_ok()
                 && self
-                    .sow(&mut after, Turn::of(pos, rules), self.pit(mover, j), rules.phase, &mut Silent)
+                    .sow(
+                        &mut after,
+                        Turn::of(self, pos, rules, j),
+                        self.pit(mover, self.move_parts(j).0),
+                        rules.phase,
+                        &mut Silent,
+                    )
                     .is_ok()
                 && self.row_seeds(&after, mover.other()) > 0
         })
@@ -431,6 +496,7 @@ impl Game {
             pos,
             "feeding penalty",
             &Remaining::To(Code::constant(receiver.index() as i64)),
+            None,
             mover,
             log,
         );
@@ -467,15 +533,21 @@ impl Game {
     /// Seeds in each store.
     #[inline]
     fn stores(&self, board: &Board) -> [u32; 2] {
-        let s = 2 * self.pits;
+        let s = 2 * self.side_pits;
         [board.cells[s], board.cells[s + 1]]
     }
 
     /// Does the (legal) move `k` leave the other player's row with seeds?
     fn feeds(&self, pos: &Position, rules: MoveRules, k: usize) -> bool {
         let mut after = pos.board.clone();
-        self.sow(&mut after, Turn::of(pos, rules), self.pit(pos.to_move, k), rules.phase, &mut Silent)
-            .is_ok()
+        self.sow(
+            &mut after,
+            Turn::of(self, pos, rules, k),
+            self.pit(pos.to_move, self.move_parts(k).0),
+            rules.phase,
+            &mut Silent,
+        )
+        .is_ok()
             && self.row_seeds(&after, pos.to_move.other()) > 0
     }
 
@@ -685,7 +757,7 @@ impl Game {
         let mut mover = mover;
         for _ in 0..MAX_EMPTY_ROUNDS {
             let ending = &self.ends[rule];
-            if !self.finish(pos, &ending.name, &ending.remaining, mover, log) {
+            if !self.finish(pos, &ending.name, &ending.remaining, ending.result.as_ref(), mover, log) {
                 return None;
             }
             mover = pos.to_move.other();
@@ -700,8 +772,17 @@ impl Game {
         None
     }
 
-    /// Ends the game (or round) by the named rule. Returns true when a new round was set up.
-    fn finish(&self, pos: &mut Position, rule: &str, remaining: &Remaining, mover: Player, log: &mut impl Narrate) -> bool {
+    /// Ends the game (or round) by the named rule, with the result it states or else the one the
+    /// scores give. Returns true when a new round was set up.
+    fn finish(
+        &self,
+        pos: &mut Position,
+        rule: &str,
+        remaining: &Remaining,
+        result: Option<&EndResult>,
+        mover: Player,
+        log: &mut impl Narrate,
+    ) -> bool {
         let n2 = self.pit_count();
         let left: u32 = pos.board.cells[..n2].iter().sum();
         match remaining {
@@ -735,10 +816,16 @@ impl Game {
             Remaining::Uncounted => {}
         }
         let scores = self.scores(pos);
-        let outcome = match scores[0].cmp(&scores[1]) {
-            std::cmp::Ordering::Greater => Outcome::South,
-            std::cmp::Ordering::Less => Outcome::North,
-            std::cmp::Ordering::Equal => Outcome::Draw,
+        let won_by = |p: Player| if p == Player::South { Outcome::South } else { Outcome::North };
+        let outcome = match result {
+            Some(EndResult::Winner(p)) => won_by(self.ctx_at(pos, mover).player(p)),
+            Some(EndResult::Loser(p)) => won_by(self.ctx_at(pos, mover).player(p).other()),
+            Some(EndResult::Draw) => Outcome::Draw,
+            None => match scores[0].cmp(&scores[1]) {
+                std::cmp::Ordering::Greater => Outcome::South,
+                std::cmp::Ordering::Less => Outcome::North,
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            },
         };
         log.push(|| Event::GameEnds {
             rule: rule.to_string(),
@@ -746,6 +833,7 @@ impl Game {
             left,
             scores,
             outcome,
+            stated: result.is_some(),
             round: self.rounds.is_some().then_some(pos.round),
         });
         let Some(rounds) = &self.rounds else {
@@ -794,7 +882,7 @@ impl Game {
     }
 
     fn setup_round(&self, pos: &mut Position, rounds: &crate::compile::ir::Rounds) {
-        let n = self.pits;
+        let n = self.side_pits;
         pos.round += 1;
         if !rounds.keep_claims {
             pos.board.claimed.iter_mut().for_each(|c| *c = None);
@@ -845,7 +933,7 @@ impl Game {
     #[inline(always)]
     fn sow<L: Narrate>(&self, board: &mut Board, turn: Turn, origin: Cell, phase: &Phase, log: &mut L) -> Result<Sown, Endless> {
         let sow = &phase.sow;
-        let track = &phase.tracks[turn.mover.index()];
+        let track = phase.track(turn.mover, turn.cw);
         // Per cell, the count before the latest seed fell in; kept only when some rule reads it.
         let mut before: Option<Slots<u32>> = self.uses_before.then(|| board.cells.clone());
         // Seeds taken by capture rules, to put back for a grand slam (made at the first capture).
@@ -859,14 +947,30 @@ impl Game {
         let mut start = origin;
         let mut lap = 1u32;
         let mut another = false;
+        // Seeds a capture rule took to sow again, and the cell the lap starts after.
+        let mut pulled: Option<(u32, Cell)> = None;
         loop {
-            let hand = std::mem::take(&mut board.cells[start as usize]);
-            hash_delta = hash_delta.wrapping_sub(u64::from(hand).wrapping_mul(keys[start as usize]));
-            log.push(|| Event::PickUp {
-                cell: start,
-                seeds: hand,
-                lap,
-            });
+            let hand = match pulled.take() {
+                Some((seeds, after)) => {
+                    start = after;
+                    log.push(|| Event::SowAgain {
+                        seeds,
+                        from: track.next[after as usize],
+                        lap,
+                    });
+                    seeds
+                }
+                None => {
+                    let hand = std::mem::take(&mut board.cells[start as usize]);
+                    hash_delta = hash_delta.wrapping_sub(u64::from(hand).wrapping_mul(keys[start as usize]));
+                    log.push(|| Event::PickUp {
+                        cell: start,
+                        seeds: hand,
+                        lap,
+                    });
+                    hand
+                }
+            };
             let last = if self.triggers.is_empty() && !L::ON {
                 let closed = (!turn.open).then_some(&board.closed[..]);
                 let lap_sown = sow_lap(&mut board.cells, closed, before.as_deref_mut(), track, keys, start, hand, skipped)
@@ -875,7 +979,7 @@ impl Game {
                 lap_sown.last
             } else {
                 only_moved = false;
-                self.sow_one_by_one(board, turn, origin, sow, track, lap, &mut before, hand, start, log)?
+                self.sow_one_by_one(board, turn, origin, phase, lap, &mut before, hand, start, log)?
             };
             log.push(|| Event::LapEnds {
                 last,
@@ -883,9 +987,29 @@ impl Game {
             });
             let seeds = board.cells[last as usize].min(63);
             if phase.capture_at[turn.mover.index()][last as usize] >> seeds & 1 != 0
-                && let Some(then) = self.capture(board, turn, before.as_deref(), last, origin, lap, phase, &mut captured, log)
+                && let Some(then) = self.capture(
+                    board,
+                    turn,
+                    before.as_deref(),
+                    last,
+                    origin,
+                    lap,
+                    phase,
+                    &mut captured,
+                    &mut pulled,
+                    log,
+                )
             {
                 only_moved = false;
+                if pulled.is_some() {
+                    // The taken seeds are sown on at once: a lap of their own, which the capture and
+                    // relay rules then read like any other.
+                    lap += 1;
+                    if lap > sow.relay_limit {
+                        return Err(Endless { laps: sow.relay_limit });
+                    }
+                    continue;
+                }
                 // Tested one by one rather than matched: most laps end with no rule fired, and a
                 // jump on the answer is mispredicted more often than two tests.
                 if then == Then::AnotherMove {
@@ -902,7 +1026,7 @@ impl Game {
             let relay = sow.relay.as_ref().is_some_and(|r| {
                 !self.is_store(last)
                     && board.cells[last as usize] > 0
-                    && self.ctx_lap(turn, board, before.as_deref(), last, origin, lap).bool(r)
+                    && self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track).bool(r)
             });
             if !relay {
                 log.push(|| Event::TurnEnds {
@@ -945,9 +1069,10 @@ impl Game {
         lap: u32,
         phase: &Phase,
         captured: &mut Option<CaptureLog>,
+        pulled: &mut Option<(u32, Cell)>,
         log: &mut impl Narrate,
     ) -> Option<Then> {
-        let ctx = self.ctx_lap(turn, board, before, last, origin, lap);
+        let ctx = self.ctx_lap(turn, board, before, last, origin, lap, phase.track(turn.mover, turn.cw));
         let mut fired = None;
         for rule in &phase.captures {
             if ctx.bool(&rule.when) {
@@ -959,7 +1084,7 @@ impl Game {
         // A rule that only says what happens next (`then another move`) has nothing to carry out,
         // and no copy of the board to make for its actions.
         if !rule.actions.is_empty() {
-            self.fire(board, turn, before, last, origin, lap, phase, rule, captured, log);
+            *pulled = self.fire(board, turn, before, last, origin, lap, phase, rule, captured, log);
         }
         Some(rule.then)
     }
@@ -979,12 +1104,21 @@ impl Game {
         rule: &Rule,
         captured: &mut Option<CaptureLog>,
         log: &mut impl Narrate,
-    ) {
+    ) -> Option<(u32, Cell)> {
         // The rule's actions read the board as it was when the rule fired.
         let snapshot = board.clone();
         let log_captures = self.grand_slam.is_some().then_some((captured, turn.mover.other()));
-        let ctx = self.ctx_lap(turn, &snapshot, before, last, origin, lap);
-        self.act(board, &snapshot, &rule.actions, &rule.name, phase.sow.ccw, ctx, log_captures, log);
+        let ctx = self.ctx_lap(turn, &snapshot, before, last, origin, lap, phase.track(turn.mover, turn.cw));
+        self.act(
+            board,
+            &snapshot,
+            &rule.actions,
+            &rule.name,
+            phase.tracks_of(turn),
+            ctx,
+            log_captures,
+            log,
+        )
     }
 
     /// Sows `hand` seeds one at a time from the cell after `start`, testing the triggers after each
@@ -997,14 +1131,15 @@ impl Game {
         board: &mut Board,
         turn: Turn,
         origin: Cell,
-        sow: &Sow,
-        track: &Track,
+        phase: &Phase,
         lap: u32,
         before: &mut Option<Slots<u32>>,
         mut hand: u32,
         start: Cell,
         log: &mut impl Narrate,
     ) -> Result<Cell, Endless> {
+        let sow = &phase.sow;
+        let track = phase.track(turn.mover, turn.cw);
         let mut c = start;
         let mut last = start;
         let mut sown_into = Vec::new();
@@ -1035,6 +1170,7 @@ impl Game {
                     final_seed: hand == 0,
                     lap,
                     before: before.as_deref(),
+                    track: Some(track),
                     ..self.ctx_turn(turn, board).with(Reg::Pit, c).with(Reg::Origin, origin)
                 }
                 .bool(&trigger.when);
@@ -1048,9 +1184,20 @@ impl Game {
                         final_seed: hand == 0,
                         lap,
                         before: before.as_deref(),
+                        track: Some(track),
                         ..self.ctx_turn(turn, &snapshot).with(Reg::Pit, c).with(Reg::Origin, origin)
                     };
-                    self.act(board, &snapshot, &trigger.actions, &trigger.name, sow.ccw, ctx, None, log);
+                    // Check refuses `sow taken` in a trigger, so a trigger never hands seeds back.
+                    self.act(
+                        board,
+                        &snapshot,
+                        &trigger.actions,
+                        &trigger.name,
+                        phase.tracks_of(turn),
+                        ctx,
+                        None,
+                        log,
+                    );
                 }
             }
         }
@@ -1099,11 +1246,21 @@ impl Game {
     /// The context at the end of a lap.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn ctx_lap<'a>(&'a self, turn: Turn, board: &'a Board, before: Option<&'a [u32]>, last: Cell, origin: Cell, lap: u32) -> Ctx<'a> {
+    fn ctx_lap<'a>(
+        &'a self,
+        turn: Turn,
+        board: &'a Board,
+        before: Option<&'a [u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        track: &'a Track,
+    ) -> Ctx<'a> {
         Ctx {
             regs: [last, origin, NO_PIT],
             lap,
             before,
+            track: Some(track),
             ..self.ctx_turn(turn, board)
         }
     }
@@ -1157,7 +1314,9 @@ impl Game {
     }
 
     /// Carries out a rule's actions. Conditions are read on `snapshot` (the board as the rule
-    /// fired), so that taking one pit does not change what the next pit of a list means.
+    /// fired), so that taking one pit does not change what the next pit of a list means. Returns the
+    /// seeds taken into the mover's hand by a rule that sows them again, with the cell its lap starts
+    /// after.
     #[allow(clippy::too_many_arguments)]
     fn act(
         &self,
@@ -1165,12 +1324,14 @@ impl Game {
         snapshot: &Board,
         actions: &[Action],
         rule: &str,
-        ccw: bool,
+        tracks: [&Track; 2],
         ctx: Ctx,
         mut capture_log: Option<(&mut Option<CaptureLog>, Player)>,
         log: &mut impl Narrate,
-    ) {
+    ) -> Option<(u32, Cell)> {
         let mut ctx = ctx.on(snapshot);
+        let mut hand = 0u32;
+        let mut pulled = None;
         for action in actions {
             match action {
                 Action::Take { pits, to, series } => {
@@ -1178,10 +1339,15 @@ impl Game {
                     // taking one does not change which come next, and a pit named twice is empty the
                     // second time.
                     let to = match to {
-                        Receiver::Owner => None,
-                        Receiver::Player(p) => Some(ctx.player(p)),
+                        Receiver::Owner => Some(None),
+                        Receiver::Player(p) => Some(Some(ctx.player(p))),
+                        Receiver::Hand => None,
                     };
-                    let mut take = |board: &mut Board, c: Cell| self.take(board, c, to, &mut capture_log, rule, log);
+                    let mover = ctx.mover;
+                    let mut take = |board: &mut Board, c: Cell| match to {
+                        Some(to) => self.take(board, c, to, &mut capture_log, rule, log),
+                        None => hand += self.take_in_hand(board, c, mover, rule, log),
+                    };
                     let mut anchor = None;
                     for p in pits {
                         match p {
@@ -1202,18 +1368,22 @@ impl Game {
                         && anchor != NO_PIT
                         && !self.is_store(anchor)
                     {
-                        let n2 = self.pit_count() as Cell;
+                        // The series walks along the track through the anchor: the mover's, or on a
+                        // board where each player sows their own rows, the anchor's owner's.
+                        let mover_track = tracks[ctx.mover.index()];
+                        let walk = if mover_track.has(anchor) {
+                            mover_track
+                        } else {
+                            tracks[ctx.mover.other().index()]
+                        };
                         let mut c = anchor;
                         // The walk names each pit in turn as `pit`, then gives the name back.
                         let named = ctx.regs[Reg::Pit as usize];
-                        for _ in 1..n2 {
-                            c = if *forward == ccw {
-                                if c + 1 == n2 { 0 } else { c + 1 }
-                            } else if c == 0 {
-                                n2 - 1
-                            } else {
-                                c - 1
-                            };
+                        for _ in 1..walk.cells.len() {
+                            c = if *forward { walk.next[c as usize] } else { walk.prev[c as usize] };
+                            if self.is_store(c) {
+                                continue;
+                            }
                             ctx.regs[Reg::Pit as usize] = c;
                             if !ctx.bool(cond) {
                                 break;
@@ -1228,9 +1398,19 @@ impl Game {
                     if from == NO_PIT || to == NO_PIT {
                         continue;
                     }
-                    let n = (ctx.int(count).max(0) as u32).min(board.cells[from as usize]);
+                    // What there is, never more; a count below 0 moves nothing.
+                    let asked = ctx.int(count);
+                    let n = u32::try_from(asked.max(0)).unwrap_or(u32::MAX).min(board.cells[from as usize]);
                     board.cells[from as usize] -= n;
                     board.cells[to as usize] += n;
+                    if i64::from(n) != asked {
+                        log.push(|| Event::ShortMove {
+                            rule: rule.to_string(),
+                            asked,
+                            moved: n,
+                            from,
+                        });
+                    }
                     log.push(|| Event::MoveSeeds {
                         rule: rule.to_string(),
                         seeds: n,
@@ -1259,8 +1439,40 @@ impl Game {
                         });
                     }
                 }
+                Action::SowTaken { from } => {
+                    let track = tracks[ctx.mover.index()];
+                    let last = ctx.regs[Reg::Last as usize];
+                    // The lap starts after the cell before `from`, so `from` gets the first seed; a
+                    // pit off the mover's track (or none) leaves the default, the pit after `last`.
+                    let after = match from.as_ref().map(|f| ctx.pit(f)) {
+                        Some(c) if c != NO_PIT && track.has(c) => track.prev[c as usize],
+                        _ => last,
+                    };
+                    if hand > 0 {
+                        pulled = Some((std::mem::take(&mut hand), after));
+                    }
+                }
             }
         }
+        pulled
+    }
+
+    /// Takes the seeds of pit `c` (nothing for a missing pit or a store) into `mover`'s hand, to be
+    /// sown again; returns how many.
+    fn take_in_hand(&self, board: &mut Board, c: Cell, mover: Player, rule: &str, log: &mut impl Narrate) -> u32 {
+        if c == NO_PIT || self.is_store(c) {
+            return 0;
+        }
+        let n = std::mem::take(&mut board.cells[c as usize]);
+        if n > 0 {
+            log.push(|| Event::TakeInHand {
+                rule: rule.to_string(),
+                cell: c,
+                seeds: n,
+                player: mover,
+            });
+        }
+        n
     }
 }
 

@@ -55,6 +55,26 @@ pub enum Event {
         /// Into whose store.
         to: Player,
     },
+    /// A rule took seeds into the mover's hand, to sow them again.
+    TakeInHand {
+        /// The rule's name.
+        rule: String,
+        /// From where.
+        cell: Cell,
+        /// How many.
+        seeds: u32,
+        /// Whose hand.
+        player: Player,
+    },
+    /// Seeds a rule took are sown again, a lap of their own.
+    SowAgain {
+        /// How many.
+        seeds: u32,
+        /// The cell the first seed falls into.
+        from: Cell,
+        /// Which lap (2 or more).
+        lap: u32,
+    },
     /// A rule moved seeds between pits.
     MoveSeeds {
         /// The rule's name.
@@ -65,6 +85,17 @@ pub enum Event {
         from: Cell,
         /// To.
         to: Cell,
+    },
+    /// A `move` named more seeds than its pit held (or fewer than 0): what there was is moved.
+    ShortMove {
+        /// The rule's name.
+        rule: String,
+        /// The count the rule gave.
+        asked: i64,
+        /// The seeds moved.
+        moved: u32,
+        /// From.
+        from: Cell,
     },
     /// A rule claimed a pit.
     Claim {
@@ -109,6 +140,8 @@ pub enum Event {
         scores: [u32; 2],
         /// The result of the game (or round).
         outcome: Outcome,
+        /// The end rule stated the result (else the scores gave it).
+        stated: bool,
         /// The round, in a match.
         round: Option<u32>,
     },
@@ -194,7 +227,7 @@ impl Game {
         for e in events {
             let line = match e {
                 Event::Move { player, pit, phase } => {
-                    let mut l = format!("{} plays pit {pit}", player.name());
+                    let mut l = format!("{} plays pit {}", player.name(), self.move_name(*pit));
                     if !phase.is_empty() {
                         l.push_str(&format!(" (phase \"{phase}\")"));
                     }
@@ -208,7 +241,11 @@ impl Game {
                 Event::Skip { cell, origin: false } => format!("  skips {}, which is closed", self.describe(*cell)),
                 Event::Sown { cells, .. } => {
                     let names: Vec<String> = cells.iter().map(|c| self.describe(*c)).collect();
-                    format!("  sows one seed each into {}", names.join(", "))
+                    if names.len() == 1 {
+                        format!("  sows one seed into {}", names[0])
+                    } else {
+                        format!("  sows one seed each into {}", names.join(", "))
+                    }
                 }
                 Event::LapEnds { last, count } => format!(
                     "  the last seed falls in {}, which now holds {}",
@@ -218,11 +255,38 @@ impl Game {
                 Event::Take { rule, cell, seeds: n, to } => {
                     format!("  \"{rule}\": {} takes {} from {}", to.name(), seeds(*n), self.describe(*cell))
                 }
+                Event::TakeInHand {
+                    rule,
+                    cell,
+                    seeds: n,
+                    player,
+                } => format!(
+                    "  \"{rule}\": {} picks up {} from {} to sow {} again",
+                    player.name(),
+                    seeds(*n),
+                    self.describe(*cell),
+                    if *n == 1 { "it" } else { "them" }
+                ),
+                Event::SowAgain { seeds: n, from, lap } => {
+                    format!("  lap {lap}: sows the {} taken on, from {}", seeds(*n), self.describe(*from))
+                }
                 Event::MoveSeeds { rule, seeds: n, from, to } => format!(
                     "  \"{rule}\": moves {} from {} to {}",
                     seeds(*n),
                     self.describe(*from),
                     self.describe(*to)
+                ),
+                Event::ShortMove { rule, asked, moved, from } if *asked < 0 => {
+                    format!(
+                        "  \"{rule}\": asks to move {asked} seeds from {}, so nothing is moved",
+                        self.describe(*from)
+                    )
+                }
+                Event::ShortMove { rule, asked, moved, from } => format!(
+                    "  \"{rule}\": asks to move {}, but {} held only {}",
+                    seeds(u32::try_from(*asked).unwrap_or(u32::MAX)),
+                    self.describe(*from),
+                    seeds(*moved)
                 ),
                 Event::Claim { rule, cell, player } => format!("  \"{rule}\": {} now belongs to {}", self.describe(*cell), player.name()),
                 Event::TurnEnds { why } => format!("  the move ends: {why}"),
@@ -242,6 +306,7 @@ impl Game {
                     left,
                     scores,
                     outcome,
+                    stated,
                     round,
                 } => {
                     let what = match round {
@@ -253,18 +318,29 @@ impl Game {
                         (n, "owner") => format!("; the {} left go to the owners of their pits", seeds(n)),
                         (n, "to") => format!("; the {} left are handed over", seeds(n)),
                         (n, "split") => format!("; the {} left are split evenly", seeds(n)),
+                        (1, "in place") => "; the 1 seed left counts for the owner of its pit".into(),
                         (n, "in place") => format!("; the {} left count for the owners of their pits", seeds(n)),
+                        (1, _) => "; the 1 seed left counts for nobody".into(),
                         (n, _) => format!("; the {} left count for nobody", seeds(n)),
                     };
-                    format!(
-                        "{what} by \"{rule}\"{rest}: south {}, north {}: {}",
-                        scores[0],
-                        scores[1],
-                        outcome_words(*outcome)
-                    )
+                    if *stated {
+                        format!(
+                            "{what} by \"{rule}\"{rest}: {}, as the rule says (seeds held: south {}, north {})",
+                            outcome_words(*outcome),
+                            scores[0],
+                            scores[1]
+                        )
+                    } else {
+                        format!(
+                            "{what} by \"{rule}\"{rest}: south {}, north {}: {}",
+                            scores[0],
+                            scores[1],
+                            outcome_words(*outcome)
+                        )
+                    }
                 }
                 Event::RoundSetup { round, cells, closed } => {
-                    let n = self.pits;
+                    let n = self.side_pits;
                     let row = |p: Player| {
                         self.row(p)
                             .map(|c| if closed[c] { "closed".to_string() } else { cells[c].to_string() })

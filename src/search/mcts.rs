@@ -157,7 +157,7 @@ fn uct(n: &Node, log_parent: f64) -> f64 {
 /// for a draw, 0 for a loss.
 fn playout(game: &Game, pos: &Position, rng: &mut StdRng) -> f64 {
     let mut p = pos.clone();
-    let mut pits: Vec<usize> = (1..=game.pits).collect();
+    let mut pits: Vec<usize> = (1..=game.move_count()).collect();
     for _ in 0..PLAYOUT_PLIES {
         if p.over {
             break;

@@ -54,6 +54,8 @@ pub enum Direction {
     Ccw,
     /// Clockwise.
     Cw,
+    /// Chosen by the mover with each move.
+    Either,
 }
 
 /// The grand slam policy.
@@ -107,6 +109,8 @@ pub enum Action {
     Move(Expr, Expr, Expr),
     /// `claim PITS for PLAYER`.
     Claim(Vec<Expr>, Expr),
+    /// `sow taken [from PIT]`.
+    SowTaken(Option<Expr>),
     /// `then ...`.
     Then(Then),
 }
@@ -135,6 +139,26 @@ pub enum Remaining {
     InPlace,
     /// Counted for nobody.
     Uncounted,
+}
+
+/// The result an end rule states.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EndResult {
+    /// `winner PLAYER`.
+    Winner(Expr),
+    /// `loser PLAYER`.
+    Loser(Expr),
+    /// `draw`.
+    Draw,
+}
+
+/// The circuit a sowing follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackKind {
+    /// Through every row of both players (one row each).
+    Shared,
+    /// Through the mover's own rows only.
+    Own,
 }
 
 /// Which kind of named item `drop` removes.
@@ -191,6 +215,8 @@ pub enum ItemKind {
     First(PlayerLit),
     /// `sow { direction ... }`.
     SowDirection(Direction),
+    /// `sow { track own|shared }`.
+    SowTrack(TrackKind),
     /// `sow { skip origin }`.
     SowSkipOrigin,
     /// `sow { into own store }`.
@@ -211,8 +237,8 @@ pub enum ItemKind {
     Capture(RuleDef),
     /// `no captures`.
     NoCaptures,
-    /// `end "NAME" when COND [remaining MODE]`.
-    End(Spanned<String>, Expr, Option<Remaining>),
+    /// `end "NAME" when COND [remaining MODE] [RESULT]`.
+    End(Spanned<String>, Expr, Option<Remaining>, Option<EndResult>),
     /// `phase "NAME" when COND { ... }`.
     Phase(Spanned<String>, Expr, Vec<Item>),
     /// `rounds { match ends when COND }`.

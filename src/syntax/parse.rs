@@ -38,23 +38,63 @@ pub const MAX_EXPR_DEPTH: usize = 200;
 /// At most this many syntax errors are reported for one file.
 const MAX_SYNTAX_ERRORS: usize = 20;
 
-/// Parses one file's text. After a syntax error the broken item is blanked out and the rest parsed
-/// again, so that every broken item is reported in one run (each once).
+/// Parses one file's text; every syntax error of the file when it does not parse (see
+/// [`parse_recovering`]).
 pub fn parse(text: &str, file: FileId) -> Result<File, Vec<Diagnostic>> {
+    let r = parse_recovering(text, file);
+    if r.errors.is_empty() { Ok(r.file) } else { Err(r.errors) }
+}
+
+/// A file parsed as far as it goes: the items that parsed, every syntax error, and the items left out.
+#[derive(Debug, Clone)]
+pub struct Recovered {
+    /// The items that parsed (all of them when `errors` is empty).
+    pub file: File,
+    /// Every syntax error found, in the order found.
+    pub errors: Vec<Diagnostic>,
+    /// The items left out because they are broken.
+    pub broken: Vec<Broken>,
+    /// Every broken item was found and left out, so `file` holds exactly the other items: the
+    /// checks can run on them. False when parsing gave up (too complex, too many errors).
+    pub complete: bool,
+}
+
+/// An item left out because it does not parse.
+#[derive(Debug, Clone)]
+pub struct Broken {
+    /// Where it is.
+    pub span: Span,
+    /// Its first word (`capture`, `param`, or a misspelt one).
+    pub word: String,
+    /// Its second word when that is a name (the parameter of a broken `param`).
+    pub name: Option<String>,
+}
+
+/// Parses one file's text, going on after syntax errors: the broken item is blanked out and the rest
+/// parsed again, so that every broken item is reported in one run (each once), and the items that
+/// parse are returned for the checks.
+pub fn parse_recovering(text: &str, file: FileId) -> Recovered {
+    let gave_up = |errors: Vec<Diagnostic>, broken: Vec<Broken>| Recovered {
+        file: File { items: Vec::new() },
+        errors,
+        broken,
+        complete: false,
+    };
     if text.len() > MAX_SOURCE_BYTES {
-        return Err(vec![too_large(text.len() as u64, file)]);
+        return gave_up(vec![too_large(text.len() as u64, file)], vec![]);
     }
     if let Some(d) = nesting(text, file) {
-        return Err(vec![d]);
+        return gave_up(vec![d], vec![]);
     }
     // A second guard against deep recursion: pest counts calls and gives up.
     pest::set_call_limit(std::num::NonZeroUsize::new(5_000_000));
     let mut errors: Vec<Diagnostic> = Vec::new();
+    let mut broken: Vec<Broken> = Vec::new();
     let mut masked: Option<String> = None;
     loop {
         let current = masked.as_deref().unwrap_or(text);
         match SowParser::parse(Rule::file, current) {
-            Ok(mut pairs) if errors.is_empty() => {
+            Ok(mut pairs) => {
                 let file_pair = pairs.next().expect("the file rule always produces one pair");
                 let builder = Builder { file };
                 let mut items = Vec::new();
@@ -62,25 +102,34 @@ pub fn parse(text: &str, file: FileId) -> Result<File, Vec<Diagnostic>> {
                     if pair.as_rule() == Rule::EOI {
                         continue;
                     }
+                    let span = builder.span(&pair);
                     match builder.items(pair) {
                         Ok(item) => items.extend(item),
-                        Err(e) => errors.push(e),
+                        Err(e) => {
+                            errors.push(e);
+                            broken.push(describe_broken(current, span));
+                        }
                     }
                 }
-                return if errors.is_empty() { Ok(File { items }) } else { Err(errors) };
+                return Recovered {
+                    file: File { items },
+                    errors,
+                    broken,
+                    complete: true,
+                };
             }
-            Ok(_) => return Err(errors),
             Err(error) => {
                 let custom = matches!(error.variant, pest::error::ErrorVariant::CustomError { .. });
                 let d = syntax_error(current, file, error);
                 let at = d.labels.first().map_or(0, |l| l.span.start);
                 errors.push(d);
                 if custom || errors.len() >= MAX_SYNTAX_ERRORS {
-                    return Err(errors);
+                    return gave_up(errors, broken);
                 }
                 let Some((start, end)) = broken_item(current, at) else {
-                    return Err(errors);
+                    return gave_up(errors, broken);
                 };
+                broken.push(describe_broken(current, Span { file, start, end }));
                 // Blank the broken item out; byte offsets (and so every span) stay the same.
                 let mut bytes = current.as_bytes().to_vec();
                 for b in &mut bytes[start..end] {
@@ -94,6 +143,22 @@ pub fn parse(text: &str, file: FileId) -> Result<File, Vec<Diagnostic>> {
     }
 }
 
+/// The first two words of a broken item, for holding back the problems that only follow from it.
+fn describe_broken(text: &str, span: Span) -> Broken {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut words = text[span.start..span.end.min(text.len())]
+        .split(|c: char| !is_word(c))
+        .filter(|w| !w.is_empty());
+    let word = words.next().unwrap_or_default().to_string();
+    // The second word counts only when it directly follows the first (`param pits`, not `capture "x"`).
+    let after = text[span.start + word.len()..span.end.min(text.len())].trim_start();
+    let name = after
+        .starts_with(|c: char| c.is_alphabetic() || c == '_')
+        .then(|| words.next().map(str::to_string))
+        .flatten();
+    Broken { span, word, name }
+}
+
 /// The `sow::syntax::too_large` diagnostic for a file of `len` bytes.
 pub fn too_large(len: u64, file: FileId) -> Diagnostic {
     Diagnostic::error(
@@ -105,26 +170,86 @@ pub fn too_large(len: u64, file: FileId) -> Diagnostic {
     .with_help("a rule file is a few hundred lines at most: is this the right file?")
 }
 
-/// The lines around a syntax error at `at` to blank out before parsing again: from the last line at or
-/// before it that starts a statement (a word at the start of a line) to the next such line after it.
-/// `None` when nothing follows, so there is nothing left to parse.
+/// The item around a syntax error at `at`, to blank out before parsing again: from the start of the
+/// item the error is in (see [`item_starts`]) to the start of the next one, or the end of the text.
+/// An error right at the first word of an item means the item before it never ended (a missing
+/// `}` or value), so that one is the broken item. `None` when there is nothing left to blank.
 fn broken_item(text: &str, at: usize) -> Option<(usize, usize)> {
-    let starts_statement = |i: usize| text[i..].starts_with(|c: char| c.is_ascii_alphabetic());
-    let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1));
-    let mut start = 0;
-    for i in line_starts {
-        if i >= text.len() {
-            break;
+    let starts = item_starts(text);
+    let chunk = |i: usize| -> (usize, usize) { (starts[i], starts.get(i + 1).copied().unwrap_or(text.len())) };
+    let blank = |(s, e): (usize, usize)| text[s..e].trim().is_empty();
+    let here = starts.iter().rposition(|&s| s <= at);
+    let mut candidates = Vec::new();
+    match here {
+        Some(i) if starts[i] == at && i > 0 && ITEM_WORDS.iter().any(|w| text[at..].starts_with(w)) => {
+            candidates.push(chunk(i - 1));
+            candidates.push(chunk(i));
         }
-        if i <= at {
-            if starts_statement(i) {
-                start = i;
-            }
-        } else if starts_statement(i) {
-            return Some((start, i));
-        }
+        Some(i) => candidates.push(chunk(i)),
+        // Before the first item: from the start of the text to it.
+        None => candidates.push((0, starts.first().copied().unwrap_or(text.len()))),
     }
-    None
+    candidates.into_iter().find(|&c| !blank(c))
+}
+
+/// Where the top-level items of a (possibly broken) text start: at every word at the start of a
+/// line (so that a misspelt item word such as `baord` starts an item of its own), and at every item
+/// word outside braces that is followed by what that item needs (`capture "`, `board {`), so that
+/// items written on one line or indented are told apart. Comments and quoted names are passed over.
+fn item_starts(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut starts = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    let next_after = |from: usize| text[from..].trim_start_matches([' ', '\t', '\r', '\n']);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'{' => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let end = text[i..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .map_or(text.len(), |e| i + e);
+                let word = &text[i..end];
+                let rest = next_after(end);
+                let opens = match word {
+                    "game" | "extends" | "capture" | "trigger" | "forbid" | "end" | "phase" => rest.starts_with('"'),
+                    "board" | "sow" | "rounds" => rest.starts_with('{'),
+                    "no" => rest.starts_with("captures"),
+                    "grand" => rest.starts_with("slam"),
+                    "first" => rest.starts_with("south") || rest.starts_with("north"),
+                    "feeding" => rest.starts_with("required") || rest.starts_with("penalty"),
+                    "param" | "drop" => true,
+                    _ => false,
+                };
+                if i == 0 || bytes[i - 1] == b'\n' {
+                    // A word at the start of a line starts an item: braces left open before it are
+                    // part of the damage, not of this item.
+                    starts.push(i);
+                    depth = 0;
+                } else if depth == 0 && opens {
+                    starts.push(i);
+                }
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    starts
 }
 
 /// Refuses brackets nested more than [`MAX_NESTING`] deep and longer runs of `not` / `-`.
@@ -546,8 +671,16 @@ impl Builder {
             Rule::first_item => ItemKind::First(self.player(inner.next().expect("player")).node),
             Rule::sow_direction => {
                 let d = inner.next().expect("direction");
-                ItemKind::SowDirection(if d.as_str() == "cw" { Direction::Cw } else { Direction::Ccw })
+                ItemKind::SowDirection(match d.as_str() {
+                    "cw" => Direction::Cw,
+                    "either" => Direction::Either,
+                    _ => Direction::Ccw,
+                })
             }
+            Rule::sow_track => ItemKind::SowTrack(match inner.next().expect("kind").as_str() {
+                "own" => TrackKind::Own,
+                _ => TrackKind::Shared,
+            }),
             Rule::sow_skip_origin => ItemKind::SowSkipOrigin,
             Rule::sow_into_store => ItemKind::SowIntoStore,
             Rule::sow_relay => ItemKind::SowRelay(self.expr(inner.next().expect("expr"))?),
@@ -577,11 +710,21 @@ impl Builder {
             Rule::end_item => {
                 let name = self.string(inner.next().expect("name"));
                 let cond = self.expr(inner.next().expect("cond"))?;
-                let remaining = match inner.next() {
-                    Some(r) => Some(self.remaining(r)?),
-                    None => None,
-                };
-                ItemKind::End(name, cond, remaining)
+                let mut remaining = None;
+                let mut result = None;
+                for part in inner {
+                    if part.as_rule() == Rule::end_result {
+                        let r = children(part).next().expect("result");
+                        result = Some(match r.as_rule() {
+                            Rule::result_winner => EndResult::Winner(self.expr(children(r).next().expect("player"))?),
+                            Rule::result_loser => EndResult::Loser(self.expr(children(r).next().expect("player"))?),
+                            _ => EndResult::Draw,
+                        });
+                    } else {
+                        remaining = Some(self.remaining(part)?);
+                    }
+                }
+                ItemKind::End(name, cond, remaining, result)
             }
             Rule::phase_item => {
                 let name = self.string(inner.next().expect("name"));
@@ -658,6 +801,10 @@ impl Builder {
                     let pits = self.pit_list(parts.next().expect("pits"))?;
                     Action::Claim(pits, self.expr(parts.next().expect("player"))?)
                 }
+                Rule::sow_taken_action => Action::SowTaken(match parts.next() {
+                    Some(from) => Some(self.expr(from)?),
+                    None => None,
+                }),
                 Rule::then_action => {
                     let kind = parts.next().expect("kind");
                     Action::Then(match kind.as_str() {
@@ -917,7 +1064,38 @@ mod tests {
     fn a_broken_line_is_blanked_up_to_the_next_statement() {
         let text = "a 1\n  b 2\nc 3\n";
         assert_eq!(broken_item(text, 6), Some((0, 10)));
-        assert_eq!(broken_item(text, 11), None, "nothing after the last statement");
+        assert_eq!(broken_item(text, 11), Some((10, text.len())), "the last item runs to the end");
+        assert_eq!(broken_item("   \n", 1), None, "nothing left to blank");
+    }
+
+    #[test]
+    fn items_are_told_apart_when_indented_or_on_one_line() {
+        // Issue 14: one broken item used to hide the items indented below it.
+        let text = "game \"x\" board { pits 6 }\n  capture \"c\" { when 1 == 1 take last }\n  sow { skip origin }\n";
+        let starts: Vec<&str> = item_starts(text).iter().map(|&i| &text[i..i + 4]).collect();
+        assert_eq!(starts, ["game", "boar", "capt", "sow "]);
+        // Item words inside braces, quotes and comments, or not followed by what the item needs, start nothing.
+        let text = "grand slam capture nothing # end \"x\"\nphase \"end\" when ply < 2 { forbid \"f\" when 1 == 1 }\n";
+        assert_eq!(item_starts(text).len(), 2);
+    }
+
+    #[test]
+    fn an_item_left_open_is_the_broken_one() {
+        // The error is reported at the next item's word; the item before it is the one to blank.
+        let text = "game \"x\"\nboard { pits 6\ncapture \"c\" { when 1 == 1 take last }\n";
+        let at = text.find("capture").expect("in the text");
+        assert_eq!(broken_item(text, at), Some((text.find("board").expect("in the text"), at)));
+    }
+
+    #[test]
+    fn the_items_that_parse_are_kept_after_a_syntax_error() {
+        let text = "game \"x\"\n  board { pits 6 seeds }\n  capture \"c\" { when 1 = 1 take last }\n  end \"e\" when no_moves\n";
+        let r = parse_recovering(text, FileId(0));
+        assert!(r.complete);
+        assert_eq!(r.errors.len(), 2, "{:?}", r.errors);
+        let words: Vec<&str> = r.broken.iter().map(|b| b.word.as_str()).collect();
+        assert_eq!(words, ["board", "capture"]);
+        assert_eq!(r.file.items.len(), 2, "the game's name and the end rule");
     }
 
     #[test]
