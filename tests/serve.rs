@@ -200,6 +200,19 @@ fn a_game_is_replayed_from_its_moves() {
         sown.as_array().expect("cells").contains(&json!({"side": "south", "store": true})),
         "{sown}"
     );
+    // A board with two rows a player: moves by name, cells by row (0 = front) and pit.
+    let h = post(&s, "/api/state", &json!({"game": "hus.sow", "moves": ["b4", "B3"]}));
+    assert_eq!(h.status, 200, "{}", h.body);
+    let h = h.json();
+    let loaded = sowlang::load_game(&root().join("variants/hus.sow"), &[]).expect("loads");
+    let (b4, b3) = (loaded.game.parse_move("b4").expect("b4"), loaded.game.parse_move("b3").expect("b3"));
+    assert_eq!(h["position"], library_position("variants/hus.sow", &[b4, b3]));
+    assert_eq!(h["moves"], json!(["b4", "b3"]));
+    assert_eq!(h["last"]["move"], "b3");
+    let first = &h["last"]["steps"].as_array().expect("steps")[1];
+    assert_eq!(first["cell"], json!({"side": "north", "row": 1, "pit": 3}), "{first}");
+    post(&s, "/api/state", &json!({"game": "hus.sow", "moves": [4]})).refused(422, "sow::serve::bad_move");
+    post(&s, "/api/state", &json!({"game": "hus.sow", "moves": ["c1"]})).refused(422, "sow::serve::bad_move");
     // Who begins can be chosen.
     let n = post(&s, "/api/state", &json!({"game": "oware.sow", "moves": [], "first": "north"})).json();
     assert_eq!(n["position"]["to_move"], "north");
@@ -223,7 +236,10 @@ fn bad_moves_are_refused_and_change_nothing() {
         json!(-1),
         json!(1.5),
         json!("x"),
-        json!("a3"),
+        // The engine reads "a3" as pit 3 on a board of one row a player (the front row is row a).
+        json!("b3"),
+        json!("3L"),
+        json!(""),
         json!(null),
         json!([3]),
         json!({"pit": 3}),

@@ -81,7 +81,9 @@
   /** "Ama (south)", or just "South" when the name is the side's. */
   function whoSide(side) {
     const s = seat(side);
-    return who(side) + (s.name.toLowerCase() === side ? "" : " (" + side + ")");
+    const own = s.name.toLowerCase() === side;
+    if (s.human) return s.name + (own ? "" : " (" + side + ")");
+    return s.name + (own ? " (computer)" : " (computer, " + side + ")");
   }
 
   function fillStrength(el) {

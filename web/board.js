@@ -191,6 +191,15 @@
           push(i, from);
           break;
         }
+        case "take_in_hand": {
+          // Seeds taken into the hand to be sown again: the `sow` steps that follow drop them.
+          const from = key(s.cell);
+          counts[from] = Math.max(0, (counts[from] || 0) - s.seeds);
+          hand += s.seeds;
+          marks[from] = "taken";
+          push(i, from);
+          break;
+        }
         case "move_seeds": {
           const from = key(s.from);
           const to = key(s.to);

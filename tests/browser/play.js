@@ -3,9 +3,9 @@
 // child would. After every move it reads the seeds the page shows in each pit and store and compares
 // them with `sowlang run FILE --moves ... --json`, run separately, so a move that does not show on
 // the page (or shows wrong) fails the test. It plays Oware to its end against the random computer
-// player, undoes, plays Kalah with two people at one screen, checks that a refused move is reported,
-// draws a hand-made four-row position (the engine has no such boards yet) through the same page, and
-// saves screenshots into docs/. Everything is bounded in time; the server is stopped at the end.
+// player, undoes, plays Kalah with two people at one screen, plays Hus (two rows a player) to its end,
+// checks that a refused move is reported, draws a hand-made four-row position through the same page,
+// and saves screenshots into docs/. Everything is bounded in time; the server is stopped at the end.
 "use strict";
 
 const { spawn, execFileSync } = require("node:child_process");
@@ -64,13 +64,21 @@ function expected(file, moves) {
   return JSON.parse(execFileSync(BIN, args, { cwd: ROOT, encoding: "utf8" }));
 }
 
+/** Seeds per pit and store of a position JSON, in either shape (one row a player, or a list of rows). */
 function expectedCounts(pos) {
   const c = {};
   for (const side of ["south", "north"]) {
-    pos.pits[side].forEach((n, i) => (c[side + ":0:" + (i + 1)] = n));
+    const rows = Array.isArray(pos.pits[side][0]) ? pos.pits[side] : [pos.pits[side]];
+    rows.forEach((row, r) => row.forEach((n, i) => (c[side + ":" + r + ":" + (i + 1)] = n)));
     c[side + ":store"] = pos.stores[side];
   }
   return c;
+}
+
+/** The move a click on a pit plays: its number on a one-row side, else row letter and number ("b4"). */
+function moveOf(key, flat) {
+  const [, row, pit] = key.split(":").map((x, i) => (i ? parseInt(x, 10) : x));
+  return flat ? pit : String.fromCharCode(97 + row) + pit;
 }
 
 /** The seeds the page shows: the number written in every pit and store. */
@@ -183,7 +191,7 @@ async function playOware(page, url) {
     assert.ok(++guard < 400, "the game ends");
     assert.ok(state.legal.length > 0, "south has a pit to click at " + state.moves.join(","));
     const key = state.legal[Math.floor(random() * state.legal.length)];
-    const pit = parseInt(key.split(":")[2], 10);
+    const pit = moveOf(key, true);
     await click(page, key, state.moves.length);
     const next = await check(page, "variants/oware.sow", "after clicking pit " + pit);
     assert.equal(next.moves[state.moves.length], pit, "the clicked pit is the move played");
@@ -261,6 +269,43 @@ async function playKalahTwoPeople(page, url) {
   assert.equal(undone.moves.length, state.moves.length - 1);
 }
 
+/** A board with two rows a player (Hus): played to its end against the random computer player. */
+async function playHus(page, url) {
+  await page.goto(url + "?seed=4#game=hus.sow");
+  await idle(page);
+  await page.selectOption('.seat[data-side="north"] .kind', "random");
+  await page.selectOption('.seat[data-side="south"] .kind', "human");
+  await page.selectOption("#speed", "0");
+  await page.click("#new");
+  const names = KALAH_NAMES;
+  assert.equal(await page.textContent("#title"), "Hus");
+  let state = await check(page, "variants/hus.sow", "hus start", names);
+  assert.equal(await page.$$eval("#board .pit", (els) => els.length), 32, "four rows of eight pits");
+  const labels = await page.$$eval('#board .pit[data-side="south"] .pit-name', (els) => els.map((e) => e.textContent));
+  assert.ok(labels.includes("a1") && labels.includes("b8"), "pits are named by row letter: " + labels.join(" "));
+  const random = rng(11);
+  let guard = 0;
+  let shot = false;
+  while (!state.pos.over) {
+    assert.ok(++guard < 600, "the game ends");
+    const key = state.legal[Math.floor(random() * state.legal.length)];
+    const move = moveOf(key, false);
+    await click(page, key, state.moves.length);
+    const next = await check(page, "variants/hus.sow", "hus after clicking " + move, names);
+    assert.equal(next.moves[state.moves.length], move, "the clicked pit is the move played");
+    state = next;
+    if (!shot && state.moves.length >= 8 && !state.pos.over) {
+      // Show one move step by step for the picture: the path of a relay across both rows.
+      shot = true;
+      await page.screenshot({ path: path.join(DOCS, "serve-four-row.png") });
+    }
+  }
+  console.log("browser test: Hus played to its end in " + state.moves.length + " moves: " + (await page.textContent("#status")));
+  await page.click("#undo");
+  const undone = await check(page, "variants/hus.sow", "hus undo", names);
+  assert.ok(undone.moves.length < state.moves.length && undone.pos.to_move === "south", "undo goes back to the person's turn");
+}
+
 async function refusedMove(page, url) {
   // South's pit 3 is empty after 3,3: the page must say so and show the position the server holds.
   await page.goto(url + "#game=oware.sow&moves=3,3,3");
@@ -268,7 +313,10 @@ async function refusedMove(page, url) {
   assert.match(await page.textContent("#error"), /not allowed/);
 }
 
-/** A hand-made position of a board with two rows per player, answered in place of the server. */
+/**
+ * A hand-made position of a board with two rows per player, answered in place of the server: the page
+ * draws and plays the shape from the position JSON alone, whatever game the server would have.
+ */
 async function fourRowPreview(page, url) {
   const row = (n, v) => Array.from({ length: n }, () => v);
   const cell = (side, r, pit) => ({ side: side, row: r, pit: pit });
@@ -317,6 +365,9 @@ async function fourRowPreview(page, url) {
   );
   await page.goto(url);
   await idle(page);
+  // Two people: no computer is asked to play a game the real server does not have.
+  await page.selectOption('.seat[data-side="north"] .kind', "human");
+  await idle(page);
   const pits = await page.$$eval("#board .pit", (els) => els.map((e) => ({ key: e.dataset.key, box: (({ x, y }) => ({ x, y }))(e.querySelector(".hole").getBBox()), label: e.querySelector(".pit-name").textContent })));
   assert.equal(pits.length, 32, "four rows of eight pits");
   const y = (k) => pits.find((p) => p.key === k).box.y;
@@ -334,13 +385,14 @@ async function fourRowPreview(page, url) {
   assert.equal(after2["south:1:4"], 0);
   assert.equal(after2["south:1:5"], 3);
   assert.deepEqual((await page.$$eval("#board .pit.sown", (els) => els.map((e) => e.dataset.key))).sort(), ["south:1:5", "south:1:6"]);
-  await page.screenshot({ path: path.join(DOCS, "serve-four-row-preview.png") });
+  await page.screenshot({ path: path.join(__dirname, "out", "four-row-hand-made.png") });
   await page.unroute("**/api/state");
   await page.unroute("**/api/games");
 }
 
 async function main() {
   const url = await startServer();
+  fs.mkdirSync(path.join(__dirname, "out"), { recursive: true });
   profile = fs.mkdtempSync(path.join(os.tmpdir(), "sowlang-chromium-"));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -361,11 +413,12 @@ async function main() {
   const problems = [];
   page.on("pageerror", (e) => problems.push("page error: " + e.message));
   page.on("console", (m) => {
-    if (m.type() === "error" && !/status of 422/.test(m.text())) problems.push("console error: " + m.text());
+    if (m.type() === "error" && !/status of 422/.test(m.text())) problems.push("console error: " + m.text() + " at " + page.url() + " " + JSON.stringify(m.location()));
   });
   page.setDefaultTimeout(STEP_MS);
   await playOware(page, url);
   await playKalahTwoPeople(page, url);
+  await playHus(page, url);
   await refusedMove(page, url);
   await fourRowPreview(page, url);
   assert.deepEqual(problems, [], "no script errors on the page");

@@ -157,3 +157,22 @@ test("seed spots stay inside the pit and are capped", () => {
     for (const p of spots) assert.ok(Math.hypot(p.x, p.y) <= 0.8, "inside the pit");
   }
 });
+
+test("seeds taken into the hand leave their pit and are sown on", () => {
+  const before = { pits: { south: [[1, 0]], north: [[3, 0]] }, stores: { south: 0, north: 0 }, to_move: "south" };
+  const after = { pits: { south: [[0, 2]], north: [[0, 0]] }, stores: { south: 0, north: 0 }, to_move: "north" };
+  const s = (side, pit) => ({ side: side, row: 0, pit: pit });
+  const steps = [
+    { kind: "pickup", cell: s("south", 1), seeds: 1 },
+    { kind: "sow", cells: [s("south", 2)] },
+    { kind: "take_in_hand", cell: s("north", 1), seeds: 3, player: "south" },
+    { kind: "note" },
+    { kind: "sow", cells: [s("south", 1), s("south", 2), s("north", 2)] },
+  ];
+  const f = B.frames(before, steps, after);
+  const took = f.find((x) => x.step === 2);
+  assert.equal(took.counts["north:0:1"], 0);
+  assert.equal(took.hand, 3);
+  assert.equal(took.marks["north:0:1"], "taken");
+  assert.equal(f[f.length - 2].hand, 0, "every seed in hand is sown");
+});

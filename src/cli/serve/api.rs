@@ -28,6 +28,7 @@ use serde_json::{Value, json};
 use super::catalog::Catalog;
 use crate::engine::{Cell, Event, Game, MoveError, Outcome, Player, Position};
 use crate::players::{self, Spec};
+use crate::position::MoveJson;
 use crate::search::{alphabeta, describe_score, mcts};
 
 /// A request body larger than this is refused (a move list of a long game is a few kilobytes).
@@ -243,12 +244,12 @@ fn parse_request(body: &[u8]) -> Result<GameRequest, ApiError> {
     Ok(req)
 }
 
-/// Reads one move as `legal_moves` writes it. Today every move is a pit number; a move written as a
-/// string of digits is read as the number.
-fn parse_move(v: &Value, index: usize) -> Result<usize, ApiError> {
+/// Reads one move as `legal_moves` writes it: a pit number on a board of one row a player, else a
+/// name such as `"b3"` or `"3L"` (the engine reads both; a number may also come as a string of digits).
+fn parse_move(game: &Game, v: &Value, index: usize) -> Result<usize, ApiError> {
     let m = match v {
-        Value::Number(n) => n.as_u64().and_then(|n| usize::try_from(n).ok()),
-        Value::String(s) => s.trim().parse::<usize>().ok(),
+        Value::Number(n) if n.is_u64() => game.parse_move(&n.to_string()),
+        Value::String(s) if !s.trim().is_empty() => game.parse_move(s),
         _ => None,
     };
     m.ok_or_else(|| {
@@ -290,13 +291,13 @@ struct Replayed {
 
 fn replay(catalog: &Catalog, req: &GameRequest) -> Result<Replayed, ApiError> {
     let loaded = load(catalog, &req.game)?;
+    let game = &loaded.game;
     let moves = req
         .moves
         .iter()
         .enumerate()
-        .map(|(i, v)| parse_move(v, i))
+        .map(|(i, v)| parse_move(game, v, i))
         .collect::<Result<Vec<_>, _>>()?;
-    let game = &loaded.game;
     let mut pos = game.initial(req.first);
     game.settle_start(&mut pos);
     let mut last = None;
@@ -323,12 +324,17 @@ fn replay(catalog: &Catalog, req: &GameRequest) -> Result<Replayed, ApiError> {
                 return Err(ApiError::new(
                     422,
                     "sow::serve::illegal_move",
-                    format!("move {} ({} plays pit {k}) is not allowed: {why}", i + 1, before.to_move.name()),
+                    format!(
+                        "move {} ({} plays pit {}) is not allowed: {why}",
+                        i + 1,
+                        before.to_move.name(),
+                        game.move_name(k)
+                    ),
                 )
                 .help(if legal.is_empty() {
                     "no move can be played there".to_string()
                 } else {
-                    format!("the legal moves there are {}", super::super::run::list(&legal))
+                    format!("the legal moves there are {}", names(game, &legal).join(", "))
                 })
                 .accepted(i));
             }
@@ -348,10 +354,10 @@ fn games(catalog: &Catalog) -> Value {
         .files
         .iter()
         .map(|(id, path)| match crate::load_game(path, &[]) {
-            Ok(l) => json!({"id": id, "name": l.game.name, "pits": l.game.pits, "problems": null}),
+            Ok(l) => json!({"id": id, "name": l.game.name, "rows": l.game.rows, "columns": l.game.columns, "problems": null}),
             Err(f) => {
                 let report: String = f.diagnostics.iter().map(|d| d.render(&f.sources, false)).collect();
-                json!({"id": id, "name": null, "pits": null, "problems": report})
+                json!({"id": id, "name": null, "rows": null, "columns": null, "problems": report})
             }
         })
         .collect();
@@ -380,16 +386,24 @@ fn rules(catalog: &Catalog, id: &str) -> Result<Value, ApiError> {
     Ok(json!({"id": id, "files": files}))
 }
 
-/// A cell as the page names it: whose, which row (counted from the middle, 0 = front), which pit.
-/// The engine has one row per player today, so `row` is always 0; when it gains boards with several
-/// rows per player, this is the one place that maps its cells to rows (the page already draws them).
+/// A cell as the page names it: whose, which row (counted from the middle, 0 = front), which pit of
+/// that row (from its owner's left), the same nesting as the position JSON's `pits`.
 fn cell(game: &Game, c: Cell) -> Value {
     let side = game.side(c).name();
     if game.is_store(c) {
         json!({"side": side, "store": true})
     } else {
-        json!({"side": side, "row": 0, "pit": game.number(c)})
+        json!({"side": side, "row": game.row_of(c) - 1, "pit": game.number(c)})
     }
+}
+
+/// A move as `legal_moves` writes it.
+fn move_json(game: &Game, k: usize) -> Value {
+    serde_json::to_value(MoveJson::of(game, k)).expect("moves serialise")
+}
+
+fn names(game: &Game, moves: &[usize]) -> Vec<String> {
+    moves.iter().map(|&k| game.move_name(k)).collect()
 }
 
 /// The steps of a move for the page to show one by one, each with its line of narration.
@@ -401,7 +415,18 @@ fn steps(game: &Game, events: &[Event]) -> Vec<Value> {
         .map(|(e, line)| {
             let text = line.trim().to_string();
             match e {
-                Event::Move { player, pit, .. } => json!({"kind": "move", "player": player, "move": pit, "text": text}),
+                Event::Move { player, pit, .. } => {
+                    json!({"kind": "move", "player": player, "move": move_json(game, *pit), "text": text})
+                }
+                Event::TakeInHand {
+                    rule,
+                    cell: c,
+                    seeds,
+                    player,
+                } => json!({
+                    "kind": "take_in_hand", "rule": rule, "cell": cell(game, *c), "seeds": seeds,
+                    "player": player, "text": text
+                }),
                 Event::PickUp { cell: c, seeds, lap } => {
                     json!({"kind": "pickup", "cell": cell(game, *c), "seeds": seeds, "lap": lap, "text": text})
                 }
@@ -432,7 +457,12 @@ fn steps(game: &Game, events: &[Event]) -> Vec<Value> {
                 Event::GameEnds { .. } | Event::RoundSetup { .. } | Event::MatchEnds { .. } => {
                     json!({"kind": "settle", "text": text})
                 }
-                Event::TurnEnds { .. } | Event::GrandSlam { .. } | Event::FeedingPenalty { .. } => {
+                // The seeds of these are sown by the `Sown` steps that follow, or were moved already.
+                Event::SowAgain { .. }
+                | Event::ShortMove { .. }
+                | Event::TurnEnds { .. }
+                | Event::GrandSlam { .. }
+                | Event::FeedingPenalty { .. } => {
                     json!({"kind": "note", "text": text})
                 }
             }
@@ -473,16 +503,17 @@ fn state(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
     };
     let last = r.last.as_ref().map(|(before, k, events)| {
         json!({
-            "move": k,
+            "move": move_json(game, *k),
             "player": before.to_move,
             "before": crate::position::to_json(game, before),
             "steps": steps(game, events),
         })
     });
     Ok(json!({
-        "game": {"id": req.game, "name": game.name, "pits": game.pits, "stores_sown": game.stores_sown,
+        "game": {"id": req.game, "name": game.name, "rows": game.rows, "columns": game.columns,
+                 "stores_sown": game.stores_sown,
                  "rounds": game.rounds.is_some()},
-        "moves": r.moves,
+        "moves": r.moves.iter().map(|&k| move_json(game, k)).collect::<Vec<_>>(),
         "sides": r.sides,
         "position": crate::position::to_json(game, pos),
         "scores": {"south": scores[0], "north": scores[1]},
@@ -533,7 +564,7 @@ fn computer(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
     let mut rng = StdRng::seed_from_u64(req.seed.unwrap_or(1) ^ (r.moves.len() as u64).wrapping_mul(0x9E37_79B9));
     let choice = players::choose(game, &r.pos, spec, false, &mut rng)
         .ok_or_else(|| ApiError::new(422, "sow::serve::no_move", format!("{} has no legal move", r.pos.to_move.name())))?;
-    Ok(json!({"move": choice.pit, "why": choice.why, "player": label}))
+    Ok(json!({"move": move_json(game, choice.pit), "why": choice.why, "player": label}))
 }
 
 /// What a move does at once, found by playing it.
@@ -548,11 +579,13 @@ struct Effect {
     reply_capture: u32,
 }
 
-fn taken(events: &[Event], by: Player) -> u32 {
+/// Seeds a player captured in a move: into their store, or into their hand to sow again.
+fn taken(game: &Game, events: &[Event], by: Player) -> u32 {
     events
         .iter()
         .map(|e| match e {
             Event::Take { seeds, to, .. } if *to == by => *seeds,
+            Event::TakeInHand { seeds, player, cell, .. } if *player == by && game.side(*cell) != by => *seeds,
             _ => 0,
         })
         .sum()
@@ -583,7 +616,7 @@ fn effect(game: &Game, pos: &Position, k: usize) -> Option<Effect> {
             .into_iter()
             .filter_map(|r| {
                 let mut after = next.clone();
-                game.apply_traced(&mut after, r).ok().map(|ev| taken(&ev, them))
+                game.apply_traced(&mut after, r).ok().map(|ev| taken(game, &ev, them))
             })
             .max()
             .unwrap_or(0)
@@ -591,8 +624,8 @@ fn effect(game: &Game, pos: &Position, k: usize) -> Option<Effect> {
         0
     };
     Some(Effect {
-        captured: taken(&events, me),
-        lost: taken(&events, them),
+        captured: taken(game, &events, me),
+        lost: taken(game, &events, them),
         into_store,
         another,
         sown_to_opponent,
@@ -626,16 +659,15 @@ fn describe(e: &Effect, me: Player) -> String {
     } else if e.sown_to_opponent > 0 {
         parts.push(format!("sows {} into {them}'s row", seeds(e.sown_to_opponent)));
     }
+    if parts.is_empty() {
+        parts.push("captures nothing".into());
+    }
     match e.ends {
         Some(w) => parts.push(format!("ends the game ({})", outcome_words(w))),
         None if e.reply_capture > 0 => parts.push(format!("then {them} can capture up to {}", seeds(e.reply_capture))),
         None => {}
     }
-    if parts.is_empty() {
-        format!("keeps every seed on {}'s side", me.name())
-    } else {
-        parts.join("; ")
-    }
+    parts.join("; ")
 }
 
 fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
@@ -666,7 +698,7 @@ fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
             Some((
                 score.unwrap_or(i32::MIN),
                 json!({
-                    "move": k,
+                    "move": move_json(game, k),
                     "does": describe(&e, me),
                     "captures": e.captured,
                     "another_move": e.another,
@@ -679,10 +711,10 @@ fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
     moves.sort_by_key(|m| std::cmp::Reverse(m.0));
     let best = effect(game, pos, searched.pit).map(|e| describe(&e, me)).unwrap_or_default();
     Ok(json!({
-        "best": searched.pit,
+        "best": move_json(game, searched.pit),
         "why": format!(
             "pit {}: {best}; with best play from both sides this leads to {} (looking {} moves ahead, counting both players' moves)",
-            searched.pit,
+            game.move_name(searched.pit),
             describe_score(searched.score),
             searched.depth
         ),
