@@ -390,6 +390,43 @@ async function fourRowPreview(page, url) {
   await page.unroute("**/api/games");
 }
 
+/** A pit that starts two moves (a direction to choose): the page asks which, and sends the one chosen. */
+async function choiceOfDirection(page, url) {
+  const start = {
+    pits: { south: [2, 2, 0], north: [2, 2, 2] },
+    stores: { south: 0, north: 0 },
+    to_move: "south",
+    legal_moves: ["1L", "1R", "2L", "2R"],
+    over: false,
+    winner: null,
+  };
+  let asked = null;
+  await page.route("**/api/games", (route) =>
+    route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({ single: true, truncated: false, games: [{ id: "choice.sow", name: "Directions (hand-made position)", problems: null }] }),
+    })
+  );
+  await page.route("**/api/state", async (route) => {
+    asked = JSON.parse(route.request().postData() || "{}");
+    await route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({ game: { id: "choice.sow", name: "Directions", rows: 1, columns: 3 }, moves: asked.moves, sides: ["south"], position: start, scores: { south: 0, north: 0 }, stuck: false, status: "", last: null }),
+    });
+  });
+  await page.goto(url);
+  await idle(page);
+  await page.click('#board .pit.legal[data-key="south:0:1"]');
+  await page.waitForSelector("#choice:not([hidden])");
+  const offered = await page.$$eval("#choice button", (els) => els.map((e) => e.textContent));
+  assert.deepEqual(offered, ["1L", "1R"], "both directions of pit 1 are offered");
+  await page.click('#choice button:text-is("1R")');
+  await idle(page);
+  assert.deepEqual(asked.moves, ["1R"], "the chosen direction is the move sent");
+  await page.unroute("**/api/state");
+  await page.unroute("**/api/games");
+}
+
 async function main() {
   const url = await startServer();
   fs.mkdirSync(path.join(__dirname, "out"), { recursive: true });
@@ -421,6 +458,7 @@ async function main() {
   await playHus(page, url);
   await refusedMove(page, url);
   await fourRowPreview(page, url);
+  await choiceOfDirection(page, url);
   assert.deepEqual(problems, [], "no script errors on the page");
   console.log("browser test: passed");
 }
