@@ -55,6 +55,10 @@ impl Sources {
     pub fn text(&self, id: FileId) -> &str {
         &self.files[id.0 as usize].1
     }
+    /// Every file registered, in the order read: path and text.
+    pub fn files(&self) -> impl Iterator<Item = (&std::path::Path, &str)> {
+        self.files.iter().map(|(p, t)| (p.as_path(), t.as_str()))
+    }
     /// The id of an already registered path.
     pub fn find(&self, path: &std::path::Path) -> Option<FileId> {
         self.files.iter().position(|(p, _)| p == path).map(|i| FileId(i as u32))

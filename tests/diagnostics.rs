@@ -170,6 +170,29 @@ const NOT_IN_FIXTURES: &[(&str, &str)] = &[
     ("sow::analyze::unwritable", "sowlang analyze"),
     ("sow::solve::too_large", "sowlang solve"),
     ("sow::solve::too_long", "sowlang solve"),
+    // `sowlang serve`: errors of the command and of the answers to the page (tests/serve.rs).
+    ("sow::serve::unreadable", "tests/serve.rs"),
+    ("sow::serve::no_games", "tests/serve.rs"),
+    ("sow::serve::bind", "tests/serve.rs"),
+    ("sow::serve::stopped", "sowlang serve, when the system refuses a thread or a socket"),
+    ("sow::serve::not_found", "tests/serve.rs"),
+    ("sow::serve::method", "tests/serve.rs"),
+    ("sow::serve::host", "tests/serve.rs"),
+    ("sow::serve::too_large", "tests/serve.rs"),
+    ("sow::serve::too_many_moves", "tests/serve.rs"),
+    ("sow::serve::bad_request", "tests/serve.rs"),
+    ("sow::serve::bad_path", "tests/serve.rs"),
+    ("sow::serve::unknown_game", "tests/serve.rs"),
+    ("sow::serve::broken_game", "tests/serve.rs"),
+    ("sow::serve::bad_move", "tests/serve.rs"),
+    ("sow::serve::illegal_move", "tests/serve.rs"),
+    ("sow::serve::bad_player", "tests/serve.rs"),
+    ("sow::serve::game_over", "tests/serve.rs"),
+    (
+        "sow::serve::no_move",
+        "a position where the player to move has none and no rule ends the game",
+    ),
+    ("sow::serve::internal", "a bug in the server: a panic while answering"),
 ];
 
 #[test]

@@ -31,3 +31,5 @@ mod yardstick;
 mod players;
 // End rules that read only the stores end games exactly when they would if checked after every move.
 mod end_rules;
+// `sowlang serve`'s HTTP API: answers match the library; bad moves, malformed requests, unknown games and paths outside are refused with JSON errors.
+mod serve;

@@ -13,6 +13,7 @@ mod play;
 mod record;
 mod replay;
 mod run;
+mod serve;
 mod solve;
 
 use std::io::{IsTerminal, Write};
@@ -56,6 +57,8 @@ enum Command {
     Completions(completions::CompletionArgs),
     /// Print the man page, of sowlang or of one command (`sowlang man analyze`), in roff.
     Man(completions::ManArgs),
+    /// Show a board in the browser to play any rule file, alone, in pairs or against the computer.
+    Serve(serve::Args),
 }
 
 /// Output format, the same switch on every subcommand.
@@ -138,6 +141,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),
+        Command::Serve(args) => serve::run(args),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,476 @@
+// The browser test of `sowlang serve`: the real binary serves variants/, the system's Chromium
+// (headless, driven by playwright-core) opens the page, and the test plays by clicking pits as a
+// child would. After every move it reads the seeds the page shows in each pit and store and compares
+// them with `sowlang run FILE --moves ... --json`, run separately, so a move that does not show on
+// the page (or shows wrong) fails the test. It plays Oware to its end against the random computer
+// player, undoes, plays Kalah with two people at one screen, plays Hus (two rows a player) to its end,
+// checks that a refused move is reported, draws a hand-made four-row position through the same page,
+// and saves screenshots into docs/. Everything is bounded in time; the server is stopped at the end.
+"use strict";
+
+const { spawn, execFileSync } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const assert = require("node:assert/strict");
+const { chromium } = require("playwright-core");
+
+const ROOT = path.resolve(__dirname, "../..");
+const BIN = process.env.SOWLANG || path.join(ROOT, "target/release/sowlang");
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const DOCS = path.join(ROOT, "docs");
+const LIMIT_MS = 240000;
+const STEP_MS = 20000;
+
+const deadline = setTimeout(() => {
+  console.error("browser test: took longer than " + LIMIT_MS / 1000 + " s, giving up");
+  cleanup().finally(() => process.exit(1));
+}, LIMIT_MS);
+
+let server = null;
+let context = null;
+let profile = null;
+
+async function cleanup() {
+  if (context) await context.close().catch(() => {});
+  context = null;
+  if (server && server.exitCode === null) server.kill("SIGTERM");
+  if (profile) fs.rmSync(profile, { recursive: true, force: true });
+}
+
+/** Starts `sowlang serve variants --port 0` and returns the address it prints. */
+function startServer() {
+  return new Promise((resolve, reject) => {
+    server = spawn(BIN, ["serve", "variants", "--port", "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const timer = setTimeout(() => reject(new Error("the server did not print its address within 10 s: " + out)), 10000);
+    server.stdout.on("data", (d) => {
+      out += d;
+      const m = /http:\/\/[^\s]+\//.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[0]);
+      }
+    });
+    server.stderr.on("data", (d) => process.stderr.write("server: " + d));
+    server.on("exit", (code) => reject(new Error("the server exited early with " + code + ": " + out)));
+  });
+}
+
+/** What `sowlang run` says the position is after `moves`: the independent reference. */
+function expected(file, moves) {
+  const args = ["run", file, "--json"];
+  if (moves.length) args.push("--moves", moves.join(","));
+  return JSON.parse(execFileSync(BIN, args, { cwd: ROOT, encoding: "utf8" }));
+}
+
+/** Seeds per pit and store of a position JSON, in either shape (one row a player, or a list of rows). */
+function expectedCounts(pos) {
+  const c = {};
+  for (const side of ["south", "north"]) {
+    const rows = Array.isArray(pos.pits[side][0]) ? pos.pits[side] : [pos.pits[side]];
+    rows.forEach((row, r) => row.forEach((n, i) => (c[side + ":" + r + ":" + (i + 1)] = n)));
+    c[side + ":store"] = pos.stores[side];
+  }
+  return c;
+}
+
+/** The move a click on a pit plays: its number on a one-row side, else row letter and number ("b4"). */
+function moveOf(key, flat) {
+  const [, row, pit] = key.split(":").map((x, i) => (i ? parseInt(x, 10) : x));
+  return flat ? pit : String.fromCharCode(97 + row) + pit;
+}
+
+/** The seeds the page shows: the number written in every pit and store. */
+async function shownCounts(page) {
+  return page.$$eval("#board .pit, #board .store", (els) => {
+    const c = {};
+    for (const e of els) c[e.dataset.key] = parseInt(e.querySelector(".count").textContent, 10);
+    return c;
+  });
+}
+
+/** The seeds drawn as seeds in each pit (capped at 30 in a pit, 90 in a store). */
+async function drawnSeeds(page) {
+  return page.$$eval("#board .pit, #board .store", (els) => {
+    const c = {};
+    for (const e of els) c[e.dataset.key] = e.querySelectorAll(".seed").length;
+    return c;
+  });
+}
+
+async function movesShown(page) {
+  return page.evaluate(() => {
+    const m = /moves=([^&]*)/.exec(location.hash);
+    return m ? m[1].split(",").filter((x) => x).map((x) => (/^\d+$/.test(x) ? parseInt(x, 10) : decodeURIComponent(x))) : [];
+  });
+}
+
+async function idle(page) {
+  await page.waitForSelector('body[data-busy="0"]', { timeout: STEP_MS });
+}
+
+/** Checks the page against `sowlang run` for the moves the page says were played. */
+async function check(page, file, what, names) {
+  names = names || { south: "South", north: "North" };
+  await idle(page);
+  const moves = await movesShown(page);
+  const pos = expected(file, moves);
+  const want = expectedCounts(pos);
+  const shown = await shownCounts(page);
+  assert.deepEqual(shown, want, what + ": the page shows other counts than `sowlang run` after moves " + moves.join(","));
+  const seeds = await drawnSeeds(page);
+  for (const k of Object.keys(want)) {
+    const cap = k.endsWith("store") ? 90 : 30;
+    assert.equal(seeds[k], Math.min(want[k], cap), what + ": seeds drawn in " + k);
+  }
+  const status = await page.textContent("#status");
+  if (pos.over) {
+    assert.match(status, /Game over/, what + ": the end is shown");
+    const words = pos.winner === "draw" ? /draw/ : new RegExp(names[pos.winner] + "( \\(computer\\))? wins");
+    assert.match(status, words, what + ": the winner is shown");
+  } else {
+    assert.match(status, new RegExp("^" + names[pos.to_move] + ".* to move"), what + ": whose turn is shown");
+    const legal = await page.$$eval("#board .pit.legal", (els) => els.map((e) => e.dataset.key));
+    return { moves, pos, legal };
+  }
+  return { moves, pos, legal: [] };
+}
+
+/** Clicks a pit and waits until the page has played it (and any computer answer). */
+async function click(page, key, movesBefore) {
+  await page.click('#board .pit.legal[data-key="' + key + '"]', { timeout: STEP_MS });
+  await page.waitForFunction(
+    (n) => document.body.dataset.busy === "0" && (location.hash.match(/moves=([^&]*)/) || ["", ""])[1].split(",").filter((x) => x).length > n,
+    movesBefore,
+    { timeout: STEP_MS }
+  );
+}
+
+/** A small seeded generator, so a failing game can be replayed. */
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+}
+
+async function playOware(page, url) {
+  // A fixed seed makes the random computer player's moves the same in every run.
+  await page.goto(url + "?seed=15");
+  await idle(page);
+  assert.ok(await page.isVisible("#chooser"), "a folder opens on the chooser");
+  const names = await page.$$eval("#game-list button.game strong", (els) => els.map((e) => e.textContent));
+  assert.ok(names.includes("Oware") && names.includes("Kalah"), "the chooser lists the games: " + names.join(", "));
+  await page.click('#game-list button.game[data-id="oware.sow"]');
+  await idle(page);
+  await page.selectOption('.seat[data-side="north"] .kind', "random");
+  await page.selectOption('.seat[data-side="south"] .kind', "human");
+  await idle(page);
+  assert.equal(await page.textContent("#title"), "Oware");
+
+  // The first move is shown step by step: the page is busy sowing for a while.
+  await page.selectOption("#speed", "120");
+  let state = await check(page, "variants/oware.sow", "start");
+  assert.equal(state.legal.length, 6, "south's six pits are playable at the start");
+  await page.click('#board .pit.legal[data-key="south:0:3"]');
+  await page.waitForSelector("#status.sowing", { timeout: STEP_MS });
+  await idle(page);
+  state = await check(page, "variants/oware.sow", "after south 3 and north's answer");
+  assert.equal(state.moves[0], 3, "the clicked pit is the first move");
+  const story = await page.$$eval("#narration li", (els) => els.map((e) => e.textContent));
+  assert.match(story[0], /North \(computer\) plays pit \d/, "the narration tells the computer's move");
+  assert.ok(story.some((l) => /sows one seed each into/.test(l)), "the narration tells the sowing");
+  await page.screenshot({ path: path.join(DOCS, "serve-two-row.png") });
+
+  await page.selectOption("#speed", "0");
+  const random = rng(15);
+  let guard = 0;
+  while (!state.pos.over) {
+    assert.ok(++guard < 400, "the game ends");
+    assert.ok(state.legal.length > 0, "south has a pit to click at " + state.moves.join(","));
+    const key = state.legal[Math.floor(random() * state.legal.length)];
+    const pit = moveOf(key, true);
+    await click(page, key, state.moves.length);
+    const next = await check(page, "variants/oware.sow", "after clicking pit " + pit);
+    assert.equal(next.moves[state.moves.length], pit, "the clicked pit is the move played");
+    assert.deepEqual(next.moves.slice(0, state.moves.length), state.moves, "earlier moves stay");
+    state = next;
+  }
+  console.log("browser test: Oware played to its end in " + state.moves.length + " moves: " + (await page.textContent("#status")));
+
+  // Undo from the end: back to the last position where the person was to move.
+  const before = state.moves.length;
+  await page.click("#undo");
+  await idle(page);
+  const undone = await check(page, "variants/oware.sow", "after undo");
+  assert.ok(undone.moves.length < before, "undo removed moves");
+  assert.equal(undone.pos.to_move, "south", "undo goes back to the person's turn");
+  assert.ok(undone.legal.length > 0, "pits are playable again after undo");
+
+  // A hint says what the move does and how good it is.
+  await page.click("#hint");
+  await idle(page);
+  assert.ok(await page.isVisible("#hint-panel"), "the hint shows");
+  const why = await page.textContent("#hint-why");
+  assert.match(why, /pit \d+: .*(seeds|win|loss).*looking \d+ moves ahead/, "the hint gives a reason and a score: " + why);
+  assert.equal(await page.$$eval("#board .pit.hinted", (els) => els.length), 1, "the hinted pit is marked");
+
+  // The rule file with its citations, one click away.
+  await page.click("#rules");
+  await page.waitForSelector("#rules-dialog[open] .cite-line");
+  const cites = await page.$$eval("#rules-dialog .cite-line", (els) => els.length);
+  assert.ok(cites > 5, "the rule file's citations are marked");
+  assert.match(await page.textContent("#sources"), /african-sowing-game-rules\.txt/);
+  await page.screenshot({ path: path.join(DOCS, "serve-rules.png") });
+  await page.click("#rules-dialog .close");
+
+  // New game: back to the start.
+  await page.click("#new");
+  state = await check(page, "variants/oware.sow", "new game");
+  assert.equal(state.moves.length, 0);
+}
+
+const KALAH_NAMES = { south: "Ama", north: "Kofi" };
+
+async function playKalahTwoPeople(page, url) {
+  await page.goto(url + "#game=kalah.sow");
+  await idle(page);
+  await page.selectOption('.seat[data-side="north"] .kind', "human");
+  await page.selectOption('.seat[data-side="south"] .kind', "human");
+  await page.selectOption("#speed", "0");
+  await page.fill('.seat[data-side="north"] .name', "Kofi");
+  await page.fill('.seat[data-side="south"] .name', "Ama");
+  await page.click("#new");
+  assert.equal(await page.textContent("#title"), "Kalah");
+  let state = await check(page, "variants/kalah.sow", "kalah start", KALAH_NAMES);
+  assert.match(await page.textContent("#status"), /Ama \(south\) to move/);
+  assert.match(await page.textContent('#board .store[data-side="north"] .store-name'), /Kofi/, "north's store is labelled with its owner");
+  const random = rng(7);
+  let guard = 0;
+  let another = false;
+  while (!state.pos.over) {
+    assert.ok(++guard < 400, "the game ends");
+    const key = state.legal[Math.floor(random() * state.legal.length)];
+    await click(page, key, state.moves.length);
+    const next = await check(page, "variants/kalah.sow", "kalah after " + key, KALAH_NAMES);
+    assert.equal(next.moves.length, state.moves.length + 1, "two people: one move per click");
+    if (next.pos.to_move === state.pos.to_move && !next.pos.over) another = true;
+    state = next;
+  }
+  assert.ok(another, "some move of the game gave another move");
+  const status = await page.textContent("#status");
+  assert.match(status, /Game over/);
+  console.log("browser test: Kalah played by two people in " + state.moves.length + " moves: " + status);
+  // Undo with two people takes back exactly one move.
+  await page.click("#undo");
+  const undone = await check(page, "variants/kalah.sow", "kalah undo", KALAH_NAMES);
+  assert.equal(undone.moves.length, state.moves.length - 1);
+}
+
+/** A board with two rows a player (Hus): played to its end against the random computer player. */
+async function playHus(page, url) {
+  await page.goto(url + "?seed=4#game=hus.sow");
+  await idle(page);
+  await page.selectOption('.seat[data-side="north"] .kind', "random");
+  await page.selectOption('.seat[data-side="south"] .kind', "human");
+  await page.selectOption("#speed", "0");
+  await page.click("#new");
+  const names = KALAH_NAMES;
+  assert.equal(await page.textContent("#title"), "Hus");
+  let state = await check(page, "variants/hus.sow", "hus start", names);
+  assert.equal(await page.$$eval("#board .pit", (els) => els.length), 32, "four rows of eight pits");
+  const labels = await page.$$eval('#board .pit[data-side="south"] .pit-name', (els) => els.map((e) => e.textContent));
+  assert.ok(labels.includes("a1") && labels.includes("b8"), "pits are named by row letter: " + labels.join(" "));
+  const random = rng(11);
+  let guard = 0;
+  let shot = false;
+  while (!state.pos.over) {
+    assert.ok(++guard < 600, "the game ends");
+    const key = state.legal[Math.floor(random() * state.legal.length)];
+    const move = moveOf(key, false);
+    await click(page, key, state.moves.length);
+    const next = await check(page, "variants/hus.sow", "hus after clicking " + move, names);
+    assert.equal(next.moves[state.moves.length], move, "the clicked pit is the move played");
+    state = next;
+    if (!shot && state.moves.length >= 8 && !state.pos.over) {
+      // Show one move step by step for the picture: the path of a relay across both rows.
+      shot = true;
+      await page.screenshot({ path: path.join(DOCS, "serve-four-row.png") });
+    }
+  }
+  console.log("browser test: Hus played to its end in " + state.moves.length + " moves: " + (await page.textContent("#status")));
+  await page.click("#undo");
+  const undone = await check(page, "variants/hus.sow", "hus undo", names);
+  assert.ok(undone.moves.length < state.moves.length && undone.pos.to_move === "south", "undo goes back to the person's turn");
+}
+
+async function refusedMove(page, url) {
+  // South's pit 3 is empty after 3,3: the page must say so and show the position the server holds.
+  await page.goto(url + "#game=oware.sow&moves=3,3,3");
+  await page.waitForSelector("#error:not([hidden])", { timeout: STEP_MS });
+  assert.match(await page.textContent("#error"), /not allowed/);
+}
+
+/**
+ * A hand-made position of a board with two rows per player, answered in place of the server: the page
+ * draws and plays the shape from the position JSON alone, whatever game the server would have.
+ */
+async function fourRowPreview(page, url) {
+  const row = (n, v) => Array.from({ length: n }, () => v);
+  const cell = (side, r, pit) => ({ side: side, row: r, pit: pit });
+  const before = {
+    pits: { south: [[0, 0, 0, 0, 2, 2, 2, 2], row(8, 2)], north: [row(8, 2), row(8, 2)] },
+    stores: { south: 0, north: 0 },
+    to_move: "south",
+    legal_moves: ["a5", "a6", "a7", "a8", "b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8"],
+    over: false,
+    winner: null,
+  };
+  const after = JSON.parse(JSON.stringify(before));
+  after.pits.south[1][3] = 0;
+  after.pits.south[1][4] = 3;
+  after.pits.south[1][5] = 3;
+  after.to_move = "north";
+  after.legal_moves = ["a1", "a2", "b8"];
+  let asked = null;
+  await page.route("**/api/state", async (route) => {
+    asked = JSON.parse(route.request().postData() || "{}");
+    const played = asked.moves && asked.moves.length > 0;
+    const steps = [
+      { kind: "move", player: "south", move: "b4", text: "south plays pit b4" },
+      { kind: "pickup", cell: cell("south", 1, 4), seeds: 2, lap: 1, text: "picks up 2 seeds from south b4" },
+      { kind: "sow", cells: [cell("south", 1, 5), cell("south", 1, 6)], lap: 1, text: "sows one seed each into south b5, south b6" },
+    ];
+    await route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({
+        game: { id: "preview.sow", name: "Four rows (hand-made position)", pits: 8 },
+        moves: played ? ["b4"] : [],
+        sides: played ? ["south", "north"] : ["south"],
+        position: played ? after : before,
+        scores: { south: 0, north: 0 },
+        stuck: false,
+        status: "",
+        last: played ? { move: "b4", player: "south", before: before, steps: steps } : null,
+      }),
+    });
+  });
+  await page.route("**/api/games", (route) =>
+    route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({ single: true, truncated: false, games: [{ id: "preview.sow", name: "Four rows (hand-made position)", pits: 8, problems: null }] }),
+    })
+  );
+  await page.goto(url);
+  await idle(page);
+  // Two people: no computer is asked to play a game the real server does not have.
+  await page.selectOption('.seat[data-side="north"] .kind', "human");
+  await idle(page);
+  const pits = await page.$$eval("#board .pit", (els) => els.map((e) => ({ key: e.dataset.key, box: (({ x, y }) => ({ x, y }))(e.querySelector(".hole").getBBox()), label: e.querySelector(".pit-name").textContent })));
+  assert.equal(pits.length, 32, "four rows of eight pits");
+  const y = (k) => pits.find((p) => p.key === k).box.y;
+  const x = (k) => pits.find((p) => p.key === k).box.x;
+  assert.ok(y("north:1:1") < y("north:0:1") && y("north:0:1") < y("south:0:1") && y("south:0:1") < y("south:1:1"), "rows from top: north b, north a, south a, south b");
+  assert.ok(x("south:0:1") < x("south:0:8") && x("north:0:1") > x("north:0:8"), "south's pit 1 on the left, north's on the right");
+  assert.equal(pits.find((p) => p.key === "south:1:4").label, "b4", "pits are named by row letter");
+  const counts = await shownCounts(page);
+  assert.equal(counts["south:0:1"], 0);
+  assert.equal(counts["south:1:4"], 2);
+  await page.click('#board .pit.legal[data-key="south:1:4"]');
+  await idle(page);
+  assert.deepEqual(asked.moves, ["b4"], "clicking pit b4 sends the move b4");
+  const after2 = await shownCounts(page);
+  assert.equal(after2["south:1:4"], 0);
+  assert.equal(after2["south:1:5"], 3);
+  assert.deepEqual((await page.$$eval("#board .pit.sown", (els) => els.map((e) => e.dataset.key))).sort(), ["south:1:5", "south:1:6"]);
+  await page.screenshot({ path: path.join(__dirname, "out", "four-row-hand-made.png") });
+  await page.unroute("**/api/state");
+  await page.unroute("**/api/games");
+}
+
+/** A pit that starts two moves (a direction to choose): the page asks which, and sends the one chosen. */
+async function choiceOfDirection(page, url) {
+  const start = {
+    pits: { south: [2, 2, 0], north: [2, 2, 2] },
+    stores: { south: 0, north: 0 },
+    to_move: "south",
+    legal_moves: ["1L", "1R", "2L", "2R"],
+    over: false,
+    winner: null,
+  };
+  let asked = null;
+  await page.route("**/api/games", (route) =>
+    route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({ single: true, truncated: false, games: [{ id: "choice.sow", name: "Directions (hand-made position)", problems: null }] }),
+    })
+  );
+  await page.route("**/api/state", async (route) => {
+    asked = JSON.parse(route.request().postData() || "{}");
+    await route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({ game: { id: "choice.sow", name: "Directions", rows: 1, columns: 3 }, moves: asked.moves, sides: ["south"], position: start, scores: { south: 0, north: 0 }, stuck: false, status: "", last: null }),
+    });
+  });
+  await page.goto(url);
+  await idle(page);
+  await page.click('#board .pit.legal[data-key="south:0:1"]');
+  await page.waitForSelector("#choice:not([hidden])");
+  const offered = await page.$$eval("#choice button", (els) => els.map((e) => e.textContent));
+  assert.deepEqual(offered, ["1L", "1R"], "both directions of pit 1 are offered");
+  await page.click('#choice button:text-is("1R")');
+  await idle(page);
+  assert.deepEqual(asked.moves, ["1R"], "the chosen direction is the move sent");
+  await page.unroute("**/api/state");
+  await page.unroute("**/api/games");
+}
+
+async function main() {
+  const url = await startServer();
+  fs.mkdirSync(path.join(__dirname, "out"), { recursive: true });
+  profile = fs.mkdtempSync(path.join(os.tmpdir(), "sowlang-chromium-"));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const page = context.pages()[0] || (await context.newPage());
+  const problems = [];
+  page.on("pageerror", (e) => problems.push("page error: " + e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error" && !/status of 422/.test(m.text())) problems.push("console error: " + m.text() + " at " + page.url() + " " + JSON.stringify(m.location()));
+  });
+  page.setDefaultTimeout(STEP_MS);
+  await playOware(page, url);
+  await playKalahTwoPeople(page, url);
+  await playHus(page, url);
+  await refusedMove(page, url);
+  await fourRowPreview(page, url);
+  await choiceOfDirection(page, url);
+  assert.deepEqual(problems, [], "no script errors on the page");
+  console.log("browser test: passed");
+}
+
+main()
+  .then(() => cleanup())
+  .then(() => {
+    clearTimeout(deadline);
+    process.exit(0);
+  })
+  .catch(async (e) => {
+    console.error("browser test FAILED: " + (e && e.stack ? e.stack : e));
+    await cleanup();
+    process.exit(1);
+  });

@@ -1,0 +1,510 @@
+//! `sowlang serve`'s HTTP API, through the real binary on a free loopback port, with requests written
+//! by hand on a TCP socket (so paths like `/api/rules/../../etc/passwd` reach the server unchanged).
+//! Every refused request gets a JSON error with a 4xx status and a stable code, and changes nothing:
+//! the same good request answers the same before and after it. Good requests answer what the library
+//! computes for the same moves.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A running `sowlang serve`, stopped when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(args: &[&str]) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .arg("serve")
+        .args(args)
+        .args(["--port", "0"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start sowlang serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the server prints its address");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    Server { child, addr }
+}
+
+struct Answer {
+    status: u16,
+    content_type: String,
+    body: String,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+    /// A refusal: the status, JSON with the code, a message, and nothing else.
+    fn refused(&self, status: u16, code: &str) -> Value {
+        assert_eq!(self.status, status, "{}", self.body);
+        assert!(self.content_type.starts_with("application/json"), "{}", self.content_type);
+        let v = self.json();
+        assert_eq!(v["error"]["code"], code, "{}", self.body);
+        assert!(v["error"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+        v
+    }
+}
+
+/// One request, raw: `target` goes on the request line exactly as given.
+fn raw(server: &Server, method: &str, target: &str, host: &str, body: &[u8]) -> Answer {
+    let mut s = TcpStream::connect(&server.addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
+    let head = format!(
+        "{method} {target} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).expect("send");
+    // A refusal may come before the whole body is read, and the server may then close: ignore that.
+    let _ = s.write_all(body);
+    let mut bytes = Vec::new();
+    let _ = s.read_to_end(&mut bytes);
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no HTTP answer: {text:?}"));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    let content_type = head
+        .lines()
+        .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-type:").map(|v| v.trim().to_string()))
+        .unwrap_or_default();
+    Answer {
+        status,
+        content_type,
+        body: body.to_string(),
+    }
+}
+
+fn get(server: &Server, target: &str) -> Answer {
+    raw(server, "GET", target, "127.0.0.1", b"")
+}
+
+fn post(server: &Server, target: &str, body: &Value) -> Answer {
+    raw(server, "POST", target, "localhost", body.to_string().as_bytes())
+}
+
+/// The position the library reaches with these moves, as JSON.
+fn library_position(file: &str, moves: &[usize]) -> Value {
+    let loaded = sowlang::load_game(&root().join(file), &[]).expect("loads");
+    let game = &loaded.game;
+    let mut pos = game.initial(None);
+    game.settle_start(&mut pos);
+    for &k in moves {
+        game.apply(&mut pos, k).expect("legal");
+    }
+    serde_json::to_value(sowlang::position::to_json(game, &pos)).expect("JSON")
+}
+
+#[test]
+fn the_page_and_the_game_list() {
+    let s = serve(&["variants"]);
+    let page = get(&s, "/");
+    assert_eq!(page.status, 200);
+    assert!(page.content_type.starts_with("text/html"));
+    assert!(page.body.contains("/board.js") && page.body.contains("/app.js"));
+    for (asset, kind) in [
+        ("/app.js", "text/javascript"),
+        ("/board.js", "text/javascript"),
+        ("/style.css", "text/css"),
+    ] {
+        let a = get(&s, asset);
+        assert_eq!(a.status, 200, "{asset}");
+        assert!(a.content_type.starts_with(kind), "{asset}: {}", a.content_type);
+    }
+    let games = get(&s, "/api/games").json();
+    assert_eq!(games["single"], false);
+    let ids: Vec<&str> = games["games"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|g| g["id"].as_str().expect("id"))
+        .collect();
+    assert!(
+        ids.contains(&"oware.sow") && ids.contains(&"reference/openspiel_kalah.sow"),
+        "{ids:?}"
+    );
+    assert_eq!(ids.len(), sowlang_files(), "every shipped file is offered");
+    let oware = games["games"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|g| g["id"] == "oware.sow")
+        .expect("oware");
+    assert_eq!(oware["name"], "Oware");
+    assert!(oware["problems"].is_null());
+}
+
+fn sowlang_files() -> usize {
+    crate::support::shipped().len()
+}
+
+#[test]
+fn a_game_is_replayed_from_its_moves() {
+    let s = serve(&["variants"]);
+    let a = post(&s, "/api/state", &json!({"game": "oware.sow", "moves": [3, 3, 2]}));
+    assert_eq!(a.status, 200, "{}", a.body);
+    let v = a.json();
+    assert_eq!(v["position"], library_position("variants/oware.sow", &[3, 3, 2]));
+    assert_eq!(v["last"]["before"], library_position("variants/oware.sow", &[3, 3]));
+    assert_eq!(v["last"]["move"], 2);
+    assert_eq!(v["last"]["player"], "south");
+    assert_eq!(v["sides"], json!(["south", "north", "south", "north"]));
+    let steps = v["last"]["steps"].as_array().expect("steps");
+    assert_eq!(steps[0]["kind"], "move");
+    assert!(
+        steps
+            .iter()
+            .any(|s| s["kind"] == "sow" && s["text"].as_str().is_some_and(|t| t.contains("sows one seed each")))
+    );
+    // A move written as a string of digits is the same move.
+    let b = post(&s, "/api/state", &json!({"game": "oware.sow", "moves": ["3", 3, "2"]})).json();
+    assert_eq!(b["position"], v["position"]);
+    // Kalah's store is on the sowing path and named as a store.
+    let k = post(&s, "/api/state", &json!({"game": "kalah.sow", "moves": [3]})).json();
+    let sown = &k["last"]["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .find(|s| s["kind"] == "sow")
+        .expect("sow")["cells"];
+    assert!(
+        sown.as_array().expect("cells").contains(&json!({"side": "south", "store": true})),
+        "{sown}"
+    );
+    // A board with two rows a player: moves by name, cells by row (0 = front) and pit.
+    let h = post(&s, "/api/state", &json!({"game": "hus.sow", "moves": ["b4", "B3"]}));
+    assert_eq!(h.status, 200, "{}", h.body);
+    let h = h.json();
+    let loaded = sowlang::load_game(&root().join("variants/hus.sow"), &[]).expect("loads");
+    let (b4, b3) = (loaded.game.parse_move("b4").expect("b4"), loaded.game.parse_move("b3").expect("b3"));
+    assert_eq!(h["position"], library_position("variants/hus.sow", &[b4, b3]));
+    assert_eq!(h["moves"], json!(["b4", "b3"]));
+    assert_eq!(h["last"]["move"], "b3");
+    let first = &h["last"]["steps"].as_array().expect("steps")[1];
+    assert_eq!(first["cell"], json!({"side": "north", "row": 1, "pit": 3}), "{first}");
+    post(&s, "/api/state", &json!({"game": "hus.sow", "moves": [4]})).refused(422, "sow::serve::bad_move");
+    post(&s, "/api/state", &json!({"game": "hus.sow", "moves": ["c1"]})).refused(422, "sow::serve::bad_move");
+    // Who begins can be chosen.
+    let n = post(&s, "/api/state", &json!({"game": "oware.sow", "moves": [], "first": "north"})).json();
+    assert_eq!(n["position"]["to_move"], "north");
+}
+
+#[test]
+fn bad_moves_are_refused_and_change_nothing() {
+    let s = serve(&["variants"]);
+    let good = json!({"game": "oware.sow", "moves": [3, 3]});
+    let before = post(&s, "/api/state", &good).body;
+    // South's pit 3 is empty after 3, 3.
+    let v = post(&s, "/api/state", &json!({"game": "oware.sow", "moves": [3, 3, 3]})).refused(422, "sow::serve::illegal_move");
+    let message = v["error"]["message"].as_str().expect("message");
+    assert!(message.contains("move 3") && message.contains("pit 3"), "{message}");
+    assert!(v["error"]["help"].as_str().is_some_and(|h| h.contains("legal moves")));
+    assert_eq!(v["error"]["accepted_moves"], 2);
+    for m in [json!(0), json!(7), json!(99_999_999_999u64), json!(u64::MAX)] {
+        post(&s, "/api/state", &json!({"game": "oware.sow", "moves": [m]})).refused(422, "sow::serve::illegal_move");
+    }
+    for m in [
+        json!(-1),
+        json!(1.5),
+        json!("x"),
+        // The engine reads "a3" as pit 3 on a board of one row a player (the front row is row a).
+        json!("b3"),
+        json!("3L"),
+        json!(""),
+        json!(null),
+        json!([3]),
+        json!({"pit": 3}),
+    ] {
+        post(&s, "/api/state", &json!({"game": "oware.sow", "moves": [m]})).refused(422, "sow::serve::bad_move");
+    }
+    // Moves after the end of a game.
+    let loaded = sowlang::load_game(&root().join("variants/oware.sow"), &[]).expect("loads");
+    let game = &loaded.game;
+    let mut pos = game.initial(None);
+    let mut moves = Vec::new();
+    while !pos.over {
+        let k = game.legal_moves(&pos)[0];
+        game.apply(&mut pos, k).expect("legal");
+        moves.push(k);
+    }
+    let over = post(&s, "/api/state", &json!({"game": "oware.sow", "moves": moves})).json();
+    assert_eq!(over["position"]["over"], true);
+    moves.push(1);
+    let v = post(&s, "/api/state", &json!({"game": "oware.sow", "moves": moves})).refused(422, "sow::serve::illegal_move");
+    assert!(v["error"]["message"].as_str().expect("message").contains("over"));
+    assert_eq!(post(&s, "/api/state", &good).body, before, "the refusals changed nothing");
+}
+
+#[test]
+fn malformed_requests_are_refused() {
+    let s = serve(&["variants"]);
+    for body in [
+        &b"{not json"[..],
+        b"",
+        b"[]",
+        b"{\"game\": 5}",
+        b"{\"moves\": [1]}",
+        b"{\"game\": \"oware.sow\", \"moves\": 3}",
+        b"{\"game\": \"oware.sow\", \"colour\": \"red\"}",
+        b"{\"game\": \"oware.sow\", \"first\": \"east\"}",
+        b"\xff\xfe",
+    ] {
+        raw(&s, "POST", "/api/state", "127.0.0.1", body).refused(400, "sow::serve::bad_request");
+    }
+    let huge = format!("{{\"game\": \"oware.sow\", \"moves\": [{}1]}}", "1,".repeat(200_000));
+    raw(&s, "POST", "/api/state", "127.0.0.1", huge.as_bytes()).refused(413, "sow::serve::too_large");
+    let many: Vec<usize> = vec![1; 6000];
+    post(&s, "/api/state", &json!({"game": "oware.sow", "moves": many})).refused(413, "sow::serve::too_many_moves");
+    get(&s, "/api/state").refused(405, "sow::serve::method");
+    raw(&s, "POST", "/", "127.0.0.1", b"").refused(405, "sow::serve::method");
+    raw(&s, "DELETE", "/api/games", "127.0.0.1", b"").refused(405, "sow::serve::method");
+    get(&s, "/nothing/here").refused(404, "sow::serve::not_found");
+    // A page from another site, reaching the server through its own host name, is turned away.
+    raw(&s, "GET", "/api/games", "evil.example:80", b"").refused(403, "sow::serve::host");
+    raw(&s, "POST", "/api/state", "evil.example", br#"{"game":"oware.sow"}"#).refused(403, "sow::serve::host");
+    assert_eq!(raw(&s, "GET", "/api/games", "localhost:1234", b"").status, 200);
+    assert_eq!(raw(&s, "GET", "/api/games", "[::1]:1234", b"").status, 200);
+}
+
+#[test]
+fn unknown_games_and_paths_outside_are_refused() {
+    let s = serve(&["variants"]);
+    for game in [
+        "nope.sow",
+        "../Cargo.toml",
+        "../variants/oware.sow",
+        "/etc/passwd",
+        "reference/../oware.sow",
+        "",
+    ] {
+        post(&s, "/api/state", &json!({"game": game, "moves": []})).refused(404, "sow::serve::unknown_game");
+        post(&s, "/api/hint", &json!({"game": game})).refused(404, "sow::serve::unknown_game");
+    }
+    for target in [
+        "/api/rules/../../etc/passwd",
+        "/api/rules/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+        "/api/rules/..%2fCargo.toml",
+        "/api/rules//etc/passwd",
+        "/api/rules/nope.sow",
+    ] {
+        get(&s, target).refused(404, "sow::serve::unknown_game");
+    }
+    for target in [
+        "/rules/../../etc/passwd",
+        "/../Cargo.toml",
+        "/web/app.js",
+        "/src/lib.rs",
+        "/variants/oware.sow",
+    ] {
+        get(&s, target).refused(404, "sow::serve::not_found");
+    }
+    get(&s, "/api/rules/%zz").refused(400, "sow::serve::bad_path");
+    get(&s, "/api/rules/%ff").refused(400, "sow::serve::bad_path");
+    // What is served is readable, with its citations, and the file it extends, named without a machine path.
+    let rules = get(&s, "/api/rules/ouri.sow").json();
+    let files = rules["files"].as_array().expect("files");
+    let paths: Vec<&str> = files.iter().map(|f| f["path"].as_str().expect("path")).collect();
+    assert!(paths.contains(&"ouri.sow") && paths.contains(&"oware.sow"), "{paths:?}");
+    assert!(files.iter().all(|f| f["text"].as_str().is_some_and(|t| t.contains("# cites:"))));
+    let nested = get(&s, "/api/rules/reference%2Fopenspiel_kalah.sow").json();
+    assert!(nested["files"][0]["path"].as_str().expect("path").starts_with("reference/"));
+}
+
+#[test]
+fn one_file_served_is_the_only_game() {
+    let s = serve(&["variants/kalah.sow"]);
+    let games = get(&s, "/api/games").json();
+    assert_eq!(games["single"], true);
+    assert_eq!(games["games"].as_array().expect("list").len(), 1);
+    assert_eq!(games["games"][0]["id"], "kalah.sow");
+    assert_eq!(post(&s, "/api/state", &json!({"game": "kalah.sow"})).status, 200);
+    // Oware lies beside it but was not served.
+    post(&s, "/api/state", &json!({"game": "oware.sow"})).refused(404, "sow::serve::unknown_game");
+    get(&s, "/api/rules/oware.sow").refused(404, "sow::serve::unknown_game");
+}
+
+#[test]
+fn computer_players_and_hints() {
+    let s = serve(&["variants"]);
+    for player in [
+        "random",
+        "greedy",
+        "alphabeta:3",
+        "mcts:200",
+        "alphabeta:64",
+        "mcts:1000000",
+        "mcts:1ms",
+    ] {
+        let a = post(
+            &s,
+            "/api/computer",
+            &json!({"game": "oware.sow", "moves": [3], "player": player, "seed": 5}),
+        );
+        assert_eq!(a.status, 200, "{player}: {}", a.body);
+        let v = a.json();
+        let m = v["move"].as_u64().expect("a move") as usize;
+        assert!((1..=6).contains(&m), "{player}: {m}");
+        assert!(v["why"].as_str().is_some_and(|w| !w.is_empty()));
+    }
+    post(&s, "/api/computer", &json!({"game": "oware.sow", "player": "minimax"})).refused(422, "sow::serve::bad_player");
+    post(&s, "/api/computer", &json!({"game": "oware.sow", "player": "alphabeta:0"})).refused(422, "sow::serve::bad_player");
+    post(&s, "/api/computer", &json!({"game": "oware.sow"})).refused(400, "sow::serve::bad_request");
+    let hint = post(&s, "/api/hint", &json!({"game": "oware.sow", "moves": [3, 3]}));
+    assert_eq!(hint.status, 200, "{}", hint.body);
+    let h = hint.json();
+    let moves = h["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 5, "every legal move of south (pit 3 is empty): {moves:?}");
+    assert!(
+        moves
+            .iter()
+            .all(|m| m["does"].as_str().is_some_and(|d| !d.is_empty()) && m["score"].is_string())
+    );
+    assert!(h["why"].as_str().expect("why").contains("moves ahead"));
+    assert_eq!(h["best"], moves[0]["move"], "the best move comes first");
+    // A capture is named as one: find a position of a game where a move captures, and ask for a hint there.
+    let loaded = sowlang::load_game(&root().join("variants/oware.sow"), &[]).expect("loads");
+    let game = &loaded.game;
+    let mut pos = game.initial(None);
+    let mut moves = Vec::new();
+    let capture = loop {
+        assert!(!pos.over && moves.len() < 300, "some move of the game captures");
+        let legal = game.legal_moves(&pos);
+        let found = legal.iter().find_map(|&k| {
+            let mut next = pos.clone();
+            let events = game.apply_traced(&mut next, k).expect("legal");
+            let seeds: u32 = events
+                .iter()
+                .map(|e| match e {
+                    sowlang::engine::Event::Take { seeds, to, .. } if *to == pos.to_move => *seeds,
+                    _ => 0,
+                })
+                .sum();
+            (seeds > 0).then_some((k, seeds))
+        });
+        if let Some(c) = found {
+            break c;
+        }
+        let k = legal[(moves.len() * 7) % legal.len()];
+        game.apply(&mut pos, k).expect("legal");
+        moves.push(k);
+    };
+    let h = post(&s, "/api/hint", &json!({"game": "oware.sow", "moves": moves})).json();
+    let said = h["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .find(|m| m["move"] == capture.0)
+        .expect("the capturing move is listed");
+    let does = said["does"].as_str().expect("does");
+    assert!(does.contains(&format!("captures {} seed", capture.1)), "{does}");
+    assert_eq!(said["captures"], capture.1);
+}
+
+#[test]
+fn nothing_to_serve_is_an_error() {
+    let empty = std::env::temp_dir().join(format!("sowlang-serve-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).expect("temp dir");
+    for (what, path) in [("missing", root().join("no/such/dir")), ("empty", empty.clone())] {
+        let out = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+            .args(["serve", "--port", "0"])
+            .arg(&path)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(2), "{what}");
+        assert!(out.stdout.is_empty(), "{what}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("sow::serve::"), "{what}: {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&empty);
+}
+
+#[test]
+fn a_taken_port_and_a_broken_file_are_reported() {
+    let s = serve(&["variants"]);
+    let port = s.addr.rsplit(':').next().expect("port");
+    let out = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .args(["serve", "variants", "--port", port])
+        .env("NO_COLOR", "1")
+        .current_dir(root())
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("sow::serve::bind"));
+
+    // A folder with a good file and a broken one: both are listed, the broken one with its problems.
+    let dir = std::env::temp_dir().join(format!("sowlang-serve-broken-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::copy(root().join("variants/kalah.sow"), dir.join("good.sow")).expect("copy");
+    std::fs::write(dir.join("broken.sow"), "game \"Broken\"\nboard { pits 0 }\n").expect("write");
+    let dir_arg = dir.display().to_string();
+    let b = serve(&[dir_arg.as_str()]);
+    let games = get(&b, "/api/games").json();
+    let list = games["games"].as_array().expect("list");
+    assert_eq!(list.len(), 2);
+    let broken = list.iter().find(|g| g["id"] == "broken.sow").expect("listed");
+    assert!(broken["problems"].as_str().is_some_and(|p| p.contains("sow::")), "{broken}");
+    assert!(!broken["problems"].as_str().expect("problems").contains("panicked"));
+    post(&b, "/api/state", &json!({"game": "broken.sow"})).refused(422, "sow::serve::broken_game");
+    assert_eq!(post(&b, "/api/state", &json!({"game": "good.sow"})).status, 200);
+    // The rule file's text is shown even when it does not load: the teacher may be looking for the mistake.
+    assert!(
+        get(&b, "/api/rules/broken.sow").json()["files"][0]["text"]
+            .as_str()
+            .expect("text")
+            .contains("Broken")
+    );
+    drop(b);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_computer_move_or_hint_after_the_end() {
+    let s = serve(&["variants"]);
+    let loaded = sowlang::load_game(&root().join("variants/kalah.sow"), &[]).expect("loads");
+    let game = &loaded.game;
+    let mut pos = game.initial(None);
+    let mut moves = Vec::new();
+    while !pos.over {
+        let legal = game.legal_moves(&pos);
+        let k = legal[legal.len() - 1];
+        game.apply(&mut pos, k).expect("legal");
+        moves.push(k);
+    }
+    let body = json!({"game": "kalah.sow", "moves": moves, "player": "greedy"});
+    post(&s, "/api/computer", &body).refused(422, "sow::serve::game_over");
+    post(&s, "/api/hint", &body).refused(422, "sow::serve::game_over");
+    let v = post(&s, "/api/state", &body).json();
+    assert_eq!(v["position"]["over"], true);
+    assert!(v["status"].as_str().expect("status").contains("over"));
+}

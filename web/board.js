@@ -1,0 +1,256 @@
+// The board's geometry and the replay of a move's steps, with no DOM: the page (app.js) draws what
+// these functions return, and tests/browser/unit.test.js runs them under Node on hand-made positions,
+// including board shapes the engine cannot produce yet.
+//
+// Shapes (docs/cli.md): `pits.south` is a flat list (one row) or a list of rows listed from the middle
+// of the board outwards. Every row is numbered from its owner's left as they face the board. Seen from
+// the table with south sitting at the bottom, south's rows are below the middle (front row first) with
+// pit 1 on the left, and north's rows above it with pit 1 on the right; each store sits at its owner's
+// right hand. Turning the board (`flip`) shows it from north's chair.
+(function (root, factory) {
+  const api = factory();
+  if (typeof module === "object" && module.exports) module.exports = api;
+  else root.SowBoard = api;
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  const SIDES = ["south", "north"];
+
+  /** The rows of one side, front (middle of the board) first, whatever the shape. */
+  function rowsOf(list) {
+    if (!Array.isArray(list)) return [];
+    if (list.length > 0 && Array.isArray(list[0])) return list;
+    return [list];
+  }
+
+  /** Is the position's board one row per player? */
+  function isFlat(position) {
+    const s = position && position.pits && position.pits.south;
+    return Array.isArray(s) && !(s.length > 0 && Array.isArray(s[0]));
+  }
+
+  /** A key for a cell: "south:0:3" (side, row from the middle, pit) or "south:store". */
+  function key(ref) {
+    if (!ref) return "";
+    if (ref.store) return ref.side + ":store";
+    return ref.side + ":" + (ref.row || 0) + ":" + ref.pit;
+  }
+
+  /**
+   * A move as the pit the player touches: 3 -> row 0 pit 3; "a3" -> row 0 pit 3; "b4" -> row 1 pit 4;
+   * "3L" -> row 0 pit 3 with the choice "L". Null when it is not a move in any known notation.
+   */
+  function parseMove(m) {
+    if (typeof m === "number" && Number.isInteger(m) && m > 0) return { row: 0, pit: m, choice: "" };
+    if (typeof m !== "string") return null;
+    const match = /^\s*([a-z]?)(\d+)(.*?)\s*$/i.exec(m);
+    if (!match) return null;
+    const row = match[1] ? match[1].toLowerCase().charCodeAt(0) - 97 : 0;
+    const pit = parseInt(match[2], 10);
+    if (!(pit > 0)) return null;
+    return { row: row, pit: pit, choice: match[3] };
+  }
+
+  /** The legal moves grouped by the pit of the mover's they start from: key -> [moves]. */
+  function movesByPit(position) {
+    const out = {};
+    const mover = position.to_move;
+    for (const m of position.legal_moves || []) {
+      const p = parseMove(m);
+      if (!p) continue;
+      const k = key({ side: mover, row: p.row, pit: p.pit });
+      (out[k] = out[k] || []).push(m);
+    }
+    return out;
+  }
+
+  /** Pit label as a player names it: "3" on a one-row side, "a3" when sides have several rows. */
+  function pitName(ref, flat) {
+    if (ref.store) return "store";
+    return flat ? String(ref.pit) : String.fromCharCode(97 + (ref.row || 0)) + ref.pit;
+  }
+
+  /** Seeds per cell: key -> count. */
+  function countsOf(position) {
+    const c = {};
+    for (const side of SIDES) {
+      rowsOf(position.pits[side]).forEach(function (row, r) {
+        row.forEach(function (n, i) {
+          c[key({ side: side, row: r, pit: i + 1 })] = n;
+        });
+      });
+      c[key({ side: side, store: true })] = position.stores[side];
+    }
+    return c;
+  }
+
+  /** A per-pit extra (closed, claimed) in the same nesting as pits: key -> value. */
+  function perPit(sides) {
+    const out = {};
+    if (!sides) return out;
+    for (const side of SIDES) {
+      rowsOf(sides[side]).forEach(function (row, r) {
+        row.forEach(function (v, i) {
+          out[key({ side: side, row: r, pit: i + 1 })] = v;
+        });
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Where everything goes, in grid units: each pit has a column (0 = left) and a line (0 = top);
+   * the stores span every line at the two ends. `flip` shows the board from north's side.
+   */
+  function layout(position, flip) {
+    const bottom = flip ? "north" : "south";
+    const top = flip ? "south" : "north";
+    const topRows = rowsOf(position.pits[top]);
+    const bottomRows = rowsOf(position.pits[bottom]);
+    const width = Math.max(
+      1,
+      ...topRows.map(function (r) { return r.length; }),
+      ...bottomRows.map(function (r) { return r.length; })
+    );
+    const pits = [];
+    const lines = topRows.length + bottomRows.length;
+    // The top player's rows: the outermost at the top, the front row just above the middle. They face
+    // the other way, so their pit 1 is on the right as the bottom player sees it.
+    topRows.forEach(function (row, r) {
+      const line = topRows.length - 1 - r;
+      row.forEach(function (_, i) {
+        pits.push({ side: top, row: r, pit: i + 1, col: width - 1 - i, line: line });
+      });
+    });
+    bottomRows.forEach(function (row, r) {
+      const line = topRows.length + r;
+      row.forEach(function (_, i) {
+        pits.push({ side: bottom, row: r, pit: i + 1, col: i, line: line });
+      });
+    });
+    // Each store sits at its owner's right hand: the bottom player's on the right, the top player's on the left.
+    const stores = [
+      { side: top, store: true, at: "left" },
+      { side: bottom, store: true, at: "right" },
+    ];
+    return { width: width, lines: lines, top: top, bottom: bottom, topLines: topRows.length, pits: pits, stores: stores };
+  }
+
+  /**
+   * The frames of a move's animation, from the position before it to the one after: each frame is the
+   * seeds per cell at that moment, the cells to mark, and the step of the narration it belongs to.
+   * Sowing shows one seed at a time. The last frame is always the position after the move, so a step
+   * the page does not model (seeds handed over at the end, a new round) still ends right.
+   */
+  function frames(before, steps, after) {
+    const out = [];
+    let counts = countsOf(before);
+    const path = {}; // key -> order in which the move's seeds fell there (last one wins)
+    const marks = {}; // key -> "origin" | "taken" | "last"
+    let order = 0;
+    let hand = 0;
+    const push = function (stepIndex, active) {
+      out.push({
+        counts: Object.assign({}, counts),
+        path: Object.assign({}, path),
+        marks: Object.assign({}, marks),
+        active: active || null,
+        step: stepIndex,
+        hand: hand,
+      });
+    };
+    (steps || []).forEach(function (s, i) {
+      switch (s.kind) {
+        case "pickup": {
+          const k = key(s.cell);
+          hand += counts[k] || 0;
+          counts[k] = 0;
+          if (!marks[k]) marks[k] = "origin";
+          push(i, k);
+          break;
+        }
+        case "sow":
+          for (const c of s.cells || []) {
+            const k = key(c);
+            counts[k] = (counts[k] || 0) + 1;
+            hand = Math.max(0, hand - 1);
+            path[k] = ++order;
+            push(i, k);
+          }
+          break;
+        case "lap_end":
+          marks[key(s.cell)] = marks[key(s.cell)] === "origin" ? "origin" : "last";
+          push(i, key(s.cell));
+          break;
+        case "take": {
+          const from = key(s.cell);
+          const to = key(s.to);
+          counts[from] = Math.max(0, (counts[from] || 0) - s.seeds);
+          counts[to] = (counts[to] || 0) + s.seeds;
+          marks[from] = "taken";
+          push(i, from);
+          break;
+        }
+        case "take_in_hand": {
+          // Seeds taken into the hand to be sown again: the `sow` steps that follow drop them.
+          const from = key(s.cell);
+          counts[from] = Math.max(0, (counts[from] || 0) - s.seeds);
+          hand += s.seeds;
+          marks[from] = "taken";
+          push(i, from);
+          break;
+        }
+        case "move_seeds": {
+          const from = key(s.from);
+          const to = key(s.to);
+          counts[from] = Math.max(0, (counts[from] || 0) - s.seeds);
+          counts[to] = (counts[to] || 0) + s.seeds;
+          marks[from] = "taken";
+          push(i, to);
+          break;
+        }
+        case "settle":
+          counts = countsOf(after);
+          push(i, null);
+          break;
+        default:
+          push(i, null);
+      }
+    });
+    counts = countsOf(after);
+    hand = 0;
+    push((steps || []).length - 1, null);
+    return out;
+  }
+
+  /**
+   * Where `n` seeds lie in a pit of radius 1 (or an ellipse rx x ry), at most `max` of them: a
+   * sunflower spiral, the same for the same count, so a seed does not jump about between frames.
+   */
+  function seedSpots(n, max, rx, ry) {
+    const shown = Math.min(n, max);
+    const spots = [];
+    const golden = Math.PI * (3 - Math.sqrt(5));
+    const spread = shown > 1 ? 0.78 / Math.sqrt(shown) : 0;
+    for (let i = 0; i < shown; i++) {
+      const r = spread * Math.sqrt(i + 0.5);
+      const a = i * golden;
+      spots.push({ x: Math.cos(a) * r * (rx || 1), y: Math.sin(a) * r * (ry || 1) });
+    }
+    return spots;
+  }
+
+  return {
+    rowsOf: rowsOf,
+    isFlat: isFlat,
+    key: key,
+    parseMove: parseMove,
+    movesByPit: movesByPit,
+    pitName: pitName,
+    countsOf: countsOf,
+    perPit: perPit,
+    layout: layout,
+    frames: frames,
+    seedSpots: seedSpots,
+  };
+});
