@@ -697,10 +697,7 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
 }
 
 fn layout(
-    rows: &[(
-        crate::syntax::ast::Spanned<crate::syntax::ast::PlayerLit>,
-        Vec<crate::syntax::ast::Spanned<Vec<Expr>>>,
-    )],
+    rows: &[crate::syntax::ast::LayoutSide],
     n: usize,
     board_rows: usize,
     span: Span,

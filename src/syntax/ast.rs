@@ -152,6 +152,9 @@ pub enum Remaining {
     Uncounted,
 }
 
+/// One player's part of a `layout`: the player, then each row's seeds (the front row first).
+pub type LayoutSide = (Spanned<PlayerLit>, Vec<Spanned<Vec<Expr>>>);
+
 /// The result an end rule states.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EndResult {
@@ -219,7 +222,7 @@ pub enum ItemKind {
     /// `board { seeds EXPR }`.
     BoardSeeds(Expr),
     /// `board { layout south [..] north [..] }`.
-    BoardLayout(Vec<(Spanned<PlayerLit>, Vec<Spanned<Vec<Expr>>>)>),
+    BoardLayout(Vec<LayoutSide>),
     /// `board { stores ... }`.
     BoardStores(StoreMode),
     /// `board { reserve EXPR }`.
