@@ -318,7 +318,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                                 i.span,
                                 "not allowed in a phase",
                             )
-                            .with_help("a phase may hold `sow { }`, `forbid`, `capture` and `no captures`"),
+                            .with_help("a phase may hold `sow { }`, `forbid`, `capture`, `no captures` and `captures required`"),
                         ),
                     }
                 }
