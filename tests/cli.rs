@@ -6,24 +6,11 @@
 //! Also: `check --format json` keeps the schema of docs/diagnostics.md (checked with our own serde
 //! structs, not the crate's), and `check`'s exit codes (0 / 1 / 2, `--deny-warnings`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
+use crate::support::{root, scratch};
 use serde::Deserialize;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A scratch directory for this test.
-fn scratch(name: &str) -> PathBuf {
-    // The process id is padded so that the path, and so how a diagnostic quoting it wraps, has the
-    // same length in every run.
-    let dir = std::env::temp_dir().join(format!("sowlang-cli-{:010}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 struct Run {
     code: i32,
@@ -81,7 +68,7 @@ const OWARE: &str = "variants/oware.sow";
 
 #[test]
 fn missing_and_unreadable_files() {
-    let tmp = scratch("files");
+    let tmp = scratch("cli", "files");
     let dir = tmp.display().to_string();
     refused("check_missing_file", &["check", "no/such/file.sow"], 2, None);
     refused("check_a_directory", &["check", &dir], 2, Some(&tmp));
@@ -98,7 +85,7 @@ fn missing_and_unreadable_files() {
 
 #[test]
 fn bad_positions() {
-    let tmp = scratch("positions");
+    let tmp = scratch("cli", "positions");
     let cases = [
         ("position_not_json", "pits: 4 4 4"),
         ("position_truncated_json", r#"{"pits":{"south":[4,4,4,4,4,4],"north":[4,4"#),

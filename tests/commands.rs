@@ -5,13 +5,9 @@
 //! `check` always ends with a summary line; the README lists every command. Expected texts are
 //! worked out by hand from the rule files.
 
-use std::path::{Path, PathBuf};
+use crate::support::{root, scratch};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn sowlang(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sowlang"))
@@ -26,14 +22,6 @@ fn sowlang(args: &[&str]) -> Output {
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sowlang-commands-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
 }
 
 /// A usage error: exit 2, nothing on stdout, `needle` in the message, no panic, and quick (nothing
@@ -80,7 +68,7 @@ fn analyze_refuses_bad_arguments_before_the_first_game() {
     );
     usage_error(&["analyze", KALAH, "--players", "mcts:-1s,random"], "`-1s` is not a time to think");
     // A plot that cannot be written is refused at once.
-    let dir = scratch("plot-refused");
+    let dir = scratch("commands", "plot-refused");
     let d = dir.display().to_string();
     for (plot, needle) in [
         ("/no/such/dir/x.svg".to_string(), "the directory `/no/such/dir` does not exist"),
@@ -147,7 +135,7 @@ fn text_box(t: &(f64, f64, f64, String, bool, String)) -> (f64, f64, f64, f64) {
 // axes had no titles.
 #[test]
 fn analyze_plot_labels_never_overlap() {
-    let dir = scratch("plot");
+    let dir = scratch("commands", "plot");
     let plot = dir.join("tampoduo.svg");
     // Tampoduo with these players is won by south in every game (docs/analysis.md: 100% at depth
     // 4), so its bar reaches the top of the plot.
@@ -193,7 +181,7 @@ fn analyze_plot_labels_never_overlap() {
 #[cfg(unix)]
 #[test]
 fn analyze_reports_the_games_finished_when_interrupted() {
-    let dir = scratch("interrupt");
+    let dir = scratch("commands", "interrupt");
     let plot = dir.join("partial.svg");
     let child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
         .args([

@@ -6,13 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::support::root;
 use sowlang::conform::{Field, Report, replay};
 
 const TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/conformance_data");
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Every trace file, with its text and the `game` its lines play.
 fn traces() -> Vec<(PathBuf, String, String)> {

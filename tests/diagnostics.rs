@@ -10,12 +10,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use crate::support::{root, scratch};
 use sowlang::Override;
 use sowlang::diagnostic::{Diagnostic, Sources};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The codes a fixture expects and the parameters it sets.
 fn header(text: &str) -> (BTreeSet<String>, Vec<Override>) {
@@ -227,17 +224,9 @@ fn the_corpus_has_at_least_sixty_files() {
     assert!(n >= 60, "only {n} broken files");
 }
 
-/// A scratch directory for files too large (or too many) to ship as fixtures.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sowlang-diagnostics-{:010}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
 #[test]
 fn ten_megabyte_file_is_refused_unread() {
-    let dir = scratch("huge");
+    let dir = scratch("diagnostics", "huge");
     let path = dir.join("huge.sow");
     let line = "capture \"two\" { when last.count == 2 take last }\n";
     std::fs::write(&path, line.repeat(10 * 1024 * 1024 / line.len() + 1)).expect("write");
@@ -253,7 +242,7 @@ fn ten_megabyte_file_is_refused_unread() {
 
 #[test]
 fn a_chain_of_forty_files_is_refused() {
-    let dir = scratch("chain");
+    let dir = scratch("diagnostics", "chain");
     for i in 0..40 {
         std::fs::write(dir.join(format!("f{i}.sow")), format!("extends \"f{}.sow\"\n", i + 1)).expect("write");
     }

@@ -7,21 +7,10 @@
 //! Every board below is worked out by hand from Oware's rules (variants/oware.sow), from a small
 //! puzzle position in which the moves are few and the replies forced, never copied from the program.
 
+use crate::support::{root, scratch};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A scratch directory for this test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sowlang-play-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 struct Run {
     code: i32,
@@ -144,7 +133,7 @@ fn clean_pipe_output(run: &Run) {
 
 #[test]
 fn undo_and_redo_between_two_people() {
-    let dir = scratch("undo-people");
+    let dir = scratch("play", "undo-people");
     let from = puzzle(&dir);
     let run = sowlang(&["play", OWARE, "--from", &from, "--vs", "human"], b"5\nundo\nundo\nredo\nquit\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -163,7 +152,7 @@ fn undo_and_redo_between_two_people() {
 
 #[test]
 fn undo_against_the_computer_takes_back_its_reply_too() {
-    let dir = scratch("undo-computer");
+    let dir = scratch("play", "undo-computer");
     let from = puzzle(&dir);
     let run = sowlang(
         &["play", OWARE, "--from", &from, "--vs", "greedy"],
@@ -194,7 +183,7 @@ fn undo_against_the_computer_takes_back_its_reply_too() {
 
 #[test]
 fn the_board_is_turned_for_a_person_sitting_north() {
-    let dir = scratch("north");
+    let dir = scratch("play", "north");
     let from = puzzle(&dir);
     let run = sowlang(&["play", OWARE, "--from", &from, "--vs", "human", "--side", "north"], b"5\nquit\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -225,7 +214,7 @@ computer 10                                 5  you
 
 #[test]
 fn commands_are_read_in_any_case() {
-    let dir = scratch("case");
+    let dir = scratch("play", "case");
     let from = puzzle(&dir);
     let run = sowlang(
         &["play", OWARE, "--from", &from, "--vs", "human", "--hint-depth", "2"],
@@ -242,7 +231,7 @@ fn commands_are_read_in_any_case() {
 
 #[test]
 fn hints_say_what_a_move_does_and_how_far_they_looked() {
-    let dir = scratch("hint");
+    let dir = scratch("play", "hint");
     let from = puzzle(&dir);
     let run = sowlang(
         &["play", OWARE, "--from", &from, "--vs", "human", "--hint-depth", "2"],
@@ -269,7 +258,7 @@ fn hints_say_what_a_move_does_and_how_far_they_looked() {
 
 #[test]
 fn arrow_keys_do_not_garble_the_output() {
-    let dir = scratch("escape");
+    let dir = scratch("play", "escape");
     let from = puzzle(&dir);
     // Up arrow, down arrow then 5, Escape alone, bytes that are not UTF-8: none of these is acted on.
     let run = sowlang(
@@ -289,7 +278,7 @@ fn arrow_keys_do_not_garble_the_output() {
 
 #[test]
 fn quiet_mode_says_less() {
-    let dir = scratch("quiet");
+    let dir = scratch("play", "quiet");
     let from = puzzle(&dir);
     let run = sowlang(&["play", OWARE, "--from", &from, "--quiet"], b"5\nquit\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -336,7 +325,7 @@ fn check_record(path: &Path, moves: &str, result: &str) {
 
 #[test]
 fn a_saved_game_goes_on_with_load_and_replays() {
-    let dir = scratch("save");
+    let dir = scratch("play", "save");
     let from = puzzle(&dir);
     let record = dir.join("game.txt");
     let rec = record.display().to_string();
@@ -408,7 +397,7 @@ const ENDGAME: &str = r#"{"pits":{"south":[0,0,0,0,0,1],"north":[1,2,0,0,0,0]},"
 
 #[test]
 fn a_finished_game_records_its_result_and_replay_checks_it() {
-    let dir = scratch("result");
+    let dir = scratch("play", "result");
     let from = dir.join("end.json");
     std::fs::write(&from, ENDGAME).expect("write");
     let record = dir.join("over.txt");
@@ -477,7 +466,7 @@ fn a_finished_game_records_its_result_and_replay_checks_it() {
 
 #[test]
 fn bad_records_and_arguments_are_refused() {
-    let dir = scratch("bad");
+    let dir = scratch("play", "bad");
     let missing = dir.join("none.txt").display().to_string();
     let run = sowlang(&["replay", &missing], b"");
     assert_eq!((run.code, run.stdout.as_str()), (2, ""));
@@ -536,7 +525,7 @@ fn the_record_in_the_docs_replays() {
     // relative path is made absolute.
     let oware = root().join(OWARE).display().to_string();
     let text = text.replace("rules: ../variants/oware.sow", &format!("rules: {oware}"));
-    let dir = scratch("docs");
+    let dir = scratch("play", "docs");
     let path = dir.join("example.txt");
     std::fs::write(&path, text).expect("write");
     let run = sowlang(&["replay", &path.display().to_string()], b"");
@@ -547,7 +536,7 @@ fn the_record_in_the_docs_replays() {
 
 #[test]
 fn a_loaded_record_keeps_who_played_each_side() {
-    let dir = scratch("seats");
+    let dir = scratch("play", "seats");
     let oware = root().join(OWARE).display().to_string();
     let record = dir.join("seats.txt");
     std::fs::write(
@@ -594,7 +583,7 @@ fn a_board_of_two_rows_a_player_is_drawn_row_by_row_from_either_side() {
     // Seen from north: north's front row just below the stores, its back row under it, pit 1 on the
     // left; south's rows above, front row nearest the middle, each read from north's left (south's
     // pit 8 first, so south's front row shows its four filled pits on the left).
-    let dir = scratch("rows");
+    let dir = scratch("play", "rows");
     let record = dir.join("hus.txt");
     let rec = record.display().to_string();
     let run = sowlang(

@@ -17,3 +17,18 @@ pub fn shipped() -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// The repository's root.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh scratch directory for one test, named after the test module (`prefix`) and the test. The
+/// process id is padded so that the path, and so how a diagnostic quoting it wraps, has the same length
+/// in every run.
+pub fn scratch(prefix: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sowlang-{prefix}-{:010}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
