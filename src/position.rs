@@ -137,6 +137,9 @@ pub struct PositionJson {
     /// The round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
+    /// The player who began the game (shown when a rule reads `starter`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starter: Option<Player>,
     /// Rounds won.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rounds_won: Option<Sides<u32>>,
@@ -181,6 +184,7 @@ pub fn to_json(game: &Game, pos: &Position) -> PositionJson {
         legal_moves: Some(game.legal_moves(pos).into_iter().map(|k| MoveJson::of(game, k)).collect()),
         ply: Some(pos.ply),
         round: game.rounds.as_ref().map(|_| pos.round),
+        starter: game.uses_starter.then_some(pos.starter),
         rounds_won: game.rounds.as_ref().map(|_| Sides {
             south: pos.rounds_won[0],
             north: pos.rounds_won[1],
@@ -246,6 +250,8 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
         to_move: json.to_move,
         ply: json.ply.unwrap_or(0),
         round: json.round.unwrap_or(1),
+        // Without it, the game is taken to have begun as the rule file says.
+        starter: json.starter.unwrap_or(game.first),
         rounds_won: json.rounds_won.map_or([0, 0], |r| [r.south, r.north]),
         over: false,
         winner: None,

@@ -144,6 +144,7 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "back",
     "taken",
     "clockwise",
+    "starter",
 ];
 
 /// Names that files conventionally declare as parameters (`param pits = 6`); the language itself
@@ -365,7 +366,7 @@ impl TypeChecker<'_> {
     fn name(&mut self, e: &Expr, n: &str, scope: Scope) -> Option<Ty> {
         let unavailable = |what: &str| -> Option<String> { Some(format!("`{n}` has no meaning here: {what}")) };
         let (ty, problem) = match n {
-            "south" | "north" | "mover" | "opponent" | "to_move" => (Ty::Player, None),
+            "south" | "north" | "mover" | "opponent" | "to_move" | "starter" => (Ty::Player, None),
             "last" => (
                 Ty::Pit,
                 if scope.last {

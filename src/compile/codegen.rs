@@ -255,6 +255,7 @@ impl Gen {
             PlayerExpr::Mover => self.push(Op::Mover),
             PlayerExpr::Opponent => self.push(Op::Opponent),
             PlayerExpr::ToMove => self.push(Op::ToMove),
+            PlayerExpr::Starter => self.push(Op::Starter),
             PlayerExpr::Other(p) => {
                 self.who(p);
                 self.unary(Op::Other);

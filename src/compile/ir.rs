@@ -49,6 +49,8 @@ pub struct Game {
     pub uses_repeated: bool,
     /// Some expression reads the move number `ply` (so a position with its move number never recurs).
     pub uses_ply: bool,
+    /// Some expression reads who began the game (`starter`: the position JSON shows it).
+    pub uses_starter: bool,
     /// Some expression reads a pit's count `before` the latest seed (else the engine does not track it).
     pub uses_before: bool,
     /// Some expression reads `total` (worked out once per position then).
@@ -519,6 +521,8 @@ pub enum Expr {
     Opponent,
     /// The player to move.
     ToMove,
+    /// The player who began the game.
+    Starter,
     /// The last pit of the lap.
     Last,
     /// The origin.
@@ -591,6 +595,7 @@ impl Expr {
             | Expr::Mover
             | Expr::Opponent
             | Expr::ToMove
+            | Expr::Starter
             | Expr::Last
             | Expr::Origin
             | Expr::Pit
@@ -854,6 +859,8 @@ pub enum Op {
     Opponent,
     /// Push the player to move.
     ToMove,
+    /// Push the player who began the game.
+    Starter,
     /// Push a flag of the state of play, as 0 or 1.
     Flag(Flag),
     /// Push the lap number.

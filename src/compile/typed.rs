@@ -46,6 +46,8 @@ pub(crate) enum PlayerExpr {
     Opponent,
     /// The player to move.
     ToMove,
+    /// The player who began the game.
+    Starter,
     /// `other(P)`.
     Other(Box<PlayerExpr>),
     /// `PIT.side`.
@@ -198,6 +200,7 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Mover
         | Expr::Opponent
         | Expr::ToMove
+        | Expr::Starter
         | Expr::Other(_)
         | Expr::Field(_, PitField::Side | PitField::Owner) => Ty::Player,
         Expr::Last
@@ -221,6 +224,8 @@ pub(crate) struct Typer {
     pub ply: Cell<bool>,
     /// Some expression reads `total`.
     pub total: Cell<bool>,
+    /// Some expression reads `starter`.
+    pub starter: Cell<bool>,
 }
 
 impl Typer {
@@ -366,6 +371,10 @@ impl Typer {
             Expr::Mover => PlayerExpr::Mover,
             Expr::Opponent => PlayerExpr::Opponent,
             Expr::ToMove => PlayerExpr::ToMove,
+            Expr::Starter => {
+                self.starter.set(true);
+                PlayerExpr::Starter
+            }
             Expr::Other(p) => match self.player(p) {
                 PlayerExpr::Player(p) => PlayerExpr::Player(p.other()),
                 PlayerExpr::Mover => PlayerExpr::Opponent,

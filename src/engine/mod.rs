@@ -94,6 +94,8 @@ pub struct Position {
     pub ply: u32,
     /// The round (1 for the first; always 1 in a game without rounds).
     pub round: u32,
+    /// The player who began the game.
+    pub starter: Player,
     /// Rounds won.
     pub rounds_won: [u32; 2],
     /// The game is over.
@@ -316,6 +318,7 @@ impl Game {
             to_move: first.unwrap_or(self.first),
             ply: 0,
             round: 1,
+            starter: first.unwrap_or(self.first),
             rounds_won: [0, 0],
             over: false,
             winner: None,

@@ -158,6 +158,8 @@ struct Turn {
     open: bool,
     /// The sowing goes clockwise: the phase's direction, or the mover's choice where it is chosen.
     cw: bool,
+    /// The player who began the game.
+    starter: Player,
 }
 
 impl Turn {
@@ -175,6 +177,7 @@ impl Turn {
             } else {
                 !rules.phase.sow.ccw
             },
+            starter: pos.starter,
         }
     }
 }
@@ -221,6 +224,7 @@ impl Game {
     fn ctx_at<'a>(&'a self, pos: &'a Position, mover: Player) -> Ctx<'a> {
         Ctx {
             to_move: pos.to_move,
+            starter: pos.starter,
             ply: pos.ply,
             round: pos.round,
             rounds_won: pos.rounds_won,
@@ -1362,6 +1366,7 @@ impl Game {
             round: turn.round,
             rounds_won: turn.rounds_won,
             clockwise: turn.cw,
+            starter: turn.starter,
             ..Ctx::new(self, board, turn.mover)
         }
     }
