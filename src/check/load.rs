@@ -320,6 +320,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::BoardReserve(_) => "board reserve".into(),
         ItemKind::SowFromStore(_) => "sow from store".into(),
         ItemKind::CapturesRequired => "captures required".into(),
+        ItemKind::PassWhenUnable => "pass when unable".into(),
         ItemKind::First(_) => "first".into(),
         ItemKind::SowDirection(_) => "sow direction".into(),
         ItemKind::SowTrack(_) => "sow track".into(),

@@ -403,7 +403,8 @@ impl TypeChecker<'_> {
             ),
             "lap" => (
                 Ty::Int,
-                if scope.in_sowing {
+                // In a `forbid`, `lap` reads the laps the move sowed (judged after the move).
+                if scope.in_sowing || scope.origin {
                     None
                 } else {
                     unavailable("laps are counted during sowing")

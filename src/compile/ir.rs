@@ -51,6 +51,8 @@ pub struct Game {
     pub uses_ply: bool,
     /// Some expression reads who began the game (`starter`: the position JSON shows it).
     pub uses_starter: bool,
+    /// A player with no legal move passes the turn while the other player can move.
+    pub passing: bool,
     /// Some expression reads a pit's count `before` the latest seed (else the engine does not track it).
     pub uses_before: bool,
     /// Some expression reads `total` (worked out once per position then).

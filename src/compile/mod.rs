@@ -185,6 +185,7 @@ pub fn compile(checked: &Checked) -> Game {
         uses_before: lower.typer.before.get(),
         uses_ply: lower.typer.ply.get(),
         uses_starter: lower.typer.starter.get(),
+        passing: items.iter().any(|i| matches!(i.kind, ItemKind::PassWhenUnable)),
         uses_total: lower.typer.total.get(),
         stores_only_grow: !lower.takes_from_store.get(),
         hash_keys: hash_keys(2 * pits + 2),
@@ -417,7 +418,7 @@ impl Lower<'_> {
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
                     when: self.cond(cond),
-                    after: mentions(cond, "taken"),
+                    after: mentions(cond, "taken") || mentions(cond, "lap"),
                 }),
                 ItemKind::Capture(def) => {
                     replaces_captures = true;

@@ -67,6 +67,8 @@ type CaptureLog = Slots<Taken, 8>;
 /// What one move's sowing did.
 struct Sown {
     another: bool,
+    /// Laps sown.
+    laps: u32,
     /// Seeds the move's rules took (to a store, to an owner, or into the hand to sow again).
     taken: u32,
     grand_slam: bool,
@@ -423,6 +425,7 @@ impl Game {
             // Rules about what the move did read the board after it.
             let ctx = Ctx {
                 taken: sown.taken,
+                lap: sown.laps,
                 clockwise: cw,
                 ..self.ctx_at(pos, pos.to_move).on(&after).with(Reg::Origin, origin)
             };
@@ -525,9 +528,30 @@ impl Game {
         } else {
             pos.to_move = mover.other();
         }
+        if self.passing {
+            self.pass_if_unable(pos, hints, log);
+        }
         let stores_grew = self.stores(&pos.board) != stores_before;
         let repeated = self.uses_repeated && self.remember(pos, mover, sown.hash_delta, stores_grew);
         self.settle(pos, mover, repeated, first_move || stores_grew, hints, log)
+    }
+
+    /// `pass when unable`: the player to move who has no legal move passes the turn when the other
+    /// player has one. When neither has, the turn stays, for the end rules to see.
+    #[cold]
+    #[inline(never)]
+    fn pass_if_unable(&self, pos: &mut Position, hints: Hints, log: &mut impl Narrate) {
+        let unable = |pos: &Position| self.legal_with(pos, self.move_rules(pos, hints)).is_empty();
+        if !unable(pos) {
+            return;
+        }
+        let passer = pos.to_move;
+        pos.to_move = passer.other();
+        if unable(pos) {
+            pos.to_move = passer;
+            return;
+        }
+        log.push(|| Event::Pass { player: passer });
     }
 
     /// Could the mover, whose opponent has no seeds, give them some (for a feeding penalty)?
@@ -1146,6 +1170,7 @@ impl Game {
         };
         Ok(Sown {
             another,
+            laps: lap,
             taken: acted.taken,
             grand_slam,
             hash_delta: only_moved.then_some(hash_delta),

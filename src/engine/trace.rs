@@ -111,6 +111,11 @@ pub enum Event {
         /// In words.
         why: String,
     },
+    /// The player to move cannot move and passes the turn.
+    Pass {
+        /// Who passes.
+        player: Player,
+    },
     /// The mover moves again.
     AnotherMove {
         /// Who.
@@ -291,6 +296,7 @@ impl Game {
                 Event::Claim { rule, cell, player } => format!("  \"{rule}\": {} now belongs to {}", self.describe(*cell), player.name()),
                 Event::TurnEnds { why } => format!("  the move ends: {why}"),
                 Event::AnotherMove { player } => format!("  {} moves again", player.name()),
+                Event::Pass { player } => format!("{} cannot move and passes", player.name()),
                 Event::GrandSlam { undone: true } => {
                     "  grand slam: the move would leave the opponent no seeds, so the captured seeds go back".into()
                 }

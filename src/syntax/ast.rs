@@ -231,6 +231,8 @@ pub enum ItemKind {
     SowFromStore(Expr),
     /// `captures required`.
     CapturesRequired,
+    /// `pass when unable`.
+    PassWhenUnable,
     /// `first south|north`.
     First(PlayerLit),
     /// `sow { direction ... }`.

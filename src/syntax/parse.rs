@@ -24,8 +24,8 @@ pub const MAX_SOURCE_BYTES: usize = 1 << 20;
 
 /// Words an item may start with, for "did you mean".
 const ITEM_WORDS: &[&str] = &[
-    "game", "extends", "param", "board", "first", "sow", "forbid", "feeding", "grand", "trigger", "capture", "captures", "no", "end",
-    "phase", "rounds", "drop",
+    "game", "extends", "param", "board", "first", "sow", "forbid", "feeding", "grand", "trigger", "capture", "captures", "no", "pass",
+    "end", "phase", "rounds", "drop",
 ];
 
 /// How deeply brackets may nest, and how many prefix operators (`not`, `-`) may follow each other.
@@ -463,6 +463,7 @@ fn is_item(rule: Rule) -> bool {
             | Rule::capture_item
             | Rule::no_captures
             | Rule::captures_required
+            | Rule::pass_item
             | Rule::end_item
             | Rule::phase_item
             | Rule::rounds_item
@@ -673,6 +674,7 @@ impl Builder {
             Rule::board_reserve => ItemKind::BoardReserve(self.expr(inner.next().expect("expr"))?),
             Rule::sow_from_store => ItemKind::SowFromStore(self.expr(inner.next().expect("expr"))?),
             Rule::captures_required => ItemKind::CapturesRequired,
+            Rule::pass_item => ItemKind::PassWhenUnable,
             Rule::board_stores => {
                 let mode = inner.next().expect("mode");
                 ItemKind::BoardStores(if mode.as_str() == "sown" {

@@ -452,6 +452,7 @@ fn steps(game: &Game, events: &[Event]) -> Vec<Value> {
                     json!({"kind": "claim", "rule": rule, "cell": cell(game, *c), "player": player, "text": text})
                 }
                 Event::AnotherMove { player } => json!({"kind": "another_move", "player": player, "text": text}),
+                Event::Pass { player } => json!({"kind": "pass", "player": player, "text": text}),
                 // These change the board as a whole (seeds handed over, a new round): the page shows
                 // the position after the move at this step.
                 Event::GameEnds { .. } | Event::RoundSetup { .. } | Event::MatchEnds { .. } => {
