@@ -321,6 +321,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::SowFromStore(_) => "sow from store".into(),
         ItemKind::CapturesRequired => "captures required".into(),
         ItemKind::PassWhenUnable => "pass when unable".into(),
+        ItemKind::Let(name, _) => format!("let {}", name.node),
         ItemKind::First(_) => "first".into(),
         ItemKind::SowDirection(_) => "sow direction".into(),
         ItemKind::SowTrack(_) => "sow track".into(),

@@ -2,6 +2,7 @@
 //! expressions typed, board sizes and parameters evaluated and range-checked, contradictions found.
 //! Nothing is changed; `compile` accepts only what this stage returns.
 
+mod lets;
 pub mod load;
 mod recover;
 mod rules;
@@ -62,6 +63,7 @@ pub struct Override {
 pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Vec<Diagnostic>> {
     let mut diags = std::mem::take(&mut program.problems);
     let params = params(&program, overrides, &mut diags);
+    lets::expand(&mut program.items, &params, &mut diags);
     let at_file = program.file_span;
     let find = |pred: &dyn Fn(&ItemKind) -> bool| program.items.iter().find(|i| pred(&i.kind));
 

@@ -161,7 +161,7 @@ pub fn undeclared_help(n: &str, board_pits: Option<usize>) -> String {
     format!("there is no parameter `{n}`: declare it with {example}")
 }
 
-const FUNCTIONS: &[&str] = &[
+pub(crate) const FUNCTIONS: &[&str] = &[
     "opposite",
     "behind",
     "in_front",

@@ -233,6 +233,8 @@ pub enum ItemKind {
     CapturesRequired,
     /// `pass when unable`.
     PassWhenUnable,
+    /// `let NAME = EXPR`.
+    Let(Spanned<String>, Expr),
     /// `first south|north`.
     First(PlayerLit),
     /// `sow { direction ... }`.

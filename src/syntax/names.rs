@@ -91,6 +91,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::sow_from_store => "`from store`",
         Rule::captures_required => "`captures required`",
         Rule::pass_item => "`pass when unable`",
+        Rule::let_item => "`let`",
         Rule::store_mode => "`captures` or `sown`",
         Rule::int_list => "a list such as `[4, 4, 4]`",
         Rule::row_lists => "a list of rows such as `[[0, 2], [2, 2]]`",

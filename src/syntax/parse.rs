@@ -25,7 +25,7 @@ pub const MAX_SOURCE_BYTES: usize = 1 << 20;
 /// Words an item may start with, for "did you mean".
 const ITEM_WORDS: &[&str] = &[
     "game", "extends", "param", "board", "first", "sow", "forbid", "feeding", "grand", "trigger", "capture", "captures", "no", "pass",
-    "end", "phase", "rounds", "drop",
+    "let", "end", "phase", "rounds", "drop",
 ];
 
 /// How deeply brackets may nest, and how many prefix operators (`not`, `-`) may follow each other.
@@ -464,6 +464,7 @@ fn is_item(rule: Rule) -> bool {
             | Rule::no_captures
             | Rule::captures_required
             | Rule::pass_item
+            | Rule::let_item
             | Rule::end_item
             | Rule::phase_item
             | Rule::rounds_item
@@ -675,6 +676,14 @@ impl Builder {
             Rule::sow_from_store => ItemKind::SowFromStore(self.expr(inner.next().expect("expr"))?),
             Rule::captures_required => ItemKind::CapturesRequired,
             Rule::pass_item => ItemKind::PassWhenUnable,
+            Rule::let_item => {
+                let name = inner.next().expect("name");
+                let name = Spanned {
+                    node: name.as_str().to_string(),
+                    span: self.span(&name),
+                };
+                ItemKind::Let(name, self.expr(inner.next().expect("expr"))?)
+            }
             Rule::board_stores => {
                 let mode = inner.next().expect("mode");
                 ItemKind::BoardStores(if mode.as_str() == "sown" {
