@@ -162,6 +162,8 @@ pub fn compile(checked: &Checked) -> Game {
         });
     }
     let end_kinds = EndKinds::of(&ends);
+    // Moves that take seeds from the store shrink it too.
+    let enters_from_store = phases.iter().any(|p| p.sow.from_store.is_some());
     let mut game = Game {
         name,
         side_pits,
@@ -187,7 +189,7 @@ pub fn compile(checked: &Checked) -> Game {
         uses_starter: lower.typer.starter.get(),
         passing: items.iter().any(|i| matches!(i.kind, ItemKind::PassWhenUnable)),
         uses_total: lower.typer.total.get(),
-        stores_only_grow: !lower.takes_from_store.get(),
+        stores_only_grow: !lower.takes_from_store.get() && !enters_from_store,
         hash_keys: hash_keys(2 * pits + 2),
         row_masks: [Player::South, Player::North].map(|p| row_mask(pits, p)),
         sides: (0..2 * pits + 2)
