@@ -757,7 +757,7 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                 expr(a, out);
                 expr(b, out);
             }
-            ExprKind::InRange(x, lo, hi) => [x, lo, hi].iter().for_each(|x| expr(x, out)),
+            ExprKind::InRange(x, lo, hi) | ExprKind::If(x, lo, hi) => [x, lo, hi].iter().for_each(|x| expr(x, out)),
             ExprKind::InSet(x, items) => {
                 expr(x, out);
                 items.iter().for_each(|i| expr(i, out));

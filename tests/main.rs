@@ -3,6 +3,8 @@
 // Helpers the modules share.
 mod support;
 
+// Constructs of the language (if/then/else, let, passing) on tiny invented boards, results worked out by hand.
+mod language;
 // Golden scenarios: tests/scenarios/<variant>/<behaviour>.scn, expected boards worked out by hand.
 mod scenarios;
 // Every shipped rule file (and every `sow` block in the docs) checks clean.

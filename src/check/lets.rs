@@ -97,7 +97,7 @@ fn substitute(e: &mut Expr, lets: &HashMap<String, (Expr, Span)>, depth: usize, 
             go(a);
             go(b);
         }
-        ExprKind::InRange(x, lo, hi) => {
+        ExprKind::InRange(x, lo, hi) | ExprKind::If(x, lo, hi) => {
             go(x);
             go(lo);
             go(hi);

@@ -355,6 +355,29 @@ impl TypeChecker<'_> {
                 self.expect(x, Ty::Int, scope);
                 Some(Ty::Bool)
             }
+            ExprKind::If(c, a, b) => {
+                self.expect(c, Ty::Bool, scope);
+                let (ta, tb) = (self.ty(a, scope)?, self.ty(b, scope)?);
+                if ta != tb || ta == Ty::Set {
+                    let help = if ta == Ty::Set || tb == Ty::Set {
+                        "`if` chooses between two values, not two sets of pits".to_string()
+                    } else {
+                        format!("make both {}", ta.word())
+                    };
+                    self.diags.push(
+                        Diagnostic::error(
+                            "sow::check::type_mismatch",
+                            format!("`if` gives {} on one side and {} on the other", ta.word(), tb.word()),
+                            a.span,
+                            format!("this is {}", ta.word()),
+                        )
+                        .with_label(b.span, format!("this is {}", tb.word()))
+                        .with_help(help),
+                    );
+                    return None;
+                }
+                Some(ta)
+            }
             ExprKind::Where(set, cond) => {
                 self.expect(set, Ty::Set, scope);
                 self.expect(cond, Ty::Bool, scope.with_pit());

@@ -88,6 +88,22 @@ impl Gen {
         (self.sets.len() - 1) as u32
     }
 
+    /// `if c then a else b`: the condition, then one branch or the other, each leaving one value.
+    fn branch(&mut self, c: &BoolExpr, a: impl FnOnce(&mut Self), b: impl FnOnce(&mut Self)) {
+        self.cond(c);
+        let unless = self.ops.len();
+        self.ops.push(Op::Unless(0));
+        self.depth -= 1;
+        a(self);
+        let jump = self.ops.len();
+        self.ops.push(Op::Jump(0));
+        // The `else` branch starts from the depth the `then` branch started from.
+        self.depth -= 1;
+        self.ops[unless] = Op::Unless(self.ops.len() as u32);
+        b(self);
+        self.ops[jump] = Op::Jump(self.ops.len() as u32);
+    }
+
     /// `a and b` (`and` true) or `a or b`.
     fn short_circuit(&mut self, a: &BoolExpr, b: &BoolExpr, and: bool) {
         self.cond(a);
@@ -204,6 +220,7 @@ impl Gen {
             }
             IntExpr::Lap => self.push(Op::Lap),
             IntExpr::Taken => self.push(Op::Taken),
+            IntExpr::If(c, a, b) => self.branch(c, |g| g.num(a), |g| g.num(b)),
             IntExpr::Ply => self.push(Op::Ply),
             IntExpr::Round => self.push(Op::Round),
             IntExpr::Total => self.push(Op::Total),
@@ -256,6 +273,7 @@ impl Gen {
             PlayerExpr::Opponent => self.push(Op::Opponent),
             PlayerExpr::ToMove => self.push(Op::ToMove),
             PlayerExpr::Starter => self.push(Op::Starter),
+            PlayerExpr::If(c, a, b) => self.branch(c, |g| g.who(a), |g| g.who(b)),
             PlayerExpr::Other(p) => {
                 self.who(p);
                 self.unary(Op::Other);
@@ -295,6 +313,7 @@ impl Gen {
                 self.place(p);
                 self.unary(Op::Relation(*r));
             }
+            PitExpr::If(c, a, b) => self.branch(c, |g| g.place(a), |g| g.place(b)),
             PitExpr::Leftmost(s) => {
                 let i = self.set_index(s);
                 self.push(Op::Leftmost(i));

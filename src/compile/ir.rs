@@ -581,6 +581,8 @@ pub enum Expr {
     InSet(Box<Expr>, Vec<Expr>),
     /// `e is even` (true) / odd.
     Parity(Box<Expr>, bool),
+    /// `if c then a else b`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
 impl Expr {
@@ -624,7 +626,7 @@ impl Expr {
             | Expr::Parity(x, _) => x.mentions(pred),
             Expr::Aggregate(_, s) => set(s),
             Expr::Binary(_, a, b) => a.mentions(pred) || b.mentions(pred),
-            Expr::InRange(a, b, c) => a.mentions(pred) || b.mentions(pred) || c.mentions(pred),
+            Expr::InRange(a, b, c) | Expr::If(a, b, c) => a.mentions(pred) || b.mentions(pred) || c.mentions(pred),
             Expr::InSet(a, items) => a.mentions(pred) || items.iter().any(|i| i.mentions(pred)),
         }
     }
@@ -869,6 +871,10 @@ pub enum Op {
     Lap,
     /// Push the seeds taken by this move's rules so far.
     Taken,
+    /// Drop the condition on top; when it was false, go on at the op given (the `else` value).
+    Unless(u32),
+    /// Go on at the op given.
+    Jump(u32),
     /// Push the moves played.
     Ply,
     /// Push the round number.

@@ -328,6 +328,7 @@ fn may_be_store(e: &PitExpr, sows_into_store: bool) -> bool {
         PitExpr::Opposite(x) => may_be_store(x, sows_into_store),
         // The next cell along a track with a store on it may be the store.
         PitExpr::Relation(r, _) => matches!(r, Relation::Next | Relation::Previous) && sows_into_store,
+        PitExpr::If(_, a, b) => may_be_store(a, sows_into_store) || may_be_store(b, sows_into_store),
         // Sets hold pits only.
         PitExpr::NoPit | PitExpr::Origin | PitExpr::Pit | PitExpr::Leftmost(_) | PitExpr::Rightmost(_) => false,
     }
@@ -628,6 +629,7 @@ impl Lower<'_> {
             ExprKind::InRange(x, lo, hi) => Expr::InRange(b(x), b(lo), b(hi)),
             ExprKind::InSet(x, items) => Expr::InSet(b(x), items.iter().map(|i| self.expr(i)).collect()),
             ExprKind::Parity(x, even) => Expr::Parity(b(x), *even),
+            ExprKind::If(c, x, y) => Expr::If(b(c), b(x), b(y)),
             // A set used where a value is expected was rejected by check; as a pit list it is
             // handled by `pits`.
             ExprKind::Where(..) => Expr::Bool(false),
@@ -643,7 +645,7 @@ fn mentions(e: &ast::Expr, name: &str) -> bool {
         ExprKind::Call(_, args) => args.iter().any(|a| mentions(a, name)),
         ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) | ExprKind::Parity(b, _) => mentions(b, name),
         ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) => mentions(a, name) || mentions(b, name),
-        ExprKind::InRange(a, b, c) => mentions(a, name) || mentions(b, name) || mentions(c, name),
+        ExprKind::InRange(a, b, c) | ExprKind::If(a, b, c) => mentions(a, name) || mentions(b, name) || mentions(c, name),
         ExprKind::InSet(a, items) => mentions(a, name) || items.iter().any(|i| mentions(i, name)),
     }
 }

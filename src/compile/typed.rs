@@ -29,6 +29,8 @@ pub(crate) enum PitExpr {
     Opposite(Box<PitExpr>),
     /// `behind(PIT)`, `next(PIT)`, ...
     Relation(Relation, Box<PitExpr>),
+    /// `if C then A else B`.
+    If(Box<BoolExpr>, Box<PitExpr>, Box<PitExpr>),
     /// `leftmost(SET)`.
     Leftmost(Box<Pits>),
     /// `rightmost(SET)`.
@@ -54,6 +56,8 @@ pub(crate) enum PlayerExpr {
     Side(PitExpr),
     /// `PIT.owner`.
     Owner(PitExpr),
+    /// `if C then A else B`.
+    If(Box<BoolExpr>, Box<PlayerExpr>, Box<PlayerExpr>),
 }
 
 /// A number computed by a rule.
@@ -73,6 +77,8 @@ pub(crate) enum IntExpr {
     Lap,
     /// Seeds taken by this move so far.
     Taken,
+    /// `if C then A else B`.
+    If(Box<BoolExpr>, Box<IntExpr>, Box<IntExpr>),
     /// Moves played.
     Ply,
     /// Round number.
@@ -168,6 +174,7 @@ enum Ty {
 
 fn ty(e: &Expr) -> Ty {
     match e {
+        Expr::If(_, a, _) => ty(a),
         Expr::Int(_)
         | Expr::Lap
         | Expr::Taken
@@ -295,6 +302,16 @@ impl Typer {
                 (x, lo, hi) => BoolExpr::InRange(Box::new((x, lo, hi))),
             },
             Expr::InSet(x, items) => BoolExpr::InSet(self.int(x), items.iter().map(|i| self.int(i)).collect()),
+            // A chosen truth value is one of two conditions, each with its own.
+            Expr::If(c, a, b) => {
+                let not_c = Expr::Not(c.clone());
+                let either = Expr::Binary(
+                    BinOp::Or,
+                    Box::new(Expr::Binary(BinOp::And, c.clone(), a.clone())),
+                    Box::new(Expr::Binary(BinOp::And, Box::new(not_c), b.clone())),
+                );
+                self.bool(&either)
+            }
             Expr::Parity(x, even) => match self.int(x) {
                 IntExpr::Int(v) => BoolExpr::Bool((v % 2 == 0) == *even),
                 x => BoolExpr::Parity(x, *even),
@@ -311,6 +328,11 @@ impl Typer {
         match e {
             Expr::Int(n) => IntExpr::Int(*n),
             Expr::Lap => IntExpr::Lap,
+            Expr::If(c, a, b) => match self.bool(c) {
+                BoolExpr::Bool(true) => self.int(a),
+                BoolExpr::Bool(false) => self.int(b),
+                c => IntExpr::If(Box::new(c), Box::new(self.int(a)), Box::new(self.int(b))),
+            },
             Expr::Taken => IntExpr::Taken,
             Expr::Ply => {
                 self.ply.set(true);
@@ -371,6 +393,11 @@ impl Typer {
             Expr::Mover => PlayerExpr::Mover,
             Expr::Opponent => PlayerExpr::Opponent,
             Expr::ToMove => PlayerExpr::ToMove,
+            Expr::If(c, a, b) => match self.bool(c) {
+                BoolExpr::Bool(true) => self.player(a),
+                BoolExpr::Bool(false) => self.player(b),
+                c => PlayerExpr::If(Box::new(c), Box::new(self.player(a)), Box::new(self.player(b))),
+            },
             Expr::Starter => {
                 self.starter.set(true);
                 PlayerExpr::Starter
@@ -394,6 +421,11 @@ impl Typer {
         }
         match e {
             Expr::Last => PitExpr::Last,
+            Expr::If(c, a, b) => match self.bool(c) {
+                BoolExpr::Bool(true) => self.pit(a),
+                BoolExpr::Bool(false) => self.pit(b),
+                c => PitExpr::If(Box::new(c), Box::new(self.pit(a)), Box::new(self.pit(b))),
+            },
             Expr::Origin => PitExpr::Origin,
             Expr::Pit => PitExpr::Pit,
             Expr::Store(p) => PitExpr::Store(Box::new(self.player(p))),

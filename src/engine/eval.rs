@@ -415,6 +415,14 @@ impl<'a> Ctx<'a> {
                 Op::Flag(f) => push!(i64::from(self.flag(f))),
                 Op::Lap => push!(i64::from(self.lap)),
                 Op::Taken => push!(i64::from(self.taken)),
+                Op::Unless(other) => {
+                    let holds = acc != 0;
+                    acc = pop!();
+                    if !holds {
+                        pc = other as usize;
+                    }
+                }
+                Op::Jump(to) => pc = to as usize,
                 Op::Ply => push!(i64::from(self.ply)),
                 Op::Round => push!(i64::from(self.round)),
                 Op::Total => push!(self.total()),

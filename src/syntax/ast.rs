@@ -346,4 +346,6 @@ pub enum ExprKind {
     Parity(Box<Expr>, bool),
     /// `set where cond`.
     Where(Box<Expr>, Box<Expr>),
+    /// `if cond then a else b`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
 }

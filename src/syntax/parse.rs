@@ -1037,6 +1037,31 @@ impl Builder {
                 Ok((acc, d))
             }
             Rule::primary => self.node(children(pair).next().expect("primary")),
+            Rule::if_expr => {
+                // The keywords are tokens of their own; the three expressions are the rest.
+                let parts: Vec<Pair<Rule>> = children(pair).filter(|p| p.as_rule() == Rule::expr).collect();
+                let mut d = 0;
+                let mut exprs = Vec::new();
+                for p in parts {
+                    let (e, de) = self.node(p)?;
+                    d = d.max(de);
+                    exprs.push(Box::new(e));
+                }
+                let d = self.deep(d + 1, span)?;
+                let mut exprs = exprs.into_iter();
+                let (c, a, b) = (
+                    exprs.next().expect("condition"),
+                    exprs.next().expect("then"),
+                    exprs.next().expect("else"),
+                );
+                Ok((
+                    Expr {
+                        kind: ExprKind::If(c, a, b),
+                        span,
+                    },
+                    d,
+                ))
+            }
             Rule::int => Ok((
                 Expr {
                     kind: ExprKind::Int(self.int(pair)?.node),

@@ -1,0 +1,99 @@
+//! Constructs of the language on tiny invented boards, each result worked out by hand: `if .. then ..
+//! else ..` picks its branch per position, `let` names stand for their expressions, and `pass when
+//! unable` hands the turn over.
+
+use std::path::Path;
+
+use sowlang::{Game, Position};
+
+fn game(text: &str) -> Game {
+    sowlang::load_text(Path::new("invented.sow"), text, &[])
+        .unwrap_or_else(|f| {
+            let msgs: Vec<String> = f.diagnostics.iter().map(|d| d.render(&f.sources, false)).collect();
+            panic!("the invented game does not check:\n{}", msgs.join("\n"))
+        })
+        .game
+}
+
+fn after(game: &Game, moves: &[usize]) -> serde_json::Value {
+    let mut pos: Position = game.initial(None);
+    game.settle_start(&mut pos);
+    for &k in moves {
+        game.apply(&mut pos, k).expect("a legal move");
+    }
+    serde_json::to_value(sowlang::position::to_json(game, &pos)).expect("json")
+}
+
+/// Two pits a row, one seed each. South's pit 2 sows its seed into north 1 (1 -> 2): on the opponent's
+/// side, so the `if` asks for 2 and the pit is taken. South's pit 1 sows into south 2 (1 -> 2): on the
+/// mover's side, so the `if` asks for 99 and nothing is taken.
+const CHOOSING: &str = r#"
+game "Choosing"
+board { pits 2 seeds 1 }
+let wanted = if last.side == opponent then 2 else 99
+sow { direction ccw }
+capture "as wanted" { when last.count == wanted take last }
+end "no move" when no_moves
+"#;
+
+#[test]
+fn if_then_else_takes_the_branch_the_position_asks_for() {
+    let g = game(CHOOSING);
+    let taken = after(&g, &[2]);
+    assert_eq!(taken["pits"]["south"], serde_json::json!([1, 0]));
+    assert_eq!(taken["pits"]["north"], serde_json::json!([0, 1]));
+    assert_eq!(taken["stores"]["south"], 2);
+    let kept = after(&g, &[1]);
+    assert_eq!(kept["pits"]["south"], serde_json::json!([0, 2]));
+    assert_eq!(kept["stores"]["south"], 0);
+}
+
+/// The same rule written with `if` choosing a pit and a player: south's pit 2 into north 1 takes north 1
+/// for south (the mover), as the `then` branches say.
+#[test]
+fn if_then_else_chooses_pits_and_players_too() {
+    let g = game(
+        r#"
+game "Choosing pits"
+board { pits 2 seeds 1 }
+sow { direction ccw }
+capture "as wanted" {
+  when last.count == 2
+  take (if last.side == opponent then last else opposite(last)) to (if last.side == opponent then mover else opponent)
+}
+end "no move" when no_moves
+"#,
+    );
+    let taken = after(&g, &[2]);
+    assert_eq!(taken["pits"]["north"], serde_json::json!([0, 1]));
+    assert_eq!(taken["stores"]["south"], 2);
+    // South's pit 1 into south 2 (2 seeds, own side): the `else` branches take the pit across, north 1
+    // (1 seed), for the opponent.
+    let other = after(&g, &[1]);
+    assert_eq!(other["pits"]["south"], serde_json::json!([0, 2]));
+    assert_eq!(other["pits"]["north"], serde_json::json!([0, 1]));
+    assert_eq!(other["stores"]["north"], 1);
+}
+
+/// One seed, in south's pit 1, counter-clockwise. South plays it into south 2: north has no seed and no
+/// move, south has one, so north passes and south moves again. Without `pass when unable` the "no move"
+/// end rule would end the game there.
+#[test]
+fn a_player_who_cannot_move_passes() {
+    let rules = |passing: &str| {
+        format!(
+            "game \"Passing\"\nboard {{ pits 2 layout south [1, 0] north [0, 0] }}\nsow {{ direction ccw }}\n{passing}\nend \"no move\" when no_moves\n"
+        )
+    };
+    let g = game(&rules("pass when unable"));
+    let passed = after(&g, &[1]);
+    assert_eq!(passed["pits"]["south"], serde_json::json!([0, 1]));
+    assert_eq!(passed["to_move"], "south");
+    assert_eq!(passed["over"], false);
+    // South's pit 2 sows into north 1: north can move now, and the turn goes to north as usual.
+    let on = after(&g, &[1, 2]);
+    assert_eq!(on["pits"]["north"], serde_json::json!([1, 0]));
+    assert_eq!(on["to_move"], "north");
+    let no_passing = game(&rules(""));
+    assert_eq!(after(&no_passing, &[1])["over"], true);
+}
