@@ -97,3 +97,38 @@ fn a_player_who_cannot_move_passes() {
     let no_passing = game(&rules(""));
     assert_eq!(after(&no_passing, &[1])["over"], true);
 }
+
+/// `start in origin when origin.count > 1`: south's pit 1 holds 2 seeds, so the first falls back into it
+/// and the second into south 2 (south [1, 2, 0]); south's pit 2 holds 1 seed, so it is sown on as usual,
+/// into south 3 (south [2, 0, 1]).
+#[test]
+fn start_in_origin_drops_the_first_seed_back_when_the_rule_says() {
+    let g = game(
+        r#"
+game "Back in"
+board { pits 3 layout south [2, 1, 0] north [1, 1, 1] }
+sow { direction ccw  start in origin when origin.count > 1 }
+end "no move" when no_moves
+"#,
+    );
+    assert_eq!(after(&g, &[1])["pits"]["south"], serde_json::json!([1, 2, 0]));
+    assert_eq!(after(&g, &[2])["pits"]["south"], serde_json::json!([2, 0, 1]));
+}
+
+/// `relay from next(last)`: south's pit 1 sows its seed into south 2; the relay picks up south 3 (2
+/// seeds), the pit after it, and sows them into north 1 and north 2; the pit after north 2, north 3, is
+/// empty, so the move ends. South [0, 1, 0], north [1, 1, 0].
+#[test]
+fn relay_from_the_pit_after_the_last() {
+    let g = game(
+        r#"
+game "Next along"
+board { pits 3 layout south [1, 0, 2] north [0, 0, 0] }
+sow { direction ccw  relay when last.count > 0  relay from next(last) }
+end "no move" when no_moves
+"#,
+    );
+    let p = after(&g, &[1]);
+    assert_eq!(p["pits"]["south"], serde_json::json!([0, 1, 0]));
+    assert_eq!(p["pits"]["north"], serde_json::json!([1, 1, 0]));
+}

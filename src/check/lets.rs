@@ -118,6 +118,8 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
             | ItemKind::BoardSeeds(e)
             | ItemKind::BoardReserve(e)
             | ItemKind::SowRelay(e)
+            | ItemKind::SowRelayFrom(e)
+            | ItemKind::SowStartInOrigin(Some(e))
             | ItemKind::SowRelayLimit(e)
             | ItemKind::SowFromStore(e)
             | ItemKind::Forbid(_, e)

@@ -328,6 +328,8 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::SowSkipOrigin => "sow skip origin".into(),
         ItemKind::SowIntoStore => "sow into own store".into(),
         ItemKind::SowRelay(_) => "sow relay".into(),
+        ItemKind::SowRelayFrom(_) => "sow relay from".into(),
+        ItemKind::SowStartInOrigin(_) => "sow start in origin".into(),
         ItemKind::SowRelayLimit(_) => "sow relay limit".into(),
         ItemKind::Forbid(name, _) => format!("forbid \"{}", name.node),
         ItemKind::Feeding(_) => "feeding".into(),

@@ -310,6 +310,8 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         | ItemKind::SowSkipOrigin
                         | ItemKind::SowIntoStore
                         | ItemKind::SowRelay(_)
+                        | ItemKind::SowRelayFrom(_)
+                        | ItemKind::SowStartInOrigin(_)
                         | ItemKind::SowRelayLimit(_)
                         | ItemKind::SowFromStore(_)
                         | ItemKind::CapturesRequired => {}
@@ -480,6 +482,8 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
     for item in items {
         match &item.kind {
             ItemKind::SowRelay(e) => tc.expect(e, Ty::Bool, Scope::lap_end()),
+            ItemKind::SowRelayFrom(e) => tc.expect(e, Ty::Pit, Scope::lap_end()),
+            ItemKind::SowStartInOrigin(Some(e)) => tc.expect(e, Ty::Bool, Scope::move_start()),
             ItemKind::SowFromStore(e) => {
                 if let Some(v) = statics.eval(e, diags)
                     && !(1..=limits::MAX_SEEDS_PER_PIT).contains(&v)

@@ -178,6 +178,11 @@ pub struct Sow {
     pub own_track: bool,
     /// Relay condition.
     pub relay: Option<Code>,
+    /// The pit a relay picks up (`None`: `last`).
+    pub relay_from: Option<Code>,
+    /// When the first seed falls back into the pit played (`start in origin`), tested on the board
+    /// before the move.
+    pub start_in_origin: Option<Code>,
     /// Most laps per move.
     pub relay_limit: u32,
 }

@@ -399,6 +399,8 @@ impl Lower<'_> {
             into_own_store: false,
             own_track: self.rows > 1,
             relay: None,
+            relay_from: None,
+            start_in_origin: None,
             relay_limit: limits::DEFAULT_RELAY_LIMIT,
         });
         let mut forbids = base.map(|b| b.forbids.clone()).unwrap_or_default();
@@ -417,6 +419,10 @@ impl Lower<'_> {
                 ItemKind::SowFromStore(e) => sow.from_store = Some(self.int(e) as u32),
                 ItemKind::CapturesRequired => captures_required = true,
                 ItemKind::SowRelay(e) => sow.relay = Some(self.cond(e)),
+                ItemKind::SowRelayFrom(e) => sow.relay_from = Some(Gen::pit(self.pits, &self.typer.pit(&self.expr(e)))),
+                ItemKind::SowStartInOrigin(cond) => {
+                    sow.start_in_origin = Some(cond.as_ref().map_or_else(|| Code::constant(1), |c| self.cond(c)));
+                }
                 ItemKind::SowRelayLimit(e) => sow.relay_limit = self.int(e) as u32,
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),

@@ -1070,6 +1070,14 @@ impl Game {
                         }
                         _ => start,
                     };
+                    // `start in origin`: the first seed falls back into the pit played, when the rule
+                    // says so of the board before the move.
+                    let back_into_origin = lap == 1
+                        && sow.from_store.is_none()
+                        && sow
+                            .start_in_origin
+                            .as_ref()
+                            .is_some_and(|c| self.ctx_turn(turn, board).with(Reg::Origin, origin).bool(c));
                     let hand = match sow.from_store {
                         Some(n) if lap == 1 => {
                             let hand = board.cells[from as usize].min(n);
@@ -1078,6 +1086,9 @@ impl Game {
                         }
                         _ => std::mem::take(&mut board.cells[from as usize]),
                     };
+                    if back_into_origin {
+                        start = track.prev[origin as usize];
+                    }
                     hash_delta = hash_delta.wrapping_sub(u64::from(hand).wrapping_mul(keys[from as usize]));
                     log.push(|| Event::PickUp {
                         cell: from,
@@ -1139,9 +1150,15 @@ impl Game {
                     break;
                 }
             }
+            // The pit a relay goes on from: `last`, or the one `relay from` names.
+            let relay_pit = match &sow.relay_from {
+                None => last,
+                Some(code) => self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track).pit(code),
+            };
             let relay = sow.relay.as_ref().is_some_and(|r| {
-                !self.is_store(last)
-                    && board.cells[last as usize] > 0
+                relay_pit != NO_PIT
+                    && !self.is_store(relay_pit)
+                    && board.cells[relay_pit as usize] > 0
                     && Ctx {
                         taken: acted.taken,
                         ..self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track)
@@ -1162,7 +1179,7 @@ impl Game {
             if lap > sow.relay_limit {
                 return Err(Endless { laps: sow.relay_limit });
             }
-            start = last;
+            start = relay_pit;
         }
         let grand_slam = match &captured {
             Some(captured) => self.grand_slam_check(board, captured, turn.mover.other(), &mut another, log),

@@ -247,6 +247,10 @@ pub enum ItemKind {
     SowIntoStore,
     /// `sow { relay when COND }`.
     SowRelay(Expr),
+    /// `sow { relay from PIT }`.
+    SowRelayFrom(Expr),
+    /// `sow { start in origin [when COND] }`.
+    SowStartInOrigin(Option<Expr>),
     /// `sow { relay limit N }`.
     SowRelayLimit(Expr),
     /// `forbid "REASON" when COND`.

@@ -107,6 +107,8 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::sow_into_store => "`into own store`",
         Rule::sow_relay => "`relay when`",
         Rule::sow_relay_limit => "`relay limit`",
+        Rule::sow_relay_from => "`relay from`",
+        Rule::sow_start_origin => "`start in origin`",
         Rule::feeding_required => "`required`",
         Rule::feeding_penalty => "`penalty remaining to ...`",
         Rule::slam_capture_nothing => "`capture nothing`",

@@ -708,6 +708,11 @@ impl Builder {
             Rule::sow_skip_origin => ItemKind::SowSkipOrigin,
             Rule::sow_into_store => ItemKind::SowIntoStore,
             Rule::sow_relay => ItemKind::SowRelay(self.expr(inner.next().expect("expr"))?),
+            Rule::sow_relay_from => ItemKind::SowRelayFrom(self.expr(inner.next().expect("expr"))?),
+            Rule::sow_start_origin => ItemKind::SowStartInOrigin(match inner.find(|p| p.as_rule() == Rule::expr) {
+                Some(e) => Some(self.expr(e)?),
+                None => None,
+            }),
             Rule::sow_relay_limit => ItemKind::SowRelayLimit(self.expr(inner.next().expect("expr"))?),
             Rule::forbid_item => {
                 let reason = self.string(inner.next().expect("reason"));
