@@ -611,8 +611,23 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
     }
 }
 
-/// A shared track runs through one row a player; with several rows each player sows their own.
+/// A shared track runs through one row a player; with several rows each player sows their own. The
+/// first seed cannot both fall back into the pit played and pass it over.
 fn check_tracks(items: &[Item], rows: usize, side_pits: Option<usize>, diags: &mut Vec<Diagnostic>) {
+    let skip = items.iter().find(|i| matches!(i.kind, ItemKind::SowSkipOrigin));
+    let start = items.iter().find(|i| matches!(i.kind, ItemKind::SowStartInOrigin(_)));
+    if let (Some(skip), Some(start)) = (skip, start) {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                "the sowing both starts in the pit played and passes it over",
+                start.span,
+                "starts in it",
+            )
+            .with_label(skip.span, "passes it over")
+            .with_help("keep one of `start in origin` and `skip origin`"),
+        );
+    }
     let tracks = items.iter().flat_map(|i| match &i.kind {
         ItemKind::Phase(_, _, inner) => inner.iter().collect::<Vec<_>>(),
         _ => vec![i],
