@@ -183,6 +183,9 @@ pub struct Sow {
     /// When the first seed falls back into the pit played (`start in origin`), tested on the board
     /// before the move.
     pub start_in_origin: Option<Code>,
+    /// A move's first lap starts otherwise than by taking every seed of the pit played (`from store`
+    /// or `start in origin`).
+    pub special_start: bool,
     /// Most laps per move.
     pub relay_limit: u32,
 }

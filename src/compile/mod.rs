@@ -140,6 +140,7 @@ pub fn compile(checked: &Checked) -> Game {
         .any(|i| matches!(&i.kind, ItemKind::End(_, cond, ..) if mentions(cond, "can_feed")));
     let pits = side_pits;
     for phase in &mut phases {
+        phase.sow.special_start = phase.sow.from_store.is_some() || phase.sow.start_in_origin.is_some();
         phase.sows_to_judge = phase.sow.relay.is_some()
             || grand_slam == Some(GrandSlam::Forbidden)
             || phase.judges_outcome
@@ -401,6 +402,7 @@ impl Lower<'_> {
             relay: None,
             relay_from: None,
             start_in_origin: None,
+            special_start: false,
             relay_limit: limits::DEFAULT_RELAY_LIMIT,
         });
         let mut forbids = base.map(|b| b.forbids.clone()).unwrap_or_default();

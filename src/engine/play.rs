@@ -7,8 +7,8 @@ use super::eval::Ctx;
 use super::trace::{Event, Log, Narrate, Silent};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
 use crate::compile::ir::{
-    Action, Code, EndResult, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Rule, StoreTable,
-    Then, Track,
+    Action, Code, EndResult, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Rule, Sow,
+    StoreTable, Then, Track,
 };
 
 /// Why a move cannot be played.
@@ -1046,10 +1046,12 @@ impl Game {
         let mut start = origin;
         let mut lap = 1u32;
         let mut another = false;
-        // What the rules did: seeds taken, and seeds to sow again.
-        let mut acted = Acted::default();
+        // What the rules did: seeds taken, and seeds to sow again (two plain values, which the usual
+        // lap only reads).
+        let mut taken = 0u32;
+        let mut pulled: Option<Pull> = None;
         loop {
-            let hand = match acted.pulled.take() {
+            let hand = match pulled.take() {
                 Some(pull) => {
                     start = pull.after;
                     turn.cw = pull.cw;
@@ -1062,33 +1064,15 @@ impl Game {
                     pull.seeds
                 }
                 None => {
-                    // A move from the store takes its seeds there and sows from the pit chosen.
-                    let from = match sow.from_store {
-                        Some(_) if lap == 1 => {
-                            start = track.prev[origin as usize];
-                            self.store(turn.mover)
-                        }
-                        _ => start,
+                    // The usual pick-up: every seed of `start`. A move's first lap may start otherwise
+                    // (from the store, or back into the pit played), worked out out of line.
+                    let (from, hand) = if lap == 1 && sow.special_start {
+                        let (from, hand, after) = self.first_pick_up(board, turn, origin, sow, track);
+                        start = after;
+                        (from, hand)
+                    } else {
+                        (start, std::mem::take(&mut board.cells[start as usize]))
                     };
-                    // `start in origin`: the first seed falls back into the pit played, when the rule
-                    // says so of the board before the move.
-                    let back_into_origin = lap == 1
-                        && sow.from_store.is_none()
-                        && sow
-                            .start_in_origin
-                            .as_ref()
-                            .is_some_and(|c| self.ctx_turn(turn, board).with(Reg::Origin, origin).bool(c));
-                    let hand = match sow.from_store {
-                        Some(n) if lap == 1 => {
-                            let hand = board.cells[from as usize].min(n);
-                            board.cells[from as usize] -= hand;
-                            hand
-                        }
-                        _ => std::mem::take(&mut board.cells[from as usize]),
-                    };
-                    if back_into_origin {
-                        start = track.prev[origin as usize];
-                    }
                     hash_delta = hash_delta.wrapping_sub(u64::from(hand).wrapping_mul(keys[from as usize]));
                     log.push(|| Event::PickUp {
                         cell: from,
@@ -1106,7 +1090,7 @@ impl Game {
                 lap_sown.last
             } else {
                 only_moved = false;
-                self.sow_one_by_one(board, turn, origin, phase, lap, &mut before, hand, start, &mut acted.taken, log)?
+                self.sow_one_by_one(board, turn, origin, phase, lap, &mut before, hand, start, &mut taken, log)?
             };
             log.push(|| Event::LapEnds {
                 last,
@@ -1122,13 +1106,15 @@ impl Game {
                     origin,
                     lap,
                     phase,
+                    track,
                     &mut captured,
-                    &mut acted,
+                    &mut taken,
+                    &mut pulled,
                     log,
                 )
             {
                 only_moved = false;
-                if acted.pulled.is_some() {
+                if pulled.is_some() {
                     // The taken seeds are sown on at once: a lap of their own, which the capture and
                     // relay rules then read like any other.
                     lap += 1;
@@ -1151,16 +1137,16 @@ impl Game {
                 }
             }
             // The pit a relay goes on from: `last`, or the one `relay from` names.
-            let relay_pit = match &sow.relay_from {
-                None => last,
-                Some(code) => self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track).pit(code),
-            };
+            let mut relay_pit = last;
             let relay = sow.relay.as_ref().is_some_and(|r| {
+                if let Some(code) = &sow.relay_from {
+                    relay_pit = self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track).pit(code);
+                }
                 relay_pit != NO_PIT
                     && !self.is_store(relay_pit)
                     && board.cells[relay_pit as usize] > 0
                     && Ctx {
-                        taken: acted.taken,
+                        taken,
                         ..self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track)
                     }
                     .bool(r)
@@ -1188,10 +1174,31 @@ impl Game {
         Ok(Sown {
             another,
             laps: lap,
-            taken: acted.taken,
+            taken,
             grand_slam,
             hash_delta: only_moved.then_some(hash_delta),
         })
+    }
+
+    /// The first pick-up of a move whose phase starts otherwise than by taking every seed of the pit
+    /// played: from the store (`from store N`: the pit played gets the first seed), or back into the pit
+    /// played (`start in origin`). Returns the cell picked up from, the seeds, and the cell the lap
+    /// starts after.
+    #[cold]
+    #[inline(never)]
+    fn first_pick_up(&self, board: &mut Board, turn: Turn, origin: Cell, sow: &Sow, track: &Track) -> (Cell, u32, Cell) {
+        if let Some(n) = sow.from_store {
+            let store = self.store(turn.mover);
+            let hand = board.cells[store as usize].min(n);
+            board.cells[store as usize] -= hand;
+            return (store, hand, track.prev[origin as usize]);
+        }
+        let back = sow
+            .start_in_origin
+            .as_ref()
+            .is_some_and(|c| self.ctx_turn(turn, board).with(Reg::Origin, origin).bool(c));
+        let hand = std::mem::take(&mut board.cells[origin as usize]);
+        (origin, hand, if back { track.prev[origin as usize] } else { origin })
     }
 
     /// Carries out the first capture rule that holds at the end of a lap, if one does, and tells
@@ -1207,13 +1214,15 @@ impl Game {
         origin: Cell,
         lap: u32,
         phase: &Phase,
+        track: &Track,
         captured: &mut Option<CaptureLog>,
-        acted: &mut Acted,
+        taken: &mut u32,
+        pulled: &mut Option<Pull>,
         log: &mut impl Narrate,
     ) -> Option<Then> {
         let ctx = Ctx {
-            taken: acted.taken,
-            ..self.ctx_lap(turn, board, before, last, origin, lap, phase.track(turn.mover, turn.cw))
+            taken: *taken,
+            ..self.ctx_lap(turn, board, before, last, origin, lap, track)
         };
         let mut fired = None;
         for rule in &phase.captures {
@@ -1226,9 +1235,9 @@ impl Game {
         // A rule that only says what happens next (`then another move`) has nothing to carry out,
         // and no copy of the board to make for its actions.
         if !rule.actions.is_empty() {
-            let fired = self.fire(board, turn, before, last, origin, lap, phase, rule, acted.taken, captured, log);
-            acted.pulled = fired.pulled;
-            acted.taken += fired.taken;
+            let fired = self.fire(board, turn, before, last, origin, lap, phase, rule, *taken, captured, log);
+            *pulled = fired.pulled;
+            *taken += fired.taken;
         }
         Some(rule.then)
     }
