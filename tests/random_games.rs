@@ -8,7 +8,7 @@ use std::path::Path;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-const GAMES_PER_VARIANT: u64 = 300;
+const GAMES_PER_VARIANT: u64 = 1000;
 const MAX_PLIES: u32 = 2000;
 
 use crate::support::shipped;
