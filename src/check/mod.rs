@@ -217,22 +217,15 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             Some(Item {
                 kind: ItemKind::BoardReserve(e),
                 ..
-            }) => match statics.eval(e, &mut diags) {
-                Some(v) if (0..=limits::MAX_TOTAL_SEEDS).contains(&v) => Some(v as u32),
-                Some(v) => {
-                    diags.push(
-                        Diagnostic::error(
-                            "sow::check::out_of_range",
-                            format!("a reserve of {v} seeds is not possible"),
-                            e.span,
-                            "seeds in each store",
-                        )
-                        .with_help(format!("use 0 to {}", limits::MAX_TOTAL_SEEDS)),
-                    );
-                    None
-                }
-                None => None,
-            },
+            }) => bounded(
+                &statics,
+                e,
+                0..=limits::MAX_TOTAL_SEEDS,
+                |v| format!("a reserve of {v} seeds is not possible"),
+                "seeds in each store",
+                &mut diags,
+            )
+            .map(|v| v as u32),
             _ => Some(0),
         };
         if let (Some(mut cells), Some(reserve)) = (rows, reserve) {
@@ -485,34 +478,24 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
             ItemKind::SowRelayFrom(e) => tc.expect(e, Ty::Pit, Scope::lap_end()),
             ItemKind::SowStartInOrigin(Some(e)) => tc.expect(e, Ty::Bool, Scope::move_start()),
             ItemKind::SowFromStore(e) => {
-                if let Some(v) = statics.eval(e, diags)
-                    && !(1..=limits::MAX_SEEDS_PER_PIT).contains(&v)
-                {
-                    diags.push(
-                        Diagnostic::error(
-                            "sow::check::out_of_range",
-                            format!("a move cannot take {v} seeds from the store"),
-                            e.span,
-                            "seeds a move",
-                        )
-                        .with_help(format!("use 1 to {}", limits::MAX_SEEDS_PER_PIT)),
-                    );
-                }
+                bounded(
+                    statics,
+                    e,
+                    1..=limits::MAX_SEEDS_PER_PIT,
+                    |v| format!("a move cannot take {v} seeds from the store"),
+                    "seeds a move",
+                    diags,
+                );
             }
             ItemKind::SowRelayLimit(e) => {
-                if let Some(v) = statics.eval(e, diags)
-                    && !(1..=limits::MAX_RELAY_LIMIT).contains(&v)
-                {
-                    diags.push(
-                        Diagnostic::error(
-                            "sow::check::out_of_range",
-                            format!("a relay limit of {v} laps is not possible"),
-                            e.span,
-                            "laps",
-                        )
-                        .with_help(format!("use 1 to {}", limits::MAX_RELAY_LIMIT)),
-                    );
-                }
+                bounded(
+                    statics,
+                    e,
+                    1..=limits::MAX_RELAY_LIMIT,
+                    |v| format!("a relay limit of {v} laps is not possible"),
+                    "laps",
+                    diags,
+                );
             }
             ItemKind::SowIntoStore if !stores_sown => diags.push(
                 Diagnostic::error(
@@ -609,6 +592,30 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
             _ => {}
         }
     }
+}
+
+/// The value of a statement's expression known before the game, when it lies in `range`; otherwise a
+/// located `out_of_range` diagnostic saying what `message` says of the value.
+fn bounded(
+    statics: &Statics,
+    e: &Expr,
+    range: std::ops::RangeInclusive<i64>,
+    message: impl FnOnce(i64) -> String,
+    label: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<i64> {
+    let v = statics.eval(e, diags)?;
+    if range.contains(&v) {
+        return Some(v);
+    }
+    diags.push(
+        Diagnostic::error("sow::check::out_of_range", message(v), e.span, label).with_help(format!(
+            "use {} to {}",
+            range.start(),
+            range.end()
+        )),
+    );
+    None
 }
 
 /// A shared track runs through one row a player; with several rows each player sows their own. The

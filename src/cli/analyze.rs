@@ -177,53 +177,75 @@ struct GameStats {
     capped: bool,
     stuck: bool,
     plies: u32,
-    capturing_moves: u64,
-    seeds_captured: u64,
+    counts: Counts,
     /// Firings per rule name (a firing is one application of a rule that moved seeds or claimed).
     firings: BTreeMap<String, u64>,
     /// Round (or game) ends per end rule.
     ends: BTreeMap<String, u64>,
+    moves_hash: u64,
+}
+
+/// What is counted in a game and summed over the games.
+#[derive(Debug, Default, Clone, Copy)]
+struct Counts {
+    capturing_moves: u64,
+    seeds_captured: u64,
     relay_laps: u64,
     another_moves: u64,
     grand_slams: u64,
     grand_slams_undone: u64,
     feeding_penalties: u64,
     rounds: u64,
+    /// Legal moves summed over the decisions taken (for the branching factor).
     choices: u64,
     decisions: u64,
-    moves_hash: u64,
+}
+
+impl Counts {
+    fn add(&mut self, g: Counts) {
+        self.capturing_moves += g.capturing_moves;
+        self.seeds_captured += g.seeds_captured;
+        self.relay_laps += g.relay_laps;
+        self.another_moves += g.another_moves;
+        self.grand_slams += g.grand_slams;
+        self.grand_slams_undone += g.grand_slams_undone;
+        self.feeding_penalties += g.feeding_penalties;
+        self.rounds += g.rounds;
+        self.choices += g.choices;
+        self.decisions += g.decisions;
+    }
 }
 
 impl GameStats {
     fn observe(&mut self, legal: usize, events: &[Event]) {
-        self.choices += legal as u64;
-        self.decisions += 1;
+        self.counts.choices += legal as u64;
+        self.counts.decisions += 1;
         let mut previous: Option<&str> = None;
         let mut captured = false;
         for e in events {
             let rule = match e {
                 // Seeds taken into the hand to be sown again are captured too.
                 Event::Take { rule, seeds, .. } | Event::TakeInHand { rule, seeds, .. } => {
-                    self.seeds_captured += u64::from(*seeds);
+                    self.counts.seeds_captured += u64::from(*seeds);
                     captured = true;
                     Some(rule.as_str())
                 }
                 Event::MoveSeeds { rule, .. } | Event::ShortMove { rule, .. } | Event::Claim { rule, .. } => Some(rule.as_str()),
                 Event::PickUp { lap, .. } if *lap > 1 => {
-                    self.relay_laps += 1;
+                    self.counts.relay_laps += 1;
                     None
                 }
                 Event::AnotherMove { .. } => {
-                    self.another_moves += 1;
+                    self.counts.another_moves += 1;
                     None
                 }
                 Event::GrandSlam { undone } => {
-                    self.grand_slams += 1;
-                    self.grand_slams_undone += u64::from(*undone);
+                    self.counts.grand_slams += 1;
+                    self.counts.grand_slams_undone += u64::from(*undone);
                     None
                 }
                 Event::FeedingPenalty { .. } => {
-                    self.feeding_penalties += 1;
+                    self.counts.feeding_penalties += 1;
                     None
                 }
                 Event::GameEnds { rule, .. } => {
@@ -231,7 +253,7 @@ impl GameStats {
                     None
                 }
                 Event::RoundSetup { .. } => {
-                    self.rounds += 1;
+                    self.counts.rounds += 1;
                     None
                 }
                 _ => None,
@@ -244,7 +266,7 @@ impl GameStats {
             }
             previous = rule;
         }
-        self.capturing_moves += u64::from(captured);
+        self.counts.capturing_moves += u64::from(captured);
     }
 }
 
@@ -541,18 +563,9 @@ struct Tally {
     repetition: u64,
     lengths: Vec<u32>,
     hashes: HashSet<u64>,
-    capturing_moves: u64,
-    seeds_captured: u64,
+    counts: Counts,
     /// Per rule (end rules as `end: NAME`): its kind, firings, and games in which it fired.
     rules: BTreeMap<String, (&'static str, u64, u64)>,
-    relay_laps: u64,
-    another_moves: u64,
-    grand_slams: u64,
-    grand_slams_undone: u64,
-    feeding_penalties: u64,
-    rounds: u64,
-    choices: u64,
-    decisions: u64,
 }
 
 impl Tally {
@@ -595,8 +608,7 @@ impl Tally {
         }
         self.lengths.push(g.plies);
         self.hashes.insert(g.moves_hash);
-        self.capturing_moves += g.capturing_moves;
-        self.seeds_captured += g.seeds_captured;
+        self.counts.add(g.counts);
         let kind = |name: &str| {
             if game.triggers.iter().any(|t| t.name == name) {
                 "trigger"
@@ -614,14 +626,6 @@ impl Tally {
             r.1 += c;
             r.2 += 1;
         }
-        self.relay_laps += g.relay_laps;
-        self.another_moves += g.another_moves;
-        self.grand_slams += g.grand_slams;
-        self.grand_slams_undone += g.grand_slams_undone;
-        self.feeding_penalties += g.feeding_penalties;
-        self.rounds += g.rounds;
-        self.choices += g.choices;
-        self.decisions += g.decisions;
     }
 }
 
@@ -689,22 +693,22 @@ fn summarise(args: &Args, game: &Game, players: [Spec; 2], t: &Tally, seconds: f
         stuck: t.stuck,
         length_histogram: histogram(&lengths),
         length,
-        captures_per_game: shown(can.captures, t.seeds_captured).then(|| per_game(t.capturing_moves)),
-        seeds_captured_per_game: shown(can.captures, t.seeds_captured).then(|| per_game(t.seeds_captured)),
+        captures_per_game: shown(can.captures, t.counts.seeds_captured).then(|| per_game(t.counts.capturing_moves)),
+        seeds_captured_per_game: shown(can.captures, t.counts.seeds_captured).then(|| per_game(t.counts.seeds_captured)),
         rules,
         events: Events {
-            relay_laps_per_game: shown(can.relay, t.relay_laps).then(|| per_game(t.relay_laps)),
-            another_moves_per_game: shown(can.another_move, t.another_moves).then(|| per_game(t.another_moves)),
-            grand_slams: shown(can.grand_slam, t.grand_slams).then_some(t.grand_slams),
-            grand_slams_undone: shown(game.grand_slam == Some(GrandSlam::CaptureNothing), t.grand_slams_undone)
-                .then_some(t.grand_slams_undone),
-            feeding_penalties: shown(can.feeding_penalty, t.feeding_penalties).then_some(t.feeding_penalties),
-            rounds_per_game: shown(can.rounds, t.rounds).then(|| per_game(t.rounds)),
+            relay_laps_per_game: shown(can.relay, t.counts.relay_laps).then(|| per_game(t.counts.relay_laps)),
+            another_moves_per_game: shown(can.another_move, t.counts.another_moves).then(|| per_game(t.counts.another_moves)),
+            grand_slams: shown(can.grand_slam, t.counts.grand_slams).then_some(t.counts.grand_slams),
+            grand_slams_undone: shown(game.grand_slam == Some(GrandSlam::CaptureNothing), t.counts.grand_slams_undone)
+                .then_some(t.counts.grand_slams_undone),
+            feeding_penalties: shown(can.feeding_penalty, t.counts.feeding_penalties).then_some(t.counts.feeding_penalties),
+            rounds_per_game: shown(can.rounds, t.counts.rounds).then(|| per_game(t.counts.rounds)),
         },
-        branching: if t.decisions == 0 {
+        branching: if t.counts.decisions == 0 {
             0.0
         } else {
-            t.choices as f64 / t.decisions as f64
+            t.counts.choices as f64 / t.counts.decisions as f64
         },
         distinct_games: t.hashes.len() as u64,
         seconds,
@@ -1067,8 +1071,8 @@ mod tests {
         );
         assert_eq!(g.firings.get("a"), Some(&2));
         assert_eq!(g.firings.get("b"), Some(&1));
-        assert_eq!(g.seeds_captured, 8);
-        assert_eq!(g.capturing_moves, 1);
+        assert_eq!(g.counts.seeds_captured, 8);
+        assert_eq!(g.counts.capturing_moves, 1);
     }
 
     #[test]
@@ -1081,7 +1085,10 @@ mod tests {
             player: Player::South,
         };
         g.observe(2, &[in_hand.clone(), in_hand]);
-        assert_eq!((g.firings.get("pull"), g.seeds_captured, g.capturing_moves), (Some(&1), 10, 1));
+        assert_eq!(
+            (g.firings.get("pull"), g.counts.seeds_captured, g.counts.capturing_moves),
+            (Some(&1), 10, 1)
+        );
     }
 
     #[test]

@@ -174,11 +174,7 @@ impl Turn {
             round: pos.round,
             rounds_won: pos.rounds_won,
             open: rules.open,
-            cw: if game.choices > 1 {
-                game.move_parts(k).1
-            } else {
-                !rules.phase.sow.ccw
-            },
+            cw: game.sows_clockwise(rules.phase, k),
             starter: pos.starter,
         }
     }
@@ -307,6 +303,13 @@ impl Game {
         moves
     }
 
+    /// Does move `k` sow clockwise: by the mover's choice where the game has one, else the phase's
+    /// way?
+    #[inline]
+    fn sows_clockwise(&self, phase: &Phase, k: usize) -> bool {
+        if self.choices > 1 { self.move_parts(k).1 } else { !phase.sow.ccw }
+    }
+
     /// The moves of a game whose mover may choose the direction, from the bits of the pits that may
     /// be played: both directions where the phase lets the mover choose, else its own.
     fn directions_of(&self, phase: &Phase, pits: u64) -> u64 {
@@ -390,7 +393,7 @@ impl Game {
         if self.choices > 1 && !rules.phase.sow.either && chosen_cw == rules.phase.sow.ccw {
             return Err(Refusal::FixedDirection);
         }
-        let cw = if self.choices > 1 { chosen_cw } else { !rules.phase.sow.ccw };
+        let cw = self.sows_clockwise(rules.phase, k);
         let origin = self.pit(pos.to_move, pit);
         let board = &pos.board;
         if board.closed[origin as usize] {
@@ -446,8 +449,8 @@ impl Game {
                 "there is no pit {}; pits are {}{} to {}",
                 self.move_name(k),
                 if self.rows == 1 { "numbered " } else { "" },
-                self.move_name(1),
-                self.move_name(self.side_pits)
+                self.pit_name(1),
+                self.pit_name(self.side_pits)
             ),
             Refusal::Closed => "it is closed for this round".into(),
             Refusal::NoReserve => "there are no seeds left in the store to enter".into(),
