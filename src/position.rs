@@ -17,6 +17,21 @@ pub struct Sides<T> {
     pub north: T,
 }
 
+/// A value per pit: each player's (as [`PerPit`]), and, on a board with pits that belong to nobody
+/// (a middle row, a ring's shared pits), a `shared` list: a middle row from south's left, a ring's in
+/// ring order. A board without shared pits has no `shared` key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PitSides<T> {
+    /// South's.
+    pub south: PerPit<T>,
+    /// North's.
+    pub north: PerPit<T>,
+    /// Nobody's.
+    #[serde(default = "Option::default", skip_serializing_if = "Option::is_none")]
+    pub shared: Option<Vec<T>>,
+}
+
 /// A value per pit of one player: one list on a board of one row a player, else a list per row,
 /// the front row first.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -117,7 +132,7 @@ impl MoveJson {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PositionJson {
     /// Seeds per pit, pit 1 first, for each row.
-    pub pits: Sides<PerPit<i64>>,
+    pub pits: PitSides<i64>,
     /// Seeds per store.
     pub stores: Sides<i64>,
     /// Whose turn it is.
@@ -145,10 +160,10 @@ pub struct PositionJson {
     pub rounds_won: Option<Sides<u32>>,
     /// Claimed pits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub claimed: Option<Sides<PerPit<Option<Player>>>>,
+    pub claimed: Option<PitSides<Option<Player>>>,
     /// Closed pits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub closed: Option<Sides<PerPit<bool>>>,
+    pub closed: Option<PitSides<bool>>,
     /// The name of the rule that ended the game (output only, once over).
     #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
     pub ended_by: Option<String>,
@@ -161,6 +176,45 @@ fn sides<T>(game: &Game, f: impl Fn(std::ops::Range<usize>) -> T) -> Sides<T> {
     }
 }
 
+/// The values of every pit of the board, shaped as the JSON lists them.
+fn pit_sides<T: Clone>(game: &Game, values: &[T]) -> PitSides<T> {
+    PitSides {
+        south: PerPit::shaped(game, &values[game.row(Player::South)]),
+        north: PerPit::shaped(game, &values[game.row(Player::North)]),
+        shared: (game.shared > 0).then(|| values[game.shared_pits()].to_vec()),
+    }
+}
+
+/// Reads the values of every pit from the JSON, checked against the board's shape.
+fn read_pits<T: Clone>(game: &Game, sides: &PitSides<T>, what: &str) -> Result<Vec<T>, Diagnostic> {
+    let mut out = sides.south.flat(game, what, "south")?;
+    out.extend(sides.north.flat(game, what, "north")?);
+    match &sides.shared {
+        Some(shared) if shared.len() == game.shared => out.extend(shared.iter().cloned()),
+        None if game.shared == 0 => {}
+        Some(shared) if game.shared == 0 => {
+            return Err(bad(
+                format!("{what} gives {} shared pits but the board has none", shared.len()),
+                "leave out `shared`",
+            ));
+        }
+        given => {
+            return Err(bad(
+                format!(
+                    "{what} gives {} shared pits but the board has {}",
+                    given.as_ref().map_or(0, Vec::len),
+                    game.shared
+                ),
+                &format!(
+                    "give `shared` a list of {} values, from south's left (or in ring order)",
+                    game.shared
+                ),
+            ));
+        }
+    }
+    Ok(out)
+}
+
 /// Each player's seeds per pit in one list, front row first (the cells' order).
 pub fn flat_pits(game: &Game, pos: &Position) -> Sides<Vec<i64>> {
     sides(game, |r| pos.board.cells[r].iter().map(|&c| i64::from(c)).collect())
@@ -170,10 +224,7 @@ pub fn flat_pits(game: &Game, pos: &Position) -> Sides<Vec<i64>> {
 pub fn to_json(game: &Game, pos: &Position) -> PositionJson {
     let b = &pos.board;
     PositionJson {
-        pits: sides(game, |r| {
-            let seeds: Vec<i64> = b.cells[r].iter().map(|&c| i64::from(c)).collect();
-            PerPit::shaped(game, &seeds)
-        }),
+        pits: pit_sides(game, &b.cells[..game.pit_count()].iter().map(|&c| i64::from(c)).collect::<Vec<_>>()),
         stores: Sides {
             south: i64::from(b.cells[game.store(Player::South) as usize]),
             north: i64::from(b.cells[game.store(Player::North) as usize]),
@@ -189,8 +240,8 @@ pub fn to_json(game: &Game, pos: &Position) -> PositionJson {
             south: pos.rounds_won[0],
             north: pos.rounds_won[1],
         }),
-        claimed: game.uses_claims.then(|| sides(game, |r| PerPit::shaped(game, &b.claimed[r]))),
-        closed: game.uses_closed.then(|| sides(game, |r| PerPit::shaped(game, &b.closed[r]))),
+        claimed: game.uses_claims.then(|| pit_sides(game, &b.claimed)),
+        closed: game.uses_closed.then(|| pit_sides(game, &b.closed)),
         ended_by: pos.ended_by.clone(),
     }
 }
@@ -208,12 +259,14 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
             "see docs/cli.md for the format: {\"pits\":{\"south\":[..],\"north\":[..]},\"stores\":{..},\"to_move\":\"south\"}",
         )
     })?;
-    let n = game.side_pits;
-    let mut cells = Vec::with_capacity(2 * n + 2);
-    for (name, row) in [("south", &json.pits.south), ("north", &json.pits.north)] {
-        for (i, v) in row.flat(game, "the position", name)?.into_iter().enumerate() {
-            cells.push(count(v, &format!("{name}'s pit {}", game.pit_name(i + 1)))?);
-        }
+    let mut cells = Vec::with_capacity(game.pit_count() + 2);
+    for (c, v) in read_pits(game, &json.pits, "the position")?.into_iter().enumerate() {
+        let c = c as crate::engine::Cell;
+        let what = match game.side(c) {
+            Some(p) => format!("{}'s pit {}", p.name(), game.pit_name(game.move_of(c))),
+            None => game.describe(c),
+        };
+        cells.push(count(v, &what)?);
     }
     cells.push(count(json.stores.south, "south's store")?);
     cells.push(count(json.stores.north, "north's store")?);
@@ -224,18 +277,14 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
             "use fewer seeds",
         ));
     }
-    let mut claimed = vec![None; 2 * n];
-    if let Some(c) = &json.claimed {
-        for (off, row, name) in [(0, &c.south, "south"), (n, &c.north, "north")] {
-            claimed[off..off + n].copy_from_slice(&row.flat(game, "`claimed`", name)?);
-        }
-    }
-    let mut closed = vec![false; 2 * n];
-    if let Some(c) = &json.closed {
-        for (off, row, name) in [(0, &c.south, "south"), (n, &c.north, "north")] {
-            closed[off..off + n].copy_from_slice(&row.flat(game, "`closed`", name)?);
-        }
-    }
+    let claimed = match &json.claimed {
+        Some(c) => read_pits(game, c, "`claimed`")?,
+        None => vec![None; game.pit_count()],
+    };
+    let closed = match &json.closed {
+        Some(c) => read_pits(game, c, "`closed`")?,
+        None => vec![false; game.pit_count()],
+    };
     if let Some(r) = json.round
         && r == 0
     {

@@ -131,6 +131,8 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
                 .flat_map(|(_, rows)| rows.iter_mut())
                 .flat_map(|r| r.node.iter_mut())
                 .for_each(&mut *f),
+            ItemKind::BoardLayoutShared(list) => list.node.iter_mut().for_each(&mut *f),
+            ItemKind::BoardRing(e, _) => f(e),
             ItemKind::End(_, cond, remaining, result) => {
                 f(cond);
                 if let Some(Remaining::To(p)) = remaining {

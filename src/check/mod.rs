@@ -2,6 +2,7 @@
 //! expressions typed, board sizes and parameters evaluated and range-checked, contradictions found.
 //! Nothing is changed; `compile` accepts only what this stage returns.
 
+pub(crate) mod board;
 mod lets;
 pub mod load;
 mod recover;
@@ -9,7 +10,7 @@ mod rules;
 mod types;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
-use crate::syntax::ast::{Action, EndResult, Expr, ExprKind, Item, ItemKind, Receiver, Remaining, TrackKind};
+use crate::syntax::ast::{Action, EndResult, Expr, ExprKind, Item, ItemKind, PlayFrom, Receiver, Remaining, TrackKind};
 pub use load::{Program, load, load_text};
 use types::{Scope, Ty, TypeChecker};
 
@@ -40,6 +41,12 @@ pub struct Checked {
     pub(crate) pits: usize,
     /// Rows each player has.
     pub(crate) rows: usize,
+    /// Pits that belong to nobody (a middle row, a ring's shared pits).
+    pub(crate) shared: usize,
+    /// The board is a ring.
+    pub(crate) ring: bool,
+    /// Whose pits a move may start from.
+    pub(crate) play_from: PlayFrom,
     /// Seeds of every cell at the start (pits, then the two stores); with `seeds N where COND`,
     /// N in every pit, to be kept only where COND holds (`seeds_where`).
     pub(crate) initial: Vec<u32>,
@@ -48,6 +55,18 @@ pub struct Checked {
     pub(crate) fill: Option<u32>,
     /// Warnings found while checking.
     pub warnings: Vec<Diagnostic>,
+}
+
+impl Checked {
+    /// The board's cells.
+    pub(crate) fn geometry(&self) -> board::Geometry {
+        board::Geometry {
+            columns: self.pits,
+            rows: self.rows,
+            shared: self.shared,
+            ring: self.ring,
+        }
+    }
 }
 
 /// A parameter value given on the command line (`--set name=value`).
@@ -77,7 +96,17 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     // Board.
     let statics = Statics { params: &params };
     let mut pits = None;
+    let ring = ring_size(&program.items, &statics, &mut diags);
     match find(&|k| matches!(k, ItemKind::BoardPits(_))) {
+        Some(item) if ring.is_some() => diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                "the board is both a ring and rows of pits",
+                item.span,
+                "pits in each row",
+            )
+            .with_help("a ring's size is its number of pits: keep `ring N` or `pits N`"),
+        ),
         Some(Item {
             kind: ItemKind::BoardPits(e),
             ..
@@ -98,10 +127,14 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 }
             }
         }
+        _ if ring.is_some() => {}
         _ => diags.push(
             Diagnostic::error("sow::check::missing", "the board has no size", at_file, "in this file")
                 .with_help("add `board { pits 6  seeds 4 }`"),
         ),
+    }
+    if let Some(g) = ring {
+        pits = Some(g.columns);
     }
     let mut rows = 1usize;
     if let Some(Item {
@@ -110,7 +143,12 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     }) = find(&|k| matches!(k, ItemKind::BoardRows(_)))
         && let Some(n) = statics.eval(e, &mut diags)
     {
-        if !(1..=limits::MAX_ROWS).contains(&n) {
+        if ring.is_some() {
+            diags.push(
+                Diagnostic::error("sow::check::conflict", "a ring has no rows", e.span, "rows per player")
+                    .with_help("remove `rows`: a ring's pits go round in one circle"),
+            );
+        } else if !(1..=limits::MAX_ROWS).contains(&n) {
             diags.push(
                 Diagnostic::error(
                     "sow::check::out_of_range",
@@ -144,9 +182,45 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             rows = n as usize;
         }
     }
+    let middle = find(&|k| matches!(k, ItemKind::BoardMiddle));
+    if let (Some(m), Some(_)) = (middle, ring) {
+        diags.push(
+            Diagnostic::error("sow::check::conflict", "a ring has no middle row", m.span, "middle row")
+                .with_help("a ring's shared pits come from `ring N owned by nobody` or an odd N"),
+        );
+    }
+    let geometry = pits.map(|columns| match ring {
+        Some(g) => g,
+        None => board::Geometry {
+            columns,
+            rows,
+            shared: if middle.is_some() { columns } else { 0 },
+            ring: false,
+        },
+    });
+    let shared = geometry.map_or(0, |g| g.shared);
+    let play_from = program
+        .items
+        .iter()
+        .find_map(|i| match i.kind {
+            ItemKind::PlayFrom(p) => Some(p),
+            _ => None,
+        })
+        .unwrap_or(if ring.is_some_and(|g| g.columns == 0) {
+            PlayFrom::Shared
+        } else {
+            PlayFrom::Own
+        });
+    if let Some(g) = geometry {
+        check_play_from(&program.items, g, play_from, &mut diags);
+    }
     let mut seeds_where = None;
     let seeds_item = find(&|k| matches!(k, ItemKind::BoardSeeds(_)));
     let layout_item = find(&|k| matches!(k, ItemKind::BoardLayout(_)));
+    let shared_layout = program.items.iter().find_map(|i| match &i.kind {
+        ItemKind::BoardLayoutShared(list) => Some((list, i.span)),
+        _ => None,
+    });
     let mut initial = None;
     if let (Some(s), Some(l)) = (seeds_item, layout_item) {
         diags.push(
@@ -178,7 +252,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 };
                 statics.eval(e, &mut diags).and_then(|v| {
                     if (0..=limits::MAX_SEEDS_PER_PIT).contains(&v) {
-                        Some(vec![v as u32; 2 * n * rows])
+                        Some(vec![v as u32; 2 * n * rows + shared])
                     } else {
                         diags.push(
                             Diagnostic::error(
@@ -199,7 +273,34 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                     kind: ItemKind::BoardLayout(layout_rows),
                     span,
                 }),
-            ) => layout(layout_rows, n, rows, *span, &statics, &mut diags),
+            ) => {
+                layout(layout_rows, n, rows, *span, &statics, &mut diags).and_then(|mut cells| match shared_layout.map(|(list, _)| list) {
+                    Some(list) if shared > 0 => {
+                        cells.extend(vec![0; shared]);
+                        row_layout(list, 2 * n * rows, shared, &mut cells, &statics, &mut diags).then_some(cells)
+                    }
+                    Some(list) => {
+                        diags.push(
+                            Diagnostic::error(
+                                "sow::check::wrong_length",
+                                "this board has no shared pits",
+                                list.span,
+                                "shared pits",
+                            )
+                            .with_help("only a board with a `middle row` or a ring with shared pits lays them out"),
+                        );
+                        None
+                    }
+                    None if shared > 0 => {
+                        diags.push(
+                            Diagnostic::error("sow::check::missing", "the layout does not give the shared pits", *span, "layout")
+                                .with_help(format!("add `layout shared [..]` with {shared} numbers")),
+                        );
+                        None
+                    }
+                    None => Some(cells),
+                })
+            }
             _ => {
                 diags.push(
                     Diagnostic::error(
@@ -258,7 +359,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         .items
         .iter()
         .any(|i| matches!(i.kind, ItemKind::BoardStores(crate::syntax::ast::StoreMode::Sown)));
-    check_tracks(&program.items, rows, pits.map(|p| p * rows), &mut diags);
+    check_tracks(&program.items, geometry, play_from, &mut diags);
 
     // Expressions, sowing, rules.
     let mut tc = TypeChecker {
@@ -433,6 +534,9 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             params,
             pits,
             rows,
+            shared,
+            ring: ring.is_some(),
+            play_from,
             initial,
             seeds_where,
             fill,
@@ -618,9 +722,85 @@ fn bounded(
     None
 }
 
-/// A shared track runs through one row a player; with several rows each player sows their own. The
-/// first seed cannot both fall back into the pit played and pass it over.
-fn check_tracks(items: &[Item], rows: usize, side_pits: Option<usize>, diags: &mut Vec<Diagnostic>) {
+/// The size of a ring board (`ring N [owned by ..]`), when the board is one and its size is possible.
+fn ring_size(items: &[Item], statics: &Statics, diags: &mut Vec<Diagnostic>) -> Option<board::Geometry> {
+    let (e, owner) = items.iter().find_map(|i| match &i.kind {
+        ItemKind::BoardRing(e, owner) => Some((e, *owner)),
+        _ => None,
+    })?;
+    let n = bounded(
+        statics,
+        e,
+        2..=limits::MAX_SIDE_PITS,
+        |v| format!("a ring of {v} pits is not possible"),
+        "pits round the ring",
+        diags,
+    )?;
+    Some(board::Geometry::ring(n as usize, owner))
+}
+
+/// A move may start from pits that exist, and the moves of a player fit the engine.
+fn check_play_from(items: &[Item], g: board::Geometry, play_from: PlayFrom, diags: &mut Vec<Diagnostic>) {
+    let item = items.iter().find(|i| matches!(i.kind, ItemKind::PlayFrom(_)));
+    if let Some(item) = item {
+        let none = match play_from {
+            PlayFrom::Shared => (g.shared == 0).then_some("this board has no shared pits"),
+            PlayFrom::Own | PlayFrom::Any => (g.side_pits() == 0).then_some("on this ring the players own no pits"),
+        };
+        if let Some(why) = none {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::conflict",
+                    format!("no move could be made: {why}"),
+                    item.span,
+                    "pits played",
+                )
+                .with_help("shared pits come with `middle row` or `ring N owned by nobody`"),
+            );
+        }
+    }
+    if g.shared > 0
+        && let Some(rounds) = items.iter().find(|i| matches!(i.kind, ItemKind::Rounds))
+    {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::unsupported",
+                "a match of rounds is not played on a board with shared pits",
+                rounds.span,
+                "rounds",
+            )
+            .with_help("a round's set-up fills each player's own pits from their store; shared pits have no owner to fill them"),
+        );
+    }
+    let move_pits = g.side_pits() + g.shared;
+    if move_pits as i64 > limits::MAX_SIDE_PITS {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::out_of_range",
+                format!("a player's pits and the shared pits make {move_pits} moves, more than the engine plays"),
+                item.map_or_else(
+                    || {
+                        items
+                            .iter()
+                            .find(|i| matches!(i.kind, ItemKind::BoardMiddle))
+                            .map_or(Span::default(), |i| i.span)
+                    },
+                    |i| i.span,
+                ),
+                "the pits a move may name",
+            )
+            .with_help(format!(
+                "a player's pits and the shared pits may be at most {} together",
+                limits::MAX_SIDE_PITS
+            )),
+        );
+    }
+}
+
+/// A shared track runs through one row a player and no middle row: other boards state their track
+/// or use each player's own. A stated track names real pits, passes each once and reaches every pit
+/// a move may start from. The first seed cannot both fall back into the pit played and pass it over.
+fn check_tracks(items: &[Item], geometry: Option<board::Geometry>, play_from: PlayFrom, diags: &mut Vec<Diagnostic>) {
     let skip = items.iter().find(|i| matches!(i.kind, ItemKind::SowSkipOrigin));
     let start = items.iter().find(|i| matches!(i.kind, ItemKind::SowStartInOrigin(_)));
     if let (Some(skip), Some(start)) = (skip, start) {
@@ -635,23 +815,67 @@ fn check_tracks(items: &[Item], rows: usize, side_pits: Option<usize>, diags: &m
             .with_help("keep one of `start in origin` and `skip origin`"),
         );
     }
+    let Some(g) = geometry else { return };
+    let top_track = items.iter().find_map(|i| match &i.kind {
+        ItemKind::SowTrack(kind) => Some(kind),
+        _ => None,
+    });
+    let middle_row = g.shared > 0 && !g.ring;
+    if middle_row && !matches!(top_track, Some(TrackKind::Path(_))) {
+        let span = items
+            .iter()
+            .find(|i| matches!(i.kind, ItemKind::BoardMiddle))
+            .map_or(Span::default(), |i| i.span);
+        diags.push(
+            Diagnostic::error(
+                "sow::check::missing",
+                "a board with a middle row needs a stated track",
+                span,
+                "middle row",
+            )
+            .with_help("say how the seeds go round, e.g. `sow { track mover 1..6, shared 6..1, opponent 6..1 }`"),
+        );
+    }
     let tracks = items.iter().flat_map(|i| match &i.kind {
         ItemKind::Phase(_, _, inner) => inner.iter().collect::<Vec<_>>(),
         _ => vec![i],
     });
+    let own_track = |kind: Option<&TrackKind>| match kind {
+        Some(TrackKind::Own) => true,
+        Some(_) => false,
+        None => g.rows > 1,
+    };
+    let choices = if items
+        .iter()
+        .any(|i| matches!(i.kind, ItemKind::SowDirection(crate::syntax::ast::Direction::Either)))
+    {
+        2
+    } else {
+        1
+    };
     for item in tracks {
-        match item.kind {
-            ItemKind::SowTrack(TrackKind::Shared) if rows > 1 => diags.push(
+        match &item.kind {
+            ItemKind::SowTrack(TrackKind::Shared) if g.rows > 1 || middle_row => diags.push(
                 Diagnostic::error(
                     "sow::check::unsupported",
-                    "a shared track goes through one row a player, but this board has several",
+                    "a shared track goes through one row a player and no middle row, but this board has more",
                     item.span,
                     "shared track",
                 )
-                .with_help("write `track own`: each player sows around their own rows"),
+                .with_help("write `track own` (each player sows around their own rows) or state the track piece by piece"),
             ),
+            ItemKind::SowTrack(TrackKind::Own) if g.side_pits() == 0 => diags.push(
+                Diagnostic::error(
+                    "sow::check::conflict",
+                    "on this ring the players own no pits",
+                    item.span,
+                    "own track",
+                )
+                .with_help("the seeds go round the ring: leave out `track own`"),
+            ),
+            ItemKind::SowTrack(TrackKind::Path(pieces)) => g.check_path(pieces, item.span, play_from, diags),
             ItemKind::SowDirection(crate::syntax::ast::Direction::Either)
-                if side_pits.is_some_and(|n| 2 * n as i64 > limits::MAX_SIDE_PITS) =>
+                if 2 * (g.side_pits() + g.shared) as i64 > limits::MAX_SIDE_PITS =>
             {
                 diags.push(
                     Diagnostic::error(
@@ -666,18 +890,28 @@ fn check_tracks(items: &[Item], rows: usize, side_pits: Option<usize>, diags: &m
                     )),
                 )
             }
-            ItemKind::SowIntoStore if rows > 1 => diags.push(
+            ItemKind::SowIntoStore if g.side_pits() == 0 && !matches!(top_track, Some(TrackKind::Path(_))) => diags.push(
                 Diagnostic::error(
                     "sow::check::unsupported",
-                    "stores on the track are not yet placed on a board of several rows a player",
+                    "on a ring of shared pits a store has no place on the track of its own",
                     item.span,
                     "store on the track",
                 )
-                .with_help("keep the stores for captures on this board"),
+                .with_help("state the track with the store in it: `track shared 1..8, mover store`"),
+            ),
+            ItemKind::SowIntoStore if own_track(top_track) && play_from != PlayFrom::Own => diags.push(
+                Diagnostic::error(
+                    "sow::check::unsupported",
+                    "an own track with shared pits played has no place for the store",
+                    item.span,
+                    "store on the track",
+                )
+                .with_help("state the track with the store in it"),
             ),
             _ => {}
         }
     }
+    let _ = choices;
 }
 
 fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope, _diags: &mut Vec<Diagnostic>) {

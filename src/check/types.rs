@@ -180,7 +180,9 @@ pub(crate) const FUNCTIONS: &[&str] = &[
     "rounds_won",
 ];
 
-const FIELDS: &[&str] = &["count", "before", "number", "row", "side", "owner", "claimed", "closed", "store"];
+const FIELDS: &[&str] = &[
+    "count", "before", "number", "row", "side", "owner", "claimed", "closed", "store", "shared",
+];
 
 /// Walks expressions, collecting diagnostics.
 pub struct TypeChecker<'a> {
@@ -259,7 +261,7 @@ impl TypeChecker<'_> {
                 match field.node.as_str() {
                     "count" | "before" | "number" | "row" => Some(Ty::Int),
                     "side" | "owner" => Some(Ty::Player),
-                    "claimed" | "closed" | "store" => Some(Ty::Bool),
+                    "claimed" | "closed" | "store" | "shared" => Some(Ty::Bool),
                     other => {
                         let mut d = Diagnostic::error(
                             "sow::check::unknown_name",

@@ -162,7 +162,10 @@ fn legend(game: &Game, view: &View) -> String {
         parts.push(format!("<> the pit played ({})", game.describe(c)));
     }
     match view.last_seed {
-        Some(c) if game.is_store(c) => parts.push(format!("the last seed fell in {} store", possessive(view.name(game.side(c))))),
+        Some(c) if game.is_store(c) => parts.push(format!(
+            "the last seed fell in {} store",
+            possessive(view.name(game.side(c).unwrap_or(Player::South)))
+        )),
         Some(c) if Some(c) != view.played => parts.push(format!("() where the last seed fell ({})", game.describe(c))),
         Some(_) => parts.push("the last seed fell in the pit played".to_string()),
         None => {}

@@ -7,7 +7,8 @@ use super::ir::{CmpOp, Code, Flag, Flat, Op, Operand, PitSet, Quick, Reg, Test, 
 use super::typed::{BoolExpr, IntExpr, PitExpr, Pits, PlayerExpr};
 use crate::engine::{Cell, Player};
 
-/// Compiles expressions for a board of `pits` pits a row.
+/// Compiles expressions for a board whose stores are the cells `pits` (south's) and `pits + 1`:
+/// as many as the board has pits.
 pub(crate) struct Gen {
     pits: usize,
     ops: Vec<Op>,
@@ -129,6 +130,10 @@ impl Gen {
             BoolExpr::Closed(p) => {
                 self.place(p);
                 self.unary(Op::Closed);
+            }
+            BoolExpr::Shared(p) => {
+                self.place(p);
+                self.unary(Op::Shared);
             }
             BoolExpr::IsStore(p) => {
                 self.place(p);
@@ -327,7 +332,7 @@ impl Gen {
 
     /// A player's store cell.
     fn store(&self, p: Player) -> Cell {
-        (2 * self.pits + p.index()) as Cell
+        (self.pits + p.index()) as Cell
     }
 }
 
@@ -392,6 +397,7 @@ fn test(e: &BoolExpr, pits: usize) -> Option<Test> {
         BoolExpr::SamePlayer(a, b, same) => Some(same_as(player_operand(a, pits)?, *same, player_operand(b, pits)?)),
         BoolExpr::SamePit(a, b, same) => Some(same_as(pit_operand(a, pits)?, *same, pit_operand(b, pits)?)),
         BoolExpr::Closed(_)
+        | BoolExpr::Shared(_)
         | BoolExpr::Any(_)
         | BoolExpr::And(..)
         | BoolExpr::Or(..)
@@ -487,7 +493,7 @@ fn operand(e: &IntExpr, pits: usize) -> Option<Operand> {
             Place::Opposite(r) => Operand::BeforeOpposite(r),
             _ => return None,
         },
-        IntExpr::Captured(PlayerExpr::Player(p)) => Operand::CountCell((2 * pits + p.index()) as Cell),
+        IntExpr::Captured(PlayerExpr::Player(p)) => Operand::CountCell((pits + p.index()) as Cell),
         IntExpr::Captured(p) => Operand::CapturedBy(who_of(p)?),
         IntExpr::Seeds(PlayerExpr::Player(p)) => Operand::SeedsRow(*p),
         IntExpr::Seeds(p) => Operand::SeedsOf(who_of(p)?),
@@ -531,7 +537,7 @@ enum Place {
 fn at(p: &PitExpr, pits: usize) -> Option<Place> {
     Some(match p {
         PitExpr::Store(w) => match &**w {
-            PlayerExpr::Player(p) => Place::Cell((2 * pits + p.index()) as Cell),
+            PlayerExpr::Player(p) => Place::Cell((pits + p.index()) as Cell),
             w => Place::StoreOf(who_of(w)?),
         },
         PitExpr::Opposite(x) => Place::Opposite(reg(x)?),
@@ -641,7 +647,8 @@ mod tests {
             IntExpr::Captured(PlayerExpr::Player(Player::North)),
             IntExpr::Arith(ArithOp::Sub, Box::new(IntExpr::Total), Box::new(IntExpr::Int(1))),
         );
-        let code = Gen::bool(6, &e);
+        // Six pits a player: the stores are cells 12 and 13.
+        let code = Gen::bool(12, &e);
         assert_eq!(code.ops[0], Op::CountCell(13));
         assert_eq!(code.depth, 3);
     }

@@ -15,6 +15,13 @@ pub struct Game {
     pub rows: usize,
     /// Pits in each row.
     pub columns: usize,
+    /// Pits that belong to nobody: a middle row between the players' front rows, or a ring's shared
+    /// pits. They are the cells after both players' pits, before the stores.
+    pub shared: usize,
+    /// The board is a ring: its shared pits follow one another round it, and have no left or right.
+    pub ring: bool,
+    /// Whose pits a move may start from.
+    pub play_from: crate::syntax::ast::PlayFrom,
     /// Ways to play one pit: 2 when some phase lets the mover choose the direction (a move is then a
     /// pit and a direction: counter-clockwise for moves `1..=side_pits`, clockwise for the next
     /// `side_pits`), else 1.
@@ -67,9 +74,9 @@ pub struct Game {
     /// board keeps inline: a row's seeds are then summed over a fixed number of cells, which the
     /// compiler turns into a few vector additions instead of a loop of unknown length.
     pub row_masks: [[u32; crate::engine::INLINE]; 2],
-    /// Per cell (pits, then stores), the player whose row or store it is: a condition's
-    /// `last.side` is one look-up.
-    pub sides: Vec<Player>,
+    /// Per cell (pits, then stores), the player whose row or store it is (nobody for a shared pit): a
+    /// condition's `last.side` is one look-up.
+    pub sides: Vec<Option<Player>>,
     /// The first 64 end rules sorted by how they are tested, as bit sets.
     pub end_kinds: EndKinds,
 }
@@ -176,6 +183,8 @@ pub struct Sow {
     pub into_own_store: bool,
     /// Each player sows around their own rows only (else around both players' rows).
     pub own_track: bool,
+    /// A track stated piece by piece (it replaces the shared or own one).
+    pub path: Option<Vec<crate::syntax::ast::TrackPiece>>,
     /// Relay condition.
     pub relay: Option<Code>,
     /// The pit a relay picks up (`None`: `last`).
@@ -458,6 +467,8 @@ pub enum PitField {
     Closed,
     /// A store?
     Store,
+    /// Nobody's (a middle row's or a ring's shared pit)?
+    Shared,
 }
 
 /// Functions of a set.
@@ -917,6 +928,8 @@ pub enum Op {
     Claimed,
     /// Pit → closed?
     Closed,
+    /// Pit → nobody's?
+    Shared,
     /// Pit → a store?
     IsStore,
     /// Pit → the pit across.

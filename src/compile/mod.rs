@@ -18,9 +18,11 @@ pub fn compile(checked: &Checked) -> Game {
     let items = &checked.program.items;
     let params = &checked.params;
     let side_pits = checked.pits * checked.rows;
+    let geometry = checked.geometry();
+    let cells = geometry.pit_count() + 2;
     let lower = Lower {
         params,
-        pits: side_pits,
+        pits: geometry.pit_count(),
         rows: checked.rows,
         typer: Typer::default(),
         sows_into_store: sows_into_store(items),
@@ -96,7 +98,7 @@ pub fn compile(checked: &Checked) -> Game {
                                     | Expr::InSet(..)
                             ),
                         }),
-                        when: Gen::bool(side_pits, &lower.typer.bool(&when)),
+                        when: Gen::bool(lower.pits, &lower.typer.bool(&when)),
                         result: result.as_ref().map(|r| match r {
                             ast::EndResult::Winner(p) => EndResult::Winner(lower.player(p)),
                             ast::EndResult::Loser(p) => EndResult::Loser(lower.player(p)),
@@ -138,7 +140,15 @@ pub fn compile(checked: &Checked) -> Game {
     let uses_can_feed = items
         .iter()
         .any(|i| matches!(&i.kind, ItemKind::End(_, cond, ..) if mentions(cond, "can_feed")));
-    let pits = side_pits;
+    let sides: Vec<Option<Player>> = (0..cells)
+        .map(|c| match c {
+            c if c < side_pits => Some(Player::South),
+            c if c < 2 * side_pits => Some(Player::North),
+            c if c < geometry.pit_count() => None,
+            c if c == geometry.pit_count() => Some(Player::South),
+            _ => Some(Player::North),
+        })
+        .collect();
     for phase in &mut phases {
         phase.sow.special_start = phase.sow.from_store.is_some() || phase.sow.start_in_origin.is_some();
         phase.sows_to_judge = phase.sow.relay.is_some()
@@ -149,13 +159,16 @@ pub fn compile(checked: &Checked) -> Game {
         let sow = &phase.sow;
         let ccw = Sow { ccw: true, ..sow.clone() };
         let cw = Sow { ccw: false, ..sow.clone() };
-        phase.tracks = Player::BOTH.map(|p| track(checked.pits, checked.rows, p, &ccw));
-        phase.cw_tracks = Player::BOTH.map(|p| track(checked.pits, checked.rows, p, &cw));
+        phase.tracks = Player::BOTH.map(|p| track(&geometry, p, &ccw));
+        phase.cw_tracks = Player::BOTH.map(|p| track(&geometry, p, &cw));
         phase.capture_at = Player::BOTH.map(|mover| {
-            (0..2 * pits + 2)
+            (0..cells)
                 .map(|c| {
                     (0..64).fold(0u64, |counts, k| {
-                        let may = phase.captures.iter().any(|r| may_hold_at_last(&r.when, pits, mover, c as Cell, k));
+                        let may = phase
+                            .captures
+                            .iter()
+                            .any(|r| may_hold_at_last(&r.when, &sides, geometry.pit_count(), mover, c as Cell, k));
                         counts | u64::from(may) << k
                     })
                 })
@@ -170,6 +183,9 @@ pub fn compile(checked: &Checked) -> Game {
         side_pits,
         rows: checked.rows,
         columns: checked.pits,
+        shared: checked.shared,
+        ring: checked.ring,
+        play_from: checked.play_from,
         choices: if phases.iter().any(|p| p.sow.either) { 2 } else { 1 },
         stores_sown,
         total: checked.initial.iter().sum(),
@@ -191,11 +207,9 @@ pub fn compile(checked: &Checked) -> Game {
         passing: items.iter().any(|i| matches!(i.kind, ItemKind::PassWhenUnable)),
         uses_total: lower.typer.total.get(),
         stores_only_grow: !lower.takes_from_store.get() && !enters_from_store,
-        hash_keys: hash_keys(2 * pits + 2),
-        row_masks: [Player::South, Player::North].map(|p| row_mask(pits, p)),
-        sides: (0..2 * pits + 2)
-            .map(|c| if c < pits || c == 2 * pits { Player::South } else { Player::North })
-            .collect(),
+        hash_keys: hash_keys(cells),
+        row_masks: [Player::South, Player::North].map(|p| row_mask(side_pits, p)),
+        sides,
         end_kinds,
     };
     if let Some(cond) = &checked.seeds_where {
@@ -226,21 +240,17 @@ fn start_where(game: &mut Game, cond: &Code) {
 /// Might a condition read at the end of a lap (mover `mover`, the player to move) hold when the lap
 /// ends in `cell` holding `count` seeds (63 stands for 63 or more)? Only the tests that read which
 /// cell `last` is and its seeds are decided; any other test may hold.
-fn may_hold_at_last(code: &Code, pits: usize, mover: Player, cell: Cell, count: i64) -> bool {
-    let side = if (cell as usize) < pits || cell as usize == 2 * pits {
-        Player::South
-    } else {
-        Player::North
-    };
-    let is_store = cell as usize >= 2 * pits;
+fn may_hold_at_last(code: &Code, sides: &[Option<Player>], stores: usize, mover: Player, cell: Cell, count: i64) -> bool {
+    let side = sides[cell as usize];
+    let is_store = cell as usize >= stores;
     let who = |w: Who| match w {
         Who::Mover | Who::ToMove => mover,
         Who::Opponent | Who::NotToMove => mover.other(),
     };
     let may = |t: &Test| match *t {
-        Test::SideIs(Reg::Last, w, is) => (side == who(w)) == is,
+        Test::SideIs(Reg::Last, w, is) => (side == Some(who(w))) == is,
         Test::StoreIs(Reg::Last, is) => is_store == is,
-        Test::IsStoreOf(Reg::Last, w, is) => (cell == (2 * pits + who(w).index()) as Cell) == is,
+        Test::IsStoreOf(Reg::Last, w, is) => (cell == (stores + who(w).index()) as Cell) == is,
         Test::CountIn(Reg::Last, lo, hi, inside) if count < 63 => (lo..=hi).contains(&count) == inside,
         // Some count of 63 or more inside the bounds (outside: not all of them inside).
         Test::CountIn(Reg::Last, lo, hi, inside) => {
@@ -274,23 +284,30 @@ fn sows_into_store(items: &[Item]) -> bool {
 /// The cells a mover sows into, in order, counter-clockwise as seen from above, then reversed for
 /// clockwise sowing. A shared track runs through both players' rows (one row each): the mover's
 /// from pit 1, the other's from pit 1, with the mover's own store right after the mover's row when
-/// stores are sown. An own track runs through the mover's rows only, from the back row's pit 1
-/// to its end, then along the row in front the other way, and so on to the front row.
-fn track(columns: usize, rows: usize, mover: Player, sow: &Sow) -> Track {
-    let side = (columns * rows) as Cell;
-    let cells = 2 * side as usize + 2;
-    let store = |p: Player| 2 * side + p.index() as Cell;
+/// stores are sown, then a ring's shared pits. An own track runs through the mover's rows only, from
+/// the back row's pit 1 to its end, then along the row in front the other way, and so on to the
+/// front row, and then the store when it is sown. A stated track is the cells it names, in order.
+fn track(g: &crate::check::board::Geometry, mover: Player, sow: &Sow) -> Track {
+    let side = g.side_pits() as Cell;
+    let cells = g.pit_count() + 2;
+    let store = |p: Player| (g.pit_count() + p.index()) as Cell;
     let mut t: Vec<Cell> = Vec::with_capacity(cells);
-    if sow.own_track {
+    if let Some(pieces) = &sow.path {
+        t = g.path(pieces, mover).expect("checked");
+    } else if sow.own_track {
         let base = mover.index() as Cell * side;
-        for (i, row) in (0..rows as Cell).rev().enumerate() {
-            let first = base + row * columns as Cell;
-            let row_cells = first..first + columns as Cell;
+        let columns = g.columns as Cell;
+        for (i, row) in (0..g.rows as Cell).rev().enumerate() {
+            let first = base + row * columns;
+            let row_cells = first..first + columns;
             if i % 2 == 0 {
                 t.extend(row_cells);
             } else {
                 t.extend(row_cells.rev());
             }
+        }
+        if sow.into_own_store {
+            t.push(store(mover));
         }
     } else {
         t.extend(0..side);
@@ -301,6 +318,7 @@ fn track(columns: usize, rows: usize, mover: Player, sow: &Sow) -> Track {
         if sow.into_own_store && mover == Player::North {
             t.push(store(Player::North));
         }
+        t.extend(2 * side..g.pit_count() as Cell);
     }
     if !sow.ccw {
         t.reverse();
@@ -399,6 +417,7 @@ impl Lower<'_> {
             skip_origin: false,
             into_own_store: false,
             own_track: self.rows > 1,
+            path: None,
             relay: None,
             relay_from: None,
             start_in_origin: None,
@@ -417,7 +436,13 @@ impl Lower<'_> {
                 }
                 ItemKind::SowSkipOrigin => sow.skip_origin = true,
                 ItemKind::SowIntoStore => sow.into_own_store = true,
-                ItemKind::SowTrack(kind) => sow.own_track = *kind == ast::TrackKind::Own,
+                ItemKind::SowTrack(kind) => {
+                    sow.own_track = *kind == ast::TrackKind::Own;
+                    sow.path = match kind {
+                        ast::TrackKind::Path(pieces) => Some(pieces.clone()),
+                        _ => None,
+                    };
+                }
                 ItemKind::SowFromStore(e) => sow.from_store = Some(self.int(e) as u32),
                 ItemKind::CapturesRequired => captures_required = true,
                 ItemKind::SowRelay(e) => sow.relay = Some(self.cond(e)),
@@ -610,6 +635,7 @@ impl Lower<'_> {
                     "owner" => PitField::Owner,
                     "claimed" => PitField::Claimed,
                     "closed" => PitField::Closed,
+                    "shared" => PitField::Shared,
                     _ => PitField::Store,
                 },
             ),

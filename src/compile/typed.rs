@@ -124,6 +124,8 @@ pub(crate) enum BoolExpr {
     Claimed(PitExpr),
     /// `PIT.closed`.
     Closed(PitExpr),
+    /// `PIT.shared`.
+    Shared(PitExpr),
     /// `PIT.store`.
     IsStore(PitExpr),
     /// `any(SET)`.
@@ -197,7 +199,7 @@ fn ty(e: &Expr) -> Ty {
         | Expr::InRange(..)
         | Expr::InSet(..)
         | Expr::Parity(..)
-        | Expr::Field(_, PitField::Claimed | PitField::Closed | PitField::Store)
+        | Expr::Field(_, PitField::Claimed | PitField::Closed | PitField::Store | PitField::Shared)
         | Expr::Aggregate(Aggregate::Any, _) => Ty::Bool,
         Expr::Binary(op, _, _) => match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => Ty::Int,
@@ -253,6 +255,7 @@ impl Typer {
             }
             Expr::Field(p, PitField::Claimed) => BoolExpr::Claimed(self.pit(p)),
             Expr::Field(p, PitField::Closed) => BoolExpr::Closed(self.pit(p)),
+            Expr::Field(p, PitField::Shared) => BoolExpr::Shared(self.pit(p)),
             Expr::Field(p, _) => BoolExpr::IsStore(self.pit(p)),
             Expr::Aggregate(_, set) => BoolExpr::Any(Box::new(self.set(set))),
             Expr::Not(x) => match self.bool(x) {

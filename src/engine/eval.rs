@@ -153,7 +153,7 @@ impl<'a> Ctx<'a> {
     #[inline(always)]
     fn test(&self, t: &Test) -> bool {
         match *t {
-            Test::SideIs(r, w, is) => (self.side_of(self.reg(r)) == self.who(w)) == is,
+            Test::SideIs(r, w, is) => (self.side_of(self.reg(r)) == Some(self.who(w))) == is,
             Test::CountIn(r, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.count(self.reg(r)))) == inside,
             Test::BeforeIn(r, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.before_of(self.reg(r)))) == inside,
             Test::OppositeCountIn(r, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.count(self.opposite(self.reg(r))))) == inside,
@@ -195,7 +195,7 @@ impl<'a> Ctx<'a> {
             Operand::CountCell(c) => i64::from(self.count(c)),
             Operand::Reg(r) => i64::from(self.reg(r)),
             Operand::Count(r) => i64::from(self.count(self.reg(r))),
-            Operand::Side(r) => self.side_of(self.reg(r)).index() as i64,
+            Operand::Side(r) => side_value(self.side_of(self.reg(r))),
             Operand::Who(w) => self.who(w).index() as i64,
             Operand::Before(r) => i64::from(self.before_of(self.reg(r))),
             Operand::IsStore(r) => i64::from(self.is_store(self.reg(r))),
@@ -214,7 +214,7 @@ impl<'a> Ctx<'a> {
             Operand::Claimed(r) => i64::from(self.claimed(self.reg(r))),
             Operand::Opposite(r) => i64::from(self.opposite(self.reg(r))),
             Operand::BeforeOpposite(r) => i64::from(self.before_of(self.opposite(self.reg(r)))),
-            Operand::SideOpposite(r) => self.side_of(self.opposite(self.reg(r))).index() as i64,
+            Operand::SideOpposite(r) => side_value(self.side_of(self.opposite(self.reg(r)))),
             Operand::ClaimedOpposite(r) => i64::from(self.claimed(self.opposite(self.reg(r)))),
             Operand::CapturedBy(w) => i64::from(self.count(self.game.store(self.who(w)))),
             Operand::SeedsOf(w) => i64::from(self.game.row_seeds(self.board, self.who(w))),
@@ -262,7 +262,18 @@ impl<'a> Ctx<'a> {
 
     /// The value of a player.
     pub fn player(&self, code: &Code) -> Player {
-        player(self.run(code))
+        self.as_player(self.run(code))
+    }
+
+    /// A player from a value: nobody (the side of a shared pit) stands for the mover wherever a
+    /// player is needed.
+    #[inline]
+    fn as_player(&self, v: i64) -> Player {
+        match v {
+            0 => Player::South,
+            1 => Player::North,
+            _ => self.mover,
+        }
     }
 
     /// The value of a pit.
@@ -313,12 +324,19 @@ impl<'a> Ctx<'a> {
     // open and not a store.
 
     #[inline]
-    fn side_of(&self, c: Cell) -> Player {
-        self.game.sides.get(c as usize).copied().unwrap_or(self.mover)
+    fn side_of(&self, c: Cell) -> Option<Player> {
+        match self.game.sides.get(c as usize) {
+            Some(side) => *side,
+            None => Some(self.mover),
+        }
     }
 
-    fn owner_of(&self, c: Cell) -> Player {
-        if c == NO_PIT { self.mover } else { self.game.owner(self.board, c) }
+    fn owner_of(&self, c: Cell) -> Option<Player> {
+        if c == NO_PIT {
+            Some(self.mover)
+        } else {
+            self.game.owner(self.board, c)
+        }
     }
 
     fn claimed(&self, c: Cell) -> bool {
@@ -428,7 +446,7 @@ impl<'a> Ctx<'a> {
                 Op::Total => push!(self.total()),
                 Op::CountOf(r) => push!(i64::from(self.count(self.reg(r)))),
                 Op::BeforeOf(r) => push!(i64::from(self.before_of(self.reg(r)))),
-                Op::SideOf(r) => push!(self.side_of(self.reg(r)).index() as i64),
+                Op::SideOf(r) => push!(side_value(self.side_of(self.reg(r)))),
                 Op::CountCell(c) => push!(i64::from(self.count(c))),
                 Op::SeedsOf(p) => push!(i64::from(self.game.row_seeds(self.board, p))),
                 Op::Count => acc = i64::from(self.count(acc as Cell)),
@@ -436,17 +454,18 @@ impl<'a> Ctx<'a> {
                 Op::Number => acc = self.number(acc as Cell),
                 Op::RowOf => acc = self.row_of(acc as Cell),
                 Op::Relation(r) => acc = i64::from(self.related(r, acc as Cell)),
-                Op::Side => acc = self.side_of(acc as Cell).index() as i64,
-                Op::Owner => acc = self.owner_of(acc as Cell).index() as i64,
+                Op::Side => acc = side_value(self.side_of(acc as Cell)),
+                Op::Owner => acc = side_value(self.owner_of(acc as Cell)),
                 Op::Claimed => acc = i64::from(self.claimed(acc as Cell)),
                 Op::Closed => acc = i64::from(self.closed(acc as Cell)),
+                Op::Shared => acc = i64::from(c_shared(self.game, acc as Cell)),
                 Op::IsStore => acc = i64::from(self.is_store(acc as Cell)),
                 Op::Opposite => acc = i64::from(self.opposite(acc as Cell)),
-                Op::Store => acc = i64::from(self.game.store(player(acc))),
-                Op::Other => acc = player(acc).other().index() as i64,
-                Op::Seeds => acc = i64::from(self.game.row_seeds(self.board, player(acc))),
-                Op::Captured => acc = i64::from(self.count(self.game.store(player(acc)))),
-                Op::RoundsWon => acc = i64::from(self.rounds_won[player(acc).index()]),
+                Op::Store => acc = i64::from(self.game.store(self.as_player(acc))),
+                Op::Other => acc = self.as_player(acc).other().index() as i64,
+                Op::Seeds => acc = i64::from(self.game.row_seeds(self.board, self.as_player(acc))),
+                Op::Captured => acc = i64::from(self.count(self.game.store(self.as_player(acc)))),
+                Op::RoundsWon => acc = i64::from(self.rounds_won[self.as_player(acc).index()]),
                 Op::Not => acc = i64::from(acc == 0),
                 Op::Neg => acc = acc.saturating_neg(),
                 Op::Shr(s) => acc >>= s,
@@ -541,7 +560,20 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// The value of a pit's side or owner: a player's index, or 2 for nobody (a shared pit).
+#[inline]
+fn side_value(side: Option<Player>) -> i64 {
+    side.map_or(2, |p| p.index() as i64)
+}
+
+/// Is `c` one of the board's shared pits?
+#[inline]
+fn c_shared(game: &Game, c: Cell) -> bool {
+    c != NO_PIT && game.is_shared(c)
+}
+
 /// A player from a value: 0 south, anything else north.
+#[allow(dead_code)]
 fn player(v: i64) -> Player {
     if v == 0 { Player::South } else { Player::North }
 }

@@ -12,7 +12,9 @@ mod trace;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::compile::ir::Game;
+use crate::syntax::ast::PlayFrom;
+
+pub use crate::compile::ir::{Game, NO_PIT};
 pub(crate) use eval::empty_extremes;
 pub use history::History;
 pub use moves::Moves;
@@ -122,55 +124,105 @@ pub(crate) fn holds_for_pit(game: &Game, board: &Board, cond: &crate::compile::i
 }
 
 impl Game {
-    /// Number of pits on the board (every row of both players).
+    /// Number of pits on the board: every row of both players, then the shared pits.
     pub fn pit_count(&self) -> usize {
-        2 * self.side_pits
+        2 * self.side_pits + self.shared
     }
 
     /// The cell of a player's store.
     pub fn store(&self, p: Player) -> Cell {
-        (2 * self.side_pits + p.index()) as Cell
+        (self.pit_count() + p.index()) as Cell
     }
 
     /// The cell of a player's pit `k` (1-based): pit `k` of the front row on a board of one row a
     /// player; on larger boards `k - 1 = row * columns + number - 1`, rows counted from the middle.
+    /// Past the player's own pits, `side_pits + j` is shared pit `j`, the same cell for both players.
     pub fn pit(&self, p: Player, k: usize) -> Cell {
-        (p.index() * self.side_pits + k - 1) as Cell
+        if k > self.side_pits {
+            (2 * self.side_pits + k - self.side_pits - 1) as Cell
+        } else {
+            (p.index() * self.side_pits + k - 1) as Cell
+        }
+    }
+
+    /// The pits a move may name: a player's own, then the shared ones.
+    pub fn move_pits(&self) -> usize {
+        self.side_pits + self.shared
     }
 
     /// How many moves a player's pits allow at most: one per pit, two when the direction is chosen.
     pub fn move_count(&self) -> usize {
-        self.side_pits * self.choices
+        self.move_pits() * self.choices
     }
 
     /// The pit (1-based, as [`Game::pit`] reads it) a move starts from, and whether it sows clockwise
     /// by the mover's choice.
     pub fn move_parts(&self, k: usize) -> (usize, bool) {
         let k = k.max(1) - 1;
-        (k % self.side_pits + 1, k >= self.side_pits)
+        let pits = self.move_pits();
+        (k % pits + 1, k >= pits)
     }
 
-    /// Does a lap along row `row` (1 = front) of the counter-clockwise track go to its owner's right?
-    /// Tracks run from the outermost row, left to right, and turn at each row's end.
-    fn ccw_goes_right(&self, row: usize) -> bool {
-        (self.rows - row).is_multiple_of(2)
+    /// Is the cell one of the pits that belong to nobody?
+    pub fn is_shared(&self, c: Cell) -> bool {
+        (2 * self.side_pits..self.pit_count()).contains(&(c as usize))
     }
 
-    /// The player whose row (or store) the cell is in.
-    pub fn side(&self, c: Cell) -> Player {
+    /// Where a cell lies left to right as south sees the board (1 = south's leftmost column), for
+    /// naming directions; `None` on a ring's shared pits and the stores, which have no such place.
+    fn across(&self, c: Cell) -> Option<usize> {
         let c = c as usize;
         let n = self.side_pits;
-        if c < n || c == 2 * n { Player::South } else { Player::North }
+        if c < n {
+            Some(c % self.columns + 1)
+        } else if c < 2 * n {
+            Some(self.columns - (c - n) % self.columns)
+        } else if c < self.pit_count() && !self.ring {
+            Some(c - 2 * n + 1)
+        } else {
+            None
+        }
     }
 
-    /// The pit's number in its row (1-based, from its row's owner's left); 0 for a store.
+    /// Does a counter-clockwise lap from the cell `c` go to south's right? Read from the usual
+    /// rules' track: where the next cell lies, or, at a turn, where the lap came from.
+    fn ccw_goes_right(&self, c: Cell) -> bool {
+        let Some(usual) = self.phases.last() else { return true };
+        let track = &usual.tracks[0];
+        let (Some(here), next, prev) = (
+            self.across(c),
+            self.across(track.next[c as usize]),
+            self.across(track.prev[c as usize]),
+        ) else {
+            return true;
+        };
+        match next {
+            Some(next) if next != here => next > here,
+            _ => prev.is_none_or(|prev| prev < here),
+        }
+    }
+
+    /// The player whose row (or store) the cell is in; `None` for a shared pit.
+    pub fn side(&self, c: Cell) -> Option<Player> {
+        self.sides.get(c as usize).copied().flatten()
+    }
+
+    /// The pit's number in its row (1-based, from its row's owner's left), or a shared pit's number
+    /// (from south's left, or in ring order); 0 for a store.
     pub fn number(&self, c: Cell) -> usize {
         let c = c as usize;
-        if c >= 2 * self.side_pits { 0 } else { c % self.columns + 1 }
+        let n = self.side_pits;
+        if c < 2 * n {
+            c % self.columns + 1
+        } else if c < self.pit_count() {
+            c - 2 * n + 1
+        } else {
+            0
+        }
     }
 
     /// The pit's row, 1 for the front row (nearest the middle of the board) up to `rows`; 0 for a
-    /// store.
+    /// shared pit or a store.
     pub fn row_of(&self, c: Cell) -> usize {
         let c = c as usize;
         if c >= 2 * self.side_pits {
@@ -180,23 +232,39 @@ impl Game {
         }
     }
 
-    /// The move (1-based, as [`Game::pit`] reads it) that starts from the pit `c` of its row's player.
+    /// The move (1-based, as [`Game::pit`] reads it) that starts from the pit `c`: a pit of its
+    /// row's player, or a shared pit.
     pub fn move_of(&self, c: Cell) -> usize {
-        c as usize % self.side_pits + 1
+        let n = self.side_pits;
+        if c as usize >= 2 * n {
+            c as usize - n + 1
+        } else {
+            c as usize % n + 1
+        }
     }
 
     /// Is the cell a store?
     pub fn is_store(&self, c: Cell) -> bool {
-        c as usize >= 2 * self.side_pits
+        c as usize >= self.pit_count()
     }
 
     /// The pit facing `c` across the middle of the board: the other player's front-row pit in the
-    /// same column (a store's opposite is the other store).
+    /// same column (a store's opposite is the other store). A ring shared by nobody faces across
+    /// its centre; a middle row's pit and an odd ring's shared pit face nothing ([`NO_PIT`]).
     pub fn opposite(&self, c: Cell) -> Cell {
         let side = self.side_pits;
         let c = c as usize;
+        let pits = self.pit_count();
+        if c >= pits {
+            return (pits + (c - pits + 1) % 2) as Cell;
+        }
         if c >= 2 * side {
-            return (2 * side + (c - 2 * side + 1) % 2) as Cell;
+            let n = self.shared;
+            return if self.ring && side == 0 && n.is_multiple_of(2) {
+                ((c + n / 2) % n) as Cell
+            } else {
+                NO_PIT
+            };
         }
         if self.rows == 1 {
             // One row each: the rows run opposite ways round the board, so the cells mirror.
@@ -208,16 +276,25 @@ impl Game {
     }
 
     /// The pit behind `c` in the same column, one row further from the middle; `None` for a back-row
-    /// pit or a store.
+    /// pit, a shared pit or a store.
     pub fn behind(&self, c: Cell) -> Option<Cell> {
         let row = self.row_of(c);
         (row != 0 && row < self.rows).then(|| c + self.columns as Cell)
     }
 
-    /// The pit in front of `c` in the same column, one row nearer the middle; `None` for a
-    /// front-row pit or a store.
+    /// The pit in front of `c` in the same column, one row nearer the middle: from a front-row pit,
+    /// the middle row's pit when the board has one. `None` for a front-row pit of a board without a
+    /// middle row, a shared pit or a store.
     pub fn in_front(&self, c: Cell) -> Option<Cell> {
-        (self.row_of(c) > 1).then(|| c - self.columns as Cell)
+        match self.row_of(c) {
+            0 => None,
+            1 if self.shared > 0 && !self.ring => {
+                let across = self.across(c).expect("a pit of a row");
+                Some((2 * self.side_pits + across - 1) as Cell)
+            }
+            1 => None,
+            _ => Some(c - self.columns as Cell),
+        }
     }
 
     /// A player's pits, every row, front row first.
@@ -225,10 +302,17 @@ impl Game {
         p.index() * self.side_pits..(p.index() + 1) * self.side_pits
     }
 
+    /// The shared pits' cells.
+    pub fn shared_pits(&self) -> std::ops::Range<usize> {
+        2 * self.side_pits..self.pit_count()
+    }
+
     /// The name of a player's move `k` as the player writes it: the pit number on a board of one row
-    /// a player, else the row letter (`a` the front row) and the number, as `b3`.
+    /// a player, else the row letter (`a` the front row) and the number, as `b3`; a shared pit is `s`
+    /// and its number (`s2`).
     /// When the mover chooses the direction, `L` or `R` follows: the way the first seeds go, to the
-    /// mover's left or right along the pit's row (`3R`, `a5L`).
+    /// mover's left or right along the pit's row (`3R`, `a5L`). Round a ring shared by nobody, `R`
+    /// is the way of counter-clockwise sowing.
     pub fn move_name(&self, k: usize) -> String {
         if k == 0 || k > self.move_count() {
             return k.to_string();
@@ -236,15 +320,24 @@ impl Game {
         let (pit, cw) = self.move_parts(k);
         let mut name = self.pit_name(pit);
         if self.choices > 1 {
-            let row = (pit - 1) / self.columns + 1;
-            name.push(if self.ccw_goes_right(row) != cw { 'R' } else { 'L' });
+            name.push(if self.goes_right(pit) != cw { 'R' } else { 'L' });
         }
         name
     }
 
+    /// Does counter-clockwise sowing from a player's pit `k` go to the player's right? The same for
+    /// both players, whose tracks mirror each other.
+    fn goes_right(&self, k: usize) -> bool {
+        self.ccw_goes_right(self.pit(Player::South, k))
+    }
+
     /// The name of a player's pit `k` (1-based, as [`Game::pit`] reads it): its number on a board of
-    /// one row a player, else its row letter (`a` the front row) and number.
+    /// one row a player, else its row letter (`a` the front row) and number; `s` and the number for
+    /// a shared pit.
     pub fn pit_name(&self, k: usize) -> String {
+        if k > self.side_pits && k <= self.move_pits() {
+            return format!("s{}", k - self.side_pits);
+        }
         if self.rows == 1 || k == 0 || k > self.side_pits {
             return k.to_string();
         }
@@ -278,31 +371,35 @@ impl Game {
             if !first.is_ascii_alphabetic() {
                 return None;
             }
-            let row = usize::from(first.to_ascii_lowercase() as u8 - b'a');
+            let letter = first.to_ascii_lowercase();
             let number: usize = text[1..].parse().ok()?;
-            (row < self.rows && (1..=self.columns).contains(&number)).then(|| row * self.columns + number)?
+            if letter == 's' {
+                (1..=self.shared).contains(&number).then(|| self.side_pits + number)?
+            } else {
+                let row = usize::from(letter as u8 - b'a');
+                (row < self.rows && (1..=self.columns).contains(&number)).then(|| row * self.columns + number)?
+            }
         };
         match right {
             None => Some(pit),
             Some(right) => {
-                let row = (pit - 1) / self.columns + 1;
-                let cw = self.ccw_goes_right(row) != right;
-                Some(pit + if cw { self.side_pits } else { 0 })
+                let cw = self.goes_right(pit) != right;
+                Some(pit + if cw { self.move_pits() } else { 0 })
             }
         }
     }
 
-    /// The cell's owner: a claim's player, else the row's.
-    pub fn owner(&self, board: &Board, c: Cell) -> Player {
-        board.claimed.get(c as usize).copied().flatten().unwrap_or_else(|| self.side(c))
+    /// The cell's owner: a claim's player, else the row's; `None` for a shared pit nobody claimed.
+    pub fn owner(&self, board: &Board, c: Cell) -> Option<Player> {
+        board.claimed.get(c as usize).copied().flatten().or_else(|| self.side(c))
     }
 
-    /// "south's pit 3", "north's store".
+    /// "south's pit 3", "north's store", "shared pit s2".
     pub fn describe(&self, c: Cell) -> String {
-        if self.is_store(c) {
-            format!("{}'s store", self.side(c).name())
-        } else {
-            format!("{} {}", self.side(c).name(), self.pit_name(self.move_of(c)))
+        match self.side(c) {
+            Some(p) if self.is_store(c) => format!("{}'s store", p.name()),
+            Some(p) => format!("{} {}", p.name(), self.pit_name(self.move_of(c))),
+            None => format!("shared pit {}", self.pit_name(self.move_of(c))),
         }
     }
 
@@ -359,6 +456,34 @@ impl Game {
             .fold(0u64, |bits, &c| (bits << 1) | u64::from(c != 0))
     }
 
+    /// May a move start from the player's pit `k` (1-based, as [`Game::pit`] reads it; past the
+    /// player's own pits, the shared ones)?
+    pub(crate) fn may_play(&self, k: usize) -> bool {
+        let shared = k > self.side_pits;
+        match self.play_from {
+            PlayFrom::Own => !shared,
+            PlayFrom::Shared => shared,
+            PlayFrom::Any => true,
+        }
+    }
+
+    /// On a board with shared pits, the pits `p` may play that hold seeds, as bits (bit `k-1` for
+    /// the player's pit `k`, the shared pits after the player's own).
+    pub(crate) fn filled_playable(&self, board: &Board, p: Player) -> u64 {
+        let own = match self.play_from {
+            PlayFrom::Shared => 0,
+            _ => self.filled_pits(board, p),
+        };
+        let shared = match self.play_from {
+            PlayFrom::Own => 0,
+            _ => board.cells[self.shared_pits()]
+                .iter()
+                .rev()
+                .fold(0u64, |bits, &c| (bits << 1) | u64::from(c != 0)),
+        };
+        own | shared << self.side_pits
+    }
+
     /// Each player's score: the store, plus pits counted in place.
     pub fn scores(&self, pos: &Position) -> [u32; 2] {
         let mut s = [
@@ -367,7 +492,9 @@ impl Game {
         ];
         if pos.counted_in_place {
             for c in 0..self.pit_count() {
-                s[self.owner(&pos.board, c as Cell).index()] += pos.board.cells[c];
+                if let Some(owner) = self.owner(&pos.board, c as Cell) {
+                    s[owner.index()] += pos.board.cells[c];
+                }
             }
         }
         s

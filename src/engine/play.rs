@@ -1,6 +1,7 @@
 //! Moves: which are legal, how one is sown, captured and ended, and what happens after it (the turn,
 //! the end of the game or round, the next round's setup).
 
+use crate::syntax::ast::PlayFrom;
 use std::fmt;
 
 use super::eval::Ctx;
@@ -99,6 +100,8 @@ struct Acted {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Refusal {
     NoSuchPit,
+    /// Not a pit the player may start a move from (`play from`).
+    NotPlayable,
     Closed,
     Empty,
     /// The phase's forbid rule with this index.
@@ -248,7 +251,11 @@ impl Game {
     pub(crate) fn legal_with(&self, pos: &Position, rules: MoveRules) -> Moves {
         if rules.open && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
             // With every pit open, a move is legal when its pit holds seeds.
-            let filled = self.filled_pits(&pos.board, pos.to_move);
+            let filled = if self.shared == 0 {
+                self.filled_pits(&pos.board, pos.to_move)
+            } else {
+                self.filled_playable(&pos.board, pos.to_move)
+            };
             if self.choices == 1 {
                 return Moves::from_bits(filled);
             }
@@ -262,7 +269,7 @@ impl Game {
     #[inline(never)]
     fn legal_checked(&self, pos: &Position, rules: MoveRules) -> Moves {
         let mut moves = Moves::NONE;
-        if self.choices == 1 && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
+        if self.choices == 1 && self.shared == 0 && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
             // Usually a move is legal when its pit is open and holds seeds and the cell after it is
             // open: check_move's first steps, on plain slices.
             let n = self.side_pits;
@@ -313,7 +320,7 @@ impl Game {
     /// The moves of a game whose mover may choose the direction, from the bits of the pits that may
     /// be played: both directions where the phase lets the mover choose, else its own.
     fn directions_of(&self, phase: &Phase, pits: u64) -> u64 {
-        let cw = pits << self.side_pits;
+        let cw = pits << self.move_pits();
         match (phase.sow.either, phase.sow.ccw) {
             (true, _) => pits | cw,
             (false, true) => pits,
@@ -390,6 +397,9 @@ impl Game {
             return Err(Refusal::NoSuchPit);
         }
         let (pit, chosen_cw) = self.move_parts(k);
+        if self.shared > 0 && !self.may_play(pit) {
+            return Err(Refusal::NotPlayable);
+        }
         if self.choices > 1 && !rules.phase.sow.either && chosen_cw == rules.phase.sow.ccw {
             return Err(Refusal::FixedDirection);
         }
@@ -445,13 +455,25 @@ impl Game {
     /// A refusal in words.
     fn refusal(&self, phase: &Phase, k: usize, r: Refusal) -> String {
         match r {
+            Refusal::NoSuchPit if self.side_pits == 0 => {
+                format!("there is no pit {}; pits are s1 to s{}", self.move_name(k), self.shared)
+            }
             Refusal::NoSuchPit => format!(
-                "there is no pit {}; pits are {}{} to {}",
+                "there is no pit {}; pits are {}{} to {}{}",
                 self.move_name(k),
                 if self.rows == 1 { "numbered " } else { "" },
                 self.pit_name(1),
-                self.pit_name(self.side_pits)
+                self.pit_name(self.side_pits),
+                if self.shared > 0 {
+                    format!(", and the shared pits s1 to s{}", self.shared)
+                } else {
+                    String::new()
+                }
             ),
+            Refusal::NotPlayable => match self.play_from {
+                PlayFrom::Shared => "a move starts from a shared pit".into(),
+                _ => "a move starts from one of the player's own pits".into(),
+            },
             Refusal::Closed => "it is closed for this round".into(),
             Refusal::NoReserve => "there are no seeds left in the store to enter".into(),
             Refusal::MustCapture => "another move makes a capture, and a capture must be made".into(),
@@ -887,10 +909,12 @@ impl Game {
         let left: u32 = pos.board.cells[..n2].iter().sum();
         match remaining {
             Remaining::Owner => {
+                // A shared pit nobody claimed has no owner: its seeds stay where they are.
                 for c in 0..n2 {
-                    let owner = self.owner(&pos.board, c as Cell);
-                    let s = self.store(owner) as usize;
-                    pos.board.cells[s] += std::mem::take(&mut pos.board.cells[c]);
+                    if let Some(owner) = self.owner(&pos.board, c as Cell) {
+                        let s = self.store(owner) as usize;
+                        pos.board.cells[s] += std::mem::take(&mut pos.board.cells[c]);
+                    }
                 }
             }
             Remaining::To(p) => {
@@ -948,10 +972,12 @@ impl Game {
             Outcome::Draw => {}
         }
         // Whatever the end rule left on the board goes back to its owner before the next round.
+        // (A board with shared pits is not played in rounds: `check` refuses it.)
         for c in 0..n2 {
-            let owner = self.owner(&pos.board, c as Cell);
-            let s = self.store(owner) as usize;
-            pos.board.cells[s] += std::mem::take(&mut pos.board.cells[c]);
+            if let Some(owner) = self.owner(&pos.board, c as Cell) {
+                let s = self.store(owner) as usize;
+                pos.board.cells[s] += std::mem::take(&mut pos.board.cells[c]);
+            }
         }
         pos.counted_in_place = false;
         let ctx = self.ctx_at(pos, mover);
@@ -1370,7 +1396,7 @@ impl Game {
         let grand_slam = self.row_seeds(board, opponent) == 0
             && captured
                 .iter()
-                .any(|t| t.seeds > 0 && self.side(t.cell) == opponent && !self.is_store(t.cell));
+                .any(|t| t.seeds > 0 && self.side(t.cell) == Some(opponent) && !self.is_store(t.cell));
         if grand_slam {
             match self.grand_slam {
                 Some(GrandSlam::CaptureNothing) => {
@@ -1425,14 +1451,13 @@ impl Game {
         }
     }
 
-    /// Takes the seeds of pit `c` (nothing for a missing pit or a store) to `to`'s store, or to the
-    /// pit's owner's.
+    /// Takes the seeds of pit `c` (nothing for a missing pit or a store) to `to`'s store.
     #[inline]
     fn take(
         &self,
         board: &mut Board,
         c: Cell,
-        to: Option<Player>,
+        receiver: Player,
         capture_log: &mut Option<(&mut Option<CaptureLog>, Player)>,
         rule: &str,
         log: &mut impl Narrate,
@@ -1440,7 +1465,6 @@ impl Game {
         if c == NO_PIT || self.is_store(c) {
             return 0;
         }
-        let receiver = to.unwrap_or_else(|| self.owner(board, c));
         let cells: &mut [u32] = &mut board.cells;
         let n = std::mem::take(&mut cells[c as usize]);
         if n == 0 {
@@ -1497,7 +1521,11 @@ impl Game {
                     };
                     let mover = ctx.mover;
                     let mut take = |board: &mut Board, c: Cell| match to {
-                        Some(to) => acted.taken += self.take(board, c, to, &mut capture_log, rule, log),
+                        Some(to) => {
+                            // A shared pit nobody claimed goes to the player taking it.
+                            let to = to.or_else(|| self.owner(board, c)).unwrap_or(mover);
+                            acted.taken += self.take(board, c, to, &mut capture_log, rule, log)
+                        }
                         None => hand += self.take_in_hand(board, c, mover, rule, log),
                     };
                     let mut anchor = None;

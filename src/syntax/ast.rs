@@ -167,12 +167,56 @@ pub enum EndResult {
 }
 
 /// The circuit a sowing follows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TrackKind {
     /// Through every row of both players (one row each).
     Shared,
     /// Through the mover's own rows only.
     Own,
+    /// Stated piece by piece, in sowing order, as the mover sees the board.
+    Path(Vec<TrackPiece>),
+}
+
+/// One piece of a stated track: a run of pits along one row, or a store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrackPiece {
+    /// Whose pits (or store) the piece runs through.
+    pub whose: TrackWhose,
+    /// The first and last pit as written (`a1`, `8`), or `None` for the store.
+    pub range: Option<(String, String)>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// Whose pits a piece of a stated track runs through, seen from the mover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackWhose {
+    /// The mover's.
+    Mover,
+    /// The other player's.
+    Opponent,
+    /// Nobody's: the middle row, or a ring's shared pits.
+    Shared,
+}
+
+/// Who owns a ring's pits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RingOwner {
+    /// Each player half of them; of an odd number, one is left to nobody.
+    Halves,
+    /// Nobody: either player may play any of them.
+    Nobody,
+}
+
+/// The pits a player may start a move from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayFrom {
+    /// The player's own pits (the default).
+    Own,
+    /// The shared pits only.
+    Shared,
+    /// Both.
+    Any,
 }
 
 /// Which kind of named item `drop` removes.
@@ -223,6 +267,14 @@ pub enum ItemKind {
     BoardSeeds(Expr),
     /// `board { layout south [..] north [..] }`.
     BoardLayout(Vec<LayoutSide>),
+    /// `board { layout shared [..] }`.
+    BoardLayoutShared(Spanned<Vec<Expr>>),
+    /// `board { middle row }`.
+    BoardMiddle,
+    /// `board { ring EXPR [owned by halves|nobody] }`.
+    BoardRing(Expr, RingOwner),
+    /// `play from own|shared|any`.
+    PlayFrom(PlayFrom),
     /// `board { stores ... }`.
     BoardStores(StoreMode),
     /// `board { reserve EXPR }`.

@@ -366,15 +366,19 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
         ErrorVariant::CustomError { .. } => vec![],
     };
     let items = positives.iter().filter(|r| is_item(**r)).count();
+    let board_stmts = positives.iter().filter(|r| is_board_stmt(**r)).count();
     let operators = positives.iter().any(|r| is_operator(*r));
     let mut expected: Vec<&'static str> = positives
         .iter()
-        .filter(|r| !(is_operator(**r) || (items > 2 && is_item(**r))))
+        .filter(|r| !(is_operator(**r) || (items > 2 && is_item(**r)) || (board_stmts > 2 && is_board_stmt(**r))))
         .map(|r| phrase(*r))
         .collect();
     expected.sort();
     expected.dedup();
     expected.truncate(5);
+    if board_stmts > 2 {
+        expected.insert(0, "a board statement (`pits`, `rows`, `seeds`, `layout`, ...)");
+    }
     if items > 2 {
         expected.insert(0, "a new statement (`game`, `param`, `board`, `sow`, `capture`, `end`, ...)");
     }
@@ -447,10 +451,26 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
 }
 
 /// A rule that starts a top-level statement.
+fn is_board_stmt(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::board_pits
+            | Rule::board_rows
+            | Rule::board_middle
+            | Rule::board_ring
+            | Rule::board_seeds
+            | Rule::layout_shared
+            | Rule::board_layout
+            | Rule::board_stores
+            | Rule::board_reserve
+    )
+}
+
 fn is_item(rule: Rule) -> bool {
     matches!(
         rule,
         Rule::game_item
+            | Rule::play_from_item
             | Rule::extends_item
             | Rule::param_item
             | Rule::board_item
@@ -672,6 +692,12 @@ impl Builder {
                 }
                 ItemKind::BoardLayout(rows)
             }
+            Rule::layout_shared => {
+                let list = inner.next().expect("list");
+                let lspan = self.span(&list);
+                let values = children(list).map(|e| self.expr(e)).collect::<R<Vec<_>>>()?;
+                ItemKind::BoardLayoutShared(Spanned { node: values, span: lspan })
+            }
             Rule::board_reserve => ItemKind::BoardReserve(self.expr(inner.next().expect("expr"))?),
             Rule::sow_from_store => ItemKind::SowFromStore(self.expr(inner.next().expect("expr"))?),
             Rule::captures_required => ItemKind::CapturesRequired,
@@ -701,9 +727,49 @@ impl Builder {
                     _ => Direction::Ccw,
                 })
             }
-            Rule::sow_track => ItemKind::SowTrack(match inner.next().expect("kind").as_str() {
-                "own" => TrackKind::Own,
-                _ => TrackKind::Shared,
+            Rule::sow_track => {
+                let kind = inner.next().expect("kind");
+                ItemKind::SowTrack(match kind.as_rule() {
+                    Rule::track_path => TrackKind::Path(
+                        kind.into_inner()
+                            .map(|piece| {
+                                let span = self.span(&piece);
+                                let mut parts = piece.into_inner();
+                                let whose = match parts.next().expect("whose").as_str() {
+                                    "mover" => TrackWhose::Mover,
+                                    "opponent" => TrackWhose::Opponent,
+                                    _ => TrackWhose::Shared,
+                                };
+                                let part = parts.next().expect("range or store");
+                                let range = (part.as_rule() == Rule::track_range).then(|| {
+                                    let mut ends = part.into_inner().map(|p| p.as_str().to_string());
+                                    let first = ends.next().expect("pit");
+                                    let last = ends.next().unwrap_or_else(|| first.clone());
+                                    (first, last)
+                                });
+                                TrackPiece { whose, range, span }
+                            })
+                            .collect(),
+                    ),
+                    _ if kind.as_str() == "own" => TrackKind::Own,
+                    _ => TrackKind::Shared,
+                })
+            }
+            Rule::board_middle => ItemKind::BoardMiddle,
+            Rule::board_ring => {
+                let size = self.expr(inner.next().expect("expr"))?;
+                ItemKind::BoardRing(
+                    size,
+                    match inner.next().map(|p| p.as_str()) {
+                        Some("nobody") => RingOwner::Nobody,
+                        _ => RingOwner::Halves,
+                    },
+                )
+            }
+            Rule::play_from_item => ItemKind::PlayFrom(match inner.next().expect("whose").as_str() {
+                "shared" => PlayFrom::Shared,
+                "any" => PlayFrom::Any,
+                _ => PlayFrom::Own,
             }),
             Rule::sow_skip_origin => ItemKind::SowSkipOrigin,
             Rule::sow_into_store => ItemKind::SowIntoStore,

@@ -388,12 +388,12 @@ fn rules(catalog: &Catalog, id: &str) -> Result<Value, ApiError> {
 
 /// A cell as the page names it: whose, which row (counted from the middle, 0 = front), which pit of
 /// that row (from its owner's left), the same nesting as the position JSON's `pits`.
+/// A shared pit is `{"shared": true, "pit": k}`, numbered as the position JSON's `shared` list.
 fn cell(game: &Game, c: Cell) -> Value {
-    let side = game.side(c).name();
-    if game.is_store(c) {
-        json!({"side": side, "store": true})
-    } else {
-        json!({"side": side, "row": game.row_of(c) - 1, "pit": game.number(c)})
+    match game.side(c) {
+        None => json!({"shared": true, "pit": game.number(c)}),
+        Some(side) if game.is_store(c) => json!({"side": side.name(), "store": true}),
+        Some(side) => json!({"side": side.name(), "row": game.row_of(c) - 1, "pit": game.number(c)}),
     }
 }
 
@@ -586,7 +586,7 @@ fn taken(game: &Game, events: &[Event], by: Player) -> u32 {
         .iter()
         .map(|e| match e {
             Event::Take { seeds, to, .. } if *to == by => *seeds,
-            Event::TakeInHand { seeds, player, cell, .. } if *player == by && game.side(*cell) != by => *seeds,
+            Event::TakeInHand { seeds, player, cell, .. } if *player == by && game.side(*cell) != Some(by) => *seeds,
             _ => 0,
         })
         .sum()
@@ -604,7 +604,7 @@ fn effect(game: &Game, pos: &Position, k: usize) -> Option<Effect> {
             for &c in cells {
                 if c == game.store(me) {
                     into_store += 1;
-                } else if !game.is_store(c) && game.side(c) == them {
+                } else if !game.is_store(c) && game.side(c) == Some(them) {
                     sown_to_opponent += 1;
                 }
             }

@@ -1,0 +1,198 @@
+//! The board's shape (rows, a middle row, a ring) and the tracks a file states piece by piece. The
+//! compiler lays out its cells from the same [`Geometry`], so a track `check` accepts is the track the
+//! engine sows.
+
+use crate::diagnostic::{Diagnostic, Span};
+use crate::engine::{Cell, Player};
+use crate::syntax::ast::{PlayFrom, RingOwner, TrackPiece, TrackWhose};
+
+/// The cells of a board: each player's pits (rows × columns, front row first), the shared pits,
+/// then the two stores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Geometry {
+    /// Pits in each row of a player.
+    pub columns: usize,
+    /// Rows each player has.
+    pub rows: usize,
+    /// Pits that belong to nobody.
+    pub shared: usize,
+    /// The board is a ring (shared pits follow one another round it).
+    pub ring: bool,
+}
+
+impl Geometry {
+    /// Pits of one player.
+    pub fn side_pits(&self) -> usize {
+        self.columns * self.rows
+    }
+
+    /// Every pit of the board.
+    pub fn pit_count(&self) -> usize {
+        2 * self.side_pits() + self.shared
+    }
+
+    /// The geometry of a ring of `n` pits.
+    pub fn ring(n: usize, owner: RingOwner) -> Geometry {
+        let (columns, shared) = match owner {
+            RingOwner::Halves => (n / 2, n % 2),
+            RingOwner::Nobody => (0, n),
+        };
+        Geometry {
+            columns,
+            rows: 1,
+            shared,
+            ring: true,
+        }
+    }
+
+    /// The cells of a stated track for `mover`, in sowing order; a diagnostic on the first piece that
+    /// names no pit of this board or runs across rows.
+    pub fn path(&self, pieces: &[TrackPiece], mover: Player) -> Result<Vec<Cell>, Diagnostic> {
+        let mut cells = Vec::new();
+        for piece in pieces {
+            let player = match piece.whose {
+                TrackWhose::Mover => Some(mover),
+                TrackWhose::Opponent => Some(mover.other()),
+                TrackWhose::Shared => None,
+            };
+            let Some((first, last)) = &piece.range else {
+                let Some(player) = player else {
+                    return Err(problem(
+                        piece.span,
+                        "the shared pits have no store",
+                        "write `mover store` or `opponent store`",
+                    ));
+                };
+                cells.push((self.pit_count() + player.index()) as Cell);
+                continue;
+            };
+            let (row_a, a) = self.pit_ref(first, player.is_none(), piece.span)?;
+            let (row_b, b) = self.pit_ref(last, player.is_none(), piece.span)?;
+            if row_a != row_b {
+                return Err(problem(
+                    piece.span,
+                    "a piece of track runs along one row",
+                    "write one piece for each row, such as `mover b1..b8, mover a8..a1`",
+                ));
+            }
+            let numbers: Vec<usize> = if a <= b { (a..=b).collect() } else { (b..=a).rev().collect() };
+            for k in numbers {
+                cells.push(match player {
+                    Some(p) => (p.index() * self.side_pits() + row_a * self.columns + k - 1) as Cell,
+                    // A middle row is numbered from the mover's left; a ring's shared pits in ring order.
+                    None if self.ring || mover == Player::South => (2 * self.side_pits() + k - 1) as Cell,
+                    None => (2 * self.side_pits() + self.shared - k) as Cell,
+                });
+            }
+        }
+        Ok(cells)
+    }
+
+    /// A pit as a piece of track names it (`a3`, `3`; `s3` or `3` for a shared pit): its row (0 the
+    /// front) and number.
+    fn pit_ref(&self, text: &str, shared: bool, span: Span) -> Result<(usize, usize), Diagnostic> {
+        let (letter, digits) = match text.chars().next() {
+            Some(c) if c.is_ascii_alphabetic() => (Some(c.to_ascii_lowercase()), &text[1..]),
+            _ => (None, text),
+        };
+        let number: usize = digits.parse().unwrap_or(0);
+        let (row, limit) = match (shared, letter) {
+            (true, None | Some('s')) => (0, self.shared),
+            (true, Some(_)) => {
+                return Err(problem(
+                    span,
+                    format!("`{text}` is not a shared pit"),
+                    "shared pits are numbered: `shared 1..6`",
+                ));
+            }
+            (false, None) if self.rows == 1 => (0, self.columns),
+            (false, None) => {
+                return Err(problem(
+                    span,
+                    format!("`{text}` does not say which row"),
+                    "on a board of several rows a player, name pits by row letter and number: `a1..a8`",
+                ));
+            }
+            (false, Some(l)) => (usize::from(l as u8).wrapping_sub(usize::from(b'a')), self.columns),
+        };
+        if row >= self.rows || !(1..=limit).contains(&number) {
+            return Err(problem(
+                span,
+                format!("there is no pit `{text}` on this board"),
+                if shared {
+                    format!("the shared pits are 1 to {}", self.shared)
+                } else {
+                    format!(
+                        "a player's pits are {} with numbers 1 to {}",
+                        if self.rows == 1 {
+                            "one row".to_string()
+                        } else {
+                            format!("rows a to {}", char::from(b'a' + self.rows as u8 - 1))
+                        },
+                        self.columns
+                    )
+                },
+            ));
+        }
+        Ok((row, number))
+    }
+
+    /// Checks a stated track: it names real pits, passes each cell once, and reaches every pit a
+    /// player may start a move from.
+    pub fn check_path(&self, pieces: &[TrackPiece], span: Span, play_from: PlayFrom, diags: &mut Vec<Diagnostic>) {
+        let cells = match self.path(pieces, Player::South) {
+            Ok(cells) => cells,
+            Err(d) => return diags.push(d),
+        };
+        let mut seen = vec![false; self.pit_count() + 2];
+        for (cell, piece) in cells
+            .iter()
+            .zip(pieces.iter().flat_map(|p| std::iter::repeat_n(p, piece_len(self, p))))
+        {
+            if std::mem::replace(&mut seen[*cell as usize], true) {
+                diags.push(problem(
+                    piece.span,
+                    "this piece of track passes a pit the track already went through",
+                    "a track goes through each pit once: its end leads back to its start",
+                ));
+                return;
+            }
+        }
+        if cells.len() < 2 {
+            diags.push(problem(span, "a track needs at least two pits", "list the pits the seeds go round"));
+            return;
+        }
+        let playable = |c: usize| match play_from {
+            PlayFrom::Own => c < self.side_pits(),
+            PlayFrom::Shared => (2 * self.side_pits()..self.pit_count()).contains(&c),
+            PlayFrom::Any => c < self.side_pits() || (2 * self.side_pits()..self.pit_count()).contains(&c),
+        };
+        if let Some(missing) = (0..self.pit_count()).find(|&c| playable(c) && !seen[c]) {
+            let name = if missing >= 2 * self.side_pits() {
+                format!("the shared pit s{}", missing - 2 * self.side_pits() + 1)
+            } else if self.rows == 1 {
+                format!("the mover's pit {}", missing + 1)
+            } else {
+                format!(
+                    "the mover's pit {}{}",
+                    char::from(b'a' + (missing / self.columns) as u8),
+                    missing % self.columns + 1
+                )
+            };
+            diags.push(problem(
+                span,
+                format!("the track leaves out {name}, which a move may start from"),
+                "a move sows along the track from the pit played: list every pit a player may play",
+            ));
+        }
+    }
+}
+
+/// How many cells a piece of track stands for (already known to name real pits).
+fn piece_len(g: &Geometry, piece: &TrackPiece) -> usize {
+    g.path(std::slice::from_ref(piece), Player::South).map_or(0, |c| c.len())
+}
+
+fn problem(span: Span, message: impl Into<String>, help: impl Into<String>) -> Diagnostic {
+    Diagnostic::error("sow::check::bad_track", message, span, "this track").with_help(help)
+}
