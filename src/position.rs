@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::Diagnostic;
 use crate::engine::{Board, Game, Outcome, Player, Position};
+use crate::syntax::ast::PlayFrom;
 
 /// A value per player.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -120,7 +121,9 @@ pub enum MoveJson {
 impl MoveJson {
     /// The move `k` of `game` as the JSON lists it.
     pub fn of(game: &Game, k: usize) -> MoveJson {
-        if game.rows == 1 && game.choices == 1 {
+        // Plain numbers while every move is one of the player's own pits on a one-row side.
+        let numbered = game.rows == 1 && game.choices == 1 && (game.shared == 0 || game.play_from == PlayFrom::Own);
+        if numbered {
             MoveJson::Number(k)
         } else {
             MoveJson::Name(game.move_name(k))

@@ -136,6 +136,9 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
         }
     };
     let mut s = String::new();
+    if game.side_pits == 0 {
+        return ring_of_shared(game, pos, view, &cell, cell_w) + &legend_if_marked(game, view);
+    }
     s.push_str(&format!("{pad}{}   {}\n", numbers(&top_numbers), row_label(them)));
     // The other player's back row is furthest from the middle, so it is drawn first.
     for r in (0..rows).rev() {
@@ -143,16 +146,87 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     }
     s.push_str(&format!(
         "{left_name} {left_store:>store_w$}  {}  {right_store:<store_w$} {right_name}\n",
-        " ".repeat(row_w)
+        middle_line(game, view, &cell, cell_w, row_w)
     ));
     for r in 0..rows {
         s.push_str(&format!("{pad}{}{}\n", row_cells(me, r, &bottom_numbers), row_letter(r)));
     }
     s.push_str(&format!("{pad}{}   {}\n", numbers(&bottom_numbers), row_label(me)));
-    if view.played.is_some() || view.last_seed.is_some() {
-        s.push_str(&legend(game, view));
+    if game.shared > 0 {
+        s.push_str(&if game.ring {
+            format!("{pad}the shared pit s1 lies between north's pit {columns} and south's pit 1\n")
+        } else {
+            format!("{pad}the middle row: shared pits s1 to s{}, s1 at south's left\n", game.shared)
+        });
     }
+    s.push_str(&legend_if_marked(game, view));
     s
+}
+
+fn legend_if_marked(game: &Game, view: &View) -> String {
+    if view.played.is_some() || view.last_seed.is_some() {
+        legend(game, view)
+    } else {
+        String::new()
+    }
+}
+
+/// The line between the players' rows: blank, or the shared pits. A middle row is read from the
+/// bottom player's left; a ring's odd shared pit sits at the end where the ring passes from the top
+/// row to the bottom player's pit 1.
+fn middle_line(game: &Game, view: &View, cell: &dyn Fn(Cell) -> String, cell_w: usize, row_w: usize) -> String {
+    let shared: Vec<Cell> = game.shared_pits().map(|c| c as Cell).collect();
+    if shared.is_empty() {
+        return " ".repeat(row_w);
+    }
+    let mut line = if game.ring {
+        let pits: Vec<String> = shared.iter().map(|&c| cell(c)).collect();
+        let pits = pits.join(" ");
+        if view.bottom == Player::South {
+            format!("{pits:<row_w$}")
+        } else {
+            format!("{pits:>row_w$}")
+        }
+    } else {
+        let mut order = shared;
+        if view.bottom == Player::North {
+            order.reverse();
+        }
+        order.iter().map(|&c| cell(c)).collect::<Vec<_>>().join(" ")
+    };
+    // Wider than the rows only when a ring's shared pits outnumber a row's pits.
+    while line.chars().count() < row_w {
+        line.push(' ');
+    }
+    let _ = cell_w;
+    line
+}
+
+/// A ring whose pits all belong to nobody: its first half along the bottom, left to right, the rest
+/// back along the top, each pit labelled with its name.
+fn ring_of_shared(game: &Game, pos: &Position, view: &View, cell: &dyn Fn(Cell) -> String, cell_w: usize) -> String {
+    let cells: Vec<Cell> = game.shared_pits().map(|c| c as Cell).collect();
+    let half = cells.len().div_ceil(2);
+    let (bottom, top) = cells.split_at(half);
+    let top: Vec<Cell> = top.iter().rev().copied().collect();
+    let label = |c: Cell| format!("{:>cell_w$}", game.pit_name(game.move_of(c)));
+    let line = |cs: &[Cell], f: &dyn Fn(Cell) -> String| cs.iter().map(|&c| f(c)).collect::<Vec<_>>().join(" ");
+    let pad = "   ";
+    let store = |p: Player| pos.board.cells[game.store(p) as usize];
+    let stores = format!(
+        "stores: {} {}, {} {}\n",
+        view.name(Player::South),
+        store(Player::South),
+        view.name(Player::North),
+        store(Player::North)
+    );
+    format!(
+        "{pad}{}\n{pad}{}\n{pad}{}\n{pad}{}\n{stores}",
+        line(&top, &label),
+        line(&top, cell),
+        line(bottom, cell),
+        line(bottom, &label)
+    )
 }
 
 /// One line saying what the marks on the board mean.
