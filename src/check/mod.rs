@@ -9,7 +9,7 @@ mod rules;
 mod types;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
-use crate::syntax::ast::{Action, EndResult, Expr, ExprKind, Item, ItemKind, Receiver, Remaining, TrackKind};
+use crate::syntax::ast::{Action, CapUnit, EndResult, Expr, ExprKind, Item, ItemKind, Receiver, Remaining, SeriesDef, TrackKind};
 pub use load::{Program, load, load_text};
 use types::{Scope, Ty, TypeChecker};
 
@@ -27,6 +27,8 @@ pub mod limits {
     pub const MAX_TOTAL_SEEDS: i64 = 20_000;
     /// Most laps a `relay limit` may allow.
     pub const MAX_RELAY_LIMIT: i64 = 100_000;
+    /// The largest cap a `series ... at most N` may state (pits or seeds).
+    pub const MAX_SERIES_CAP: i64 = 1_000_000;
     /// Laps allowed when the file sets no `relay limit`.
     pub const DEFAULT_RELAY_LIMIT: u32 = 1000;
 }
@@ -301,7 +303,8 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         | ItemKind::SowDirection(_)
                         | ItemKind::SowTrack(_)
                         | ItemKind::SowSkipOrigin
-                        | ItemKind::SowIntoStore
+                        | ItemKind::SowSkipWhen(_)
+                        | ItemKind::SowIntoStore(_)
                         | ItemKind::SowRelay(_)
                         | ItemKind::SowRelayFrom(_)
                         | ItemKind::SowStartInOrigin(_)
@@ -476,6 +479,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
         match &item.kind {
             ItemKind::SowRelay(e) => tc.expect(e, Ty::Bool, Scope::lap_end()),
             ItemKind::SowRelayFrom(e) => tc.expect(e, Ty::Pit, Scope::lap_end()),
+            ItemKind::SowSkipWhen(e) => tc.expect(e, Ty::Bool, Scope::skipping()),
             ItemKind::SowStartInOrigin(Some(e)) => tc.expect(e, Ty::Bool, Scope::move_start()),
             ItemKind::SowFromStore(e) => {
                 bounded(
@@ -497,10 +501,13 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                     diags,
                 );
             }
-            ItemKind::SowIntoStore if !stores_sown => diags.push(
+            ItemKind::SowIntoStore(both) if !stores_sown => diags.push(
                 Diagnostic::error(
                     "sow::check::conflict",
-                    "`into own store` needs stores that are sown into",
+                    format!(
+                        "`into {}` needs stores that are sown into",
+                        if *both { "both stores" } else { "own store" }
+                    ),
                     item.span,
                     "sowing into the store",
                 )
@@ -586,6 +593,17 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                     } else {
                         Scope::lap_end()
                     };
+                    if let Action::Series(SeriesDef { cap: Some((n, unit)), .. }) = &a.node {
+                        let what = if *unit == CapUnit::Pits { "pits" } else { "seeds" };
+                        bounded(
+                            statics,
+                            n,
+                            1..=limits::MAX_SERIES_CAP,
+                            |v| format!("a series capped at {v} {what} takes nothing"),
+                            what,
+                            diags,
+                        );
+                    }
                     check_action(&a.node, a.span, tc, scope, diags);
                 }
             }
@@ -666,7 +684,7 @@ fn check_tracks(items: &[Item], rows: usize, side_pits: Option<usize>, diags: &m
                     )),
                 )
             }
-            ItemKind::SowIntoStore if rows > 1 => diags.push(
+            ItemKind::SowIntoStore(_) if rows > 1 => diags.push(
                 Diagnostic::error(
                     "sow::check::unsupported",
                     "stores on the track are not yet placed on a board of several rows a player",
@@ -680,6 +698,16 @@ fn check_tracks(items: &[Item], rows: usize, side_pits: Option<usize>, diags: &m
     }
 }
 
+/// Is the expression written as a set of pits (`board`, `row(P)`, `... where ...`)?
+fn names_a_set(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Where(..) => true,
+        ExprKind::Name(n) => n == "board",
+        ExprKind::Call(name, _) => name.node == "row",
+        _ => false,
+    }
+}
+
 fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope, _diags: &mut Vec<Diagnostic>) {
     match action {
         Action::Take(pits, to) => {
@@ -690,11 +718,27 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
                 tc.expect(p, Ty::Player, scope);
             }
         }
-        Action::Series(_, cond) => tc.expect(cond, Ty::Bool, scope),
-        Action::Move(n, from, to) => {
-            tc.expect(n, Ty::Int, scope);
-            tc.expect(from, Ty::Pit, scope);
-            tc.expect(to, Ty::Pit, scope);
+        Action::Series(series) => tc.expect(&series.cond, Ty::Bool, scope),
+        Action::Move(m) => {
+            if let Some(n) = &m.count {
+                tc.expect(n, Ty::Int, scope);
+            }
+            let several = m.from.len() > 1 || m.from.iter().any(names_a_set);
+            for p in &m.from {
+                tc.expect_pits(p, scope);
+            }
+            tc.expect(&m.to, Ty::Pit, scope);
+            if several && m.count.is_some() && !m.each {
+                _diags.push(
+                    Diagnostic::error(
+                        "sow::check::unclear",
+                        "seeds moved from several pits: say whether the number is for each pit",
+                        _span,
+                        "from several pits",
+                    )
+                    .with_help("write `move N from each of ...` (N seeds from every pit), or `move all from ...`"),
+                );
+            }
         }
         Action::Claim(pits, player) => {
             for p in pits {

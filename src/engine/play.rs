@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::eval::Ctx;
-use super::trace::{Event, Log, Narrate, Silent};
+use super::trace::{Event, Log, Narrate, Passed, Silent};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
 use crate::compile::ir::{
     Action, Code, EndResult, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Rule, Sow,
@@ -57,6 +57,22 @@ impl Default for Taken {
             cell: 0,
             seeds: 0,
             to: Player::South,
+        }
+    }
+}
+
+/// A set of cells, as bits: a board has at most 2 × 64 pits and two stores.
+#[derive(Default)]
+struct CellSet([u64; 3]);
+
+impl CellSet {
+    fn has(&self, c: Cell) -> bool {
+        self.0.get(c as usize / 64).is_some_and(|w| w >> (c % 64) & 1 != 0)
+    }
+
+    fn insert(&mut self, c: Cell) {
+        if let Some(w) = self.0.get_mut(c as usize / 64) {
+            *w |= 1 << (c % 64);
         }
     }
 }
@@ -262,7 +278,7 @@ impl Game {
     #[inline(never)]
     fn legal_checked(&self, pos: &Position, rules: MoveRules) -> Moves {
         let mut moves = Moves::NONE;
-        if self.choices == 1 && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
+        if self.choices == 1 && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always && rules.phase.sow.skip.is_none() {
             // Usually a move is legal when its pit is open and holds seeds and the cell after it is
             // open: check_move's first steps, on plain slices.
             let n = self.side_pits;
@@ -361,7 +377,7 @@ impl Game {
     /// after the origin is closed: every run of skipped cells as long as the track passes it.
     fn may_be_stuck(&self, pos: &Position, phase: &Phase, origin: Cell, cw: bool) -> bool {
         let next = phase.track(pos.to_move, cw).next[origin as usize];
-        pos.board.closed.get(next as usize).copied().unwrap_or(false)
+        pos.board.closed.get(next as usize).copied().unwrap_or(false) || phase.sow.skip_table(pos.to_move).is_some_and(|t| t[next as usize])
     }
 
     /// Why pit `k` may not be played, if it may not. The move is sown on a copy of the board only
@@ -1041,6 +1057,21 @@ impl Game {
         // Seeds taken by capture rules, to put back for a grand slam (made at the first capture).
         let mut captured: Option<CaptureLog> = None;
         let skipped = if sow.skip_origin { origin } else { NO_PIT };
+        // The cells a `skip when` answered before the game passes over, with the closed pits when
+        // some are (closures do not change during a move).
+        let skip_table = sow.skip_table(turn.mover);
+        let passed_over: Option<Vec<bool>> = match skip_table {
+            Some(table) if !turn.open => Some(
+                table
+                    .iter()
+                    .enumerate()
+                    .map(|(c, &skip)| skip || board.closed.get(c).copied().unwrap_or(false))
+                    .collect(),
+            ),
+            _ => None,
+        };
+        // A `skip when` that reads the board is tested as each seed falls.
+        let one_by_one = !self.triggers.is_empty() || L::ON || sow.skip_each().is_some();
         let keys = &self.hash_keys;
         // What the laps changed in the board's part of the hash, while they only moved seeds along
         // the track (no capture, no trigger).
@@ -1085,8 +1116,13 @@ impl Game {
                     hand
                 }
             };
-            let last = if self.triggers.is_empty() && !L::ON {
-                let closed = (!turn.open).then_some(&board.closed[..]);
+            let last = if !one_by_one {
+                let closed = match (skip_table, turn.open) {
+                    (None, true) => None,
+                    (None, false) => Some(&board.closed[..]),
+                    (Some(table), true) => Some(table),
+                    (Some(_), false) => passed_over.as_deref(),
+                };
                 let lap_sown = sow_lap(&mut board.cells, closed, before.as_deref_mut(), track, keys, start, hand, skipped)
                     .ok_or(Endless { laps: lap })?;
                 hash_delta = hash_delta.wrapping_add(lap_sown.keys);
@@ -1296,15 +1332,36 @@ impl Game {
         let mut last = start;
         let mut sown_into = Vec::new();
         let mut passed = 0usize;
+        let table = sow.skip_table(turn.mover);
         while hand > 0 {
             c = track.next[c as usize];
-            if (sow.skip_origin && c == origin) || board.closed.get(c as usize).copied().unwrap_or(false) {
+            let why = if sow.skip_origin && c == origin {
+                Some(Passed::Origin)
+            } else if board.closed.get(c as usize).copied().unwrap_or(false) {
+                Some(Passed::Closed)
+            } else if table.is_some_and(|t| t[c as usize])
+                || sow.skip_each().is_some_and(|cond| {
+                    Ctx {
+                        lap,
+                        before: before.as_deref(),
+                        track: Some(track),
+                        taken: *taken,
+                        ..self.ctx_turn(turn, board).with(Reg::Pit, c).with(Reg::Origin, origin)
+                    }
+                    .bool(cond)
+                })
+            {
+                Some(Passed::Stated)
+            } else {
+                None
+            };
+            if let Some(why) = why {
                 passed += 1;
                 if passed > track.cells.len() {
                     // Every cell of the track is skipped: the seeds cannot be sown.
                     return Err(Endless { laps: lap });
                 }
-                log.skip(c, c == origin);
+                log.skip(c, why);
                 continue;
             }
             passed = 0;
@@ -1515,7 +1572,7 @@ impl Game {
                             }),
                         }
                     }
-                    if let Some((forward, cond)) = series
+                    if let Some(series) = series
                         && let Some(anchor) = anchor
                         && anchor != NO_PIT
                         && !self.is_store(anchor)
@@ -1528,47 +1585,99 @@ impl Game {
                         } else {
                             tracks[ctx.mover.other().index()]
                         };
-                        let mut c = anchor;
                         // The walk names each pit in turn as `pit`, then gives the name back.
                         let named = ctx.regs[Reg::Pit as usize];
-                        for _ in 1..walk.cells.len() {
-                            c = if *forward { walk.next[c as usize] } else { walk.prev[c as usize] };
-                            if self.is_store(c) {
-                                continue;
+                        // Both ways, the forward run stops where the backward run took a pit: each
+                        // pit is looked at once.
+                        let mut seen = CellSet::default();
+                        let (mut pits_taken, mut seeds_taken) = (0u32, 0u32);
+                        let runs = [(series.backward, false), (series.forward, true)];
+                        'runs: for (_, forward) in runs.into_iter().filter(|&(on, _)| on) {
+                            let mut c = anchor;
+                            let mut passed = 0usize;
+                            for _ in 1..walk.cells.len() {
+                                c = if forward { walk.next[c as usize] } else { walk.prev[c as usize] };
+                                if self.is_store(c) {
+                                    continue;
+                                }
+                                passed += 1;
+                                if series.every_other && passed % 2 == 1 {
+                                    continue;
+                                }
+                                if seen.has(c) || pits_taken >= series.max_pits {
+                                    continue 'runs;
+                                }
+                                ctx.regs[Reg::Pit as usize] = c;
+                                if !ctx.bool(&series.cond) {
+                                    continue 'runs;
+                                }
+                                let across = if series.with_opposite { self.opposite(c) } else { NO_PIT };
+                                let seeds = board.cells[c as usize] + if across == NO_PIT { 0 } else { board.cells[across as usize] };
+                                if seeds_taken.saturating_add(seeds) > series.max_seeds {
+                                    continue 'runs;
+                                }
+                                seen.insert(c);
+                                pits_taken += 1;
+                                seeds_taken += seeds;
+                                take(board, c);
+                                if across != NO_PIT {
+                                    take(board, across);
+                                }
                             }
-                            ctx.regs[Reg::Pit as usize] = c;
-                            if !ctx.bool(cond) {
-                                break;
-                            }
-                            take(board, c);
                         }
                         ctx.regs[Reg::Pit as usize] = named;
                     }
                 }
                 Action::Move { count, from, to } => {
-                    let (from, to) = (ctx.pit(from), ctx.pit(to));
-                    if from == NO_PIT || to == NO_PIT {
+                    let to = ctx.pit(to);
+                    if to == NO_PIT {
                         continue;
                     }
-                    // What there is, never more; a count below 0 moves nothing.
-                    let asked = ctx.int(count);
-                    let n = u32::try_from(asked.max(0)).unwrap_or(u32::MAX).min(board.cells[from as usize]);
-                    board.cells[from as usize] -= n;
-                    board.cells[to as usize] += n;
-                    if i64::from(n) != asked {
-                        log.push(|| Event::ShortMove {
+                    // `None`: all a pit holds; else what there is, never more, and a count below 0
+                    // moves nothing.
+                    let asked = count.as_ref().map(|n| ctx.int(n));
+                    let mut move_from = |board: &mut Board, from: Cell| {
+                        if from == NO_PIT {
+                            return;
+                        }
+                        let held = board.cells[from as usize];
+                        let n = asked.map_or(held, |asked| u32::try_from(asked.max(0)).unwrap_or(u32::MAX).min(held));
+                        board.cells[from as usize] -= n;
+                        board.cells[to as usize] += n;
+                        if let Some(asked) = asked
+                            && i64::from(n) != asked
+                        {
+                            log.push(|| Event::ShortMove {
+                                rule: rule.to_string(),
+                                asked,
+                                moved: n,
+                                from,
+                            });
+                        }
+                        log.push(|| Event::MoveSeeds {
                             rule: rule.to_string(),
-                            asked,
-                            moved: n,
+                            seeds: n,
                             from,
+                            to,
                         });
+                    };
+                    // The pits are named on the snapshot, in the order written (a set in its order),
+                    // and each gives what it holds on the board as it is now.
+                    for p in from {
+                        match p {
+                            PitsExpr::Pit(e) => move_from(board, ctx.pit(e)),
+                            PitsExpr::Set(s) => {
+                                let mut cells: Slots<Cell> = Slots::new();
+                                ctx.each_in_set(s, |c| {
+                                    cells.push(c);
+                                    true
+                                });
+                                for &c in cells.iter() {
+                                    move_from(board, c);
+                                }
+                            }
+                        }
                     }
-                    log.push(|| Event::MoveSeeds {
-                        rule: rule.to_string(),
-                        seeds: n,
-                        from,
-                        to,
-                    });
                 }
                 Action::Claim { pits, player } => {
                     let p = ctx.player(player);
