@@ -111,7 +111,7 @@ end "long" when ply > 99
     let mut pos = start(&g);
     assert_eq!(g.legal_moves(&pos), Vec::<usize>::new());
     let err = g.apply(&mut pos, 2).expect_err("refused").to_string();
-    assert!(err.contains("never ends"), "{err}");
+    assert!(err.contains("never ends") && err.contains("nowhere to go"), "{err}");
     // Answered before the game: a rule that passes over every pit leaves no move at all.
     let all = game(
         r#"

@@ -41,6 +41,8 @@ impl std::error::Error for MoveError {}
 /// The sowing of one move failed to finish.
 struct Endless {
     laps: u32,
+    /// The seeds in hand found no cell to fall into (every cell of the track is passed over).
+    nowhere: bool,
 }
 
 /// Seeds taken by a capture rule during a move, to put back for a grand slam.
@@ -126,6 +128,8 @@ enum Refusal {
     /// The mover chose a direction the phase does not sow in.
     FixedDirection,
     Endless(u32),
+    /// A lap's seeds find no cell to fall into.
+    Nowhere,
     GrandSlam,
     Starves,
 }
@@ -436,7 +440,7 @@ impl Game {
         let mut after = board.clone();
         let sown = self
             .sow(&mut after, Turn::of(self, pos, rules, k), origin, phase, &mut Silent)
-            .map_err(|e| Refusal::Endless(e.laps))?;
+            .map_err(|e| if e.nowhere { Refusal::Nowhere } else { Refusal::Endless(e.laps) })?;
         if sown.grand_slam && self.grand_slam == Some(GrandSlam::Forbidden) {
             return Err(Refusal::GrandSlam);
         }
@@ -478,6 +482,9 @@ impl Game {
             Refusal::Empty => "it is empty".into(),
             Refusal::Forbidden(i) => phase.forbids[i].reason.clone(),
             Refusal::Endless(laps) => format!("its sowing never ends (more than {laps} laps)"),
+            Refusal::Nowhere => {
+                "its sowing never ends: every pit of the track is passed over, so the seeds in hand have nowhere to go".into()
+            }
             Refusal::GrandSlam => "it would capture every seed of the opponent (a grand slam), which this game forbids".into(),
             Refusal::Starves => "the opponent has no seeds and this move gives them none; a move that feeds them must be played".into(),
         }
@@ -1124,7 +1131,7 @@ impl Game {
                     (Some(_), false) => passed_over.as_deref(),
                 };
                 let lap_sown = sow_lap(&mut board.cells, closed, before.as_deref_mut(), track, keys, start, hand, skipped)
-                    .ok_or(Endless { laps: lap })?;
+                    .ok_or(Endless { laps: lap, nowhere: true })?;
                 hash_delta = hash_delta.wrapping_add(lap_sown.keys);
                 lap_sown.last
             } else {
@@ -1158,7 +1165,10 @@ impl Game {
                     // relay rules then read like any other.
                     lap += 1;
                     if lap > sow.relay_limit {
-                        return Err(Endless { laps: sow.relay_limit });
+                        return Err(Endless {
+                            laps: sow.relay_limit,
+                            nowhere: false,
+                        });
                     }
                     continue;
                 }
@@ -1202,7 +1212,10 @@ impl Game {
             }
             lap += 1;
             if lap > sow.relay_limit {
-                return Err(Endless { laps: sow.relay_limit });
+                return Err(Endless {
+                    laps: sow.relay_limit,
+                    nowhere: false,
+                });
             }
             start = relay_pit;
         }
@@ -1333,23 +1346,26 @@ impl Game {
         let mut sown_into = Vec::new();
         let mut passed = 0usize;
         let table = sow.skip_table(turn.mover);
+        // One test a seed for games without `skip when`.
+        let stated = sow.skip.is_some();
         while hand > 0 {
             c = track.next[c as usize];
             let why = if sow.skip_origin && c == origin {
                 Some(Passed::Origin)
             } else if board.closed.get(c as usize).copied().unwrap_or(false) {
                 Some(Passed::Closed)
-            } else if table.is_some_and(|t| t[c as usize])
-                || sow.skip_each().is_some_and(|cond| {
-                    Ctx {
-                        lap,
-                        before: before.as_deref(),
-                        track: Some(track),
-                        taken: *taken,
-                        ..self.ctx_turn(turn, board).with(Reg::Pit, c).with(Reg::Origin, origin)
-                    }
-                    .bool(cond)
-                })
+            } else if stated
+                && (table.is_some_and(|t| t[c as usize])
+                    || sow.skip_each().is_some_and(|cond| {
+                        Ctx {
+                            lap,
+                            before: before.as_deref(),
+                            track: Some(track),
+                            taken: *taken,
+                            ..self.ctx_turn(turn, board).with(Reg::Pit, c).with(Reg::Origin, origin)
+                        }
+                        .bool(cond)
+                    }))
             {
                 Some(Passed::Stated)
             } else {
@@ -1359,7 +1375,7 @@ impl Game {
                 passed += 1;
                 if passed > track.cells.len() {
                     // Every cell of the track is skipped: the seeds cannot be sown.
-                    return Err(Endless { laps: lap });
+                    return Err(Endless { laps: lap, nowhere: true });
                 }
                 log.skip(c, why);
                 continue;
