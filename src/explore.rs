@@ -767,7 +767,11 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
     fn items(list: &[Item], out: &mut Vec<Span>) {
         for i in list {
             match &i.kind {
-                ItemKind::SowRelay(e) | ItemKind::Forbid(_, e) | ItemKind::Feeding(Some(e)) | ItemKind::MatchEnds(e) => expr(e, out),
+                ItemKind::SowRelay(e)
+                | ItemKind::SowSkipWhen(e)
+                | ItemKind::Forbid(_, e)
+                | ItemKind::Feeding(Some(e))
+                | ItemKind::MatchEnds(e) => expr(e, out),
                 ItemKind::End(_, cond, remaining, result) => {
                     expr(cond, out);
                     if let Some(Remaining::To(p)) = remaining {
@@ -787,8 +791,13 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                                     expr(p, out);
                                 }
                             }
-                            Action::Series(_, cond) => expr(cond, out),
-                            Action::Move(n, from, to) => [n, from, to].iter().for_each(|x| expr(x, out)),
+                            Action::Series(series) => {
+                                expr(&series.cond, out);
+                                series.cap.iter().for_each(|(n, _)| expr(n, out));
+                            }
+                            Action::Move(m) => {
+                                m.count.iter().chain(&m.from).chain([&m.to]).for_each(|x| expr(x, out));
+                            }
                             Action::Claim(pits, player) => {
                                 pits.iter().for_each(|p| expr(p, out));
                                 expr(player, out);

@@ -5,6 +5,8 @@ mod support;
 
 // Constructs of the language (if/then/else, let, passing) on tiny invented boards, results worked out by hand.
 mod language;
+// Sowing and captures on tiny invented boards (skip when, both stores, series variants, move from each pit), results worked out by hand.
+mod sowing;
 // Golden scenarios: tests/scenarios/<variant>/<behaviour>.scn, expected boards worked out by hand.
 mod scenarios;
 // Every shipped rule file (and every `sow` block in the docs) checks clean.

@@ -119,6 +119,7 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
             | ItemKind::BoardReserve(e)
             | ItemKind::SowRelay(e)
             | ItemKind::SowRelayFrom(e)
+            | ItemKind::SowSkipWhen(e)
             | ItemKind::SowStartInOrigin(Some(e))
             | ItemKind::SowRelayLimit(e)
             | ItemKind::SowFromStore(e)
@@ -152,11 +153,16 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
                                 f(p);
                             }
                         }
-                        Action::Series(_, cond) => f(cond),
-                        Action::Move(n, from, to) => {
-                            f(n);
-                            f(from);
-                            f(to);
+                        Action::Series(series) => {
+                            f(&mut series.cond);
+                            if let Some((n, _)) = &mut series.cap {
+                                f(n);
+                            }
+                        }
+                        Action::Move(m) => {
+                            m.count.iter_mut().for_each(&mut *f);
+                            m.from.iter_mut().for_each(&mut *f);
+                            f(&mut m.to);
                         }
                         Action::Claim(pits, player) => {
                             pits.iter_mut().for_each(&mut *f);

@@ -330,7 +330,9 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::SowDirection(_) => "sow direction".into(),
         ItemKind::SowTrack(_) => "sow track".into(),
         ItemKind::SowSkipOrigin => "sow skip origin".into(),
-        ItemKind::SowIntoStore => "sow into own store".into(),
+        ItemKind::SowSkipWhen(_) => "sow skip when".into(),
+        // `into own store` and `into both stores` say where the stores are: one replaces the other.
+        ItemKind::SowIntoStore(_) => "sow into store".into(),
         ItemKind::SowRelay(_) => "sow relay".into(),
         ItemKind::SowRelayFrom(_) => "sow relay from".into(),
         ItemKind::SowStartInOrigin(_) => "sow start in origin".into(),

@@ -10,7 +10,7 @@ mod rules;
 mod types;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
-use crate::syntax::ast::{Action, EndResult, Expr, ExprKind, Item, ItemKind, PlayFrom, Receiver, Remaining, TrackKind};
+use crate::syntax::ast::{Action, CapUnit, EndResult, Expr, ExprKind, Item, ItemKind, PlayFrom, Receiver, Remaining, SeriesDef, TrackKind};
 pub use load::{Program, load, load_text};
 use types::{Scope, Ty, TypeChecker};
 
@@ -28,6 +28,8 @@ pub mod limits {
     pub const MAX_TOTAL_SEEDS: i64 = 20_000;
     /// Most laps a `relay limit` may allow.
     pub const MAX_RELAY_LIMIT: i64 = 100_000;
+    /// The largest cap a `series ... at most N` may state (pits or seeds).
+    pub const MAX_SERIES_CAP: i64 = 1_000_000;
     /// Laps allowed when the file sets no `relay limit`.
     pub const DEFAULT_RELAY_LIMIT: u32 = 1000;
 }
@@ -402,7 +404,8 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         | ItemKind::SowDirection(_)
                         | ItemKind::SowTrack(_)
                         | ItemKind::SowSkipOrigin
-                        | ItemKind::SowIntoStore
+                        | ItemKind::SowSkipWhen(_)
+                        | ItemKind::SowIntoStore(_)
                         | ItemKind::SowRelay(_)
                         | ItemKind::SowRelayFrom(_)
                         | ItemKind::SowStartInOrigin(_)
@@ -580,6 +583,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
         match &item.kind {
             ItemKind::SowRelay(e) => tc.expect(e, Ty::Bool, Scope::lap_end()),
             ItemKind::SowRelayFrom(e) => tc.expect(e, Ty::Pit, Scope::lap_end()),
+            ItemKind::SowSkipWhen(e) => tc.expect(e, Ty::Bool, Scope::skipping()),
             ItemKind::SowStartInOrigin(Some(e)) => tc.expect(e, Ty::Bool, Scope::move_start()),
             ItemKind::SowFromStore(e) => {
                 bounded(
@@ -601,10 +605,13 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                     diags,
                 );
             }
-            ItemKind::SowIntoStore if !stores_sown => diags.push(
+            ItemKind::SowIntoStore(both) if !stores_sown => diags.push(
                 Diagnostic::error(
                     "sow::check::conflict",
-                    "`into own store` needs stores that are sown into",
+                    format!(
+                        "`into {}` needs stores that are sown into",
+                        if *both { "both stores" } else { "own store" }
+                    ),
                     item.span,
                     "sowing into the store",
                 )
@@ -690,6 +697,17 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                     } else {
                         Scope::lap_end()
                     };
+                    if let Action::Series(SeriesDef { cap: Some((n, unit)), .. }) = &a.node {
+                        let what = if *unit == CapUnit::Pits { "pits" } else { "seeds" };
+                        bounded(
+                            statics,
+                            n,
+                            1..=limits::MAX_SERIES_CAP,
+                            |v| format!("a series capped at {v} {what} takes nothing"),
+                            what,
+                            diags,
+                        );
+                    }
                     check_action(&a.node, a.span, tc, scope, diags);
                 }
             }
@@ -890,7 +908,16 @@ fn check_tracks(items: &[Item], geometry: Option<board::Geometry>, play_from: Pl
                     )),
                 )
             }
-            ItemKind::SowIntoStore if g.side_pits() == 0 && !matches!(top_track, Some(TrackKind::Path(_))) => diags.push(
+            ItemKind::SowIntoStore(true) if g.rows > 1 || g.shared > 0 => diags.push(
+                Diagnostic::error(
+                    "sow::check::unsupported",
+                    "both stores are placed on the track of a board of one row a player and no shared pits",
+                    item.span,
+                    "both stores on the track",
+                )
+                .with_help("state the track with both stores in it, as pieces `mover store` and `opponent store`"),
+            ),
+            ItemKind::SowIntoStore(_) if g.side_pits() == 0 && !matches!(top_track, Some(TrackKind::Path(_))) => diags.push(
                 Diagnostic::error(
                     "sow::check::unsupported",
                     "on a ring of shared pits a store has no place on the track of its own",
@@ -899,7 +926,7 @@ fn check_tracks(items: &[Item], geometry: Option<board::Geometry>, play_from: Pl
                 )
                 .with_help("state the track with the store in it: `track shared 1..8, mover store`"),
             ),
-            ItemKind::SowIntoStore if own_track(top_track) && play_from != PlayFrom::Own => diags.push(
+            ItemKind::SowIntoStore(_) if own_track(top_track) && play_from != PlayFrom::Own => diags.push(
                 Diagnostic::error(
                     "sow::check::unsupported",
                     "an own track with shared pits played has no place for the store",
@@ -914,6 +941,16 @@ fn check_tracks(items: &[Item], geometry: Option<board::Geometry>, play_from: Pl
     let _ = choices;
 }
 
+/// Is the expression written as a set of pits (`board`, `row(P)`, `... where ...`)?
+fn names_a_set(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Where(..) => true,
+        ExprKind::Name(n) => n == "board",
+        ExprKind::Call(name, _) => name.node == "row",
+        _ => false,
+    }
+}
+
 fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope, _diags: &mut Vec<Diagnostic>) {
     match action {
         Action::Take(pits, to) => {
@@ -924,11 +961,27 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
                 tc.expect(p, Ty::Player, scope);
             }
         }
-        Action::Series(_, cond) => tc.expect(cond, Ty::Bool, scope),
-        Action::Move(n, from, to) => {
-            tc.expect(n, Ty::Int, scope);
-            tc.expect(from, Ty::Pit, scope);
-            tc.expect(to, Ty::Pit, scope);
+        Action::Series(series) => tc.expect(&series.cond, Ty::Bool, scope),
+        Action::Move(m) => {
+            if let Some(n) = &m.count {
+                tc.expect(n, Ty::Int, scope);
+            }
+            let several = m.from.len() > 1 || m.from.iter().any(names_a_set);
+            for p in &m.from {
+                tc.expect_pits(p, scope);
+            }
+            tc.expect(&m.to, Ty::Pit, scope);
+            if several && m.count.is_some() && !m.each {
+                _diags.push(
+                    Diagnostic::error(
+                        "sow::check::unclear",
+                        "seeds moved from several pits: say whether the number is for each pit",
+                        _span,
+                        "from several pits",
+                    )
+                    .with_help("write `move N from each of ...` (N seeds from every pit), or `move all from ...`"),
+                );
+            }
         }
         Action::Claim(pits, player) => {
             for p in pits {

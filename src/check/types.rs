@@ -82,6 +82,18 @@ impl Scope {
             choosing_phase: false,
         }
     }
+    /// A `skip when` condition: each pit a seed would fall into, during the sowing.
+    pub fn skipping() -> Self {
+        Scope {
+            last: false,
+            pit: true,
+            origin: true,
+            in_trigger: false,
+            in_sowing: true,
+            after_move: false,
+            choosing_phase: false,
+        }
+    }
     /// A capture or relay rule: at the end of a lap.
     pub fn lap_end() -> Self {
         Scope {

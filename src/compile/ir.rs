@@ -181,6 +181,10 @@ pub struct Sow {
     pub skip_origin: bool,
     /// The mover's store is on the track.
     pub into_own_store: bool,
+    /// Both stores are on every track, each after its player's row (`into both stores`).
+    pub into_both_stores: bool,
+    /// The pits a seed passes over by the phase's `skip when` rule, if it has one.
+    pub skip: Option<Skip>,
     /// Each player sows around their own rows only (else around both players' rows).
     pub own_track: bool,
     /// A track stated piece by piece (it replaces the shared or own one).
@@ -197,6 +201,36 @@ pub struct Sow {
     pub special_start: bool,
     /// Most laps per move.
     pub relay_limit: u32,
+}
+
+/// How the pits a `skip when` rule passes over are found.
+#[derive(Debug, Clone)]
+pub enum Skip {
+    /// The condition reads only where a pit lies and who moves, so it was answered before the game:
+    /// per mover (south first), per cell, whether a seed passes over it.
+    Table([Vec<bool>; 2]),
+    /// The condition reads the board or the move: it is tested for every pit a seed would fall into.
+    Each(Code),
+}
+
+impl Sow {
+    /// The cells `mover`'s seeds pass over by a `skip when` answered before the game, if any.
+    #[inline]
+    pub fn skip_table(&self, mover: Player) -> Option<&[bool]> {
+        match &self.skip {
+            Some(Skip::Table(t)) => Some(&t[mover.index()]),
+            _ => None,
+        }
+    }
+
+    /// The `skip when` condition to test for every seed, if it must be.
+    #[inline]
+    pub fn skip_each(&self) -> Option<&Code> {
+        match &self.skip {
+            Some(Skip::Each(c)) => Some(c),
+            _ => None,
+        }
+    }
 }
 
 /// A forbidden move.
@@ -264,15 +298,15 @@ pub enum Action {
         pits: Vec<PitsExpr>,
         /// Who gets them.
         to: Receiver,
-        /// `series` (forward?, condition).
-        series: Option<(bool, Code)>,
+        /// `series ...`.
+        series: Option<Series>,
     },
-    /// Move seeds between pits.
+    /// Move seeds from each pit named, in order, to one pit.
     Move {
-        /// How many.
-        count: Code,
+        /// How many from each (`None`: all it holds).
+        count: Option<Code>,
         /// From.
-        from: Code,
+        from: Vec<PitsExpr>,
         /// To.
         to: Code,
     },
@@ -293,6 +327,26 @@ pub enum Action {
         /// The direction of this sowing and the rest of the move: clockwise? (`None`: the move's.)
         cw: Option<bool>,
     },
+}
+
+/// A series: a walk along the track from the first pit a `take` took, taking pits while a condition
+/// holds.
+#[derive(Debug, Clone)]
+pub struct Series {
+    /// It walks against the sowing direction.
+    pub backward: bool,
+    /// It walks along the sowing direction (after the backward walk, when both).
+    pub forward: bool,
+    /// It looks at every second pit only.
+    pub every_other: bool,
+    /// It goes on while this holds (`pit` is the pit looked at).
+    pub cond: Code,
+    /// Each pit taken is taken with the pit across.
+    pub with_opposite: bool,
+    /// Most pits the walk takes.
+    pub max_pits: u32,
+    /// Most seeds the walk takes.
+    pub max_seeds: u32,
 }
 
 /// The result an end rule states, instead of comparing the scores.

@@ -216,7 +216,90 @@ pub fn compile(checked: &Checked) -> Game {
         let cond = lower.cond(cond);
         start_where(&mut game, &cond);
     }
+    answer_skips(&mut game);
     game
+}
+
+/// Answers before the game every `skip when` condition that reads only where a pit lies and who
+/// moves, so that sowing looks the answer up instead of testing the condition for every seed; a
+/// phase whose rule could pass over every cell of a track sows each move on a copy first, so that
+/// such a move is refused rather than sown forever.
+fn answer_skips(game: &mut Game) {
+    let board = crate::engine::Board {
+        cells: crate::engine::Slots::from_slice(&game.initial),
+        claimed: crate::engine::Slots::from_elem(None, game.pit_count()),
+        closed: crate::engine::Slots::from_elem(false, game.pit_count()),
+    };
+    let cells = game.pit_count() + 2;
+    let mut tables = Vec::new();
+    for phase in &game.phases {
+        tables.push(match &phase.sow.skip {
+            Some(Skip::Each(cond)) if reads_only_geometry(cond) => Some(Player::BOTH.map(|mover| {
+                (0..cells)
+                    .map(|c| crate::engine::holds_for_pit_of(game, &board, cond, c as Cell, mover))
+                    .collect::<Vec<bool>>()
+            })),
+            _ => None,
+        });
+    }
+    for (phase, table) in game.phases.iter_mut().zip(tables) {
+        if let Some(table) = table {
+            // A lap is stuck when every cell of its track is passed over: with `skip origin`, every
+            // cell but one may be too few.
+            let spare = if phase.sow.skip_origin { 1 } else { 0 };
+            phase.sows_to_judge |= Player::BOTH.iter().any(|p| {
+                phase.tracks[p.index()]
+                    .cells
+                    .iter()
+                    .filter(|&&c| !table[p.index()][c as usize])
+                    .count()
+                    <= spare
+            });
+            phase.sow.skip = Some(Skip::Table(table));
+        } else if phase.sow.skip.is_some() {
+            // Read as the seeds fall, the condition may pass over every cell at some point.
+            phase.sows_to_judge = true;
+        }
+    }
+}
+
+/// Does the condition read nothing but the pit `pit`'s place on the board, the mover and fixed
+/// values (no seeds, claims, closures, `origin`, `last` or state of the move)?
+fn reads_only_geometry(code: &Code) -> bool {
+    code.sets.is_empty()
+        && code.ops.iter().all(|op| {
+            matches!(
+                op,
+                Op::Int(_)
+                    | Op::Reg(Reg::Pit)
+                    | Op::SideOf(Reg::Pit)
+                    | Op::Mover
+                    | Op::Opponent
+                    | Op::Number
+                    | Op::RowOf
+                    | Op::Relation(Relation::Behind | Relation::InFront)
+                    | Op::Side
+                    | Op::IsStore
+                    | Op::Opposite
+                    | Op::Store
+                    | Op::Other
+                    | Op::Not
+                    | Op::Neg
+                    | Op::Shr(_)
+                    | Op::Mask(_)
+                    | Op::CmpInt(..)
+                    | Op::InRangeInt(..)
+                    | Op::Parity(_)
+                    | Op::Arith(_)
+                    | Op::Cmp(_)
+                    | Op::InRange
+                    | Op::InSet(_)
+                    | Op::AndThen(_)
+                    | Op::OrElse(_)
+                    | Op::Unless(_)
+                    | Op::Jump(_)
+            )
+        })
 }
 
 /// Keeps the starting seeds only in the pits where `cond` holds (`seeds N where COND`).
@@ -275,7 +358,7 @@ fn may_hold_at_last(code: &Code, sides: &[Option<Player>], stores: usize, mover:
 /// Does some phase sow into the stores (so that `last` may be a store)?
 fn sows_into_store(items: &[Item]) -> bool {
     items.iter().any(|i| match &i.kind {
-        ItemKind::SowIntoStore => true,
+        ItemKind::SowIntoStore(_) => true,
         ItemKind::Phase(_, _, inner) => sows_into_store(inner),
         _ => false,
     })
@@ -310,12 +393,14 @@ fn track(g: &crate::check::board::Geometry, mover: Player, sow: &Sow) -> Track {
             t.push(store(mover));
         }
     } else {
+        // A store on the track follows its player's row.
+        let sown = |p: Player| sow.into_both_stores || (sow.into_own_store && mover == p);
         t.extend(0..side);
-        if sow.into_own_store && mover == Player::South {
+        if sown(Player::South) {
             t.push(store(Player::South));
         }
         t.extend(side..2 * side);
-        if sow.into_own_store && mover == Player::North {
+        if sown(Player::North) {
             t.push(store(Player::North));
         }
         t.extend(2 * side..g.pit_count() as Cell);
@@ -416,6 +501,8 @@ impl Lower<'_> {
             from_store: None,
             skip_origin: false,
             into_own_store: false,
+            into_both_stores: false,
+            skip: None,
             own_track: self.rows > 1,
             path: None,
             relay: None,
@@ -435,7 +522,11 @@ impl Lower<'_> {
                     sow.either = *d == ast::Direction::Either;
                 }
                 ItemKind::SowSkipOrigin => sow.skip_origin = true,
-                ItemKind::SowIntoStore => sow.into_own_store = true,
+                ItemKind::SowIntoStore(both) => {
+                    sow.into_own_store = !both;
+                    sow.into_both_stores = *both;
+                }
+                ItemKind::SowSkipWhen(e) => sow.skip = Some(Skip::Each(self.cond(e))),
                 ItemKind::SowTrack(kind) => {
                     sow.own_track = *kind == ast::TrackKind::Own;
                     sow.path = match kind {
@@ -506,20 +597,33 @@ impl Lower<'_> {
                     },
                     series: None,
                 }),
-                ast::Action::Series(dir, cond) => {
+                ast::Action::Series(def) => {
                     if let Some(Action::Take { series, .. }) = actions.iter_mut().rev().find(|a| matches!(a, Action::Take { .. })) {
-                        *series = Some((*dir == ast::SeriesDir::Forward, self.cond(cond)));
+                        let cap = |unit| match &def.cap {
+                            Some((n, u)) if *u == unit => u32::try_from(self.int(n)).unwrap_or(u32::MAX),
+                            _ => u32::MAX,
+                        };
+                        *series = Some(Series {
+                            backward: def.dir != ast::SeriesDir::Forward,
+                            forward: def.dir != ast::SeriesDir::Backward,
+                            every_other: def.every_other,
+                            cond: self.cond(&def.cond),
+                            with_opposite: def.with_opposite,
+                            max_pits: cap(ast::CapUnit::Pits),
+                            max_seeds: cap(ast::CapUnit::Seeds),
+                        });
                     }
                 }
-                ast::Action::Move(n, from, to) => {
-                    let from = self.typer.pit(&self.expr(from));
-                    if may_be_store(&from, self.sows_into_store) {
-                        self.takes_from_store.set(true);
+                ast::Action::Move(m) => {
+                    for from in m.from.iter().filter(|p| !is_set(p)) {
+                        if may_be_store(&self.typer.pit(&self.expr(from)), self.sows_into_store) {
+                            self.takes_from_store.set(true);
+                        }
                     }
                     actions.push(Action::Move {
-                        count: Gen::int(self.pits, &self.typer.int(&self.expr(n))),
-                        from: Gen::pit(self.pits, &from),
-                        to: Gen::pit(self.pits, &self.typer.pit(&self.expr(to))),
+                        count: m.count.as_ref().map(|n| Gen::int(self.pits, &self.typer.int(&self.expr(n)))),
+                        from: m.from.iter().map(|p| self.pits(p)).collect(),
+                        to: Gen::pit(self.pits, &self.typer.pit(&self.expr(&m.to))),
                     })
                 }
                 ast::Action::Claim(pits, p) => actions.push(Action::Claim {

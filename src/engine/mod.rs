@@ -21,7 +21,7 @@ pub use moves::Moves;
 pub use perft::Playout;
 pub use play::MoveError;
 pub use slots::{INLINE, Slots};
-pub use trace::Event;
+pub use trace::{Event, Passed};
 
 /// Index of a cell: pits `0..2S`, where S is the pits of one player (rows × columns); south's come
 /// first, each player's front row first and each row from its owner's left (south's move k is cell
@@ -121,6 +121,11 @@ pub(crate) fn holds_for_pit(game: &Game, board: &Board, cond: &crate::compile::i
     eval::Ctx::new(game, board, Player::South)
         .with(crate::compile::ir::Reg::Pit, c)
         .bool(cond)
+}
+
+/// Does `cond` hold with `pit` naming `c`, when `mover` moves?
+pub(crate) fn holds_for_pit_of(game: &Game, board: &Board, cond: &crate::compile::ir::Code, c: Cell, mover: Player) -> bool {
+    eval::Ctx::new(game, board, mover).with(crate::compile::ir::Reg::Pit, c).bool(cond)
 }
 
 impl Game {

@@ -5,7 +5,7 @@ use crate::syntax::ast::PlayFrom;
 use std::fmt;
 
 use super::eval::Ctx;
-use super::trace::{Event, Log, Narrate, Silent};
+use super::trace::{Event, Log, Narrate, Passed, Silent};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
 use crate::compile::ir::{
     Action, Code, EndResult, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Rule, Sow,
@@ -42,6 +42,8 @@ impl std::error::Error for MoveError {}
 /// The sowing of one move failed to finish.
 struct Endless {
     laps: u32,
+    /// The seeds in hand found no cell to fall into (every cell of the track is passed over).
+    nowhere: bool,
 }
 
 /// Seeds taken by a capture rule during a move, to put back for a grand slam.
@@ -58,6 +60,22 @@ impl Default for Taken {
             cell: 0,
             seeds: 0,
             to: Player::South,
+        }
+    }
+}
+
+/// A set of cells, as bits: a board has at most 2 × 64 pits and two stores.
+#[derive(Default)]
+struct CellSet([u64; 3]);
+
+impl CellSet {
+    fn has(&self, c: Cell) -> bool {
+        self.0.get(c as usize / 64).is_some_and(|w| w >> (c % 64) & 1 != 0)
+    }
+
+    fn insert(&mut self, c: Cell) {
+        if let Some(w) = self.0.get_mut(c as usize / 64) {
+            *w |= 1 << (c % 64);
         }
     }
 }
@@ -113,6 +131,8 @@ enum Refusal {
     /// The mover chose a direction the phase does not sow in.
     FixedDirection,
     Endless(u32),
+    /// A lap's seeds find no cell to fall into.
+    Nowhere,
     GrandSlam,
     Starves,
 }
@@ -269,7 +289,13 @@ impl Game {
     #[inline(never)]
     fn legal_checked(&self, pos: &Position, rules: MoveRules) -> Moves {
         let mut moves = Moves::NONE;
-        if self.choices == 1 && self.shared == 0 && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
+        if self.choices == 1
+            && self.shared == 0
+            && rules.phase.forbids.is_empty()
+            && !rules.must_feed
+            && !rules.sow_always
+            && rules.phase.sow.skip.is_none()
+        {
             // Usually a move is legal when its pit is open and holds seeds and the cell after it is
             // open: check_move's first steps, on plain slices.
             let n = self.side_pits;
@@ -368,7 +394,7 @@ impl Game {
     /// after the origin is closed: every run of skipped cells as long as the track passes it.
     fn may_be_stuck(&self, pos: &Position, phase: &Phase, origin: Cell, cw: bool) -> bool {
         let next = phase.track(pos.to_move, cw).next[origin as usize];
-        pos.board.closed.get(next as usize).copied().unwrap_or(false)
+        pos.board.closed.get(next as usize).copied().unwrap_or(false) || phase.sow.skip_table(pos.to_move).is_some_and(|t| t[next as usize])
     }
 
     /// Why pit `k` may not be played, if it may not. The move is sown on a copy of the board only
@@ -430,7 +456,7 @@ impl Game {
         let mut after = board.clone();
         let sown = self
             .sow(&mut after, Turn::of(self, pos, rules, k), origin, phase, &mut Silent)
-            .map_err(|e| Refusal::Endless(e.laps))?;
+            .map_err(|e| if e.nowhere { Refusal::Nowhere } else { Refusal::Endless(e.laps) })?;
         if sown.grand_slam && self.grand_slam == Some(GrandSlam::Forbidden) {
             return Err(Refusal::GrandSlam);
         }
@@ -484,6 +510,9 @@ impl Game {
             Refusal::Empty => "it is empty".into(),
             Refusal::Forbidden(i) => phase.forbids[i].reason.clone(),
             Refusal::Endless(laps) => format!("its sowing never ends (more than {laps} laps)"),
+            Refusal::Nowhere => {
+                "its sowing never ends: every pit of the track is passed over, so the seeds in hand have nowhere to go".into()
+            }
             Refusal::GrandSlam => "it would capture every seed of the opponent (a grand slam), which this game forbids".into(),
             Refusal::Starves => "the opponent has no seeds and this move gives them none; a move that feeds them must be played".into(),
         }
@@ -655,7 +684,7 @@ impl Game {
     /// Seeds in each store.
     #[inline]
     fn stores(&self, board: &Board) -> [u32; 2] {
-        let s = 2 * self.side_pits;
+        let s = self.pit_count();
         [board.cells[s], board.cells[s + 1]]
     }
 
@@ -1008,7 +1037,6 @@ impl Game {
     }
 
     fn setup_round(&self, pos: &mut Position, rounds: &crate::compile::ir::Rounds) {
-        let n = self.side_pits;
         pos.round += 1;
         if !rounds.keep_claims {
             pos.board.claimed.iter_mut().for_each(|c| *c = None);
@@ -1045,7 +1073,7 @@ impl Game {
                 }
             }
         }
-        debug_assert!(pos.board.cells.len() == 2 * n + 2);
+        debug_assert!(pos.board.cells.len() == self.pit_count() + 2);
         pos.to_move = self.first;
         pos.history.clear();
         if self.uses_repeated {
@@ -1067,6 +1095,21 @@ impl Game {
         // Seeds taken by capture rules, to put back for a grand slam (made at the first capture).
         let mut captured: Option<CaptureLog> = None;
         let skipped = if sow.skip_origin { origin } else { NO_PIT };
+        // The cells a `skip when` answered before the game passes over, with the closed pits when
+        // some are (closures do not change during a move).
+        let skip_table = sow.skip_table(turn.mover);
+        let passed_over: Option<Vec<bool>> = match skip_table {
+            Some(table) if !turn.open => Some(
+                table
+                    .iter()
+                    .enumerate()
+                    .map(|(c, &skip)| skip || board.closed.get(c).copied().unwrap_or(false))
+                    .collect(),
+            ),
+            _ => None,
+        };
+        // A `skip when` that reads the board is tested as each seed falls.
+        let one_by_one = !self.triggers.is_empty() || L::ON || sow.skip_each().is_some();
         let keys = &self.hash_keys;
         // What the laps changed in the board's part of the hash, while they only moved seeds along
         // the track (no capture, no trigger).
@@ -1111,10 +1154,15 @@ impl Game {
                     hand
                 }
             };
-            let last = if self.triggers.is_empty() && !L::ON {
-                let closed = (!turn.open).then_some(&board.closed[..]);
+            let last = if !one_by_one {
+                let closed = match (skip_table, turn.open) {
+                    (None, true) => None,
+                    (None, false) => Some(&board.closed[..]),
+                    (Some(table), true) => Some(table),
+                    (Some(_), false) => passed_over.as_deref(),
+                };
                 let lap_sown = sow_lap(&mut board.cells, closed, before.as_deref_mut(), track, keys, start, hand, skipped)
-                    .ok_or(Endless { laps: lap })?;
+                    .ok_or(Endless { laps: lap, nowhere: true })?;
                 hash_delta = hash_delta.wrapping_add(lap_sown.keys);
                 lap_sown.last
             } else {
@@ -1148,7 +1196,10 @@ impl Game {
                     // relay rules then read like any other.
                     lap += 1;
                     if lap > sow.relay_limit {
-                        return Err(Endless { laps: sow.relay_limit });
+                        return Err(Endless {
+                            laps: sow.relay_limit,
+                            nowhere: false,
+                        });
                     }
                     continue;
                 }
@@ -1192,7 +1243,10 @@ impl Game {
             }
             lap += 1;
             if lap > sow.relay_limit {
-                return Err(Endless { laps: sow.relay_limit });
+                return Err(Endless {
+                    laps: sow.relay_limit,
+                    nowhere: false,
+                });
             }
             start = relay_pit;
         }
@@ -1322,15 +1376,39 @@ impl Game {
         let mut last = start;
         let mut sown_into = Vec::new();
         let mut passed = 0usize;
+        let table = sow.skip_table(turn.mover);
+        // One test a seed for games without `skip when`.
+        let stated = sow.skip.is_some();
         while hand > 0 {
             c = track.next[c as usize];
-            if (sow.skip_origin && c == origin) || board.closed.get(c as usize).copied().unwrap_or(false) {
+            let why = if sow.skip_origin && c == origin {
+                Some(Passed::Origin)
+            } else if board.closed.get(c as usize).copied().unwrap_or(false) {
+                Some(Passed::Closed)
+            } else if stated
+                && (table.is_some_and(|t| t[c as usize])
+                    || sow.skip_each().is_some_and(|cond| {
+                        Ctx {
+                            lap,
+                            before: before.as_deref(),
+                            track: Some(track),
+                            taken: *taken,
+                            ..self.ctx_turn(turn, board).with(Reg::Pit, c).with(Reg::Origin, origin)
+                        }
+                        .bool(cond)
+                    }))
+            {
+                Some(Passed::Stated)
+            } else {
+                None
+            };
+            if let Some(why) = why {
                 passed += 1;
                 if passed > track.cells.len() {
                     // Every cell of the track is skipped: the seeds cannot be sown.
-                    return Err(Endless { laps: lap });
+                    return Err(Endless { laps: lap, nowhere: true });
                 }
-                log.skip(c, c == origin);
+                log.skip(c, why);
                 continue;
             }
             passed = 0;
@@ -1543,7 +1621,7 @@ impl Game {
                             }),
                         }
                     }
-                    if let Some((forward, cond)) = series
+                    if let Some(series) = series
                         && let Some(anchor) = anchor
                         && anchor != NO_PIT
                         && !self.is_store(anchor)
@@ -1556,47 +1634,99 @@ impl Game {
                         } else {
                             tracks[ctx.mover.other().index()]
                         };
-                        let mut c = anchor;
                         // The walk names each pit in turn as `pit`, then gives the name back.
                         let named = ctx.regs[Reg::Pit as usize];
-                        for _ in 1..walk.cells.len() {
-                            c = if *forward { walk.next[c as usize] } else { walk.prev[c as usize] };
-                            if self.is_store(c) {
-                                continue;
+                        // Both ways, the forward run stops where the backward run took a pit: each
+                        // pit is looked at once.
+                        let mut seen = CellSet::default();
+                        let (mut pits_taken, mut seeds_taken) = (0u32, 0u32);
+                        let runs = [(series.backward, false), (series.forward, true)];
+                        'runs: for (_, forward) in runs.into_iter().filter(|&(on, _)| on) {
+                            let mut c = anchor;
+                            let mut passed = 0usize;
+                            for _ in 1..walk.cells.len() {
+                                c = if forward { walk.next[c as usize] } else { walk.prev[c as usize] };
+                                if self.is_store(c) {
+                                    continue;
+                                }
+                                passed += 1;
+                                if series.every_other && passed % 2 == 1 {
+                                    continue;
+                                }
+                                if seen.has(c) || pits_taken >= series.max_pits {
+                                    continue 'runs;
+                                }
+                                ctx.regs[Reg::Pit as usize] = c;
+                                if !ctx.bool(&series.cond) {
+                                    continue 'runs;
+                                }
+                                let across = if series.with_opposite { self.opposite(c) } else { NO_PIT };
+                                let seeds = board.cells[c as usize] + if across == NO_PIT { 0 } else { board.cells[across as usize] };
+                                if seeds_taken.saturating_add(seeds) > series.max_seeds {
+                                    continue 'runs;
+                                }
+                                seen.insert(c);
+                                pits_taken += 1;
+                                seeds_taken += seeds;
+                                take(board, c);
+                                if across != NO_PIT {
+                                    take(board, across);
+                                }
                             }
-                            ctx.regs[Reg::Pit as usize] = c;
-                            if !ctx.bool(cond) {
-                                break;
-                            }
-                            take(board, c);
                         }
                         ctx.regs[Reg::Pit as usize] = named;
                     }
                 }
                 Action::Move { count, from, to } => {
-                    let (from, to) = (ctx.pit(from), ctx.pit(to));
-                    if from == NO_PIT || to == NO_PIT {
+                    let to = ctx.pit(to);
+                    if to == NO_PIT {
                         continue;
                     }
-                    // What there is, never more; a count below 0 moves nothing.
-                    let asked = ctx.int(count);
-                    let n = u32::try_from(asked.max(0)).unwrap_or(u32::MAX).min(board.cells[from as usize]);
-                    board.cells[from as usize] -= n;
-                    board.cells[to as usize] += n;
-                    if i64::from(n) != asked {
-                        log.push(|| Event::ShortMove {
+                    // `None`: all a pit holds; else what there is, never more, and a count below 0
+                    // moves nothing.
+                    let asked = count.as_ref().map(|n| ctx.int(n));
+                    let mut move_from = |board: &mut Board, from: Cell| {
+                        if from == NO_PIT {
+                            return;
+                        }
+                        let held = board.cells[from as usize];
+                        let n = asked.map_or(held, |asked| u32::try_from(asked.max(0)).unwrap_or(u32::MAX).min(held));
+                        board.cells[from as usize] -= n;
+                        board.cells[to as usize] += n;
+                        if let Some(asked) = asked
+                            && i64::from(n) != asked
+                        {
+                            log.push(|| Event::ShortMove {
+                                rule: rule.to_string(),
+                                asked,
+                                moved: n,
+                                from,
+                            });
+                        }
+                        log.push(|| Event::MoveSeeds {
                             rule: rule.to_string(),
-                            asked,
-                            moved: n,
+                            seeds: n,
                             from,
+                            to,
                         });
+                    };
+                    // The pits are named on the snapshot, in the order written (a set in its order),
+                    // and each gives what it holds on the board as it is now.
+                    for p in from {
+                        match p {
+                            PitsExpr::Pit(e) => move_from(board, ctx.pit(e)),
+                            PitsExpr::Set(s) => {
+                                let mut cells: Slots<Cell> = Slots::new();
+                                ctx.each_in_set(s, |c| {
+                                    cells.push(c);
+                                    true
+                                });
+                                for &c in cells.iter() {
+                                    move_from(board, c);
+                                }
+                            }
+                        }
                     }
-                    log.push(|| Event::MoveSeeds {
-                        rule: rule.to_string(),
-                        seeds: n,
-                        from,
-                        to,
-                    });
                 }
                 Action::Claim { pits, player } => {
                     let p = ctx.player(player);

@@ -2,6 +2,17 @@
 
 use super::{Cell, Game, Outcome, Player};
 
+/// Why a seed passed over a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Passed {
+    /// It is the pit the move started from (`skip origin`).
+    Origin,
+    /// It is closed.
+    Closed,
+    /// The phase's `skip when` rule holds of it.
+    Stated,
+}
+
 /// One step of a move.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
@@ -27,8 +38,8 @@ pub enum Event {
     Skip {
         /// Which.
         cell: Cell,
-        /// Because it is the origin (else it is closed).
-        origin: bool,
+        /// Why.
+        why: Passed,
     },
     /// Seeds sown, one into each cell listed.
     Sown {
@@ -191,8 +202,8 @@ pub(crate) trait Narrate {
     fn enabled(&self) -> bool {
         Self::ON
     }
-    fn skip(&mut self, cell: Cell, origin: bool) {
-        self.push(|| Event::Skip { cell, origin });
+    fn skip(&mut self, cell: Cell, why: Passed) {
+        self.push(|| Event::Skip { cell, why });
     }
 }
 
@@ -242,8 +253,9 @@ impl Game {
                 Event::PickUp { cell, seeds: n, lap } => {
                     format!("  lap {lap}: picks up {} from {} and sows on", seeds(*n), self.describe(*cell))
                 }
-                Event::Skip { cell, origin: true } => format!("  skips {}, the pit the move started from", self.describe(*cell)),
-                Event::Skip { cell, origin: false } => format!("  skips {}, which is closed", self.describe(*cell)),
+                Event::Skip { cell, why: Passed::Origin } => format!("  skips {}, the pit the move started from", self.describe(*cell)),
+                Event::Skip { cell, why: Passed::Closed } => format!("  skips {}, which is closed", self.describe(*cell)),
+                Event::Skip { cell, why: Passed::Stated } => format!("  skips {}, as the sowing rule says", self.describe(*cell)),
                 Event::Sown { cells, .. } => {
                     let names: Vec<String> = cells.iter().map(|c| self.describe(*c)).collect();
                     if names.len() == 1 {
@@ -346,7 +358,7 @@ impl Game {
                     }
                 }
                 Event::RoundSetup { round, cells, closed } => {
-                    let n = self.side_pits;
+                    let n = self.pit_count();
                     let row = |p: Player| {
                         self.row(p)
                             .map(|c| if closed[c] { "closed".to_string() } else { cells[c].to_string() })
@@ -357,8 +369,8 @@ impl Game {
                         "round {round} is set up: south [{}], north [{}]; stores south {}, north {}",
                         row(Player::South),
                         row(Player::North),
-                        cells[2 * n],
-                        cells[2 * n + 1]
+                        cells[n],
+                        cells[n + 1]
                     )
                 }
                 Event::MatchEnds {

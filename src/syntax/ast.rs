@@ -87,6 +87,45 @@ pub enum SeriesDir {
     Backward,
     /// Along it.
     Forward,
+    /// Backward, then forward, both from the first pit taken.
+    BothWays,
+}
+
+/// What a series cap counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CapUnit {
+    /// Pits taken.
+    Pits,
+    /// Seeds taken.
+    Seeds,
+}
+
+/// `series DIR [every other pit] while COND [with opposite] [at most N pits|seeds]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeriesDef {
+    /// Which way it walks.
+    pub dir: SeriesDir,
+    /// It looks at every second pit only.
+    pub every_other: bool,
+    /// It goes on while this holds of `pit`.
+    pub cond: Expr,
+    /// Each pit taken is taken with the pit across.
+    pub with_opposite: bool,
+    /// At most this many pits or seeds are taken by the walk.
+    pub cap: Option<(Expr, CapUnit)>,
+}
+
+/// `move N|all from [each of] PITS to PIT`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveDef {
+    /// Seeds from each pit; `None`: `all` of them.
+    pub count: Option<Expr>,
+    /// `each of` was written.
+    pub each: bool,
+    /// The pits (or sets) the seeds come from, in order.
+    pub from: Vec<Expr>,
+    /// Where they go.
+    pub to: Expr,
 }
 
 /// Who receives taken seeds.
@@ -103,10 +142,10 @@ pub enum Receiver {
 pub enum Action {
     /// `take PITS [to ...]`.
     Take(Vec<Expr>, Option<Receiver>),
-    /// `series DIR while COND`.
-    Series(SeriesDir, Expr),
+    /// `series DIR while COND ...`.
+    Series(SeriesDef),
     /// `move N from A to B`.
-    Move(Expr, Expr, Expr),
+    Move(MoveDef),
     /// `claim PITS for PLAYER`.
     Claim(Vec<Expr>, Expr),
     /// `sow taken [from PIT | after PIT] [DIRECTION]`.
@@ -295,8 +334,10 @@ pub enum ItemKind {
     SowTrack(TrackKind),
     /// `sow { skip origin }`.
     SowSkipOrigin,
-    /// `sow { into own store }`.
-    SowIntoStore,
+    /// `sow { skip when COND }`.
+    SowSkipWhen(Expr),
+    /// `sow { into own store }` (false) / `sow { into both stores }` (true).
+    SowIntoStore(bool),
     /// `sow { relay when COND }`.
     SowRelay(Expr),
     /// `sow { relay from PIT }`.

@@ -772,7 +772,8 @@ impl Builder {
                 _ => PlayFrom::Own,
             }),
             Rule::sow_skip_origin => ItemKind::SowSkipOrigin,
-            Rule::sow_into_store => ItemKind::SowIntoStore,
+            Rule::sow_skip_when => ItemKind::SowSkipWhen(self.expr(inner.next().expect("expr"))?),
+            Rule::sow_into_store => ItemKind::SowIntoStore(inner.next().expect("stores").as_rule() == Rule::both_stores),
             Rule::sow_relay => ItemKind::SowRelay(self.expr(inner.next().expect("expr"))?),
             Rule::sow_relay_from => ItemKind::SowRelayFrom(self.expr(inner.next().expect("expr"))?),
             Rule::sow_start_origin => ItemKind::SowStartInOrigin(match inner.find(|p| p.as_rule() == Rule::expr) {
@@ -878,19 +879,60 @@ impl Builder {
                     Action::Take(pits, receiver)
                 }
                 Rule::series_action => {
-                    let dir = parts.next().expect("dir");
-                    let dir = if dir.as_str() == "forward" {
-                        SeriesDir::Forward
-                    } else {
-                        SeriesDir::Backward
+                    let dir = match parts.next().expect("dir").as_str() {
+                        "forward" => SeriesDir::Forward,
+                        "backward" => SeriesDir::Backward,
+                        _ => SeriesDir::BothWays,
                     };
-                    Action::Series(dir, self.expr(parts.next().expect("cond"))?)
+                    let mut every_other = false;
+                    let mut with_opposite = false;
+                    let mut cond = None;
+                    let mut cap = None;
+                    for part in parts {
+                        match part.as_rule() {
+                            Rule::every_other => every_other = true,
+                            Rule::with_opposite => with_opposite = true,
+                            Rule::series_cap => {
+                                let mut inner = children(part);
+                                let n = self.expr(inner.next().expect("n"))?;
+                                let unit = if inner.next().expect("unit").as_str() == "pits" {
+                                    CapUnit::Pits
+                                } else {
+                                    CapUnit::Seeds
+                                };
+                                cap = Some((n, unit));
+                            }
+                            _ => cond = Some(self.expr(part)?),
+                        }
+                    }
+                    Action::Series(SeriesDef {
+                        dir,
+                        every_other,
+                        cond: cond.expect("the grammar asks for a condition"),
+                        with_opposite,
+                        cap,
+                    })
                 }
                 Rule::move_action => {
-                    let n = self.expr(parts.next().expect("n"))?;
-                    let from = self.expr(parts.next().expect("from"))?;
-                    let to = self.expr(parts.next().expect("to"))?;
-                    Action::Move(n, from, to)
+                    let mut count = None;
+                    let mut each = false;
+                    let mut from = Vec::new();
+                    let mut to = None;
+                    for part in parts {
+                        match part.as_rule() {
+                            Rule::move_all => {}
+                            Rule::each_of => each = true,
+                            Rule::pit_list => from = self.pit_list(part)?,
+                            _ if from.is_empty() => count = Some(self.expr(part)?),
+                            _ => to = Some(self.expr(part)?),
+                        }
+                    }
+                    Action::Move(MoveDef {
+                        count,
+                        each,
+                        from,
+                        to: to.expect("the grammar asks for a destination"),
+                    })
                 }
                 Rule::claim_action => {
                     let pits = self.pit_list(parts.next().expect("pits"))?;

@@ -1,0 +1,399 @@
+//! Sowing and capture constructs on tiny invented boards, each result worked out by hand: `skip
+//! when` (answered before the game, or as each seed falls), `into both stores`, the series variants
+//! (both ways, every other pit, with opposite, caps, a stated pit to stop at), captures beyond an empty
+//! next pit, `move` from each pit of a set, and the order in which a capture's actions read the board.
+//!
+//! Cells on a board of one row a player, counter-clockwise: south's pits 1..N, then north's 1..N.
+//! The pit across from north's pit k is south's pit N + 1 - k.
+
+use std::path::Path;
+
+use serde_json::json;
+use sowlang::compile::ir::Skip;
+use sowlang::engine::{Event, Passed};
+use sowlang::{Game, Position};
+
+fn game(text: &str) -> Game {
+    sowlang::load_text(Path::new("invented.sow"), text, &[])
+        .unwrap_or_else(|f| {
+            let msgs: Vec<String> = f.diagnostics.iter().map(|d| d.render(&f.sources, false)).collect();
+            panic!("the invented game does not check:\n{}", msgs.join("\n"))
+        })
+        .game
+}
+
+fn start(game: &Game) -> Position {
+    let mut pos: Position = game.initial(None);
+    game.settle_start(&mut pos);
+    pos
+}
+
+fn after(game: &Game, moves: &[usize]) -> serde_json::Value {
+    let mut pos = start(game);
+    for &k in moves {
+        game.apply(&mut pos, k).expect("a legal move");
+    }
+    serde_json::to_value(sowlang::position::to_json(game, &pos)).expect("json")
+}
+
+/// The pits of both rows and the two stores, as the position JSON has them.
+fn board(v: &serde_json::Value) -> (serde_json::Value, serde_json::Value, serde_json::Value, serde_json::Value) {
+    (
+        v["pits"]["south"].clone(),
+        v["pits"]["north"].clone(),
+        v["stores"]["south"].clone(),
+        v["stores"]["north"].clone(),
+    )
+}
+
+// ---------------------------------------------------------------- skip when
+
+/// Each player's seeds pass over the opponent's last pit. South's pit 3 (4 seeds) sows north 1, north
+/// 2, passes north 3, then south 1 and south 2. North's pit 3 (5 seeds) then sows south 1, south 2,
+/// passes south 3, then north 1, 2 and 3 (its own last pit is not passed over).
+const FAR_PIT: &str = r#"
+game "Passing the far pit"
+param pits = 3 in 2..6
+board { pits pits  layout south [0, 0, 4] north [0, 0, 5] }
+sow { direction ccw  skip when pit.side == opponent and pit.number == pits }
+end "no move" when no_moves
+"#;
+
+#[test]
+fn skip_when_on_where_a_pit_lies_passes_over_it_for_each_mover() {
+    let g = game(FAR_PIT);
+    // The condition reads only where a pit lies: it is answered before the game.
+    assert!(matches!(g.phases[0].sow.skip, Some(Skip::Table(_))));
+    let one = after(&g, &[3]);
+    assert_eq!(board(&one), (json!([1, 1, 0]), json!([1, 1, 5]), json!(0), json!(0)));
+    let two = after(&g, &[3, 3]);
+    assert_eq!(board(&two), (json!([2, 2, 0]), json!([2, 2, 1]), json!(0), json!(0)));
+    // The trace says why north's pit 3 got no seed.
+    let mut pos = start(&g);
+    let events = g.apply_traced(&mut pos, 3).expect("legal");
+    assert!(events.contains(&Event::Skip {
+        cell: 5,
+        why: Passed::Stated
+    }));
+}
+
+/// A pit holding three seeds or more is passed over, read as each seed falls. South's pit 3 (7 seeds):
+/// north 1 (2 -> 3), north 2, north 3, south 1, south 2, south 3 (emptied, 0 -> 1), north 1 passed over
+/// (it holds 3 now), north 2 (1 -> 2).
+#[test]
+fn skip_when_on_the_board_is_read_as_each_seed_falls() {
+    let g = game(
+        r#"
+game "Full pits are passed"
+board { pits 3  layout south [0, 0, 7] north [2, 0, 0] }
+sow { direction ccw  skip when pit.count >= 3 }
+end "no move" when no_moves
+"#,
+    );
+    assert!(matches!(g.phases[0].sow.skip, Some(Skip::Each(_))));
+    let v = after(&g, &[3]);
+    assert_eq!(board(&v), (json!([1, 1, 1]), json!([3, 2, 1]), json!(0), json!(0)));
+}
+
+/// A lap that would pass over every pit is not sown forever: the move is refused. South's pit 2 (4
+/// seeds) passes north 1 and 2 (one seed each), sows south 1 and south 2, and then every pit holds a
+/// seed: the last two seeds have nowhere to go.
+#[test]
+fn a_lap_that_passes_over_every_pit_is_refused() {
+    let g = game(
+        r#"
+game "Nowhere to go"
+board { pits 2  layout south [0, 4] north [1, 1] }
+sow { direction ccw  skip when pit.count >= 1 }
+end "long" when ply > 99
+"#,
+    );
+    let mut pos = start(&g);
+    assert_eq!(g.legal_moves(&pos), Vec::<usize>::new());
+    let err = g.apply(&mut pos, 2).expect_err("refused").to_string();
+    assert!(err.contains("never ends") && err.contains("nowhere to go"), "{err}");
+    // Answered before the game: a rule that passes over every pit leaves no move at all.
+    let all = game(
+        r#"
+game "Every pit passed"
+board { pits 2  seeds 2 }
+sow { direction ccw  skip when pit.number > 0 }
+end "no move" when no_moves
+"#,
+    );
+    let pos = start(&all);
+    assert_eq!(all.legal_moves(&pos), Vec::<usize>::new());
+    assert!(pos.over);
+}
+
+// ---------------------------------------------------------------- both stores on the track
+
+/// Both stores on both players' tracks: south 1, 2, south's store, north 1, 2, north's store. South's
+/// pit 2 (3 seeds) sows its store, north 1 and north 2. North's pit 2 (4 seeds) sows north's store,
+/// south 1, south 2 and south's store: the lap ends in the opponent's store, so no other move. South's
+/// pit 2 (1 seed) ends in south's own store: another move.
+const BOTH_STORES: &str = r#"
+game "Both stores"
+board { pits 2  layout south [1, 3] north [0, 3]  stores sown }
+sow { direction ccw  into both stores }
+capture "own store" { when last == store(mover)  then another move }
+end "no move" when no_moves
+"#;
+
+#[test]
+fn into_both_stores_puts_each_store_after_its_row_for_both_movers() {
+    let g = game(BOTH_STORES);
+    let one = after(&g, &[2]);
+    assert_eq!(board(&one), (json!([1, 0]), json!([1, 4]), json!(1), json!(0)));
+    assert_eq!(one["to_move"], "north");
+    let two = after(&g, &[2, 2]);
+    assert_eq!(board(&two), (json!([2, 1]), json!([1, 0]), json!(2), json!(1)));
+    assert_eq!(two["to_move"], "south", "a lap ending in the opponent's store gives no other move");
+    let three = after(&g, &[2, 2, 2]);
+    assert_eq!(board(&three), (json!([2, 0]), json!([1, 0]), json!(3), json!(1)));
+    assert_eq!(
+        three["to_move"], "south",
+        "a lap ending in the mover's own store gives another move"
+    );
+}
+
+// ---------------------------------------------------------------- series
+
+/// Pits of six, counter-clockwise; south plays pit 6, whose seeds go into north's row; `opponent` is
+/// north. The first rule that holds of a two or three in north's row takes it, then its series.
+fn series_game(layout: &str, series: &str) -> Game {
+    game(&format!(
+        "game \"Series\"\nboard {{ pits 6  layout {layout} }}\nsow {{ direction ccw }}\n\
+         capture \"two or three\" {{\n  when last.side == opponent and last.count in 2..3\n  take last\n  {series}\n}}\n\
+         end \"no move\" when no_moves\n"
+    ))
+}
+
+/// South's 3 seeds: north 1 (1 -> 2), north 2 (2 -> 3), north 3 (1 -> 2). North 3 is taken; backward,
+/// north 2 (3) and north 1 (2), then south 6 is south's: stop; forward, north 4 (2), then north 5 (1):
+/// stop. 2 + 3 + 2 + 2 = 9.
+#[test]
+fn a_series_both_ways_walks_backward_then_forward_from_the_pit_taken() {
+    let g = series_game(
+        "south [0, 0, 0, 0, 0, 3] north [1, 2, 1, 2, 1, 2]",
+        "series both ways while pit.side == opponent and pit.count in 2..3",
+    );
+    let v = after(&g, &[6]);
+    assert_eq!(
+        board(&v),
+        (json!([0, 0, 0, 0, 0, 0]), json!([0, 0, 0, 0, 1, 2]), json!(9), json!(0))
+    );
+}
+
+/// South's 5 seeds make north 1 to 5 hold two each; north 5 is taken. Every other pit backward: north 4
+/// is passed by, north 3 taken, north 2 passed by, north 1 taken, south 6 passed by, south 5 is south's:
+/// stop. 2 + 2 + 2 = 6.
+#[test]
+fn a_series_over_every_other_pit_looks_at_every_second_pit() {
+    let g = series_game(
+        "south [0, 0, 0, 0, 0, 5] north [1, 1, 1, 1, 1, 1]",
+        "series backward every other pit while pit.side == opponent and pit.count in 2..3",
+    );
+    let v = after(&g, &[6]);
+    assert_eq!(
+        board(&v),
+        (json!([0, 0, 0, 0, 0, 0]), json!([0, 2, 0, 2, 0, 1]), json!(6), json!(0))
+    );
+}
+
+/// South's 3 seeds make north 1, 2, 3 hold two each. `take last, opposite(last)` takes north 3 (2) and
+/// south 4 (4); the series backward takes north 2 (2) with south 5 (5), north 1 (2) with south 6 (0,
+/// sown from), then stops at south 6, south's. 2 + 4 + 2 + 5 + 2 = 15.
+#[test]
+fn a_series_with_opposite_takes_the_facing_pits_along() {
+    let g = game(
+        r#"
+game "Facing pits"
+board { pits 6  layout south [1, 2, 3, 4, 5, 3] north [1, 1, 1, 0, 0, 4] }
+sow { direction ccw }
+capture "two or three" {
+  when last.side == opponent and last.count in 2..3
+  take last, opposite(last)
+  series backward while pit.side == opponent and pit.count in 2..3 with opposite
+}
+end "no move" when no_moves
+"#,
+    );
+    let v = after(&g, &[6]);
+    assert_eq!(
+        board(&v),
+        (json!([1, 2, 3, 0, 0, 0]), json!([0, 0, 0, 0, 0, 4]), json!(15), json!(0))
+    );
+}
+
+/// South's 4 seeds make north 1 to 4 hold two each (north 2 three, in the second game); north 4 is
+/// taken. At most 2 pits: north 3 and north 2, not north 1. At most 5 seeds: north 3 (2, 2 in all),
+/// north 2 (3, 5 in all), not north 1 (7 would pass 5).
+#[test]
+fn a_series_stops_at_its_cap_of_pits_or_seeds() {
+    let pits = series_game(
+        "south [0, 0, 0, 0, 0, 4] north [1, 1, 1, 1, 0, 0]",
+        "series backward while pit.side == opponent and pit.count in 2..3 at most 2 pits",
+    );
+    let v = after(&pits, &[6]);
+    assert_eq!(
+        board(&v),
+        (json!([0, 0, 0, 0, 0, 0]), json!([2, 0, 0, 0, 0, 0]), json!(6), json!(0))
+    );
+    let seeds = series_game(
+        "south [0, 0, 0, 0, 0, 4] north [1, 2, 1, 1, 0, 0]",
+        "series backward while pit.side == opponent and pit.count in 2..3 at most 5 seeds",
+    );
+    let v = after(&seeds, &[6]);
+    assert_eq!(
+        board(&v),
+        (json!([0, 0, 0, 0, 0, 0]), json!([2, 0, 0, 0, 0, 0]), json!(7), json!(0))
+    );
+}
+
+/// A stated pit to stop at is a condition on `pit`. South's pit 3 (1 seed) makes north 1 hold 2: taken.
+/// Forward: north 2 (2), north 3 (3), then south 1 is the stated pit: stop (without that test south 1
+/// (2) and south 2 (3) would go too). 2 + 2 + 3 = 7.
+#[test]
+fn a_series_stops_at_a_stated_pit() {
+    let g = game(
+        r#"
+game "Stop at south 1"
+board { pits 3  layout south [2, 3, 1] north [1, 2, 3] }
+sow { direction ccw }
+capture "two or three" {
+  when last.side == opponent and last.count in 2..3
+  take last
+  series forward while pit.count in 2..3 and pit != leftmost(row(mover))
+}
+end "no move" when no_moves
+"#,
+    );
+    let v = after(&g, &[3]);
+    assert_eq!(board(&v), (json!([2, 3, 0]), json!([0, 0, 0]), json!(7), json!(0)));
+}
+
+// ---------------------------------------------------------------- beyond the last pit
+
+/// "If the pit after the last is empty, take the one after it." South's pit 2 (1 seed) ends in south 3;
+/// north 1, after it, is empty: north 2 (3) is taken. South's pit 1 (1 seed) ends in south 2; south 3,
+/// after it, is empty, but north 1 after that holds nothing: no capture.
+#[test]
+fn a_capture_across_an_empty_next_pit_takes_the_one_after() {
+    let g = game(
+        r#"
+game "Across the gap"
+board { pits 3  layout south [1, 1, 0] north [0, 3, 4] }
+sow { direction ccw }
+capture "across the gap" {
+  when next(last).count == 0 and next(next(last)).count > 0
+  take next(next(last))
+}
+end "no move" when no_moves
+"#,
+    );
+    let gap = after(&g, &[2]);
+    assert_eq!(board(&gap), (json!([1, 0, 1]), json!([0, 0, 4]), json!(3), json!(0)));
+    let none = after(&g, &[1]);
+    assert_eq!(board(&none), (json!([0, 2, 0]), json!([0, 3, 4]), json!(0), json!(0)));
+}
+
+/// The capturing seed kept or taken: south's pit 1 (1 seed) ends in empty south 2, across from north 2
+/// (3). Taking `opposite(last)` leaves the seed in south 2; taking `opposite(last), last` takes it too.
+#[test]
+fn the_capturing_seed_is_kept_or_taken_as_the_rule_says() {
+    let rules = |take: &str| {
+        game(&format!(
+            "game \"Across\"\nboard {{ pits 3  layout south [1, 0, 0] north [2, 3, 4] }}\nsow {{ direction ccw }}\n\
+             capture \"across\" {{ when last.side == mover and last.before == 0  take {take} }}\n\
+             end \"no move\" when no_moves\n"
+        ))
+    };
+    let kept = after(&rules("opposite(last)"), &[1]);
+    assert_eq!(board(&kept), (json!([0, 1, 0]), json!([2, 0, 4]), json!(3), json!(0)));
+    let taken = after(&rules("opposite(last), last"), &[1]);
+    assert_eq!(board(&taken), (json!([0, 0, 0]), json!([2, 0, 4]), json!(4), json!(0)));
+}
+
+// ---------------------------------------------------------------- move from each pit of a set
+
+/// South's pit 1 (1 seed) ends in south 2, its own: 2 seeds are moved from each of north's pits that
+/// hold any, in their order: north 1 gives 2 (of 3), north 2 gives its only 1 (a short move, which the
+/// trace tells). South 2: 1 + 2 + 1 = 4.
+#[test]
+fn move_n_from_each_of_a_set_moves_from_every_pit_in_order() {
+    let g = game(
+        r#"
+game "Gathering"
+board { pits 3  layout south [1, 0, 0] north [3, 1, 0] }
+sow { direction ccw }
+capture "gather" { when last.side == mover  move 2 from each of row(opponent) where pit.count > 0 to last }
+end "no move" when no_moves
+"#,
+    );
+    let v = after(&g, &[1]);
+    assert_eq!(board(&v), (json!([0, 4, 0]), json!([1, 0, 0]), json!(0), json!(0)));
+    let mut pos = start(&g);
+    let events = g.apply_traced(&mut pos, 1).expect("legal");
+    let moved: Vec<(u32, u16)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::MoveSeeds { seeds, from, .. } => Some((*seeds, *from)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moved, vec![(2, 3), (1, 4)]);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::ShortMove {
+            asked: 2,
+            moved: 1,
+            from: 4,
+            ..
+        }
+    )));
+}
+
+/// `move all`: every seed of each pit named. South's pit 1 (1 seed) ends in south 2, across from north
+/// 2 (5): both go to south's store, 6.
+#[test]
+fn move_all_moves_every_seed_of_each_pit() {
+    let g = game(
+        r#"
+game "All of them"
+board { pits 3  layout south [1, 0, 0] north [2, 5, 0] }
+sow { direction ccw }
+capture "across" { when last.side == mover  move all from last, opposite(last) to store(mover) }
+end "no move" when no_moves
+"#,
+    );
+    let v = after(&g, &[1]);
+    assert_eq!(board(&v), (json!([0, 0, 0]), json!([2, 0, 0]), json!(6), json!(0)));
+}
+
+// ---------------------------------------------------------------- the order a capture reads the board
+
+/// A rule's actions are carried out in order on the board, but every condition and pit of the rule is
+/// read on the board as it was when the rule fired. South's pit 3 (1 seed) makes north 1 hold 3. The
+/// rule moves those 3 seeds to north 3 (1 -> 4), takes north 2 (1), then walks forward: north 3 held 1
+/// when the rule fired, so `pit.count == 1` holds and it is taken with the 4 seeds it holds now; south 1
+/// held 2: stop. 1 + 4 = 5. (Read after the move, north 3's 4 would stop the series: 1 taken.)
+#[test]
+fn a_capture_reads_the_board_as_it_fired_and_takes_what_is_there_now() {
+    let g = game(
+        r#"
+game "Reading order"
+board { pits 3  layout south [2, 0, 1] north [2, 1, 1] }
+sow { direction ccw }
+capture "move then take" {
+  when last.side == opponent and last.count == 3
+  move 3 from last to next(next(last))
+  take next(last)
+  series forward while pit.count == 1
+}
+end "no move" when no_moves
+"#,
+    );
+    let v = after(&g, &[3]);
+    assert_eq!(board(&v), (json!([2, 0, 0]), json!([0, 0, 0]), json!(5), json!(0)));
+}
