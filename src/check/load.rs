@@ -292,6 +292,7 @@ fn kind_word(kind: DropKind) -> &'static str {
         DropKind::End => "end",
         DropKind::Forbid => "forbid",
         DropKind::Phase => "phase",
+        DropKind::AfterMove => "after move",
     }
 }
 
@@ -345,5 +346,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::SetupDeal => "setup deal".into(),
         ItemKind::SetupKeepClaims => "setup keep claims".into(),
         ItemKind::Rounds => "rounds".into(),
+        ItemKind::Memory(slot) => format!("memory {}", slot.name.node),
+        ItemKind::AfterMove(def) => format!("after move \"{}", def.name.node),
     })
 }
