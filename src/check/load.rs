@@ -301,6 +301,9 @@ fn drop_key(kind: DropKind, name: &str) -> String {
 }
 
 fn describe_key(key: &str) -> String {
+    if let Some(name) = key.strip_prefix("memory ") {
+        return format!("the memory `{name}`");
+    }
     match key.split_once(" \"") {
         Some((kind, name)) => format!("the {kind} `{name}`"),
         None => format!("`{key}`"),

@@ -609,6 +609,10 @@ impl TypeChecker<'_> {
                 "not in `memory { }`",
             );
             d = match suggest(&field.node, names.iter().copied()) {
+                _ if FIELDS.contains(&field.node.as_str()) => d.with_help(format!(
+                    "`{}` is a pit's own: seeds change only by sowing, `take` and `move`, owners by `claim`",
+                    field.node
+                )),
                 Some(s) => d.with_help(format!("did you mean `{s}`?")),
                 None if names.is_empty() => d.with_help("declare it first: `memory { player opened = 0 }`"),
                 None => d.with_help(format!("the game's memory is: {}", names.join(", "))),

@@ -368,8 +368,11 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
     };
     let items = positives.iter().filter(|r| is_item(**r)).count();
     let operators = positives.iter().any(|r| is_operator(*r));
+    // The memory actions are left out of what a rule may go on with: five words are shown, and the
+    // actions on seeds are the likelier meaning.
     let mut expected: Vec<&'static str> = positives
         .iter()
+        .filter(|r| !matches!(r, Rule::set_action | Rule::add_action | Rule::kw_set | Rule::kw_add))
         .filter(|r| !(is_operator(**r) || (items > 2 && is_item(**r))))
         .map(|r| phrase(*r))
         .collect();
