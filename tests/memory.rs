@@ -77,7 +77,11 @@ fn player_and_pit_memory_are_set_added_to_and_read_by_a_phase() {
     );
     let second = after(&g, &[2, 2]);
     assert_eq!(second["pits"], json!({"south": [2, 0], "north": [2, 0]}));
-    assert_eq!(second["stores"], json!({"south": 0, "north": 0}), "north's first move takes nothing");
+    assert_eq!(
+        second["stores"],
+        json!({"south": 0, "north": 0}),
+        "north's first move takes nothing"
+    );
     assert_eq!(
         second["memory"],
         json!({"opened": {"south": 1, "north": 1}, "counted": {"south": [1, 0], "north": [1, 0]}})
@@ -217,7 +221,10 @@ fn the_next_player_starts_where_the_last_move_ended() {
     assert_eq!(two["legal_moves"], json!([2]));
     let mut pos = played(&g, &[3, 2]);
     let refused = g.apply(&mut pos, 1).expect_err("south must start from pit 2");
-    assert!(refused.to_string().contains("the move must start where the last one ended"), "{refused}");
+    assert!(
+        refused.to_string().contains("the move must start where the last one ended"),
+        "{refused}"
+    );
     let three = after(&g, &[3, 2, 2]);
     assert_eq!(three["pits"], json!({"south": [3, 0, 1], "north": [4, 1, 3]}));
     assert_eq!(three["memory"], json!({"start": {"south": null, "north": "north 2"}}));
