@@ -781,7 +781,7 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                         expr(p, out);
                     }
                 }
-                ItemKind::Trigger(def) | ItemKind::Capture(def) => {
+                ItemKind::Trigger(def) | ItemKind::Capture(def) | ItemKind::AfterMove(def) => {
                     expr(&def.when, out);
                     for a in &def.actions {
                         match &a.node {
@@ -804,6 +804,7 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                             }
                             Action::SowTaken(again) => again.pit.iter().for_each(|p| expr(p, out)),
                             Action::Then(_) => {}
+                            Action::Set(a, b) | Action::Add(a, b) => [a, b].iter().for_each(|x| expr(x, out)),
                         }
                     }
                 }

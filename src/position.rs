@@ -167,9 +167,50 @@ pub struct PositionJson {
     /// Closed pits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closed: Option<PitSides<bool>>,
+    /// The values of the game's `memory { }` by name (shown when the game keeps memory): per player
+    /// `{"south": V, "north": V}`, per pit the values laid out as `pits`. A number, or a pit written
+    /// `"north 3"` (`"south b2"`, `"north store"`), or `null` for no pit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<MemoryJson>,
     /// The name of the rule that ended the game (output only, once over).
     #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
     pub ended_by: Option<String>,
+}
+
+/// The memory of a position by name, in the order the game declares it: serialised as a JSON
+/// object whose keys keep that order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MemoryJson(pub Vec<(String, serde_json::Value)>);
+
+impl Serialize for MemoryJson {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (name, values) in &self.0 {
+            map.serialize_entry(name, values)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for MemoryJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> serde::de::Visitor<'de> for Entries {
+            type Value = MemoryJson;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of memory values by name")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<MemoryJson, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(MemoryJson(entries))
+            }
+        }
+        d.deserialize_map(Entries)
+    }
 }
 
 fn sides<T>(game: &Game, f: impl Fn(std::ops::Range<usize>) -> T) -> Sides<T> {
@@ -245,8 +286,143 @@ pub fn to_json(game: &Game, pos: &Position) -> PositionJson {
         }),
         claimed: game.uses_claims.then(|| pit_sides(game, &b.claimed)),
         closed: game.uses_closed.then(|| pit_sides(game, &b.closed)),
+        memory: (!game.memory.is_empty()).then(|| memory_json(game, pos)),
         ended_by: pos.ended_by.clone(),
     }
+}
+
+/// The memory of a position, by name.
+fn memory_json(game: &Game, pos: &Position) -> MemoryJson {
+    use serde_json::{Value, json};
+    let value = |holds_pit: bool, v: i64| -> Value {
+        if holds_pit {
+            u16::try_from(v)
+                .ok()
+                .and_then(|c| pit_text(game, c))
+                .map_or(Value::Null, Value::String)
+        } else {
+            json!(v)
+        }
+    };
+    let values = &pos.board.memory;
+    MemoryJson(
+        game.memory
+            .iter()
+            .map(|m| {
+                let at = m.at.offset as usize;
+                let shown = if m.at.per_pit {
+                    let all: Vec<Value> = (0..game.pit_count()).map(|c| value(m.holds_pit, values[at + c])).collect();
+                    serde_json::to_value(pit_sides(game, &all))
+                } else {
+                    serde_json::to_value(Sides {
+                        south: value(m.holds_pit, values[at]),
+                        north: value(m.holds_pit, values[at + 1]),
+                    })
+                }
+                .expect("values serialise");
+                (m.name.clone(), shown)
+            })
+            .collect(),
+    )
+}
+
+/// A pit as the memory of the position JSON writes it: `"north 3"`, `"south b2"`, `"south store"`;
+/// `None` for no pit.
+fn pit_text(game: &Game, c: crate::engine::Cell) -> Option<String> {
+    if usize::from(c) >= game.pit_count() + 2 {
+        return None;
+    }
+    Some(match game.side(c) {
+        None => format!("shared {}", game.pit_name(game.move_of(c))),
+        Some(side) if game.is_store(c) => format!("{} store", side.name()),
+        Some(side) => format!("{} {}", side.name(), game.pit_name(game.move_of(c))),
+    })
+}
+
+/// Reads a pit as [`pit_text`] writes it (`null` is no pit).
+fn read_pit(game: &Game, v: &serde_json::Value) -> Option<crate::engine::Cell> {
+    if v.is_null() {
+        return Some(crate::compile::ir::NO_PIT);
+    }
+    let (side, pit) = v.as_str()?.trim().split_once(' ')?;
+    let player = match side {
+        "south" => Player::South,
+        "north" => Player::North,
+        "shared" => {
+            let k: usize = pit.strip_prefix('s')?.parse().ok()?;
+            return (1..=game.shared).contains(&k).then(|| game.pit(Player::South, game.side_pits + k));
+        }
+        _ => return None,
+    };
+    if pit == "store" {
+        return Some(game.store(player));
+    }
+    let k = if game.rows == 1 {
+        pit.parse().ok().filter(|k| (1..=game.side_pits).contains(k))?
+    } else {
+        let number: usize = pit.get(1..)?.parse().ok()?;
+        let row = usize::from(pit.as_bytes()[0].checked_sub(b'a')?);
+        (row < game.rows && (1..=game.columns).contains(&number)).then(|| row * game.columns + number)?
+    };
+    Some(game.pit(player, k))
+}
+
+/// Reads the memory of a position JSON into `memory` (which holds the values at the start): the
+/// values given replace those, the others stay.
+fn read_memory(game: &Game, given: &MemoryJson, memory: &mut [i64]) -> Result<(), Diagnostic> {
+    use serde_json::Value;
+    let names: Vec<&str> = game.memory.iter().map(|m| m.name.as_str()).collect();
+    if names.is_empty() {
+        return Err(bad(
+            "the position gives `memory`, but this game keeps none".into(),
+            "remove `memory`: only a game with `memory { }` has it",
+        ));
+    }
+    for (name, v) in &given.0 {
+        let Some(m) = game.memory.iter().find(|m| m.name == *name) else {
+            return Err(bad(
+                format!("the game keeps no memory named `{name}`"),
+                &format!("its memory is: {}", names.join(", ")),
+            ));
+        };
+        let what = if m.holds_pit {
+            "a pit such as \"north 3\", or null for no pit"
+        } else {
+            "a whole number"
+        };
+        let one = |v: &Value, whose: &str| -> Result<i64, Diagnostic> {
+            let read = if m.holds_pit {
+                read_pit(game, v).map(i64::from)
+            } else {
+                v.as_i64()
+            };
+            read.ok_or_else(|| {
+                bad(
+                    format!("`memory.{name}` of {whose} is {v}, not {what}"),
+                    &format!("`{name}` holds {what}"),
+                )
+            })
+        };
+        let at = m.at.offset as usize;
+        let shape = |expected: &str| {
+            bad(
+                format!("`memory.{name}` is not {expected}"),
+                "give the values as `pits` gives the seeds (or `{\"south\": V, \"north\": V}` for a player's)",
+            )
+        };
+        if m.at.per_pit {
+            let per_pit: PitSides<Value> =
+                serde_json::from_value(v.clone()).map_err(|_| shape("a list of values a pit for each player"))?;
+            for (c, v) in read_pits(game, &per_pit, &format!("`memory.{name}`"))?.iter().enumerate() {
+                memory[at + c] = one(v, &game.describe(c as crate::engine::Cell))?;
+            }
+        } else {
+            let per_player: Sides<Value> = serde_json::from_value(v.clone()).map_err(|_| shape("a value for each player"))?;
+            memory[at] = one(&per_player.south, "south")?;
+            memory[at + 1] = one(&per_player.north, "north")?;
+        }
+    }
+    Ok(())
 }
 
 fn bad(message: String, help: &str) -> Diagnostic {
@@ -293,11 +469,16 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
     {
         return Err(bad("`round` must be 1 or more".into(), "the first round is round 1"));
     }
+    let mut memory = game.memory_start.clone();
+    if let Some(given) = &json.memory {
+        read_memory(game, given, &mut memory)?;
+    }
     let mut pos = Position {
         board: Board {
             cells: cells.into(),
             claimed: claimed.into(),
             closed: closed.into(),
+            memory,
         },
         to_move: json.to_move,
         ply: json.ply.unwrap_or(0),

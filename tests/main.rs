@@ -7,6 +7,8 @@ mod support;
 mod language;
 // Sowing and captures on tiny invented boards (skip when, both stores, series variants, move from each pit), results worked out by hand.
 mod sowing;
+// Memory (player and pit values, `set`/`add`, `after move`), forced starts and converted pits, on tiny invented boards worked out by hand.
+mod memory;
 // Golden scenarios: tests/scenarios/<variant>/<behaviour>.scn, expected boards worked out by hand.
 mod scenarios;
 // Every shipped rule file (and every `sow` block in the docs) checks clean.

@@ -143,7 +143,8 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
                     f(p);
                 }
             }
-            ItemKind::Trigger(def) | ItemKind::Capture(def) => {
+            ItemKind::Memory(slot) => f(&mut slot.start),
+            ItemKind::Trigger(def) | ItemKind::Capture(def) | ItemKind::AfterMove(def) => {
                 f(&mut def.when);
                 for a in &mut def.actions {
                     match &mut a.node {
@@ -170,6 +171,14 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
                         }
                         Action::SowTaken(again) => again.pit.iter_mut().for_each(&mut *f),
                         Action::Then(_) => {}
+                        Action::Set(target, value) => {
+                            f(target);
+                            f(value);
+                        }
+                        Action::Add(amount, target) => {
+                            f(amount);
+                            f(target);
+                        }
                     }
                 }
             }

@@ -292,6 +292,7 @@ fn kind_word(kind: DropKind) -> &'static str {
         DropKind::End => "end",
         DropKind::Forbid => "forbid",
         DropKind::Phase => "phase",
+        DropKind::AfterMove => "after move",
     }
 }
 
@@ -300,6 +301,9 @@ fn drop_key(kind: DropKind, name: &str) -> String {
 }
 
 fn describe_key(key: &str) -> String {
+    if let Some(name) = key.strip_prefix("memory ") {
+        return format!("the memory `{name}`");
+    }
     match key.split_once(" \"") {
         Some((kind, name)) => format!("the {kind} `{name}`"),
         None => format!("`{key}`"),
@@ -351,5 +355,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::SetupDeal => "setup deal".into(),
         ItemKind::SetupKeepClaims => "setup keep claims".into(),
         ItemKind::Rounds => "rounds".into(),
+        ItemKind::Memory(slot) => format!("memory {}", slot.name.node),
+        ItemKind::AfterMove(def) => format!("after move \"{}", def.name.node),
     })
 }

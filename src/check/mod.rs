@@ -368,6 +368,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         params: &params,
         diags: Vec::new(),
         board_pits: pits,
+        memory: memory(&program.items, &statics, &mut diags),
     };
     let mut has_end = false;
     let mut fill = None;
@@ -434,6 +435,23 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         .with_label(a, "no captures")
                         .with_help("remove one of them"),
                     );
+                }
+            }
+            ItemKind::AfterMove(def) => {
+                tc.expect(&def.when, Ty::Bool, Scope::after_sowing());
+                for a in &def.actions {
+                    match &a.node {
+                        Action::Set(..) | Action::Add(..) => check_action(&a.node, a.span, &mut tc, Scope::after_sowing(), &mut diags),
+                        _ => diags.push(
+                            Diagnostic::error(
+                                "sow::check::misplaced",
+                                "an `after move` rule can only set or add to memory",
+                                a.span,
+                                "not allowed after the move",
+                            )
+                            .with_help("seeds are taken, moved and claimed by `capture` and `trigger` rules, during the move"),
+                        ),
+                    }
                 }
             }
             ItemKind::MatchEnds(cond) => {
@@ -1008,7 +1026,60 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
             }
         }
         Action::Then(_) => {}
+        Action::Set(target, value) => {
+            if let Some(m) = tc.memory_target(target, scope) {
+                tc.expect(value, if m.holds_pit { Ty::Pit } else { Ty::Int }, scope);
+            }
+        }
+        Action::Add(amount, target) => {
+            if let Some(m) = tc.memory_target(target, scope) {
+                if m.holds_pit {
+                    _diags.push(
+                        Diagnostic::error(
+                            "sow::check::type_mismatch",
+                            format!("`{}` holds a pit, which cannot be added to", m.name),
+                            target.span,
+                            "a pit",
+                        )
+                        .with_help(format!("give it another pit with `set ... {} = PIT`", m.name)),
+                    );
+                } else {
+                    tc.expect(amount, Ty::Int, scope);
+                }
+            }
+        }
     }
+}
+
+/// The values of `memory { }`: their starts are numbers known before the game, or `no_pit` for a
+/// memory that holds a pit; their names are not those of a pit's own fields.
+fn memory(items: &[Item], statics: &Statics, diags: &mut Vec<Diagnostic>) -> Vec<types::MemoryDecl> {
+    let mut decls = Vec::new();
+    for item in items {
+        let ItemKind::Memory(slot) = &item.kind else { continue };
+        if types::FIELDS.contains(&slot.name.node.as_str()) {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::reserved_name",
+                    format!("`{}` is a field every pit has, and cannot name memory", slot.name.node),
+                    slot.name.span,
+                    "reserved",
+                )
+                .with_help("choose another name"),
+            );
+            continue;
+        }
+        let holds_pit = matches!(&slot.start.kind, ExprKind::Name(n) if n == "no_pit");
+        if !holds_pit {
+            statics.eval(&slot.start, diags);
+        }
+        decls.push(types::MemoryDecl {
+            name: slot.name.node.clone(),
+            per_pit: slot.owner.node == crate::syntax::ast::MemoryOwner::Pit,
+            holds_pit,
+        });
+    }
+    decls
 }
 
 fn layout(

@@ -8,7 +8,7 @@ use crate::syntax::parse::Broken;
 /// The words an item starts with.
 const ITEM_WORDS: &[&str] = &[
     "game", "extends", "param", "board", "first", "sow", "forbid", "feeding", "grand", "trigger", "capture", "no", "end", "phase",
-    "rounds", "drop",
+    "rounds", "drop", "memory", "after",
 ];
 
 /// What a broken item most likely is: its first word, or the item word it is a misspelling of;

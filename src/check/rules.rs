@@ -426,12 +426,17 @@ fn capture(item: &crate::syntax::ast::Item) -> Option<Rule<'_>> {
     }
 }
 
-/// Triggers, forbid rules and the relay rule: each on its own (every one that holds applies).
+/// Triggers, `after move` rules, forbid rules and the relay rule: each on its own (every one that holds applies).
 fn others(an: &Analysis, items: &[crate::syntax::ast::Item], diags: &mut Vec<Diagnostic>) {
     for item in items {
         let rule = match &item.kind {
             ItemKind::Trigger(def) => Rule {
                 what: format!("the trigger `{}`", def.name.node),
+                name_span: def.name.span,
+                when: &def.when,
+            },
+            ItemKind::AfterMove(def) => Rule {
+                what: format!("the `after move` rule `{}`", def.name.node),
                 name_span: def.name.span,
                 when: &def.when,
             },

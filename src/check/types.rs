@@ -126,6 +126,19 @@ impl Scope {
             ..Self::move_start()
         }
     }
+    /// An `after move` rule: once the move's sowing and captures are over, `last` is where its
+    /// last lap ended.
+    pub fn after_sowing() -> Self {
+        Scope {
+            last: true,
+            pit: false,
+            origin: true,
+            in_trigger: false,
+            in_sowing: true,
+            after_move: false,
+            choosing_phase: false,
+        }
+    }
     /// The same with `pit` bound.
     pub fn with_pit(mut self) -> Self {
         self.pit = true;
@@ -157,6 +170,7 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "taken",
     "clockwise",
     "starter",
+    "no_pit",
 ];
 
 /// Names that files conventionally declare as parameters (`param pits = 6`); the language itself
@@ -192,9 +206,30 @@ pub(crate) const FUNCTIONS: &[&str] = &[
     "rounds_won",
 ];
 
-const FIELDS: &[&str] = &[
+/// The fields every pit has; memory may not take their names.
+pub(crate) const FIELDS: &[&str] = &[
     "count", "before", "number", "row", "side", "owner", "claimed", "closed", "store", "shared",
 ];
+
+/// A value of `memory { }`, as expressions read it.
+#[derive(Debug, Clone)]
+pub struct MemoryDecl {
+    /// Its name.
+    pub name: String,
+    /// Kept for each pit (else for each player).
+    pub per_pit: bool,
+    /// It holds a pit (else a number).
+    pub holds_pit: bool,
+}
+
+impl MemoryDecl {
+    fn ty(&self) -> Ty {
+        if self.holds_pit { Ty::Pit } else { Ty::Int }
+    }
+    fn owner_word(&self) -> &'static str {
+        if self.per_pit { "each pit" } else { "each player" }
+    }
+}
 
 /// Walks expressions, collecting diagnostics.
 pub struct TypeChecker<'a> {
@@ -204,6 +239,8 @@ pub struct TypeChecker<'a> {
     pub diags: Vec<Diagnostic>,
     /// Pits in a row, when the board's size is known (named in help about `pits`).
     pub board_pits: Option<usize>,
+    /// The game's `memory { }`.
+    pub memory: Vec<MemoryDecl>,
 }
 
 impl TypeChecker<'_> {
@@ -263,12 +300,56 @@ impl TypeChecker<'_> {
             ExprKind::Call(name, args) => self.call(e, &name.node, name.span, args, scope),
             ExprKind::Field(base, field) => {
                 let bt = self.ty(base, scope)?;
-                if bt != Ty::Pit {
+                let memory = self.memory.iter().find(|m| m.name == field.node).cloned();
+                if bt == Ty::Player && !self.memory.iter().any(|m| !m.per_pit) && memory.is_none() {
                     return self.mismatch(
                         base,
                         format!("`.{}` needs a pit, but this is {}", field.node, bt.word()),
                         "fields such as `.count` belong to pits: `last.count`",
                     );
+                }
+                if bt != Ty::Pit && bt != Ty::Player {
+                    return self.mismatch(
+                        base,
+                        format!("`.{}` needs a pit, but this is {}", field.node, bt.word()),
+                        "fields such as `.count` belong to pits: `last.count`",
+                    );
+                }
+                if let Some(m) = memory {
+                    if m.per_pit == (bt == Ty::Pit) {
+                        return Some(m.ty());
+                    }
+                    let example = if m.per_pit {
+                        format!("read it of a pit, such as `last.{}`", m.name)
+                    } else {
+                        format!("read it of a player, such as `mover.{0}` or `last.owner.{0}`", m.name)
+                    };
+                    self.diags.push(
+                        Diagnostic::error(
+                            "sow::check::type_mismatch",
+                            format!("`{}` is kept for {}, but this is {}", m.name, m.owner_word(), bt.word()),
+                            base.span,
+                            format!("this is {}", bt.word()),
+                        )
+                        .with_label(field.span, format!("kept for {}", m.owner_word()))
+                        .with_help(example),
+                    );
+                    return None;
+                }
+                if bt == Ty::Player {
+                    let names: Vec<&str> = self.memory.iter().filter(|m| !m.per_pit).map(|m| m.name.as_str()).collect();
+                    let mut d = Diagnostic::error(
+                        "sow::check::unknown_name",
+                        format!("a player has no memory `{}`", field.node),
+                        field.span,
+                        "not in `memory { }`",
+                    );
+                    d = match suggest(&field.node, names.iter().copied()) {
+                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                        None => d.with_help(format!("the memory kept for each player is: {}", names.join(", "))),
+                    };
+                    self.diags.push(d);
+                    return None;
                 }
                 match field.node.as_str() {
                     "count" | "before" | "number" | "row" => Some(Ty::Int),
@@ -281,7 +362,8 @@ impl TypeChecker<'_> {
                             field.span,
                             "unknown field",
                         );
-                        d = match suggest(other, FIELDS.iter().copied()) {
+                        let pit_memory = self.memory.iter().filter(|m| m.per_pit).map(|m| m.name.as_str());
+                        d = match suggest(other, FIELDS.iter().copied().chain(pit_memory)) {
                             Some(s) => d.with_help(format!("did you mean `{s}`?")),
                             None => d.with_help(format!("a pit's fields are: {}", FIELDS.join(", "))),
                         };
@@ -404,6 +486,7 @@ impl TypeChecker<'_> {
         let unavailable = |what: &str| -> Option<String> { Some(format!("`{n}` has no meaning here: {what}")) };
         let (ty, problem) = match n {
             "south" | "north" | "mover" | "opponent" | "to_move" | "starter" => (Ty::Player, None),
+            "no_pit" => (Ty::Pit, None),
             "last" => (
                 Ty::Pit,
                 if scope.last {
@@ -513,6 +596,46 @@ impl TypeChecker<'_> {
             return None;
         }
         Some(ty)
+    }
+
+    /// The memory value a `set` or `add` changes, checked: a player's or a pit's memory, as
+    /// declared. `None` after reporting a problem.
+    pub fn memory_target(&mut self, target: &Expr, scope: Scope) -> Option<MemoryDecl> {
+        let ExprKind::Field(_, field) = &target.kind else {
+            self.ty(target, scope)?;
+            self.diags.push(
+                Diagnostic::error(
+                    "sow::check::type_mismatch",
+                    "only memory can be set or added to",
+                    target.span,
+                    "not a memory value",
+                )
+                .with_help("name a value of `memory { }` and whose it is, such as `mover.opened` or `last.emptied`"),
+            );
+            return None;
+        };
+        let Some(m) = self.memory.iter().find(|m| m.name == field.node).cloned() else {
+            let names: Vec<&str> = self.memory.iter().map(|m| m.name.as_str()).collect();
+            let mut d = Diagnostic::error(
+                "sow::check::unknown_name",
+                format!("`{}` is not kept in memory, so it cannot be set", field.node),
+                field.span,
+                "not in `memory { }`",
+            );
+            d = match suggest(&field.node, names.iter().copied()) {
+                _ if FIELDS.contains(&field.node.as_str()) => d.with_help(format!(
+                    "`{}` is a pit's own: seeds change only by sowing, `take` and `move`, owners by `claim`",
+                    field.node
+                )),
+                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                None if names.is_empty() => d.with_help("declare it first: `memory { player opened = 0 }`"),
+                None => d.with_help(format!("the game's memory is: {}", names.join(", "))),
+            };
+            self.diags.push(d);
+            return None;
+        };
+        self.ty(target, scope)?;
+        Some(m)
     }
 
     fn call(&mut self, e: &Expr, name: &str, name_span: crate::diagnostic::Span, args: &[Expr], scope: Scope) -> Option<Ty> {

@@ -4,7 +4,7 @@
 //! `x in 2..3`. `a and b` / `a or b` stop as soon as `a` decides.
 
 use super::ir::{CmpOp, Code, Flag, Flat, Op, Operand, PitSet, Quick, Reg, Test, Who};
-use super::typed::{BoolExpr, IntExpr, PitExpr, Pits, PlayerExpr};
+use super::typed::{BoolExpr, IntExpr, PitExpr, Pits, PlayerExpr, Whose};
 use crate::engine::{Cell, Player};
 
 /// Compiles expressions for a board whose stores are the cells `pits` (south's) and `pits + 1`:
@@ -268,6 +268,7 @@ impl Gen {
                 self.num(x);
                 self.unary(Op::Mask(*m));
             }
+            IntExpr::Memory(r, whose) => self.memory(*r, whose),
         }
     }
 
@@ -327,7 +328,17 @@ impl Gen {
                 let i = self.set_index(s);
                 self.push(Op::Rightmost(i));
             }
+            PitExpr::Memory(r, whose) => self.memory(*r, whose),
         }
+    }
+
+    /// A memory value: whose it is, then the look-up.
+    fn memory(&mut self, r: super::ir::MemoryRef, whose: &Whose) {
+        match whose {
+            Whose::Player(p) => self.who(p),
+            Whose::Pit(p) => self.place(p),
+        }
+        self.unary(Op::Memory(r));
     }
 
     /// A player's store cell.

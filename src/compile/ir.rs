@@ -79,6 +79,35 @@ pub struct Game {
     pub sides: Vec<Option<Player>>,
     /// The first 64 end rules sorted by how they are tested, as bit sets.
     pub end_kinds: EndKinds,
+    /// The values of `memory { }`, in the order declared (empty: the game keeps no memory).
+    pub memory: Vec<MemorySlot>,
+    /// Every memory value at the start of the game, laid out as [`MemoryRef`] says.
+    pub memory_start: Vec<i64>,
+    /// `after move` rules, tried in order after every move's sowing; every one that holds is carried out.
+    pub after_moves: Vec<Rule>,
+}
+
+/// A value of `memory { }`.
+#[derive(Debug, Clone)]
+pub struct MemorySlot {
+    /// Its name.
+    pub name: String,
+    /// Where its values lie.
+    pub at: MemoryRef,
+    /// It holds a pit (as its cell, or [`NO_PIT`]), else a number.
+    pub holds_pit: bool,
+}
+
+/// Where a memory value lies in a board's memory: from `offset`, south's then north's for a value
+/// kept for each player, one per pit in cell order for a value kept for each pit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryRef {
+    /// Its first value's index.
+    pub offset: u32,
+    /// Kept for each pit (else for each player).
+    pub per_pit: bool,
+    /// The value at the start, which a store or no pit reads (they keep no memory).
+    pub start: i64,
 }
 
 /// The end rules among the first 64 of each [`EndTest`] kind: bit `i` stands for rule `i`. After
@@ -316,6 +345,17 @@ pub enum Action {
         pits: Vec<PitsExpr>,
         /// For whom.
         player: Code,
+    },
+    /// Set (or add to) a memory value.
+    Remember {
+        /// Which value of `Game::memory`.
+        slot: usize,
+        /// Whose: a player or a pit.
+        owner: Code,
+        /// The value set, or the number added.
+        value: Code,
+        /// Add `value` to the value (else set it).
+        add: bool,
     },
     /// Sow the seeds the rule took again, within the same move: from the pit `from`, or from the
     /// pit after `last` along the track.
@@ -656,6 +696,11 @@ pub enum Expr {
     Parity(Box<Expr>, bool),
     /// `if c then a else b`.
     If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `no_pit`.
+    NoPit,
+    /// A memory value of a player or a pit (`mover.opened`, `last.emptied`); it holds a pit when the
+    /// flag says so.
+    Memory(MemoryRef, bool, Box<Expr>),
 }
 
 impl Expr {
@@ -685,6 +730,7 @@ impl Expr {
             | Expr::Total
             | Expr::NoMoves
             | Expr::CanFeed
+            | Expr::NoPit
             | Expr::Repeated => false,
             Expr::Other(x)
             | Expr::Opposite(x)
@@ -694,6 +740,7 @@ impl Expr {
             | Expr::Captured(x)
             | Expr::RoundsWon(x)
             | Expr::Field(x, _)
+            | Expr::Memory(_, _, x)
             | Expr::Neg(x)
             | Expr::Not(x)
             | Expr::Parity(x, _) => x.mentions(pred),
@@ -984,6 +1031,8 @@ pub enum Op {
     Closed,
     /// Pit → nobody's?
     Shared,
+    /// Player or pit → its memory value.
+    Memory(MemoryRef),
     /// Pit → a store?
     IsStore,
     /// Pit → the pit across.

@@ -20,14 +20,17 @@ pub fn compile(checked: &Checked) -> Game {
     let side_pits = checked.pits * checked.rows;
     let geometry = checked.geometry();
     let cells = geometry.pit_count() + 2;
-    let lower = Lower {
+    let mut lower = Lower {
         params,
         pits: geometry.pit_count(),
         rows: checked.rows,
         typer: Typer::default(),
         sows_into_store: sows_into_store(items),
         takes_from_store: std::cell::Cell::new(false),
+        memory: Vec::new(),
     };
+    let (memory, memory_start) = lower.memory_layout(items);
+    lower.memory = memory;
     let name = items
         .iter()
         .find_map(|i| match &i.kind {
@@ -57,6 +60,13 @@ pub fn compile(checked: &Checked) -> Game {
         .iter()
         .filter_map(|i| match &i.kind {
             ItemKind::Trigger(def) => Some(lower.rule(def)),
+            _ => None,
+        })
+        .collect();
+    let after_moves = items
+        .iter()
+        .filter_map(|i| match &i.kind {
+            ItemKind::AfterMove(def) => Some(lower.rule(def)),
             _ => None,
         })
         .collect();
@@ -207,10 +217,13 @@ pub fn compile(checked: &Checked) -> Game {
         passing: items.iter().any(|i| matches!(i.kind, ItemKind::PassWhenUnable)),
         uses_total: lower.typer.total.get(),
         stores_only_grow: !lower.takes_from_store.get() && !enters_from_store,
-        hash_keys: hash_keys(cells),
+        hash_keys: hash_keys(cells, memory_start.len()),
         row_masks: [Player::South, Player::North].map(|p| row_mask(side_pits, p)),
         sides,
         end_kinds,
+        memory_start,
+        memory: lower.memory.clone(),
+        after_moves,
     };
     if let Some(cond) = &checked.seeds_where {
         let cond = lower.cond(cond);
@@ -229,6 +242,7 @@ fn answer_skips(game: &mut Game) {
         cells: crate::engine::Slots::from_slice(&game.initial),
         claimed: crate::engine::Slots::from_elem(None, game.pit_count()),
         closed: crate::engine::Slots::from_elem(false, game.pit_count()),
+        memory: game.memory_start.clone(),
     };
     let cells = game.pit_count() + 2;
     let mut tables = Vec::new();
@@ -308,6 +322,7 @@ fn start_where(game: &mut Game, cond: &Code) {
         cells: crate::engine::Slots::from_slice(&game.initial),
         claimed: crate::engine::Slots::from_elem(None, game.pit_count()),
         closed: crate::engine::Slots::from_elem(false, game.pit_count()),
+        memory: game.memory_start.clone(),
     };
     let keep: Vec<bool> = (0..game.pit_count())
         .map(|c| crate::engine::holds_for_pit(game, &board, cond, c as Cell))
@@ -435,6 +450,8 @@ fn may_be_store(e: &PitExpr, sows_into_store: bool) -> bool {
         PitExpr::If(_, a, b) => may_be_store(a, sows_into_store) || may_be_store(b, sows_into_store),
         // Sets hold pits only.
         PitExpr::NoPit | PitExpr::Origin | PitExpr::Pit | PitExpr::Leftmost(_) | PitExpr::Rightmost(_) => false,
+        // A rule may keep any pit in memory, a store too.
+        PitExpr::Memory(..) => true,
     }
 }
 
@@ -447,11 +464,11 @@ fn row_mask(pits: usize, p: Player) -> [u32; crate::engine::INLINE] {
     mask
 }
 
-/// Four random-looking numbers per cell (splitmix64), fixed so that a position's identity is the same
-/// in every run.
-fn hash_keys(cells: usize) -> Vec<u64> {
+/// Four random-looking numbers per cell (splitmix64), then one per memory value, fixed so that a
+/// position's identity is the same in every run.
+fn hash_keys(cells: usize, memory: usize) -> Vec<u64> {
     let mut state: u64 = 0x5eed_5eed_5eed_5eed;
-    (0..4 * cells)
+    (0..4 * cells + memory)
         .map(|_| {
             state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
             let mut z = state;
@@ -481,9 +498,43 @@ struct Lower<'a> {
     sows_into_store: bool,
     /// Some `move` action may take seeds out of a store.
     takes_from_store: std::cell::Cell<bool>,
+    /// The values of `memory { }`.
+    memory: Vec<MemorySlot>,
 }
 
 impl Lower<'_> {
+    /// Where each value of `memory { }` lies, and every value at the start.
+    fn memory_layout(&self, items: &[Item]) -> (Vec<MemorySlot>, Vec<i64>) {
+        let mut slots = Vec::new();
+        let mut start = Vec::new();
+        for item in items {
+            let ItemKind::Memory(slot) = &item.kind else { continue };
+            let holds_pit = matches!(&slot.start.kind, ExprKind::Name(n) if n == "no_pit");
+            let first = if holds_pit {
+                i64::from(NO_PIT)
+            } else {
+                match self.typer.int(&self.expr(&slot.start)) {
+                    typed::IntExpr::Int(n) => n,
+                    _ => unreachable!("check evaluated the start statically"),
+                }
+            };
+            let per_pit = slot.owner.node == ast::MemoryOwner::Pit;
+            let at = MemoryRef {
+                offset: start.len() as u32,
+                per_pit,
+                start: first,
+            };
+            let values = if per_pit { 2 * self.pits } else { 2 };
+            start.extend(std::iter::repeat_n(first, values));
+            slots.push(MemorySlot {
+                name: slot.name.node.clone(),
+                at,
+                holds_pit,
+            });
+        }
+        (slots, start)
+    }
+
     /// A condition, typed.
     fn cond(&self, e: &ast::Expr) -> Code {
         Gen::bool(self.pits, &self.typer.bool(&self.expr(e)))
@@ -635,6 +686,33 @@ impl Lower<'_> {
                     after: again.after,
                     cw: again.direction.as_ref().map(|d| d.node == ast::Direction::Cw),
                 }),
+                ast::Action::Set(target, value) | ast::Action::Add(value, target) => {
+                    let ExprKind::Field(whose, name) = &target.kind else {
+                        unreachable!("check accepts only memory as a target")
+                    };
+                    let slot = self
+                        .memory
+                        .iter()
+                        .position(|m| m.name == name.node)
+                        .expect("check accepts only declared memory");
+                    let m = &self.memory[slot];
+                    let owner = if m.at.per_pit {
+                        Gen::pit(self.pits, &self.typer.pit(&self.expr(whose)))
+                    } else {
+                        Gen::player(self.pits, &self.typer.player(&self.expr(whose)))
+                    };
+                    let value = if m.holds_pit {
+                        Gen::pit(self.pits, &self.typer.pit(&self.expr(value)))
+                    } else {
+                        Gen::int(self.pits, &self.typer.int(&self.expr(value)))
+                    };
+                    actions.push(Action::Remember {
+                        slot,
+                        owner,
+                        value,
+                        add: matches!(a.node, ast::Action::Add(..)),
+                    });
+                }
                 ast::Action::Then(t) => {
                     then = match t {
                         ast::Then::End => Then::End,
@@ -702,6 +780,7 @@ impl Lower<'_> {
                 "no_moves" => Expr::NoMoves,
                 "can_feed" => Expr::CanFeed,
                 "repeated" => Expr::Repeated,
+                "no_pit" => Expr::NoPit,
                 "front" => Expr::Int(1),
                 "back" => Expr::Int(self.rows as i64),
                 _ => Expr::Int(self.params.iter().find(|(p, _)| p == n).map_or(0, |(_, v)| *v)),
@@ -728,6 +807,9 @@ impl Lower<'_> {
                     Expr::Aggregate(agg, Box::new(self.set(&args[0])))
                 }
             },
+            ExprKind::Field(base, field) if let Some(m) = self.memory.iter().find(|m| m.name == field.node) => {
+                Expr::Memory(m.at, m.holds_pit, b(base))
+            }
             ExprKind::Field(base, field) => Expr::Field(
                 b(base),
                 match field.node.as_str() {

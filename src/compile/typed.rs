@@ -9,7 +9,7 @@
 
 use std::cell::Cell;
 
-use super::ir::{Aggregate, ArithOp, BinOp, CmpOp, Expr, PitField, Relation, SetExpr};
+use super::ir::{Aggregate, ArithOp, BinOp, CmpOp, Expr, MemoryRef, PitField, Relation, SetExpr};
 use crate::engine::Player;
 
 /// A pit or store named by a rule: a pit-valued [`Expr`], typed.
@@ -35,6 +35,17 @@ pub(crate) enum PitExpr {
     Leftmost(Box<Pits>),
     /// `rightmost(SET)`.
     Rightmost(Box<Pits>),
+    /// A pit kept in memory.
+    Memory(MemoryRef, Box<Whose>),
+}
+
+/// Whose memory value is read: a player's or a pit's.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Whose {
+    /// A player's.
+    Player(PlayerExpr),
+    /// A pit's.
+    Pit(PitExpr),
 }
 
 /// A player named by a rule.
@@ -103,6 +114,8 @@ pub(crate) enum IntExpr {
     Shr(Box<IntExpr>, u32),
     /// `a % 2^s` (`a` masked with `2^s - 1`).
     Mask(Box<IntExpr>, i64),
+    /// A number kept in memory.
+    Memory(MemoryRef, Box<Whose>),
 }
 
 /// A condition of a rule.
@@ -177,6 +190,8 @@ enum Ty {
 fn ty(e: &Expr) -> Ty {
     match e {
         Expr::If(_, a, _) => ty(a),
+        Expr::Memory(_, true, _) | Expr::NoPit => Ty::Pit,
+        Expr::Memory(_, false, _) => Ty::Int,
         Expr::Int(_)
         | Expr::Lap
         | Expr::Taken
@@ -356,6 +371,7 @@ impl Typer {
             }
             Expr::Field(p, PitField::Row) => IntExpr::Row(self.pit(p)),
             Expr::Field(p, _) => IntExpr::Number(self.pit(p)),
+            Expr::Memory(r, _, whose) => IntExpr::Memory(*r, Box::new(self.whose(*r, whose))),
             Expr::Aggregate(Aggregate::Size, set) => IntExpr::Size(Box::new(self.set(set))),
             Expr::Aggregate(_, set) => IntExpr::Sum(Box::new(self.set(set))),
             Expr::Neg(x) => match self.int(x) {
@@ -442,7 +458,18 @@ impl Typer {
             },
             Expr::Aggregate(Aggregate::Leftmost, set) => PitExpr::Leftmost(Box::new(self.set(set))),
             Expr::Aggregate(_, set) => PitExpr::Rightmost(Box::new(self.set(set))),
+            Expr::NoPit => PitExpr::NoPit,
+            Expr::Memory(r, _, whose) => PitExpr::Memory(*r, Box::new(self.whose(*r, whose))),
             _ => unreachable!("ty() said this is a pit"),
+        }
+    }
+
+    /// Whose memory value `r` is read: the player or the pit `e`.
+    pub fn whose(&self, r: MemoryRef, e: &Expr) -> Whose {
+        if r.per_pit {
+            Whose::Pit(self.pit(e))
+        } else {
+            Whose::Player(self.player(e))
         }
     }
 

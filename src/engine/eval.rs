@@ -2,7 +2,7 @@
 //! in progress: a small stack machine, allocation-free for every usual expression.
 
 use super::{Board, Cell, Game, Player};
-use crate::compile::ir::{Code, Flag, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
+use crate::compile::ir::{Code, Flag, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
 
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
@@ -388,6 +388,15 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The memory value `r` of the player or pit `owner`; a store or no pit keeps none and reads the
+    /// value at the start.
+    fn remembered(&self, r: MemoryRef, owner: i64) -> i64 {
+        match memory_index(self.game, r, owner) {
+            Some(i) => self.board.memory.get(i).copied().unwrap_or(r.start),
+            None => r.start,
+        }
+    }
+
     #[inline]
     fn total(&self) -> i64 {
         match self.total {
@@ -459,6 +468,7 @@ impl<'a> Ctx<'a> {
                 Op::Claimed => acc = i64::from(self.claimed(acc as Cell)),
                 Op::Closed => acc = i64::from(self.closed(acc as Cell)),
                 Op::Shared => acc = i64::from(c_shared(self.game, acc as Cell)),
+                Op::Memory(r) => acc = self.remembered(r, acc),
                 Op::IsStore => acc = i64::from(self.is_store(acc as Cell)),
                 Op::Opposite => acc = i64::from(self.opposite(acc as Cell)),
                 Op::Store => acc = i64::from(self.game.store(self.as_player(acc))),
@@ -570,6 +580,18 @@ fn side_value(side: Option<Player>) -> i64 {
 #[inline]
 fn c_shared(game: &Game, c: Cell) -> bool {
     c != NO_PIT && game.is_shared(c)
+}
+
+/// Where the memory value `r` of the player or pit `owner` lies in a board's memory; `None` for a
+/// store or no pit, which keep no memory.
+pub(crate) fn memory_index(game: &Game, r: MemoryRef, owner: i64) -> Option<usize> {
+    let within = if r.per_pit {
+        usize::try_from(owner).ok().filter(|&c| c < game.pit_count())?
+    } else {
+        // A shared pit's owner is nobody, who keeps no memory.
+        usize::try_from(owner).ok().filter(|&p| p < 2)?
+    };
+    Some(r.offset as usize + within)
 }
 
 /// A player from a value: 0 south, anything else north.

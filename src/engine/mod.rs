@@ -21,7 +21,7 @@ pub use moves::Moves;
 pub use perft::Playout;
 pub use play::MoveError;
 pub use slots::{INLINE, Slots};
-pub use trace::{Event, Passed};
+pub use trace::{Event, Keeper, Passed};
 
 /// Index of a cell: pits `0..2S`, where S is the pits of one player (rows × columns); south's come
 /// first, each player's front row first and each row from its owner's left (south's move k is cell
@@ -83,6 +83,9 @@ pub struct Board {
     pub claimed: Slots<Option<Player>>,
     /// Per pit: out of play.
     pub closed: Slots<bool>,
+    /// The values of the game's `memory { }` (see `MemoryRef` for their order); empty in a game
+    /// that keeps none.
+    pub memory: Vec<i64>,
 }
 
 /// A position: the board and whose turn it is, with what the rules need to know of the past.
@@ -416,6 +419,7 @@ impl Game {
                 cells: Slots::from_slice(&self.initial),
                 claimed: Slots::from_elem(None, n2),
                 closed: Slots::from_elem(false, n2),
+                memory: self.memory_start.clone(),
             },
             to_move: first.unwrap_or(self.first),
             ply: 0,
@@ -520,7 +524,8 @@ impl Game {
         }
     }
 
-    /// The identity of a position for the repetition rule: board, claims, closures, player to move.
+    /// The identity of a position for the repetition rule: board, claims, closures, memory, player to
+    /// move.
     /// Each cell's seeds count with their own random weight (`hash_keys`), so the sum differs between
     /// two different positions except with a chance of about 2^-64. Claims and closures count only in
     /// a game whose rules change them: otherwise they are the same in every position of the game.
@@ -548,6 +553,11 @@ impl Game {
                 if closed {
                     h = h.wrapping_add(keys[3 * cells + i]);
                 }
+            }
+        }
+        if !b.memory.is_empty() {
+            for (&v, &k) in b.memory.iter().zip(&keys[4 * cells..]) {
+                h = h.wrapping_add((v as u64).wrapping_mul(k));
             }
         }
         h

@@ -5,7 +5,7 @@ use crate::syntax::ast::PlayFrom;
 use std::fmt;
 
 use super::eval::Ctx;
-use super::trace::{Event, Log, Narrate, Passed, Silent};
+use super::trace::{Event, Keeper, Log, Narrate, Passed, Silent};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
 use crate::compile::ir::{
     Action, Code, EndResult, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Rule, Sow,
@@ -86,6 +86,8 @@ type CaptureLog = Slots<Taken, 8>;
 /// What one move's sowing did.
 struct Sown {
     another: bool,
+    /// Where the last lap ended.
+    last: Cell,
     /// Laps sown.
     laps: u32,
     /// Seeds the move's rules took (to a store, to an owner, or into the hand to sow again).
@@ -572,6 +574,11 @@ impl Game {
                 e.laps
             ),
         };
+        let mut hash_delta = sown.hash_delta;
+        if !self.after_moves.is_empty() && self.after_move(pos, turn, origin, &sown, phase, log) {
+            // The memory changed: the position's identity is worked out afresh.
+            hash_delta = None;
+        }
         pos.ply += 1;
         if penalty_possible && self.row_seeds(&pos.board, mover.other()) == 0 {
             self.feeding_penalty(pos, mover, log);
@@ -586,8 +593,29 @@ impl Game {
             self.pass_if_unable(pos, hints, log);
         }
         let stores_grew = self.stores(&pos.board) != stores_before;
-        let repeated = self.uses_repeated && self.remember(pos, mover, sown.hash_delta, stores_grew);
+        let repeated = self.uses_repeated && self.remember(pos, mover, hash_delta, stores_grew);
         self.settle(pos, mover, repeated, first_move || stores_grew, hints, log)
+    }
+
+    /// The `after move` rules, after the sowing of `turn`'s move from `origin`: every one whose
+    /// condition holds is carried out, in order, each reading what the ones before it left. Returns
+    /// whether the memory changed.
+    #[cold]
+    #[inline(never)]
+    fn after_move(&self, pos: &mut Position, turn: Turn, origin: Cell, sown: &Sown, phase: &Phase, log: &mut impl Narrate) -> bool {
+        let memory_before = pos.board.memory.clone();
+        let track = phase.track(turn.mover, turn.cw);
+        for rule in &self.after_moves {
+            let snapshot = pos.board.clone();
+            let ctx = Ctx {
+                taken: sown.taken,
+                ..self.ctx_lap(turn, &snapshot, None, sown.last, origin, sown.laps, track)
+            };
+            if ctx.bool(&rule.when) {
+                self.act(&mut pos.board, &snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, None, log);
+            }
+        }
+        pos.board.memory != memory_before
     }
 
     /// `pass when unable`: the player to move who has no legal move passes the turn when the other
@@ -823,6 +851,7 @@ impl Game {
             cells: Slots::from_elem(0, n2 + 2),
             claimed: Slots::from_elem(None, n2),
             closed: Slots::from_elem(false, n2),
+            memory: Vec::new(),
         };
         let side = self.total + 1;
         let mut holds = Vec::with_capacity((side * side) as usize);
@@ -1122,6 +1151,7 @@ impl Game {
         // lap only reads).
         let mut taken = 0u32;
         let mut pulled: Option<Pull> = None;
+        let mut final_last: Cell;
         loop {
             let hand = match pulled.take() {
                 Some(pull) => {
@@ -1169,6 +1199,7 @@ impl Game {
                 only_moved = false;
                 self.sow_one_by_one(board, turn, origin, phase, lap, &mut before, hand, start, &mut taken, log)?
             };
+            final_last = last;
             log.push(|| Event::LapEnds {
                 last,
                 count: board.cells[last as usize],
@@ -1256,6 +1287,7 @@ impl Game {
         };
         Ok(Sown {
             another,
+            last: final_last,
             laps: lap,
             taken,
             grand_slam,
@@ -1746,6 +1778,30 @@ impl Game {
                             rule: rule.to_string(),
                             cell: c,
                             player: p,
+                        });
+                    }
+                }
+                Action::Remember { slot, owner, value, add } => {
+                    let m = &self.memory[*slot];
+                    let whose = ctx.run(owner);
+                    let Some(i) = super::eval::memory_index(self, m.at, whose) else {
+                        continue;
+                    };
+                    let given = ctx.run(value);
+                    let old = board.memory[i];
+                    let new = if *add { old.saturating_add(given) } else { given };
+                    if new != old {
+                        board.memory[i] = new;
+                        log.push(|| Event::Remember {
+                            rule: rule.to_string(),
+                            name: m.name.clone(),
+                            keeper: if m.at.per_pit {
+                                Keeper::Pit(whose as Cell)
+                            } else {
+                                Keeper::Player(if whose == 0 { Player::South } else { Player::North })
+                            },
+                            value: new,
+                            holds_pit: m.holds_pit,
                         });
                     }
                 }

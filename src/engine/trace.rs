@@ -117,6 +117,19 @@ pub enum Event {
         /// For whom.
         player: Player,
     },
+    /// A rule changed a memory value.
+    Remember {
+        /// The rule's name.
+        rule: String,
+        /// The memory's name.
+        name: String,
+        /// Whose value it is.
+        keeper: Keeper,
+        /// The value now: a number, or a pit's cell (`NO_PIT` for none) when `holds_pit`.
+        value: i64,
+        /// The memory holds a pit.
+        holds_pit: bool,
+    },
     /// The move is over, and why.
     TurnEnds {
         /// In words.
@@ -179,6 +192,15 @@ pub enum Event {
         /// Seeds held, south then north.
         scores: [u32; 2],
     },
+}
+
+/// Whose memory value a rule changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keeper {
+    /// A player's.
+    Player(Player),
+    /// A pit's.
+    Pit(Cell),
 }
 
 /// Collects events when narration is wanted; does nothing otherwise.
@@ -306,6 +328,24 @@ impl Game {
                     seeds(*moved)
                 ),
                 Event::Claim { rule, cell, player } => format!("  \"{rule}\": {} now belongs to {}", self.describe(*cell), player.name()),
+                Event::Remember {
+                    rule,
+                    name,
+                    keeper,
+                    value,
+                    holds_pit,
+                } => {
+                    let whose = match keeper {
+                        Keeper::Player(p) => p.name().to_string(),
+                        Keeper::Pit(c) => self.describe(*c),
+                    };
+                    let value = match (*holds_pit, Cell::try_from(*value)) {
+                        (true, Ok(c)) if c != crate::compile::ir::NO_PIT => self.describe(c),
+                        (true, _) => "no pit".to_string(),
+                        (false, _) => value.to_string(),
+                    };
+                    format!("  \"{rule}\": {whose}'s {name} is now {value}")
+                }
                 Event::TurnEnds { why } => format!("  the move ends: {why}"),
                 Event::AnotherMove { player } => format!("  {} moves again", player.name()),
                 Event::Pass { player } => format!("{} cannot move and passes", player.name()),

@@ -76,7 +76,7 @@ pub(crate) fn position_key(pos: &Position, with_ply: bool) -> u64 {
 }
 
 /// Calls `f` with each field that makes a position what it is for a search, in a fixed order: the
-/// board (seeds, claims, closures), whose turn, the round and rounds won, whether the seeds left count
+/// board (seeds, claims, closures, memory), whose turn, the round and rounds won, whether the seeds left count
 /// in place, and the move number when `with_ply`.
 pub(crate) fn position_fields(pos: &Position, with_ply: bool, mut f: impl FnMut(u64)) {
     for &c in &pos.board.cells {
@@ -87,6 +87,9 @@ pub(crate) fn position_fields(pos: &Position, with_ply: bool, mut f: impl FnMut(
     }
     for &c in &pos.board.closed {
         f(u64::from(c));
+    }
+    for &m in &pos.board.memory {
+        f(m as u64);
     }
     f(pos.to_move.index() as u64);
     f(u64::from(pos.round));

@@ -152,6 +152,10 @@ pub enum Action {
     SowTaken(SowAgain),
     /// `then ...`.
     Then(Then),
+    /// `set TARGET = VALUE`: a memory value is set.
+    Set(Expr, Expr),
+    /// `add AMOUNT to TARGET`: a number in memory is added to.
+    Add(Expr, Expr),
 }
 
 /// Where and which way the seeds a rule took are sown again.
@@ -271,6 +275,28 @@ pub enum DropKind {
     Forbid,
     /// `drop phase`.
     Phase,
+    /// `drop after move`.
+    AfterMove,
+}
+
+/// Whom a memory value is kept for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemoryOwner {
+    /// One value for each player.
+    Player,
+    /// One value for each pit.
+    Pit,
+}
+
+/// A `memory { }` statement: a value the game keeps for each player or each pit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemorySlot {
+    /// Whom it is kept for.
+    pub owner: Spanned<MemoryOwner>,
+    /// Its name, read as `mover.NAME` or `last.NAME`.
+    pub name: Spanned<String>,
+    /// Its value at the start of the game: a number, or `no_pit` for a memory that holds a pit.
+    pub start: Expr,
 }
 
 /// What decides a match.
@@ -376,6 +402,10 @@ pub enum ItemKind {
     Rounds,
     /// `drop KIND "NAME"`.
     Drop(DropKind, Spanned<String>),
+    /// `memory { player NAME = START }` (one item per statement).
+    Memory(MemorySlot),
+    /// `after move "NAME" { ... }`.
+    AfterMove(RuleDef),
 }
 
 /// An expression.

@@ -65,6 +65,9 @@ pub const STATEMENT_WORDS: &[&str] = &[
     "place",
     "captures",
     "sown",
+    "player",
+    "set",
+    "add",
 ];
 
 /// How a rule is named to a person.
@@ -89,6 +92,14 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::rounds_item => "`rounds`",
         Rule::drop_item => "`drop`",
         Rule::play_from_item => "`play from`",
+        Rule::memory_item => "`memory`",
+        Rule::after_move_item => "`after move`",
+        Rule::memory_slot => "`player NAME = ...` or `pit NAME = ...`",
+        Rule::memory_owner => "`player` or `pit`",
+        Rule::set_action => "`set`",
+        Rule::add_action => "`add`",
+        Rule::kw_set => "`set`",
+        Rule::kw_add => "`add`",
         Rule::board_pits => "`pits`",
         Rule::board_rows => "`rows`",
         Rule::board_seeds => "`seeds`",
@@ -173,7 +184,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::setup_fill => "`setup fill`",
         Rule::setup_deal => "`setup deal fewest`",
         Rule::setup_keep_claims => "`setup keep claims`",
-        Rule::drop_kind => "`capture`, `trigger`, `end`, `forbid` or `phase`",
+        Rule::drop_kind => "`capture`, `trigger`, `end`, `forbid`, `phase` or `after move`",
         Rule::expr
         | Rule::or_expr
         | Rule::and_expr

@@ -25,7 +25,7 @@ pub const MAX_SOURCE_BYTES: usize = 1 << 20;
 /// Words an item may start with, for "did you mean".
 const ITEM_WORDS: &[&str] = &[
     "game", "extends", "param", "board", "first", "sow", "forbid", "feeding", "grand", "trigger", "capture", "captures", "no", "pass",
-    "let", "end", "phase", "rounds", "drop",
+    "let", "end", "phase", "rounds", "drop", "memory", "after",
 ];
 
 /// How deeply brackets may nest, and how many prefix operators (`not`, `-`) may follow each other.
@@ -226,7 +226,8 @@ fn item_starts(text: &str) -> Vec<usize> {
                 let rest = next_after(end);
                 let opens = match word {
                     "game" | "extends" | "capture" | "trigger" | "forbid" | "end" | "phase" => rest.starts_with('"'),
-                    "board" | "sow" | "rounds" => rest.starts_with('{'),
+                    "board" | "sow" | "rounds" | "memory" => rest.starts_with('{'),
+                    "after" => rest.starts_with("move"),
                     "no" => rest.starts_with("captures"),
                     "grand" => rest.starts_with("slam"),
                     "first" => rest.starts_with("south") || rest.starts_with("north"),
@@ -368,8 +369,11 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
     let items = positives.iter().filter(|r| is_item(**r)).count();
     let board_stmts = positives.iter().filter(|r| is_board_stmt(**r)).count();
     let operators = positives.iter().any(|r| is_operator(*r));
+    // The memory actions are left out of what a rule may go on with: five words are shown, and the
+    // actions on seeds are the likelier meaning.
     let mut expected: Vec<&'static str> = positives
         .iter()
+        .filter(|r| !matches!(r, Rule::set_action | Rule::add_action | Rule::kw_set | Rule::kw_add))
         .filter(|r| !(is_operator(**r) || (items > 2 && is_item(**r)) || (board_stmts > 2 && is_board_stmt(**r))))
         .map(|r| phrase(*r))
         .collect();
@@ -489,6 +493,8 @@ fn is_item(rule: Rule) -> bool {
             | Rule::phase_item
             | Rule::rounds_item
             | Rule::drop_item
+            | Rule::memory_item
+            | Rule::after_move_item
     )
 }
 
@@ -540,6 +546,7 @@ fn home_block(word: &str) -> Option<&'static str> {
         "direction" | "skip" | "into" | "relay" => "`sow { }`",
         "match" | "setup" => "`rounds { }`",
         "take" | "series" | "claim" => "a `capture` or `trigger` rule, after its `when`",
+        "player" => "`memory { }`",
         _ => return None,
     })
 }
@@ -549,7 +556,15 @@ fn children(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
     pair.into_inner().filter(|p| {
         !matches!(
             p.as_rule(),
-            Rule::kw_when | Rule::kw_in | Rule::kw_is | Rule::kw_and | Rule::kw_or | Rule::kw_not | Rule::kw_where
+            Rule::kw_when
+                | Rule::kw_in
+                | Rule::kw_is
+                | Rule::kw_and
+                | Rule::kw_or
+                | Rule::kw_not
+                | Rule::kw_where
+                | Rule::kw_set
+                | Rule::kw_add
         )
     })
 }
@@ -633,7 +648,7 @@ impl Builder {
     fn items(&self, pair: Pair<Rule>) -> R<Vec<Item>> {
         let span = self.span(&pair);
         match pair.as_rule() {
-            Rule::board_item | Rule::sow_item => Ok(self.block(pair)?),
+            Rule::board_item | Rule::sow_item | Rule::memory_item => Ok(self.block(pair)?),
             Rule::rounds_item => {
                 let mut all = vec![Item {
                     kind: ItemKind::Rounds,
@@ -801,6 +816,28 @@ impl Builder {
                 })
             }
             Rule::trigger_item => ItemKind::Trigger(self.rule_def(inner)?),
+            Rule::after_move_item => ItemKind::AfterMove(self.rule_def(inner)?),
+            Rule::memory_slot => {
+                let owner = inner.next().expect("owner");
+                let owner = Spanned {
+                    node: if owner.as_str() == "pit" {
+                        MemoryOwner::Pit
+                    } else {
+                        MemoryOwner::Player
+                    },
+                    span: self.span(&owner),
+                };
+                let name = inner.next().expect("name");
+                let name = Spanned {
+                    node: name.as_str().to_string(),
+                    span: self.span(&name),
+                };
+                ItemKind::Memory(MemorySlot {
+                    owner,
+                    name,
+                    start: self.expr(inner.next().expect("start"))?,
+                })
+            }
             Rule::capture_item => ItemKind::Capture(self.rule_def(inner)?),
             Rule::no_captures => ItemKind::NoCaptures,
             Rule::end_item => {
@@ -850,7 +887,8 @@ impl Builder {
                     "trigger" => DropKind::Trigger,
                     "end" => DropKind::End,
                     "forbid" => DropKind::Forbid,
-                    _ => DropKind::Phase,
+                    "phase" => DropKind::Phase,
+                    _ => DropKind::AfterMove,
                 };
                 ItemKind::Drop(kind, self.string(inner.next().expect("name")))
             }
@@ -962,6 +1000,14 @@ impl Builder {
                         }
                     }
                     Action::SowTaken(again)
+                }
+                Rule::set_action => {
+                    let target = self.expr(parts.next().expect("target"))?;
+                    Action::Set(target, self.expr(parts.next().expect("value"))?)
+                }
+                Rule::add_action => {
+                    let amount = self.expr(parts.next().expect("amount"))?;
+                    Action::Add(amount, self.expr(parts.next().expect("target"))?)
                 }
                 Rule::then_action => {
                     let kind = parts.next().expect("kind");

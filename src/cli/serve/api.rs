@@ -460,6 +460,7 @@ fn steps(game: &Game, events: &[Event]) -> Vec<Value> {
                 }
                 // The seeds of these are sown by the `Sown` steps that follow, or were moved already.
                 Event::SowAgain { .. }
+                | Event::Remember { .. }
                 | Event::ShortMove { .. }
                 | Event::TurnEnds { .. }
                 | Event::GrandSlam { .. }
