@@ -125,16 +125,20 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
             | ItemKind::Forbid(_, e)
             | ItemKind::Feeding(Some(e))
             | ItemKind::MatchEnds(e)
-            | ItemKind::SetupFill(e) => f(e),
+            | ItemKind::SetupStore(e)
+            | ItemKind::SetupFill(e, _) => f(e),
             ItemKind::BoardLayout(sides) => sides
                 .iter_mut()
                 .flat_map(|(_, rows)| rows.iter_mut())
                 .flat_map(|r| r.node.iter_mut())
                 .for_each(&mut *f),
-            ItemKind::End(_, cond, remaining, result) => {
+            ItemKind::End(_, cond, remaining, from, result) => {
                 f(cond);
                 if let Some(Remaining::To(p)) = remaining {
                     f(p);
+                }
+                if let Some(pits) = from {
+                    f(pits);
                 }
                 if let Some(EndResult::Winner(p) | EndResult::Loser(p)) = result {
                     f(p);

@@ -329,6 +329,8 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::SowIntoStore => "sow into own store".into(),
         ItemKind::SowRelay(_) => "sow relay".into(),
         ItemKind::SowRelayFrom(_) => "sow relay from".into(),
+        // `relay never` states the relay rule too: a child file's replaces its parent's `relay when`.
+        ItemKind::SowRelayNever => "sow relay".into(),
         ItemKind::SowStartInOrigin(_) => "sow start in origin".into(),
         ItemKind::SowRelayLimit(_) => "sow relay limit".into(),
         ItemKind::Forbid(name, _) => format!("forbid \"{}", name.node),
@@ -341,8 +343,11 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::Phase(name, ..) => format!("phase \"{}", name.node),
         ItemKind::MatchEnds(_) => "match ends".into(),
         ItemKind::MatchWinner(_) => "match winner".into(),
-        ItemKind::SetupFill(_) => "setup fill".into(),
-        ItemKind::SetupDeal => "setup deal".into(),
+        // Filling and dealing are two ways of one set-up: a child file's replaces its parent's.
+        ItemKind::SetupFill(..) | ItemKind::SetupDeal => "setup".into(),
+        ItemKind::SetupMirror => "setup mirror".into(),
+        ItemKind::SetupStore(_) => "setup store".into(),
+        ItemKind::NextRoundFirst(_) => "next round first".into(),
         ItemKind::SetupKeepClaims => "setup keep claims".into(),
         ItemKind::Rounds => "rounds".into(),
     })

@@ -158,6 +158,10 @@ pub enum Event {
         cells: Vec<u32>,
         /// Closed pits.
         closed: Vec<bool>,
+        /// Claimed pits.
+        claimed: Vec<Option<Player>>,
+        /// Who opens the round, when the rules say who does (else the file's `first`, as always).
+        opener: Option<Player>,
     },
     /// The match is over.
     MatchEnds {
@@ -345,16 +349,27 @@ impl Game {
                         )
                     }
                 }
-                Event::RoundSetup { round, cells, closed } => {
+                Event::RoundSetup {
+                    round,
+                    cells,
+                    closed,
+                    claimed,
+                    opener,
+                } => {
                     let n = self.side_pits;
                     let row = |p: Player| {
                         self.row(p)
-                            .map(|c| if closed[c] { "closed".to_string() } else { cells[c].to_string() })
+                            .map(|c| match (closed[c], claimed[c]) {
+                                (true, _) => "closed".to_string(),
+                                (false, Some(owner)) if owner != p => format!("{} ({}'s)", cells[c], owner.name()),
+                                _ => cells[c].to_string(),
+                            })
                             .collect::<Vec<_>>()
                             .join(" ")
                     };
+                    let opens = opener.map_or(String::new(), |p| format!("; {} opens it", p.name()));
                     format!(
-                        "round {round} is set up: south [{}], north [{}]; stores south {}, north {}",
+                        "round {round} is set up: south [{}], north [{}]; stores south {}, north {}{opens}",
                         row(Player::South),
                         row(Player::North),
                         cells[2 * n],
