@@ -5,6 +5,8 @@ mod support;
 
 // Constructs of the language (if/then/else, let, passing) on tiny invented boards, results worked out by hand.
 mod language;
+// Rounds on tiny invented boards, worked out by hand: who opens the next round, every set-up, counting stated pits, placing.
+mod rounds;
 // Golden scenarios: tests/scenarios/<variant>/<behaviour>.scn, expected boards worked out by hand.
 mod scenarios;
 // Every shipped rule file (and every `sow` block in the docs) checks clean.

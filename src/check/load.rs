@@ -300,6 +300,9 @@ fn drop_key(kind: DropKind, name: &str) -> String {
 }
 
 fn describe_key(key: &str) -> String {
+    if key == "setup" {
+        return "the round's set-up (`setup fill` or `setup deal`)".into();
+    }
     match key.split_once(" \"") {
         Some((kind, name)) => format!("the {kind} `{name}`"),
         None => format!("`{key}`"),
