@@ -298,7 +298,7 @@ pub enum ItemKind {
     /// `no captures`.
     NoCaptures,
     /// `end "NAME" when COND [remaining MODE [from PITS]] [RESULT]`.
-    End(Spanned<String>, Expr, Option<Remaining>, Option<Expr>, Option<EndResult>),
+    End(Spanned<String>, Expr, Option<Remaining>, Option<Box<Expr>>, Option<EndResult>),
     /// `phase "NAME" when COND { ... }`.
     Phase(Spanned<String>, Expr, Vec<Item>),
     /// `rounds { match ends when COND }`.

@@ -754,7 +754,7 @@ impl Builder {
                     } else {
                         let (mode, pits) = self.remaining(part)?;
                         remaining = Some(mode);
-                        from = pits;
+                        from = pits.map(Box::new);
                     }
                 }
                 ItemKind::End(name, cond, remaining, from, result)
