@@ -772,10 +772,13 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                 | ItemKind::Forbid(_, e)
                 | ItemKind::Feeding(Some(e))
                 | ItemKind::MatchEnds(e) => expr(e, out),
-                ItemKind::End(_, cond, remaining, result) => {
+                ItemKind::End(_, cond, remaining, from, result) => {
                     expr(cond, out);
                     if let Some(Remaining::To(p)) = remaining {
                         expr(p, out);
+                    }
+                    if let Some(pits) = from {
+                        expr(pits, out);
                     }
                     if let Some(EndResult::Winner(p) | EndResult::Loser(p)) = result {
                         expr(p, out);

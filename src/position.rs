@@ -158,6 +158,9 @@ pub struct PositionJson {
     /// The player who began the game (shown when a rule reads `starter`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub starter: Option<Player>,
+    /// The player who opened the current round (shown when the next round's opener depends on it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opener: Option<Player>,
     /// Rounds won.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rounds_won: Option<Sides<u32>>,
@@ -280,6 +283,7 @@ pub fn to_json(game: &Game, pos: &Position) -> PositionJson {
         ply: Some(pos.ply),
         round: game.rounds.as_ref().map(|_| pos.round),
         starter: game.uses_starter.then_some(pos.starter),
+        opener: game.rounds.as_ref().and_then(|r| r.opener).map(|_| pos.opener),
         rounds_won: game.rounds.as_ref().map(|_| Sides {
             south: pos.rounds_won[0],
             north: pos.rounds_won[1],
@@ -485,6 +489,8 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
         round: json.round.unwrap_or(1),
         // Without it, the game is taken to have begun as the rule file says.
         starter: json.starter.unwrap_or(game.first),
+        // Without it, the round is taken to have been opened by the player who began the game.
+        opener: json.opener.or(json.starter).unwrap_or(game.first),
         rounds_won: json.rounds_won.map_or([0, 0], |r| [r.south, r.north]),
         over: false,
         winner: None,

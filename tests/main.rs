@@ -9,6 +9,8 @@ mod language;
 mod sowing;
 // Memory (player and pit values, `set`/`add`, `after move`), forced starts and converted pits, on tiny invented boards worked out by hand.
 mod memory;
+// Rounds on tiny invented boards, worked out by hand: who opens the next round, every set-up, counting stated pits, placing.
+mod rounds;
 // Golden scenarios: tests/scenarios/<variant>/<behaviour>.scn, expected boards worked out by hand.
 mod scenarios;
 // Every shipped rule file (and every `sow` block in the docs) checks clean.

@@ -126,7 +126,8 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
             | ItemKind::Forbid(_, e)
             | ItemKind::Feeding(Some(e))
             | ItemKind::MatchEnds(e)
-            | ItemKind::SetupFill(e) => f(e),
+            | ItemKind::SetupStore(e)
+            | ItemKind::SetupFill(e, _) => f(e),
             ItemKind::BoardLayout(sides) => sides
                 .iter_mut()
                 .flat_map(|(_, rows)| rows.iter_mut())
@@ -134,10 +135,13 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
                 .for_each(&mut *f),
             ItemKind::BoardLayoutShared(list) => list.node.iter_mut().for_each(&mut *f),
             ItemKind::BoardRing(e, _) => f(e),
-            ItemKind::End(_, cond, remaining, result) => {
+            ItemKind::End(_, cond, remaining, from, result) => {
                 f(cond);
                 if let Some(Remaining::To(p)) = remaining {
                     f(p);
+                }
+                if let Some(pits) = from {
+                    f(pits);
                 }
                 if let Some(EndResult::Winner(p) | EndResult::Loser(p)) = result {
                     f(p);

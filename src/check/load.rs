@@ -304,6 +304,9 @@ fn describe_key(key: &str) -> String {
     if let Some(name) = key.strip_prefix("memory ") {
         return format!("the memory `{name}`");
     }
+    if key == "setup" {
+        return "the round's set-up (`setup fill` or `setup deal`)".into();
+    }
     match key.split_once(" \"") {
         Some((kind, name)) => format!("the {kind} `{name}`"),
         None => format!("`{key}`"),
@@ -339,6 +342,8 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::SowIntoStore(_) => "sow into store".into(),
         ItemKind::SowRelay(_) => "sow relay".into(),
         ItemKind::SowRelayFrom(_) => "sow relay from".into(),
+        // `relay never` states the relay rule too: a child file's replaces its parent's `relay when`.
+        ItemKind::SowRelayNever => "sow relay".into(),
         ItemKind::SowStartInOrigin(_) => "sow start in origin".into(),
         ItemKind::SowRelayLimit(_) => "sow relay limit".into(),
         ItemKind::Forbid(name, _) => format!("forbid \"{}", name.node),
@@ -351,8 +356,11 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::Phase(name, ..) => format!("phase \"{}", name.node),
         ItemKind::MatchEnds(_) => "match ends".into(),
         ItemKind::MatchWinner(_) => "match winner".into(),
-        ItemKind::SetupFill(_) => "setup fill".into(),
-        ItemKind::SetupDeal => "setup deal".into(),
+        // Filling and dealing are two ways of one set-up: a child file's replaces its parent's.
+        ItemKind::SetupFill(..) | ItemKind::SetupDeal => "setup".into(),
+        ItemKind::SetupMirror => "setup mirror".into(),
+        ItemKind::SetupStore(_) => "setup store".into(),
+        ItemKind::NextRoundFirst(_) => "next round first".into(),
         ItemKind::SetupKeepClaims => "setup keep claims".into(),
         ItemKind::Rounds => "rounds".into(),
         ItemKind::Memory(slot) => format!("memory {}", slot.name.node),

@@ -10,7 +10,9 @@ mod rules;
 mod types;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
-use crate::syntax::ast::{Action, CapUnit, EndResult, Expr, ExprKind, Item, ItemKind, PlayFrom, Receiver, Remaining, SeriesDef, TrackKind};
+use crate::syntax::ast::{
+    Action, CapUnit, EndResult, Expr, ExprKind, FillOption, Item, ItemKind, PlayFrom, Receiver, Remaining, SeriesDef, TrackKind,
+};
 pub use load::{Program, load, load_text};
 use types::{Scope, Ty, TypeChecker};
 
@@ -54,7 +56,10 @@ pub struct Checked {
     pub(crate) initial: Vec<u32>,
     /// The `COND` of `seeds N where COND`: the pits that start with seeds.
     pub(crate) seeds_where: Option<Expr>,
+    /// Seeds per pit of `setup fill N`.
     pub(crate) fill: Option<u32>,
+    /// Seeds of `setup store N`: each player keeps them in the store when a round is set up.
+    pub(crate) kept_in_store: u32,
     /// Warnings found while checking.
     pub warnings: Vec<Diagnostic>,
 }
@@ -372,6 +377,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     };
     let mut has_end = false;
     let mut fill = None;
+    let mut kept_in_store = 0;
     let mut has_rounds = false;
     let mut has_setup = false;
     let mut has_match_end = false;
@@ -382,11 +388,26 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     for item in &program.items {
         match &item.kind {
             ItemKind::Feeding(Some(p)) => tc.expect(p, Ty::Player, Scope::after_move()),
-            ItemKind::End(_, cond, remaining, result) => {
+            ItemKind::End(_, cond, remaining, from, result) => {
                 has_end = true;
                 tc.expect(cond, Ty::Bool, Scope::after_move());
                 if let Some(Remaining::To(p)) = remaining {
                     tc.expect(p, Ty::Player, Scope::after_move());
+                }
+                if let Some(pits) = from {
+                    tc.expect_pits(pits, Scope::after_move());
+                    if let Some(mode @ (Remaining::InPlace | Remaining::Uncounted)) = remaining {
+                        let word = if *mode == Remaining::InPlace { "in place" } else { "uncounted" };
+                        diags.push(
+                            Diagnostic::error(
+                                "sow::check::conflict",
+                                format!("`remaining {word}` moves no seeds, so `from` has no pits to limit"),
+                                pits.span,
+                                "these pits",
+                            )
+                            .with_help("to count only these pits' seeds, write `remaining owner from ...`: they go to their owners' stores, the others count for nobody"),
+                        );
+                    }
                 }
                 if let Some(EndResult::Winner(p) | EndResult::Loser(p)) = result {
                     tc.expect(p, Ty::Player, Scope::after_move());
@@ -409,6 +430,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         | ItemKind::SowIntoStore(_)
                         | ItemKind::SowRelay(_)
                         | ItemKind::SowRelayFrom(_)
+                        | ItemKind::SowRelayNever
                         | ItemKind::SowStartInOrigin(_)
                         | ItemKind::SowRelayLimit(_)
                         | ItemKind::SowFromStore(_)
@@ -458,23 +480,29 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 has_match_end = true;
                 tc.expect(cond, Ty::Bool, Scope::after_move());
             }
-            ItemKind::SetupFill(n) => {
+            ItemKind::SetupFill(n, options) => {
                 has_setup = true;
-                if let Some(v) = statics.eval(n, &mut diags) {
-                    if (1..=limits::MAX_SEEDS_PER_PIT).contains(&v) {
-                        fill = Some(v as u32);
-                    } else {
-                        diags.push(
-                            Diagnostic::error(
-                                "sow::check::out_of_range",
-                                format!("filling pits with {v} seeds is not possible"),
-                                n.span,
-                                "seeds per pit",
-                            )
-                            .with_help(format!("use 1 to {}", limits::MAX_SEEDS_PER_PIT)),
-                        );
-                    }
-                }
+                fill = bounded(
+                    &statics,
+                    n,
+                    1..=limits::MAX_SEEDS_PER_PIT,
+                    |v| format!("filling pits with {v} seeds is not possible"),
+                    "seeds per pit",
+                    &mut diags,
+                )
+                .map(|v| v as u32);
+                check_fill_options(options, &mut diags);
+            }
+            ItemKind::SetupStore(n) => {
+                kept_in_store = bounded(
+                    &statics,
+                    n,
+                    0..=limits::MAX_TOTAL_SEEDS,
+                    |v| format!("keeping {v} seeds in the store is not possible"),
+                    "seeds kept",
+                    &mut diags,
+                )
+                .map_or(0, |v| v as u32);
             }
             ItemKind::SetupDeal => has_setup = true,
             ItemKind::Rounds => has_rounds = true,
@@ -506,6 +534,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             .with_help("add for example `end \"no move left\" when no_moves remaining owner`"),
         );
     }
+    check_mirror(&program.items, &mut diags);
     if has_rounds {
         if !has_match_end {
             diags.push(
@@ -532,7 +561,14 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     } else if let Some(i) = program.items.iter().find(|i| {
         matches!(
             i.kind,
-            ItemKind::MatchEnds(_) | ItemKind::MatchWinner(_) | ItemKind::SetupFill(_) | ItemKind::SetupDeal | ItemKind::SetupKeepClaims
+            ItemKind::MatchEnds(_)
+                | ItemKind::MatchWinner(_)
+                | ItemKind::SetupFill(..)
+                | ItemKind::SetupDeal
+                | ItemKind::SetupKeepClaims
+                | ItemKind::SetupMirror
+                | ItemKind::SetupStore(_)
+                | ItemKind::NextRoundFirst(_)
         )
     }) {
         diags.push(
@@ -561,6 +597,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             initial,
             seeds_where,
             fill,
+            kept_in_store,
             warnings,
         }),
         _ => {
@@ -596,6 +633,20 @@ fn cap(mut diags: Vec<Diagnostic>, at_file: Span) -> Vec<Diagnostic> {
 }
 
 fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_sown: bool, diags: &mut Vec<Diagnostic>) {
+    if let Some(never) = items.iter().find(|i| matches!(i.kind, ItemKind::SowRelayNever))
+        && let Some(relay) = items.iter().find(|i| matches!(i.kind, ItemKind::SowRelayFrom(_)))
+    {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                "`relay from` says where a relay goes on, but `relay never` says there is none",
+                relay.span,
+                "relay from",
+            )
+            .with_label(never.span, "relay never")
+            .with_help("keep one of them"),
+        );
+    }
     let mut capture_names: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
     for item in items {
         match &item.kind {
@@ -829,6 +880,89 @@ fn check_play_from(items: &[Item], g: board::Geometry, play_from: PlayFrom, diag
                 "a player's pits and the shared pits may be at most {} together",
                 limits::MAX_SIDE_PITS
             )),
+        );
+    }
+}
+
+/// The options of one `setup fill`: each at most once, and none that contradicts another.
+fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags: &mut Vec<Diagnostic>) {
+    let word = |o: FillOption| match o {
+        FillOption::CloseUnfilled => "close unfilled",
+        FillOption::RemainderNext => "remainder next",
+        FillOption::AsManyAsOther => "as many as the other",
+        FillOption::ClaimUnfilled => "claim unfilled",
+    };
+    for (i, a) in options.iter().enumerate() {
+        if let Some(first) = options[..i].iter().find(|b| b.node == a.node) {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::duplicate",
+                    format!("`{}` is said twice", word(a.node)),
+                    a.span,
+                    "again",
+                )
+                .with_label(first.span, "first here")
+                .with_help("keep one of them"),
+            );
+        }
+    }
+    let find = |o: FillOption| options.iter().find(|b| b.node == o);
+    let Some(as_many) = find(FillOption::AsManyAsOther) else {
+        return;
+    };
+    for (other, why) in [
+        (
+            FillOption::ClaimUnfilled,
+            "a player who fills only as many pits as the other has no seeds left over for the other's pits",
+        ),
+        (
+            FillOption::RemainderNext,
+            "it is not said whether the pit of the remainder counts as one the other must match",
+        ),
+    ] {
+        if let Some(b) = find(other) {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::conflict",
+                    format!("`as many as the other` and `{}` cannot go together", word(other)),
+                    b.span,
+                    "this",
+                )
+                .with_label(as_many.span, "and this")
+                .with_help(format!("{why}: keep one of them")),
+            );
+        }
+    }
+}
+
+/// `setup mirror`: the player with more seeds copies the other's pits, so the fill must leave each
+/// player's seeds on their own side, in pits the copy does not decide itself.
+fn check_mirror(items: &[Item], diags: &mut Vec<Diagnostic>) {
+    let Some(mirror) = items.iter().find(|i| matches!(i.kind, ItemKind::SetupMirror)) else {
+        return;
+    };
+    let options = items.iter().find_map(|i| match &i.kind {
+        ItemKind::SetupFill(_, options) => Some(options),
+        _ => None,
+    });
+    for option in options.into_iter().flatten() {
+        let (word, why) = match option.node {
+            FillOption::ClaimUnfilled => ("claim unfilled", "it puts seeds into the pits the copy would fill"),
+            FillOption::AsManyAsOther => (
+                "as many as the other",
+                "it says which pits the other player fills, and so does the copy",
+            ),
+            _ => continue,
+        };
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                format!("`setup mirror` and `{word}` cannot go together"),
+                option.span,
+                "this",
+            )
+            .with_label(mirror.span, "and this")
+            .with_help(format!("{why}: keep one of them")),
         );
     }
 }

@@ -429,6 +429,8 @@ pub struct EndRule {
     pub when: Code,
     /// The seeds left on the board.
     pub remaining: Remaining,
+    /// The pits whose seeds `remaining` deals with (`from PITS`); `None`: every pit.
+    pub remaining_from: Option<PitsExpr>,
     /// The result the rule states; `None`: the scores decide.
     pub result: Option<EndResult>,
     /// The condition asks `no_moves` or `can_feed`, so the legal moves must be known to test it.
@@ -519,12 +521,50 @@ pub struct Rounds {
     pub match_ends: Code,
     /// Most rounds (else most seeds) wins the match.
     pub by_rounds: bool,
-    /// `setup fill N`.
-    pub fill: Option<u32>,
+    /// `setup fill N ...`.
+    pub fill: Option<Fill>,
     /// `setup deal fewest`.
     pub deal: bool,
+    /// `setup mirror`: the player with more seeds copies the other's pits, mirrored.
+    pub mirror: bool,
+    /// `setup store N`: seeds each player keeps in the store, out of the set-up.
+    pub kept_in_store: u32,
     /// Claims survive the round.
     pub keep_claims: bool,
+    /// Who opens the next round (`None`: the file's `first`).
+    pub opener: Option<Opener>,
+}
+
+/// `setup fill N` and its options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fill {
+    /// Seeds a pit.
+    pub per_pit: u32,
+    /// `close unfilled`: the pits left empty are closed for the round.
+    pub close_unfilled: bool,
+    /// `remainder next`: seeds short of a whole pit go into the next pit.
+    pub remainder_next: bool,
+    /// `as many as the other`: each player fills as many pits as the other can.
+    pub as_many_as_other: bool,
+    /// `claim unfilled`: seeds beyond a player's own pits fill the other's empty pits, claimed.
+    pub claim_unfilled: bool,
+}
+
+/// Who opens the next round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opener {
+    /// The player who did not open the round just ended.
+    Alternate,
+    /// The round's loser (a drawn round: as `Alternate`).
+    Loser,
+    /// The round's winner (a drawn round: as `Alternate`).
+    Winner,
+    /// The player holding fewer seeds when the round is set up (equal: as `Alternate`).
+    FewerSeeds,
+    /// The player who did not make the round's last move.
+    OtherThanEnder,
+    /// The player who opened the round just ended.
+    Same,
 }
 
 /// A pit found from another by where it lies.

@@ -84,7 +84,7 @@ pub fn compile(checked: &Checked) -> Game {
     let ends: Vec<EndRule> = items
         .iter()
         .filter_map(|i| match &i.kind {
-            ItemKind::End(name, cond, remaining, result) => {
+            ItemKind::End(name, cond, remaining, from, result) => {
                 let when = lower.expr(cond);
                 let asks_can_feed = when.mentions(&|e| matches!(e, Expr::CanFeed));
                 Some(
@@ -116,6 +116,7 @@ pub fn compile(checked: &Checked) -> Game {
                         }),
                         test: EndTest::General,
                         store_table: Default::default(),
+                        remaining_from: from.as_ref().map(|pits| lower.pits(pits)),
                         remaining: match remaining {
                             None | Some(ast::Remaining::Uncounted) => Remaining::Uncounted,
                             Some(ast::Remaining::Owner) => Remaining::Owner,
@@ -141,12 +142,38 @@ pub fn compile(checked: &Checked) -> Game {
         by_rounds: !items
             .iter()
             .any(|i| matches!(i.kind, ItemKind::MatchWinner(ast::MatchMeasure::Seeds))),
-        fill: checked.fill,
+        fill: items.iter().find_map(|i| match &i.kind {
+            ItemKind::SetupFill(_, options) => {
+                let has = |o: ast::FillOption| options.iter().any(|x| x.node == o);
+                Some(Fill {
+                    per_pit: checked.fill.unwrap_or(1),
+                    close_unfilled: has(ast::FillOption::CloseUnfilled),
+                    remainder_next: has(ast::FillOption::RemainderNext),
+                    as_many_as_other: has(ast::FillOption::AsManyAsOther),
+                    claim_unfilled: has(ast::FillOption::ClaimUnfilled),
+                })
+            }
+            _ => None,
+        }),
         deal: items.iter().any(|i| matches!(i.kind, ItemKind::SetupDeal)),
+        mirror: items.iter().any(|i| matches!(i.kind, ItemKind::SetupMirror)),
+        kept_in_store: checked.kept_in_store,
         keep_claims: items.iter().any(|i| matches!(i.kind, ItemKind::SetupKeepClaims)),
+        opener: items.iter().find_map(|i| match i.kind {
+            ItemKind::NextRoundFirst(o) => Some(match o {
+                ast::RoundOpener::Alternate => Opener::Alternate,
+                ast::RoundOpener::Loser => Opener::Loser,
+                ast::RoundOpener::Winner => Opener::Winner,
+                ast::RoundOpener::FewerSeeds => Opener::FewerSeeds,
+                ast::RoundOpener::OtherThanEnder => Opener::OtherThanEnder,
+                ast::RoundOpener::Same => Opener::Same,
+            }),
+            _ => None,
+        }),
     });
-    let uses_claims = uses(items, &|a| matches!(a, ast::Action::Claim(..)));
-    let uses_closed = checked.fill.is_some();
+    let fill = rounds.as_ref().and_then(|r| r.fill);
+    let uses_claims = uses(items, &|a| matches!(a, ast::Action::Claim(..))) || fill.is_some_and(|f| f.claim_unfilled);
+    let uses_closed = fill.is_some_and(|f| f.close_unfilled);
     let uses_can_feed = items
         .iter()
         .any(|i| matches!(&i.kind, ItemKind::End(_, cond, ..) if mentions(cond, "can_feed")));
@@ -589,6 +616,10 @@ impl Lower<'_> {
                 ItemKind::CapturesRequired => captures_required = true,
                 ItemKind::SowRelay(e) => sow.relay = Some(self.cond(e)),
                 ItemKind::SowRelayFrom(e) => sow.relay_from = Some(Gen::pit(self.pits, &self.typer.pit(&self.expr(e)))),
+                ItemKind::SowRelayNever => {
+                    sow.relay = None;
+                    sow.relay_from = None;
+                }
                 ItemKind::SowStartInOrigin(cond) => {
                     sow.start_in_origin = Some(cond.as_ref().map_or_else(|| Code::constant(1), |c| self.cond(c)));
                 }

@@ -101,6 +101,8 @@ pub struct Position {
     pub round: u32,
     /// The player who began the game.
     pub starter: Player,
+    /// The player who opened the current round (the starter in the first).
+    pub opener: Player,
     /// Rounds won.
     pub rounds_won: [u32; 2],
     /// The game is over.
@@ -425,6 +427,7 @@ impl Game {
             ply: 0,
             round: 1,
             starter: first.unwrap_or(self.first),
+            opener: first.unwrap_or(self.first),
             rounds_won: [0, 0],
             over: false,
             winner: None,

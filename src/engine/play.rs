@@ -8,8 +8,8 @@ use super::eval::Ctx;
 use super::trace::{Event, Keeper, Log, Narrate, Passed, Silent};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
 use crate::compile::ir::{
-    Action, Code, EndResult, EndRule, EndTest, Feeding, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Remaining, Rule, Sow,
-    StoreTable, Then, Track,
+    Action, Code, EndResult, EndRule, EndTest, Feeding, Fill, GrandSlam, NO_PIT, Opener, Phase, PitsExpr, Receiver, Reg, Remaining, Rounds,
+    Rule, Sow, StoreTable, Then, Track,
 };
 
 /// Why a move cannot be played.
@@ -676,6 +676,7 @@ impl Game {
             "feeding penalty",
             &Remaining::To(Code::constant(receiver.index() as i64)),
             None,
+            None,
             mover,
             log,
         );
@@ -937,7 +938,15 @@ impl Game {
         let mut mover = mover;
         for _ in 0..MAX_EMPTY_ROUNDS {
             let ending = &self.ends[rule];
-            if !self.finish(pos, &ending.name, &ending.remaining, ending.result.as_ref(), mover, log) {
+            if !self.finish(
+                pos,
+                &ending.name,
+                &ending.remaining,
+                ending.remaining_from.as_ref(),
+                ending.result.as_ref(),
+                mover,
+                log,
+            ) {
                 return None;
             }
             mover = pos.to_move.other();
@@ -952,23 +961,51 @@ impl Game {
         None
     }
 
+    /// The pits whose seeds an end rule's `remaining` deals with: every pit, or those `from` names.
+    fn remaining_pits(&self, pos: &Position, from: Option<&PitsExpr>, mover: Player) -> Vec<usize> {
+        let Some(pits) = from else {
+            return (0..self.pit_count()).collect();
+        };
+        let ctx = self.ctx_at(pos, mover);
+        let mut named = vec![false; self.pit_count()];
+        match pits {
+            PitsExpr::Pit(e) => {
+                let c = ctx.pit(e);
+                if let Some(n) = named.get_mut(c as usize) {
+                    *n = true;
+                }
+            }
+            PitsExpr::Set(s) => ctx.each_in_set(s, |c| {
+                if let Some(n) = named.get_mut(c as usize) {
+                    *n = true;
+                }
+                true
+            }),
+        }
+        (0..self.pit_count()).filter(|&c| named[c]).collect()
+    }
+
     /// Ends the game (or round) by the named rule, with the result it states or else the one the
-    /// scores give. Returns true when a new round was set up.
+    /// scores give; `remaining` deals with the seeds of the pits `from` names (else of every pit).
+    /// Returns true when a new round was set up.
+    #[allow(clippy::too_many_arguments)]
     fn finish(
         &self,
         pos: &mut Position,
         rule: &str,
         remaining: &Remaining,
+        from: Option<&PitsExpr>,
         result: Option<&EndResult>,
         mover: Player,
         log: &mut impl Narrate,
     ) -> bool {
         let n2 = self.pit_count();
-        let left: u32 = pos.board.cells[..n2].iter().sum();
+        let pits = self.remaining_pits(pos, from, mover);
+        let left: u32 = pits.iter().map(|&c| pos.board.cells[c]).sum();
         match remaining {
             Remaining::Owner => {
                 // A shared pit nobody claimed has no owner: its seeds stay where they are.
-                for c in 0..n2 {
+                for &c in &pits {
                     if let Some(owner) = self.owner(&pos.board, c as Cell) {
                         let s = self.store(owner) as usize;
                         pos.board.cells[s] += std::mem::take(&mut pos.board.cells[c]);
@@ -978,16 +1015,22 @@ impl Game {
             Remaining::To(p) => {
                 let p = self.ctx_at(pos, mover).player(p);
                 let s = self.store(p) as usize;
-                for c in 0..n2 {
+                for &c in &pits {
                     pos.board.cells[s] += std::mem::take(&mut pos.board.cells[c]);
                 }
             }
             Remaining::Split => {
-                let [south, north] = [self.row_seeds(&pos.board, Player::South), self.row_seeds(&pos.board, Player::North)];
+                let on_side = |p: Player| -> u32 {
+                    pits.iter()
+                        .filter(|&&c| self.side(c as Cell) == Some(p))
+                        .map(|&c| pos.board.cells[c])
+                        .sum()
+                };
+                let [south, north] = [on_side(Player::South), on_side(Player::North)];
                 let half = left / 2;
                 let odd = left % 2;
                 let larger = if south >= north { Player::South } else { Player::North };
-                for c in 0..n2 {
+                for &c in &pits {
                     pos.board.cells[c] = 0;
                 }
                 pos.board.cells[self.store(Player::South) as usize] += half;
@@ -1056,59 +1099,166 @@ impl Game {
             });
             return false;
         }
-        self.setup_round(pos, rounds);
+        let opener = self.next_opener(pos, rounds, outcome, mover);
+        self.setup_round(pos, rounds, opener);
         log.push(|| Event::RoundSetup {
             round: pos.round,
             cells: pos.board.cells.to_vec(),
             closed: pos.board.closed.to_vec(),
+            claimed: pos.board.claimed.to_vec(),
+            opener: rounds.opener.map(|_| opener),
         });
         true
     }
 
-    fn setup_round(&self, pos: &mut Position, rounds: &crate::compile::ir::Rounds) {
+    /// Who opens the round after one that ended with `outcome`, whose last move `ender` made. Every
+    /// seed is in a store by now. A drawn round, or equal seeds, leave it to alternation.
+    fn next_opener(&self, pos: &Position, rounds: &Rounds, outcome: Outcome, ender: Player) -> Player {
+        let alternate = pos.opener.other();
+        let Some(rule) = rounds.opener else {
+            return self.first;
+        };
+        match (rule, outcome) {
+            (Opener::Alternate, _) => alternate,
+            (Opener::Same, _) => pos.opener,
+            (Opener::OtherThanEnder, _) => ender.other(),
+            (Opener::Winner | Opener::Loser, Outcome::Draw) => alternate,
+            (Opener::Winner, Outcome::South) | (Opener::Loser, Outcome::North) => Player::South,
+            (Opener::Winner, Outcome::North) | (Opener::Loser, Outcome::South) => Player::North,
+            (Opener::FewerSeeds, _) => {
+                let [south, north] = self.stores(&pos.board);
+                match south.cmp(&north) {
+                    std::cmp::Ordering::Less => Player::South,
+                    std::cmp::Ordering::Greater => Player::North,
+                    std::cmp::Ordering::Equal => alternate,
+                }
+            }
+        }
+    }
+
+    /// Sets up the next round from the seeds in the stores (the board is empty): seeds move from the
+    /// stores into pits, never otherwise, so every seed is kept.
+    fn setup_round(&self, pos: &mut Position, rounds: &Rounds, opener: Player) {
+        let n = self.side_pits;
         pos.round += 1;
         if !rounds.keep_claims {
             pos.board.claimed.iter_mut().for_each(|c| *c = None);
         }
-        if let Some(per_pit) = rounds.fill {
-            for p in Player::BOTH {
-                let store = self.store(p) as usize;
-                for c in self.row(p) {
-                    if pos.board.cells[store] >= per_pit {
-                        pos.board.cells[store] -= per_pit;
-                        pos.board.cells[c] = per_pit;
-                        pos.board.closed[c] = false;
-                    } else {
-                        pos.board.closed[c] = true;
-                    }
-                }
-            }
+        // The seeds each player sets up with, in hand: all but those kept in the store.
+        let mut hand = [Player::South, Player::North].map(|p| {
+            let store = self.store(p) as usize;
+            let held = pos.board.cells[store].saturating_sub(rounds.kept_in_store);
+            pos.board.cells[store] -= held;
+            held
+        });
+        // With `mirror`, the player with more seeds copies the other's pits (equal seeds: the player
+        // who does not open the round copies).
+        let copier = rounds.mirror.then(|| match hand[0].cmp(&hand[1]) {
+            std::cmp::Ordering::Less => Player::North,
+            std::cmp::Ordering::Greater => Player::South,
+            std::cmp::Ordering::Equal => opener.other(),
+        });
+        if let Some(fill) = rounds.fill {
+            self.fill_pits(&mut pos.board, fill, &mut hand, copier);
         }
         if rounds.deal {
-            let fewest = Player::BOTH
-                .iter()
-                .map(|&p| pos.board.cells[self.store(p) as usize])
-                .min()
-                .unwrap_or(0);
+            let fewest = hand.iter().copied().min().unwrap_or(0);
             for p in Player::BOTH {
-                let store = self.store(p) as usize;
                 let open: Vec<usize> = self.row(p).filter(|&c| !pos.board.closed[c]).collect();
-                if open.is_empty() {
+                if open.is_empty() || Some(p) == copier {
                     continue;
                 }
-                pos.board.cells[store] -= fewest;
+                hand[p.index()] -= fewest;
                 for i in 0..fewest as usize {
                     pos.board.cells[open[i % open.len()]] += 1;
                 }
             }
         }
+        if let Some(copier) = copier {
+            for c in self.row(copier.other()) {
+                let m = self.mirror_cell(c);
+                let seeds = pos.board.cells[c].min(hand[copier.index()]);
+                pos.board.cells[m] = seeds;
+                pos.board.closed[m] = pos.board.closed[c];
+                hand[copier.index()] -= seeds;
+            }
+        }
+        if rounds.fill.is_some_and(|f| f.close_unfilled) {
+            for c in 0..2 * n {
+                pos.board.closed[c] = pos.board.cells[c] == 0;
+            }
+        }
+        for p in Player::BOTH {
+            pos.board.cells[self.store(p) as usize] += hand[p.index()];
+        }
         debug_assert!(pos.board.cells.len() == self.pit_count() + 2);
-        pos.to_move = self.first;
+        pos.to_move = opener;
+        pos.opener = opener;
         pos.history.clear();
         if self.uses_repeated {
             let h = self.hash(pos);
             pos.history.push(h);
         }
+    }
+
+    /// `setup fill N`: each player (but the one who copies, with `mirror`) fills their pits, pit 1
+    /// first, with N seeds from their hand; then, with `claim unfilled`, a player who filled all of
+    /// their own pits fills the other's empty pits with what is left, and claims them.
+    fn fill_pits(&self, board: &mut Board, fill: Fill, hand: &mut [u32; 2], copier: Option<Player>) {
+        let per = fill.per_pit;
+        board.closed.iter_mut().for_each(|c| *c = false);
+        let whole = |h: u32| ((h / per) as usize).min(self.side_pits);
+        let as_many = whole(hand[0]).min(whole(hand[1]));
+        // Fills the pits `cells` in order while the hand allows; returns how many took seeds.
+        let put = |board: &mut Board, hand: &mut u32, cells: &[usize], limit: usize, claim: Option<Player>| {
+            let mut filled = 0;
+            for &c in cells.iter().take(limit) {
+                let seeds = if *hand >= per {
+                    per
+                } else if fill.remainder_next {
+                    *hand
+                } else {
+                    0
+                };
+                if seeds == 0 {
+                    break;
+                }
+                *hand -= seeds;
+                board.cells[c] = seeds;
+                if let Some(p) = claim {
+                    board.claimed[c] = Some(p);
+                }
+                filled += 1;
+            }
+            filled
+        };
+        for p in Player::BOTH {
+            if Some(p) == copier {
+                continue;
+            }
+            let own: Vec<usize> = self.row(p).collect();
+            let limit = if fill.as_many_as_other { as_many } else { own.len() };
+            put(board, &mut hand[p.index()], &own, limit, None);
+        }
+        if fill.claim_unfilled {
+            for p in Player::BOTH {
+                let full = self.row(p).all(|c| board.cells[c] > 0);
+                if !full || hand[p.index()] == 0 {
+                    continue;
+                }
+                let empty: Vec<usize> = self.row(p.other()).filter(|&c| board.cells[c] == 0).collect();
+                put(board, &mut hand[p.index()], &empty, empty.len(), Some(p));
+            }
+        }
+    }
+
+    /// The pit mirroring `c` across the middle of the board: the other player's pit in the same row,
+    /// counted from the other end (so the two face each other on a board of one row a player).
+    fn mirror_cell(&self, c: usize) -> usize {
+        let n = self.side_pits;
+        let (side, at) = (c / n, c % n);
+        let (row, number) = (at / self.columns, at % self.columns);
+        (1 - side) * n + row * self.columns + (self.columns - 1 - number)
     }
 
     /// Sows from `origin` on `board` (in place), with triggers, captures, relays and the grand slam

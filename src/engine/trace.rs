@@ -182,6 +182,10 @@ pub enum Event {
         cells: Vec<u32>,
         /// Closed pits.
         closed: Vec<bool>,
+        /// Claimed pits.
+        claimed: Vec<Option<Player>>,
+        /// Who opens the round, when the rules say who does (else the file's `first`, as always).
+        opener: Option<Player>,
     },
     /// The match is over.
     MatchEnds {
@@ -397,16 +401,27 @@ impl Game {
                         )
                     }
                 }
-                Event::RoundSetup { round, cells, closed } => {
+                Event::RoundSetup {
+                    round,
+                    cells,
+                    closed,
+                    claimed,
+                    opener,
+                } => {
                     let n = self.pit_count();
                     let row = |p: Player| {
                         self.row(p)
-                            .map(|c| if closed[c] { "closed".to_string() } else { cells[c].to_string() })
+                            .map(|c| match (closed[c], claimed[c]) {
+                                (true, _) => "closed".to_string(),
+                                (false, Some(owner)) if owner != p => format!("{} ({}'s)", cells[c], owner.name()),
+                                _ => cells[c].to_string(),
+                            })
                             .collect::<Vec<_>>()
                             .join(" ")
                     };
+                    let opens = opener.map_or(String::new(), |p| format!("; {} opens it", p.name()));
                     format!(
-                        "round {round} is set up: south [{}], north [{}]; stores south {}, north {}",
+                        "round {round} is set up: south [{}], north [{}]; stores south {}, north {}{opens}",
                         row(Player::South),
                         row(Player::North),
                         cells[n],

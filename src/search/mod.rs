@@ -77,7 +77,7 @@ pub(crate) fn position_key(pos: &Position, with_ply: bool) -> u64 {
 
 /// Calls `f` with each field that makes a position what it is for a search, in a fixed order: the
 /// board (seeds, claims, closures, memory), whose turn, the round and rounds won, whether the seeds left count
-/// in place, and the move number when `with_ply`.
+/// in place, who opened the round, and the move number when `with_ply`.
 pub(crate) fn position_fields(pos: &Position, with_ply: bool, mut f: impl FnMut(u64)) {
     for &c in &pos.board.cells {
         f(u64::from(c));
@@ -96,6 +96,12 @@ pub(crate) fn position_fields(pos: &Position, with_ply: bool, mut f: impl FnMut(
     f(u64::from(pos.rounds_won[0]));
     f(u64::from(pos.rounds_won[1]));
     f(u64::from(pos.counted_in_place));
+    // Who opened the round decides who opens the next under `next round first`. It is told apart
+    // only where it is not the starter, so the keys of every game that never changes it stay as
+    // they were.
+    if pos.opener != pos.starter {
+        f(u64::MAX);
+    }
     if with_ply {
         f(u64::from(pos.ply));
     }

@@ -308,6 +308,36 @@ pub enum MatchMeasure {
     Seeds,
 }
 
+/// How `setup fill` treats the pits and seeds it cannot fill whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FillOption {
+    /// `close unfilled`.
+    CloseUnfilled,
+    /// `remainder next`.
+    RemainderNext,
+    /// `as many as the other`.
+    AsManyAsOther,
+    /// `claim unfilled`.
+    ClaimUnfilled,
+}
+
+/// Who opens the next round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoundOpener {
+    /// The player who did not open the round just ended.
+    Alternate,
+    /// The round's loser.
+    Loser,
+    /// The round's winner.
+    Winner,
+    /// The player holding fewer seeds when the round is set up.
+    FewerSeeds,
+    /// The player who did not make the round's last move.
+    OtherThanEnder,
+    /// The player who opened the round just ended.
+    Same,
+}
+
 /// The kinds of item.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ItemKind {
@@ -366,6 +396,8 @@ pub enum ItemKind {
     SowIntoStore(bool),
     /// `sow { relay when COND }`.
     SowRelay(Expr),
+    /// `sow { relay never }`.
+    SowRelayNever,
     /// `sow { relay from PIT }`.
     SowRelayFrom(Expr),
     /// `sow { start in origin [when COND] }`.
@@ -384,18 +416,24 @@ pub enum ItemKind {
     Capture(RuleDef),
     /// `no captures`.
     NoCaptures,
-    /// `end "NAME" when COND [remaining MODE] [RESULT]`.
-    End(Spanned<String>, Expr, Option<Remaining>, Option<EndResult>),
+    /// `end "NAME" when COND [remaining MODE [from PITS]] [RESULT]`.
+    End(Spanned<String>, Expr, Option<Remaining>, Option<Box<Expr>>, Option<EndResult>),
     /// `phase "NAME" when COND { ... }`.
     Phase(Spanned<String>, Expr, Vec<Item>),
     /// `rounds { match ends when COND }`.
     MatchEnds(Expr),
     /// `rounds { match winner most ... }`.
     MatchWinner(MatchMeasure),
-    /// `rounds { setup fill N close unfilled }`.
-    SetupFill(Expr),
+    /// `rounds { setup fill N [OPTIONS] }`.
+    SetupFill(Expr, Vec<Spanned<FillOption>>),
     /// `rounds { setup deal fewest }`.
     SetupDeal,
+    /// `rounds { setup mirror }`.
+    SetupMirror,
+    /// `rounds { setup store N }`.
+    SetupStore(Expr),
+    /// `rounds { next round first ... }`.
+    NextRoundFirst(RoundOpener),
     /// `rounds { setup keep claims }`.
     SetupKeepClaims,
     /// An empty `rounds { }` still declares a match of rounds.

@@ -544,7 +544,7 @@ fn home_block(word: &str) -> Option<&'static str> {
     Some(match word {
         "pits" | "rows" | "seeds" | "layout" | "stores" => "`board { }`",
         "direction" | "skip" | "into" | "relay" => "`sow { }`",
-        "match" | "setup" => "`rounds { }`",
+        "match" | "setup" | "next" => "`rounds { }`",
         "take" | "series" | "claim" => "a `capture` or `trigger` rule, after its `when`",
         "player" => "`memory { }`",
         _ => return None,
@@ -790,6 +790,7 @@ impl Builder {
             Rule::sow_skip_when => ItemKind::SowSkipWhen(self.expr(inner.next().expect("expr"))?),
             Rule::sow_into_store => ItemKind::SowIntoStore(inner.next().expect("stores").as_rule() == Rule::both_stores),
             Rule::sow_relay => ItemKind::SowRelay(self.expr(inner.next().expect("expr"))?),
+            Rule::sow_relay_never => ItemKind::SowRelayNever,
             Rule::sow_relay_from => ItemKind::SowRelayFrom(self.expr(inner.next().expect("expr"))?),
             Rule::sow_start_origin => ItemKind::SowStartInOrigin(match inner.find(|p| p.as_rule() == Rule::expr) {
                 Some(e) => Some(self.expr(e)?),
@@ -844,6 +845,7 @@ impl Builder {
                 let name = self.string(inner.next().expect("name"));
                 let cond = self.expr(inner.next().expect("cond"))?;
                 let mut remaining = None;
+                let mut from = None;
                 let mut result = None;
                 for part in inner {
                     if part.as_rule() == Rule::end_result {
@@ -854,10 +856,12 @@ impl Builder {
                             _ => EndResult::Draw,
                         });
                     } else {
-                        remaining = Some(self.remaining(part)?);
+                        let (mode, pits) = self.remaining(part)?;
+                        remaining = Some(mode);
+                        from = pits.map(Box::new);
                     }
                 }
-                ItemKind::End(name, cond, remaining, result)
+                ItemKind::End(name, cond, remaining, from, result)
             }
             Rule::phase_item => {
                 let name = self.string(inner.next().expect("name"));
@@ -877,8 +881,36 @@ impl Builder {
                     MatchMeasure::Seeds
                 })
             }
-            Rule::setup_fill => ItemKind::SetupFill(self.expr(inner.next().expect("n"))?),
+            Rule::setup_fill => {
+                let per_pit = self.expr(inner.next().expect("n"))?;
+                let options = inner
+                    .map(|o| {
+                        let span = self.span(&o);
+                        let node = match children(o).next().expect("option").as_rule() {
+                            Rule::fill_close => FillOption::CloseUnfilled,
+                            Rule::fill_remainder => FillOption::RemainderNext,
+                            Rule::fill_as_many => FillOption::AsManyAsOther,
+                            _ => FillOption::ClaimUnfilled,
+                        };
+                        Spanned { node, span }
+                    })
+                    .collect();
+                ItemKind::SetupFill(per_pit, options)
+            }
             Rule::setup_deal => ItemKind::SetupDeal,
+            Rule::setup_mirror => ItemKind::SetupMirror,
+            Rule::setup_store => ItemKind::SetupStore(self.expr(inner.next().expect("n"))?),
+            Rule::next_round_first => {
+                let words: Vec<&str> = inner.next().expect("opener").as_str().split_whitespace().collect();
+                ItemKind::NextRoundFirst(match words[0] {
+                    "alternate" => RoundOpener::Alternate,
+                    "loser" => RoundOpener::Loser,
+                    "winner" => RoundOpener::Winner,
+                    "fewer" => RoundOpener::FewerSeeds,
+                    "other" => RoundOpener::OtherThanEnder,
+                    _ => RoundOpener::Same,
+                })
+            }
             Rule::setup_keep_claims => ItemKind::SetupKeepClaims,
             Rule::drop_item => {
                 let kind = inner.next().expect("kind");
@@ -1028,15 +1060,22 @@ impl Builder {
         children(pair).map(|e| self.expr(e)).collect()
     }
 
-    fn remaining(&self, pair: Pair<Rule>) -> R<Remaining> {
-        let mode = children(children(pair).next().expect("mode")).next().expect("kind");
-        Ok(match mode.as_rule() {
+    /// `remaining MODE [from PITS]`: the mode, and the pits it is limited to.
+    fn remaining(&self, pair: Pair<Rule>) -> R<(Remaining, Option<Expr>)> {
+        let mut parts = children(pair);
+        let mode = children(parts.next().expect("mode")).next().expect("kind");
+        let mode = match mode.as_rule() {
             Rule::remaining_owner => Remaining::Owner,
             Rule::remaining_to => Remaining::To(self.expr(children(mode).next().expect("player"))?),
             Rule::remaining_split => Remaining::Split,
             Rule::remaining_in_place => Remaining::InPlace,
             _ => Remaining::Uncounted,
-        })
+        };
+        let from = match parts.next() {
+            Some(from) => Some(self.expr(children(from).next().expect("pits"))?),
+            None => None,
+        };
+        Ok((mode, from))
     }
 
     fn expr(&self, pair: Pair<Rule>) -> R<Expr> {
