@@ -481,6 +481,8 @@ impl Game {
 
     /// On a board with shared pits, the pits `p` may play that hold seeds, as bits (bit `k-1` for
     /// the player's pit `k`, the shared pits after the player's own).
+    #[cold]
+    #[inline(never)]
     pub(crate) fn filled_playable(&self, board: &Board, p: Player) -> u64 {
         let own = match self.play_from {
             PlayFrom::Shared => 0,

@@ -743,7 +743,7 @@ impl Game {
     /// Checks the end rules (after a move by `mover`, or at the start of a round) and carries out the
     /// first that holds, then the rounds. The legal moves are worked out only for a rule that asks
     /// about them (`no_moves`, `can_feed`); they are returned when the game goes on.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn settle(
         &self,
         pos: &mut Position,
