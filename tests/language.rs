@@ -2,18 +2,9 @@
 //! else ..` picks its branch per position, `let` names stand for their expressions, and `pass when
 //! unable` hands the turn over.
 
-use std::path::Path;
+use super::support::invented as game;
 
 use sowlang::{Game, Position};
-
-fn game(text: &str) -> Game {
-    sowlang::load_text(Path::new("invented.sow"), text, &[])
-        .unwrap_or_else(|f| {
-            let msgs: Vec<String> = f.diagnostics.iter().map(|d| d.render(&f.sources, false)).collect();
-            panic!("the invented game does not check:\n{}", msgs.join("\n"))
-        })
-        .game
-}
 
 fn after(game: &Game, moves: &[usize]) -> serde_json::Value {
     let mut pos: Position = game.initial(None);

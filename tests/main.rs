@@ -5,6 +5,8 @@ mod support;
 
 // Constructs of the language (if/then/else, let, passing) on tiny invented boards, results worked out by hand.
 mod language;
+// Boards of other shapes (a middle row, rings, stated tracks) on tiny invented games, worked out by hand.
+mod boards;
 // Sowing and captures on tiny invented boards (skip when, both stores, series variants, move from each pit), results worked out by hand.
 mod sowing;
 // Memory (player and pit values, `set`/`add`, `after move`), forced starts and converted pits, on tiny invented boards worked out by hand.

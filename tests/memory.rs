@@ -4,19 +4,10 @@
 //! and of the trace; and pits that change kind (`claim`) with limits and bans, in a small game
 //! written from docs/language.md alone.
 
-use std::path::Path;
+use super::support::invented as game;
 
 use serde_json::json;
 use sowlang::{Game, Position};
-
-fn game(text: &str) -> Game {
-    sowlang::load_text(Path::new("invented.sow"), text, &[])
-        .unwrap_or_else(|f| {
-            let msgs: Vec<String> = f.diagnostics.iter().map(|d| d.render(&f.sources, false)).collect();
-            panic!("the invented game does not check:\n{}", msgs.join("\n"))
-        })
-        .game
-}
 
 fn played(game: &Game, moves: &[usize]) -> Position {
     let mut pos: Position = game.initial(None);

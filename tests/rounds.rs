@@ -8,19 +8,10 @@
 //! its seed falls into south's pit 2, north is to move with no seed: the round ends, south's seed goes
 //! to south's store (`remaining owner`), so the stores hold S + 1 and N for the next round's set-up.
 
-use std::path::Path;
+use super::support::invented as game;
 
 use serde_json::{Value, json};
 use sowlang::{Game, Position};
-
-fn game(text: &str) -> Game {
-    sowlang::load_text(Path::new("invented.sow"), text, &[])
-        .unwrap_or_else(|f| {
-            let msgs: Vec<String> = f.diagnostics.iter().map(|d| d.render(&f.sources, false)).collect();
-            panic!("the invented game does not check:\n{}", msgs.join("\n"))
-        })
-        .game
-}
 
 /// A game of `pits` pits a row whose round ends as the module's comment says, with `rounds` inside
 /// its `rounds { }` (the match never ends in these tests) and `end` after the end rule's condition.

@@ -6,21 +6,12 @@
 //! Cells on a board of one row a player, counter-clockwise: south's pits 1..N, then north's 1..N.
 //! The pit across from north's pit k is south's pit N + 1 - k.
 
-use std::path::Path;
+use super::support::invented as game;
 
 use serde_json::json;
 use sowlang::compile::ir::Skip;
 use sowlang::engine::{Event, Passed};
 use sowlang::{Game, Position};
-
-fn game(text: &str) -> Game {
-    sowlang::load_text(Path::new("invented.sow"), text, &[])
-        .unwrap_or_else(|f| {
-            let msgs: Vec<String> = f.diagnostics.iter().map(|d| d.render(&f.sources, false)).collect();
-            panic!("the invented game does not check:\n{}", msgs.join("\n"))
-        })
-        .game
-}
 
 fn start(game: &Game) -> Position {
     let mut pos: Position = game.initial(None);

@@ -32,3 +32,14 @@ pub fn scratch(prefix: &str, name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
+
+/// A game written in a test (an invented board), compiled; a file that does not check fails the test
+/// with its diagnostics.
+pub fn invented(text: &str) -> sowlang::Game {
+    sowlang::load_text(Path::new("invented.sow"), text, &[])
+        .unwrap_or_else(|f| {
+            let msgs: Vec<String> = f.diagnostics.iter().map(|d| d.render(&f.sources, false)).collect();
+            panic!("the invented game does not check:\n{}", msgs.join("\n"))
+        })
+        .game
+}

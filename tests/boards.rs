@@ -1,0 +1,218 @@
+//! Boards of other shapes on tiny invented games, each result worked out by hand from the board's
+//! geometry: a three-row board (a middle row nobody owns) sown along a stated zigzag, a ring of an odd
+//! number of pits with one shared pit, a ring owned by nobody, and a stated track that puts a store
+//! at the end of a player's own rows.
+
+use serde_json::json;
+use sowlang::{Game, Position};
+
+use super::support::invented as game;
+
+/// Plays `moves` (as the players write them) from the start.
+fn play(game: &Game, moves: &[&str]) -> Position {
+    let mut pos = game.initial(None);
+    game.settle_start(&mut pos);
+    for text in moves {
+        let k = game.parse_move(text).unwrap_or_else(|| panic!("{text} names a move"));
+        game.apply(&mut pos, k).unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+    pos
+}
+
+fn json(game: &Game, pos: &Position) -> serde_json::Value {
+    serde_json::to_value(sowlang::position::to_json(game, pos)).expect("json")
+}
+
+/// Three pits a row, one seed in every pit. South's track: south 1, 2, 3, then the middle row from
+/// south's right to left (s3, s2, s1), then north's row from north's 3 to 1 (from south's left to
+/// right as south sees it): a zigzag. North's is the same seen from north's seat: north 1, 2, 3, the
+/// middle row from north's right (south's s1) to s3, then south 3, 2, 1.
+const THREE_ROWS: &str = r#"
+game "Three rows"
+board { pits 3  middle row  seeds 1 }
+play from any
+sow { track mover 1..3, shared 3..1, opponent 3..1 }
+capture "a pair in the middle" { when last.shared and last.count == 2  take last to mover }
+end "no move" when no_moves
+"#;
+
+#[test]
+fn a_middle_row_is_sown_along_the_stated_zigzag_from_each_players_seat() {
+    let g = game(THREE_ROWS);
+    // South 3's seed goes on to s3 (the middle pit nearest it): a pair, taken.
+    let pos = play(&g, &["3"]);
+    let j = json(&g, &pos);
+    assert_eq!(j["pits"]["south"], json!([1, 1, 0]));
+    assert_eq!(j["pits"]["shared"], json!([1, 1, 0]));
+    assert_eq!(j["pits"]["north"], json!([1, 1, 1]));
+    assert_eq!(j["stores"], json!({"south": 2, "north": 0}));
+    // North 3 sits at south's left end: its seed goes on to s1, the middle pit beside it.
+    let pos = play(&g, &["3", "3"]);
+    let j = json(&g, &pos);
+    assert_eq!(j["pits"]["south"], json!([1, 1, 0]));
+    assert_eq!(j["pits"]["shared"], json!([0, 1, 0]));
+    assert_eq!(j["pits"]["north"], json!([1, 1, 0]));
+    assert_eq!(j["stores"], json!({"south": 2, "north": 2}));
+}
+
+#[test]
+fn a_move_may_start_from_a_shared_pit_and_is_named_by_it() {
+    let g = game(THREE_ROWS);
+    let j = json(&g, &play(&g, &[]));
+    assert_eq!(j["legal_moves"], json!(["1", "2", "3", "s1", "s2", "s3"]));
+    // South's s1 sows on into north 3 (the end of south's middle piece leads to north's row).
+    let j = json(&g, &play(&g, &["s1"]));
+    assert_eq!(j["pits"]["shared"], json!([0, 1, 1]));
+    assert_eq!(j["pits"]["north"], json!([1, 1, 2]));
+    // The same pit is north's to play too: from north's seat the middle row runs s1 -> s3, so s2's
+    // seed goes to s3, a pair, taken by north.
+    let j = json(&g, &play(&g, &["s1", "s2"]));
+    assert_eq!(j["pits"]["shared"], json!([0, 0, 0]));
+    assert_eq!(j["stores"], json!({"south": 0, "north": 2}));
+}
+
+#[test]
+fn the_middle_row_is_in_front_of_each_front_row_and_faces_nothing() {
+    // A capture that takes the middle pit in front of the last pit, and one that takes the pit
+    // across the middle row (the other player's front pit in the same column).
+    let g = game(
+        r#"
+game "Facing"
+board { pits 3  middle row  layout south [1, 0, 0] north [0, 5, 0]  layout shared [7, 0, 0] }
+sow { track mover 1..3, shared 3..1, opponent 3..1 }
+capture "in front and across" { when last.side == mover  take in_front(last), opposite(last) }
+end "no move" when no_moves
+"#,
+    );
+    // South 1's seed falls in south 2: in front of it is s2 (empty), across it north 2 (5 seeds).
+    let j = json(&g, &play(&g, &["1"]));
+    assert_eq!(j["pits"]["north"], json!([0, 0, 0]));
+    assert_eq!(j["pits"]["shared"], json!([7, 0, 0]));
+    assert_eq!(j["stores"]["south"], 5);
+    // The other way round: in front of south 1 is s1.
+    let g2 = game(&THREE_ROWS.replace(
+        r#"capture "a pair in the middle" { when last.shared and last.count == 2  take last to mover }"#,
+        r#"capture "in front" { when last.side == mover  take in_front(last) }"#,
+    ));
+    let j = json(&g2, &play(&g2, &["1"]));
+    // South 1 -> south 2: s2's one seed is taken.
+    assert_eq!(j["pits"]["shared"], json!([1, 0, 1]));
+    assert_eq!(j["stores"]["south"], 1);
+}
+
+/// Five pits round a ring: two each, and one shared pit between north's last pit and south's first.
+const ODD_RING: &str = r#"
+game "Odd ring"
+board { ring 5  seeds 2  stores sown }
+sow { into own store }
+end "no move" when no_moves remaining owner
+"#;
+
+#[test]
+fn an_odd_ring_leaves_one_pit_to_nobody_on_the_track() {
+    let g = game(ODD_RING);
+    assert_eq!((g.side_pits, g.shared), (2, 1));
+    // South 2: south's store, then north 1.
+    let j = json(&g, &play(&g, &["2"]));
+    assert_eq!(j["pits"]["south"], json!([2, 0]));
+    assert_eq!(j["pits"]["north"], json!([3, 2]));
+    assert_eq!(j["pits"]["shared"], json!([2]));
+    assert_eq!(j["stores"], json!({"south": 1, "north": 0}));
+    // North 2: north's store, then the shared pit.
+    let j = json(&g, &play(&g, &["2", "2"]));
+    assert_eq!(j["pits"]["north"], json!([3, 0]));
+    assert_eq!(j["pits"]["shared"], json!([3]));
+    assert_eq!(j["stores"], json!({"south": 1, "north": 1}));
+    // The shared pit is nobody's to play: only own pits are moves (plain numbers).
+    assert_eq!(j["legal_moves"], json!([1]));
+}
+
+#[test]
+fn a_ring_owned_by_nobody_is_played_by_both_and_faces_across_its_centre() {
+    let g = game(
+        r#"
+game "Round"
+board { ring 6 owned by nobody  seeds 1 }
+capture "across" { when last.count == 2  take opposite(last) to mover }
+end "no move" when no_moves
+"#,
+    );
+    // s1 -> s2 makes two: the pit across the ring from s2 is s5, taken.
+    let j = json(&g, &play(&g, &["s1"]));
+    assert_eq!(j["pits"]["south"], json!([]));
+    assert_eq!(j["pits"]["shared"], json!([0, 2, 1, 1, 0, 1]));
+    assert_eq!(j["stores"]["south"], 1);
+    assert_eq!(j["legal_moves"], json!(["s2", "s3", "s4", "s6"]));
+    // North plays s2: s3 and s4 make two each; the last, s4, faces s1, which is empty.
+    let j = json(&g, &play(&g, &["s1", "s2"]));
+    assert_eq!(j["pits"]["shared"], json!([0, 0, 2, 2, 0, 1]));
+    assert_eq!(j["stores"], json!({"south": 1, "north": 0}));
+}
+
+#[test]
+fn a_stated_track_puts_the_store_after_a_players_own_rows() {
+    // Two rows of three: the back row left to right, the front row back, then the mover's store.
+    let g = game(
+        r#"
+game "Own rows and a store"
+board { rows 2  pits 3  seeds 1  stores sown }
+sow { track mover b1..b3, mover a3..a1, mover store }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    // a1 is the last pit before the store.
+    let j = json(&g, &play(&g, &["a1"]));
+    assert_eq!(j["pits"]["south"], json!([[0, 1, 1], [1, 1, 1]]));
+    assert_eq!(j["stores"]["south"], 1);
+    // b3 turns into the front row at a3.
+    let j = json(&g, &play(&g, &["b3"]));
+    assert_eq!(j["pits"]["south"], json!([[1, 1, 2], [1, 1, 0]]));
+}
+
+#[test]
+fn a_position_with_shared_pits_reads_back_as_it_was_written() {
+    let g = game(THREE_ROWS);
+    let pos = play(&g, &["3", "s2"]);
+    let text = serde_json::to_string(&sowlang::position::to_json(&g, &pos)).expect("json");
+    let back = sowlang::position::from_json(&g, &text).expect("reads back");
+    assert_eq!(back.board.cells, pos.board.cells);
+    // A position that leaves the shared pits out is refused, and says why.
+    let missing = r#"{"pits":{"south":[1,1,1],"north":[1,1,1]},"stores":{"south":0,"north":0},"to_move":"south"}"#;
+    let err = sowlang::position::from_json(&g, missing).expect_err("no shared pits given");
+    assert!(format!("{err:?}").contains("shared pits"), "{err:?}");
+}
+
+#[test]
+fn seeds_are_conserved_over_random_games_on_every_shape() {
+    use rand::{Rng, SeedableRng};
+    let shapes = [
+        THREE_ROWS.to_string(),
+        ODD_RING.to_string(),
+        r#"
+game "Round"
+board { ring 7 owned by nobody  seeds 3 }
+sow { skip origin  relay when last.before > 0  relay limit 50 }
+capture "threes" { when last.count == 3  take last to mover }
+end "no move" when no_moves
+"#
+        .to_string(),
+    ];
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    for text in &shapes {
+        let g = game(text);
+        for _ in 0..200 {
+            let mut pos = g.initial(None);
+            g.settle_start(&mut pos);
+            let total = g.seed_total(&pos);
+            for _ in 0..500 {
+                let moves = g.legal_moves(&pos);
+                if pos.over || moves.is_empty() {
+                    break;
+                }
+                let k = moves[rng.gen_range(0..moves.len())];
+                g.apply(&mut pos, k).expect("a legal move");
+                assert_eq!(g.seed_total(&pos), total, "{}", g.name);
+            }
+        }
+    }
+}
