@@ -216,3 +216,30 @@ end "no move" when no_moves
         }
     }
 }
+
+/// A choice made once and kept: the direction a player picks on their first move is remembered, and
+/// a `forbid` holds them to it.
+#[test]
+fn a_direction_chosen_on_the_first_move_is_kept_for_the_game() {
+    let g = game(
+        r#"
+game "Way kept"
+board { pits 3  seeds 2 }
+memory { player way = 0 }
+sow { direction either }
+after move "the first move fixes the way" { when mover.way == 0  set mover.way = if clockwise then 2 else 1 }
+forbid "the way chosen on the first move is kept" when (mover.way == 1 and clockwise) or (mover.way == 2 and not clockwise)
+end "no move" when no_moves
+"#,
+    );
+    // South goes right (counter-clockwise), north left (clockwise): from then on each has only moves
+    // that way. South 1R: south 2 and 3 get a seed each. North 2L: north 1 and south 3.
+    let j = json(&g, &play(&g, &["1R", "2L"]));
+    assert_eq!(j["pits"]["south"], json!([0, 3, 4]));
+    assert_eq!(j["pits"]["north"], json!([3, 0, 2]));
+    assert_eq!(j["legal_moves"], json!(["2R", "3R"]));
+    // South 2R sows south 3, north 1 and north 2: every north pit holds seeds, each played leftwards.
+    let j = json(&g, &play(&g, &["1R", "2L", "2R"]));
+    assert_eq!(j["pits"]["north"], json!([4, 1, 2]));
+    assert_eq!(j["legal_moves"], json!(["1L", "2L", "3L"]));
+}
