@@ -123,3 +123,35 @@ end "no move" when no_moves
     assert_eq!(p["pits"]["south"], serde_json::json!([0, 1, 0]));
     assert_eq!(p["pits"]["north"], serde_json::json!([1, 1, 0]));
 }
+
+/// `PIT + k` counts k places along the lap's track, `PIT - k` back: four pits a row, one seed each.
+/// South 1's seed makes south 2 a pair; two places on is south 4 (its seed is taken), one back is
+/// south 1 (just emptied).
+#[test]
+fn a_pit_plus_a_number_is_found_along_the_track() {
+    let g = game(
+        r#"
+game "Along"
+board { pits 4 seeds 1 }
+capture "two on" { when last.count == 2  take last + 2, last - 1 }
+end "no move" when no_moves
+"#,
+    );
+    let j = after(&g, &[1]);
+    assert_eq!(j["pits"]["south"], serde_json::json!([0, 2, 1, 0]));
+    assert_eq!(j["stores"]["south"], 1);
+    // Sown clockwise, the track runs the other way: from south 4, the pair is south 3, two places
+    // on is south 1, one back is south 4.
+    let g = game(
+        r#"
+game "Along, clockwise"
+board { pits 4 seeds 1 }
+sow { direction cw }
+capture "two on" { when last.count == 2  take last + 2, last - 1 }
+end "no move" when no_moves
+"#,
+    );
+    let j = after(&g, &[4]);
+    assert_eq!(j["pits"]["south"], serde_json::json!([0, 1, 2, 0]));
+    assert_eq!(j["stores"]["south"], 1);
+}

@@ -268,6 +268,14 @@ impl TypeChecker<'_> {
         }
     }
 
+    /// Is `e` a pit? Asked without reporting anything: the expression is checked where it is used.
+    fn is_pit(&mut self, e: &Expr, scope: Scope) -> bool {
+        let reported = self.diags.len();
+        let pit = self.ty(e, scope) == Some(Ty::Pit);
+        self.diags.truncate(reported);
+        pit
+    }
+
     /// Checks a `take` or `claim` target: a pit or a set of pits.
     pub fn expect_pits(&mut self, e: &Expr, scope: Scope) {
         if let Some(got) = self.ty(e, scope)
@@ -414,6 +422,11 @@ impl TypeChecker<'_> {
                     self.expect(a, Ty::Int, scope);
                     self.expect(b, Ty::Int, scope);
                     Some(Ty::Bool)
+                }
+                BinOp::Add | BinOp::Sub if self.is_pit(a, scope) => {
+                    // `PIT + k`: the pit k places further along the track.
+                    self.expect(b, Ty::Int, scope);
+                    Some(Ty::Pit)
                 }
                 _ => {
                     self.expect(a, Ty::Int, scope);

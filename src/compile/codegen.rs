@@ -329,6 +329,11 @@ impl Gen {
                 self.push(Op::Rightmost(i));
             }
             PitExpr::Memory(r, whose) => self.memory(*r, whose),
+            PitExpr::Along(p, k) => {
+                self.place(p);
+                self.num(k);
+                self.op(Op::Along, 2);
+            }
         }
     }
 

@@ -1061,6 +1061,8 @@ pub enum Op {
     RowOf,
     /// Pit → a pit next to it (no pit when there is none).
     Relation(Relation),
+    /// Pit, steps → the pit that many places along the track (back for fewer than 0).
+    Along,
     /// Pit → its row's player.
     Side,
     /// Pit → its owner.

@@ -474,6 +474,7 @@ fn may_be_store(e: &PitExpr, sows_into_store: bool) -> bool {
         PitExpr::Opposite(x) => may_be_store(x, sows_into_store),
         // The next cell along a track with a store on it may be the store.
         PitExpr::Relation(r, _) => matches!(r, Relation::Next | Relation::Previous) && sows_into_store,
+        PitExpr::Along(..) => sows_into_store,
         PitExpr::If(_, a, b) => may_be_store(a, sows_into_store) || may_be_store(b, sows_into_store),
         // Sets hold pits only.
         PitExpr::NoPit | PitExpr::Origin | PitExpr::Pit | PitExpr::Leftmost(_) | PitExpr::Rightmost(_) => false,

@@ -37,6 +37,8 @@ pub(crate) enum PitExpr {
     Rightmost(Box<Pits>),
     /// A pit kept in memory.
     Memory(MemoryRef, Box<Whose>),
+    /// `PIT + k`, `PIT - k`: k places along the track (back for k below 0).
+    Along(Box<PitExpr>, Box<IntExpr>),
 }
 
 /// Whose memory value is read: a player's or a pit's.
@@ -216,7 +218,9 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Parity(..)
         | Expr::Field(_, PitField::Claimed | PitField::Closed | PitField::Store | PitField::Shared)
         | Expr::Aggregate(Aggregate::Any, _) => Ty::Bool,
-        Expr::Binary(op, _, _) => match op {
+        Expr::Binary(op, a, _) => match op {
+            // `PIT + k`: a pit further along the track.
+            BinOp::Add | BinOp::Sub if ty(a) == Ty::Pit => Ty::Pit,
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => Ty::Int,
             _ => Ty::Bool,
         },
@@ -456,6 +460,20 @@ impl Typer {
                 PitExpr::NoPit => PitExpr::NoPit,
                 p => PitExpr::Relation(*r, Box::new(p)),
             },
+            Expr::Binary(op, p, k) => {
+                let k = match op {
+                    BinOp::Sub => match self.int(k) {
+                        IntExpr::Int(n) => IntExpr::Int(n.saturating_neg()),
+                        k => IntExpr::Neg(Box::new(k)),
+                    },
+                    _ => self.int(k),
+                };
+                match (self.pit(p), k) {
+                    (PitExpr::NoPit, _) => PitExpr::NoPit,
+                    (p, IntExpr::Int(0)) => p,
+                    (p, k) => PitExpr::Along(Box::new(p), Box::new(k)),
+                }
+            }
             Expr::Aggregate(Aggregate::Leftmost, set) => PitExpr::Leftmost(Box::new(self.set(set))),
             Expr::Aggregate(_, set) => PitExpr::Rightmost(Box::new(self.set(set))),
             Expr::NoPit => PitExpr::NoPit,

@@ -370,22 +370,24 @@ impl<'a> Ctx<'a> {
         if c == NO_PIT {
             return NO_PIT;
         }
-        let track = || {
-            self.track.unwrap_or_else(|| {
-                let usual = self.game.phases.last().expect("the usual rules are a phase");
-                if usual.sow.ccw {
-                    &usual.tracks[self.mover.index()]
-                } else {
-                    &usual.cw_tracks[self.mover.index()]
-                }
-            })
-        };
         match r {
             Relation::Behind => self.game.behind(c).unwrap_or(NO_PIT),
             Relation::InFront => self.game.in_front(c).unwrap_or(NO_PIT),
-            Relation::Next => track().next[c as usize],
-            Relation::Previous => track().prev[c as usize],
+            Relation::Next => self.lap_track().next[c as usize],
+            Relation::Previous => self.lap_track().prev[c as usize],
         }
+    }
+
+    /// The track `next` and `previous` follow: the lap's, else the usual rules' for the mover.
+    fn lap_track(&self) -> &'a crate::compile::ir::Track {
+        self.track.unwrap_or_else(|| {
+            let usual = self.game.phases.last().expect("the usual rules are a phase");
+            if usual.sow.ccw {
+                &usual.tracks[self.mover.index()]
+            } else {
+                &usual.cw_tracks[self.mover.index()]
+            }
+        })
     }
 
     /// The memory value `r` of the player or pit `owner`; a store or no pit keeps none and reads the
@@ -395,6 +397,19 @@ impl<'a> Ctx<'a> {
             Some(i) => self.board.memory.get(i).copied().unwrap_or(r.start),
             None => r.start,
         }
+    }
+
+    /// The pit `steps` places after `c` along the lap's track (before it for fewer than 0);
+    /// [`NO_PIT`] from no pit.
+    fn along(&self, c: Cell, steps: i64) -> Cell {
+        if c == NO_PIT {
+            return NO_PIT;
+        }
+        let track = self.lap_track();
+        // Past a whole round the track repeats itself.
+        let n = steps.unsigned_abs() % track.cells.len().max(1) as u64;
+        let step = if steps < 0 { &track.prev } else { &track.next };
+        (0..n).fold(c, |c, _| step[c as usize])
     }
 
     #[inline]
@@ -463,6 +478,10 @@ impl<'a> Ctx<'a> {
                 Op::Number => acc = self.number(acc as Cell),
                 Op::RowOf => acc = self.row_of(acc as Cell),
                 Op::Relation(r) => acc = i64::from(self.related(r, acc as Cell)),
+                Op::Along => {
+                    let from = pop!() as Cell;
+                    acc = i64::from(self.along(from, acc));
+                }
                 Op::Side => acc = side_value(self.side_of(acc as Cell)),
                 Op::Owner => acc = side_value(self.owner_of(acc as Cell)),
                 Op::Claimed => acc = i64::from(self.claimed(acc as Cell)),
