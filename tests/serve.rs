@@ -504,3 +504,121 @@ fn no_computer_move_or_hint_after_the_end() {
     assert_eq!(v["position"]["over"], true);
     assert!(v["status"].as_str().expect("status").contains("over"));
 }
+
+/// Boards with pits that belong to nobody (tests/fixtures/serve): the answers describe the shape, carry
+/// the shared pits in the position and in the move's steps, and take and refuse moves from them. The
+/// positions are worked out by hand from each file's track.
+#[test]
+fn boards_with_shared_pits() {
+    let s = serve(&["tests/fixtures/serve"]);
+    let games = get(&s, "/api/games").json();
+    let ids: Vec<&str> = games["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter_map(|g| g["id"].as_str())
+        .collect();
+    assert_eq!(ids, ["middle_row.sow", "ring_halves.sow", "ring_of_nobody.sow"]);
+
+    // A middle row of three. South's track: south 1..3, the middle row s3..s1, north 3..1. South plays
+    // the middle pit s2 (2 seeds): one into s1, one into north's pit 3, which then holds 3 and is taken.
+    let start = post(&s, "/api/state", &json!({"game": "middle_row.sow", "moves": []})).json();
+    assert_eq!(start["game"]["shared"], 3);
+    assert_eq!(start["game"]["ring"], false);
+    assert_eq!(start["position"]["pits"]["shared"], json!([2, 2, 2]));
+    assert_eq!(start["position"]["legal_moves"], json!(["1", "2", "3", "s1", "s2", "s3"]));
+    let a = post(&s, "/api/state", &json!({"game": "middle_row.sow", "moves": ["s2"]}));
+    assert_eq!(a.status, 200, "{}", a.body);
+    let a = a.json();
+    assert_eq!(
+        a["position"]["pits"],
+        json!({"south": [2, 2, 2], "north": [2, 2, 0], "shared": [3, 0, 2]})
+    );
+    assert_eq!(a["position"]["stores"], json!({"south": 3, "north": 0}));
+    assert_eq!(a["moves"], json!(["s2"]));
+    assert_eq!(a["last"]["move"], "s2");
+    let steps = a["last"]["steps"].as_array().expect("steps");
+    let pickup = steps.iter().find(|s| s["kind"] == "pickup").expect("pickup");
+    assert_eq!(pickup["cell"], json!({"shared": true, "pit": 2}));
+    let sown = steps.iter().find(|s| s["kind"] == "sow").expect("sow");
+    assert_eq!(
+        sown["cells"],
+        json!([{"shared": true, "pit": 1}, {"side": "north", "row": 0, "pit": 3}])
+    );
+    // North's track mirrors south's: from s1 on to s2, s3 and south's pit 3, which holds 3 and is taken.
+    let b = post(&s, "/api/state", &json!({"game": "middle_row.sow", "moves": ["s2", "S1"]})).json();
+    assert_eq!(
+        b["position"]["pits"],
+        json!({"south": [2, 2, 0], "north": [2, 2, 0], "shared": [0, 1, 3]})
+    );
+    assert_eq!(b["position"]["stores"], json!({"south": 3, "north": 3}));
+    assert_eq!(b["moves"], json!(["s2", "s1"]));
+    // s2 is empty now; s4 and the number 4 (which would stand for s1 inside) name no pit.
+    let v = post(&s, "/api/state", &json!({"game": "middle_row.sow", "moves": ["s2", "s2"]})).refused(422, "sow::serve::illegal_move");
+    assert!(v["error"]["message"].as_str().expect("message").contains("pit s2"), "{v}");
+    assert_eq!(v["error"]["accepted_moves"], 1);
+    for m in [json!("s4"), json!(4), json!("4"), json!("s0")] {
+        post(&s, "/api/state", &json!({"game": "middle_row.sow", "moves": [m]})).refused(422, "sow::serve::bad_move");
+    }
+    // A computer player and a hint may choose a shared pit; what they choose is a move the page can send.
+    let hint = post(&s, "/api/hint", &json!({"game": "middle_row.sow", "moves": []})).json();
+    let hinted: Vec<&str> = hint["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .filter_map(|m| m["move"].as_str())
+        .collect();
+    assert!(hinted.contains(&"s2"), "{hinted:?}");
+    let chosen = post(
+        &s,
+        "/api/computer",
+        &json!({"game": "middle_row.sow", "moves": ["s2"], "player": "greedy"}),
+    )
+    .json();
+    let replayed = post(
+        &s,
+        "/api/state",
+        &json!({"game": "middle_row.sow", "moves": ["s2", chosen["move"]]}),
+    );
+    assert_eq!(replayed.status, 200, "{}", replayed.body);
+
+    // A ring of nine owned by halves: its one shared pit lies between north's pit 4 and south's pit 1,
+    // so its 3 seeds go into south's pits 1, 2 and 3.
+    let r = post(&s, "/api/state", &json!({"game": "ring_halves.sow", "moves": ["s1"]})).json();
+    assert_eq!(r["game"]["shared"], 1);
+    assert_eq!(r["game"]["ring"], true);
+    assert_eq!(
+        r["position"]["pits"],
+        json!({"south": [4, 4, 4, 3], "north": [3, 3, 3, 3], "shared": [0]})
+    );
+    assert_eq!(r["last"]["move"], "s1");
+    // North's pit 4 ends at the shared pit: 3 seeds from it go to s1, south 1, south 2.
+    let r2 = post(&s, "/api/state", &json!({"game": "ring_halves.sow", "moves": ["s1", "4"]})).json();
+    assert_eq!(
+        r2["position"]["pits"],
+        json!({"south": [5, 5, 4, 3], "north": [3, 3, 3, 0], "shared": [1]})
+    );
+    post(&s, "/api/state", &json!({"game": "ring_halves.sow", "moves": ["s1", "s1"]})).refused(422, "sow::serve::illegal_move");
+
+    // A ring of seven owned by nobody, either way round: `L` goes clockwise, from s3 to s2 and s1,
+    // which then holds 3 and is taken.
+    let n = post(&s, "/api/state", &json!({"game": "ring_of_nobody.sow", "moves": ["s3L"]})).json();
+    assert_eq!(n["game"]["ring"], true);
+    assert_eq!(
+        n["position"]["pits"],
+        json!({"south": [], "north": [], "shared": [0, 3, 0, 2, 2, 2, 2]})
+    );
+    assert_eq!(n["position"]["stores"], json!({"south": 3, "north": 0}));
+    let take = n["last"]["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .find(|s| s["kind"] == "take")
+        .expect("a capture");
+    assert_eq!(take["cell"], json!({"shared": true, "pit": 1}));
+    assert_eq!(take["to"], json!({"side": "south", "store": true}));
+    for m in ["s3", "s8R", "3L"] {
+        post(&s, "/api/state", &json!({"game": "ring_of_nobody.sow", "moves": [m]})).refused(422, "sow::serve::bad_move");
+    }
+    post(&s, "/api/state", &json!({"game": "ring_of_nobody.sow", "moves": ["s3L", "s1R"]})).refused(422, "sow::serve::illegal_move");
+}

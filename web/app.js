@@ -16,6 +16,7 @@
     moves: [],
     first: "",
     data: null, // the last /api/state answer
+    board: null, // the served game's description (the board's shape), from the last answer
     flip: false,
     gen: 0, // bumped by every new game, undo or move, so late answers for an older game are dropped
     // The computer players' random choices; `?seed=N` in the address fixes them (for tests and demonstrations).
@@ -222,17 +223,26 @@
   function draw(position, counts, view) {
     const svg = $("#board");
     svg.replaceChildren();
-    const L = B.layout(position, app.flip);
+    const L = B.layout(position, app.flip, app.board);
     const flat = B.isFlat(position);
     const closed = B.perPit(position.closed);
     const claimed = B.perPit(position.claimed);
     const midGap = 24;
+    const gaps = (L.breaks || [L.topLines]).length;
     const width = STORE * 2 + 40 + L.width * PIT;
-    const height = BAND * 2 + L.lines * PIT + midGap;
+    const height = BAND * 2 + L.lines * PIT + gaps * midGap;
     svg.setAttribute("viewBox", "0 0 " + width + " " + height);
     el("rect", { class: "wood", x: 2, y: BAND - 12, width: width - 4, height: height - 2 * BAND + 24, rx: 40 }, svg);
-    const lineY = (line) => BAND + line * PIT + (line >= L.topLines ? midGap : 0) + PIT / 2;
+    const lineY = (line) => BAND + line * PIT + B.gapsAbove(L, line) * midGap + PIT / 2;
     const colX = (col) => STORE + 20 + col * PIT + PIT / 2;
+    // Pits that belong to nobody stand on a lighter band: a middle row across the board, a ring of
+    // nobody's pits all round it. An odd ring's one shared pit is marked by its own colour alone.
+    if (L.shape === "middle" || L.shape === "ring of nobody") {
+      const lines = L.pits.filter((p) => p.shared).map((p) => p.line);
+      const y0 = lineY(Math.min(...lines)) - PIT / 2 + 4;
+      const y1 = lineY(Math.max(...lines)) + PIT / 2 - 4;
+      el("rect", { class: "shared-band", x: STORE + 14, y: y0, width: L.width * PIT + 12, height: y1 - y0, rx: 44 }, svg);
+    }
 
     // The players' names, each on their own side of the board; the one to move is marked.
     const band = (side, y) => {
@@ -248,18 +258,18 @@
       const k = B.key(p);
       const cx = colX(p.col);
       const cy = lineY(p.line);
-      const classes = ["pit", p.side];
+      const classes = ["pit", p.shared ? "shared" : p.side];
       if (legal[k]) classes.push("legal");
       if (view.active === k) classes.push("active");
       if (view.marks && view.marks[k]) classes.push(view.marks[k]);
       if (view.path && view.path[k]) classes.push("sown");
       if (app.hinted === k) classes.push("hinted");
       if (closed[k]) classes.push("closed");
-      const g = el("g", { class: classes.join(" "), "data-key": k, "data-side": p.side, "data-row": p.row, "data-pit": p.pit, "data-count": counts[k] }, svg);
+      const g = el("g", { class: classes.join(" "), "data-key": k, "data-side": p.shared ? "shared" : p.side, "data-row": p.shared ? "" : p.row, "data-pit": p.pit, "data-count": counts[k] }, svg);
       if (legal[k]) {
         g.setAttribute("role", "button");
         g.setAttribute("tabindex", "0");
-        g.setAttribute("aria-label", "play pit " + B.pitName(p, flat) + " (" + counts[k] + " seeds)");
+        g.setAttribute("aria-label", "play " + (p.shared ? "shared pit " : "pit ") + B.pitName(p, flat) + " (" + counts[k] + " seeds)");
       }
       el("circle", { class: "hole", cx: cx, cy: cy, r: 42 }, g);
       if (claimed[k]) el("circle", { class: "claim " + claimed[k], cx: cx, cy: cy, r: 46 }, g);
@@ -286,7 +296,7 @@
       const k = B.key(s);
       const x = s.at === "left" ? 10 : width - 10 - STORE;
       const y = BAND;
-      const h = L.lines * PIT + midGap;
+      const h = L.lines * PIT + gaps * midGap;
       const classes = ["store", s.side];
       if (view.active === k) classes.push("active");
       if (view.path && view.path[k]) classes.push("sown");
@@ -310,6 +320,8 @@
       const rows = B.rowsOf(position.pits[side]).map((row, r) => row.map((_, i) => counts[B.key({ side: side, row: r, pit: i + 1 })]).join(" "));
       parts.push(side + ": " + rows.join(" / ") + ", store " + counts[B.key({ side: side, store: true })]);
     }
+    const shared = (position.pits.shared || []).map((_, i) => counts[B.key({ shared: true, pit: i + 1 })]);
+    if (shared.length) parts.push("shared pits s1 to s" + shared.length + ": " + shared.join(" "));
     return "the board, " + parts.join("; ");
   }
 
@@ -344,7 +356,10 @@
     data.last.steps.forEach((s, i) => {
       const li = document.createElement("li");
       let text = s.text;
-      if (s.kind === "move") text = whoSide(mover) + " plays pit " + B.pitName(Object.assign({ side: mover }, B.parseMove(s.move) || { pit: s.move }), B.isFlat(data.position));
+      if (s.kind === "move") {
+        const p = Object.assign({ side: mover }, B.parseMove(s.move) || { pit: s.move });
+        text = whoSide(mover) + (p.shared ? " plays shared pit " : " plays pit ") + B.pitName(p, B.isFlat(data.position));
+      }
       li.textContent = text;
       li.className = s.kind + (current === i ? " current" : "");
       ol.appendChild(li);
@@ -395,6 +410,7 @@
       if (gen !== app.gen) return;
       app.moves = data.moves.slice();
       app.sides = data.sides;
+      app.board = data.game;
       writeHash();
       if (animated) await animate(data, gen);
       else show(data);
@@ -484,8 +500,7 @@
       const h = await api("/api/hint", request({ seed: app.seed }));
       if (gen !== app.gen) return;
       const mover = app.data.position.to_move;
-      const best = B.parseMove(h.best);
-      app.hinted = best ? B.key({ side: mover, row: best.row, pit: best.pit }) : null;
+      app.hinted = B.moveKey(mover, h.best);
       $("#hint-why").textContent = "Try " + h.why + ".";
       const ul = $("#hint-moves");
       ul.replaceChildren();
@@ -552,6 +567,7 @@
   function openGame(id, moves, first) {
     app.gameId = id;
     app.data = null;
+    app.board = null;
     app.moves = moves || [];
     app.first = first || "";
     $("#first").value = app.first;

@@ -357,7 +357,8 @@ impl Game {
 
     /// Reads a move as [`Game::move_name`] writes it (letters in either case). On a board of one
     /// row a player any number reads as itself, so that [`Game::apply`] can say why a pit that does
-    /// not exist cannot be played; otherwise `None` when the text names no pit of the board.
+    /// not exist cannot be played, except the numbers that stand inside for shared pits (`s1` is
+    /// written for those); otherwise `None` when the text names no pit of the board.
     pub fn parse_move(&self, text: &str) -> Option<usize> {
         let mut text = text.trim();
         // The direction, when the mover chooses it.
@@ -373,6 +374,11 @@ impl Game {
         let first = text.chars().next()?;
         let pit = if self.rows == 1 && first.is_ascii_digit() {
             let pit: usize = text.parse().ok()?;
+            // A number past the player's own pits would otherwise be read as a shared pit, which
+            // is written `s1`: such a number names no pit.
+            if self.shared > 0 && (self.side_pits + 1..=self.move_pits()).contains(&pit) {
+                return None;
+            }
             if self.choices == 1 {
                 return Some(pit);
             }

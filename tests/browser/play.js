@@ -5,7 +5,9 @@
 // the page (or shows wrong) fails the test. It plays Oware to its end against the random computer
 // player, undoes, plays Kalah with two people at one screen, plays Hus (two rows a player) to its end,
 // checks that a refused move is reported, draws a hand-made four-row position through the same page,
-// and saves screenshots into docs/. Everything is bounded in time; the server is stopped at the end.
+// and saves screenshots into docs/. A second server serves the invented boards of tests/fixtures/serve:
+// a three-row board (a middle row of shared pits) is played to its end, and the rings are drawn and
+// played a move each. Everything is bounded in time; the servers are stopped at the end.
 "use strict";
 
 const { spawn, execFileSync } = require("node:child_process");
@@ -27,21 +29,22 @@ const deadline = setTimeout(() => {
   cleanup().finally(() => process.exit(1));
 }, LIMIT_MS);
 
-let server = null;
+const servers = [];
 let context = null;
 let profile = null;
 
 async function cleanup() {
   if (context) await context.close().catch(() => {});
   context = null;
-  if (server && server.exitCode === null) server.kill("SIGTERM");
+  for (const server of servers) if (server.exitCode === null) server.kill("SIGTERM");
   if (profile) fs.rmSync(profile, { recursive: true, force: true });
 }
 
-/** Starts `sowlang serve variants --port 0` and returns the address it prints. */
-function startServer() {
+/** Starts `sowlang serve DIR --port 0` and returns the address it prints. */
+function startServer(dir) {
   return new Promise((resolve, reject) => {
-    server = spawn(BIN, ["serve", "variants", "--port", "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const server = spawn(BIN, ["serve", dir, "--port", "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    servers.push(server);
     let out = "";
     const timer = setTimeout(() => reject(new Error("the server did not print its address within 10 s: " + out)), 10000);
     server.stdout.on("data", (d) => {
@@ -64,7 +67,7 @@ function expected(file, moves) {
   return JSON.parse(execFileSync(BIN, args, { cwd: ROOT, encoding: "utf8" }));
 }
 
-/** Seeds per pit and store of a position JSON, in either shape (one row a player, or a list of rows). */
+/** Seeds per pit and store of a position JSON, in either shape (one row a player, or a list of rows), and its shared pits. */
 function expectedCounts(pos) {
   const c = {};
   for (const side of ["south", "north"]) {
@@ -72,11 +75,13 @@ function expectedCounts(pos) {
     rows.forEach((row, r) => row.forEach((n, i) => (c[side + ":" + r + ":" + (i + 1)] = n)));
     c[side + ":store"] = pos.stores[side];
   }
+  (pos.pits.shared || []).forEach((n, i) => (c["shared:" + (i + 1)] = n));
   return c;
 }
 
-/** The move a click on a pit plays: its number on a one-row side, else row letter and number ("b4"). */
+/** The move a click on a pit plays: its number on a one-row side, else row letter and number ("b4"); "s2" for a shared pit. */
 function moveOf(key, flat) {
+  if (key.startsWith("shared:")) return "s" + key.split(":")[1];
   const [, row, pit] = key.split(":").map((x, i) => (i ? parseInt(x, 10) : x));
   return flat ? pit : String.fromCharCode(97 + row) + pit;
 }
@@ -427,8 +432,111 @@ async function choiceOfDirection(page, url) {
   await page.unroute("**/api/games");
 }
 
+/** The centre of every pit drawn: key -> {x, y, label}. */
+async function pitPlaces(page) {
+  return page.$$eval("#board .pit", (els) => {
+    const out = {};
+    for (const e of els) {
+      const b = e.querySelector(".hole").getBBox();
+      out[e.dataset.key] = { x: b.x + b.width / 2, y: b.y + b.height / 2, label: e.querySelector(".pit-name").textContent };
+    }
+    return out;
+  });
+}
+
+const MIDDLE = "tests/fixtures/serve/middle_row.sow";
+
+/**
+ * A three-row board (tests/fixtures/serve/middle_row.sow): a middle row of pits that belong to nobody
+ * between the players' rows, drawn from south's left, played to its end against the random computer
+ * player, with clicks on shared pits as well as south's own.
+ */
+async function playMiddleRow(page, url) {
+  await page.goto(url + "?seed=5#game=middle_row.sow");
+  await idle(page);
+  await page.selectOption('.seat[data-side="north"] .kind', "random");
+  await page.selectOption('.seat[data-side="south"] .kind', "human");
+  await page.selectOption("#speed", "0");
+  await page.click("#new");
+  // Another server, another origin: the players keep the names they are given by default.
+  const names = undefined;
+  let state = await check(page, MIDDLE, "middle row start", names);
+  const at = await pitPlaces(page);
+  assert.equal(Object.keys(at).length, 9, "three rows of three pits");
+  assert.ok(at["north:0:1"].y < at["shared:1"].y && at["shared:1"].y < at["south:0:1"].y, "the middle row between the players' rows");
+  assert.ok(at["shared:1"].x < at["shared:2"].x && at["shared:2"].x < at["shared:3"].x, "s1 at south's left");
+  assert.equal(at["shared:1"].x, at["south:0:1"].x, "s1 in south's pit 1's column");
+  assert.equal(at["shared:2"].label, "s2", "shared pits are named s1, s2, ...");
+  assert.deepEqual(state.legal.sort(), ["shared:1", "shared:2", "shared:3", "south:0:1", "south:0:2", "south:0:3"], "every pit south may play is clickable");
+  const random = rng(21);
+  let guard = 0;
+  let sharedClicks = 0;
+  while (!state.pos.over) {
+    assert.ok(++guard < 100, "the game ends");
+    // The first move from the middle row, then any clickable pit.
+    const key = state.moves.length === 0 ? "shared:2" : state.legal[Math.floor(random() * state.legal.length)];
+    const move = moveOf(key, true);
+    if (key.startsWith("shared:")) sharedClicks++;
+    await click(page, key, state.moves.length);
+    const next = await check(page, MIDDLE, "middle row after clicking " + move, names);
+    assert.equal(String(next.moves[state.moves.length]), String(move), "the clicked pit is the move played");
+    if (state.moves.length === 0) {
+      await page.screenshot({ path: path.join(DOCS, "serve-middle-row.png") });
+      const sown = await page.$$eval("#board .pit.sown", (els) => els.map((e) => e.dataset.key).sort());
+      assert.ok(sown.length > 0, "the last move's path is marked");
+    }
+    state = next;
+  }
+  assert.ok(sharedClicks > 0, "some moves were played from shared pits");
+  console.log("browser test: the middle-row board played to its end in " + state.moves.length + " moves: " + (await page.textContent("#status")));
+}
+
+/** The two rings: an odd ring's shared pit beside south's pit 1, and a ring of nobody's pits, each played once. */
+async function rings(page, url) {
+  const RING9 = "tests/fixtures/serve/ring_halves.sow";
+  await page.goto(url + "#game=ring_halves.sow");
+  await idle(page);
+  await page.selectOption('.seat[data-side="north"] .kind', "human");
+  await page.selectOption('.seat[data-side="south"] .kind', "human");
+  await page.selectOption("#speed", "0");
+  await page.click("#new");
+  let state = await check(page, RING9, "ring of nine start");
+  let at = await pitPlaces(page);
+  assert.ok(at["shared:1"].x < at["south:0:1"].x && at["shared:1"].x < at["north:0:4"].x, "the shared pit at the left end");
+  assert.ok(at["north:0:4"].y < at["shared:1"].y && at["shared:1"].y < at["south:0:1"].y, "between north's pit 4 and south's pit 1");
+  await click(page, "shared:1", 0);
+  state = await check(page, RING9, "ring of nine after s1");
+  assert.deepEqual(state.moves, ["s1"]);
+  await page.screenshot({ path: path.join(__dirname, "out", "ring-of-nine.png") });
+  // Turned, the shared pit stays beside south's pit 1, now at the top right.
+  await page.click("#flip");
+  at = await pitPlaces(page);
+  assert.ok(at["shared:1"].x > at["south:0:1"].x && at["south:0:1"].y < at["shared:1"].y, "turned: at the right end");
+  await page.click("#flip");
+
+  const RING7 = "tests/fixtures/serve/ring_of_nobody.sow";
+  await page.goto(url + "#game=ring_of_nobody.sow");
+  await idle(page);
+  await page.click("#new");
+  state = await check(page, RING7, "ring of nobody start");
+  at = await pitPlaces(page);
+  assert.equal(Object.keys(at).length, 7);
+  assert.ok(at["shared:1"].x < at["shared:4"].x && at["shared:1"].y === at["shared:4"].y, "s1 to s4 along the bottom");
+  assert.ok(at["shared:5"].y < at["shared:4"].y && at["shared:5"].x > at["shared:7"].x, "s5 to s7 back along the top");
+  await page.click('#board .pit.legal[data-key="shared:3"]');
+  await page.waitForSelector("#choice:not([hidden])");
+  assert.deepEqual((await page.$$eval("#choice button", (els) => els.map((e) => e.textContent))).sort(), ["s3L", "s3R"], "both ways round are offered");
+  await page.click('#choice button:text-is("s3L")');
+  await page.waitForFunction(() => document.body.dataset.busy === "0" && /moves=s3L/.test(location.hash));
+  state = await check(page, RING7, "ring of nobody after s3L");
+  assert.deepEqual(state.moves, ["s3L"]);
+  assert.deepEqual(await page.$$eval("#board .pit.taken", (els) => els.map((e) => e.dataset.key)), ["shared:1"], "the capture is marked");
+  await page.screenshot({ path: path.join(DOCS, "serve-ring.png") });
+}
+
 async function main() {
-  const url = await startServer();
+  const url = await startServer("variants");
+  const fixtures = await startServer("tests/fixtures/serve");
   fs.mkdirSync(path.join(__dirname, "out"), { recursive: true });
   profile = fs.mkdtempSync(path.join(os.tmpdir(), "sowlang-chromium-"));
   context = await chromium.launchPersistentContext(profile, {
@@ -459,6 +567,8 @@ async function main() {
   await refusedMove(page, url);
   await fourRowPreview(page, url);
   await choiceOfDirection(page, url);
+  await playMiddleRow(page, fixtures);
+  await rings(page, fixtures);
   assert.deepEqual(problems, [], "no script errors on the page");
   console.log("browser test: passed");
 }

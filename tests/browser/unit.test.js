@@ -176,3 +176,123 @@ test("seeds taken into the hand leave their pit and are sown on", () => {
   assert.equal(took.marks["north:0:1"], "taken");
   assert.equal(f[f.length - 2].hand, 0, "every seed in hand is sown");
 });
+
+// Shared pits, in the three shapes the engine makes (positions as `sowlang run --json` writes them
+// for tests/fixtures/serve/*.sow).
+const middle = {
+  pits: { south: [2, 2, 2], north: [2, 2, 2], shared: [1, 2, 3] },
+  stores: { south: 0, north: 0 },
+  to_move: "south",
+  legal_moves: ["1", "2", "3", "s1", "s2", "s3"],
+};
+const ring9 = {
+  pits: { south: [3, 3, 3, 3], north: [3, 3, 3, 3], shared: [5] },
+  stores: { south: 0, north: 0 },
+  to_move: "north",
+  legal_moves: ["1", "2", "s1"],
+};
+const ring7 = {
+  pits: { south: [], north: [], shared: [1, 2, 3, 4, 5, 6, 7] },
+  stores: { south: 0, north: 0 },
+  to_move: "south",
+  legal_moves: ["s1R", "s1L", "s2R"],
+};
+
+function shared(L, k) {
+  return L.pits.find((p) => p.shared && p.pit === k);
+}
+
+test("shared pits: moves named s3 start from the shared pit, whoever moves", () => {
+  assert.deepEqual(B.parseMove("s3"), { shared: true, pit: 3, choice: "" });
+  assert.deepEqual(B.parseMove("S2R"), { shared: true, pit: 2, choice: "R" });
+  assert.equal(B.moveKey("north", "s2"), "shared:2");
+  assert.equal(B.moveKey("north", "2"), "north:0:2");
+  assert.deepEqual(B.movesByPit(ring9), { "north:0:1": ["1"], "north:0:2": ["2"], "shared:1": ["s1"] });
+  assert.deepEqual(B.movesByPit(ring7), { "shared:1": ["s1R", "s1L"], "shared:2": ["s2R"] });
+  assert.equal(B.pitName({ shared: true, pit: 3 }, true), "s3");
+  const c = B.countsOf(middle);
+  assert.equal(c["shared:3"], 3);
+  assert.equal(Object.keys(c).length, 11);
+  assert.deepEqual(B.perPit({ south: [false, false, false], north: [false, true, false], shared: [true, false, false] })["shared:1"], true);
+});
+
+test("the shape of the shared pits: the server's word, else read from the lists", () => {
+  assert.equal(B.sharedShape(flat), "none");
+  assert.equal(B.sharedShape(middle), "middle");
+  assert.equal(B.sharedShape(ring9), "ring");
+  assert.equal(B.sharedShape(ring7), "ring of nobody");
+  // A ring of three owned by halves has as many shared pits as a row's: only the server can tell.
+  const ring3 = { pits: { south: [1], north: [1], shared: [1] } };
+  assert.equal(B.sharedShape(ring3), "middle");
+  assert.equal(B.sharedShape(ring3, { ring: true }), "ring");
+  assert.equal(B.sharedShape(middle, { ring: false }), "middle");
+});
+
+test("a middle row lies between the front rows, s1 at the bottom player's left", () => {
+  const L = B.layout(middle, false, { ring: false });
+  assert.equal(L.lines, 3);
+  assert.equal(L.width, 3);
+  assert.deepEqual(L.breaks, [1, 2]);
+  assert.deepEqual([at(L, "north", 0, 1).col, at(L, "north", 0, 1).line], [2, 0]);
+  assert.deepEqual([shared(L, 1).col, shared(L, 1).line], [0, 1]);
+  assert.deepEqual([shared(L, 3).col, shared(L, 3).line], [2, 1]);
+  assert.deepEqual([at(L, "south", 0, 1).col, at(L, "south", 0, 1).line], [0, 2]);
+  const F = B.layout(middle, true, { ring: false });
+  assert.deepEqual([shared(F, 1).col, shared(F, 1).line], [2, 1], "turned: s1 at north's right");
+  assert.deepEqual([at(F, "north", 0, 1).col, at(F, "north", 0, 1).line], [0, 2]);
+  // The gaps: one between each player's rows and the middle row.
+  assert.equal(B.gapsAbove(L, 0), 0);
+  assert.equal(B.gapsAbove(L, 1), 1);
+  assert.equal(B.gapsAbove(L, 2), 2);
+});
+
+test("an odd ring's shared pit stands between north's last pit and south's pit 1", () => {
+  const L = B.layout(ring9, false, { ring: true });
+  assert.equal(L.width, 5);
+  assert.equal(L.lines, 2);
+  const s1 = shared(L, 1);
+  assert.deepEqual([s1.col, s1.line], [0, 0.5]);
+  assert.equal(at(L, "north", 0, 4).col, 1, "north's pit 4 at the top left, next to it");
+  assert.equal(at(L, "south", 0, 1).col, 1, "south's pit 1 at the bottom left, next to it");
+  assert.equal(at(L, "north", 0, 1).col, at(L, "south", 0, 4).col);
+  assert.equal(B.gapsAbove(L, 0.5), 0.5, "halfway down the gap between the rows");
+  // Turned: south's pit 1 is at the top right, and the shared pit beside it.
+  const F = B.layout(ring9, true, { ring: true });
+  assert.deepEqual([shared(F, 1).col, shared(F, 1).line], [4, 0.5]);
+  assert.equal(at(F, "south", 0, 1).col, 3);
+  assert.equal(at(F, "north", 0, 4).col, 3);
+});
+
+test("a ring of nobody goes round counter-clockwise: s1 at the bottom left, back along the top", () => {
+  const L = B.layout(ring7, false);
+  assert.equal(L.width, 4);
+  assert.equal(L.pits.length, 7);
+  assert.deepEqual([1, 2, 3, 4].map((k) => [shared(L, k).col, shared(L, k).line]), [[0, 1], [1, 1], [2, 1], [3, 1]]);
+  assert.deepEqual([5, 6, 7].map((k) => [shared(L, k).col, shared(L, k).line]), [[3 - 0.5, 0], [2 - 0.5, 0], [1 - 0.5, 0]]);
+  // Every step round the ring, s7 back to s1 included, is to a neighbour.
+  for (let k = 1; k <= 7; k++) {
+    const a = shared(L, k);
+    const b = shared(L, (k % 7) + 1);
+    assert.ok(Math.hypot(a.col - b.col, a.line - b.line) <= 1.2, "s" + k + " next to the following pit");
+  }
+  const F = B.layout(ring7, true);
+  assert.deepEqual([shared(F, 1).col, shared(F, 1).line], [3, 0], "turned half round");
+  assert.deepEqual(L.stores.map((s) => s.side), ["north", "south"]);
+});
+
+test("a move sown through shared pits is replayed seed by seed", () => {
+  const after = { pits: { south: [2, 2, 0], north: [2, 2, 2], shared: [1, 3, 4] }, stores: { south: 0, north: 0 }, to_move: "north" };
+  const steps = [
+    { kind: "move", player: "south", move: "3" },
+    { kind: "pickup", cell: { side: "south", row: 0, pit: 3 }, seeds: 2 },
+    { kind: "sow", cells: [{ shared: true, pit: 3 }, { shared: true, pit: 2 }] },
+    { kind: "lap_end", cell: { shared: true, pit: 2 }, count: 3 },
+  ];
+  const f = B.frames(middle, steps, after);
+  const sown = f.filter((x) => x.step === 2);
+  assert.equal(sown[0].counts["shared:3"], 4);
+  assert.equal(sown[0].counts["shared:2"], 2);
+  assert.deepEqual(f[f.length - 1].path, { "shared:3": 1, "shared:2": 2 });
+  assert.equal(f[f.length - 1].marks["shared:2"], "last");
+  assert.deepEqual(f[f.length - 1].counts, B.countsOf(after));
+});

@@ -11,8 +11,10 @@
 //! - `GET /`, `/app.js`, `/board.js`, `/style.css`: the page, built into the binary.
 //! - `GET /api/games`: the games offered (id, name, or the problems of a file that does not load).
 //! - `GET /api/rules/ID`: the text of a game's rule file and of every file it `extends`.
-//! - `POST /api/state`: `{"game":ID,"moves":[..],"first":"south"}` -> the position (the JSON of
-//!   docs/cli.md), the position before the last move, and the last move step by step with its narration.
+//! - `POST /api/state`: `{"game":ID,"moves":[..],"first":"south"}` -> the board's shape (rows,
+//!   columns, shared pits, ring), the position (the JSON of docs/cli.md), the position before the last
+//!   move, and the last move step by step with its narration. Moves are written as `legal_moves`
+//!   lists them (`3`, `"b3"`, `"s2"` for a shared pit, `"3L"`).
 //! - `POST /api/computer`: the same plus `"player":"alphabeta:4"` -> the move that player chooses, and why.
 //! - `POST /api/hint`: the same -> every legal move with what it does and its score.
 //!
@@ -512,7 +514,10 @@ fn state(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
         })
     });
     Ok(json!({
+        // `shared` pits belong to nobody: a middle row, or on a `ring` its odd pit (or every pit
+        // when the players have none); the page draws each shape from these.
         "game": {"id": req.game, "name": game.name, "rows": game.rows, "columns": game.columns,
+                 "shared": game.shared, "ring": game.ring,
                  "stores_sown": game.stores_sown,
                  "rounds": game.rounds.is_some()},
         "moves": r.moves.iter().map(|&k| move_json(game, k)).collect::<Vec<_>>(),
