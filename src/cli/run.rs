@@ -34,7 +34,9 @@ pub(super) fn parse_moves(game: &crate::Game, moves: &[String]) -> Result<Vec<us
         .filter(|m| !m.is_empty())
         .map(|m| {
             game.parse_move(m).ok_or_else(|| {
-                let mut example = if game.rows == 1 {
+                let mut example = if game.side_pits == 0 {
+                    format!("shared pits `s1` to `s{}` separated by commas, e.g. `--moves s3,s1`", game.shared)
+                } else if game.rows == 1 {
                     format!("numbers from 1 to {} separated by commas, e.g. `--moves 3,1,6`", game.columns)
                 } else {
                     format!(
@@ -43,6 +45,9 @@ pub(super) fn parse_moves(game: &crate::Game, moves: &[String]) -> Result<Vec<us
                         game.columns
                     )
                 };
+                if game.shared > 0 && game.side_pits > 0 {
+                    example.push_str(&format!(", or a shared pit `s1` to `s{}`", game.shared));
+                }
                 if game.choices > 1 {
                     example.push_str(", each followed by `L` or `R`: the way the seeds go, to your left or right (`3R`)");
                 }
