@@ -350,3 +350,32 @@ fn whole_games_keep_the_limits() {
         }
     }
 }
+
+/// A compulsory opening: while a player has pits not yet played, they must play one of those, the
+/// fullest first (ties leave a choice). Pit memory marks the pits played; the phase ends by itself.
+const OPENING: &str = r#"
+game "Compulsory opening"
+board { pits 3  layout south [1, 3, 2] north [2, 1, 3] }
+memory { pit played = 0 }
+after move "the pit has been played" { when origin.played == 0  set origin.played = 1 }
+phase "opening" when any(row(to_move) where pit.played == 0) {
+  forbid "in the opening each pit is played once" when origin.played == 1
+  forbid "in the opening the fullest pit is played first" when any(row(mover) where pit.played == 0 and pit.count > origin.count)
+}
+end "no move" when no_moves
+"#;
+
+#[test]
+fn a_compulsory_opening_plays_every_pit_once_the_fullest_first() {
+    let g = game(OPENING);
+    assert_eq!(after(&g, &[])["legal_moves"], serde_json::json!([2]));
+    // South 2 (three seeds) sows south 3, north 1, north 2: north's 1 and 3 hold three each.
+    let j = after(&g, &[2]);
+    assert_eq!(j["pits"]["north"], serde_json::json!([3, 2, 3]));
+    assert_eq!(j["legal_moves"], serde_json::json!([1, 3]));
+    // North 3 sows south 1, 2, 3; south's unplayed pits now hold 2 (pit 1) and 4 (pit 3): pit 3.
+    let j = after(&g, &[2, 3]);
+    assert_eq!(j["pits"]["south"], serde_json::json!([2, 1, 4]));
+    assert_eq!(j["legal_moves"], serde_json::json!([3]));
+    assert_eq!(j["memory"]["played"]["south"], serde_json::json!([0, 1, 0]));
+}
