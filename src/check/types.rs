@@ -129,15 +129,7 @@ impl Scope {
     /// An `after move` rule: once the move's sowing and captures are over, `last` is where its
     /// last lap ended.
     pub fn after_sowing() -> Self {
-        Scope {
-            last: true,
-            pit: false,
-            origin: true,
-            in_trigger: false,
-            in_sowing: true,
-            after_move: false,
-            choosing_phase: false,
-        }
+        Self::lap_end()
     }
     /// The same with `pit` bound.
     pub fn with_pit(mut self) -> Self {

@@ -550,22 +550,8 @@ pub struct Fill {
     pub claim_unfilled: bool,
 }
 
-/// Who opens the next round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Opener {
-    /// The player who did not open the round just ended.
-    Alternate,
-    /// The round's loser (a drawn round: as `Alternate`).
-    Loser,
-    /// The round's winner (a drawn round: as `Alternate`).
-    Winner,
-    /// The player holding fewer seeds when the round is set up (equal: as `Alternate`).
-    FewerSeeds,
-    /// The player who did not make the round's last move.
-    OtherThanEnder,
-    /// The player who opened the round just ended.
-    Same,
-}
+/// Who opens the next round (as the rule file says it; a drawn round or equal seeds: as `Alternate`).
+pub use crate::syntax::ast::RoundOpener as Opener;
 
 /// A pit found from another by where it lies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -160,14 +160,7 @@ pub fn compile(checked: &Checked) -> Game {
         kept_in_store: checked.kept_in_store,
         keep_claims: items.iter().any(|i| matches!(i.kind, ItemKind::SetupKeepClaims)),
         opener: items.iter().find_map(|i| match i.kind {
-            ItemKind::NextRoundFirst(o) => Some(match o {
-                ast::RoundOpener::Alternate => Opener::Alternate,
-                ast::RoundOpener::Loser => Opener::Loser,
-                ast::RoundOpener::Winner => Opener::Winner,
-                ast::RoundOpener::FewerSeeds => Opener::FewerSeeds,
-                ast::RoundOpener::OtherThanEnder => Opener::OtherThanEnder,
-                ast::RoundOpener::Same => Opener::Same,
-            }),
+            ItemKind::NextRoundFirst(o) => Some(o),
             _ => None,
         }),
     });
