@@ -1325,8 +1325,18 @@ impl Game {
                 let closed = (!turn.open).then_some(&board.closed[..]);
                 // The cells a `skip when` answered before the game passes over.
                 let stated = if sow.skip.is_some() { sow.skip_table(turn.mover) } else { None };
-                let lap_sown = sow_lap(&mut board.cells, closed, stated, before.as_deref_mut(), track, keys, start, hand, skipped)
-                    .ok_or(Endless { laps: lap, nowhere: true })?;
+                let lap_sown = sow_lap(
+                    &mut board.cells,
+                    closed,
+                    stated,
+                    before.as_deref_mut(),
+                    track,
+                    keys,
+                    start,
+                    hand,
+                    skipped,
+                )
+                .ok_or(Endless { laps: lap, nowhere: true })?;
                 hash_delta = hash_delta.wrapping_add(lap_sown.keys);
                 lap_sown.last
             } else {
@@ -1806,7 +1816,11 @@ impl Game {
                             // One way, every pit, no cap: the walk stops at the first pit that fails.
                             let mut c = anchor;
                             for _ in 1..walk.cells.len() {
-                                c = if series.forward { walk.next[c as usize] } else { walk.prev[c as usize] };
+                                c = if series.forward {
+                                    walk.next[c as usize]
+                                } else {
+                                    walk.prev[c as usize]
+                                };
                                 if self.is_store(c) {
                                     continue;
                                 }
@@ -2040,7 +2054,17 @@ fn sow_lap(
             Some(before) => sow_along::<true>(cells, before, track, keys, start, hand, skipped),
         });
     }
-    sow_lap_checked(cells, closed.unwrap_or(&[]), stated.unwrap_or(&[]), before, next, keys, start, hand, skipped)
+    sow_lap_checked(
+        cells,
+        closed.unwrap_or(&[]),
+        stated.unwrap_or(&[]),
+        before,
+        next,
+        keys,
+        start,
+        hand,
+        skipped,
+    )
 }
 
 /// [`sow_lap`] when no pit is closed and no two skipped cells follow one another, kept to a
