@@ -84,6 +84,7 @@ impl CellSet {
 type CaptureLog = Slots<Taken, 8>;
 
 /// What one move's sowing did.
+#[derive(Clone, Copy)]
 struct Sown {
     another: bool,
     /// Where the last lap ended.
@@ -575,7 +576,9 @@ impl Game {
             ),
         };
         let mut hash_delta = sown.hash_delta;
-        if !self.after_moves.is_empty() && self.after_move(pos, turn, origin, &sown, phase, log) {
+        // `sown` goes by value: a reference would keep it in memory on every move, for a rule few
+        // games have.
+        if !self.after_moves.is_empty() && self.after_move(pos, turn, origin, sown, phase, log) {
             // The memory changed: the position's identity is worked out afresh.
             hash_delta = None;
         }
@@ -602,7 +605,7 @@ impl Game {
     /// whether the memory changed.
     #[cold]
     #[inline(never)]
-    fn after_move(&self, pos: &mut Position, turn: Turn, origin: Cell, sown: &Sown, phase: &Phase, log: &mut impl Narrate) -> bool {
+    fn after_move(&self, pos: &mut Position, turn: Turn, origin: Cell, sown: Sown, phase: &Phase, log: &mut impl Narrate) -> bool {
         let memory_before = pos.board.memory.clone();
         let track = phase.track(turn.mover, turn.cw);
         for rule in &self.after_moves {
