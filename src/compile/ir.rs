@@ -387,6 +387,9 @@ pub struct Series {
     pub max_pits: u32,
     /// Most seeds the walk takes.
     pub max_seeds: u32,
+    /// One way, every pit, uncapped and without the pit across: the usual series, which the engine
+    /// walks with a loop of its own that tests none of the above.
+    pub plain: bool,
 }
 
 /// The result an end rule states, instead of comparing the scores.

@@ -679,14 +679,21 @@ impl Lower<'_> {
                             Some((n, u)) if *u == unit => u32::try_from(self.int(n)).unwrap_or(u32::MAX),
                             _ => u32::MAX,
                         };
+                        let (backward, forward) = (def.dir != ast::SeriesDir::Forward, def.dir != ast::SeriesDir::Backward);
+                        let (max_pits, max_seeds) = (cap(ast::CapUnit::Pits), cap(ast::CapUnit::Seeds));
                         *series = Some(Series {
-                            backward: def.dir != ast::SeriesDir::Forward,
-                            forward: def.dir != ast::SeriesDir::Backward,
+                            backward,
+                            forward,
                             every_other: def.every_other,
                             cond: self.cond(&def.cond),
                             with_opposite: def.with_opposite,
-                            max_pits: cap(ast::CapUnit::Pits),
-                            max_seeds: cap(ast::CapUnit::Seeds),
+                            max_pits,
+                            max_seeds,
+                            plain: backward != forward
+                                && !def.every_other
+                                && !def.with_opposite
+                                && max_pits == u32::MAX
+                                && max_seeds == u32::MAX,
                         });
                     }
                 }

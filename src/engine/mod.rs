@@ -75,7 +75,7 @@ pub enum Outcome {
 
 /// The seeds and the state of every pit: what sowing changes. Each list reads as a slice and is kept
 /// inline on a board of up to 7 pits a side, so copying a board allocates nothing.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     /// Seeds per cell (pits, then the two stores).
     pub cells: Slots<u32>,
@@ -86,6 +86,29 @@ pub struct Board {
     /// The values of the game's `memory { }` (see `MemoryRef` for their order); empty in a game
     /// that keeps none.
     pub memory: Vec<i64>,
+}
+
+impl Clone for Board {
+    #[inline]
+    fn clone(&self) -> Self {
+        Board {
+            cells: self.cells.clone(),
+            claimed: self.claimed.clone(),
+            closed: self.closed.clone(),
+            // Most games keep no memory: the empty list is made without the general copy's calls.
+            memory: if self.memory.is_empty() { Vec::new() } else { self.memory.clone() },
+        }
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.cells.clone_from(&source.cells);
+        self.claimed.clone_from(&source.claimed);
+        self.closed.clone_from(&source.closed);
+        if !(self.memory.is_empty() && source.memory.is_empty()) {
+            self.memory.clone_from(&source.memory);
+        }
+    }
 }
 
 /// A position: the board and whose turn it is, with what the rules need to know of the past.

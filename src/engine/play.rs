@@ -84,6 +84,7 @@ impl CellSet {
 type CaptureLog = Slots<Taken, 8>;
 
 /// What one move's sowing did.
+#[derive(Clone, Copy)]
 struct Sown {
     another: bool,
     /// Where the last lap ended.
@@ -575,7 +576,9 @@ impl Game {
             ),
         };
         let mut hash_delta = sown.hash_delta;
-        if !self.after_moves.is_empty() && self.after_move(pos, turn, origin, &sown, phase, log) {
+        // `sown` goes by value: a reference would keep it in memory on every move, for a rule few
+        // games have.
+        if !self.after_moves.is_empty() && self.after_move(pos, turn, origin, sown, phase, log) {
             // The memory changed: the position's identity is worked out afresh.
             hash_delta = None;
         }
@@ -602,7 +605,7 @@ impl Game {
     /// whether the memory changed.
     #[cold]
     #[inline(never)]
-    fn after_move(&self, pos: &mut Position, turn: Turn, origin: Cell, sown: &Sown, phase: &Phase, log: &mut impl Narrate) -> bool {
+    fn after_move(&self, pos: &mut Position, turn: Turn, origin: Cell, sown: Sown, phase: &Phase, log: &mut impl Narrate) -> bool {
         let memory_before = pos.board.memory.clone();
         let track = phase.track(turn.mover, turn.cw);
         for rule in &self.after_moves {
@@ -961,11 +964,10 @@ impl Game {
         None
     }
 
-    /// The pits whose seeds an end rule's `remaining` deals with: every pit, or those `from` names.
-    fn remaining_pits(&self, pos: &Position, from: Option<&PitsExpr>, mover: Player) -> Vec<usize> {
-        let Some(pits) = from else {
-            return (0..self.pit_count()).collect();
-        };
+    /// The pits whose seeds an end rule's `remaining` deals with: every pit (`None`, the usual case,
+    /// which allocates nothing), or those `from` names (`true` per pit named).
+    fn remaining_pits(&self, pos: &Position, from: Option<&PitsExpr>, mover: Player) -> Option<Vec<bool>> {
+        let pits = from?;
         let ctx = self.ctx_at(pos, mover);
         let mut named = vec![false; self.pit_count()];
         match pits {
@@ -982,7 +984,7 @@ impl Game {
                 true
             }),
         }
-        (0..self.pit_count()).filter(|&c| named[c]).collect()
+        Some(named)
     }
 
     /// Ends the game (or round) by the named rule, with the result it states or else the one the
@@ -1000,12 +1002,13 @@ impl Game {
         log: &mut impl Narrate,
     ) -> bool {
         let n2 = self.pit_count();
-        let pits = self.remaining_pits(pos, from, mover);
-        let left: u32 = pits.iter().map(|&c| pos.board.cells[c]).sum();
+        let named = self.remaining_pits(pos, from, mover);
+        let pits = || (0..n2).filter(|&c| named.as_ref().is_none_or(|n| n[c]));
+        let left: u32 = pits().map(|c| pos.board.cells[c]).sum();
         match remaining {
             Remaining::Owner => {
                 // A shared pit nobody claimed has no owner: its seeds stay where they are.
-                for &c in &pits {
+                for c in pits() {
                     if let Some(owner) = self.owner(&pos.board, c as Cell) {
                         let s = self.store(owner) as usize;
                         pos.board.cells[s] += std::mem::take(&mut pos.board.cells[c]);
@@ -1015,22 +1018,22 @@ impl Game {
             Remaining::To(p) => {
                 let p = self.ctx_at(pos, mover).player(p);
                 let s = self.store(p) as usize;
-                for &c in &pits {
+                for c in pits() {
                     pos.board.cells[s] += std::mem::take(&mut pos.board.cells[c]);
                 }
             }
             Remaining::Split => {
                 let on_side = |p: Player| -> u32 {
-                    pits.iter()
-                        .filter(|&&c| self.side(c as Cell) == Some(p))
-                        .map(|&c| pos.board.cells[c])
+                    pits()
+                        .filter(|&c| self.side(c as Cell) == Some(p))
+                        .map(|c| pos.board.cells[c])
                         .sum()
                 };
                 let [south, north] = [on_side(Player::South), on_side(Player::North)];
                 let half = left / 2;
                 let odd = left % 2;
                 let larger = if south >= north { Player::South } else { Player::North };
-                for &c in &pits {
+                for c in pits() {
                     pos.board.cells[c] = 0;
                 }
                 pos.board.cells[self.store(Player::South) as usize] += half;
@@ -1274,19 +1277,6 @@ impl Game {
         // Seeds taken by capture rules, to put back for a grand slam (made at the first capture).
         let mut captured: Option<CaptureLog> = None;
         let skipped = if sow.skip_origin { origin } else { NO_PIT };
-        // The cells a `skip when` answered before the game passes over, with the closed pits when
-        // some are (closures do not change during a move).
-        let skip_table = sow.skip_table(turn.mover);
-        let passed_over: Option<Vec<bool>> = match skip_table {
-            Some(table) if !turn.open => Some(
-                table
-                    .iter()
-                    .enumerate()
-                    .map(|(c, &skip)| skip || board.closed.get(c).copied().unwrap_or(false))
-                    .collect(),
-            ),
-            _ => None,
-        };
         // A `skip when` that reads the board is tested as each seed falls.
         let one_by_one = !self.triggers.is_empty() || L::ON || sow.skip_each().is_some();
         let keys = &self.hash_keys;
@@ -1335,14 +1325,21 @@ impl Game {
                 }
             };
             let last = if !one_by_one {
-                let closed = match (skip_table, turn.open) {
-                    (None, true) => None,
-                    (None, false) => Some(&board.closed[..]),
-                    (Some(table), true) => Some(table),
-                    (Some(_), false) => passed_over.as_deref(),
-                };
-                let lap_sown = sow_lap(&mut board.cells, closed, before.as_deref_mut(), track, keys, start, hand, skipped)
-                    .ok_or(Endless { laps: lap, nowhere: true })?;
+                let closed = (!turn.open).then_some(&board.closed[..]);
+                // The cells a `skip when` answered before the game passes over.
+                let stated = if sow.skip.is_some() { sow.skip_table(turn.mover) } else { None };
+                let lap_sown = sow_lap(
+                    &mut board.cells,
+                    closed,
+                    stated,
+                    before.as_deref_mut(),
+                    track,
+                    keys,
+                    start,
+                    hand,
+                    skipped,
+                )
+                .ok_or(Endless { laps: lap, nowhere: true })?;
                 hash_delta = hash_delta.wrapping_add(lap_sown.keys);
                 lap_sown.last
             } else {
@@ -1818,6 +1815,27 @@ impl Game {
                         };
                         // The walk names each pit in turn as `pit`, then gives the name back.
                         let named = ctx.regs[Reg::Pit as usize];
+                        if series.plain {
+                            // One way, every pit, no cap: the walk stops at the first pit that fails.
+                            let mut c = anchor;
+                            for _ in 1..walk.cells.len() {
+                                c = if series.forward {
+                                    walk.next[c as usize]
+                                } else {
+                                    walk.prev[c as usize]
+                                };
+                                if self.is_store(c) {
+                                    continue;
+                                }
+                                ctx.regs[Reg::Pit as usize] = c;
+                                if !ctx.bool(&series.cond) {
+                                    break;
+                                }
+                                take(board, c);
+                            }
+                            ctx.regs[Reg::Pit as usize] = named;
+                            continue;
+                        }
                         // Both ways, the forward run stops where the backward run took a pit: each
                         // pit is looked at once.
                         let mut seen = CellSet::default();
@@ -2014,8 +2032,8 @@ struct Lap {
 }
 
 /// One lap of the usual sowing (no trigger to test, nothing to narrate): `hand` seeds one by one
-/// into the cells after `start` along the track, passing over `skipped` and the `closed` pits, noting
-/// in `before` each cell's count before its latest seed. `None` when every cell of the track is
+/// into the cells after `start` along the track, passing over `skipped`, the `closed` pits and the
+/// cells a `skip when` table (`stated`, answered before the game) passes over, noting in `before` each cell's count before its latest seed. `None` when every cell of the track is
 /// passed over, so the seeds cannot be sown. In line in [`Game::sow`]: a call per lap cost more
 /// time than the registers it saves.
 #[allow(clippy::too_many_arguments)]
@@ -2023,6 +2041,7 @@ struct Lap {
 fn sow_lap(
     cells: &mut [u32],
     closed: Option<&[bool]>,
+    stated: Option<&[bool]>,
     before: Option<&mut [u32]>,
     track: &Track,
     keys: &[u64],
@@ -2031,14 +2050,24 @@ fn sow_lap(
     skipped: Cell,
 ) -> Option<Lap> {
     let next = &track.next;
-    if closed.is_none() && next.get(skipped as usize).is_none_or(|&after| after != skipped) {
+    if closed.is_none() && stated.is_none() && next.get(skipped as usize).is_none_or(|&after| after != skipped) {
         // Only the skipped cell is passed over, and the cell after it never is: the usual case.
         return Some(match before {
             None => sow_along::<false>(cells, &mut [], track, keys, start, hand, skipped),
             Some(before) => sow_along::<true>(cells, before, track, keys, start, hand, skipped),
         });
     }
-    sow_lap_checked(cells, closed.unwrap_or(&[]), before, next, keys, start, hand, skipped)
+    sow_lap_checked(
+        cells,
+        closed.unwrap_or(&[]),
+        stated.unwrap_or(&[]),
+        before,
+        next,
+        keys,
+        start,
+        hand,
+        skipped,
+    )
 }
 
 /// [`sow_lap`] when no pit is closed and no two skipped cells follow one another, kept to a
@@ -2079,13 +2108,14 @@ fn sow_along<const BEFORE: bool>(
     }
 }
 
-/// [`sow_lap`] when pits may be closed, or skipped cells may follow one another: one seed at a
-/// time along `next`. Out of line, to keep the usual lap small.
+/// [`sow_lap`] when pits may be closed or passed over by `skip when`, or skipped cells may follow
+/// one another: one seed at a time along `next`. Out of line, to keep the usual lap small.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn sow_lap_checked(
     cells: &mut [u32],
     closed: &[bool],
+    stated: &[bool],
     mut before: Option<&mut [u32]>,
     next: &[Cell],
     keys: &[u64],
@@ -2098,7 +2128,7 @@ fn sow_lap_checked(
     let mut passed = 0usize;
     while hand > 0 {
         c = next[c] as usize;
-        if c == skipped as usize || closed.get(c).copied().unwrap_or(false) {
+        if c == skipped as usize || closed.get(c).copied().unwrap_or(false) || stated.get(c).copied().unwrap_or(false) {
             passed += 1;
             if passed > cells.len() {
                 return None;
