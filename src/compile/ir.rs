@@ -77,6 +77,8 @@ pub struct Game {
     /// Per cell (pits, then stores), the player whose row or store it is (nobody for a shared pit): a
     /// condition's `last.side` is one look-up.
     pub sides: Vec<Option<Player>>,
+    /// The same as numbers, as the expression machine reads a side: 0 south, 1 north, 2 nobody.
+    pub side_codes: Vec<u8>,
     /// The first 64 end rules sorted by how they are tested, as bit sets.
     pub end_kinds: EndKinds,
     /// The values of `memory { }`, in the order declared (empty: the game keeps no memory).

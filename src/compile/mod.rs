@@ -239,6 +239,7 @@ pub fn compile(checked: &Checked) -> Game {
         stores_only_grow: !lower.takes_from_store.get() && !enters_from_store,
         hash_keys: hash_keys(cells, memory_start.len()),
         row_masks: [Player::South, Player::North].map(|p| row_mask(side_pits, p)),
+        side_codes: sides.iter().map(|s| s.map_or(2, |p| p.index() as u8)).collect(),
         sides,
         end_kinds,
         memory_start,

@@ -153,7 +153,7 @@ impl<'a> Ctx<'a> {
     #[inline(always)]
     fn test(&self, t: &Test) -> bool {
         match *t {
-            Test::SideIs(r, w, is) => (self.side_of(self.reg(r)) == Some(self.who(w))) == is,
+            Test::SideIs(r, w, is) => (self.side_code(self.reg(r)) == self.who(w) as u8) == is,
             Test::CountIn(r, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.count(self.reg(r)))) == inside,
             Test::BeforeIn(r, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.before_of(self.reg(r)))) == inside,
             Test::OppositeCountIn(r, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.count(self.opposite(self.reg(r))))) == inside,
@@ -195,7 +195,7 @@ impl<'a> Ctx<'a> {
             Operand::CountCell(c) => i64::from(self.count(c)),
             Operand::Reg(r) => i64::from(self.reg(r)),
             Operand::Count(r) => i64::from(self.count(self.reg(r))),
-            Operand::Side(r) => side_value(self.side_of(self.reg(r))),
+            Operand::Side(r) => i64::from(self.side_code(self.reg(r))),
             Operand::Who(w) => self.who(w).index() as i64,
             Operand::Before(r) => i64::from(self.before_of(self.reg(r))),
             Operand::IsStore(r) => i64::from(self.is_store(self.reg(r))),
@@ -214,7 +214,7 @@ impl<'a> Ctx<'a> {
             Operand::Claimed(r) => i64::from(self.claimed(self.reg(r))),
             Operand::Opposite(r) => i64::from(self.opposite(self.reg(r))),
             Operand::BeforeOpposite(r) => i64::from(self.before_of(self.opposite(self.reg(r)))),
-            Operand::SideOpposite(r) => side_value(self.side_of(self.opposite(self.reg(r)))),
+            Operand::SideOpposite(r) => i64::from(self.side_code(self.opposite(self.reg(r)))),
             Operand::ClaimedOpposite(r) => i64::from(self.claimed(self.opposite(self.reg(r)))),
             Operand::CapturedBy(w) => i64::from(self.count(self.game.store(self.who(w)))),
             Operand::SeedsOf(w) => i64::from(self.game.row_seeds(self.board, self.who(w))),
@@ -323,11 +323,12 @@ impl<'a> Ctx<'a> {
     // What a pit's fields read; a missing pit (NO_PIT) reads as empty, the mover's, unclaimed,
     // open and not a store.
 
+    /// The side of a cell as a number (0 south, 1 north, 2 nobody); no pit reads as the mover's.
     #[inline]
-    fn side_of(&self, c: Cell) -> Option<Player> {
-        match self.game.sides.get(c as usize) {
-            Some(side) => *side,
-            None => Some(self.mover),
+    fn side_code(&self, c: Cell) -> u8 {
+        match self.game.side_codes.get(c as usize) {
+            Some(&code) => code,
+            None => self.mover as u8,
         }
     }
 
@@ -470,7 +471,7 @@ impl<'a> Ctx<'a> {
                 Op::Total => push!(self.total()),
                 Op::CountOf(r) => push!(i64::from(self.count(self.reg(r)))),
                 Op::BeforeOf(r) => push!(i64::from(self.before_of(self.reg(r)))),
-                Op::SideOf(r) => push!(side_value(self.side_of(self.reg(r)))),
+                Op::SideOf(r) => push!(i64::from(self.side_code(self.reg(r)))),
                 Op::CountCell(c) => push!(i64::from(self.count(c))),
                 Op::SeedsOf(p) => push!(i64::from(self.game.row_seeds(self.board, p))),
                 Op::Count => acc = i64::from(self.count(acc as Cell)),
@@ -482,7 +483,7 @@ impl<'a> Ctx<'a> {
                     let from = pop!() as Cell;
                     acc = i64::from(self.along(from, acc));
                 }
-                Op::Side => acc = side_value(self.side_of(acc as Cell)),
+                Op::Side => acc = i64::from(self.side_code(acc as Cell)),
                 Op::Owner => acc = side_value(self.owner_of(acc as Cell)),
                 Op::Claimed => acc = i64::from(self.claimed(acc as Cell)),
                 Op::Closed => acc = i64::from(self.closed(acc as Cell)),
