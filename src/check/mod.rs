@@ -1015,14 +1015,6 @@ fn check_tracks(items: &[Item], geometry: Option<board::Geometry>, play_from: Pl
         Some(_) => false,
         None => g.rows > 1,
     };
-    let choices = if items
-        .iter()
-        .any(|i| matches!(i.kind, ItemKind::SowDirection(crate::syntax::ast::Direction::Either)))
-    {
-        2
-    } else {
-        1
-    };
     for item in tracks {
         match &item.kind {
             ItemKind::SowTrack(TrackKind::Shared) if g.rows > 1 || middle_row => diags.push(
@@ -1090,7 +1082,6 @@ fn check_tracks(items: &[Item], geometry: Option<board::Geometry>, play_from: Pl
             _ => {}
         }
     }
-    let _ = choices;
 }
 
 /// Is the expression written as a set of pits (`board`, `row(P)`, `... where ...`)?

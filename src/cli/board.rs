@@ -146,7 +146,7 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     }
     s.push_str(&format!(
         "{left_name} {left_store:>store_w$}  {}  {right_store:<store_w$} {right_name}\n",
-        middle_line(game, view, &cell, cell_w, row_w)
+        middle_line(game, view, &cell, row_w)
     ));
     for r in 0..rows {
         s.push_str(&format!("{pad}{}{}\n", row_cells(me, r, &bottom_numbers), row_letter(r)));
@@ -174,7 +174,7 @@ fn legend_if_marked(game: &Game, view: &View) -> String {
 /// The line between the players' rows: blank, or the shared pits. A middle row is read from the
 /// bottom player's left; a ring's odd shared pit sits at the end where the ring passes from the top
 /// row to the bottom player's pit 1.
-fn middle_line(game: &Game, view: &View, cell: &dyn Fn(Cell) -> String, cell_w: usize, row_w: usize) -> String {
+fn middle_line(game: &Game, view: &View, cell: &dyn Fn(Cell) -> String, row_w: usize) -> String {
     let shared: Vec<Cell> = game.shared_pits().map(|c| c as Cell).collect();
     if shared.is_empty() {
         return " ".repeat(row_w);
@@ -198,7 +198,6 @@ fn middle_line(game: &Game, view: &View, cell: &dyn Fn(Cell) -> String, cell_w: 
     while line.chars().count() < row_w {
         line.push(' ');
     }
-    let _ = cell_w;
     line
 }
 

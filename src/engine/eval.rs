@@ -613,9 +613,3 @@ pub(crate) fn memory_index(game: &Game, r: MemoryRef, owner: i64) -> Option<usiz
     };
     Some(r.offset as usize + within)
 }
-
-/// A player from a value: 0 south, anything else north.
-#[allow(dead_code)]
-fn player(v: i64) -> Player {
-    if v == 0 { Player::South } else { Player::North }
-}
