@@ -389,7 +389,7 @@ fn human(game: &crate::Game, s: &Solved, method: &str) -> String {
         s.margin
     );
     for &(k, v, m) in &s.moves {
-        t.push_str(&format!("  pit {k}: {}\n", result(v, m)));
+        t.push_str(&format!("  pit {}: {}\n", game.move_name(k), result(v, m)));
     }
     let method = if method == "minimax" {
         "plain minimax (whole tree, no table)".to_string()
