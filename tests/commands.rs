@@ -494,3 +494,47 @@ fn user_docs_speak_to_users() {
         }
     }
 }
+
+/// `bench --against`: the other program runs once a slice with `{seconds}` replaced, and its
+/// `moves_per_s` is read from its JSON. A stand-in program (a shell script reporting a fixed rate)
+/// takes the place of a real engine, so the test reads nothing outside the repository.
+#[test]
+fn bench_against_runs_the_other_program_in_turn_and_reads_its_rate() {
+    let dir = scratch("commands", "bench_against");
+    let log = dir.join("slices.txt");
+    let fake = dir.join("fake-engine.sh");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\necho \"$1\" >> {}\necho 'some other line'\necho '{{\"moves_per_s\": 1000000000}}'\n",
+            log.display()
+        ),
+    )
+    .expect("write script");
+    let command = format!("sh {} {{seconds}}", fake.display());
+    let o = sowlang(&["bench", OWARE, "--seconds", "0.4", "--slices", "4", "--against", &command, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let report: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).expect("json");
+    assert_eq!(report["slices"], 4);
+    assert_eq!(report["their_moves_per_sec"], 1e9);
+    // The interpreter is far below a billion moves a second: the ratio is its rate over 1e9.
+    let ratio = report["ratio"].as_f64().expect("ratio");
+    let ours = report["moves_per_sec"].as_f64().expect("rate");
+    assert!(ratio > 0.0 && ratio < 1.0 && (ratio - ours / 1e9).abs() < 1e-9, "{report}");
+    // Four slices, each told its length.
+    let slices = std::fs::read_to_string(&log).expect("log");
+    assert_eq!(slices.lines().collect::<Vec<_>>(), vec!["0.1"; 4]);
+
+    // A program that fails, or prints no rate, is an error that says so.
+    let o = sowlang(&["bench", OWARE, "--seconds", "0.2", "--against", "false"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("`false` failed"), "{}", text(&o.stderr));
+    let o = sowlang(&["bench", OWARE, "--seconds", "0.2", "--against", "echo hello"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("no JSON with a positive `moves_per_s`"),
+        "{}",
+        text(&o.stderr)
+    );
+    usage_error(&["bench", OWARE, "--against", "x", "--threads", "2"], "cannot be used with");
+}

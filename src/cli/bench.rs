@@ -32,6 +32,15 @@ pub struct Args {
     /// Seed of the random moves (thread i plays from seed N mixed with i).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Measure against another program, side by side on one thread: the command (its words split at
+    /// spaces) is run once a slice, with `{seconds}` in its words replaced by the slice's length, and
+    /// must print JSON with `moves_per_s`, e.g. `--against "refengine playouts oware {seconds} --json"`.
+    /// `--seconds` is then each side's total.
+    #[arg(long, value_name = "COMMAND", conflicts_with = "threads")]
+    against: Option<String>,
+    /// With `--against`: the slices each side's time is cut into, taken in turn.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1000), requires = "against")]
+    slices: u32,
     #[command(flatten)]
     start: Start,
     #[command(flatten)]
@@ -107,6 +116,9 @@ pub fn run(args: Args) -> u8 {
         Err(code) => return code,
     };
     let game = &loaded.game;
+    if let Some(command) = &args.against {
+        return against(game, &start, &args, command, json);
+    }
     let threads = args.threads as usize;
     let begun = Instant::now();
     let deadline = begun + Duration::from_secs_f64(args.seconds);
@@ -156,5 +168,108 @@ pub fn run(args: Args) -> u8 {
         report.mean_length,
         total.capped,
     ));
+    0
+}
+
+/// One slice of the other program: its moves a second, from the JSON it printed.
+fn their_slice(words: &[&str], seconds: f64) -> Result<f64, String> {
+    let slice = format!("{seconds}");
+    let args: Vec<String> = words[1..].iter().map(|w| w.replace("{seconds}", &slice)).collect();
+    let output = std::process::Command::new(words[0])
+        .args(&args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run `{}`: {e}", words[0]))?;
+    if !output.status.success() {
+        return Err(format!(
+            "`{}` failed ({}): {}",
+            words.join(" "),
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    // The last line that is a JSON object with `moves_per_s`: a program may print other lines first.
+    text.lines()
+        .rev()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line.trim()).ok())
+        .find_map(|v| v.get("moves_per_s").and_then(serde_json::Value::as_f64))
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .ok_or_else(|| format!("`{}` printed no JSON with a positive `moves_per_s`", words.join(" ")))
+}
+
+#[derive(Serialize)]
+struct JsonAgainst {
+    slices: u32,
+    seconds_per_slice: f64,
+    moves_per_sec: f64,
+    their_moves_per_sec: f64,
+    ratio: f64,
+    median_slice_ratio: f64,
+}
+
+/// `--against`: the interpreter and another program in alternating slices of equal length, so that a
+/// machine busy with something else slows both alike; the ratio of the totals and the median of the
+/// slices' ratios.
+fn against(game: &Game, start: &Position, args: &Args, command: &str, json: bool) -> u8 {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    if words.is_empty() {
+        eprintln!("error: --against needs a command, e.g. --against \"refengine playouts oware {{seconds}} --json\"");
+        return 2;
+    }
+    let slice = args.seconds / f64::from(args.slices);
+    let (mut ours, mut theirs, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..args.slices {
+        let begun = Instant::now();
+        let tally = play_until(
+            game,
+            start,
+            thread_seed(args.seed, i as usize),
+            begun + Duration::from_secs_f64(slice),
+        );
+        let our_rate = tally.moves as f64 / begun.elapsed().as_secs_f64();
+        let their_rate = match their_slice(&words, slice) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        };
+        ours.push(our_rate);
+        theirs.push(their_rate);
+        ratios.push(our_rate / their_rate);
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    ratios.sort_by(f64::total_cmp);
+    let median = if ratios.len() % 2 == 1 {
+        ratios[ratios.len() / 2]
+    } else {
+        (ratios[ratios.len() / 2 - 1] + ratios[ratios.len() / 2]) / 2.0
+    };
+    let report = JsonAgainst {
+        slices: args.slices,
+        seconds_per_slice: slice,
+        moves_per_sec: mean(&ours),
+        their_moves_per_sec: mean(&theirs),
+        ratio: mean(&ours) / mean(&theirs),
+        median_slice_ratio: median,
+    };
+    if json {
+        out(&format!("{}\n", serde_json::to_string(&report).expect("numbers serialise")));
+    } else {
+        out(&format!(
+            "{}: {} slices of {:.2} s each, taken in turn with `{command}`\n\
+             sowlang moves/s:  {:.0}\n\
+             theirs moves/s:   {:.0}\n\
+             ratio:            {:.3} (median of the slices {:.3})\n",
+            game.name,
+            report.slices,
+            report.seconds_per_slice,
+            report.moves_per_sec,
+            report.their_moves_per_sec,
+            report.ratio,
+            report.median_slice_ratio,
+        ));
+    }
     0
 }
