@@ -243,3 +243,29 @@ end "no move" when no_moves
     assert_eq!(j["pits"]["north"], json!([4, 1, 2]));
     assert_eq!(j["legal_moves"], json!(["1L", "2L", "3L"]));
 }
+
+/// Pit memory covers the shared pits too: shown under `shared`, a pit value naming one as `"shared s2"`,
+/// and read back as written.
+#[test]
+fn memory_on_a_board_with_shared_pits_is_shown_and_read_back() {
+    let g = game(
+        r#"
+game "Remembering the middle"
+board { pits 3  middle row  seeds 1 }
+memory { pit visits = 0  player last_shared = no_pit }
+play from any
+sow { track mover 1..3, shared 3..1, opponent 3..1 }
+after move "count" { when last.shared  add 1 to last.visits  set mover.last_shared = last }
+end "no move" when no_moves
+"#,
+    );
+    // South 3's seed falls in s3 (the middle pit beside it).
+    let pos = play(&g, &["3"]);
+    let j = json(&g, &pos);
+    assert_eq!(j["memory"]["visits"]["shared"], json!([0, 0, 1]));
+    assert_eq!(j["memory"]["visits"]["south"], json!([0, 0, 0]));
+    assert_eq!(j["memory"]["last_shared"]["south"], json!("shared s3"));
+    let text = serde_json::to_string(&sowlang::position::to_json(&g, &pos)).expect("json");
+    let back = sowlang::position::from_json(&g, &text).expect("reads back");
+    assert_eq!(json(&g, &back)["memory"], j["memory"]);
+}
