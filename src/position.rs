@@ -190,7 +190,31 @@ impl Serialize for MemoryJson {
         use serde::ser::SerializeMap;
         let mut map = s.serialize_map(Some(self.0.len()))?;
         for (name, values) in &self.0 {
-            map.serialize_entry(name, values)?;
+            map.serialize_entry(name, &SeatsFirst(values))?;
+        }
+        map.end()
+    }
+}
+
+/// A memory value written with its keys in the order of the rest of the position (`south`, `north`,
+/// `shared`), not the alphabetical order a JSON value keeps them in.
+struct SeatsFirst<'a>(&'a serde_json::Value);
+
+impl Serialize for SeatsFirst<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let serde_json::Value::Object(fields) = self.0 else {
+            return self.0.serialize(s);
+        };
+        const SEATS: [&str; 3] = ["south", "north", "shared"];
+        let mut map = s.serialize_map(Some(fields.len()))?;
+        for key in SEATS {
+            if let Some(v) = fields.get(key) {
+                map.serialize_entry(key, v)?;
+            }
+        }
+        for (key, v) in fields.iter().filter(|(k, _)| !SEATS.contains(&k.as_str())) {
+            map.serialize_entry(key, v)?;
         }
         map.end()
     }
