@@ -387,44 +387,81 @@ fn identity(pos: &Position, with_ply: bool) -> Box<[u8]> {
     out.into_boxed_slice()
 }
 
-/// A position's identity packed into one integer, for the graph's index of positions: each cell's
-/// seeds in a fixed width wide enough for every seed of the game, every other field of
-/// [`super::position_fields`] in Elias gamma code (one bit for a zero), and one bit after the last.
-/// Both codes are prefix-free and the number of cells is fixed, so two positions pack alike only
-/// when their identities are equal. `None` when the code does not fit: such positions are indexed
-/// on their [`identity`] bytes instead.
-fn packed_identity(pos: &Position, cell_bits: u32) -> Option<u128> {
-    let cells = pos.board.cells.len();
-    let mut key = 0u128;
-    let mut used = 0u32;
-    let mut field = 0usize;
-    let mut fits = true;
-    position_fields(pos, false, |x| {
-        if !fits {
-            return;
-        }
-        let (code, bits) = if field < cells {
-            (u128::from(x), cell_bits)
-        } else {
-            // Gamma code of x + 1: as many zeros as its bits after the leading one, then its bits.
-            let n = u128::from(x) + 1;
-            let len = 128 - n.leading_zeros();
-            (n, 2 * len - 1)
-        };
-        field += 1;
-        if (field <= cells && x >> cell_bits != 0) || used + bits >= 128 {
-            fits = false;
-            return;
-        }
-        key |= code << used;
-        used += bits;
-    });
-    fits.then_some(key | 1 << used)
+/// Packs a position's identity into one integer, for the graph's index of positions: each cell's
+/// seeds in a fixed width wide enough for every seed of the game, then the number that the rest of
+/// [`super::position_fields`] (whose turn, claims, closed pits, memory, rounds) was given when first
+/// met, in Elias gamma code, then one bit after the last. Few positions differ in that rest (most
+/// games have one per player to move), so it costs a bit or three where its fields would take dozens.
+/// The cells have a fixed number and width and the gamma code is prefix-free, so two positions pack
+/// alike only when their identities are equal.
+struct Packer {
+    cell_bits: u32,
+    /// The rests met so far, in order: the first few are found by comparison, cheaper than a hash
+    /// of many fields, and the others through `numbers`.
+    rests: Vec<Vec<u64>>,
+    numbers: HashMap<Vec<u64>, u64, std::hash::BuildHasherDefault<PackedHasher>>,
+    rest: Vec<u64>,
 }
 
-/// The width in bits of a cell's seeds in [`packed_identity`]: enough for every seed of the game.
-fn cell_bits(game: &Game) -> u32 {
-    32 - game.total.leading_zeros()
+/// How many of [`Packer::rests`] are looked through before its map.
+const RESTS_COMPARED: usize = 8;
+
+impl Packer {
+    fn new(game: &Game) -> Packer {
+        Packer {
+            // Enough for every seed of the game.
+            cell_bits: 32 - game.total.leading_zeros(),
+            rests: Vec::new(),
+            numbers: HashMap::default(),
+            rest: Vec::new(),
+        }
+    }
+
+    /// `pos` packed, or `None` when the code does not fit: such positions are indexed on their
+    /// [`identity`] bytes instead.
+    fn pack(&mut self, pos: &Position) -> Option<u128> {
+        let cells = pos.board.cells.len();
+        let mut key = 0u128;
+        let mut used = 0u32;
+        let mut field = 0usize;
+        let mut fits = true;
+        self.rest.clear();
+        position_fields(pos, false, |x| {
+            if field < cells {
+                if x >> self.cell_bits != 0 || used + self.cell_bits >= 128 {
+                    fits = false;
+                } else if fits {
+                    key |= u128::from(x) << used;
+                    used += self.cell_bits;
+                }
+            } else {
+                self.rest.push(x);
+            }
+            field += 1;
+        });
+        if !fits {
+            return None;
+        }
+        let compared = self.rests.iter().take(RESTS_COMPARED).position(|r| *r == self.rest);
+        let rest = match compared.map(|r| r as u64).or_else(|| self.numbers.get(self.rest.as_slice()).copied()) {
+            Some(r) => r,
+            None => {
+                let r = self.rests.len() as u64;
+                self.rests.push(self.rest.clone());
+                self.numbers.insert(self.rest.clone(), r);
+                r
+            }
+        };
+        // Gamma code of rest + 1: as many zeros as its bits after the leading one, then its bits.
+        let n = u128::from(rest) + 1;
+        let len = 128 - n.leading_zeros();
+        if used + 2 * len - 1 >= 128 {
+            return None;
+        }
+        key |= n << (used + len - 1);
+        used += 2 * len - 1;
+        Some(key | 1 << used)
+    }
 }
 
 /// Hashes a packed identity (one `u128`) with a multiply-and-fold mix: the standard SipHash costs
@@ -454,7 +491,7 @@ impl std::hash::Hasher for PackedHasher {
     }
 }
 
-type PackedMap<V> = HashMap<u128, V, std::hash::BuildHasherDefault<PackedHasher>>;
+type PackedMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<PackedHasher>>;
 
 /// Runs `f` on a thread with a large stack: the searches recurse once per ply of the longest line.
 fn deep<T: Send>(f: impl FnOnce() -> T + Send) -> T {
@@ -814,16 +851,16 @@ fn build_graph(game: &Game, start: &Position, limit: u64, watch: &Watch<'_>) -> 
     let started = Instant::now();
     let bound = estimate_positions(game);
     let reads_repeated = game.uses_repeated;
-    let bits = cell_bits(game);
+    let mut packer = Packer::new(game);
     let mut ids = Ids::default();
     let mut first: Vec<usize> = vec![0];
     let mut all_moves: Vec<(u8, Target)> = Vec::new();
     let mut stuck: Vec<i32> = Vec::new();
     // Breadth first: positions are expanded in the order their ids were given.
     let mut queue: VecDeque<Position> = VecDeque::new();
-    let visit = |p: Position, ids: &mut Ids, queue: &mut VecDeque<Position>| -> Result<u32, Refusal> {
+    let mut visit = |p: Position, ids: &mut Ids, queue: &mut VecDeque<Position>| -> Result<u32, Refusal> {
         let next = ids.len();
-        if let Some(id) = ids.get_or_insert(&p, bits, next) {
+        if let Some(id) = ids.get_or_insert(&p, &mut packer, next) {
             return Ok(id);
         }
         if u64::from(next) >= limit {
@@ -917,35 +954,41 @@ impl Graph {
 }
 
 /// The graph's index of positions: packed into one integer where they fit (see
-/// [`packed_identity`]), as bytes otherwise.
+/// [`Packer`]), as bytes otherwise. Packed keys that fit in 64 bits are kept as such: the
+/// index is looked up once per move of every position, and half the width is half the memory
+/// those lookups wander through.
 #[derive(Default)]
 struct Ids {
-    packed: PackedMap<u32>,
+    narrow: PackedMap<u64, u32>,
+    wide: PackedMap<u128, u32>,
     bytes: HashMap<Box<[u8]>, u32>,
+}
+
+/// The id of the position keyed `key` in `map` if it has one; otherwise gives it `next` and
+/// returns `None`.
+fn id_or_insert<K: std::hash::Hash + Eq, S: std::hash::BuildHasher>(map: &mut HashMap<K, u32, S>, key: K, next: u32) -> Option<u32> {
+    match map.entry(key) {
+        std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            e.insert(next);
+            None
+        }
+    }
 }
 
 impl Ids {
     fn len(&self) -> u32 {
-        (self.packed.len() + self.bytes.len()) as u32
+        (self.narrow.len() + self.wide.len() + self.bytes.len()) as u32
     }
 
     /// The id of `pos` if it has one; otherwise gives it `next` and returns `None`.
-    fn get_or_insert(&mut self, pos: &Position, bits: u32, next: u32) -> Option<u32> {
-        match packed_identity(pos, bits) {
-            Some(key) => match self.packed.entry(key) {
-                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(next);
-                    None
-                }
+    fn get_or_insert(&mut self, pos: &Position, packer: &mut Packer, next: u32) -> Option<u32> {
+        match packer.pack(pos) {
+            Some(key) => match u64::try_from(key) {
+                Ok(key) => id_or_insert(&mut self.narrow, key, next),
+                Err(_) => id_or_insert(&mut self.wide, key, next),
             },
-            None => match self.bytes.entry(identity(pos, false)) {
-                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(next);
-                    None
-                }
-            },
+            None => id_or_insert(&mut self.bytes, identity(pos, false), next),
         }
     }
 }
