@@ -26,7 +26,8 @@
 //! and `BIG` larger than any margin, so maximising the utility maximises the margin whenever the
 //! winner is the player with more seeds, and in a match puts the match result first.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
+use std::ops::Range;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -658,12 +659,11 @@ impl Minimax<'_> {
     }
 }
 
-/// Strongly connected components (Tarjan's algorithm without recursion): each node's component,
-/// the number of components, and the largest one's size. Node `v`'s edges are
-/// `first[v]..first[v + 1]`, and `head(e)` is where edge `e` leads, if to a node.
-fn tarjan(first: &[usize], head: impl Fn(usize) -> Option<u32>) -> (Vec<u32>, u64, u64) {
+/// Strongly connected components (Tarjan's algorithm without recursion) of `n` nodes: each node's
+/// component, the number of components, and the largest one's size. Node `v`'s edges are
+/// `edges(v)`, and `head(e)` is where edge `e` leads, if to a node.
+fn tarjan(n: usize, edges: impl Fn(usize) -> Range<usize>, head: impl Fn(usize) -> Option<u32>) -> (Vec<u32>, u64, u64) {
     const NONE: u32 = u32::MAX;
-    let n = first.len() - 1;
     let mut index = vec![NONE; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
@@ -672,24 +672,23 @@ fn tarjan(first: &[usize], head: impl Fn(usize) -> Option<u32>) -> (Vec<u32>, u6
     let mut counter = 0u32;
     let mut components = 0u32;
     let mut largest = 0u64;
-    // Frames: (node, next edge to look at).
-    let mut frames: Vec<(u32, usize)> = Vec::new();
+    // Frames: (node, edges left to look at).
+    let mut frames: Vec<(u32, Range<usize>)> = Vec::new();
     for root in 0..n as u32 {
         if index[root as usize] != NONE {
             continue;
         }
-        frames.push((root, first[root as usize]));
+        frames.push((root, edges(root as usize)));
         index[root as usize] = counter;
         low[root as usize] = counter;
         counter += 1;
         stack.push(root);
         on_stack[root as usize] = true;
-        while let Some(&mut (v, ref mut e)) = frames.last_mut() {
+        while let Some((v, e)) = frames.last_mut() {
+            let v = *v;
             let vi = v as usize;
-            if *e < first[vi + 1] {
-                let next = head(*e);
-                *e += 1;
-                let Some(w) = next else { continue };
+            if let Some(next) = e.next() {
+                let Some(w) = head(next) else { continue };
                 let wi = w as usize;
                 if index[wi] == NONE {
                     index[wi] = counter;
@@ -697,7 +696,7 @@ fn tarjan(first: &[usize], head: impl Fn(usize) -> Option<u32>) -> (Vec<u32>, u6
                     counter += 1;
                     stack.push(w);
                     on_stack[wi] = true;
-                    frames.push((w, first[wi]));
+                    frames.push((w, edges(wi)));
                 } else if on_stack[wi] {
                     low[vi] = low[vi].min(index[wi]);
                 }
@@ -834,8 +833,10 @@ impl Entry {
 /// Millions of positions, so each is held in flat arrays rather than a structure with its own
 /// allocations.
 struct Graph {
-    /// Position `i`'s moves are `moves[first[i]..first[i + 1]]`, best looking first for the mover.
+    /// Position `i`'s moves are the `count[i]` from `first[i]` in `moves`, best looking first for
+    /// the mover.
     first: Vec<usize>,
+    count: Vec<u16>,
     moves: Vec<(u8, Target)>,
     /// Per position: the utility for the player to move when there is no legal move (and no rule
     /// ends the game).
@@ -853,12 +854,15 @@ fn build_graph(game: &Game, start: &Position, limit: u64, watch: &Watch<'_>) -> 
     let reads_repeated = game.uses_repeated;
     let mut packer = Packer::new(game);
     let mut ids = Ids::default();
-    let mut first: Vec<usize> = vec![0];
+    let mut first: Vec<usize> = Vec::new();
+    let mut count: Vec<u16> = Vec::new();
     let mut all_moves: Vec<(u8, Target)> = Vec::new();
     let mut stuck: Vec<i32> = Vec::new();
-    // Breadth first: positions are expanded in the order their ids were given.
-    let mut queue: VecDeque<Position> = VecDeque::new();
-    let mut visit = |p: Position, ids: &mut Ids, queue: &mut VecDeque<Position>| -> Result<u32, Refusal> {
+    // Depth first: the positions found but not yet expanded are then a few per ply of the line
+    // followed, where breadth first would hold a whole level of the game, millions of positions.
+    let mut queue: Vec<(u32, Position)> = Vec::new();
+    let mut expanded = 0u64;
+    let mut visit = |p: Position, ids: &mut Ids, queue: &mut Vec<(u32, Position)>| -> Result<u32, Refusal> {
         let next = ids.len();
         if let Some(id) = ids.get_or_insert(&p, &mut packer, next) {
             return Ok(id);
@@ -870,14 +874,15 @@ fn build_graph(game: &Game, start: &Position, limit: u64, watch: &Watch<'_>) -> 
                 limit,
             });
         }
-        queue.push_back(p);
+        queue.push((next, p));
         Ok(next)
     };
     let mut root = start.clone();
     root.history.clear();
     visit(root, &mut ids, &mut queue)?;
-    while let Some(pos) = queue.pop_front() {
-        if (stuck.len() as u64).is_multiple_of(WATCH_EVERY) {
+    while let Some((id, pos)) = queue.pop() {
+        expanded += 1;
+        if expanded.is_multiple_of(WATCH_EVERY) {
             (watch.report)(Progress::Graph {
                 positions: u64::from(ids.len()),
                 bound,
@@ -919,22 +924,29 @@ fn build_graph(game: &Game, start: &Position, limit: u64, watch: &Watch<'_>) -> 
             moves.push((i64::from(u).saturating_mul(i64::from(super::SCALE)), k as u8, target));
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.0));
-        stuck.push(if moves.is_empty() {
-            narrow(utility(game, &finished_as_is(game, &pos), mover))
-        } else {
-            0
-        });
+        let i = id as usize;
+        if first.len() <= i {
+            first.resize(i + 1, 0);
+            count.resize(i + 1, 0);
+            stuck.resize(i + 1, 0);
+        }
+        if moves.is_empty() {
+            stuck[i] = narrow(utility(game, &finished_as_is(game, &pos), mover));
+        }
+        first[i] = all_moves.len();
+        count[i] = u16::try_from(moves.len()).expect("a position's moves are numbered in a byte");
         all_moves.extend(moves.into_iter().map(|(_, k, t)| (k, t)));
-        first.push(all_moves.len());
     }
     drop(ids);
-    let (component, components, largest) = tarjan(&first, |e| match all_moves[e].1 {
+    let edges = |v: usize| first[v]..first[v] + usize::from(count[v]);
+    let (component, components, largest) = tarjan(stuck.len(), edges, |e| match all_moves[e].1 {
         Target::Node { id, .. } => Some(id),
         Target::Over(_) => None,
     });
     all_moves.shrink_to_fit();
     Ok(Graph {
         first,
+        count,
         moves: all_moves,
         stuck,
         component,
@@ -949,7 +961,7 @@ impl Graph {
     }
 
     fn moves(&self, i: usize) -> &[(u8, Target)] {
-        &self.moves[self.first[i]..self.first[i + 1]]
+        &self.moves[self.first[i]..self.first[i] + usize::from(self.count[i])]
     }
 }
 
