@@ -459,7 +459,7 @@ impl Packer {
         // Gamma code of rest + 1: as many zeros as its bits after the leading one, then its bits.
         let n = u128::from(rest) + 1;
         let len = 128 - n.leading_zeros();
-        if used + 2 * len - 1 >= 128 {
+        if used + 2 * len > 128 {
             return None;
         }
         key |= n << (used + len - 1);
