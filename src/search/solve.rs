@@ -26,8 +26,9 @@
 //! and `BIG` larger than any margin, so maximising the utility maximises the margin whenever the
 //! winner is the player with more seeds, and in a match puts the match result first.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::fmt;
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use super::alphabeta::finished_as_is;
@@ -387,6 +388,115 @@ fn identity(pos: &Position, with_ply: bool) -> Box<[u8]> {
     out.into_boxed_slice()
 }
 
+/// Packs a position's identity into one integer, for the graph's index of positions: each cell's
+/// seeds in a fixed width wide enough for every seed of the game, then the number that the rest of
+/// [`super::position_fields`] (whose turn, claims, closed pits, memory, rounds) was given when first
+/// met, in Elias gamma code, then one bit after the last. Few positions differ in that rest (most
+/// games have one per player to move), so it costs a bit or three where its fields would take dozens.
+/// The cells have a fixed number and width and the gamma code is prefix-free, so two positions pack
+/// alike only when their identities are equal.
+struct Packer {
+    cell_bits: u32,
+    /// The rests met so far, in order: the first few are found by comparison, cheaper than a hash
+    /// of many fields, and the others through `numbers`.
+    rests: Vec<Vec<u64>>,
+    numbers: HashMap<Vec<u64>, u64, std::hash::BuildHasherDefault<PackedHasher>>,
+    rest: Vec<u64>,
+}
+
+/// How many of [`Packer::rests`] are looked through before its map.
+const RESTS_COMPARED: usize = 8;
+
+impl Packer {
+    fn new(game: &Game) -> Packer {
+        Packer {
+            // Enough for every seed of the game.
+            cell_bits: 32 - game.total.leading_zeros(),
+            rests: Vec::new(),
+            numbers: HashMap::default(),
+            rest: Vec::new(),
+        }
+    }
+
+    /// `pos` packed, or `None` when the code does not fit: such positions are indexed on their
+    /// [`identity`] bytes instead.
+    fn pack(&mut self, pos: &Position) -> Option<u128> {
+        let cells = pos.board.cells.len();
+        let mut key = 0u128;
+        let mut used = 0u32;
+        let mut field = 0usize;
+        let mut fits = true;
+        self.rest.clear();
+        position_fields(pos, false, |x| {
+            if field < cells {
+                if x >> self.cell_bits != 0 || used + self.cell_bits >= 128 {
+                    fits = false;
+                } else if fits {
+                    key |= u128::from(x) << used;
+                    used += self.cell_bits;
+                }
+            } else {
+                self.rest.push(x);
+            }
+            field += 1;
+        });
+        if !fits {
+            return None;
+        }
+        let compared = self.rests.iter().take(RESTS_COMPARED).position(|r| *r == self.rest);
+        let rest = match compared
+            .map(|r| r as u64)
+            .or_else(|| self.numbers.get(self.rest.as_slice()).copied())
+        {
+            Some(r) => r,
+            None => {
+                let r = self.rests.len() as u64;
+                self.rests.push(self.rest.clone());
+                self.numbers.insert(self.rest.clone(), r);
+                r
+            }
+        };
+        // Gamma code of rest + 1: as many zeros as its bits after the leading one, then its bits.
+        let n = u128::from(rest) + 1;
+        let len = 128 - n.leading_zeros();
+        if used + 2 * len > 128 {
+            return None;
+        }
+        key |= n << (used + len - 1);
+        used += 2 * len - 1;
+        Some(key | 1 << used)
+    }
+}
+
+/// Hashes a packed identity (one `u128`) with a multiply-and-fold mix: the standard SipHash costs
+/// more than the rest of a graph lookup, and these keys need no protection against chosen input.
+#[derive(Default, Clone, Copy)]
+struct PackedHasher(u64);
+
+impl std::hash::Hasher for PackedHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        let m = u128::from(self.0 ^ x) * 0x9e37_79b9_7f4a_7c15;
+        self.0 = (m as u64) ^ ((m >> 64) as u64);
+    }
+
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+}
+
+type PackedMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<PackedHasher>>;
+
 /// Runs `f` on a thread with a large stack: the searches recurse once per ply of the longest line.
 fn deep<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| {
@@ -552,11 +662,11 @@ impl Minimax<'_> {
     }
 }
 
-/// Strongly connected components (Tarjan's algorithm without recursion): each node's component,
-/// the number of components, and the largest one's size.
-fn tarjan(edges: &[Vec<u32>]) -> (Vec<u32>, u64, u64) {
+/// Strongly connected components (Tarjan's algorithm without recursion) of `n` nodes: each node's
+/// component, the number of components, and the largest one's size. Node `v`'s edges are
+/// `edges(v)`, and `head(e)` is where edge `e` leads, if to a node.
+fn tarjan(n: usize, edges: impl Fn(usize) -> Range<usize>, head: impl Fn(usize) -> Option<u32>) -> (Vec<u32>, u64, u64) {
     const NONE: u32 = u32::MAX;
-    let n = edges.len();
     let mut index = vec![NONE; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
@@ -565,23 +675,23 @@ fn tarjan(edges: &[Vec<u32>]) -> (Vec<u32>, u64, u64) {
     let mut counter = 0u32;
     let mut components = 0u32;
     let mut largest = 0u64;
-    // Frames: (node, next edge to look at).
-    let mut frames: Vec<(u32, usize)> = Vec::new();
+    // Frames: (node, edges left to look at).
+    let mut frames: Vec<(u32, Range<usize>)> = Vec::new();
     for root in 0..n as u32 {
         if index[root as usize] != NONE {
             continue;
         }
-        frames.push((root, 0));
+        frames.push((root, edges(root as usize)));
         index[root as usize] = counter;
         low[root as usize] = counter;
         counter += 1;
         stack.push(root);
         on_stack[root as usize] = true;
-        while let Some(&mut (v, ref mut e)) = frames.last_mut() {
+        while let Some((v, e)) = frames.last_mut() {
+            let v = *v;
             let vi = v as usize;
-            if *e < edges[vi].len() {
-                let w = edges[vi][*e];
-                *e += 1;
+            if let Some(next) = e.next() {
+                let Some(w) = head(next) else { continue };
                 let wi = w as usize;
                 if index[wi] == NONE {
                     index[wi] = counter;
@@ -589,7 +699,7 @@ fn tarjan(edges: &[Vec<u32>]) -> (Vec<u32>, u64, u64) {
                     counter += 1;
                     stack.push(w);
                     on_stack[wi] = true;
-                    frames.push((w, 0));
+                    frames.push((w, edges(wi)));
                 } else if on_stack[wi] {
                     low[vi] = low[vi].min(index[wi]);
                 }
@@ -682,7 +792,7 @@ pub fn solve_watched(game: &Game, start: &Position, limits: Limits, keys: Keys, 
 #[derive(Debug, Clone, Copy)]
 enum Target {
     /// The game is over: the mover's utility.
-    Over(i64),
+    Over(i32),
     /// Another position.
     Node {
         /// Its graph id.
@@ -691,16 +801,14 @@ enum Target {
         same: bool,
         /// The mover's utility if it was seen before in the round: what the end rules make of a
         /// repetition, or 0 (endless play) when no rule ends the game.
-        repeated: i64,
+        repeated: i32,
     },
 }
 
-/// A position of the graph.
-struct Node {
-    /// Its moves, best looking first for the mover.
-    moves: Vec<(u8, Target)>,
-    /// The utility for the player to move when there is no legal move (and no rule ends the game).
-    stuck: i64,
+/// A utility kept in the graph, where millions of them are held: a margin is at most twice the
+/// seeds, far within `i32` on any board small enough to solve.
+fn narrow(u: i64) -> i32 {
+    i32::try_from(u).expect("utilities of a solvable board fit in 32 bits")
 }
 
 /// Bounds on a value, and the move that set them.
@@ -725,8 +833,17 @@ impl Entry {
     }
 }
 
+/// Millions of positions, so each is held in flat arrays rather than a structure with its own
+/// allocations.
 struct Graph {
-    nodes: Vec<Node>,
+    /// Position `i`'s moves are the `count[i]` from `first[i]` in `moves`, best looking first for
+    /// the mover.
+    first: Vec<usize>,
+    count: Vec<u16>,
+    moves: Vec<(u8, Target)>,
+    /// Per position: the utility for the player to move when there is no legal move (and no rule
+    /// ends the game).
+    stuck: Vec<i32>,
     component: Vec<u32>,
     components: u64,
     largest: u64,
@@ -738,34 +855,39 @@ fn build_graph(game: &Game, start: &Position, limit: u64, watch: &Watch<'_>) -> 
     let started = Instant::now();
     let bound = estimate_positions(game);
     let reads_repeated = game.uses_repeated;
-    let mut ids: HashMap<Box<[u8]>, u32> = HashMap::new();
-    let mut nodes: Vec<Node> = Vec::new();
-    // Breadth first: positions are expanded in the order their ids were given.
-    let mut queue: VecDeque<Position> = VecDeque::new();
-    let visit = |p: Position, ids: &mut HashMap<Box<[u8]>, u32>, queue: &mut VecDeque<Position>| -> Result<u32, Refusal> {
-        let key = identity(&p, false);
-        if let Some(&id) = ids.get(&key) {
+    let mut packer = Packer::new(game);
+    let mut ids = Ids::default();
+    let mut first: Vec<usize> = Vec::new();
+    let mut count: Vec<u16> = Vec::new();
+    let mut all_moves: Vec<(u8, Target)> = Vec::new();
+    let mut stuck: Vec<i32> = Vec::new();
+    // Depth first: the positions found but not yet expanded are then a few per ply of the line
+    // followed, where breadth first would hold a whole level of the game, millions of positions.
+    let mut queue: Vec<(u32, Position)> = Vec::new();
+    let mut expanded = 0u64;
+    let mut visit = |p: Position, ids: &mut Ids, queue: &mut Vec<(u32, Position)>| -> Result<u32, Refusal> {
+        let next = ids.len();
+        if let Some(id) = ids.get_or_insert(&p, &mut packer, next) {
             return Ok(id);
         }
-        let id = ids.len() as u32;
-        if u64::from(id) >= limit {
+        if u64::from(next) >= limit {
             return Err(Refusal::TooLarge {
                 estimate: estimate_positions(game),
-                found: Some(u64::from(id)),
+                found: Some(u64::from(next)),
                 limit,
             });
         }
-        ids.insert(key, id);
-        queue.push_back(p);
-        Ok(id)
+        queue.push((next, p));
+        Ok(next)
     };
     let mut root = start.clone();
     root.history.clear();
     visit(root, &mut ids, &mut queue)?;
-    while let Some(pos) = queue.pop_front() {
-        if (nodes.len() as u64).is_multiple_of(WATCH_EVERY) {
+    while let Some((id, pos)) = queue.pop() {
+        expanded += 1;
+        if expanded.is_multiple_of(WATCH_EVERY) {
             (watch.report)(Progress::Graph {
-                positions: ids.len() as u64,
+                positions: u64::from(ids.len()),
                 bound,
             });
             if watch.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -781,7 +903,7 @@ fn build_graph(game: &Game, start: &Position, limit: u64, watch: &Watch<'_>) -> 
             // An empty history: `repeated` never holds, so every continuation is an edge.
             game.apply(&mut child, k).expect("listed moves are legal");
             let target = if child.over {
-                Target::Over(utility(game, &child, mover))
+                Target::Over(narrow(utility(game, &child, mover)))
             } else {
                 let repeated = if reads_repeated {
                     // The same move with the position it reaches already seen (when the game goes
@@ -790,7 +912,7 @@ fn build_graph(game: &Game, start: &Position, limit: u64, watch: &Watch<'_>) -> 
                     // The history ends with the position itself, as the engine expects.
                     again.history = vec![game.hash(&child), game.hash(&pos)].into();
                     game.apply(&mut again, k).expect("listed moves are legal");
-                    if again.over { utility(game, &again, mover) } else { 0 }
+                    if again.over { narrow(utility(game, &again, mover)) } else { 0 }
                 } else {
                     0
                 };
@@ -802,44 +924,148 @@ fn build_graph(game: &Game, start: &Position, limit: u64, watch: &Watch<'_>) -> 
                 continue;
             };
             let Target::Over(u) = target else { unreachable!("just built") };
-            moves.push((u.saturating_mul(i64::from(super::SCALE)), k as u8, target));
+            moves.push((i64::from(u).saturating_mul(i64::from(super::SCALE)), k as u8, target));
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.0));
-        let stuck = if moves.is_empty() {
-            utility(game, &finished_as_is(game, &pos), mover)
-        } else {
-            0
-        };
-        nodes.push(Node {
-            moves: moves.into_iter().map(|(_, k, t)| (k, t)).collect(),
-            stuck,
-        });
+        let i = id as usize;
+        if first.len() <= i {
+            first.resize(i + 1, 0);
+            count.resize(i + 1, 0);
+            stuck.resize(i + 1, 0);
+        }
+        if moves.is_empty() {
+            stuck[i] = narrow(utility(game, &finished_as_is(game, &pos), mover));
+        }
+        first[i] = all_moves.len();
+        count[i] = u16::try_from(moves.len()).expect("a position's moves are numbered in a byte");
+        all_moves.extend(moves.into_iter().map(|(_, k, t)| (k, t)));
     }
-    let edges: Vec<Vec<u32>> = nodes
-        .iter()
-        .map(|n| {
-            n.moves
-                .iter()
-                .filter_map(|(_, t)| match t {
-                    Target::Node { id, .. } => Some(*id),
-                    Target::Over(_) => None,
-                })
-                .collect()
-        })
-        .collect();
-    let (component, components, largest) = tarjan(&edges);
+    drop(ids);
+    let edges = |v: usize| first[v]..first[v] + usize::from(count[v]);
+    let (component, components, largest) = tarjan(stuck.len(), edges, |e| match all_moves[e].1 {
+        Target::Node { id, .. } => Some(id),
+        Target::Over(_) => None,
+    });
+    all_moves.shrink_to_fit();
     Ok(Graph {
-        nodes,
+        first,
+        count,
+        moves: all_moves,
+        stuck,
         component,
         components,
         largest,
     })
 }
 
+impl Graph {
+    fn len(&self) -> usize {
+        self.stuck.len()
+    }
+
+    fn moves(&self, i: usize) -> &[(u8, Target)] {
+        &self.moves[self.first[i]..self.first[i] + usize::from(self.count[i])]
+    }
+}
+
+/// The graph's index of positions: packed into one integer where they fit (see
+/// [`Packer`]), as bytes otherwise. Packed keys that fit in 64 bits are kept as such: the
+/// index is looked up once per move of every position, and half the width is half the memory
+/// those lookups wander through.
+#[derive(Default)]
+struct Ids {
+    narrow: NarrowIds,
+    wide: PackedMap<u128, u32>,
+    bytes: HashMap<Box<[u8]>, u32>,
+}
+
+/// The id of the position keyed `key` in `map` if it has one; otherwise gives it `next` and
+/// returns `None`.
+fn id_or_insert<K: std::hash::Hash + Eq, S: std::hash::BuildHasher>(map: &mut HashMap<K, u32, S>, key: K, next: u32) -> Option<u32> {
+    match map.entry(key) {
+        std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            e.insert(next);
+            None
+        }
+    }
+}
+
+impl Ids {
+    fn len(&self) -> u32 {
+        (self.narrow.len + self.wide.len() + self.bytes.len()) as u32
+    }
+
+    /// The id of `pos` if it has one; otherwise gives it `next` and returns `None`.
+    fn get_or_insert(&mut self, pos: &Position, packer: &mut Packer, next: u32) -> Option<u32> {
+        match packer.pack(pos) {
+            Some(key) => match u64::try_from(key) {
+                Ok(key) => self.narrow.id_or_insert(key, next),
+                Err(_) => id_or_insert(&mut self.wide, key, next),
+            },
+            None => id_or_insert(&mut self.bytes, identity(pos, false), next),
+        }
+    }
+}
+
+/// Packed keys of 64 bits and their ids, by open addressing with linear probing: a lookup reads
+/// one place in memory where the standard map reads two (its control bytes, then its slots), and
+/// this index is looked up once per move of millions of positions, each time somewhere else. A
+/// packed key is never 0 (its last bit marks its end), so 0 marks an empty slot.
+#[derive(Default)]
+struct NarrowIds {
+    slots: Vec<(u64, u32)>,
+    len: usize,
+}
+
+impl NarrowIds {
+    fn slot(key: u64, mask: usize) -> usize {
+        let m = u128::from(key) * 0x9e37_79b9_7f4a_7c15;
+        ((m as u64) ^ ((m >> 64) as u64)) as usize & mask
+    }
+
+    /// The id of `key` if it has one; otherwise gives it `next` and returns `None`.
+    fn id_or_insert(&mut self, key: u64, next: u32) -> Option<u32> {
+        // At most three quarters full, so that probes stay short.
+        if 4 * (self.len + 1) > 3 * self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = Self::slot(key, mask);
+        loop {
+            match self.slots[i] {
+                (0, _) => {
+                    self.slots[i] = (key, next);
+                    self.len += 1;
+                    return None;
+                }
+                (k, id) if k == key => return Some(id),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (2 * self.slots.len()).max(1 << 10);
+        let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
+        let mask = size - 1;
+        for (key, id) in old.into_iter().filter(|&(k, _)| k != 0) {
+            let mut i = Self::slot(key, mask);
+            while self.slots[i].0 != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = (key, id);
+        }
+    }
+}
+
 struct GraphSearch<'a> {
     graph: Graph,
-    /// Table for positions with no earlier position of their component on the line (most of them).
-    plain: Vec<Option<Entry>>,
+    /// Table for positions with no earlier position of their component on the line (most of them):
+    /// per position, its entry's index in `entries`, or `NO_ENTRY`. The search visits few of the
+    /// graph's positions, so the entries themselves are kept apart.
+    plain: Vec<u32>,
+    entries: Vec<Entry>,
     /// Table for the others, keyed on the position and those earlier positions, sorted.
     seen: HashMap<(u32, Box<[u32]>), Entry>,
     /// The positions on the current line, the current one last, and a mark on each.
@@ -851,13 +1077,17 @@ struct GraphSearch<'a> {
     watcher: Watcher<'a>,
 }
 
+/// No entry yet in [`GraphSearch::plain`].
+const NO_ENTRY: u32 = u32::MAX;
+
 fn graph_search(game: &Game, start: &Position, limits: Limits, watch: &Watch<'_>) -> Result<Solved, Refusal> {
     let t = Instant::now();
     let graph = build_graph(game, start, limits.max_positions, watch)?;
-    let n = graph.nodes.len();
+    let n = graph.len();
     let mut s = GraphSearch {
         graph,
-        plain: vec![None; n],
+        plain: vec![NO_ENTRY; n],
+        entries: Vec::new(),
         seen: HashMap::new(),
         path: vec![0],
         on_path: vec![false; n],
@@ -873,14 +1103,14 @@ fn graph_search(game: &Game, start: &Position, limits: Limits, watch: &Watch<'_>
     s.on_path[0] = true;
     let inf = 4 * big(game);
     let mut moves = Vec::new();
-    let root: Vec<(u8, Target)> = s.graph.nodes[0].moves.clone();
+    let root: Vec<(u8, Target)> = s.graph.moves(0).to_vec();
     s.tree.enter(root.len());
     for (k, target) in root {
         moves.push((usize::from(k), mtdf(-inf, inf, |a, b| s.follow(target, a, b))?));
         s.tree.child_done();
     }
     moves.sort_by_key(|m| m.0);
-    let table = s.plain.iter().filter(|e| e.is_some()).count() + s.seen.len();
+    let table = s.entries.len() + s.seen.len();
     finish(
         game,
         start,
@@ -897,8 +1127,8 @@ impl GraphSearch<'_> {
     /// The mover's utility of a move, within `alpha..beta`.
     fn follow(&mut self, target: Target, alpha: i64, beta: i64) -> Result<i64, Refusal> {
         match target {
-            Target::Over(u) => Ok(u),
-            Target::Node { id, repeated, .. } if self.on_path[id as usize] => Ok(repeated),
+            Target::Over(u) => Ok(i64::from(u)),
+            Target::Node { id, repeated, .. } if self.on_path[id as usize] => Ok(i64::from(repeated)),
             Target::Node { id, same: true, .. } => self.value(id, alpha, beta),
             Target::Node { id, same: false, .. } => Ok(-self.value(id, -beta, -alpha)?),
         }
@@ -915,8 +1145,8 @@ impl GraphSearch<'_> {
             self.watcher.check(self.nodes, self.seen.len() as u64, &self.tree)?;
         }
         let i = id as usize;
-        if self.graph.nodes[i].moves.is_empty() {
-            return Ok(self.graph.nodes[i].stuck);
+        if self.graph.moves(i).is_empty() {
+            return Ok(i64::from(self.graph.stuck[i]));
         }
         // The earlier positions in this one's component: a run at the end of the line, since a line
         // that leaves a component never comes back to it.
@@ -933,7 +1163,7 @@ impl GraphSearch<'_> {
             (id, seen.into_boxed_slice())
         });
         let entry = match &key {
-            None => self.plain[i],
+            None => (self.plain[i] != NO_ENTRY).then(|| self.entries[self.plain[i] as usize]),
             Some(k) => self.seen.get(k).copied(),
         };
         let mut first = None;
@@ -949,12 +1179,12 @@ impl GraphSearch<'_> {
         let (alpha0, beta0) = (alpha, beta);
         let mut best = i64::MIN;
         let mut best_move = 0u8;
-        let count = self.graph.nodes[i].moves.len();
+        let count = self.graph.moves(i).len();
         self.tree.enter(count);
         // The table's best move first, then the rest in their order.
-        let hinted = first.and_then(|b| self.graph.nodes[i].moves.iter().position(|m| m.0 == b));
+        let hinted = first.and_then(|b| self.graph.moves(i).iter().position(|m| m.0 == b));
         for j in hinted.into_iter().chain((0..count).filter(|&j| Some(j) != hinted)) {
-            let (k, target) = self.graph.nodes[i].moves[j];
+            let (k, target) = self.graph.moves(i)[j];
             let v = match self.follow(target, alpha, beta) {
                 Ok(v) => v,
                 Err(e) => {
@@ -992,11 +1222,15 @@ impl GraphSearch<'_> {
             e.upper = e.upper.min(best);
         }
         match key {
-            None => self.plain[i] = Some(e),
+            None if self.plain[i] == NO_ENTRY => {
+                self.plain[i] = self.entries.len() as u32;
+                self.entries.push(e);
+            }
+            None => self.entries[self.plain[i] as usize] = e,
             Some(k) => {
                 if self.seen.len() as u64 >= self.limits.max_positions {
                     return Err(Refusal::TableFull {
-                        positions: self.graph.nodes.len() as u64,
+                        positions: self.graph.len() as u64,
                         limit: self.limits.max_positions,
                     });
                 }
