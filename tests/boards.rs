@@ -6,7 +6,7 @@
 use serde_json::json;
 use sowlang::{Game, Position};
 
-use super::support::invented as game;
+use super::support::{invented as game, json_of as json};
 
 /// Plays `moves` (as the players write them) from the start.
 fn play(game: &Game, moves: &[&str]) -> Position {
@@ -17,10 +17,6 @@ fn play(game: &Game, moves: &[&str]) -> Position {
         game.apply(&mut pos, k).unwrap_or_else(|e| panic!("{text}: {e}"));
     }
     pos
-}
-
-fn json(game: &Game, pos: &Position) -> serde_json::Value {
-    serde_json::to_value(sowlang::position::to_json(game, pos)).expect("json")
 }
 
 /// Three pits a row, one seed in every pit. South's track: south 1, 2, 3, then the middle row from

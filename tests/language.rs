@@ -2,18 +2,7 @@
 //! else ..` picks its branch per position, `let` names stand for their expressions, and `pass when
 //! unable` hands the turn over.
 
-use super::support::invented as game;
-
-use sowlang::{Game, Position};
-
-fn after(game: &Game, moves: &[usize]) -> serde_json::Value {
-    let mut pos: Position = game.initial(None);
-    game.settle_start(&mut pos);
-    for &k in moves {
-        game.apply(&mut pos, k).expect("a legal move");
-    }
-    serde_json::to_value(sowlang::position::to_json(game, &pos)).expect("json")
-}
+use super::support::{after, invented as game};
 
 /// Two pits a row, one seed each. South's pit 2 sows its seed into north 1 (1 -> 2): on the opponent's
 /// side, so the `if` asks for 2 and the pit is taken. South's pit 1 sows into south 2 (1 -> 2): on the

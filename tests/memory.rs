@@ -4,27 +4,10 @@
 //! and of the trace; and pits that change kind (`claim`) with limits and bans, in a small game
 //! written from docs/language.md alone.
 
-use super::support::invented as game;
+use super::support::{after, invented as game, json_of, played};
 
 use serde_json::json;
 use sowlang::{Game, Position};
-
-fn played(game: &Game, moves: &[usize]) -> Position {
-    let mut pos: Position = game.initial(None);
-    game.settle_start(&mut pos);
-    for &k in moves {
-        game.apply(&mut pos, k).expect("a legal move");
-    }
-    pos
-}
-
-fn json_of(game: &Game, pos: &Position) -> serde_json::Value {
-    serde_json::to_value(sowlang::position::to_json(game, pos)).expect("json")
-}
-
-fn after(game: &Game, moves: &[usize]) -> serde_json::Value {
-    json_of(game, &played(game, moves))
-}
 
 fn from(game: &Game, position: serde_json::Value) -> Position {
     let mut pos = sowlang::position::from_json(game, &position.to_string()).expect("a position of this board");

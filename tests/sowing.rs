@@ -6,7 +6,7 @@
 //! Cells on a board of one row a player, counter-clockwise: south's pits 1..N, then north's 1..N.
 //! The pit across from north's pit k is south's pit N + 1 - k.
 
-use super::support::invented as game;
+use super::support::{after, invented as game};
 
 use serde_json::json;
 use sowlang::compile::ir::Skip;
@@ -17,14 +17,6 @@ fn start(game: &Game) -> Position {
     let mut pos: Position = game.initial(None);
     game.settle_start(&mut pos);
     pos
-}
-
-fn after(game: &Game, moves: &[usize]) -> serde_json::Value {
-    let mut pos = start(game);
-    for &k in moves {
-        game.apply(&mut pos, k).expect("a legal move");
-    }
-    serde_json::to_value(sowlang::position::to_json(game, &pos)).expect("json")
 }
 
 /// The pits of both rows and the two stores, as the position JSON has them.

@@ -43,3 +43,23 @@ pub fn invented(text: &str) -> sowlang::Game {
         })
         .game
 }
+
+/// The position after `moves` from the start of `game` (each must be legal).
+pub fn played(game: &sowlang::Game, moves: &[usize]) -> sowlang::Position {
+    let mut pos = game.initial(None);
+    game.settle_start(&mut pos);
+    for &k in moves {
+        game.apply(&mut pos, k).expect("a legal move");
+    }
+    pos
+}
+
+/// A position as the position JSON shows it.
+pub fn json_of(game: &sowlang::Game, pos: &sowlang::Position) -> serde_json::Value {
+    serde_json::to_value(sowlang::position::to_json(game, pos)).expect("json")
+}
+
+/// The position JSON after `moves` from the start.
+pub fn after(game: &sowlang::Game, moves: &[usize]) -> serde_json::Value {
+    json_of(game, &played(game, moves))
+}

@@ -214,7 +214,7 @@ struct JsonAgainst {
 fn against(game: &Game, start: &Position, args: &Args, command: &str, json: bool) -> u8 {
     let words: Vec<&str> = command.split_whitespace().collect();
     if words.is_empty() {
-        eprintln!("error: --against needs a command, e.g. --against \"refengine playouts oware {{seconds}} --json\"");
+        eprintln!("error: --against needs a command, e.g. --against \"PROGRAM {{seconds}} --json\"");
         return 2;
     }
     let slice = args.seconds / f64::from(args.slices);
