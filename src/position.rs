@@ -119,14 +119,14 @@ pub enum MoveJson {
 }
 
 impl MoveJson {
-    /// The move `k` of `game` as the JSON lists it.
-    pub fn of(game: &Game, k: usize) -> MoveJson {
+    /// The move `k` of `game` in position `pos` as the JSON lists it.
+    pub fn of(game: &Game, pos: &Position, k: usize) -> MoveJson {
         // Plain numbers while every move is one of the player's own pits on a one-row side.
-        let numbered = game.rows == 1 && game.choices == 1 && (game.shared == 0 || game.play_from == PlayFrom::Own);
+        let numbered = game.rows == 1 && game.choices == 1 && !game.uses_choose && (game.shared == 0 || game.play_from == PlayFrom::Own);
         if numbered {
             MoveJson::Number(k)
         } else {
-            MoveJson::Name(game.move_name(k))
+            MoveJson::Name(game.name_move(pos, k))
         }
     }
 }
@@ -303,7 +303,7 @@ pub fn to_json(game: &Game, pos: &Position) -> PositionJson {
         to_move: pos.to_move,
         over: Some(pos.over),
         winner: pos.winner,
-        legal_moves: Some(game.legal_moves(pos).into_iter().map(|k| MoveJson::of(game, k)).collect()),
+        legal_moves: Some(game.legal_moves(pos).into_iter().map(|k| MoveJson::of(game, pos, k)).collect()),
         ply: Some(pos.ply),
         round: game.rounds.as_ref().map(|_| pos.round),
         starter: game.uses_starter.then_some(pos.starter),

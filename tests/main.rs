@@ -11,6 +11,8 @@ mod boards;
 mod sowing;
 // Memory (player and pit values, `set`/`add`, `after move`), forced starts and converted pits, on tiny invented boards worked out by hand.
 mod memory;
+// Choices during a move (`choose`, `lift`, `sow taken .. either`) on tiny invented games, worked out by hand.
+mod choices;
 // Rounds on tiny invented boards, worked out by hand: who opens the next round, every set-up, counting stated pits, placing.
 mod rounds;
 // Golden scenarios: tests/scenarios/<variant>/<behaviour>.scn, expected boards worked out by hand.

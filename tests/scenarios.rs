@@ -102,15 +102,11 @@ fn run(path: &Path) -> String {
     };
     game.settle_start(&mut pos);
     let mut narration = String::new();
-    let moves: Vec<usize> = sc
-        .moves
-        .iter()
-        .map(|m| {
-            game.parse_move(m)
-                .unwrap_or_else(|| panic!("{}: `{m}` is not a pit of this board", path.display()))
-        })
-        .collect();
-    for (i, &k) in moves.iter().enumerate() {
+    for (i, m) in sc.moves.iter().enumerate() {
+        // A move's choices are read against the position it is played in.
+        let k = game
+            .read_move(&pos, m)
+            .unwrap_or_else(|| panic!("{}: `{m}` is not a move of this position", path.display()));
         match game.apply_traced(&mut pos, k) {
             Ok(events) => {
                 for line in game.narrate(&events) {

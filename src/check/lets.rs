@@ -93,7 +93,7 @@ fn substitute(e: &mut Expr, lets: &HashMap<String, (Expr, Span)>, depth: usize, 
         ExprKind::Int(_) | ExprKind::Name(_) => {}
         ExprKind::Call(_, args) => args.iter_mut().for_each(go),
         ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) | ExprKind::Parity(b, _) => go(b),
-        ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) => {
+        ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) | ExprKind::ChooseRange(a, b) => {
             go(a);
             go(b);
         }
@@ -121,6 +121,7 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
             | ItemKind::SowRelayFrom(e)
             | ItemKind::SowSkipWhen(e)
             | ItemKind::SowStartInOrigin(Some(e))
+            | ItemKind::SowLift(e)
             | ItemKind::SowRelayLimit(e)
             | ItemKind::SowFromStore(e)
             | ItemKind::Forbid(_, e)

@@ -345,6 +345,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         // `relay never` states the relay rule too: a child file's replaces its parent's `relay when`.
         ItemKind::SowRelayNever => "sow relay".into(),
         ItemKind::SowStartInOrigin(_) => "sow start in origin".into(),
+        ItemKind::SowLift(_) => "sow lift".into(),
         ItemKind::SowRelayLimit(_) => "sow relay limit".into(),
         ItemKind::Forbid(name, _) => format!("forbid \"{}", name.node),
         ItemKind::Feeding(_) => "feeding".into(),

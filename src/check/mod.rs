@@ -432,6 +432,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         | ItemKind::SowRelayFrom(_)
                         | ItemKind::SowRelayNever
                         | ItemKind::SowStartInOrigin(_)
+                        | ItemKind::SowLift(_)
                         | ItemKind::SowRelayLimit(_)
                         | ItemKind::SowFromStore(_)
                         | ItemKind::CapturesRequired => {}
@@ -654,6 +655,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
             ItemKind::SowRelayFrom(e) => tc.expect(e, Ty::Pit, Scope::lap_end()),
             ItemKind::SowSkipWhen(e) => tc.expect(e, Ty::Bool, Scope::skipping()),
             ItemKind::SowStartInOrigin(Some(e)) => tc.expect(e, Ty::Bool, Scope::move_start()),
+            ItemKind::SowLift(e) => tc.expect(e, Ty::Int, Scope::move_start().choosing()),
             ItemKind::SowFromStore(e) => {
                 bounded(
                     statics,
@@ -1095,6 +1097,12 @@ fn names_a_set(e: &Expr) -> bool {
 }
 
 fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope, _diags: &mut Vec<Diagnostic>) {
+    // What a rule does may ask the mover to choose; a series' condition is read pit after pit.
+    let scope = if matches!(action, Action::Series(..)) {
+        scope
+    } else {
+        scope.choosing()
+    };
     match action {
         Action::Take(pits, to) => {
             for p in pits {
@@ -1133,21 +1141,9 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
             tc.expect(player, Ty::Player, scope);
         }
         Action::SowTaken(again) => {
+            // `either`: the mover chooses the way of this sowing, when the rule is carried out.
             if let Some(pit) = &again.pit {
                 tc.expect(pit, Ty::Pit, scope);
-            }
-            if let Some(d) = &again.direction
-                && d.node == crate::syntax::ast::Direction::Either
-            {
-                _diags.push(
-                    Diagnostic::error(
-                        "sow::check::misplaced",
-                        "seeds sown again go one way: `either` is a choice made at the start of a move",
-                        d.span,
-                        "a choice here",
-                    )
-                    .with_help("write `ccw` or `cw`, or nothing to go on the move's way"),
-                );
             }
         }
         Action::Then(_) => {}

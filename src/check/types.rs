@@ -43,6 +43,9 @@ pub struct Scope {
     /// Choosing a phase: the engine picks the phase before the mover names a pit, so there is no
     /// origin yet (it would silently read as a pit numbered 0).
     choosing_phase: bool,
+    /// What a rule does, or how many seeds a move lifts: the mover may be asked to `choose`. A
+    /// condition never may, since the engine reads conditions as often as it needs.
+    choosing: bool,
 }
 
 impl Scope {
@@ -56,6 +59,7 @@ impl Scope {
             in_sowing: false,
             after_move: false,
             choosing_phase: false,
+            choosing: false,
         }
     }
     /// A `seeds N where COND` of the board: each pit, before the game.
@@ -68,6 +72,7 @@ impl Scope {
             in_sowing: false,
             after_move: false,
             choosing_phase: false,
+            choosing: false,
         }
     }
     /// A trigger: as a seed falls.
@@ -80,6 +85,7 @@ impl Scope {
             in_sowing: true,
             after_move: false,
             choosing_phase: false,
+            choosing: false,
         }
     }
     /// A `skip when` condition: each pit a seed would fall into, during the sowing.
@@ -92,6 +98,7 @@ impl Scope {
             in_sowing: true,
             after_move: false,
             choosing_phase: false,
+            choosing: false,
         }
     }
     /// A capture or relay rule: at the end of a lap.
@@ -104,6 +111,7 @@ impl Scope {
             in_sowing: true,
             after_move: false,
             choosing_phase: false,
+            choosing: false,
         }
     }
     /// An end rule: after the move.
@@ -116,6 +124,7 @@ impl Scope {
             in_sowing: false,
             after_move: true,
             choosing_phase: false,
+            choosing: false,
         }
     }
     /// A `phase ... when` condition: before the move, when the pit it starts from is not yet known.
@@ -131,9 +140,16 @@ impl Scope {
     pub fn after_sowing() -> Self {
         Self::lap_end()
     }
-    /// The same with `pit` bound.
+    /// The same with `pit` bound: a condition on each pit of a set or a series, where no choice is
+    /// made.
     pub fn with_pit(mut self) -> Self {
         self.pit = true;
+        self.choosing = false;
+        self
+    }
+    /// The same in what a rule does (or a move's `lift`), where the mover may `choose`.
+    pub fn choosing(mut self) -> Self {
+        self.choosing = true;
         self
     }
 }
@@ -192,6 +208,7 @@ pub(crate) const FUNCTIONS: &[&str] = &[
     "size",
     "sum",
     "leftmost",
+    "choose",
     "rightmost",
     "seeds",
     "captured",
@@ -484,7 +501,94 @@ impl TypeChecker<'_> {
                 self.expect(cond, Ty::Bool, scope.with_pit());
                 Some(Ty::Set)
             }
+            ExprKind::ChooseRange(lo, hi) => {
+                self.may_choose(e, scope);
+                self.expect(lo, Ty::Int, scope);
+                self.expect(hi, Ty::Int, scope);
+                if let (ExprKind::Int(l), ExprKind::Int(h)) = (&lo.kind, &hi.kind) {
+                    if h < l {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "sow::check::out_of_range",
+                                "nothing to choose: the upper bound is below the lower one",
+                                lo.span.to(hi.span),
+                                "no number lies here",
+                            )
+                            .with_help(format!("write the smaller bound first: `choose({h}..{l})`")),
+                        );
+                    } else if h - l >= crate::engine::MAX_RANGE_CHOICE {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "sow::check::out_of_range",
+                                format!("a choice among more than {} numbers", crate::engine::MAX_RANGE_CHOICE),
+                                lo.span.to(hi.span),
+                                format!("{} numbers", h - l + 1),
+                            )
+                            .with_help("a move may choose among at most 256 numbers, so that its legal moves can be listed"),
+                        );
+                    }
+                }
+                Some(Ty::Int)
+            }
         }
+    }
+
+    /// Refuses `choose` where the mover is not asked: in a condition, or outside a move.
+    fn may_choose(&mut self, e: &Expr, scope: Scope) {
+        if !scope.choosing {
+            self.diags.push(
+                Diagnostic::error("sow::check::misplaced", "the mover cannot choose here", e.span, "a choice in a condition")
+                    .with_help("`choose` may stand in what a rule does (`take`, `sow taken from`, `set`, ...) or in `lift`; a condition is read as often as the engine needs, so it cannot ask the mover"),
+            );
+        }
+    }
+
+    /// `choose(A, B, ..)` (pits or numbers, all of one type) or `choose(SET)`.
+    fn choose(&mut self, e: &Expr, args: &[Expr], scope: Scope) -> Option<Ty> {
+        self.may_choose(e, scope);
+        let Some(first) = args.first() else {
+            self.diags.push(
+                Diagnostic::error(
+                    "sow::check::wrong_arguments",
+                    "`choose` needs something to choose from",
+                    e.span,
+                    "no options",
+                )
+                .with_help("write `choose(A, B)` (pits or numbers), `choose(SET)` or `choose(LOW..HIGH)`"),
+            );
+            return None;
+        };
+        let ty = self.ty(first, scope)?;
+        if ty == Ty::Set {
+            if args.len() > 1 {
+                self.diags.push(
+                    Diagnostic::error(
+                        "sow::check::wrong_arguments",
+                        "`choose` takes one set of pits",
+                        args[1].span,
+                        "a second argument",
+                    )
+                    .with_help("choose from one set (`choose(row(mover) where pit.count > 0)`) or list pits (`choose(A, B)`)"),
+                );
+            }
+            return Some(Ty::Pit);
+        }
+        if ty != Ty::Pit && ty != Ty::Int {
+            self.diags.push(
+                Diagnostic::error(
+                    "sow::check::type_mismatch",
+                    format!("the mover chooses pits or numbers, not {}", ty.word()),
+                    first.span,
+                    format!("this is {}", ty.word()),
+                )
+                .with_help("list pits (`choose(leftmost(S), rightmost(S))`) or numbers (`choose(1, 2)`, `choose(1..origin.count)`)"),
+            );
+            return None;
+        }
+        for a in &args[1..] {
+            self.expect(a, ty, scope);
+        }
+        Some(ty)
     }
 
     fn name(&mut self, e: &Expr, n: &str, scope: Scope) -> Option<Ty> {
@@ -644,6 +748,9 @@ impl TypeChecker<'_> {
     }
 
     fn call(&mut self, e: &Expr, name: &str, name_span: crate::diagnostic::Span, args: &[Expr], scope: Scope) -> Option<Ty> {
+        if name == "choose" {
+            return self.choose(e, args, scope);
+        }
         let (params, result): (&[Ty], Ty) = match name {
             "opposite" | "behind" | "in_front" | "next" | "previous" => (&[Ty::Pit], Ty::Pit),
             "store" => (&[Ty::Player], Ty::Pit),

@@ -278,7 +278,7 @@ pub fn status(game: &Game, pos: &Position, view: &View) -> String {
             s.push_str(&format!(
                 "{} to move; legal moves: {}\n",
                 pos.to_move.name(),
-                super::run::names(game, &moves)
+                super::run::names(game, pos, &moves)
             ));
         }
     }

@@ -375,7 +375,11 @@ impl Session {
             } else if self.quiet {
                 format!("{} to move: ", self.who(pos.to_move))
             } else {
-                format!("{} to move ({}): ", self.who(pos.to_move), super::run::names(&self.game, &moves))
+                format!(
+                    "{} to move ({}): ",
+                    self.who(pos.to_move),
+                    super::run::names(&self.game, &pos, &moves)
+                )
             };
             out(&prompt);
             let mut bytes = Vec::new();
@@ -424,7 +428,7 @@ impl Session {
                     let text = self.hint();
                     out(&text);
                 }
-                "moves" if !finished => out(&format!("legal moves: {}\n", super::run::names(&self.game, &moves))),
+                "moves" if !finished => out(&format!("legal moves: {}\n", super::run::names(&self.game, &pos, &moves))),
                 "board" => out(&self.board()),
                 "undo" | "u" | "back" => match count() {
                     Ok(n) => self.undo(n),
@@ -446,14 +450,14 @@ impl Session {
                     "the game is over, so `{}` does nothing; `undo`, `save FILE` or `quit`\n",
                     echo(word)
                 )),
-                word => match record::parse_move(&self.game, word) {
+                word => match record::parse_move(&self.game, &pos, word) {
                     Some(_) if words.len() == 1 => self.person_moves(word),
                     _ => {
                         let more = if self.quiet { QUIET_HELP } else { "type `help` for the commands\n" };
                         out(&format!(
                             "`{}` is not understood: type a pit number ({}); {more}",
                             echo(&words.join(" ")),
-                            super::run::names(&self.game, &moves)
+                            super::run::names(&self.game, &pos, &moves)
                         ));
                     }
                 },
@@ -484,7 +488,7 @@ impl Session {
         let rng = &mut self.rng;
         let choice = thinking(&label, || choose(game, &pos, spec, false, rng));
         let k = choice.expect("the caller checked that there is a legal move").pit;
-        match record::play(game, &pos, &record::move_text(game, k)) {
+        match record::play(game, &pos, &record::move_text(game, &pos, k)) {
             Ok(ply) => {
                 self.redo.clear();
                 self.announce(&ply, Some(spec));
@@ -655,7 +659,7 @@ impl Session {
             return "there is no legal move\n".into();
         };
         let does = |k: usize| -> Vec<String> {
-            match record::play(game, &pos, &record::move_text(game, k)) {
+            match record::play(game, &pos, &record::move_text(game, &pos, k)) {
                 Ok(ply) => effects(game, &pos, &ply, &self.view),
                 Err(_) => Vec::new(),
             }
@@ -667,12 +671,12 @@ impl Session {
             } else {
                 format!(" ({})", best.join(", "))
             };
-            return format!("try pit {}{why}\n", record::move_text(game, found.pit));
+            return format!("try pit {}{why}\n", record::move_text(game, &pos, found.pit));
         }
         let decided = found.score.abs() >= search::DECIDED;
         let mut s = format!(
             "hint: pit {} looks best{}\n",
-            record::move_text(game, found.pit),
+            record::move_text(game, &pos, found.pit),
             if best.is_empty() {
                 String::new()
             } else {
@@ -715,7 +719,7 @@ impl Session {
             };
             s.push_str(&format!(
                 "  pit {:<3} {:<width$}  {what}\n",
-                record::move_text(game, k),
+                record::move_text(game, &pos, k),
                 search::describe_score(v)
             ));
         }

@@ -255,18 +255,18 @@ pub struct Ply {
 
 /// A move's text as the engine takes it (`3`, or `b3` on a board of several rows a player). The
 /// engine owns the notation; this is the one place the records and `play` go through.
-pub fn parse_move(game: &Game, text: &str) -> Option<usize> {
-    game.parse_move(text)
+pub fn parse_move(game: &Game, pos: &Position, text: &str) -> Option<usize> {
+    game.read_move(pos, text)
 }
 
-/// How a move is written, in records and on the screen.
-pub fn move_text(game: &Game, k: usize) -> String {
-    game.move_name(k)
+/// How a move of `pos` is written, in records and on the screen.
+pub fn move_text(game: &Game, pos: &Position, k: usize) -> String {
+    game.name_move(pos, k)
 }
 
 /// Plays the move written `text` on a copy of `pos`; Err says in words why it cannot be played.
 pub fn play(game: &Game, pos: &Position, text: &str) -> Result<Ply, String> {
-    let Some(k) = parse_move(game, text) else {
+    let Some(k) = parse_move(game, pos, text) else {
         let mut what = if game.rows == 1 {
             "a pit number".to_string()
         } else {
@@ -281,7 +281,7 @@ pub fn play(game: &Game, pos: &Position, text: &str) -> Result<Ply, String> {
     match game.apply_traced(&mut after, k) {
         Ok(events) => Ok(Ply {
             mover: pos.to_move,
-            text: move_text(game, k),
+            text: move_text(game, pos, k),
             events,
             after,
         }),
@@ -304,7 +304,7 @@ pub fn replay(game: &Game, record: &Record, start: &Position) -> Result<Vec<Ply>
                     moves => format!(
                         "{} to move; the legal moves here are: {}",
                         pos.to_move.name(),
-                        super::run::names(game, moves)
+                        super::run::names(game, pos, moves)
                     ),
                 };
                 return Err(Diagnostic::error(

@@ -33,7 +33,8 @@ pub(super) fn parse_moves(game: &crate::Game, moves: &[String]) -> Result<Vec<us
         .map(|m| m.trim())
         .filter(|m| !m.is_empty())
         .map(|m| {
-            game.parse_move(m).ok_or_else(|| {
+            // A move's choices are read against its position, when it is played; here its pit.
+            game.parse_move(m.split(':').next().unwrap_or(m)).ok_or_else(|| {
                 let mut example = if game.side_pits == 0 {
                     format!("shared pits `s1` to `s{}` separated by commas, e.g. `--moves s3,s1`", game.shared)
                 } else if game.rows == 1 {
@@ -85,7 +86,23 @@ pub fn run(args: Args) -> u8 {
     };
     game.settle_start(&mut pos);
     let mut narration = String::new();
+    let texts: Vec<&str> = args.moves.iter().map(|m| m.trim()).filter(|m| !m.is_empty()).collect();
     for (i, &k) in moves.iter().enumerate() {
+        let k = if game.uses_choose {
+            match game.read_move(&pos, texts[i]) {
+                Some(k) => k,
+                None => {
+                    let d = Diagnostic::bare(
+                        "sow::run::bad_move",
+                        format!("move {} of --moves (`{}`) is not one of the moves here", i + 1, texts[i]),
+                    )
+                    .with_help(format!("the legal moves here are: {}", names(game, &pos, &game.legal_moves(&pos))));
+                    return fail(d, 1);
+                }
+            }
+        } else {
+            k
+        };
         let result = if args.trace {
             game.apply_traced(&mut pos, k).map(|events| {
                 for line in game.narrate(&events) {
@@ -106,12 +123,12 @@ pub fn run(args: Args) -> u8 {
                 crate::engine::MoveError::GameOver => format!(
                     "move {} of --moves (pit {}) comes after the end of the game",
                     i + 1,
-                    game.move_name(k)
+                    game.name_move(&pos, k)
                 ),
             };
             let d = Diagnostic::bare("sow::run::illegal_move", message).with_help(match game.legal_moves(&pos).as_slice() {
                 [] => "no move can be played here".to_string(),
-                moves => format!("the legal moves here are: {}", names(game, moves)),
+                moves => format!("the legal moves here are: {}", names(game, &pos, moves)),
             });
             return fail(d, 1);
         }
@@ -134,10 +151,10 @@ pub fn run(args: Args) -> u8 {
 }
 
 /// The moves as the player writes them, comma-separated.
-pub(super) fn names(game: &crate::Game, moves: &[usize]) -> String {
+pub(super) fn names(game: &crate::Game, pos: &crate::Position, moves: &[usize]) -> String {
     if moves.is_empty() {
         "none".into()
     } else {
-        moves.iter().map(|&k| game.move_name(k)).collect::<Vec<_>>().join(", ")
+        moves.iter().map(|&k| game.name_move(pos, k)).collect::<Vec<_>>().join(", ")
     }
 }

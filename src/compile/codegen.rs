@@ -243,6 +243,17 @@ impl Gen {
                 self.who(p);
                 self.unary(Op::RoundsWon);
             }
+            IntExpr::Choose(items) => {
+                for i in items {
+                    self.num(i);
+                }
+                self.op(Op::Choose(items.len() as u32, false), items.len() as u32);
+            }
+            IntExpr::ChooseRange(lo, hi) => {
+                self.num(lo);
+                self.num(hi);
+                self.op(Op::ChooseRange, 2);
+            }
             IntExpr::Size(s) => {
                 let i = self.set_index(s);
                 self.push(Op::Size(i));
@@ -329,6 +340,16 @@ impl Gen {
                 self.push(Op::Rightmost(i));
             }
             PitExpr::Memory(r, whose) => self.memory(*r, whose),
+            PitExpr::Choose(items) => {
+                for i in items {
+                    self.place(i);
+                }
+                self.op(Op::Choose(items.len() as u32, true), items.len() as u32);
+            }
+            PitExpr::ChooseIn(s) => {
+                let i = self.set_index(s);
+                self.push(Op::ChooseIn(i));
+            }
             PitExpr::Along(p, k) => {
                 self.place(p);
                 self.num(k);

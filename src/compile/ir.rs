@@ -58,6 +58,9 @@ pub struct Game {
     pub uses_ply: bool,
     /// Some expression reads who began the game (`starter`: the position JSON shows it).
     pub uses_starter: bool,
+    /// Some rule asks the mover to choose during the move (`choose(..)`, `sow taken .. either`): a
+    /// move then carries its answers, and its legal moves are found by trying each pit's move.
+    pub uses_choose: bool,
     /// A player with no legal move passes the turn while the other player can move.
     pub passing: bool,
     /// Some expression reads a pit's count `before` the latest seed (else the engine does not track it).
@@ -227,6 +230,8 @@ pub struct Sow {
     /// When the first seed falls back into the pit played (`start in origin`), tested on the board
     /// before the move.
     pub start_in_origin: Option<Code>,
+    /// `lift N`: how many seeds the first lap takes from the pit played.
+    pub lift: Option<Code>,
     /// A move's first lap starts otherwise than by taking every seed of the pit played (`from store`
     /// or `start in origin`).
     pub special_start: bool,
@@ -368,6 +373,8 @@ pub enum Action {
         after: bool,
         /// The direction of this sowing and the rest of the move: clockwise? (`None`: the move's.)
         cw: Option<bool>,
+        /// The mover chooses the direction (`either`).
+        chosen_way: bool,
     },
 }
 
@@ -732,6 +739,12 @@ pub enum Expr {
     /// A memory value of a player or a pit (`mover.opened`, `last.emptied`); it holds a pit when the
     /// flag says so.
     Memory(MemoryRef, bool, Box<Expr>),
+    /// `choose(A, B, ..)`: the value the mover chooses among those listed.
+    Choose(Vec<Expr>),
+    /// `choose(SET)`: the pit of the set the mover chooses.
+    ChooseIn(Box<SetExpr>),
+    /// `choose(LOW..HIGH)`: the number the mover chooses.
+    ChooseRange(Box<Expr>, Box<Expr>),
 }
 
 impl Expr {
@@ -775,8 +788,9 @@ impl Expr {
             | Expr::Neg(x)
             | Expr::Not(x)
             | Expr::Parity(x, _) => x.mentions(pred),
-            Expr::Aggregate(_, s) => set(s),
-            Expr::Binary(_, a, b) => a.mentions(pred) || b.mentions(pred),
+            Expr::Aggregate(_, s) | Expr::ChooseIn(s) => set(s),
+            Expr::Binary(_, a, b) | Expr::ChooseRange(a, b) => a.mentions(pred) || b.mentions(pred),
+            Expr::Choose(items) => items.iter().any(|i| i.mentions(pred)),
             Expr::InRange(a, b, c) | Expr::If(a, b, c) => a.mentions(pred) || b.mentions(pred) || c.mentions(pred),
             Expr::InSet(a, items) => a.mentions(pred) || items.iter().any(|i| i.mentions(pred)),
         }
@@ -1102,6 +1116,13 @@ pub enum Op {
     InRange,
     /// Number and `n` more → the number is one of them?
     InSet(u32),
+    /// Pop that many values (pits when the flag says so) and push the one the mover chooses among
+    /// them.
+    Choose(u32, bool),
+    /// Push the pit the mover chooses of a set.
+    ChooseIn(u32),
+    /// Pop the highest number and the lowest, and push the one the mover chooses between them.
+    ChooseRange,
     /// `and`: a false top ends the condition at the given op (keeping false); else it is dropped.
     AndThen(u32),
     /// `or`: a true top ends the condition at the given op (keeping true); else it is dropped.

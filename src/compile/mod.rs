@@ -179,9 +179,18 @@ pub fn compile(checked: &Checked) -> Game {
             _ => Some(Player::North),
         })
         .collect();
+    let chooses_way = |rules: &Vec<Rule>| {
+        rules
+            .iter()
+            .any(|r| r.actions.iter().any(|a| matches!(a, Action::SowTaken { chosen_way: true, .. })))
+    };
+    let uses_choose =
+        lower.typer.chooses.get() || chooses_way(&triggers) || chooses_way(&after_moves) || phases.iter().any(|p| chooses_way(&p.captures));
     for phase in &mut phases {
-        phase.sow.special_start = phase.sow.from_store.is_some() || phase.sow.start_in_origin.is_some();
-        phase.sows_to_judge = phase.sow.relay.is_some()
+        phase.sow.special_start = phase.sow.from_store.is_some() || phase.sow.start_in_origin.is_some() || phase.sow.lift.is_some();
+        // A move's choices are found by trying it: its sowing is always played out.
+        phase.sows_to_judge = uses_choose
+            || phase.sow.relay.is_some()
             || grand_slam == Some(GrandSlam::Forbidden)
             || phase.judges_outcome
             || phase.captures_required
@@ -234,6 +243,7 @@ pub fn compile(checked: &Checked) -> Game {
         uses_before: lower.typer.before.get(),
         uses_ply: lower.typer.ply.get(),
         uses_starter: lower.typer.starter.get(),
+        uses_choose,
         passing: items.iter().any(|i| matches!(i.kind, ItemKind::PassWhenUnable)),
         uses_total: lower.typer.total.get(),
         stores_only_grow: !lower.takes_from_store.get() && !enters_from_store,
@@ -474,6 +484,8 @@ fn may_be_store(e: &PitExpr, sows_into_store: bool) -> bool {
         PitExpr::NoPit | PitExpr::Origin | PitExpr::Pit | PitExpr::Leftmost(_) | PitExpr::Rightmost(_) => false,
         // A rule may keep any pit in memory, a store too.
         PitExpr::Memory(..) => true,
+        PitExpr::Choose(items) => items.iter().any(|i| may_be_store(i, sows_into_store)),
+        PitExpr::ChooseIn(_) => false,
     }
 }
 
@@ -581,6 +593,7 @@ impl Lower<'_> {
             relay: None,
             relay_from: None,
             start_in_origin: None,
+            lift: None,
             special_start: false,
             relay_limit: limits::DEFAULT_RELAY_LIMIT,
         });
@@ -619,6 +632,7 @@ impl Lower<'_> {
                     sow.start_in_origin = Some(cond.as_ref().map_or_else(|| Code::constant(1), |c| self.cond(c)));
                 }
                 ItemKind::SowRelayLimit(e) => sow.relay_limit = self.int(e) as u32,
+                ItemKind::SowLift(e) => sow.lift = Some(Gen::int(self.pits, &self.typer.int(&self.expr(e)))),
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
                     when: self.cond(cond),
@@ -717,7 +731,12 @@ impl Lower<'_> {
                 ast::Action::SowTaken(again) => actions.push(Action::SowTaken {
                     pit: again.pit.as_ref().map(|p| Gen::pit(self.pits, &self.typer.pit(&self.expr(p)))),
                     after: again.after,
-                    cw: again.direction.as_ref().map(|d| d.node == ast::Direction::Cw),
+                    cw: again
+                        .direction
+                        .as_ref()
+                        .filter(|d| d.node != ast::Direction::Either)
+                        .map(|d| d.node == ast::Direction::Cw),
+                    chosen_way: again.direction.as_ref().is_some_and(|d| d.node == ast::Direction::Either),
                 }),
                 ast::Action::Set(target, value) | ast::Action::Add(value, target) => {
                     let ExprKind::Field(whose, name) = &target.kind else {
@@ -829,6 +848,8 @@ impl Lower<'_> {
                 "seeds" => Expr::Seeds(b(&args[0])),
                 "captured" => Expr::Captured(b(&args[0])),
                 "rounds_won" => Expr::RoundsWon(b(&args[0])),
+                "choose" if args.len() == 1 && is_set(&args[0]) => Expr::ChooseIn(Box::new(self.set(&args[0]))),
+                "choose" => Expr::Choose(args.iter().map(|a| self.expr(a)).collect()),
                 f => {
                     let agg = match f {
                         "any" => Aggregate::Any,
@@ -883,6 +904,7 @@ impl Lower<'_> {
             ExprKind::InSet(x, items) => Expr::InSet(b(x), items.iter().map(|i| self.expr(i)).collect()),
             ExprKind::Parity(x, even) => Expr::Parity(b(x), *even),
             ExprKind::If(c, x, y) => Expr::If(b(c), b(x), b(y)),
+            ExprKind::ChooseRange(lo, hi) => Expr::ChooseRange(b(lo), b(hi)),
             // A set used where a value is expected was rejected by check; as a pit list it is
             // handled by `pits`.
             ExprKind::Where(..) => Expr::Bool(false),
@@ -897,7 +919,7 @@ fn mentions(e: &ast::Expr, name: &str) -> bool {
         ExprKind::Int(_) => false,
         ExprKind::Call(_, args) => args.iter().any(|a| mentions(a, name)),
         ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) | ExprKind::Parity(b, _) => mentions(b, name),
-        ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) => mentions(a, name) || mentions(b, name),
+        ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) | ExprKind::ChooseRange(a, b) => mentions(a, name) || mentions(b, name),
         ExprKind::InRange(a, b, c) | ExprKind::If(a, b, c) => mentions(a, name) || mentions(b, name) || mentions(c, name),
         ExprKind::InSet(a, items) => mentions(a, name) || items.iter().any(|i| mentions(i, name)),
     }

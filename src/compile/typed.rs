@@ -39,6 +39,10 @@ pub(crate) enum PitExpr {
     Memory(MemoryRef, Box<Whose>),
     /// `PIT + k`, `PIT - k`: k places along the track (back for k below 0).
     Along(Box<PitExpr>, Box<IntExpr>),
+    /// `choose(A, B, ..)`: the pit the mover chooses among those listed.
+    Choose(Vec<PitExpr>),
+    /// `choose(SET)`: the pit the mover chooses of a set.
+    ChooseIn(Box<Pits>),
 }
 
 /// Whose memory value is read: a player's or a pit's.
@@ -118,6 +122,10 @@ pub(crate) enum IntExpr {
     Mask(Box<IntExpr>, i64),
     /// A number kept in memory.
     Memory(MemoryRef, Box<Whose>),
+    /// `choose(A, B, ..)`: the number the mover chooses among those listed.
+    Choose(Vec<IntExpr>),
+    /// `choose(LOW..HIGH)`: the number the mover chooses between two.
+    ChooseRange(Box<IntExpr>, Box<IntExpr>),
 }
 
 /// A condition of a rule.
@@ -192,6 +200,9 @@ enum Ty {
 fn ty(e: &Expr) -> Ty {
     match e {
         Expr::If(_, a, _) => ty(a),
+        Expr::Choose(items) => items.first().map_or(Ty::Int, ty),
+        Expr::ChooseIn(_) => Ty::Pit,
+        Expr::ChooseRange(..) => Ty::Int,
         Expr::Memory(_, true, _) | Expr::NoPit => Ty::Pit,
         Expr::Memory(_, false, _) => Ty::Int,
         Expr::Int(_)
@@ -254,6 +265,8 @@ pub(crate) struct Typer {
     pub total: Cell<bool>,
     /// Some expression reads `starter`.
     pub starter: Cell<bool>,
+    /// Some expression asks the mover to choose.
+    pub chooses: Cell<bool>,
 }
 
 impl Typer {
@@ -376,6 +389,14 @@ impl Typer {
             Expr::Field(p, PitField::Row) => IntExpr::Row(self.pit(p)),
             Expr::Field(p, _) => IntExpr::Number(self.pit(p)),
             Expr::Memory(r, _, whose) => IntExpr::Memory(*r, Box::new(self.whose(*r, whose))),
+            Expr::Choose(items) => {
+                self.chooses.set(true);
+                IntExpr::Choose(items.iter().map(|i| self.int(i)).collect())
+            }
+            Expr::ChooseRange(lo, hi) => {
+                self.chooses.set(true);
+                IntExpr::ChooseRange(Box::new(self.int(lo)), Box::new(self.int(hi)))
+            }
             Expr::Aggregate(Aggregate::Size, set) => IntExpr::Size(Box::new(self.set(set))),
             Expr::Aggregate(_, set) => IntExpr::Sum(Box::new(self.set(set))),
             Expr::Neg(x) => match self.int(x) {
@@ -478,6 +499,18 @@ impl Typer {
             Expr::Aggregate(_, set) => PitExpr::Rightmost(Box::new(self.set(set))),
             Expr::NoPit => PitExpr::NoPit,
             Expr::Memory(r, _, whose) => PitExpr::Memory(*r, Box::new(self.whose(*r, whose))),
+            Expr::Choose(_) | Expr::ChooseIn(_) => {
+                self.chooses.set(true);
+                self.chosen_pit(e)
+            }
+            _ => unreachable!("ty() said this is a pit"),
+        }
+    }
+
+    fn chosen_pit(&self, e: &Expr) -> PitExpr {
+        match e {
+            Expr::Choose(items) => PitExpr::Choose(items.iter().map(|i| self.pit(i)).collect()),
+            Expr::ChooseIn(set) => PitExpr::ChooseIn(Box::new(self.set(set))),
             _ => unreachable!("ty() said this is a pit"),
         }
     }

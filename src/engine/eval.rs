@@ -1,11 +1,16 @@
 //! Evaluating the rules' compiled expressions ([`Code`]) against a position and the state of the move
 //! in progress: a small stack machine, allocation-free for every usual expression.
 
+use super::choice::Choices;
 use super::{Board, Cell, Game, Player};
 use crate::compile::ir::{Code, Flag, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
 
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
+
+/// The most numbers a `choose(LOW..HIGH)` offers: past it the move is refused, so that finding the
+/// legal moves never branches without bound.
+pub(crate) const MAX_RANGE_CHOICE: i64 = 256;
 
 thread_local! {
     /// How many times `leftmost` or `rightmost` has found no pit (an empty set) on this thread. Only
@@ -56,6 +61,8 @@ pub(crate) struct Ctx<'a> {
     pub taken: u32,
     /// The move sows clockwise by the mover's choice.
     pub clockwise: bool,
+    /// The choices the move carries, which `choose(...)` reads; `None` outside a move.
+    pub choices: Option<&'a Choices>,
 }
 
 impl<'a> Ctx<'a> {
@@ -81,6 +88,7 @@ impl<'a> Ctx<'a> {
             track: None,
             taken: 0,
             clockwise: false,
+            choices: None,
         }
     }
 
@@ -421,6 +429,25 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The option the mover chose among `options` (pits when `pits`, else numbers): the first
+    /// outside a move; no pit when there is none to choose.
+    fn chosen(&self, options: &[i64], pits: bool) -> i64 {
+        let Some(&first) = options.first() else {
+            return if pits { i64::from(NO_PIT) } else { 0 };
+        };
+        let Some(choices) = self.choices else {
+            return first;
+        };
+        let i = choices.pick(options.len(), |i| {
+            if pits {
+                self.game.choice_name(self.mover, options[i] as Cell)
+            } else {
+                options[i].to_string()
+            }
+        });
+        options[i]
+    }
+
     fn set_pits<'c>(&self, code: &'c Code, i: u32) -> &'c PitSet {
         &code.sets[i as usize]
     }
@@ -515,6 +542,41 @@ impl<'a> Ctx<'a> {
                     let lo = pop!();
                     let x = pop!();
                     acc = i64::from(lo <= x && x <= acc);
+                }
+                Op::Choose(n, pits) => {
+                    // The options, then the last of them in `acc`.
+                    let n = n as usize;
+                    sp -= n - 1;
+                    let mut options: Vec<i64> = Vec::with_capacity(n);
+                    for &v in stack[sp..sp + n - 1].iter().chain(std::iter::once(&acc)) {
+                        let missing_pit = pits && v == i64::from(NO_PIT);
+                        if !missing_pit && !options.contains(&v) {
+                            options.push(v);
+                        }
+                    }
+                    acc = self.chosen(&options, pits);
+                }
+                Op::ChooseIn(i) => {
+                    let mut options: Vec<i64> = Vec::new();
+                    self.each_in_set(self.set_pits(code, i), |c| {
+                        options.push(i64::from(c));
+                        true
+                    });
+                    push!(self.chosen(&options, true));
+                }
+                Op::ChooseRange => {
+                    let lo = pop!();
+                    let hi = acc;
+                    acc = match self.choices {
+                        Some(choices) if hi - lo >= MAX_RANGE_CHOICE => {
+                            choices.refuse();
+                            lo
+                        }
+                        _ => {
+                            let options: Vec<i64> = (lo..=hi).collect();
+                            if options.is_empty() { lo } else { self.chosen(&options, false) }
+                        }
+                    };
                 }
                 Op::InSet(0) => acc = 0,
                 Op::InSet(n) => {

@@ -2,6 +2,7 @@
 //! reads only the compiled [`Game`]; it never sees the syntax. Seeds are only ever moved between
 //! cells (pits and stores), never created or destroyed, so their total is constant.
 
+mod choice;
 mod eval;
 mod history;
 mod moves;
@@ -15,7 +16,8 @@ use serde::{Deserialize, Serialize};
 use crate::syntax::ast::PlayFrom;
 
 pub use crate::compile::ir::{Game, NO_PIT};
-pub(crate) use eval::empty_extremes;
+pub use choice::{CHOICE_SHIFT, move_base};
+pub(crate) use eval::{MAX_RANGE_CHOICE, empty_extremes};
 pub use history::History;
 pub use moves::Moves;
 pub use perft::Playout;
@@ -274,6 +276,18 @@ impl Game {
         } else {
             c as usize % n + 1
         }
+    }
+
+    /// How a pit chosen during a move is written after the move's pit: as the mover names their own
+    /// pits (`a8`, `3`, `s2`), the opponent's with a `'` (`a8'`), a store as `store` (`store'`).
+    pub fn choice_name(&self, mover: Player, c: Cell) -> String {
+        let theirs = self.side(c).is_some_and(|p| p != mover);
+        let name = if self.is_store(c) {
+            "store".to_string()
+        } else {
+            self.pit_name(self.move_of(c))
+        };
+        if theirs { format!("{name}'") } else { name }
     }
 
     /// Is the cell a store?

@@ -35,13 +35,18 @@ impl Game {
     fn perft_into(&self, pos: &Position, counts: &mut [u64]) {
         let rules = self.move_rules(pos, Hints::default());
         let mut child = pos.clone();
-        for k in self.legal_set(pos).iter() {
+        let visit = |k: usize| {
             child.clone_from(pos);
             self.play(&mut child, k, rules, Hints::default(), &mut Silent);
             counts[0] += 1;
             if counts.len() > 1 && !child.over {
                 self.perft_into(&child, &mut counts[1..]);
             }
+        };
+        if self.uses_choose {
+            self.legal_moves(pos).into_iter().for_each(visit);
+        } else {
+            self.legal_set(pos).iter().for_each(visit);
         }
     }
 
@@ -49,6 +54,18 @@ impl Game {
     /// been played (a game may otherwise go on forever), leaving the final position in `pos`.
     pub fn random_playout(&self, pos: &mut Position, rng: &mut impl Rng, max_plies: u32) -> Playout {
         let mut plies = 0;
+        if self.uses_choose {
+            // Moves with choices on the way are listed one by one (a bit set has no room for them).
+            while !pos.over && plies < max_plies {
+                let moves = self.legal_moves(pos);
+                let Some(&k) = moves.get(rng.gen_range(0..moves.len().max(1))) else {
+                    break;
+                };
+                self.apply(pos, k).expect("a listed move is legal");
+                plies += 1;
+            }
+            return Playout { plies, finished: pos.over };
+        }
         let hints = Hints::of(self, pos);
         // The end rules may have worked out the next position's legal moves already.
         let mut known = None;

@@ -4,6 +4,7 @@
 use crate::syntax::ast::PlayFrom;
 use std::fmt;
 
+use super::choice::{CHOICE_SHIFT, Choices, move_base, width as choice_width};
 use super::eval::Ctx;
 use super::trace::{Event, Keeper, Log, Narrate, Passed, Silent};
 use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
@@ -117,6 +118,10 @@ struct Acted {
     taken: u32,
 }
 
+/// The most moves a position of a game with choices on the way lists: past it the rest are left
+/// out, so that finding them always ends.
+pub const MAX_CHOICE_MOVES: usize = 65_536;
+
 /// Why a move may not be played (put in words by [`Game::refusal`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Refusal {
@@ -133,6 +138,8 @@ enum Refusal {
     MustCapture,
     /// The mover chose a direction the phase does not sow in.
     FixedDirection,
+    /// The move does not answer the choices its rules ask, or names an option that does not exist.
+    BadChoice,
     Endless(u32),
     /// A lap's seeds find no cell to fall into.
     Nowhere,
@@ -177,7 +184,9 @@ impl Hints {
 
 /// What a move needs to know of its position besides the board.
 #[derive(Debug, Clone, Copy)]
-struct Turn {
+struct Turn<'c> {
+    /// The choices the move carries, when its rules ask the mover to choose on the way.
+    choices: Option<&'c Choices>,
     mover: Player,
     ply: u32,
     round: u32,
@@ -190,17 +199,18 @@ struct Turn {
     starter: Player,
 }
 
-impl Turn {
+impl<'c> Turn<'c> {
     /// The turn of the move `k` of a position whose move rules are known.
     #[inline]
-    fn of(game: &Game, pos: &Position, rules: MoveRules, k: usize) -> Turn {
+    fn of(game: &Game, pos: &Position, rules: MoveRules, k: usize, choices: Option<&'c Choices>) -> Turn<'c> {
         Turn {
+            choices,
             mover: pos.to_move,
             ply: pos.ply,
             round: pos.round,
             rounds_won: pos.rounds_won,
             open: rules.open,
-            cw: game.sows_clockwise(rules.phase, k),
+            cw: game.sows_clockwise(rules.phase, move_base(k)),
             starter: pos.starter,
         }
     }
@@ -258,6 +268,16 @@ impl Game {
 
     /// The moves the player to move may make (pit numbers, 1-based), in order; empty once over.
     pub fn legal_moves(&self, pos: &Position) -> Vec<usize> {
+        if self.uses_choose {
+            if pos.over {
+                return Vec::new();
+            }
+            return self
+                .choice_moves(pos, self.move_rules(pos, Hints::default()))
+                .into_iter()
+                .map(|m| m.0)
+                .collect();
+        }
         self.legal_set(pos).iter().collect()
     }
 
@@ -267,6 +287,45 @@ impl Game {
             return Moves::NONE;
         }
         self.legal_with(pos, self.move_rules(pos, Hints::default()))
+    }
+
+    /// The name of move `k` of `pos`: [`Game::move_name`], then each choice the move carries, in the
+    /// order the move meets them, after a `:` (`a3R:a8:cw`).
+    pub fn name_move(&self, pos: &Position, k: usize) -> String {
+        let mut name = self.move_name(move_base(k));
+        for label in self.choice_labels(pos, k) {
+            name.push(':');
+            name.push_str(&label);
+        }
+        name
+    }
+
+    /// The words for the choices move `k` of `pos` carries.
+    fn choice_labels(&self, pos: &Position, k: usize) -> Vec<String> {
+        if !self.uses_choose || pos.over {
+            return Vec::new();
+        }
+        let choices = Choices::of_move(k).labelled();
+        let _ = self.probe(pos, self.move_rules(pos, Hints::default()), k, Some(&choices));
+        choices.labels()
+    }
+
+    /// Reads a move of `pos` as [`Game::name_move`] writes it (letters in either case). `None` when
+    /// the text is no move of `pos`, such as a pit without the choices its moves carry; a pit with
+    /// no legal move reads as the pit, so that [`Game::apply`] can say why it cannot be played.
+    pub fn read_move(&self, pos: &Position, text: &str) -> Option<usize> {
+        let text = text.trim();
+        if !self.uses_choose {
+            return self.parse_move(text);
+        }
+        let pit = text.split_once(':').map_or(text, |(p, _)| p);
+        let base = self.parse_move(pit)?;
+        let from_pit: Vec<usize> = self.legal_moves(pos).into_iter().filter(|&k| move_base(k) == base).collect();
+        match from_pit.iter().find(|&&k| self.name_move(pos, k).eq_ignore_ascii_case(text)) {
+            Some(&k) => Some(k),
+            None if from_pit.is_empty() && pit.len() == text.len() => Some(base),
+            None => None,
+        }
     }
 
     /// The legal moves of a position that is not over, given its rules.
@@ -292,6 +351,13 @@ impl Game {
     #[inline(never)]
     fn legal_checked(&self, pos: &Position, rules: MoveRules) -> Moves {
         let mut moves = Moves::NONE;
+        if self.uses_choose {
+            // The pits (with their direction) that some complete move starts from.
+            for (k, _) in self.choice_moves(pos, rules) {
+                moves.insert(move_base(k));
+            }
+            return moves;
+        }
         if self.choices == 1
             && self.shared == 0
             && rules.phase.forbids.is_empty()
@@ -411,10 +477,46 @@ impl Game {
         Ok(())
     }
 
+    /// The complete moves of a game whose rules ask the mover to choose on the way, with the seeds
+    /// each takes: each pit's move is tried and branches at every choice it meets, so that a move
+    /// is listed once for each way of answering its choices.
+    #[cold]
+    #[inline(never)]
+    fn choice_moves(&self, pos: &Position, rules: MoveRules) -> Vec<(usize, u32)> {
+        let mut moves = Vec::new();
+        for base in 1..=self.move_count() {
+            // Choices known so far, and how many of their bits.
+            let mut unanswered = vec![(0u64, 0u32)];
+            while let Some((code, known)) = unanswered.pop() {
+                let choices = Choices::given(code, known);
+                let tried = self.probe(pos, rules, base, Some(&choices));
+                if let Some((options, at)) = choices.open() {
+                    // The rest of the move was played with made-up answers: only its next choice
+                    // counts. The options are pushed last first, so that they come out in order.
+                    for o in (0..options as u64).rev() {
+                        unanswered.push((code | o << at, at + choice_width(options)));
+                    }
+                } else if let (Ok(taken), false) = (tried, choices.fault()) {
+                    moves.push((base | (code as usize) << CHOICE_SHIFT, taken));
+                    if moves.len() >= MAX_CHOICE_MOVES {
+                        return moves;
+                    }
+                }
+            }
+        }
+        if rules.phase.captures_required && moves.iter().any(|m| m.1 > 0) {
+            moves.retain(|m| m.1 > 0);
+        }
+        moves
+    }
+
     /// Whether some move of the position takes seeds (for `captures required`).
     #[cold]
     #[inline(never)]
     fn some_move_takes(&self, pos: &Position, rules: MoveRules) -> bool {
+        if self.uses_choose {
+            return self.choice_moves(pos, rules).iter().any(|m| m.1 > 0);
+        }
         (1..=self.move_count()).any(|j| self.check_move_taking(pos, rules, j).is_ok_and(|taken| taken > 0))
     }
 
@@ -422,6 +524,24 @@ impl Game {
     /// seeds it takes (0 when it was not sown to find out, which only a phase that does not require
     /// captures allows).
     fn check_move_taking(&self, pos: &Position, rules: MoveRules, k: usize) -> Result<u32, Refusal> {
+        if self.uses_choose {
+            let choices = Choices::of_move(k);
+            let taken = self.probe(pos, rules, k, Some(&choices))?;
+            // Every choice named an option, none was left out, and no bit is left over (so that one
+            // move has one number).
+            let spare = (k >> CHOICE_SHIFT) as u64 >> choices.used().min(63);
+            if choices.fault() || (choices.used() < 64 && spare != 0) {
+                return Err(Refusal::BadChoice);
+            }
+            return Ok(taken);
+        }
+        self.probe(pos, rules, k, None)
+    }
+
+    /// [`Game::check_move_taking`] with the move's choices as given: on the way to the legal moves,
+    /// only the first of them may be known.
+    fn probe(&self, pos: &Position, rules: MoveRules, k: usize, choices: Option<&Choices>) -> Result<u32, Refusal> {
+        let k = move_base(k);
         if k == 0 || k > self.move_count() {
             return Err(Refusal::NoSuchPit);
         }
@@ -458,7 +578,7 @@ impl Game {
         }
         let mut after = board.clone();
         let sown = self
-            .sow(&mut after, Turn::of(self, pos, rules, k), origin, phase, &mut Silent)
+            .sow(&mut after, Turn::of(self, pos, rules, k, choices), origin, phase, &mut Silent)
             .map_err(|e| if e.nowhere { Refusal::Nowhere } else { Refusal::Endless(e.laps) })?;
         if sown.grand_slam && self.grand_slam == Some(GrandSlam::Forbidden) {
             return Err(Refusal::GrandSlam);
@@ -511,6 +631,7 @@ impl Game {
                 format!("in this phase seeds are sown {way} only")
             }
             Refusal::Empty => "it is empty".into(),
+            Refusal::BadChoice => "its choices do not answer the ones the rules ask for".into(),
             Refusal::Forbidden(i) => phase.forbids[i].reason.clone(),
             Refusal::Endless(laps) => format!("its sowing never ends (more than {laps} laps)"),
             Refusal::Nowhere => {
@@ -543,8 +664,23 @@ impl Game {
         let rules = self.move_rules(pos, Hints::default());
         self.check_move(pos, rules, k).map_err(|r| MoveError::Illegal {
             pit: k,
-            name: self.move_name(k),
-            reason: self.refusal(rules.phase, k, r),
+            name: self.move_name(move_base(k)),
+            reason: match r {
+                Refusal::BadChoice => {
+                    let same_pit: Vec<String> = self
+                        .legal_moves(pos)
+                        .into_iter()
+                        .filter(|&j| move_base(j) == move_base(k))
+                        .map(|j| self.name_move(pos, j))
+                        .collect();
+                    format!(
+                        "{}; the moves from this pit are {}",
+                        self.refusal(rules.phase, k, r),
+                        same_pit.join(", ")
+                    )
+                }
+                r => self.refusal(rules.phase, k, r),
+            },
         })?;
         self.play(pos, k, rules, Hints::default(), log);
         Ok(())
@@ -560,14 +696,20 @@ impl Game {
             player: mover,
             pit: k,
             phase: phase.name.clone(),
+            choices: self.choice_labels(pos, k),
         });
         // One way to play a pit (the usual case): the move is the pit, with no division to split it.
-        let pit = if self.choices == 1 { k } else { self.move_parts(k).0 };
+        let pit = if self.choices == 1 {
+            move_base(k)
+        } else {
+            self.move_parts(move_base(k)).0
+        };
         let origin = self.pit(mover, pit);
         let stores_before = self.stores(&pos.board);
         // The position before a first move may not have been settled.
         let first_move = pos.ply == 0;
-        let turn = Turn::of(self, pos, rules, k);
+        let choices = self.uses_choose.then(|| Choices::of_move(k));
+        let turn = Turn::of(self, pos, rules, k, choices.as_ref());
         let sown = match self.sow(&mut pos.board, turn, origin, phase, log) {
             Ok(s) => s,
             Err(e) => unreachable!(
@@ -648,6 +790,9 @@ impl Game {
             must_feed: false,
             ..rules
         };
+        if self.uses_choose {
+            return self.choice_moves(pos, unfed).iter().any(|&(k, _)| self.feeds(pos, rules, k));
+        }
         let mover = pos.to_move;
         (1..=self.move_count()).any(|j| {
             let mut after = pos.board.clone();
@@ -655,7 +800,7 @@ impl Game {
                 && self
                     .sow(
                         &mut after,
-                        Turn::of(self, pos, rules, j),
+                        Turn::of(self, pos, rules, j, None),
                         self.pit(mover, self.move_parts(j).0),
                         rules.phase,
                         &mut Silent,
@@ -723,10 +868,11 @@ impl Game {
     /// Does the (legal) move `k` leave the other player's row with seeds?
     fn feeds(&self, pos: &Position, rules: MoveRules, k: usize) -> bool {
         let mut after = pos.board.clone();
+        let choices = self.uses_choose.then(|| Choices::of_move(k));
         self.sow(
             &mut after,
-            Turn::of(self, pos, rules, k),
-            self.pit(pos.to_move, self.move_parts(k).0),
+            Turn::of(self, pos, rules, k, choices.as_ref()),
+            self.pit(pos.to_move, self.move_parts(move_base(k)).0),
             rules.phase,
             &mut Silent,
         )
@@ -1459,7 +1605,16 @@ impl Game {
             .start_in_origin
             .as_ref()
             .is_some_and(|c| self.ctx_turn(turn, board).with(Reg::Origin, origin).bool(c));
-        let hand = std::mem::take(&mut board.cells[origin as usize]);
+        let held = board.cells[origin as usize];
+        // `lift N` takes N seeds, at least one and at most all the pit holds.
+        let hand = match &sow.lift {
+            Some(code) => {
+                let n = self.ctx_turn(turn, board).with(Reg::Origin, origin).run(code);
+                n.clamp(1, i64::from(held.max(1))).min(i64::from(held)) as u32
+            }
+            None => held,
+        };
+        board.cells[origin as usize] -= hand;
         (origin, hand, if back { track.prev[origin as usize] } else { origin })
     }
 
@@ -1678,7 +1833,7 @@ impl Game {
     #[inline]
     fn ctx_lap<'a>(
         &'a self,
-        turn: Turn,
+        turn: Turn<'a>,
         board: &'a Board,
         before: Option<&'a [u32]>,
         last: Cell,
@@ -1696,8 +1851,9 @@ impl Game {
     }
 
     #[inline]
-    fn ctx_turn<'a>(&'a self, turn: Turn, board: &'a Board) -> Ctx<'a> {
+    fn ctx_turn<'a>(&'a self, turn: Turn<'a>, board: &'a Board) -> Ctx<'a> {
         Ctx {
+            choices: turn.choices,
             to_move: turn.mover,
             ply: turn.ply,
             round: turn.round,
@@ -1973,14 +2129,31 @@ impl Game {
                         });
                     }
                 }
-                Action::SowTaken { pit, after, cw: turn_to } => {
-                    let cw = turn_to.unwrap_or(cw);
+                Action::SowTaken {
+                    pit,
+                    after,
+                    cw: turn_to,
+                    chosen_way,
+                } => {
+                    // A way the mover chooses (`either`) is chosen first, and the pit named then reads
+                    // it as `clockwise`: "from the end of the row from which this way goes".
+                    let cw = match ctx.choices {
+                        Some(choices) if *chosen_way => choices.pick(2, |i| if i == 0 { "ccw" } else { "cw" }.to_string()) == 1,
+                        _ => turn_to.unwrap_or(cw),
+                    };
+                    let named = pit.as_ref().map(|f| {
+                        if *chosen_way {
+                            Ctx { clockwise: cw, ..ctx }.pit(f)
+                        } else {
+                            ctx.pit(f)
+                        }
+                    });
                     let track = phase.track(ctx.mover, cw);
                     let last = ctx.regs[Reg::Last as usize];
                     // The lap starts after the cell named, or after the one before it so that it gets
                     // the first seed; a pit off the mover's track (or none) leaves the default, the
                     // pit after `last`.
-                    let start = match pit.as_ref().map(|f| ctx.pit(f)) {
+                    let start = match named {
                         Some(c) if c != NO_PIT && track.has(c) => {
                             if *after {
                                 c

@@ -24,6 +24,8 @@ pub enum Event {
         pit: usize,
         /// The phase whose rules apply (empty = the usual rules).
         phase: String,
+        /// The mover's answers to the choices the move meets, in words (`a8`, `cw`, `3`).
+        choices: Vec<String>,
     },
     /// Seeds picked up to sow a lap.
     PickUp {
@@ -268,8 +270,16 @@ impl Game {
         let mut lines = Vec::new();
         for e in events {
             let line = match e {
-                Event::Move { player, pit, phase } => {
-                    let mut l = format!("{} plays pit {}", player.name(), self.move_name(*pit));
+                Event::Move {
+                    player,
+                    pit,
+                    phase,
+                    choices,
+                } => {
+                    let mut l = format!("{} plays pit {}", player.name(), self.move_name(super::move_base(*pit)));
+                    if !choices.is_empty() {
+                        l.push_str(&format!(", choosing {}", choices.join(" then ")));
+                    }
                     if !phase.is_empty() {
                         l.push_str(&format!(" (phase \"{phase}\")"));
                     }

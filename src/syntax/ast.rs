@@ -402,6 +402,8 @@ pub enum ItemKind {
     SowRelayFrom(Expr),
     /// `sow { start in origin [when COND] }`.
     SowStartInOrigin(Option<Expr>),
+    /// `lift N`: how many seeds the move's first lap takes from the pit played.
+    SowLift(Expr),
     /// `sow { relay limit N }`.
     SowRelayLimit(Expr),
     /// `forbid "REASON" when COND`.
@@ -513,4 +515,6 @@ pub enum ExprKind {
     Where(Box<Expr>, Box<Expr>),
     /// `if cond then a else b`.
     If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `choose(LOW..HIGH)`: a number the mover chooses (`choose(A, B)` and `choose(SET)` are calls).
+    ChooseRange(Box<Expr>, Box<Expr>),
 }

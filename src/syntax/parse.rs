@@ -797,6 +797,7 @@ impl Builder {
                 None => None,
             }),
             Rule::sow_relay_limit => ItemKind::SowRelayLimit(self.expr(inner.next().expect("expr"))?),
+            Rule::sow_lift => ItemKind::SowLift(self.expr(inner.next().expect("expr"))?),
             Rule::forbid_item => {
                 let reason = self.string(inner.next().expect("reason"));
                 ItemKind::Forbid(reason, self.expr(inner.next().expect("cond"))?)
@@ -1235,6 +1236,20 @@ impl Builder {
                 Ok((acc, d))
             }
             Rule::primary => self.node(children(pair).next().expect("primary")),
+            Rule::choose_range => {
+                let range = children(pair).next().expect("range");
+                let mut r = children(range);
+                let (lo, d1) = self.node(r.next().expect("lo"))?;
+                let (hi, d2) = self.node(r.next().expect("hi"))?;
+                let d = self.deep(d1.max(d2) + 1, span)?;
+                Ok((
+                    Expr {
+                        kind: ExprKind::ChooseRange(Box::new(lo), Box::new(hi)),
+                        span,
+                    },
+                    d,
+                ))
+            }
             Rule::if_expr => {
                 // The keywords are tokens of their own; the three expressions are the rest.
                 let parts: Vec<Pair<Rule>> = children(pair).filter(|p| p.as_rule() == Rule::expr).collect();

@@ -248,10 +248,10 @@ fn parse_request(body: &[u8]) -> Result<GameRequest, ApiError> {
 
 /// Reads one move as `legal_moves` writes it: a pit number on a board of one row a player, else a
 /// name such as `"b3"` or `"3L"` (the engine reads both; a number may also come as a string of digits).
-fn parse_move(game: &Game, v: &Value, index: usize) -> Result<usize, ApiError> {
+fn parse_move(game: &Game, pos: &Position, v: &Value, index: usize) -> Result<usize, ApiError> {
     let m = match v {
-        Value::Number(n) if n.is_u64() => game.parse_move(&n.to_string()),
-        Value::String(s) if !s.trim().is_empty() => game.parse_move(s),
+        Value::Number(n) if n.is_u64() => game.read_move(pos, &n.to_string()),
+        Value::String(s) if !s.trim().is_empty() => game.read_move(pos, s),
         _ => None,
     };
     m.ok_or_else(|| {
@@ -287,6 +287,8 @@ struct Replayed {
     /// The position before the last move, the move and what it did.
     last: Option<(Position, usize, Vec<Event>)>,
     moves: Vec<usize>,
+    /// The moves as `legal_moves` writes them (with the choices each carries).
+    move_names: Vec<Value>,
     /// Who was to move after each number of moves, from the start (so the page can undo to a person's turn).
     sides: Vec<Player>,
 }
@@ -294,17 +296,17 @@ struct Replayed {
 fn replay(catalog: &Catalog, req: &GameRequest) -> Result<Replayed, ApiError> {
     let loaded = load(catalog, &req.game)?;
     let game = &loaded.game;
-    let moves = req
-        .moves
-        .iter()
-        .enumerate()
-        .map(|(i, v)| parse_move(game, v, i))
-        .collect::<Result<Vec<_>, _>>()?;
     let mut pos = game.initial(req.first);
     game.settle_start(&mut pos);
     let mut last = None;
     let mut sides = vec![pos.to_move];
-    for (i, &k) in moves.iter().enumerate() {
+    let mut moves = Vec::new();
+    let mut move_names = Vec::new();
+    for (i, v) in req.moves.iter().enumerate() {
+        // A move's choices are read against the position it is played in.
+        let k = parse_move(game, &pos, v, i)?;
+        moves.push(k);
+        move_names.push(move_json(game, &pos, k));
         let before = pos.clone();
         let traced = if i + 1 == moves.len() {
             game.apply_traced(&mut pos, k).map(Some)
@@ -330,13 +332,13 @@ fn replay(catalog: &Catalog, req: &GameRequest) -> Result<Replayed, ApiError> {
                         "move {} ({} plays pit {}) is not allowed: {why}",
                         i + 1,
                         before.to_move.name(),
-                        game.move_name(k)
+                        game.name_move(&before, k)
                     ),
                 )
                 .help(if legal.is_empty() {
                     "no move can be played there".to_string()
                 } else {
-                    format!("the legal moves there are {}", names(game, &legal).join(", "))
+                    format!("the legal moves there are {}", names(game, &before, &legal).join(", "))
                 })
                 .accepted(i));
             }
@@ -347,6 +349,7 @@ fn replay(catalog: &Catalog, req: &GameRequest) -> Result<Replayed, ApiError> {
         pos,
         last,
         moves,
+        move_names,
         sides,
     })
 }
@@ -400,16 +403,16 @@ fn cell(game: &Game, c: Cell) -> Value {
 }
 
 /// A move as `legal_moves` writes it.
-fn move_json(game: &Game, k: usize) -> Value {
-    serde_json::to_value(MoveJson::of(game, k)).expect("moves serialise")
+fn move_json(game: &Game, pos: &Position, k: usize) -> Value {
+    serde_json::to_value(MoveJson::of(game, pos, k)).expect("moves serialise")
 }
 
-fn names(game: &Game, moves: &[usize]) -> Vec<String> {
-    moves.iter().map(|&k| game.move_name(k)).collect()
+fn names(game: &Game, pos: &Position, moves: &[usize]) -> Vec<String> {
+    moves.iter().map(|&k| game.name_move(pos, k)).collect()
 }
 
 /// The steps of a move for the page to show one by one, each with its line of narration.
-fn steps(game: &Game, events: &[Event]) -> Vec<Value> {
+fn steps(game: &Game, before: &Position, events: &[Event]) -> Vec<Value> {
     let lines = game.narrate(events);
     events
         .iter()
@@ -418,7 +421,7 @@ fn steps(game: &Game, events: &[Event]) -> Vec<Value> {
             let text = line.trim().to_string();
             match e {
                 Event::Move { player, pit, .. } => {
-                    json!({"kind": "move", "player": player, "move": move_json(game, *pit), "text": text})
+                    json!({"kind": "move", "player": player, "move": move_json(game, before, *pit), "text": text})
                 }
                 Event::TakeInHand {
                     rule,
@@ -507,10 +510,10 @@ fn state(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
     };
     let last = r.last.as_ref().map(|(before, k, events)| {
         json!({
-            "move": move_json(game, *k),
+            "move": move_json(game, before, *k),
             "player": before.to_move,
             "before": crate::position::to_json(game, before),
-            "steps": steps(game, events),
+            "steps": steps(game, before, events),
         })
     });
     Ok(json!({
@@ -520,7 +523,7 @@ fn state(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
                  "shared": game.shared, "ring": game.ring,
                  "stores_sown": game.stores_sown,
                  "rounds": game.rounds.is_some()},
-        "moves": r.moves.iter().map(|&k| move_json(game, k)).collect::<Vec<_>>(),
+        "moves": r.move_names,
         "sides": r.sides,
         "position": crate::position::to_json(game, pos),
         "scores": {"south": scores[0], "north": scores[1]},
@@ -571,7 +574,7 @@ fn computer(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
     let mut rng = StdRng::seed_from_u64(req.seed.unwrap_or(1) ^ (r.moves.len() as u64).wrapping_mul(0x9E37_79B9));
     let choice = players::choose(game, &r.pos, spec, false, &mut rng)
         .ok_or_else(|| ApiError::new(422, "sow::serve::no_move", format!("{} has no legal move", r.pos.to_move.name())))?;
-    Ok(json!({"move": move_json(game, choice.pit), "why": choice.why, "player": label}))
+    Ok(json!({"move": move_json(game, &r.pos, choice.pit), "why": choice.why, "player": label}))
 }
 
 /// What a move does at once, found by playing it.
@@ -705,7 +708,7 @@ fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
             Some((
                 score.unwrap_or(i32::MIN),
                 json!({
-                    "move": move_json(game, k),
+                    "move": move_json(game, pos, k),
                     "does": describe(&e, me),
                     "captures": e.captured,
                     "another_move": e.another,
@@ -718,10 +721,10 @@ fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
     moves.sort_by_key(|m| std::cmp::Reverse(m.0));
     let best = effect(game, pos, searched.pit).map(|e| describe(&e, me)).unwrap_or_default();
     Ok(json!({
-        "best": move_json(game, searched.pit),
+        "best": move_json(game, pos, searched.pit),
         "why": format!(
             "pit {}: {best}; with best play from both sides this leads to {} (looking {} moves ahead, counting both players' moves)",
-            game.move_name(searched.pit),
+            game.name_move(pos, searched.pit),
             describe_score(searched.score),
             searched.depth
         ),

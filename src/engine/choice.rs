@@ -1,0 +1,158 @@
+//! The choices a mover makes during a move (`choose(...)`, `sow taken ... either`), carried by the
+//! move's number.
+//!
+//! A move is a number: its low [`CHOICE_SHIFT`] bits name the pit (and the direction, where the mover
+//! picks one with the move), and the bits above hold the choices made on the way, one after the
+//! other in the order the move meets them. A choice among `n` options takes as many bits as `n - 1`
+//! needs, so that most moves with a few two-way choices stay small numbers. The width of each choice
+//! is known only when the move reaches it, which is why the legal moves are found by playing each
+//! pit's move and branching at every choice it meets (see `Game::legal_moves`).
+
+use std::cell::{Cell, RefCell};
+
+/// The bits of a move number that name the pit and the direction; the choices lie above.
+pub const CHOICE_SHIFT: u32 = 8;
+
+/// How many bits of choices one move can carry.
+pub(crate) const CHOICE_BITS: u32 = usize::BITS - CHOICE_SHIFT;
+
+/// The part of a move number that names the pit and the direction.
+pub fn move_base(k: usize) -> usize {
+    k & ((1 << CHOICE_SHIFT) - 1)
+}
+
+/// The choices of one move as it is played (or tried).
+#[derive(Debug)]
+pub(crate) struct Choices {
+    /// The choices made, lowest bits first.
+    code: u64,
+    /// How many bits of `code` are given; a choice past them is open (when finding the legal moves).
+    known: u32,
+    /// How many bits have been read.
+    at: Cell<u32>,
+    /// The options of the first choice met past the known bits (0: none met).
+    open: Cell<u32>,
+    /// A choice named an option that does not exist, or the move met more choices than it can carry.
+    fault: Cell<bool>,
+    /// The words for the options chosen, kept when the move is named.
+    labels: Option<RefCell<Vec<String>>>,
+}
+
+impl Choices {
+    /// The choices of the complete move `k`.
+    pub fn of_move(k: usize) -> Choices {
+        Choices::given((k >> CHOICE_SHIFT) as u64, CHOICE_BITS)
+    }
+
+    /// Choices of which only the first `known` bits are given.
+    pub fn given(code: u64, known: u32) -> Choices {
+        Choices {
+            code,
+            known,
+            at: Cell::new(0),
+            open: Cell::new(0),
+            fault: Cell::new(false),
+            labels: None,
+        }
+    }
+
+    /// The same, keeping the words for the options chosen.
+    pub fn labelled(mut self) -> Choices {
+        self.labels = Some(RefCell::new(Vec::new()));
+        self
+    }
+
+    /// The option (0-based) chosen among `options`; `label` names an option when the move is
+    /// being named. With one option there is nothing to choose and no bit is read.
+    pub fn pick(&self, options: usize, label: impl Fn(usize) -> String) -> usize {
+        if options <= 1 {
+            return 0;
+        }
+        let width = width(options);
+        let at = self.at.get();
+        self.at.set(at + width);
+        if at + width > CHOICE_BITS {
+            self.fault.set(true);
+            return 0;
+        }
+        if at + width > self.known {
+            if self.open.get() == 0 {
+                self.open.set(options as u32);
+            }
+            return 0;
+        }
+        let chosen = ((self.code >> at) & ((1 << width) - 1)) as usize;
+        if chosen >= options {
+            self.fault.set(true);
+            return 0;
+        }
+        if let Some(labels) = &self.labels {
+            labels.borrow_mut().push(label(chosen));
+        }
+        chosen
+    }
+
+    /// Refuses the move: a choice offered more options than a move may choose among.
+    pub fn refuse(&self) {
+        self.fault.set(true);
+    }
+
+    /// The options of the first choice met past the given bits, with the bit where it starts.
+    pub fn open(&self) -> Option<(usize, u32)> {
+        let options = self.open.get() as usize;
+        (options > 0).then_some((options, self.known))
+    }
+
+    /// Did a choice name an option that does not exist, or were there more than a move can carry?
+    pub fn fault(&self) -> bool {
+        self.fault.get()
+    }
+
+    /// How many bits the move's choices took.
+    pub fn used(&self) -> u32 {
+        self.at.get()
+    }
+
+    /// The words for the options chosen, in order.
+    pub fn labels(self) -> Vec<String> {
+        self.labels.map(RefCell::into_inner).unwrap_or_default()
+    }
+}
+
+/// The width in bits of a choice among `options`.
+pub(crate) fn width(options: usize) -> u32 {
+    usize::BITS - (options.max(2) - 1).leading_zeros()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_read_back_in_order_with_the_width_of_their_options() {
+        // Three choices: option 1 of 2 (1 bit), option 4 of 5 (3 bits), option 0 of 2 (1 bit).
+        let code = 1 | (4 << 1);
+        let c = Choices::given(code, 5);
+        assert_eq!(c.pick(2, |i| i.to_string()), 1);
+        assert_eq!(c.pick(5, |i| i.to_string()), 4);
+        assert_eq!(c.pick(2, |i| i.to_string()), 0);
+        assert!(!c.fault());
+        assert_eq!(c.open(), None);
+        assert_eq!(c.used(), 5);
+    }
+
+    #[test]
+    fn a_choice_past_the_known_bits_is_open_and_a_missing_option_is_a_fault() {
+        let c = Choices::given(1, 1);
+        assert_eq!(c.pick(2, |_| String::new()), 1);
+        assert_eq!(c.pick(3, |_| String::new()), 0);
+        assert_eq!(c.open(), Some((3, 1)));
+        let bad = Choices::given(3, 2);
+        bad.pick(3, |_| String::new());
+        assert!(bad.fault(), "option 3 of 3 does not exist");
+        assert_eq!(width(2), 1);
+        assert_eq!(width(3), 2);
+        assert_eq!(width(4), 2);
+        assert_eq!(width(5), 3);
+    }
+}

@@ -1,0 +1,145 @@
+//! Choices made during a move (`choose(..)`, `lift`, `sow taken .. either`) on tiny invented games,
+//! every legal move list and board worked out by hand.
+
+use serde_json::json;
+use sowlang::{Game, Position};
+
+use super::support::{invented as game, json_of as json};
+
+/// Plays `moves` (as the players write them, choices included) from the start.
+fn play(game: &Game, moves: &[&str]) -> Position {
+    let mut pos = game.initial(None);
+    game.settle_start(&mut pos);
+    for text in moves {
+        let k = game.read_move(&pos, text).unwrap_or_else(|| panic!("{text} names a move"));
+        game.apply(&mut pos, k).unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+    pos
+}
+
+fn names(game: &Game, pos: &Position) -> Vec<String> {
+    game.legal_moves(pos).into_iter().map(|k| game.name_move(pos, k)).collect()
+}
+
+/// Three pits a side, three seeds each; the mover lifts as many seeds of the pit as they like.
+const LIFT: &str = r#"
+game "Lift"
+board { pits 3  seeds 3 }
+sow { lift choose(1..origin.count) }
+end "no move" when no_moves remaining owner
+"#;
+
+#[test]
+fn the_mover_says_how_many_seeds_to_lift_and_the_rest_stay() {
+    let g = game(LIFT);
+    let start = play(&g, &[]);
+    assert_eq!(
+        names(&g, &start),
+        ["1:1", "1:2", "1:3", "2:1", "2:2", "2:3", "3:1", "3:2", "3:3"],
+        "each pit with each number of seeds from 1 to 3"
+    );
+    // Two of pit 1's three seeds go into pits 2 and 3; one stays.
+    let j = json(&g, &play(&g, &["1:2"]));
+    assert_eq!(j["pits"], json!({"south": [1, 4, 4], "north": [3, 3, 3]}));
+    assert_eq!(
+        j["legal_moves"],
+        json!(["1:1", "1:2", "1:3", "2:1", "2:2", "2:3", "3:1", "3:2", "3:3"])
+    );
+    // All three of pit 3 go on to north's pits.
+    let j = json(&g, &play(&g, &["3:3"]));
+    assert_eq!(j["pits"], json!({"south": [3, 3, 0], "north": [4, 4, 4]}));
+}
+
+#[test]
+fn a_move_without_its_choice_is_no_move_and_a_bad_answer_is_refused() {
+    let g = game(LIFT);
+    let mut pos = play(&g, &[]);
+    assert_eq!(g.read_move(&pos, "2"), None, "the number of seeds is missing");
+    assert_eq!(g.read_move(&pos, "2:4"), None, "pit 2 holds three seeds");
+    // A number whose answer names no option (2 of 0..3 is `3`; 3 would be a fourth) is refused.
+    let fourth = 2 | (3 << sowlang::engine::CHOICE_SHIFT);
+    let e = g.apply(&mut pos, fourth).expect_err("no fourth option").to_string();
+    assert!(e.contains("2:1, 2:2, 2:3"), "{e}");
+}
+
+/// Two rows of two pits a player, one seed in each. A capture's seeds are sown again from the end of
+/// the front row the way the mover chooses goes from: clockwise from a1, counter-clockwise from a2.
+/// South's own track, counter-clockwise: b1, b2, a2, a1. South's a1 faces north's a2, a2 faces a1.
+const EITHER_END: &str = r#"
+game "Either end"
+board { rows 2  pits 2  seeds 1 }
+sow { direction ccw }
+capture "pull across" {
+  when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+  take opposite(last)
+  sow taken from (if clockwise then leftmost(row(mover) where pit.row == front) else rightmost(row(mover) where pit.row == front)) either
+}
+end "no move" when no_moves loser to_move
+"#;
+
+#[test]
+fn each_capture_asks_the_way_and_the_move_lists_every_answer() {
+    let g = game(EITHER_END);
+    let start = play(&g, &[]);
+    // a1 and b1 end in the back row and a1 without a capture: no choice. a2's seed falls into a1
+    // (loaded, facing north's loaded a2): one choice. b2's into a2 facing north's a1: sown again
+    // clockwise from a1 it captures once more (a1 faces north's a2), counter-clockwise from a2 not.
+    assert_eq!(
+        names(&g, &start),
+        ["a1", "a2:ccw", "a2:cw", "b1", "b2:ccw", "b2:cw:ccw", "b2:cw:cw"]
+    );
+
+    // b2:ccw: north's a1 is taken and its seed falls back into a2 (2 + 1).
+    let j = json(&g, &play(&g, &["b2:ccw"]));
+    assert_eq!(j["pits"], json!({"south": [[1, 3], [1, 0]], "north": [[0, 1], [1, 1]]}));
+    // b2:cw:ccw: the seed goes into a1 (2), which takes north's a2; that seed goes into a2 (3).
+    let j = json(&g, &play(&g, &["b2:cw:ccw"]));
+    assert_eq!(j["pits"], json!({"south": [[2, 3], [1, 0]], "north": [[0, 0], [1, 1]]}));
+    // b2:cw:cw: both seeds taken fall into a1 (1 + 1 + 1).
+    let j = json(&g, &play(&g, &["b2:cw:cw"]));
+    assert_eq!(j["pits"], json!({"south": [[3, 2], [1, 0]], "north": [[0, 0], [1, 1]]}));
+}
+
+#[test]
+fn a_chosen_pit_is_named_as_the_mover_names_it() {
+    // The mover takes any one loaded pit of the opponent after each move.
+    let g = game(
+        r#"
+game "Take one"
+board { pits 2  seeds 1 }
+capture "any" { when last.side == opponent  take choose(row(opponent) where pit.count > 0) }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    let start = play(&g, &[]);
+    // South 1's seed goes to south 2; south 2's to north 1 (2 seeds), after which north 1 or north 2
+    // may be taken.
+    assert_eq!(names(&g, &start), ["1", "2:1'", "2:2'"]);
+    let j = json(&g, &play(&g, &["2:2'"]));
+    assert_eq!(j["pits"], json!({"south": [1, 0], "north": [2, 0]}));
+    assert_eq!(j["stores"], json!({"south": 1, "north": 0}));
+}
+
+#[test]
+fn random_games_with_choices_conserve_seeds_and_replay_by_name() {
+    use rand::{Rng, SeedableRng};
+    for text in [LIFT, EITHER_END] {
+        let g = game(text);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for _ in 0..50 {
+            let mut pos = play(&g, &[]);
+            let total = g.seed_total(&pos);
+            for _ in 0..200 {
+                let moves = g.legal_moves(&pos);
+                if pos.over || moves.is_empty() {
+                    break;
+                }
+                let k = moves[rng.gen_range(0..moves.len())];
+                // Every listed move reads back from its name.
+                assert_eq!(g.read_move(&pos, &g.name_move(&pos, k)), Some(k));
+                g.apply(&mut pos, k).expect("a listed move is legal");
+                assert_eq!(g.seed_total(&pos), total);
+            }
+        }
+    }
+}
