@@ -470,8 +470,20 @@ fn shorten(game: &Game, moves: &[usize], kind: &Kind) -> Vec<usize> {
 }
 
 /// The moves as the player writes them (`3`, `b4`, `3R`), comma-separated.
+/// A move's choices are named against its position, so the game is replayed from the start.
 fn list(game: &Game, moves: &[usize]) -> String {
-    moves.iter().map(|&k| game.move_name(k)).collect::<Vec<_>>().join(",")
+    let mut pos = game.initial(None);
+    game.settle_start(&mut pos);
+    moves
+        .iter()
+        .map(|&k| {
+            let name = game.name_move(&pos, k);
+            // A finding's last move may be one that cannot be played (a sowing that never ends).
+            let _ = game.apply(&mut pos, k);
+            name
+        })
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The moves as a `--moves` argument, shortened for the message when long.
@@ -533,7 +545,7 @@ impl Finding {
                     "sow::explore::endless_sowing",
                     format!(
                         "the sowing of pit {} never ends {}: it relays lap after lap",
-                        game.move_name(*pit),
+                        game.move_name(crate::engine::move_base(*pit)),
                         shown(game, prefix)
                     ),
                     relay,
@@ -629,8 +641,12 @@ impl Finding {
             Kind::NoPitFound { during_move } => {
                 let calls = extreme_calls(program);
                 let moment = if *during_move {
-                    let (k, prefix) = self.moves.split_last().expect("a move's finding ends with its move");
-                    format!("playing pit {} {}", game.move_name(*k), shown(game, prefix))
+                    let (_, prefix) = self.moves.split_last().expect("a move's finding ends with its move");
+                    format!(
+                        "playing pit {} {}",
+                        list(game, &self.moves).rsplit(',').next().unwrap_or_default(),
+                        shown(game, prefix)
+                    )
                 } else {
                     format!("{}, while the legal moves are worked out", shown(game, &self.moves))
                 };
@@ -661,8 +677,8 @@ impl Finding {
                 .warning()
             }
             Kind::ShortMove { rule, asked, moved } => {
-                let (k, prefix) = self.moves.split_last().expect("a move's finding ends with its move");
-                let k = game.move_name(*k);
+                let (_, prefix) = self.moves.split_last().expect("a move's finding ends with its move");
+                let k = list(game, &self.moves).rsplit(',').next().unwrap_or_default().to_string();
                 let spans = move_spans(program, rule);
                 let message = if *asked < 0 {
                     format!(
