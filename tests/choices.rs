@@ -123,7 +123,7 @@ end "no move" when no_moves remaining owner
 #[test]
 fn random_games_with_choices_conserve_seeds_and_replay_by_name() {
     use rand::{Rng, SeedableRng};
-    for text in [LIFT, EITHER_END] {
+    for text in [LIFT, EITHER_END, EITHER_RULES] {
         let g = game(text);
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         for _ in 0..50 {
@@ -142,4 +142,35 @@ fn random_games_with_choices_conserve_seeds_and_replay_by_name() {
             }
         }
     }
+}
+
+/// The usual rules sow counter-clockwise; the mover may choose, with any move, to sow clockwise.
+const EITHER_RULES: &str = r#"
+game "Other way"
+board { pits 3  seeds 1 }
+phase "backwards" when true {
+  optional
+  sow { direction cw }
+}
+end "no move" when no_moves remaining owner
+"#;
+
+#[test]
+fn an_optional_phase_is_the_moves_first_choice() {
+    let g = game(EITHER_RULES);
+    let start = play(&g, &[]);
+    assert_eq!(
+        names(&g, &start),
+        ["1:usual", "1:backwards", "2:usual", "2:backwards", "3:usual", "3:backwards"]
+    );
+    // The usual way: south 1's seed into south 2.
+    let j = json(&g, &play(&g, &["1:usual"]));
+    assert_eq!(j["pits"], json!({"south": [0, 2, 1], "north": [1, 1, 1]}));
+    // Clockwise from south 1 the next pit is north's 3.
+    let j = json(&g, &play(&g, &["1:backwards"]));
+    assert_eq!(j["pits"], json!({"south": [0, 1, 1], "north": [1, 1, 2]}));
+    let mut pos = play(&g, &[]);
+    let k = g.read_move(&pos, "1:backwards").expect("a move");
+    let events = g.apply_traced(&mut pos, k).expect("legal");
+    assert_eq!(g.narrate(&events)[0], "south plays pit 1, choosing backwards (phase \"backwards\")");
 }

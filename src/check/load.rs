@@ -331,6 +331,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::BoardReserve(_) => "board reserve".into(),
         ItemKind::SowFromStore(_) => "sow from store".into(),
         ItemKind::CapturesRequired => "captures required".into(),
+        ItemKind::PhaseOptional => "optional".into(),
         ItemKind::PassWhenUnable => "pass when unable".into(),
         ItemKind::Let(name, _) => format!("let {}", name.node),
         ItemKind::First(_) => "first".into(),

@@ -435,6 +435,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         | ItemKind::SowLift(_)
                         | ItemKind::SowRelayLimit(_)
                         | ItemKind::SowFromStore(_)
+                        | ItemKind::PhaseOptional
                         | ItemKind::CapturesRequired => {}
                         _ => diags.push(
                             Diagnostic::error(
@@ -443,7 +444,9 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                                 i.span,
                                 "not allowed in a phase",
                             )
-                            .with_help("a phase may hold `sow { }`, `forbid`, `capture`, `no captures` and `captures required`"),
+                            .with_help(
+                                "a phase may hold `sow { }`, `forbid`, `capture`, `no captures`, `captures required` and `optional`",
+                            ),
                         ),
                     }
                 }

@@ -179,6 +179,8 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "clockwise",
     "starter",
     "no_pit",
+    "true",
+    "false",
 ];
 
 /// Names that files conventionally declare as parameters (`param pits = 6`); the language itself
@@ -596,6 +598,7 @@ impl TypeChecker<'_> {
         let (ty, problem) = match n {
             "south" | "north" | "mover" | "opponent" | "to_move" | "starter" => (Ty::Player, None),
             "no_pit" => (Ty::Pit, None),
+            "true" | "false" => (Ty::Bool, None),
             "last" => (
                 Ty::Pit,
                 if scope.last {

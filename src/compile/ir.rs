@@ -184,6 +184,9 @@ pub struct Phase {
     pub judges_outcome: bool,
     /// `captures required`: when some move takes seeds, the moves that take none are not allowed.
     pub captures_required: bool,
+    /// `optional`: the mover may choose this phase's rules while its condition holds; the phase
+    /// never applies by itself.
+    pub optional: bool,
     /// Every move must be sown on a copy to know whether it may be played (relays that may never end,
     /// a forbidden grand slam, forbid rules on what the move did, required captures), or may be
     /// played from an empty pit (moves from the store).

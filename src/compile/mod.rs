@@ -184,8 +184,11 @@ pub fn compile(checked: &Checked) -> Game {
             .iter()
             .any(|r| r.actions.iter().any(|a| matches!(a, Action::SowTaken { chosen_way: true, .. })))
     };
-    let uses_choose =
-        lower.typer.chooses.get() || chooses_way(&triggers) || chooses_way(&after_moves) || phases.iter().any(|p| chooses_way(&p.captures));
+    let uses_choose = phases.iter().any(|p| p.optional)
+        || lower.typer.chooses.get()
+        || chooses_way(&triggers)
+        || chooses_way(&after_moves)
+        || phases.iter().any(|p| chooses_way(&p.captures));
     for phase in &mut phases {
         phase.sow.special_start = phase.sow.from_store.is_some() || phase.sow.start_in_origin.is_some() || phase.sow.lift.is_some();
         // A move's choices are found by trying it: its sowing is always played out.
@@ -601,6 +604,7 @@ impl Lower<'_> {
         let mut captures = Vec::new();
         let mut replaces_captures = base.is_none();
         let mut captures_required = base.is_some_and(|b| b.captures_required);
+        let mut optional = false;
         for item in items {
             match &item.kind {
                 ItemKind::SowDirection(d) => {
@@ -622,6 +626,7 @@ impl Lower<'_> {
                 }
                 ItemKind::SowFromStore(e) => sow.from_store = Some(self.int(e) as u32),
                 ItemKind::CapturesRequired => captures_required = true,
+                ItemKind::PhaseOptional => optional = true,
                 ItemKind::SowRelay(e) => sow.relay = Some(self.cond(e)),
                 ItemKind::SowRelayFrom(e) => sow.relay_from = Some(Gen::pit(self.pits, &self.typer.pit(&self.expr(e)))),
                 ItemKind::SowRelayNever => {
@@ -655,6 +660,7 @@ impl Lower<'_> {
             sow,
             judges_outcome: forbids.iter().any(|f| f.after),
             captures_required,
+            optional,
             sows_to_judge: false,
             forbids,
             captures,
@@ -833,6 +839,8 @@ impl Lower<'_> {
                 "can_feed" => Expr::CanFeed,
                 "repeated" => Expr::Repeated,
                 "no_pit" => Expr::NoPit,
+                "true" => Expr::Bool(true),
+                "false" => Expr::Bool(false),
                 "front" => Expr::Int(1),
                 "back" => Expr::Int(self.rows as i64),
                 _ => Expr::Int(self.params.iter().find(|(p, _)| p == n).map_or(0, |(_, v)| *v)),

@@ -250,8 +250,43 @@ impl Game {
         let ctx = self.ctx_at(pos, pos.to_move);
         self.phases
             .iter()
-            .find(|p| p.when.as_ref().is_none_or(|w| ctx.bool(w)))
+            .find(|p| !p.optional && p.when.as_ref().is_none_or(|w| ctx.bool(w)))
             .expect("the usual rules are always the last phase")
+    }
+
+    /// The rules of the move: those that apply, or an `optional` phase the mover chose with the
+    /// move's first answer (the rules that apply are the first option, the phases offered follow in
+    /// the file's order).
+    fn chosen_rules<'a>(&'a self, pos: &Position, rules: MoveRules<'a>, choices: Option<&Choices>) -> MoveRules<'a> {
+        let Some(choices) = choices else { return rules };
+        if !self.phases.iter().any(|p| p.optional) {
+            return rules;
+        }
+        let ctx = self.ctx_at(pos, pos.to_move);
+        let offered: Vec<&Phase> = self
+            .phases
+            .iter()
+            .filter(|p| p.optional && p.when.as_ref().is_none_or(|w| ctx.bool(w)))
+            .collect();
+        let label = |p: &Phase| {
+            if p.name.is_empty() {
+                "usual".to_string()
+            } else {
+                p.name.replace(' ', "_")
+            }
+        };
+        let i = choices.pick(
+            1 + offered.len(),
+            |i| if i == 0 { label(rules.phase) } else { label(offered[i - 1]) },
+        );
+        match i {
+            0 => rules,
+            i => MoveRules {
+                phase: offered[i - 1],
+                sow_always: offered[i - 1].sows_to_judge,
+                ..rules
+            },
+        }
     }
 
     #[inline]
@@ -541,6 +576,7 @@ impl Game {
     /// [`Game::check_move_taking`] with the move's choices as given: on the way to the legal moves,
     /// only the first of them may be known.
     fn probe(&self, pos: &Position, rules: MoveRules, k: usize, choices: Option<&Choices>) -> Result<u32, Refusal> {
+        let rules = self.chosen_rules(pos, rules, choices);
         let k = move_base(k);
         if k == 0 || k > self.move_count() {
             return Err(Refusal::NoSuchPit);
@@ -689,6 +725,8 @@ impl Game {
     /// Plays the legal move `k` (`rules` are the position's [`MoveRules`]). Returns the legal moves of
     /// the position reached when the end rules had to work them out.
     pub(crate) fn play(&self, pos: &mut Position, k: usize, rules: MoveRules, hints: Hints, log: &mut impl Narrate) -> Option<Moves> {
+        let choices = self.uses_choose.then(|| Choices::of_move(k));
+        let rules = self.chosen_rules(pos, rules, choices.as_ref());
         let phase = rules.phase;
         let mover = pos.to_move;
         let penalty_possible = rules.starving && matches!(self.feeding, Some(Feeding::Penalty(_))) && self.some_move_feeds(pos, rules);
@@ -708,7 +746,6 @@ impl Game {
         let stores_before = self.stores(&pos.board);
         // The position before a first move may not have been settled.
         let first_move = pos.ply == 0;
-        let choices = self.uses_choose.then(|| Choices::of_move(k));
         let turn = Turn::of(self, pos, rules, k, choices.as_ref());
         let sown = match self.sow(&mut pos.board, turn, origin, phase, log) {
             Ok(s) => s,

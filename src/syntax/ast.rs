@@ -378,6 +378,8 @@ pub enum ItemKind {
     SowFromStore(Expr),
     /// `captures required`.
     CapturesRequired,
+    /// `optional` (in a phase): the mover may choose the phase's rules while its condition holds.
+    PhaseOptional,
     /// `pass when unable`.
     PassWhenUnable,
     /// `let NAME = EXPR`.

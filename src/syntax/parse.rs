@@ -716,6 +716,7 @@ impl Builder {
             Rule::board_reserve => ItemKind::BoardReserve(self.expr(inner.next().expect("expr"))?),
             Rule::sow_from_store => ItemKind::SowFromStore(self.expr(inner.next().expect("expr"))?),
             Rule::captures_required => ItemKind::CapturesRequired,
+            Rule::phase_optional => ItemKind::PhaseOptional,
             Rule::pass_item => ItemKind::PassWhenUnable,
             Rule::let_item => {
                 let name = inner.next().expect("name");
