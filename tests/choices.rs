@@ -174,3 +174,36 @@ fn an_optional_phase_is_the_moves_first_choice() {
     let events = g.apply_traced(&mut pos, k).expect("legal");
     assert_eq!(g.narrate(&events)[0], "south plays pit 1, choosing backwards (phase \"backwards\")");
 }
+
+#[test]
+fn the_command_line_plays_moves_with_choices_and_solve_refuses_them_clearly() {
+    use std::process::Command;
+    let dir = super::support::scratch("choices", "cli");
+    let file = dir.join("lift.sow");
+    std::fs::write(&file, LIFT).expect("write");
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let path = file.to_str().expect("utf-8 path");
+    // 1:2 leaves south [1, 4, 4]; north then lifts one seed of its pit 3 into south's 1.
+    let (code, out, _) = run(&["run", path, "--moves", "1:2,3:1", "--json"]);
+    assert_eq!(code, Some(0));
+    let j: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(j["pits"], json!({"south": [2, 4, 4], "north": [3, 3, 2]}));
+    // A pit without its answer is refused, naming the moves of this position.
+    let (code, _, err) = run(&["run", path, "--moves", "1"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("1:1, 1:2, 1:3"), "{err}");
+    let (code, _, err) = run(&["solve", path]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("sow::solve::choices"), "{err}");
+}

@@ -134,6 +134,10 @@ pub fn run(args: Args) -> u8 {
     let result = solve_with(args.method, game, &start, limits, &watch);
     let s = match result {
         Ok(s) => s,
+        Err(Refusal::Choices) => {
+            bar.finish_and_clear();
+            return fail(refusal(&Refusal::Choices, None), 1);
+        }
         Err(r) => {
             bar.set_message("the board is too large; looking for a smaller one that finishes");
             let smaller = smaller_board(&args, limits, solve::estimate_positions(game));
@@ -352,8 +356,14 @@ fn refusal(r: &Refusal, smaller: Option<Smaller>) -> Diagnostic {
             format!("cannot solve this board within --max-seconds: the search was still going after {seconds:.1} s"),
             "raise --max-seconds".to_string(),
         ),
+        Refusal::Choices => (
+            "sow::solve::choices",
+            "cannot solve this game: its moves carry choices made on the way (`choose`, `lift`, `sow taken .. either`, `optional` phases), which the solver's tables do not hold".to_string(),
+            "play it with `sowlang play` or study it with `sowlang analyze`, whose players handle such moves".to_string(),
+        ),
     };
     let suggestion = match smaller {
+        None if matches!(r, Refusal::Choices) => raise,
         Some(b) => {
             let sets: Vec<String> = b.sets.iter().map(|o| format!("--set {}={}", o.name, o.value)).collect();
             format!(

@@ -284,6 +284,9 @@ pub enum Refusal {
         /// Seconds searched.
         seconds: f64,
     },
+    /// The game's moves carry choices made on the way, which the solver's tables (one byte a move)
+    /// do not hold.
+    Choices,
 }
 
 impl fmt::Display for Refusal {
@@ -312,6 +315,10 @@ impl fmt::Display for Refusal {
                 )
             }
             Refusal::TooLong { nodes } => write!(f, "the search gave up after {nodes} nodes"),
+            Refusal::Choices => write!(
+                f,
+                "the game's moves carry choices made on the way, which the solver does not handle"
+            ),
             Refusal::Projected {
                 entries,
                 table,
@@ -765,6 +772,9 @@ pub fn solve(game: &Game, start: &Position, limits: Limits, keys: Keys) -> Resul
 
 /// [`solve`], reporting its progress to `watch` and giving up at its deadline.
 pub fn solve_watched(game: &Game, start: &Position, limits: Limits, keys: Keys, watch: &Watch<'_>) -> Result<Solved, Refusal> {
+    if game.uses_choose {
+        return Err(Refusal::Choices);
+    }
     let estimate = estimate_positions(game);
     if estimate > 100.0 * limits.max_positions as f64 {
         return Err(Refusal::TooLarge {
