@@ -162,6 +162,14 @@ fn playout(game: &Game, pos: &Position, rng: &mut StdRng) -> f64 {
         if p.over {
             break;
         }
+        if game.uses_choose {
+            // A pit's moves differ by the answers they carry: they are listed to draw one.
+            match game.legal_moves(&p).choose(rng) {
+                Some(&k) => game.apply(&mut p, k).expect("a listed move is legal"),
+                None => break,
+            }
+            continue;
+        }
         // The first pit of a random order that `apply` accepts is a uniformly random legal move,
         // found without listing every legal move first (an illegal pit is refused unchanged).
         pits.shuffle(rng);
