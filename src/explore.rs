@@ -786,6 +786,7 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                 ItemKind::SowRelay(e)
                 | ItemKind::SowSkipWhen(e)
                 | ItemKind::Forbid(_, e)
+                | ItemKind::ForbidAfter(_, e)
                 | ItemKind::Feeding(Some(e))
                 | ItemKind::MatchEnds(e) => expr(e, out),
                 ItemKind::End(_, cond, remaining, from, result) => {

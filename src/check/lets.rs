@@ -125,6 +125,7 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
             | ItemKind::SowRelayLimit(e)
             | ItemKind::SowFromStore(e)
             | ItemKind::Forbid(_, e)
+            | ItemKind::ForbidAfter(_, e)
             | ItemKind::Feeding(Some(e))
             | ItemKind::MatchEnds(e)
             | ItemKind::SetupStore(e)

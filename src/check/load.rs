@@ -348,7 +348,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::SowStartInOrigin(_) => "sow start in origin".into(),
         ItemKind::SowLift(_) => "sow lift".into(),
         ItemKind::SowRelayLimit(_) => "sow relay limit".into(),
-        ItemKind::Forbid(name, _) => format!("forbid \"{}", name.node),
+        ItemKind::Forbid(name, _) | ItemKind::ForbidAfter(name, _) => format!("forbid \"{}", name.node),
         ItemKind::Feeding(_) => "feeding".into(),
         ItemKind::GrandSlam(_) => "grand slam".into(),
         ItemKind::Trigger(def) => format!("trigger \"{}", def.name.node),

@@ -423,6 +423,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         ItemKind::NoCaptures => no_captures = Some(i.span),
                         ItemKind::Capture(_) => first_capture = first_capture.or(Some(i.span)),
                         ItemKind::Forbid(..)
+                        | ItemKind::ForbidAfter(..)
                         | ItemKind::SowDirection(_)
                         | ItemKind::SowTrack(_)
                         | ItemKind::SowSkipOrigin
@@ -692,6 +693,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                 .with_help("add `stores sown` inside `board { }`"),
             ),
             ItemKind::Forbid(_, cond) => tc.expect(cond, Ty::Bool, Scope::move_start()),
+            ItemKind::ForbidAfter(_, cond) => tc.expect(cond, Ty::Bool, Scope::after_sowing()),
             ItemKind::Trigger(def) => {
                 tc.expect(&def.when, Ty::Bool, Scope::trigger());
                 for a in &def.actions {

@@ -440,7 +440,7 @@ fn others(an: &Analysis, items: &[crate::syntax::ast::Item], diags: &mut Vec<Dia
                 name_span: def.name.span,
                 when: &def.when,
             },
-            ItemKind::Forbid(reason, cond) => Rule {
+            ItemKind::Forbid(reason, cond) | ItemKind::ForbidAfter(reason, cond) => Rule {
                 what: format!("the forbid rule `{}`", reason.node),
                 name_span: reason.span,
                 when: cond,

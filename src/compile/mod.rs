@@ -638,6 +638,11 @@ impl Lower<'_> {
                 }
                 ItemKind::SowRelayLimit(e) => sow.relay_limit = self.int(e) as u32,
                 ItemKind::SowLift(e) => sow.lift = Some(Gen::int(self.pits, &self.typer.int(&self.expr(e)))),
+                ItemKind::ForbidAfter(reason, cond) => forbids.push(Forbid {
+                    reason: reason.node.clone(),
+                    when: self.cond(cond),
+                    after: true,
+                }),
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
                     when: self.cond(cond),

@@ -95,6 +95,8 @@ struct Sown {
     /// Seeds the move's rules took (to a store, to an owner, or into the hand to sow again).
     taken: u32,
     grand_slam: bool,
+    /// The way the last lap went: clockwise?
+    cw: bool,
     /// What the sowing added to the board's part of [`Game::hash`], when it only moved seeds along
     /// the track (no capture, no trigger): then the next position's hash is the last one's plus this,
     /// a few additions instead of a pass over every cell.
@@ -620,12 +622,17 @@ impl Game {
             return Err(Refusal::GrandSlam);
         }
         if phase.judges_outcome {
-            // Rules about what the move did read the board after it.
+            // Rules about what the move did read the board after it: where its last lap ended and
+            // the way that lap went.
             let ctx = Ctx {
                 taken: sown.taken,
                 lap: sown.laps,
-                clockwise: cw,
-                ..self.ctx_at(pos, pos.to_move).on(&after).with(Reg::Origin, origin)
+                clockwise: sown.cw,
+                ..self
+                    .ctx_at(pos, pos.to_move)
+                    .on(&after)
+                    .with(Reg::Origin, origin)
+                    .with(Reg::Last, sown.last)
             };
             if let Some(i) = phase.forbids.iter().position(|f| f.after && ctx.bool(&f.when)) {
                 return Err(Refusal::Forbidden(i));
@@ -1621,6 +1628,7 @@ impl Game {
             laps: lap,
             taken,
             grand_slam,
+            cw: turn.cw,
             hash_delta: only_moved.then_some(hash_delta),
         })
     }

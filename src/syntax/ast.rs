@@ -378,6 +378,8 @@ pub enum ItemKind {
     SowFromStore(Expr),
     /// `captures required`.
     CapturesRequired,
+    /// `forbid "REASON" after move when COND`: a move is illegal when COND holds of what it did.
+    ForbidAfter(Spanned<String>, Expr),
     /// `optional` (in a phase): the mover may choose the phase's rules while its condition holds.
     PhaseOptional,
     /// `pass when unable`.

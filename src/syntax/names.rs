@@ -113,6 +113,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::sow_from_store => "`from store`",
         Rule::captures_required => "`captures required`",
         Rule::phase_optional => "`optional`",
+        Rule::forbid_after => "`after move`",
         Rule::pass_item => "`pass when unable`",
         Rule::let_item => "`let`",
         Rule::if_expr => "`if .. then .. else ..`",

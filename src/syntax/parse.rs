@@ -801,7 +801,12 @@ impl Builder {
             Rule::sow_lift => ItemKind::SowLift(self.expr(inner.next().expect("expr"))?),
             Rule::forbid_item => {
                 let reason = self.string(inner.next().expect("reason"));
-                ItemKind::Forbid(reason, self.expr(inner.next().expect("cond"))?)
+                let next = inner.next().expect("cond");
+                if next.as_rule() == Rule::forbid_after {
+                    ItemKind::ForbidAfter(reason, self.expr(inner.next().expect("cond"))?)
+                } else {
+                    ItemKind::Forbid(reason, self.expr(next)?)
+                }
             }
             Rule::feeding_item => {
                 let policy = inner.next().expect("policy");
