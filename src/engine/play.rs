@@ -259,6 +259,8 @@ impl Game {
     /// The rules of the move: those that apply, or an `optional` phase the mover chose with the
     /// move's first answer (the rules that apply are the first option, the phases offered follow in
     /// the file's order).
+    #[cold]
+    #[inline(never)]
     fn chosen_rules<'a>(&'a self, pos: &Position, rules: MoveRules<'a>, choices: Option<&Choices>) -> MoveRules<'a> {
         let Some(choices) = choices else { return rules };
         if !self.phases.iter().any(|p| p.optional) {
@@ -578,7 +580,10 @@ impl Game {
     /// [`Game::check_move_taking`] with the move's choices as given: on the way to the legal moves,
     /// only the first of them may be known.
     fn probe(&self, pos: &Position, rules: MoveRules, k: usize, choices: Option<&Choices>) -> Result<u32, Refusal> {
-        let rules = self.chosen_rules(pos, rules, choices);
+        let rules = match choices {
+            Some(c) => self.chosen_rules(pos, rules, Some(c)),
+            None => rules,
+        };
         let k = move_base(k);
         if k == 0 || k > self.move_count() {
             return Err(Refusal::NoSuchPit);
@@ -733,7 +738,10 @@ impl Game {
     /// the position reached when the end rules had to work them out.
     pub(crate) fn play(&self, pos: &mut Position, k: usize, rules: MoveRules, hints: Hints, log: &mut impl Narrate) -> Option<Moves> {
         let choices = self.uses_choose.then(|| Choices::of_move(k));
-        let rules = self.chosen_rules(pos, rules, choices.as_ref());
+        let rules = match &choices {
+            Some(c) => self.chosen_rules(pos, rules, Some(c)),
+            None => rules,
+        };
         let phase = rules.phase;
         let mover = pos.to_move;
         let penalty_possible = rules.starving && matches!(self.feeding, Some(Feeding::Penalty(_))) && self.some_move_feeds(pos, rules);
