@@ -63,13 +63,6 @@ pub fn compile(checked: &Checked) -> Game {
             _ => None,
         })
         .collect();
-    let after_moves = items
-        .iter()
-        .filter_map(|i| match &i.kind {
-            ItemKind::AfterMove(def) => Some(lower.rule(def)),
-            _ => None,
-        })
-        .collect();
     let feeding = items.iter().find_map(|i| match &i.kind {
         ItemKind::Feeding(None) => Some(Feeding::Required),
         ItemKind::Feeding(Some(p)) => Some(Feeding::Penalty(lower.player(p))),
@@ -184,12 +177,16 @@ pub fn compile(checked: &Checked) -> Game {
             .iter()
             .any(|r| r.actions.iter().any(|a| matches!(a, Action::SowTaken { chosen_way: true, .. })))
     };
-    let uses_choose =
-        lower.typer.chooses.get() || chooses_way(&triggers) || chooses_way(&after_moves) || phases.iter().any(|p| chooses_way(&p.captures));
+    let uses_choose = lower.typer.chooses.get()
+        || chooses_way(&triggers)
+        || phases.iter().any(|p| chooses_way(&p.captures) || chooses_way(&p.after_moves));
     for phase in &mut phases {
-        phase.sow.special_start = phase.sow.from_store.is_some() || phase.sow.start_in_origin.is_some() || phase.sow.lift.is_some();
-        // A move's choices are found by trying it: its sowing is always played out.
+        phase.sow.special_start =
+            phase.sow.from_store.is_some() || phase.sow.start_in_origin.is_some() || phase.sow.lift.is_some() || phase.sows_nothing;
+        // A move's choices are found by trying it: its sowing is always played out. A move that sows
+        // nothing is tried to see that it changes something.
         phase.sows_to_judge = uses_choose
+            || phase.sows_nothing
             || phase.sow.relay.is_some()
             || grand_slam == Some(GrandSlam::Forbidden)
             || phase.judges_outcome
@@ -254,7 +251,6 @@ pub fn compile(checked: &Checked) -> Game {
         end_kinds,
         memory_start,
         memory: lower.memory.clone(),
-        after_moves,
     };
     if let Some(cond) = &checked.seeds_where {
         let cond = lower.cond(cond);
@@ -601,6 +597,9 @@ impl Lower<'_> {
         let mut captures = Vec::new();
         let mut replaces_captures = base.is_none();
         let mut captures_required = base.is_some_and(|b| b.captures_required);
+        let mut after_moves = Vec::new();
+        let mut sows_nothing = false;
+        let mut after_moves_choose = false;
         for item in items {
             match &item.kind {
                 ItemKind::SowDirection(d) => {
@@ -643,11 +642,30 @@ impl Lower<'_> {
                     captures.push(self.rule(def));
                 }
                 ItemKind::NoCaptures => replaces_captures = true,
+                ItemKind::AfterMove(def) => {
+                    // Whether this rule chooses, the game's flag kept as it was.
+                    let chose_before = self.typer.chooses.replace(false);
+                    after_moves.push(self.rule(def));
+                    after_moves_choose |= self.typer.chooses.get();
+                    self.typer.chooses.set(chose_before || self.typer.chooses.get());
+                }
+                ItemKind::NoSowing => sows_nothing = true,
                 _ => {}
             }
         }
         if !replaces_captures && let Some(b) = base {
             captures = b.captures.clone();
+        }
+        if let Some(b) = base {
+            after_moves.extend(b.after_moves.iter().cloned());
+            after_moves_choose |= b.after_moves_choose;
+        }
+        if sows_nothing {
+            // Nothing is picked up, so nothing of the usual first lap is left to say.
+            captures.clear();
+            sow.from_store = None;
+            sow.lift = None;
+            sow.start_in_origin = None;
         }
         Phase {
             name,
@@ -658,6 +676,9 @@ impl Lower<'_> {
             sows_to_judge: false,
             forbids,
             captures,
+            after_moves,
+            sows_nothing,
+            after_moves_choose,
             tracks: Default::default(),
             cw_tracks: Default::default(),
             capture_at: Default::default(),
