@@ -56,6 +56,8 @@ pub struct Game {
     pub uses_repeated: bool,
     /// Some expression reads the move number `ply` (so a position with its move number never recurs).
     pub uses_ply: bool,
+    /// Some expression reads the moves played in this round (`round_ply`: the position JSON shows it).
+    pub uses_round_ply: bool,
     /// Some expression reads who began the game (`starter`: the position JSON shows it).
     pub uses_starter: bool,
     /// Some rule asks the mover to choose during the move (`choose(..)`, `sow taken .. either`): a
@@ -701,6 +703,8 @@ pub enum Expr {
     Ply,
     /// Round number.
     Round,
+    /// Moves played in this round.
+    RoundPly,
     /// All seeds.
     Total,
     /// The player to move has no legal move.
@@ -778,6 +782,7 @@ impl Expr {
             | Expr::Clockwise
             | Expr::Ply
             | Expr::Round
+            | Expr::RoundPly
             | Expr::Total
             | Expr::NoMoves
             | Expr::CanFeed
@@ -1051,6 +1056,8 @@ pub enum Op {
     Ply,
     /// Push the round number.
     Round,
+    /// Push the moves played in this round.
+    RoundPly,
     /// Push every seed on the board.
     Total,
     /// Push the seeds in `last`, `origin` or `pit`.

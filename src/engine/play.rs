@@ -192,6 +192,8 @@ struct Turn<'c> {
     mover: Player,
     ply: u32,
     round: u32,
+    /// Moves played in this round.
+    round_ply: u32,
     rounds_won: [u32; 2],
     /// No pit is closed (closures change only between rounds, never during a move).
     open: bool,
@@ -210,6 +212,7 @@ impl<'c> Turn<'c> {
             mover: pos.to_move,
             ply: pos.ply,
             round: pos.round,
+            round_ply: pos.ply - pos.round_start,
             rounds_won: pos.rounds_won,
             open: rules.open,
             cw: game.sows_clockwise(rules.phase, move_base(k)),
@@ -263,6 +266,7 @@ impl Game {
             starter: pos.starter,
             ply: pos.ply,
             round: pos.round,
+            round_ply: pos.ply - pos.round_start,
             rounds_won: pos.rounds_won,
             ..Ctx::new(self, &pos.board, mover)
         }
@@ -1307,6 +1311,7 @@ impl Game {
     fn setup_round(&self, pos: &mut Position, rounds: &Rounds, opener: Player) {
         let n = self.side_pits;
         pos.round += 1;
+        pos.round_start = pos.ply;
         if !rounds.keep_claims {
             pos.board.claimed.iter_mut().for_each(|c| *c = None);
         }
@@ -1885,6 +1890,7 @@ impl Game {
             to_move: turn.mover,
             ply: turn.ply,
             round: turn.round,
+            round_ply: turn.round_ply,
             rounds_won: turn.rounds_won,
             clockwise: turn.cw,
             starter: turn.starter,
