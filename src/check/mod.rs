@@ -417,7 +417,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 tc.expect(cond, Ty::Bool, Scope::phase_choice());
                 check_rules(inner, &mut tc, &statics, stores_sown, &mut diags);
                 let no_sowing = inner.iter().find(|i| matches!(i.kind, ItemKind::NoSowing)).map(|i| i.span);
-                check_sowing_nothing(item.span, inner, no_sowing, &mut diags);
+                check_sowing_nothing(inner, no_sowing, &mut diags);
                 let mut no_captures = None;
                 let mut first_capture = None;
                 for i in inner {
@@ -1108,7 +1108,7 @@ fn check_after_move(def: &RuleDef, sows_nothing: bool, tc: &mut TypeChecker, dia
 /// A phase with `no sowing`: no lap is sown, so no lap ends for a capture rule and no `sow { }`
 /// statement has anything to say; what a move does is its `after move` rules' `move`s, without
 /// which every move would change nothing and none would be legal.
-fn check_sowing_nothing(phase: Span, inner: &[Item], no_sowing: Option<Span>, diags: &mut Vec<Diagnostic>) {
+fn check_sowing_nothing(inner: &[Item], no_sowing: Option<Span>, diags: &mut Vec<Diagnostic>) {
     let Some(no_sowing) = no_sowing else { return };
     for i in inner {
         let what = match &i.kind {
@@ -1147,10 +1147,9 @@ fn check_sowing_nothing(phase: Span, inner: &[Item], no_sowing: Option<Span>, di
             Diagnostic::error(
                 "sow::check::missing",
                 "this phase sows nothing and no `after move` rule of it moves seeds: no move could change the board",
-                phase,
-                "a phase without a move",
+                no_sowing,
+                "its moves sow nothing",
             )
-            .with_label(no_sowing, "no sowing")
             .with_help("add for example `after move \"shift\" { when origin.count > 0  move 1 from origin to choose(row(mover) where pit != origin) }` inside the phase"),
         );
     }
