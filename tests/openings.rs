@@ -40,7 +40,11 @@ fn a_phases_after_move_rule_counts_only_its_moves_and_comes_before_the_games() {
     let g = game(PHASE_RULES);
     // South 1 and north 1 are played in the opening (ply 0 and 1), south 2 after it.
     let j = json(&g, &played(&g, &[1, 1, 2]));
-    assert_eq!(j["memory"]["opening"], json!({"south": 1, "north": 1}), "only the two opening moves");
+    assert_eq!(
+        j["memory"]["opening"],
+        json!({"south": 1, "north": 1}),
+        "only the two opening moves"
+    );
     assert_eq!(j["memory"]["all"], json!({"south": 2, "north": 1}), "every move");
     // The game's rule read `opening` after the phase's rule had added to it.
     assert_eq!(j["memory"]["seen"], json!({"south": 1, "north": 1}));
@@ -71,9 +75,17 @@ end "no move" when no_moves remaining owner
 fn each_player_rearranges_twice_then_play_sows() {
     let g = game(ARRANGE);
     let start = play(&g, &[]);
-    assert_eq!(names(&g, &start), ["1:2", "1:3", "2:1", "2:3", "3:1", "3:2"], "a seed to each other pit");
+    assert_eq!(
+        names(&g, &start),
+        ["1:2", "1:3", "2:1", "2:3", "3:1", "3:2"],
+        "a seed to each other pit"
+    );
     let j = json(&g, &play(&g, &["1:3"]));
-    assert_eq!(j["pits"], json!({"south": [1, 2, 3], "north": [2, 2, 2]}), "one seed from pit 1 to pit 3");
+    assert_eq!(
+        j["pits"],
+        json!({"south": [1, 2, 3], "north": [2, 2, 2]}),
+        "one seed from pit 1 to pit 3"
+    );
     assert_eq!(j["memory"]["arranged"], json!({"south": 1, "north": 0}));
     // North's 2:1 makes [3, 1, 2], south's 2:1 [2, 1, 3], north's 3:2 [3, 2, 1]: two moves each.
     let pos = play(&g, &["1:3", "2:1", "2:1", "3:2"]);
@@ -156,7 +168,10 @@ fn a_placing_phase_opens_every_round() {
     // Counted by `ply`, the phase is over in round 2, and south's empty pit cannot be played.
     let by_ply = game(&EVERY_ROUND.replace("when round_ply < 4", "when ply < 4"));
     let mut pos = played(&by_ply, &[1, 2, 2, 1, 1]);
-    assert!(by_ply.apply(&mut pos, 2).is_err(), "round 2 starts at ply 5, after the placing phase");
+    assert!(
+        by_ply.apply(&mut pos, 2).is_err(),
+        "round 2 starts at ply 5, after the placing phase"
+    );
 }
 
 #[test]
@@ -168,7 +183,10 @@ fn round_ply_goes_through_the_position_json() {
     assert_eq!(json(&g, &back)["round_ply"], json!(1));
     assert_eq!(names(&g, &back), ["1", "2"], "still placing: either pit, empty or not");
     let wrong = text.replace("\"round_ply\":1", "\"round_ply\":7");
-    assert!(sowlang::position::from_json(&g, &wrong).is_err(), "more moves in the round than in the game");
+    assert!(
+        sowlang::position::from_json(&g, &wrong).is_err(),
+        "more moves in the round than in the game"
+    );
 }
 
 /// The board `sowlang run` draws after `moves` of the game `text`.
@@ -207,4 +225,12 @@ end "no move" when no_moves
     );
     let board = board_after("nothing", remembered, "");
     assert!(board.contains("  played: nothing yet\n"), "{board}");
+}
+
+#[test]
+fn the_games_played_here_are_the_ones_the_reference_shows() {
+    let docs = std::fs::read_to_string(super::support::root().join("docs/language.md")).expect("the reference");
+    for text in [ARRANGE, EVERY_ROUND] {
+        assert!(docs.contains(text.trim()), "docs/language.md no longer shows:\n{text}");
+    }
 }

@@ -11,7 +11,7 @@ mod types;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
 use crate::syntax::ast::{
-    Action, CapUnit, EndResult, Expr, ExprKind, FillOption, Item, ItemKind, RuleDef, PlayFrom, Receiver, Remaining, SeriesDef, TrackKind,
+    Action, CapUnit, EndResult, Expr, ExprKind, FillOption, Item, ItemKind, PlayFrom, Receiver, Remaining, RuleDef, SeriesDef, TrackKind,
 };
 pub use load::{Program, load, load_text};
 use types::{Scope, Ty, TypeChecker};

@@ -185,14 +185,22 @@ fn memory_lines(game: &Game, pos: &Position, view: &View) -> String {
                 .filter(|&c| values[at + c] != m.at.start)
                 .map(|c| format!("{} at {}", value(m.holds_pit, values[at + c]), game.describe(c as Cell)))
                 .collect();
-            if set.is_empty() { "nothing yet".to_string() } else { set.join(", ") }
+            if set.is_empty() {
+                "nothing yet".to_string()
+            } else {
+                set.join(", ")
+            }
         } else {
             Player::BOTH
                 .iter()
                 .map(|&p| {
                     let v = value(m.holds_pit, values[at + p.index()]);
                     // "south north 2" would read as one name: a pit is said to be the player's.
-                    if m.holds_pit { format!("{} is {v}", possessive(view.name(p))) } else { format!("{} {v}", view.name(p)) }
+                    if m.holds_pit {
+                        format!("{} is {v}", possessive(view.name(p)))
+                    } else {
+                        format!("{} {v}", view.name(p))
+                    }
                 })
                 .collect::<Vec<_>>()
                 .join(", ")
