@@ -744,7 +744,7 @@ fn move_spans(program: &Program, name: &str) -> Vec<Span> {
     fn walk(items: &[Item], name: &str, out: &mut Vec<Span>) {
         for i in items {
             match &i.kind {
-                ItemKind::Capture(def) | ItemKind::Trigger(def) if def.name.node == name => {
+                ItemKind::Capture(def) | ItemKind::Trigger(def) | ItemKind::AfterMove(def) if def.name.node == name => {
                     out.extend(def.actions.iter().filter(|a| matches!(a.node, Action::Move(..))).map(|a| a.span))
                 }
                 ItemKind::Phase(_, _, inner) => walk(inner, name, out),

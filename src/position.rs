@@ -155,6 +155,9 @@ pub struct PositionJson {
     /// The round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
+    /// Moves played in this round (shown when a rule reads `round_ply`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_ply: Option<u32>,
     /// The player who began the game (shown when a rule reads `starter`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub starter: Option<Player>,
@@ -306,6 +309,7 @@ pub fn to_json(game: &Game, pos: &Position) -> PositionJson {
         legal_moves: Some(game.legal_moves(pos).into_iter().map(|k| MoveJson::of(game, pos, k)).collect()),
         ply: Some(pos.ply),
         round: game.rounds.as_ref().map(|_| pos.round),
+        round_ply: game.uses_round_ply.then_some(pos.ply - pos.round_start),
         starter: game.uses_starter.then_some(pos.starter),
         opener: game.rounds.as_ref().and_then(|r| r.opener).map(|_| pos.opener),
         rounds_won: game.rounds.as_ref().map(|_| Sides {
@@ -497,6 +501,14 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
     {
         return Err(bad("`round` must be 1 or more".into(), "the first round is round 1"));
     }
+    if let Some(r) = json.round_ply
+        && r > json.ply.unwrap_or(0)
+    {
+        return Err(bad(
+            "`round_ply` is more than `ply`".into(),
+            "the moves of this round are some of the moves played",
+        ));
+    }
     let mut memory = game.memory_start.clone();
     if let Some(given) = &json.memory {
         read_memory(game, given, &mut memory)?;
@@ -511,6 +523,8 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
         to_move: json.to_move,
         ply: json.ply.unwrap_or(0),
         round: json.round.unwrap_or(1),
+        // Without it, the round is taken to have begun with the game.
+        round_start: json.ply.unwrap_or(0) - json.round_ply.unwrap_or(0),
         // Without it, the game is taken to have begun as the rule file says.
         starter: json.starter.unwrap_or(game.first),
         // Without it, the round is taken to have been opened by the player who began the game.

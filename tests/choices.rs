@@ -123,7 +123,7 @@ end "no move" when no_moves remaining owner
 #[test]
 fn random_games_with_choices_conserve_seeds_and_replay_by_name() {
     use rand::{Rng, SeedableRng};
-    for text in [LIFT, EITHER_END, EITHER_RULES] {
+    for text in [LIFT, EITHER_END, EITHER_RULES, ONCE_A_GAME] {
         let g = game(text);
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         for _ in 0..50 {
@@ -206,4 +206,34 @@ fn the_command_line_plays_moves_with_choices_and_solve_refuses_them_clearly() {
     let (code, _, err) = run(&["solve", path]);
     assert_eq!(code, Some(1));
     assert!(err.contains("sow::solve::choices"), "{err}");
+}
+
+/// A special sowing each player may make once a game: clockwise, remembered by an `after move` rule of
+/// its own phase.
+const ONCE_A_GAME: &str = r#"
+game "Once a game"
+board { pits 3  seeds 2 }
+memory { player used = 0 }
+phase "big" when mover.used == 0 {
+  optional
+  sow { direction cw }
+  after move "the special sowing is used" { when true  set mover.used = 1 }
+}
+end "no move" when no_moves remaining owner
+"#;
+
+#[test]
+fn a_special_sowing_may_be_made_once_a_game() {
+    let g = game(ONCE_A_GAME);
+    let start = play(&g, &[]);
+    assert_eq!(names(&g, &start), ["1:usual", "1:big", "2:usual", "2:big", "3:usual", "3:big"]);
+    // South's 1 sown clockwise: north's 3, then north's 2.
+    let pos = play(&g, &["1:big"]);
+    let j = json(&g, &pos);
+    assert_eq!(j["pits"], json!({"south": [0, 2, 2], "north": [2, 3, 3]}));
+    // North has not used theirs; after north's usual move (north 1 into 2 and 3), south has.
+    assert_eq!(names(&g, &pos), ["1:usual", "1:big", "2:usual", "2:big", "3:usual", "3:big"]);
+    let pos = play(&g, &["1:big", "1:usual"]);
+    assert_eq!(json(&g, &pos)["pits"], json!({"south": [0, 2, 2], "north": [0, 4, 4]}));
+    assert_eq!(names(&g, &pos), ["2", "3"], "south's special sowing is spent");
 }

@@ -13,6 +13,8 @@ mod sowing;
 mod memory;
 // Choices during a move (`choose`, `lift`, `sow taken .. either`) on tiny invented games, worked out by hand.
 mod choices;
+// Openings on tiny invented games, worked out by hand: a phase's own `after move` rules, phases that sow nothing (rearranging), an opening in every round (`round_ply`), memory on the board.
+mod openings;
 // Rounds on tiny invented boards, worked out by hand: who opens the next round, every set-up, counting stated pits, placing.
 mod rounds;
 // Golden scenarios: tests/scenarios/<variant>/<behaviour>.scn, expected boards worked out by hand.

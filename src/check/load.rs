@@ -354,6 +354,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::Trigger(def) => format!("trigger \"{}", def.name.node),
         ItemKind::Capture(def) => format!("capture \"{}", def.name.node),
         ItemKind::NoCaptures => "no captures".into(),
+        ItemKind::NoSowing => "no sowing".into(),
         ItemKind::End(name, ..) => format!("end \"{}", name.node),
         ItemKind::Phase(name, ..) => format!("phase \"{}", name.node),
         ItemKind::MatchEnds(_) => "match ends".into(),

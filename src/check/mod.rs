@@ -11,7 +11,7 @@ mod types;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
 use crate::syntax::ast::{
-    Action, CapUnit, EndResult, Expr, ExprKind, FillOption, Item, ItemKind, PlayFrom, Receiver, Remaining, SeriesDef, TrackKind,
+    Action, CapUnit, EndResult, Expr, ExprKind, FillOption, Item, ItemKind, PlayFrom, Receiver, Remaining, RuleDef, SeriesDef, TrackKind,
 };
 pub use load::{Program, load, load_text};
 use types::{Scope, Ty, TypeChecker};
@@ -416,11 +416,15 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             ItemKind::Phase(_, cond, inner) => {
                 tc.expect(cond, Ty::Bool, Scope::phase_choice());
                 check_rules(inner, &mut tc, &statics, stores_sown, &mut diags);
+                let no_sowing = inner.iter().find(|i| matches!(i.kind, ItemKind::NoSowing)).map(|i| i.span);
+                check_sowing_nothing(inner, no_sowing, &mut diags);
                 let mut no_captures = None;
                 let mut first_capture = None;
                 for i in inner {
                     match &i.kind {
                         ItemKind::NoCaptures => no_captures = Some(i.span),
+                        ItemKind::AfterMove(def) => check_after_move(def, no_sowing.is_some(), &mut tc, &mut diags),
+                        ItemKind::NoSowing => {}
                         ItemKind::Capture(_) => first_capture = first_capture.or(Some(i.span)),
                         ItemKind::Forbid(..)
                         | ItemKind::ForbidAfter(..)
@@ -446,7 +450,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                                 "not allowed in a phase",
                             )
                             .with_help(
-                                "a phase may hold `sow { }`, `forbid`, `capture`, `no captures`, `captures required` and `optional`",
+                                "a phase may hold `sow { }`, `forbid`, `capture`, `no captures`, `captures required`, `no sowing`, `after move` and `optional`",
                             ),
                         ),
                     }
@@ -464,23 +468,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                     );
                 }
             }
-            ItemKind::AfterMove(def) => {
-                tc.expect(&def.when, Ty::Bool, Scope::after_sowing());
-                for a in &def.actions {
-                    match &a.node {
-                        Action::Set(..) | Action::Add(..) => check_action(&a.node, a.span, &mut tc, Scope::after_sowing(), &mut diags),
-                        _ => diags.push(
-                            Diagnostic::error(
-                                "sow::check::misplaced",
-                                "an `after move` rule can only set or add to memory",
-                                a.span,
-                                "not allowed after the move",
-                            )
-                            .with_help("seeds are taken, moved and claimed by `capture` and `trigger` rules, during the move"),
-                        ),
-                    }
-                }
-            }
+            ItemKind::AfterMove(def) => check_after_move(def, false, &mut tc, &mut diags),
             ItemKind::MatchEnds(cond) => {
                 has_match_end = true;
                 tc.expect(cond, Ty::Bool, Scope::after_move());
@@ -1092,6 +1080,86 @@ fn check_tracks(items: &[Item], geometry: Option<board::Geometry>, play_from: Pl
 }
 
 /// Is the expression written as a set of pits (`board`, `row(P)`, `... where ...`)?
+/// An `after move` rule changes memory; in a phase whose moves sow nothing it is what the move does,
+/// so it may also move seeds (from pit to pit, never creating or destroying one).
+fn check_after_move(def: &RuleDef, sows_nothing: bool, tc: &mut TypeChecker, diags: &mut Vec<Diagnostic>) {
+    tc.expect(&def.when, Ty::Bool, Scope::after_sowing());
+    for a in &def.actions {
+        match &a.node {
+            Action::Set(..) | Action::Add(..) => check_action(&a.node, a.span, tc, Scope::after_sowing(), diags),
+            Action::Move(..) if sows_nothing => check_action(&a.node, a.span, tc, Scope::after_sowing(), diags),
+            _ if sows_nothing => diags.push(
+                Diagnostic::error(
+                    "sow::check::misplaced",
+                    "an `after move` rule of a phase that sows nothing can only move seeds and change memory",
+                    a.span,
+                    "not allowed after the move",
+                )
+                .with_help("write `move N from PIT to PIT` (seeds go from pit to pit), `set` or `add`"),
+            ),
+            _ => diags.push(
+                Diagnostic::error(
+                    "sow::check::misplaced",
+                    "an `after move` rule can only set or add to memory",
+                    a.span,
+                    "not allowed after the move",
+                )
+                .with_help("seeds are taken, moved and claimed by `capture` and `trigger` rules, during the move"),
+            ),
+        }
+    }
+}
+
+/// A phase with `no sowing`: no lap is sown, so no lap ends for a capture rule and no `sow { }`
+/// statement has anything to say; what a move does is its `after move` rules' `move`s, without
+/// which every move would change nothing and none would be legal.
+fn check_sowing_nothing(inner: &[Item], no_sowing: Option<Span>, diags: &mut Vec<Diagnostic>) {
+    let Some(no_sowing) = no_sowing else { return };
+    for i in inner {
+        let what = match &i.kind {
+            ItemKind::Capture(_) | ItemKind::CapturesRequired => "no lap ends, so no capture rule is ever tried",
+            ItemKind::SowDirection(_)
+            | ItemKind::SowTrack(_)
+            | ItemKind::SowSkipOrigin
+            | ItemKind::SowSkipWhen(_)
+            | ItemKind::SowIntoStore(_)
+            | ItemKind::SowRelay(_)
+            | ItemKind::SowRelayFrom(_)
+            | ItemKind::SowRelayNever
+            | ItemKind::SowStartInOrigin(_)
+            | ItemKind::SowLift(_)
+            | ItemKind::SowRelayLimit(_)
+            | ItemKind::SowFromStore(_) => "no seed is sown, so this says nothing",
+            _ => continue,
+        };
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                format!("this phase says `no sowing`: {what}"),
+                i.span,
+                "in a phase that sows nothing",
+            )
+            .with_label(no_sowing, "no sowing")
+            .with_help("remove one of them; the phase's `after move` rules say what a move does"),
+        );
+    }
+    let moves_seeds = inner.iter().any(|i| match &i.kind {
+        ItemKind::AfterMove(def) => def.actions.iter().any(|a| matches!(a.node, Action::Move(_))),
+        _ => false,
+    });
+    if !moves_seeds {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::missing",
+                "this phase sows nothing and no `after move` rule of it moves seeds: no move could change the board",
+                no_sowing,
+                "its moves sow nothing",
+            )
+            .with_help("add for example `after move \"shift\" { when origin.count > 0  move 1 from origin to choose(row(mover) where pit != origin) }` inside the phase"),
+        );
+    }
+}
+
 fn names_a_set(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Where(..) => true,

@@ -314,7 +314,7 @@ impl Analysis<'_> {
 fn is_number(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Field(_, f) => matches!(f.node.as_str(), "count" | "before" | "number"),
-        ExprKind::Name(n) => matches!(n.as_str(), "lap" | "ply" | "round" | "total"),
+        ExprKind::Name(n) => matches!(n.as_str(), "lap" | "ply" | "round" | "round_ply" | "total"),
         ExprKind::Call(f, _) => matches!(f.node.as_str(), "size" | "sum" | "seeds" | "captured" | "rounds_won"),
         ExprKind::Binary(op, ..) => matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem),
         ExprKind::Neg(_) => true,

@@ -168,6 +168,7 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "total",
     "ply",
     "round",
+    "round_ply",
     "lap",
     "final",
     "no_moves",
@@ -643,7 +644,7 @@ impl TypeChecker<'_> {
                 },
             ),
             "board" => (Ty::Set, None),
-            "total" | "ply" | "round" | "front" | "back" => (Ty::Int, None),
+            "total" | "ply" | "round" | "round_ply" | "front" | "back" => (Ty::Int, None),
             "clockwise" => (
                 Ty::Bool,
                 if scope.origin {

@@ -137,7 +137,7 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     };
     let mut s = String::new();
     if game.side_pits == 0 {
-        return ring_of_shared(game, pos, view, &cell, cell_w) + &legend_if_marked(game, view);
+        return ring_of_shared(game, pos, view, &cell, cell_w) + &memory_lines(game, pos, view) + &legend_if_marked(game, view);
     }
     s.push_str(&format!("{pad}{}   {}\n", numbers(&top_numbers), row_label(them)));
     // The other player's back row is furthest from the middle, so it is drawn first.
@@ -159,8 +159,55 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
             format!("{pad}the middle row: shared pits s1 to s{}, s1 at south's left\n", game.shared)
         });
     }
+    s.push_str(&memory_lines(game, pos, view));
     s.push_str(&legend_if_marked(game, view));
     s
+}
+
+/// What the game remembers, under `the game remembers:`, a line for each value of `memory { }`: each
+/// player's (`opened: south 1, north 0`), or for a value kept for each pit, the pits where it is no longer what it started as
+/// (`played: 1 at south 2, 1 at south 3`, or `played: nothing yet`). A pit held in memory is
+/// named as in the narration (`start: south's is north 3, north's is no pit`).
+fn memory_lines(game: &Game, pos: &Position, view: &View) -> String {
+    let value = |holds_pit: bool, v: i64| -> String {
+        match Cell::try_from(v) {
+            Ok(c) if holds_pit && c != crate::compile::ir::NO_PIT => game.describe(c),
+            _ if holds_pit => "no pit".to_string(),
+            _ => v.to_string(),
+        }
+    };
+    let values = &pos.board.memory;
+    let mut s = String::new();
+    for m in &game.memory {
+        let at = m.at.offset as usize;
+        let shown = if m.at.per_pit {
+            let set: Vec<String> = (0..game.pit_count())
+                .filter(|&c| values[at + c] != m.at.start)
+                .map(|c| format!("{} at {}", value(m.holds_pit, values[at + c]), game.describe(c as Cell)))
+                .collect();
+            if set.is_empty() {
+                "nothing yet".to_string()
+            } else {
+                set.join(", ")
+            }
+        } else {
+            Player::BOTH
+                .iter()
+                .map(|&p| {
+                    let v = value(m.holds_pit, values[at + p.index()]);
+                    // "south north 2" would read as one name: a pit is said to be the player's.
+                    if m.holds_pit {
+                        format!("{} is {v}", possessive(view.name(p)))
+                    } else {
+                        format!("{} {v}", view.name(p))
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        s.push_str(&format!("  {}: {shown}\n", m.name));
+    }
+    if s.is_empty() { s } else { format!("the game remembers:\n{s}") }
 }
 
 fn legend_if_marked(game: &Game, view: &View) -> String {

@@ -228,6 +228,7 @@ impl Gen {
             IntExpr::If(c, a, b) => self.branch(c, |g| g.num(a), |g| g.num(b)),
             IntExpr::Ply => self.push(Op::Ply),
             IntExpr::Round => self.push(Op::Round),
+            IntExpr::RoundPly => self.push(Op::RoundPly),
             IntExpr::Total => self.push(Op::Total),
             IntExpr::Seeds(PlayerExpr::Player(p)) => self.push(Op::SeedsOf(*p)),
             IntExpr::Seeds(p) => {

@@ -56,6 +56,8 @@ pub struct Game {
     pub uses_repeated: bool,
     /// Some expression reads the move number `ply` (so a position with its move number never recurs).
     pub uses_ply: bool,
+    /// Some expression reads the moves played in this round (`round_ply`: the position JSON shows it).
+    pub uses_round_ply: bool,
     /// Some expression reads who began the game (`starter`: the position JSON shows it).
     pub uses_starter: bool,
     /// Some rule asks the mover to choose during the move (`choose(..)`, `sow taken .. either`): a
@@ -88,8 +90,6 @@ pub struct Game {
     pub memory: Vec<MemorySlot>,
     /// Every memory value at the start of the game, laid out as [`MemoryRef`] says.
     pub memory_start: Vec<i64>,
-    /// `after move` rules, tried in order after every move's sowing; every one that holds is carried out.
-    pub after_moves: Vec<Rule>,
 }
 
 /// A value of `memory { }`.
@@ -193,6 +193,15 @@ pub struct Phase {
     pub sows_to_judge: bool,
     /// Capture rules in order.
     pub captures: Vec<Rule>,
+    /// `after move` rules, tried in order after every move of the phase; every one that holds is
+    /// carried out: the phase's own, then the usual ones.
+    pub after_moves: Vec<Rule>,
+    /// `no sowing`: a move sows nothing, its `after move` rules do what it does (and a move that
+    /// leaves the seeds as they were is not legal).
+    pub sows_nothing: bool,
+    /// Some `after move` rule asks the mover to choose: a move tried to find its choices is tried
+    /// with them.
+    pub after_moves_choose: bool,
     /// Each mover's counter-clockwise track (south first).
     pub tracks: [Track; 2],
     /// Each mover's clockwise track: the same cells the other way round.
@@ -235,8 +244,8 @@ pub struct Sow {
     pub start_in_origin: Option<Code>,
     /// `lift N`: how many seeds the first lap takes from the pit played.
     pub lift: Option<Code>,
-    /// A move's first lap starts otherwise than by taking every seed of the pit played (`from store`
-    /// or `start in origin`).
+    /// A move's first lap starts otherwise than by taking every seed of the pit played (`from store`,
+    /// `start in origin`, `lift`, or a phase's `no sowing`, whose first lap never starts).
     pub special_start: bool,
     /// Most laps per move.
     pub relay_limit: u32,
@@ -697,6 +706,8 @@ pub enum Expr {
     Ply,
     /// Round number.
     Round,
+    /// Moves played in this round.
+    RoundPly,
     /// All seeds.
     Total,
     /// The player to move has no legal move.
@@ -774,6 +785,7 @@ impl Expr {
             | Expr::Clockwise
             | Expr::Ply
             | Expr::Round
+            | Expr::RoundPly
             | Expr::Total
             | Expr::NoMoves
             | Expr::CanFeed
@@ -1047,6 +1059,8 @@ pub enum Op {
     Ply,
     /// Push the round number.
     Round,
+    /// Push the moves played in this round.
+    RoundPly,
     /// Push every seed on the board.
     Total,
     /// Push the seeds in `last`, `origin` or `pit`.

@@ -63,13 +63,6 @@ pub fn compile(checked: &Checked) -> Game {
             _ => None,
         })
         .collect();
-    let after_moves = items
-        .iter()
-        .filter_map(|i| match &i.kind {
-            ItemKind::AfterMove(def) => Some(lower.rule(def)),
-            _ => None,
-        })
-        .collect();
     let feeding = items.iter().find_map(|i| match &i.kind {
         ItemKind::Feeding(None) => Some(Feeding::Required),
         ItemKind::Feeding(Some(p)) => Some(Feeding::Penalty(lower.player(p))),
@@ -187,12 +180,14 @@ pub fn compile(checked: &Checked) -> Game {
     let uses_choose = phases.iter().any(|p| p.optional)
         || lower.typer.chooses.get()
         || chooses_way(&triggers)
-        || chooses_way(&after_moves)
-        || phases.iter().any(|p| chooses_way(&p.captures));
+        || phases.iter().any(|p| chooses_way(&p.captures) || chooses_way(&p.after_moves));
     for phase in &mut phases {
-        phase.sow.special_start = phase.sow.from_store.is_some() || phase.sow.start_in_origin.is_some() || phase.sow.lift.is_some();
-        // A move's choices are found by trying it: its sowing is always played out.
+        phase.sow.special_start =
+            phase.sow.from_store.is_some() || phase.sow.start_in_origin.is_some() || phase.sow.lift.is_some() || phase.sows_nothing;
+        // A move's choices are found by trying it: its sowing is always played out. A move that sows
+        // nothing is tried to see that it changes something.
         phase.sows_to_judge = uses_choose
+            || phase.sows_nothing
             || phase.sow.relay.is_some()
             || grand_slam == Some(GrandSlam::Forbidden)
             || phase.judges_outcome
@@ -245,6 +240,7 @@ pub fn compile(checked: &Checked) -> Game {
         uses_repeated: lower.typer.repeated.get(),
         uses_before: lower.typer.before.get(),
         uses_ply: lower.typer.ply.get(),
+        uses_round_ply: lower.typer.round_ply.get(),
         uses_starter: lower.typer.starter.get(),
         uses_choose,
         passing: items.iter().any(|i| matches!(i.kind, ItemKind::PassWhenUnable)),
@@ -257,7 +253,6 @@ pub fn compile(checked: &Checked) -> Game {
         end_kinds,
         memory_start,
         memory: lower.memory.clone(),
-        after_moves,
     };
     if let Some(cond) = &checked.seeds_where {
         let cond = lower.cond(cond);
@@ -605,6 +600,9 @@ impl Lower<'_> {
         let mut replaces_captures = base.is_none();
         let mut captures_required = base.is_some_and(|b| b.captures_required);
         let mut optional = false;
+        let mut after_moves = Vec::new();
+        let mut sows_nothing = false;
+        let mut after_moves_choose = false;
         for item in items {
             match &item.kind {
                 ItemKind::SowDirection(d) => {
@@ -653,11 +651,30 @@ impl Lower<'_> {
                     captures.push(self.rule(def));
                 }
                 ItemKind::NoCaptures => replaces_captures = true,
+                ItemKind::AfterMove(def) => {
+                    // Whether this rule chooses, the game's flag kept as it was.
+                    let chose_before = self.typer.chooses.replace(false);
+                    after_moves.push(self.rule(def));
+                    after_moves_choose |= self.typer.chooses.get();
+                    self.typer.chooses.set(chose_before || self.typer.chooses.get());
+                }
+                ItemKind::NoSowing => sows_nothing = true,
                 _ => {}
             }
         }
         if !replaces_captures && let Some(b) = base {
             captures = b.captures.clone();
+        }
+        if let Some(b) = base {
+            after_moves.extend(b.after_moves.iter().cloned());
+            after_moves_choose |= b.after_moves_choose;
+        }
+        if sows_nothing {
+            // Nothing is picked up, so nothing of the usual first lap is left to say.
+            captures.clear();
+            sow.from_store = None;
+            sow.lift = None;
+            sow.start_in_origin = None;
         }
         Phase {
             name,
@@ -669,6 +686,9 @@ impl Lower<'_> {
             sows_to_judge: false,
             forbids,
             captures,
+            after_moves,
+            sows_nothing,
+            after_moves_choose,
             tracks: Default::default(),
             cw_tracks: Default::default(),
             capture_at: Default::default(),
@@ -839,6 +859,7 @@ impl Lower<'_> {
                 "clockwise" => Expr::Clockwise,
                 "ply" => Expr::Ply,
                 "round" => Expr::Round,
+                "round_ply" => Expr::RoundPly,
                 "total" => Expr::Total,
                 "no_moves" => Expr::NoMoves,
                 "can_feed" => Expr::CanFeed,

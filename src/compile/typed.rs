@@ -100,6 +100,8 @@ pub(crate) enum IntExpr {
     Ply,
     /// Round number.
     Round,
+    /// Moves played in this round.
+    RoundPly,
     /// All seeds.
     Total,
     /// `seeds(P)`.
@@ -210,6 +212,7 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Taken
         | Expr::Ply
         | Expr::Round
+        | Expr::RoundPly
         | Expr::Total
         | Expr::Seeds(_)
         | Expr::Captured(_)
@@ -261,6 +264,8 @@ pub(crate) struct Typer {
     pub before: Cell<bool>,
     /// Some expression reads `ply`.
     pub ply: Cell<bool>,
+    /// Some expression reads `round_ply`.
+    pub round_ply: Cell<bool>,
     /// Some expression reads `total`.
     pub total: Cell<bool>,
     /// Some expression reads `starter`.
@@ -374,6 +379,12 @@ impl Typer {
                 IntExpr::Ply
             }
             Expr::Round => IntExpr::Round,
+            Expr::RoundPly => {
+                // A position is then told apart by its move number too, as with `ply`.
+                self.ply.set(true);
+                self.round_ply.set(true);
+                IntExpr::RoundPly
+            }
             Expr::Total => {
                 self.total.set(true);
                 IntExpr::Total

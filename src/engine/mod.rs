@@ -124,6 +124,8 @@ pub struct Position {
     pub ply: u32,
     /// The round (1 for the first; always 1 in a game without rounds).
     pub round: u32,
+    /// Moves played before this round began (`ply - round_start` is `round_ply`).
+    pub round_start: u32,
     /// The player who began the game.
     pub starter: Player,
     /// The player who opened the current round (the starter in the first).
@@ -469,6 +471,7 @@ impl Game {
             to_move: first.unwrap_or(self.first),
             ply: 0,
             round: 1,
+            round_start: 0,
             starter: first.unwrap_or(self.first),
             opener: first.unwrap_or(self.first),
             rounds_won: [0, 0],

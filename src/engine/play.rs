@@ -132,6 +132,8 @@ enum Refusal {
     NotPlayable,
     Closed,
     Empty,
+    /// In a phase that sows nothing, the move's rules would leave every seed where it is.
+    Unchanged,
     /// The phase's forbid rule with this index.
     Forbidden(usize),
     /// A move takes seeds from the store, which is empty.
@@ -192,6 +194,8 @@ struct Turn<'c> {
     mover: Player,
     ply: u32,
     round: u32,
+    /// Moves played in this round.
+    round_ply: u32,
     rounds_won: [u32; 2],
     /// No pit is closed (closures change only between rounds, never during a move).
     open: bool,
@@ -210,6 +214,7 @@ impl<'c> Turn<'c> {
             mover: pos.to_move,
             ply: pos.ply,
             round: pos.round,
+            round_ply: pos.ply - pos.round_start,
             rounds_won: pos.rounds_won,
             open: rules.open,
             cw: game.sows_clockwise(rules.phase, move_base(k)),
@@ -300,6 +305,7 @@ impl Game {
             starter: pos.starter,
             ply: pos.ply,
             round: pos.round,
+            round_ply: pos.ply - pos.round_start,
             rounds_won: pos.rounds_won,
             ..Ctx::new(self, &pos.board, mover)
         }
@@ -620,9 +626,18 @@ impl Game {
             return Ok(0);
         }
         let mut after = board.clone();
+        let turn = Turn::of(self, pos, rules, k, choices);
         let sown = self
-            .sow(&mut after, Turn::of(self, pos, rules, k, choices), origin, phase, &mut Silent)
+            .sow(&mut after, turn, origin, phase, &mut Silent)
             .map_err(|e| if e.nowhere { Refusal::Nowhere } else { Refusal::Endless(e.laps) })?;
+        if phase.sows_nothing {
+            // The `after move` rules are the move: tried here, their choices are found, and a move
+            // that leaves every seed where it was is not one.
+            self.after_move(&mut after, turn, origin, sown, phase, &mut Silent);
+            if after.cells == board.cells {
+                return Err(Refusal::Unchanged);
+            }
+        }
         if sown.grand_slam && self.grand_slam == Some(GrandSlam::Forbidden) {
             return Err(Refusal::GrandSlam);
         }
@@ -645,6 +660,10 @@ impl Game {
         }
         if rules.must_feed && self.row_seeds(&after, pos.to_move.other()) == 0 {
             return Err(Refusal::Starves);
+        }
+        if phase.after_moves_choose && !phase.sows_nothing {
+            // Only memory changes here, after what the rules above read: tried for the choices.
+            self.after_move(&mut after, turn, origin, sown, phase, &mut Silent);
         }
         Ok(sown.taken)
     }
@@ -679,6 +698,7 @@ impl Game {
                 format!("in this phase seeds are sown {way} only")
             }
             Refusal::Empty => "it is empty".into(),
+            Refusal::Unchanged => "it would leave every seed where it is, and in this phase a move must move seeds".into(),
             Refusal::BadChoice => "its choices do not answer the ones the rules ask for".into(),
             Refusal::Forbidden(i) => phase.forbids[i].reason.clone(),
             Refusal::Endless(laps) => format!("its sowing never ends (more than {laps} laps)"),
@@ -772,8 +792,9 @@ impl Game {
         let mut hash_delta = sown.hash_delta;
         // `sown` goes by value: a reference would keep it in memory on every move, for a rule few
         // games have.
-        if !self.after_moves.is_empty() && self.after_move(pos, turn, origin, sown, phase, log) {
-            // The memory changed: the position's identity is worked out afresh.
+        if !phase.after_moves.is_empty() && self.after_move(&mut pos.board, turn, origin, sown, phase, log) {
+            // The memory (or, in a phase that sows nothing, the seeds) changed: the position's
+            // identity is worked out afresh.
             hash_delta = None;
         }
         pos.ply += 1;
@@ -794,25 +815,25 @@ impl Game {
         self.settle(pos, mover, repeated, first_move || stores_grew, hints, log)
     }
 
-    /// The `after move` rules, after the sowing of `turn`'s move from `origin`: every one whose
-    /// condition holds is carried out, in order, each reading what the ones before it left. Returns
-    /// whether the memory changed.
+    /// The `after move` rules of `phase`, after the sowing of `turn`'s move from `origin`: every one
+    /// whose condition holds is carried out, in order, each reading what the ones before it left.
+    /// Returns whether the memory or the seeds changed.
     #[cold]
     #[inline(never)]
-    fn after_move(&self, pos: &mut Position, turn: Turn, origin: Cell, sown: Sown, phase: &Phase, log: &mut impl Narrate) -> bool {
-        let memory_before = pos.board.memory.clone();
+    fn after_move(&self, board: &mut Board, turn: Turn, origin: Cell, sown: Sown, phase: &Phase, log: &mut impl Narrate) -> bool {
+        let before = (board.memory.clone(), board.cells.clone());
         let track = phase.track(turn.mover, turn.cw);
-        for rule in &self.after_moves {
-            let snapshot = pos.board.clone();
+        for rule in &phase.after_moves {
+            let snapshot = board.clone();
             let ctx = Ctx {
                 taken: sown.taken,
                 ..self.ctx_lap(turn, &snapshot, None, sown.last, origin, sown.laps, track)
             };
             if ctx.bool(&rule.when) {
-                self.act(&mut pos.board, &snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, None, log);
+                self.act(board, &snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, None, log);
             }
         }
-        pos.board.memory != memory_before
+        board.memory != before.0 || board.cells != before.1
     }
 
     /// `pass when unable`: the player to move who has no legal move passes the turn when the other
@@ -1342,6 +1363,7 @@ impl Game {
     fn setup_round(&self, pos: &mut Position, rounds: &Rounds, opener: Player) {
         let n = self.side_pits;
         pos.round += 1;
+        pos.round_start = pos.ply;
         if !rounds.keep_claims {
             pos.board.claimed.iter_mut().for_each(|c| *c = None);
         }
@@ -1507,6 +1529,18 @@ impl Game {
                     // The usual pick-up: every seed of `start`. A move's first lap may start otherwise
                     // (from the store, or back into the pit played), worked out out of line.
                     let (from, hand) = if lap == 1 && sow.special_start {
+                        if phase.sows_nothing {
+                            // The phase's `after move` rules do what the move does.
+                            return Ok(Sown {
+                                another: false,
+                                last: origin,
+                                laps: 0,
+                                taken: 0,
+                                grand_slam: false,
+                                cw: turn.cw,
+                                hash_delta: Some(0),
+                            });
+                        }
                         let (from, hand, after) = self.first_pick_up(board, turn, origin, sow, track);
                         start = after;
                         (from, hand)
@@ -1910,6 +1944,7 @@ impl Game {
             to_move: turn.mover,
             ply: turn.ply,
             round: turn.round,
+            round_ply: turn.round_ply,
             rounds_won: turn.rounds_won,
             clockwise: turn.cw,
             starter: turn.starter,

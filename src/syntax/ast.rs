@@ -422,6 +422,8 @@ pub enum ItemKind {
     Capture(RuleDef),
     /// `no captures`.
     NoCaptures,
+    /// `no sowing` (in a phase): a move sows nothing; the phase's `after move` rules do what it does.
+    NoSowing,
     /// `end "NAME" when COND [remaining MODE [from PITS]] [RESULT]`.
     End(Spanned<String>, Expr, Option<Remaining>, Option<Box<Expr>>, Option<EndResult>),
     /// `phase "NAME" when COND { ... }`.

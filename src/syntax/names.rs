@@ -91,6 +91,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::trigger_item => "`trigger`",
         Rule::capture_item => "`capture`",
         Rule::no_captures => "`no captures`",
+        Rule::no_sowing => "`no sowing`",
         Rule::end_item => "`end`",
         Rule::phase_item => "`phase`",
         Rule::rounds_item => "`rounds`",

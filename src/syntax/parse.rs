@@ -848,6 +848,7 @@ impl Builder {
             }
             Rule::capture_item => ItemKind::Capture(self.rule_def(inner)?),
             Rule::no_captures => ItemKind::NoCaptures,
+            Rule::no_sowing => ItemKind::NoSowing,
             Rule::end_item => {
                 let name = self.string(inner.next().expect("name"));
                 let cond = self.expr(inner.next().expect("cond"))?;
