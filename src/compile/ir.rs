@@ -87,6 +87,9 @@ pub struct Game {
     pub memory_start: Vec<i64>,
     /// `after move` rules, tried in order after every move's sowing; every one that holds is carried out.
     pub after_moves: Vec<Rule>,
+    /// The tables of the fast form of the rules' shape, when they have one (see `compile::shape`);
+    /// `None` plays every move with the general engine.
+    pub fast: Option<std::sync::Arc<crate::compile::shape::FastForm>>,
 }
 
 /// A value of `memory { }`.

@@ -4,6 +4,7 @@
 
 mod eval;
 mod history;
+mod kernel;
 mod moves;
 mod perft;
 mod play;

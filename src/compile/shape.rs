@@ -1,0 +1,421 @@
+//! Fast forms of common rule shapes. When a game's rules have a shape this module recognises, the
+//! compiler builds tables from them with which the engine (`engine/kernel.rs`) plays a whole
+//! random playout on a board packed into one 128-bit number, one byte a cell: a sowing is a table
+//! look-up and an addition, the filled pits of a row are a few bit operations, and the end rules
+//! are read from the stores, the rows and the move number without an evaluation context. Any game
+//! without the shape, or any position the tables were not built for, is played by the general
+//! engine, which the fast form hands the position back to whenever it meets what it does not know
+//! (such as the end of a game).
+//!
+//! The shape recognised: one phase of rules; a board of at most 16 cells (two rows and the two
+//! stores, no shared pits); a single lap a move along a fixed track (no relay, no `skip when`, no
+//! special start, no trigger, no forbidden move, no move that must be sown to be judged); at most
+//! 255 seeds (one byte a cell); no claims, closures, memory, rounds, passing or `after move` rules;
+//! feeding required or none; a grand slam that captures nothing or no grand slam rule; capture rules
+//! whose conditions are lists of one-step tests on `last` and whose actions take `last` or the pit
+//! across, with at most a plain series; end rules that are `repeated`, `no_moves`, read only the
+//! stores (tabulated), or are one-step tests of row sums, cells and the move number.
+
+use crate::compile::ir::{
+    Action, CmpOp, Code, EndTest, Feeding, Game, GrandSlam, Op, Operand, PitsExpr, Quick, Receiver, Reg, Test, Then, Who,
+};
+use crate::engine::{Cell, NO_PIT, Player};
+
+/// Most cells (pits and stores) a board packed into 128 bits holds.
+pub const LANES: usize = 16;
+
+/// The tables of a game whose rules have the shape this module knows.
+#[derive(Debug, Clone)]
+pub struct FastForm {
+    /// Pits of one player.
+    pub side: usize,
+    /// Pits of both players (the stores are the two cells after them).
+    pub pits: usize,
+    /// Seeds in the game: the tables of the store-only end rules hold for this total only.
+    pub total: u32,
+    /// Per player, 0xFF on the lanes of their row.
+    pub row_lanes: [u128; 2],
+    /// Per origin cell: every lane but the origin's.
+    pub keep: [u128; LANES],
+    /// Per origin cell (own pits of the mover only), the sowing of `r` seeds for `r <= lap`, at
+    /// `origin * STRIDE + r`, and the cell the `r`-th seed falls into at the same place (`r >= 1`).
+    pub partial: Vec<u128>,
+    /// See `partial`.
+    pub last: Vec<u8>,
+    /// The change of the position's identity (`Game::hash`) by `partial`'s seeds.
+    pub partial_keys: Vec<u64>,
+    /// Per origin cell: one seed in every cell of a full round.
+    pub round: [u128; LANES],
+    /// Identity change of a full round.
+    pub round_keys: [u64; LANES],
+    /// Seeds a full round sows, per origin cell.
+    pub lap: [u8; LANES],
+    /// Identity weight of a seed in each cell.
+    pub keys: [u64; LANES],
+    /// The opponent must be fed when their row is empty.
+    pub must_feed: bool,
+    /// Capture rules, in order.
+    pub captures: Vec<FastCapture>,
+    /// A grand slam undoes the captures of the move.
+    pub grand_slam_undone: bool,
+    /// Per cell: the cell across ([`NO_PIT`] as 0xFF), the side code (0 south, 1 north).
+    pub across: [u8; LANES],
+    /// Per cell: the player whose row or store it is, as 0 or 1.
+    pub side_code: [u8; LANES],
+    /// Per mover: the track's step back and forward, and the cells on it (bits), for a series.
+    pub prev: [[u8; LANES]; 2],
+    /// See `prev`.
+    pub next: [[u8; LANES]; 2],
+    /// See `prev`.
+    pub on_track: [u32; 2],
+    /// The length of each mover's track.
+    pub track_len: [u8; 2],
+    /// `last.before` is read as the count before the last seed (else as the count).
+    pub uses_before: bool,
+    /// End rules, in order (all of the game's).
+    pub ends: Vec<FastEnd>,
+}
+
+/// Places per origin in [`FastForm::partial`].
+pub const STRIDE: usize = LANES + 1;
+
+/// A capture rule in fast form.
+#[derive(Debug, Clone)]
+pub struct FastCapture {
+    /// All of these hold.
+    pub when: Vec<CellTest>,
+    /// The pits taken, in order: `last` (false) or the pit across it (true).
+    pub takes: Vec<bool>,
+    /// The series from the first pit taken, if any.
+    pub series: Option<FastSeries>,
+    /// What happens next.
+    pub then: Then,
+}
+
+/// A plain series: one way, every pit, while all tests hold.
+#[derive(Debug, Clone)]
+pub struct FastSeries {
+    /// Along the sowing (else against it).
+    pub forward: bool,
+    /// All of these hold of the pit looked at.
+    pub cond: Vec<CellTest>,
+}
+
+/// A one-step test of a cell (`last`, or the pit a series looks at).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CellTest {
+    /// Its side is the mover's (`false`: the opponent's), `== is`.
+    SideIsMover(bool, bool),
+    /// Its count within `lo..=hi`, `== inside`.
+    CountIn(i64, i64, bool),
+    /// Its count before the last seed within `lo..=hi`, `== inside`.
+    BeforeIn(i64, i64, bool),
+    /// The count of the pit across within `lo..=hi`, `== inside`.
+    AcrossIn(i64, i64, bool),
+    /// Its count is even, `== even`.
+    CountEven(bool),
+    /// The count across is even, `== even`.
+    AcrossEven(bool),
+    /// It is a store, `== is`.
+    IsStore(bool),
+    /// It is the store of the mover (`false`: the opponent), `== is`.
+    IsStoreOfMover(bool, bool),
+}
+
+/// An end rule in fast form.
+#[derive(Debug, Clone)]
+pub enum FastEnd {
+    /// `repeated`.
+    Repeated,
+    /// `no_moves`.
+    NoMoves,
+    /// Reads only the stores: its answers are tabulated (the rule's index in `Game::ends`).
+    Stores(usize),
+    /// One-step tests, all (or any) of which must hold.
+    Tests {
+        /// All must hold (else any).
+        all: bool,
+        /// The tests.
+        tests: Vec<EndCheck>,
+    },
+}
+
+/// A number an end rule reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EndValue {
+    /// A constant.
+    Int(i64),
+    /// The move number.
+    Ply,
+    /// A player's row, summed.
+    Row(Player),
+    /// The row of the player who moved (`true`: of the other one).
+    RowOfMover(bool),
+    /// The row of the player to move (`true`: of the other one).
+    RowOfToMove(bool),
+    /// A cell's count.
+    Cell(u8),
+}
+
+/// A comparison an end rule makes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EndCheck {
+    /// `a op b`.
+    Cmp(EndValue, CmpOp, EndValue),
+    /// `x` within `lo..=hi`, `== inside`.
+    In(EndValue, i64, i64, bool),
+}
+
+/// The fast form of `game`, if its rules have a shape this module knows.
+pub fn recognise(game: &Game) -> Option<FastForm> {
+    let [phase] = game.phases.as_slice() else { return None };
+    let sow = &phase.sow;
+    let pits = game.pit_count();
+    let cells = pits + 2;
+    let plain_board = game.rows == 1 && game.shared == 0 && !game.ring && game.choices == 1 && cells <= LANES;
+    let plain_rules = game.triggers.is_empty()
+        && game.rounds.is_none()
+        && !game.uses_claims
+        && !game.uses_closed
+        && !game.uses_can_feed
+        && game.memory.is_empty()
+        && game.after_moves.is_empty()
+        && !game.passing
+        && game.total <= 255
+        && game.ends.len() <= 64
+        && matches!(game.play_from, crate::syntax::ast::PlayFrom::Own);
+    let plain_sowing = sow.relay.is_none()
+        && sow.skip.is_none()
+        && !sow.special_start
+        && !sow.either
+        && sow.path.is_none()
+        && phase.when.is_none()
+        && phase.forbids.is_empty()
+        && !phase.sows_to_judge
+        && !phase.captures_required;
+    if !(plain_board && plain_rules && plain_sowing) {
+        return None;
+    }
+    let must_feed = match game.feeding {
+        None => false,
+        Some(Feeding::Required) => true,
+        Some(Feeding::Penalty(_)) => return None,
+    };
+    let grand_slam_undone = match game.grand_slam {
+        None => false,
+        Some(GrandSlam::CaptureNothing) => true,
+        Some(_) => return None,
+    };
+    let side = game.side_pits;
+    let mut ff = FastForm {
+        side,
+        pits,
+        total: game.total,
+        row_lanes: [0; 2],
+        keep: [0; LANES],
+        partial: vec![0; LANES * STRIDE],
+        last: vec![0; LANES * STRIDE],
+        partial_keys: vec![0; LANES * STRIDE],
+        round: [0; LANES],
+        round_keys: [0; LANES],
+        lap: [0; LANES],
+        keys: [0; LANES],
+        must_feed,
+        captures: Vec::new(),
+        grand_slam_undone,
+        across: [0xFF; LANES],
+        side_code: [0; LANES],
+        prev: [[0; LANES]; 2],
+        next: [[0; LANES]; 2],
+        on_track: [0; 2],
+        track_len: [0; 2],
+        uses_before: game.uses_before,
+        ends: Vec::new(),
+    };
+    for c in 0..cells {
+        ff.keys[c] = game.hash_keys[c];
+        ff.keep[c] = !(0xFFu128 << (8 * c));
+        let across = game.opposite(c as Cell);
+        ff.across[c] = if across == NO_PIT { 0xFF } else { across as u8 };
+        ff.side_code[c] = game.side_codes[c];
+        if game.side_codes[c] > 1 {
+            return None;
+        }
+    }
+    for p in Player::BOTH {
+        for c in game.row(p) {
+            ff.row_lanes[p.index()] |= 0xFF << (8 * c);
+        }
+        let track = if sow.ccw { &phase.tracks[p.index()] } else { &phase.cw_tracks[p.index()] };
+        if track.cells.len() > LANES || track.next.len() < cells {
+            return None;
+        }
+        for c in 0..cells {
+            ff.prev[p.index()][c] = track.prev[c] as u8;
+            ff.next[p.index()][c] = track.next[c] as u8;
+        }
+        for &c in &track.cells {
+            ff.on_track[p.index()] |= 1 << c;
+        }
+        ff.track_len[p.index()] = track.cells.len() as u8;
+        for origin in game.row(p) {
+            if !track.has(origin as Cell) {
+                return None;
+            }
+            // The cells a round sows into, in order, after the origin.
+            let mut order = Vec::new();
+            let mut c = origin;
+            for _ in 0..track.cells.len() {
+                c = track.next[c] as usize;
+                if !(sow.skip_origin && c == origin) {
+                    order.push(c);
+                }
+            }
+            if order.is_empty() {
+                return None;
+            }
+            ff.lap[origin] = order.len() as u8;
+            let (mut add, mut keys) = (0u128, 0u64);
+            for (r, &c) in order.iter().enumerate() {
+                let at = origin * STRIDE + r;
+                ff.partial[at] = add;
+                ff.partial_keys[at] = keys;
+                add += 1 << (8 * c);
+                keys = keys.wrapping_add(game.hash_keys[c]);
+                ff.last[at + 1] = c as u8;
+            }
+            // A sowing of `n` seeds reads place `(n - 1) % lap + 1`: the last place is a full round.
+            ff.partial[origin * STRIDE + order.len()] = add;
+            ff.partial_keys[origin * STRIDE + order.len()] = keys;
+            ff.round[origin] = add;
+            ff.round_keys[origin] = keys;
+        }
+    }
+    for rule in &phase.captures {
+        ff.captures.push(capture(rule)?);
+    }
+    for (i, rule) in game.ends.iter().enumerate() {
+        ff.ends.push(match rule.test {
+            EndTest::Repeated => FastEnd::Repeated,
+            EndTest::NoMoves => FastEnd::NoMoves,
+            // Tabulated only up to a number of seeds the general engine decides; the fast form then
+            // reads the general table.
+            EndTest::StoresOnly if game.total <= 200 => FastEnd::Stores(i),
+            EndTest::StoresOnly => return None,
+            EndTest::General => end_tests(&rule.when)?,
+        });
+    }
+    Some(ff)
+}
+
+/// A capture rule in fast form, if it has the shape.
+fn capture(rule: &crate::compile::ir::Rule) -> Option<FastCapture> {
+    let when = cell_tests(&rule.when, Reg::Last)?;
+    let mut takes = Vec::new();
+    let mut series = None;
+    match rule.actions.as_slice() {
+        [] => {}
+        [Action::Take { pits, to: Receiver::Player(to), series: s }] => {
+            if to.ops != [Op::Mover] {
+                return None;
+            }
+            for p in pits {
+                let PitsExpr::Pit(code) = p else { return None };
+                match code.ops.as_slice() {
+                    [Op::Reg(Reg::Last)] => takes.push(false),
+                    [Op::Reg(Reg::Last), Op::Opposite] => takes.push(true),
+                    _ => return None,
+                }
+            }
+            if let Some(s) = s {
+                if !s.plain {
+                    return None;
+                }
+                series = Some(FastSeries {
+                    forward: s.forward,
+                    cond: cell_tests(&s.cond, Reg::Pit)?,
+                });
+            }
+        }
+        _ => return None,
+    }
+    if rule.then == Then::Continue || rule.then == Then::End || rule.then == Then::AnotherMove {
+        Some(FastCapture {
+            when,
+            takes,
+            series,
+            then: rule.then,
+        })
+    } else {
+        None
+    }
+}
+
+/// A condition made of one-step tests of the cell `reg`, all of which must hold.
+fn cell_tests(code: &Code, reg: Reg) -> Option<Vec<CellTest>> {
+    let tests: &[Test] = match &code.quick {
+        Quick::One(t) => std::slice::from_ref(t),
+        Quick::Both(a, b) => return Some(vec![cell_test(a, reg)?, cell_test(b, reg)?]),
+        Quick::Tests(flat) if flat.all => &flat.tests,
+        _ => return None,
+    };
+    tests.iter().map(|t| cell_test(t, reg)).collect()
+}
+
+fn cell_test(t: &Test, reg: Reg) -> Option<CellTest> {
+    let mover = |w: Who| match w {
+        Who::Mover | Who::ToMove => true,
+        Who::Opponent | Who::NotToMove => false,
+    };
+    Some(match *t {
+        Test::SideIs(r, w, is) if r == reg => CellTest::SideIsMover(mover(w), is),
+        Test::CountIn(r, lo, hi, inside) if r == reg => CellTest::CountIn(lo, hi, inside),
+        Test::BeforeIn(r, lo, hi, inside) if r == reg && reg == Reg::Last => CellTest::BeforeIn(lo, hi, inside),
+        Test::OppositeCountIn(r, lo, hi, inside) if r == reg => CellTest::AcrossIn(lo, hi, inside),
+        Test::CountEven(r, even) if r == reg => CellTest::CountEven(even),
+        Test::OppositeCountEven(r, even) if r == reg => CellTest::AcrossEven(even),
+        Test::StoreIs(r, is) if r == reg => CellTest::IsStore(is),
+        Test::IsStoreOf(r, w, is) if r == reg => CellTest::IsStoreOfMover(mover(w), is),
+        _ => return None,
+    })
+}
+
+/// An end rule's condition as one-step tests, if it is made of them.
+fn end_tests(code: &Code) -> Option<FastEnd> {
+    let (all, tests): (bool, &[Test]) = match &code.quick {
+        Quick::One(t) => (true, std::slice::from_ref(t)),
+        Quick::Both(a, b) => return Some(FastEnd::Tests { all: true, tests: vec![end_check(a)?, end_check(b)?] }),
+        Quick::Either(a, b) => return Some(FastEnd::Tests { all: false, tests: vec![end_check(a)?, end_check(b)?] }),
+        Quick::Tests(flat) => (flat.all, &flat.tests),
+        _ => return None,
+    };
+    Some(FastEnd::Tests {
+        all,
+        tests: tests.iter().map(end_check).collect::<Option<_>>()?,
+    })
+}
+
+fn end_check(t: &Test) -> Option<EndCheck> {
+    Some(match *t {
+        Test::RowSeedsIn(p, lo, hi, inside) => EndCheck::In(EndValue::Row(p), lo, hi, inside),
+        Test::Cmp(a, op, b) => EndCheck::Cmp(end_value(a)?, op, end_value(b)?),
+        Test::In(x, lo, hi, inside) => EndCheck::In(end_value(x)?, lo, hi, inside),
+        _ => return None,
+    })
+}
+
+fn end_value(o: Operand) -> Option<EndValue> {
+    Some(match o {
+        Operand::Int(n) => EndValue::Int(n),
+        Operand::Ply => EndValue::Ply,
+        Operand::SeedsRow(p) => EndValue::Row(p),
+        Operand::SeedsOf(w) => match w {
+            Who::Mover => EndValue::RowOfMover(false),
+            Who::Opponent => EndValue::RowOfMover(true),
+            Who::ToMove => EndValue::RowOfToMove(false),
+            Who::NotToMove => EndValue::RowOfToMove(true),
+        },
+        Operand::CountCell(c) if (c as usize) < LANES => EndValue::Cell(c as u8),
+        _ => return None,
+    })
+}
