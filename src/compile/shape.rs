@@ -58,10 +58,8 @@ pub struct FastForm {
     pub captures: Vec<FastCapture>,
     /// A grand slam undoes the captures of the move.
     pub grand_slam_undone: bool,
-    /// Per cell: the cell across ([`NO_PIT`] as 0xFF), the side code (0 south, 1 north).
+    /// Per cell: the cell across ([`NO_PIT`] as 0xFF).
     pub across: [u8; LANES],
-    /// Per cell: the player whose row or store it is, as 0 or 1.
-    pub side_code: [u8; LANES],
     /// Per mover: the track's step back and forward, and the cells on it (bits), for a series.
     pub prev: [[u8; LANES]; 2],
     /// See `prev`.
@@ -70,10 +68,10 @@ pub struct FastForm {
     pub on_track: [u32; 2],
     /// The length of each mover's track.
     pub track_len: [u8; 2],
-    /// `last.before` is read as the count before the last seed (else as the count).
-    pub uses_before: bool,
     /// End rules, in order (all of the game's).
     pub ends: Vec<FastEnd>,
+    /// Per set of moves (bit `k - 1` for pit `k`), the `i`-th move: a random move is one look-up.
+    pub nth: Vec<[u8; 8]>,
 }
 
 /// Places per origin in [`FastForm::partial`].
@@ -82,8 +80,8 @@ pub const STRIDE: usize = LANES + 1;
 /// A capture rule in fast form.
 #[derive(Debug, Clone)]
 pub struct FastCapture {
-    /// All of these hold.
-    pub when: Vec<CellTest>,
+    /// Its condition, of `last`.
+    pub when: CellCond,
     /// The pits taken, in order: `last` (false) or the pit across it (true).
     pub takes: Vec<bool>,
     /// The series from the first pit taken, if any.
@@ -97,13 +95,32 @@ pub struct FastCapture {
 pub struct FastSeries {
     /// Along the sowing (else against it).
     pub forward: bool,
-    /// All of these hold of the pit looked at.
-    pub cond: Vec<CellTest>,
+    /// Its condition, of the pit looked at.
+    pub cond: CellCond,
 }
 
-/// A one-step test of a cell (`last`, or the pit a series looks at).
+/// A condition made of one-step tests of a cell (`last`, or the pit a series looks at), answered
+/// before the game for every cell and count: it holds when the cell's bit is set in `at` (the tests
+/// of where the cell lies), its count's bit in `count` and the count across's bit in `across`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellCond {
+    /// Per mover, the cells where the tests of place hold.
+    pub at: [u32; 2],
+    /// The counts (0 to 255) with which the tests of the cell's count hold.
+    pub count: [u64; 4],
+    /// The counts of the pit across (0 for none) with which its tests hold.
+    pub across: [u64; 4],
+}
+
+/// Is `n` in the set of counts?
+#[inline(always)]
+pub fn has_count(set: &[u64; 4], n: u32) -> bool {
+    set[(n >> 6) as usize & 3] >> (n & 63) & 1 != 0
+}
+
+/// A one-step test of a cell.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum CellTest {
+enum CellTest {
     /// Its side is the mover's (`false`: the opponent's), `== is`.
     SideIsMover(bool, bool),
     /// Its count within `lo..=hi`, `== inside`.
@@ -224,20 +241,26 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         captures: Vec::new(),
         grand_slam_undone,
         across: [0xFF; LANES],
-        side_code: [0; LANES],
         prev: [[0; LANES]; 2],
         next: [[0; LANES]; 2],
         on_track: [0; 2],
         track_len: [0; 2],
-        uses_before: game.uses_before,
         ends: Vec::new(),
+        nth: (0..1u32 << side)
+            .map(|set| {
+                let mut moves = [0u8; 8];
+                for (slot, k) in moves.iter_mut().zip((1..=side).filter(|k| set >> (k - 1) & 1 != 0)) {
+                    *slot = k as u8;
+                }
+                moves
+            })
+            .collect(),
     };
     for c in 0..cells {
         ff.keys[c] = game.hash_keys[c];
         ff.keep[c] = !(0xFFu128 << (8 * c));
         let across = game.opposite(c as Cell);
         ff.across[c] = if across == NO_PIT { 0xFF } else { across as u8 };
-        ff.side_code[c] = game.side_codes[c];
         if game.side_codes[c] > 1 {
             return None;
         }
@@ -292,7 +315,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         }
     }
     for rule in &phase.captures {
-        ff.captures.push(capture(rule)?);
+        ff.captures.push(capture(game, rule)?);
     }
     for (i, rule) in game.ends.iter().enumerate() {
         ff.ends.push(match rule.test {
@@ -309,8 +332,8 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
 }
 
 /// A capture rule in fast form, if it has the shape.
-fn capture(rule: &crate::compile::ir::Rule) -> Option<FastCapture> {
-    let when = cell_tests(&rule.when, Reg::Last)?;
+fn capture(game: &Game, rule: &crate::compile::ir::Rule) -> Option<FastCapture> {
+    let when = cell_tests(game, &rule.when, Reg::Last)?;
     let mut takes = Vec::new();
     let mut series = None;
     match rule.actions.as_slice() {
@@ -333,7 +356,7 @@ fn capture(rule: &crate::compile::ir::Rule) -> Option<FastCapture> {
                 }
                 series = Some(FastSeries {
                     forward: s.forward,
-                    cond: cell_tests(&s.cond, Reg::Pit)?,
+                    cond: cell_tests(game, &s.cond, Reg::Pit)?,
                 });
             }
         }
@@ -351,15 +374,54 @@ fn capture(rule: &crate::compile::ir::Rule) -> Option<FastCapture> {
     }
 }
 
-/// A condition made of one-step tests of the cell `reg`, all of which must hold.
-fn cell_tests(code: &Code, reg: Reg) -> Option<Vec<CellTest>> {
-    let tests: &[Test] = match &code.quick {
-        Quick::One(t) => std::slice::from_ref(t),
-        Quick::Both(a, b) => return Some(vec![cell_test(a, reg)?, cell_test(b, reg)?]),
-        Quick::Tests(flat) if flat.all => &flat.tests,
+/// A condition made of one-step tests of the cell `reg`, all of which must hold, answered for
+/// every cell and count.
+fn cell_tests(game: &Game, code: &Code, reg: Reg) -> Option<CellCond> {
+    let tests: Vec<CellTest> = match &code.quick {
+        Quick::One(t) => vec![cell_test(t, reg)?],
+        Quick::Both(a, b) => vec![cell_test(a, reg)?, cell_test(b, reg)?],
+        Quick::Tests(flat) if flat.all => flat.tests.iter().map(|t| cell_test(t, reg)).collect::<Option<_>>()?,
         _ => return None,
     };
-    tests.iter().map(|t| cell_test(t, reg)).collect()
+    let pits = game.pit_count();
+    let within = |n: u32, lo: i64, hi: i64| (lo..=hi).contains(&i64::from(n));
+    let mut cond = CellCond {
+        at: [0; 2],
+        count: [0; 4],
+        across: [0; 4],
+    };
+    for mover in Player::BOTH {
+        let who = |m: bool| if m { mover } else { mover.other() };
+        for c in 0..pits + 2 {
+            let holds = tests.iter().all(|&t| match t {
+                CellTest::SideIsMover(m, is) => (game.side_codes[c] == who(m) as u8) == is,
+                CellTest::IsStore(is) => (c >= pits) == is,
+                CellTest::IsStoreOfMover(m, is) => (c == game.store(who(m)) as usize) == is,
+                _ => true,
+            });
+            cond.at[mover.index()] |= u32::from(holds) << c;
+        }
+    }
+    for n in 0..256u32 {
+        let count = tests.iter().all(|&t| match t {
+            CellTest::CountIn(lo, hi, inside) => within(n, lo, hi) == inside,
+            // The last seed fell into the cell: before it, the cell held one fewer (when the engine
+            // keeps the counts before; else it reads the count).
+            CellTest::BeforeIn(lo, hi, inside) => {
+                n >= u32::from(game.uses_before) && within(n - u32::from(game.uses_before), lo, hi) == inside
+            }
+            CellTest::CountEven(even) => n.is_multiple_of(2) == even,
+            _ => true,
+        });
+        let across = tests.iter().all(|&t| match t {
+            CellTest::AcrossIn(lo, hi, inside) => within(n, lo, hi) == inside,
+            CellTest::AcrossEven(even) => n.is_multiple_of(2) == even,
+            _ => true,
+        });
+        cond.count[(n >> 6) as usize] |= u64::from(count) << (n & 63);
+        cond.across[(n >> 6) as usize] |= u64::from(across) << (n & 63);
+    }
+    Some(cond)
 }
 
 fn cell_test(t: &Test, reg: Reg) -> Option<CellTest> {

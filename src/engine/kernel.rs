@@ -12,7 +12,7 @@ use super::play::Hints;
 use super::trace::Silent;
 use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
-use crate::compile::shape::{CellTest, EndCheck, EndValue, FastEnd, FastForm, STRIDE};
+use crate::compile::shape::{CellCond, EndCheck, EndValue, FastEnd, FastForm, STRIDE, has_count};
 
 const LOW7: u128 = 0x7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F;
 const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
@@ -20,7 +20,8 @@ const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 /// A byte of the packed board.
 #[inline(always)]
 fn lane(b: u128, c: usize) -> u32 {
-    (b >> (8 * c)) as u32 & 0xFF
+    // Through memory: a shift of a 128-bit number by a variable amount takes a dozen instructions.
+    u32::from(b.to_le_bytes()[c & 15])
 }
 
 /// Bit `c` set for every cell `c` that holds seeds.
@@ -88,51 +89,39 @@ impl FastForm {
         (board, self.last[at] as usize, keys)
     }
 
-    /// Does the one-step test hold of cell `c` on `b` when `mover` moves?
-    #[inline]
-    fn holds(&self, t: CellTest, b: u128, c: usize, mover: Player) -> bool {
-        let who = |m: bool| if m { mover } else { mover.other() };
-        let across = || match self.across[c] {
+    /// Does the condition hold of cell `c` on `b` when `mover` moves?
+    #[inline(always)]
+    fn holds(&self, cond: &CellCond, b: u128, c: usize, mover: Player) -> bool {
+        let across = match self.across[c] {
             0xFF => 0,
             a => lane(b, a as usize),
         };
-        let within = |x: u32, lo: i64, hi: i64| (lo..=hi).contains(&i64::from(x));
-        match t {
-            CellTest::SideIsMover(m, is) => (self.side_code[c] == who(m) as u8) == is,
-            CellTest::CountIn(lo, hi, inside) => within(lane(b, c), lo, hi) == inside,
-            CellTest::BeforeIn(lo, hi, inside) => {
-                // The last seed fell into `c`: before it, the cell held one fewer.
-                let before = lane(b, c) - u32::from(self.uses_before);
-                within(before, lo, hi) == inside
-            }
-            CellTest::AcrossIn(lo, hi, inside) => within(across(), lo, hi) == inside,
-            CellTest::CountEven(even) => lane(b, c).is_multiple_of(2) == even,
-            CellTest::AcrossEven(even) => across().is_multiple_of(2) == even,
-            CellTest::IsStore(is) => (c >= self.pits) == is,
-            CellTest::IsStoreOfMover(m, is) => (c == self.store(who(m))) == is,
-        }
+        cond.at[mover.index()] >> c & 1 != 0 && has_count(&cond.count, lane(b, c)) && has_count(&cond.across, across)
     }
 
     /// Carries out the first capture rule that holds at `last`, as `Game::capture` does: returns
     /// what happens next when one fired.
     #[inline(never)]
-    fn capture(&self, b: &mut u128, last: usize, mover: Player) -> Option<Then> {
+    fn capture(&self, b: &mut u128, keys: &mut u64, last: usize, mover: Player) -> Option<Then> {
         let snapshot = *b;
         let rule = self
             .captures
             .iter()
-            .find(|r| r.when.iter().all(|&t| self.holds(t, snapshot, last, mover)))?;
+            .find(|r| self.holds(&r.when, snapshot, last, mover))?;
         let store = self.store(mover);
         // Per cell, the seeds taken (for a grand slam to put back).
         let mut taken = 0u128;
+        // The change of the position's identity by the seeds taken.
+        let mut moved_keys = 0u64;
         let mut take = |b: &mut u128, c: usize| {
             if c >= self.pits {
                 return;
             }
-            let n = lane(*b, c) as u128;
-            *b -= n << (8 * c);
-            *b += n << (8 * store);
-            taken += n << (8 * c);
+            let n = lane(*b, c);
+            *b -= u128::from(n) << (8 * c);
+            *b += u128::from(n) << (8 * store);
+            taken += u128::from(n) << (8 * c);
+            moved_keys = moved_keys.wrapping_add(u64::from(n).wrapping_mul(self.keys[store].wrapping_sub(self.keys[c])));
         };
         let mut anchor = None;
         for &across in &rule.takes {
@@ -150,7 +139,7 @@ impl FastForm {
                 if c >= self.pits {
                     continue;
                 }
-                if !series.cond.iter().all(|&t| self.holds(t, snapshot, c, mover)) {
+                if !self.holds(&series.cond, snapshot, c, mover) {
                     break;
                 }
                 take(b, c);
@@ -160,22 +149,23 @@ impl FastForm {
         if self.grand_slam_undone && taken & self.row_lanes[opponent.index()] != 0 && self.row_seeds(*b, opponent) == 0 {
             // A grand slam: every seed taken goes back.
             *b = *b + taken - (u128::from(byte_sum(taken)) << (8 * store));
+            moved_keys = 0;
         }
+        *keys = keys.wrapping_add(moved_keys);
         Some(rule.then)
     }
 
-    /// A move from `origin` with its captures: the board after, whether the mover moves again,
-    /// whether a capture rule fired, and the identity change of the sowing.
+    /// A move from `origin` with its captures: the board after, whether the mover moves again, and the change of the board's part of the position's identity.
     #[inline(always)]
-    fn play(&self, game: &Game, b: u128, origin: usize, mover: Player) -> (u128, bool, bool, u64) {
-        let (mut b, last, keys) = self.sow(b, origin);
+    fn play(&self, game: &Game, b: u128, origin: usize, mover: Player) -> (u128, bool, u64) {
+        let (mut b, last, mut keys) = self.sow(b, origin);
         let seeds = lane(b, last).min(63);
         if game.phases[0].capture_at[mover.index()][last] >> seeds & 1 != 0
-            && let Some(then) = self.capture(&mut b, last, mover)
+            && let Some(then) = self.capture(&mut b, &mut keys, last, mover)
         {
-            return (b, then == Then::AnotherMove, true, keys);
+            return (b, then == Then::AnotherMove, keys);
         }
-        (b, false, false, keys)
+        (b, false, keys)
     }
 
     /// The legal moves of `to_move` (bit `k - 1` for pit `k`).
@@ -213,6 +203,7 @@ impl FastForm {
         })
     }
 
+    #[inline(always)]
     fn value(&self, v: EndValue, pos: &Packed, mover: Player) -> i64 {
         i64::from(match v {
             EndValue::Int(n) => return n,
@@ -224,8 +215,11 @@ impl FastForm {
         })
     }
 
+    #[inline(always)]
     fn check(&self, t: EndCheck, pos: &Packed, mover: Player) -> bool {
         match t {
+            // A row is empty (or not): one mask, no sum.
+            EndCheck::In(EndValue::Row(p), 0, 0, inside) => (pos.board & self.row_lanes[p.index()] == 0) == inside,
             EndCheck::Cmp(a, op, b) => op.holds(self.value(a, pos, mover), self.value(b, pos, mover)),
             EndCheck::In(x, lo, hi, inside) => (lo..=hi).contains(&self.value(x, pos, mover)) == inside,
         }
@@ -275,22 +269,31 @@ impl Game {
             ply: pos.ply,
         };
         let kinds = self.end_kinds;
+        // The current position's identity: the history keeps it last, when it keeps any.
+        let mut identity = match pos.history.last() {
+            Some(h) => h,
+            None if self.uses_repeated => ff.identity(at.board, at.to_move),
+            None => 0,
+        };
         let stores_shift = 8 * ff.pits;
         let mut moves = ff.legal(self, at.board, at.to_move);
         let handed = loop {
             if *plies >= max_plies {
                 break Handed::Stopped;
             }
+            // The draw of `Game::random_playout`, with the `i`-th move read from a table.
             let count = moves.count_ones() as usize;
-            let Some(k) = Moves::from_bits(moves).nth(rng.gen_range(0..count.max(1))) else {
+            let i = rng.gen_range(0..count.max(1));
+            if moves == 0 {
                 break Handed::Stopped;
-            };
+            }
+            let k = usize::from(ff.nth[moves as usize][i]);
             *plies += 1;
             let mover = at.to_move;
             let origin = mover.index() * ff.side + k - 1;
             let stores_before = (at.board >> stores_shift) as u16;
             let first_move = at.ply == 0;
-            let (board, another, fired, keys) = ff.play(self, at.board, origin, mover);
+            let (board, another, keys) = ff.play(self, at.board, origin, mover);
             at.board = board;
             at.ply += 1;
             if !another {
@@ -299,14 +302,14 @@ impl Game {
             let stores_grew = (at.board >> stores_shift) as u16 != stores_before;
             let mut repeated = false;
             if self.uses_repeated {
+                // The identity is a sum over the cells (see `Game::hash`): the new one is the old
+                // changed by what the move moved, equal to the one worked out afresh.
+                identity = identity
+                    .wrapping_add(keys)
+                    .wrapping_sub(Self::turn_key(mover))
+                    .wrapping_add(Self::turn_key(at.to_move));
+                let h = identity;
                 let history = &mut pos.history;
-                let h = match history.last() {
-                    Some(h) if !fired => h
-                        .wrapping_add(keys)
-                        .wrapping_sub(Self::turn_key(mover))
-                        .wrapping_add(Self::turn_key(at.to_move)),
-                    _ => ff.identity(at.board, at.to_move),
-                };
                 if self.stores_only_grow && stores_grew {
                     history.clear();
                 }
