@@ -37,13 +37,16 @@ pub struct FastForm {
     pub row_lanes: [u128; 2],
     /// Per origin cell: every lane but the origin's.
     pub keep: [u128; LANES],
-    /// Per origin cell (own pits of the mover only), the sowing of `r` seeds for `r <= lap`, at
-    /// `origin * STRIDE + r`, and the cell the `r`-th seed falls into at the same place (`r >= 1`).
-    pub partial: Vec<u128>,
+    /// Per origin cell (own pits of the mover only), the sowing of `r` seeds for `r <= lap`, and the
+    /// cell the `r`-th seed falls into (`r >= 1`).
+    pub partial: [[u128; PLACES]; LANES],
     /// See `partial`.
-    pub last: Vec<u8>,
+    pub last: [[u8; PLACES]; LANES],
     /// The change of the position's identity (`Game::hash`) by `partial`'s seeds.
-    pub partial_keys: Vec<u64>,
+    pub partial_keys: [[u64; PLACES]; LANES],
+    /// Per mover and cell, the counts of `last` with which a capture rule may hold
+    /// (`Phase::capture_at`).
+    pub capture_at: [[u64; LANES]; 2],
     /// Per origin cell: one seed in every cell of a full round.
     pub round: [u128; LANES],
     /// Identity change of a full round.
@@ -74,8 +77,9 @@ pub struct FastForm {
     pub nth: Vec<[u8; 8]>,
 }
 
-/// Places per origin in [`FastForm::partial`].
-pub const STRIDE: usize = LANES + 1;
+/// Places per origin in [`FastForm::partial`]: a power of two above any lap, so that an index
+/// masked to it needs no bounds check.
+pub const PLACES: usize = 32;
 
 /// A capture rule in fast form.
 #[derive(Debug, Clone)]
@@ -230,9 +234,10 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         total: game.total,
         row_lanes: [0; 2],
         keep: [0; LANES],
-        partial: vec![0; LANES * STRIDE],
-        last: vec![0; LANES * STRIDE],
-        partial_keys: vec![0; LANES * STRIDE],
+        partial: [[0; PLACES]; LANES],
+        last: [[0; PLACES]; LANES],
+        partial_keys: [[0; PLACES]; LANES],
+        capture_at: [[0; LANES]; 2],
         round: [0; LANES],
         round_keys: [0; LANES],
         lap: [0; LANES],
@@ -300,19 +305,21 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
             ff.lap[origin] = order.len() as u8;
             let (mut add, mut keys) = (0u128, 0u64);
             for (r, &c) in order.iter().enumerate() {
-                let at = origin * STRIDE + r;
-                ff.partial[at] = add;
-                ff.partial_keys[at] = keys;
+                ff.partial[origin][r] = add;
+                ff.partial_keys[origin][r] = keys;
                 add += 1 << (8 * c);
                 keys = keys.wrapping_add(game.hash_keys[c]);
-                ff.last[at + 1] = c as u8;
+                ff.last[origin][r + 1] = c as u8;
             }
             // A sowing of `n` seeds reads place `(n - 1) % lap + 1`: the last place is a full round.
-            ff.partial[origin * STRIDE + order.len()] = add;
-            ff.partial_keys[origin * STRIDE + order.len()] = keys;
+            ff.partial[origin][order.len()] = add;
+            ff.partial_keys[origin][order.len()] = keys;
             ff.round[origin] = add;
             ff.round_keys[origin] = keys;
         }
+    }
+    for (mover, at) in ff.capture_at.iter_mut().enumerate() {
+        at[..cells].copy_from_slice(&phase.capture_at[mover][..cells]);
     }
     for rule in &phase.captures {
         ff.captures.push(capture(game, rule)?);

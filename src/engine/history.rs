@@ -8,7 +8,9 @@
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct History {
     hashes: Vec<u64>,
-    filter: u128,
+    /// 128 bits as two words: a shift of a 128-bit number by a variable amount costs a dozen
+    /// instructions, of a 64-bit one a single one.
+    filter: [u64; 2],
 }
 
 impl History {
@@ -18,14 +20,19 @@ impl History {
     }
 
     #[inline]
-    fn bit(hash: u64) -> u128 {
-        1 << (hash >> 57)
+    fn word(hash: u64) -> usize {
+        (hash >> 63) as usize
+    }
+
+    #[inline]
+    fn bit(hash: u64) -> u64 {
+        1 << (hash >> 57 & 63)
     }
 
     /// Adds the identity of the position reached.
     #[inline]
     pub fn push(&mut self, hash: u64) {
-        self.filter |= Self::bit(hash);
+        self.filter[Self::word(hash)] |= Self::bit(hash);
         self.hashes.push(hash);
     }
 
@@ -38,13 +45,13 @@ impl History {
     #[inline]
     pub fn clear(&mut self) {
         self.hashes.clear();
-        self.filter = 0;
+        self.filter = [0; 2];
     }
 
     /// Was a position with this identity seen?
     #[inline]
     pub fn contains(&self, hash: u64) -> bool {
-        self.filter & Self::bit(hash) != 0 && self.hashes.contains(&hash)
+        self.filter[Self::word(hash)] & Self::bit(hash) != 0 && self.hashes.contains(&hash)
     }
 
     /// The identity of the current position, if kept.
@@ -71,7 +78,10 @@ impl History {
 
 impl From<Vec<u64>> for History {
     fn from(hashes: Vec<u64>) -> Self {
-        let filter = hashes.iter().fold(0, |f, &h| f | Self::bit(h));
+        let mut filter = [0; 2];
+        for &h in &hashes {
+            filter[Self::word(h)] |= Self::bit(h);
+        }
         History { hashes, filter }
     }
 }

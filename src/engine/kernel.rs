@@ -12,7 +12,7 @@ use super::play::Hints;
 use super::trace::Silent;
 use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
-use crate::compile::shape::{CellCond, EndCheck, EndValue, FastEnd, FastForm, STRIDE, has_count};
+use crate::compile::shape::{CellCond, EndCheck, EndValue, FastEnd, FastForm, LANES, PLACES, has_count};
 
 const LOW7: u128 = 0x7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F;
 const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
@@ -71,22 +71,30 @@ impl FastForm {
     /// and the change of the position's identity.
     #[inline(always)]
     fn sow(&self, b: u128, origin: usize) -> (u128, usize, u64) {
+        let origin = origin & (LANES - 1);
         let n = lane(b, origin) as usize;
         let lap = self.lap[origin] as usize;
         let kept = b & self.keep[origin];
         let removed = (n as u64).wrapping_mul(self.keys[origin]);
         if n <= lap {
-            let at = origin * STRIDE + n;
-            return (kept + self.partial[at], self.last[at] as usize, self.partial_keys[at].wrapping_sub(removed));
+            let n = n & (PLACES - 1);
+            let board = kept + self.partial[origin][n];
+            return (board, self.last[origin][n] as usize, self.partial_keys[origin][n].wrapping_sub(removed));
         }
         // More than a round: whole rounds, then the rest.
-        let (rounds, rest) = ((n - 1) / lap, (n - 1) % lap + 1);
-        let at = origin * STRIDE + rest;
-        let board = kept + self.partial[at] + self.round[origin] * rounds as u128;
-        let keys = self.partial_keys[at]
+        let (rounds, rest) = ((n - 1) / lap, ((n - 1) % lap + 1) & (PLACES - 1));
+        let board = kept + self.partial[origin][rest] + self.round[origin] * rounds as u128;
+        let keys = self.partial_keys[origin][rest]
             .wrapping_add(self.round_keys[origin].wrapping_mul(rounds as u64))
             .wrapping_sub(removed);
-        (board, self.last[at] as usize, keys)
+        (board, self.last[origin][rest] as usize, keys)
+    }
+
+    /// The seeds of both stores, as one number.
+    #[inline(always)]
+    fn stores(&self, b: u128) -> u16 {
+        let bytes = b.to_le_bytes();
+        u16::from_le_bytes([bytes[self.pits & (LANES - 1)], bytes[(self.pits + 1) & (LANES - 1)]])
     }
 
     /// Does the condition hold of cell `c` on `b` when `mover` moves?
@@ -157,10 +165,10 @@ impl FastForm {
 
     /// A move from `origin` with its captures: the board after, whether the mover moves again, and the change of the board's part of the position's identity.
     #[inline(always)]
-    fn play(&self, game: &Game, b: u128, origin: usize, mover: Player) -> (u128, bool, u64) {
+    fn play(&self, b: u128, origin: usize, mover: Player) -> (u128, bool, u64) {
         let (mut b, last, mut keys) = self.sow(b, origin);
         let seeds = lane(b, last).min(63);
-        if game.phases[0].capture_at[mover.index()][last] >> seeds & 1 != 0
+        if self.capture_at[mover.index()][last & (LANES - 1)] >> seeds & 1 != 0
             && let Some(then) = self.capture(&mut b, &mut keys, last, mover)
         {
             return (b, then == Then::AnotherMove, keys);
@@ -170,11 +178,11 @@ impl FastForm {
 
     /// The legal moves of `to_move` (bit `k - 1` for pit `k`).
     #[inline(always)]
-    fn legal(&self, game: &Game, b: u128, to_move: Player) -> u64 {
+    fn legal(&self, b: u128, to_move: Player) -> u64 {
         let row = (1u64 << self.side) - 1;
         let filled = u64::from(filled_bits(b)) >> (to_move.index() * self.side) & row;
         if self.must_feed && b & self.row_lanes[to_move.other().index()] == 0 {
-            return self.feeding(game, b, to_move, filled);
+            return self.feeding(b, to_move, filled);
         }
         filled
     }
@@ -182,13 +190,13 @@ impl FastForm {
     /// The moves among `filled` that leave the starving opponent seeds.
     #[cold]
     #[inline(never)]
-    fn feeding(&self, game: &Game, b: u128, to_move: Player, filled: u64) -> u64 {
+    fn feeding(&self, b: u128, to_move: Player, filled: u64) -> u64 {
         let mut moves = 0;
         let mut left = filled;
         while left != 0 {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
-            let (after, ..) = self.play(game, b, to_move.index() * self.side + i, to_move);
+            let (after, ..) = self.play(b, to_move.index() * self.side + i, to_move);
             if after & self.row_lanes[to_move.other().index()] != 0 {
                 moves |= 1 << i;
             }
@@ -275,8 +283,7 @@ impl Game {
             None if self.uses_repeated => ff.identity(at.board, at.to_move),
             None => 0,
         };
-        let stores_shift = 8 * ff.pits;
-        let mut moves = ff.legal(self, at.board, at.to_move);
+        let mut moves = ff.legal(at.board, at.to_move);
         let handed = loop {
             if *plies >= max_plies {
                 break Handed::Stopped;
@@ -291,15 +298,15 @@ impl Game {
             *plies += 1;
             let mover = at.to_move;
             let origin = mover.index() * ff.side + k - 1;
-            let stores_before = (at.board >> stores_shift) as u16;
+            let stores_before = ff.stores(at.board);
             let first_move = at.ply == 0;
-            let (board, another, keys) = ff.play(self, at.board, origin, mover);
+            let (board, another, keys) = ff.play(at.board, origin, mover);
             at.board = board;
             at.ply += 1;
             if !another {
                 at.to_move = mover.other();
             }
-            let stores_grew = (at.board >> stores_shift) as u16 != stores_before;
+            let stores_grew = ff.stores(at.board) != stores_before;
             let mut repeated = false;
             if self.uses_repeated {
                 // The identity is a sum over the cells (see `Game::hash`): the new one is the old
@@ -326,9 +333,9 @@ impl Game {
             while maybe != 0 {
                 let i = maybe.trailing_zeros() as usize;
                 let holds = match &ff.ends[i] {
-                    FastEnd::NoMoves => *next.get_or_insert_with(|| ff.legal(self, at.board, at.to_move)) == 0,
+                    FastEnd::NoMoves => *next.get_or_insert_with(|| ff.legal(at.board, at.to_move)) == 0,
                     FastEnd::Stores(rule) => {
-                        let stores = (at.board >> stores_shift) as u32;
+                        let stores = u32::from(ff.stores(at.board));
                         self.store_table(&self.ends[*rule])
                             .and_then(|t| t.lookup(stores & 0xFF, stores >> 8 & 0xFF, ff.total))
                             .expect("a game of the fast shape tabulates its store rules")
@@ -352,7 +359,7 @@ impl Game {
             }
             moves = match next {
                 Some(m) => m,
-                None => ff.legal(self, at.board, at.to_move),
+                None => ff.legal(at.board, at.to_move),
             };
         };
         self.unpack(&at, pos);
