@@ -159,6 +159,28 @@ pub enum FastEnd {
         /// The tests.
         tests: Vec<EndCheck>,
     },
+    /// Probes, all (or any) of which must hold.
+    Probes {
+        /// All must hold (else any).
+        all: bool,
+        /// The probes.
+        probes: Vec<Probe>,
+    },
+}
+
+/// A test of a packed position answered without a dispatch on its kind: it holds when
+/// (the lanes chosen are all empty and the move number is within `lo..=lo + span`) `== want`. A test
+/// that a row is empty takes every move number; a test of the move number chooses no lanes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Probe {
+    /// The lanes, per player who moved and player to move.
+    pub lanes: [[u128; 2]; 2],
+    /// Lowest move number.
+    pub lo: u32,
+    /// Move numbers above the lowest.
+    pub span: u32,
+    /// The answer when both parts hold.
+    pub want: bool,
 }
 
 /// A number an end rule reads.
@@ -332,7 +354,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
             // reads the general table.
             EndTest::StoresOnly if game.total <= 200 => FastEnd::Stores(i),
             EndTest::StoresOnly => return None,
-            EndTest::General => end_tests(&rule.when)?,
+            EndTest::General => probes(game, end_tests(&rule.when)?),
         });
     }
     Some(ff)
@@ -462,6 +484,65 @@ fn end_tests(code: &Code) -> Option<FastEnd> {
         all,
         tests: tests.iter().map(end_check).collect::<Option<_>>()?,
     })
+}
+
+/// The end rule as probes, when each of its tests is one.
+fn probes(game: &Game, end: FastEnd) -> FastEnd {
+    let FastEnd::Tests { all, tests } = &end else { return end };
+    match tests.iter().map(|&t| probe(game, t)).collect::<Option<Vec<_>>>() {
+        Some(probes) => FastEnd::Probes { all: *all, probes },
+        None => end,
+    }
+}
+
+/// A test of a row's emptiness or of the move number as a probe.
+fn probe(game: &Game, t: EndCheck) -> Option<Probe> {
+    let rows = Player::BOTH.map(|p| game.row(p).fold(0u128, |lanes, c| lanes | 0xFF << (8 * c)));
+    let whole = Probe {
+        lanes: [[0; 2]; 2],
+        lo: 0,
+        span: u32::MAX,
+        want: true,
+    };
+    let clamp = |n: i64| n.clamp(0, i64::from(u32::MAX)) as u32;
+    let ply = |lo: i64, hi: i64, want: bool| {
+        // No move number at all: one the game never reaches.
+        let (lo, span) = if hi < 0 || lo > hi { (u32::MAX, 0) } else { (clamp(lo), clamp(hi) - clamp(lo)) };
+        Some(Probe { lo, span, want, ..whole })
+    };
+    match t {
+        EndCheck::In(EndValue::Ply, lo, hi, inside) => ply(lo, hi, inside),
+        EndCheck::Cmp(EndValue::Ply, op, EndValue::Int(n)) | EndCheck::Cmp(EndValue::Int(n), op, EndValue::Ply) => {
+            let op = if matches!(t, EndCheck::Cmp(EndValue::Int(_), ..)) { op.swapped() } else { op };
+            match op {
+                CmpOp::Eq => ply(n, n, true),
+                CmpOp::Ne => ply(n, n, false),
+                CmpOp::Lt => ply(i64::MIN, n.saturating_sub(1), true),
+                CmpOp::Le => ply(i64::MIN, n, true),
+                CmpOp::Gt => ply(n.saturating_add(1), i64::MAX, true),
+                CmpOp::Ge => ply(n, i64::MAX, true),
+            }
+        }
+        EndCheck::In(row, lo, hi, inside) => {
+            // A row's seeds are never negative: "within lo..=0" is "empty", "at least 1" is "not".
+            let want = if lo <= 0 && hi == 0 {
+                inside
+            } else if lo == 1 && hi >= i64::from(game.total) {
+                !inside
+            } else {
+                return None;
+            };
+            // Per player who moved (first index) and player to move (second).
+            let lanes = match row {
+                EndValue::Row(p) => [[rows[p.index()]; 2]; 2],
+                EndValue::RowOfMover(other) => [0, 1].map(|m| [rows[m ^ usize::from(other)]; 2]),
+                EndValue::RowOfToMove(other) => [[0, 1].map(|t| rows[t ^ usize::from(other)]); 2],
+                _ => return None,
+            };
+            Some(Probe { lanes, want, ..whole })
+        }
+        _ => None,
+    }
 }
 
 fn end_check(t: &Test) -> Option<EndCheck> {

@@ -12,7 +12,7 @@ use super::play::Hints;
 use super::trace::Silent;
 use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
-use crate::compile::shape::{CellCond, EndCheck, EndValue, FastEnd, FastForm, LANES, PLACES, has_count};
+use crate::compile::shape::{CellCond, FastCapture, EndCheck, EndValue, FastEnd, FastForm, LANES, PLACES, Probe, has_count};
 
 const LOW7: u128 = 0x7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F;
 const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
@@ -107,15 +107,11 @@ impl FastForm {
         cond.at[mover.index()] >> c & 1 != 0 && has_count(&cond.count, lane(b, c)) && has_count(&cond.across, across)
     }
 
-    /// Carries out the first capture rule that holds at `last`, as `Game::capture` does: returns
-    /// what happens next when one fired.
+    /// Carries out the actions of the capture rule `rule`, which holds at `last`, as
+    /// `Game::fire` does.
     #[inline(never)]
-    fn capture(&self, b: &mut u128, keys: &mut u64, last: usize, mover: Player) -> Option<Then> {
+    fn fire(&self, rule: &FastCapture, b: &mut u128, keys: &mut u64, last: usize, mover: Player) {
         let snapshot = *b;
-        let rule = self
-            .captures
-            .iter()
-            .find(|r| self.holds(&r.when, snapshot, last, mover))?;
         let store = self.store(mover);
         // Per cell, the seeds taken (for a grand slam to put back).
         let mut taken = 0u128;
@@ -160,7 +156,6 @@ impl FastForm {
             moved_keys = 0;
         }
         *keys = keys.wrapping_add(moved_keys);
-        Some(rule.then)
     }
 
     /// A move from `origin` with its captures: the board after, whether the mover moves again, and the change of the board's part of the position's identity.
@@ -168,10 +163,15 @@ impl FastForm {
     fn play(&self, b: u128, origin: usize, mover: Player) -> (u128, bool, u64) {
         let (mut b, last, mut keys) = self.sow(b, origin);
         let seeds = lane(b, last).min(63);
+        // The first capture rule that holds, as `Game::capture` finds it, after the filter of the
+        // cells and counts where one may.
         if self.capture_at[mover.index()][last & (LANES - 1)] >> seeds & 1 != 0
-            && let Some(then) = self.capture(&mut b, &mut keys, last, mover)
+            && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
         {
-            return (b, then == Then::AnotherMove, keys);
+            if !rule.takes.is_empty() {
+                self.fire(rule, &mut b, &mut keys, last, mover);
+            }
+            return (b, rule.then == Then::AnotherMove, keys);
         }
         (b, false, keys)
     }
@@ -221,6 +221,12 @@ impl FastForm {
             EndValue::RowOfToMove(other) => self.row_seeds(pos.board, if other { pos.to_move.other() } else { pos.to_move }),
             EndValue::Cell(c) => lane(pos.board, c as usize),
         })
+    }
+
+    #[inline(always)]
+    fn probe(&self, p: &Probe, pos: &Packed, mover: Player) -> bool {
+        let empty = pos.board & p.lanes[mover.index()][pos.to_move.index()] == 0;
+        (empty & (pos.ply.wrapping_sub(p.lo) <= p.span)) == p.want
     }
 
     #[inline(always)]
@@ -342,6 +348,8 @@ impl Game {
                     }
                     FastEnd::Tests { all: true, tests } => tests.iter().all(|&t| ff.check(t, &at, mover)),
                     FastEnd::Tests { all: false, tests } => tests.iter().any(|&t| ff.check(t, &at, mover)),
+                    FastEnd::Probes { all: true, probes } => probes.iter().all(|p| ff.probe(p, &at, mover)),
+                    FastEnd::Probes { all: false, probes } => probes.iter().any(|p| ff.probe(p, &at, mover)),
                     FastEnd::Repeated => false,
                 };
                 if holds {
