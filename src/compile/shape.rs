@@ -75,6 +75,15 @@ pub struct FastForm {
     pub ends: Vec<FastEnd>,
     /// Per set of moves (bit `k - 1` for pit `k`), the `i`-th move: a random move is one look-up.
     pub nth: Vec<[u8; 8]>,
+    /// The probes of every end rule made of probes, with the rule's index: all are tested after
+    /// every move, without a dispatch on the rule.
+    pub probes: Vec<(u8, Probe)>,
+    /// The end rules made of probes any of which must hold (bit `i` for rule `i`).
+    pub any_probes: u64,
+    /// The end rules made of probes all of which must hold.
+    pub all_probes: u64,
+    /// The other general end rules (tests read one by one).
+    pub tested: u64,
 }
 
 /// Places per origin in [`FastForm::partial`]: a power of two above any lap, so that an index
@@ -282,6 +291,10 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
                 moves
             })
             .collect(),
+        probes: Vec::new(),
+        any_probes: 0,
+        all_probes: 0,
+        tested: 0,
     };
     for c in 0..cells {
         ff.keys[c] = game.hash_keys[c];
@@ -356,6 +369,16 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
             EndTest::StoresOnly => return None,
             EndTest::General => probes(game, end_tests(&rule.when)?),
         });
+    }
+    for (i, end) in ff.ends.iter().enumerate() {
+        match end {
+            FastEnd::Probes { all, probes } => {
+                ff.probes.extend(probes.iter().map(|&p| (i as u8, p)));
+                *if *all { &mut ff.all_probes } else { &mut ff.any_probes } |= 1 << i;
+            }
+            FastEnd::Tests { .. } => ff.tested |= 1 << i,
+            _ => {}
+        }
     }
     Some(ff)
 }

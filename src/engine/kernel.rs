@@ -329,17 +329,26 @@ impl Game {
                 repeated = history.contains(h);
                 history.push(h);
             }
-            // The end rules, in order, as `Game::end_rule_holding` reads them.
+            // The end rules, as `Game::end_rule_holding` reads them: the first that holds, of those
+            // it looks at. Each is a pure test of the position, so all are answered and the first
+            // taken; the next position's legal moves are worked out first (a `no_moves` rule asks
+            // for them, and the next move needs them).
             let certain = if repeated { kinds.repeated } else { 0 };
             let before_certain = certain.wrapping_sub(1) & !certain;
             let stores_changed = first_move || stores_grew;
-            let mut maybe = (kinds.no_moves | kinds.general | if stores_changed { kinds.stores_only } else { 0 }) & before_certain;
-            let mut next: Option<u64> = None;
-            let mut ending = None;
-            while maybe != 0 {
-                let i = maybe.trailing_zeros() as usize;
+            let next = ff.legal(at.board, at.to_move);
+            let mut holding = if next == 0 { kinds.no_moves } else { 0 };
+            let (mut any_hold, mut all_fail) = (0u64, 0u64);
+            for (rule, probe) in &ff.probes {
+                let holds = ff.probe(probe, &at, mover);
+                any_hold |= u64::from(holds) << rule;
+                all_fail |= u64::from(!holds) << rule;
+            }
+            holding |= any_hold & ff.any_probes | ff.all_probes & !all_fail;
+            let mut rest = (ff.tested | if stores_changed { kinds.stores_only } else { 0 }) & before_certain;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
                 let holds = match &ff.ends[i] {
-                    FastEnd::NoMoves => *next.get_or_insert_with(|| ff.legal(at.board, at.to_move)) == 0,
                     FastEnd::Stores(rule) => {
                         let stores = u32::from(ff.stores(at.board));
                         self.store_table(&self.ends[*rule])
@@ -348,16 +357,13 @@ impl Game {
                     }
                     FastEnd::Tests { all: true, tests } => tests.iter().all(|&t| ff.check(t, &at, mover)),
                     FastEnd::Tests { all: false, tests } => tests.iter().any(|&t| ff.check(t, &at, mover)),
-                    FastEnd::Probes { all: true, probes } => probes.iter().all(|p| ff.probe(p, &at, mover)),
-                    FastEnd::Probes { all: false, probes } => probes.iter().any(|p| ff.probe(p, &at, mover)),
-                    FastEnd::Repeated => false,
+                    _ => false,
                 };
-                if holds {
-                    ending = Some(i);
-                    break;
-                }
-                maybe &= maybe - 1;
+                holding |= u64::from(holds) << i;
+                rest &= rest - 1;
             }
+            holding &= before_certain;
+            let mut ending = (holding != 0).then(|| holding.trailing_zeros() as usize);
             if ending.is_none() && certain != 0 {
                 ending = Some(certain.trailing_zeros() as usize);
             }
@@ -365,10 +371,7 @@ impl Game {
                 self.unpack(&at, pos);
                 return Handed::GoOn(self.end_and_go_on(pos, mover, rule, hints, &mut Silent));
             }
-            moves = match next {
-                Some(m) => m,
-                None => ff.legal(at.board, at.to_move),
-            };
+            moves = next;
         };
         self.unpack(&at, pos);
         handed
