@@ -13,7 +13,9 @@ use crate::support::shipped;
 const FAST: [&str; 6] = ["jodu", "kalah", "kpo", "oware", "openspiel_kalah", "openspiel_oware"];
 
 fn load(path: &std::path::Path) -> sowlang::Game {
-    sowlang::load_game(path, &[]).unwrap_or_else(|_| panic!("{} loads", path.display())).game
+    sowlang::load_game(path, &[])
+        .unwrap_or_else(|_| panic!("{} loads", path.display()))
+        .game
 }
 
 fn stem(path: &std::path::Path) -> String {
@@ -22,7 +24,11 @@ fn stem(path: &std::path::Path) -> String {
 
 #[test]
 fn the_fast_shapes_are_recognised_in_the_games_expected() {
-    let fast: Vec<String> = shipped().into_iter().filter(|p| load(p).has_fast_form()).map(|p| stem(&p)).collect();
+    let fast: Vec<String> = shipped()
+        .into_iter()
+        .filter(|p| load(p).has_fast_form())
+        .map(|p| stem(&p))
+        .collect();
     let mut expected: Vec<String> = FAST.iter().map(|s| s.to_string()).collect();
     expected.sort();
     let mut found = fast.clone();
@@ -59,7 +65,11 @@ fn agree_move_by_move(path: &std::path::Path, games: u64) -> u64 {
         let pa = fast.random_playout(&mut a, &mut ra, 1500);
         let pb = general.random_playout(&mut b, &mut rb, 1500);
         assert_eq!((pa, &a), (pb, &b), "{} game {seed}, played in one playout", path.display());
-        assert_eq!(rand::Rng::r#gen::<u64>(&mut ra), rand::Rng::r#gen::<u64>(&mut rb), "the same random numbers were drawn");
+        assert_eq!(
+            rand::Rng::r#gen::<u64>(&mut ra),
+            rand::Rng::r#gen::<u64>(&mut rb),
+            "the same random numbers were drawn"
+        );
     }
     moves
 }

@@ -309,7 +309,11 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         for c in game.row(p) {
             ff.row_lanes[p.index()] |= 0xFF << (8 * c);
         }
-        let track = if sow.ccw { &phase.tracks[p.index()] } else { &phase.cw_tracks[p.index()] };
+        let track = if sow.ccw {
+            &phase.tracks[p.index()]
+        } else {
+            &phase.cw_tracks[p.index()]
+        };
         if track.cells.len() > LANES || track.next.len() < cells {
             return None;
         }
@@ -390,7 +394,13 @@ fn capture(game: &Game, rule: &crate::compile::ir::Rule) -> Option<FastCapture> 
     let mut series = None;
     match rule.actions.as_slice() {
         [] => {}
-        [Action::Take { pits, to: Receiver::Player(to), series: s }] => {
+        [
+            Action::Take {
+                pits,
+                to: Receiver::Player(to),
+                series: s,
+            },
+        ] => {
             if to.ops != [Op::Mover] {
                 return None;
             }
@@ -498,8 +508,18 @@ fn cell_test(t: &Test, reg: Reg) -> Option<CellTest> {
 fn end_tests(code: &Code) -> Option<FastEnd> {
     let (all, tests): (bool, &[Test]) = match &code.quick {
         Quick::One(t) => (true, std::slice::from_ref(t)),
-        Quick::Both(a, b) => return Some(FastEnd::Tests { all: true, tests: vec![end_check(a)?, end_check(b)?] }),
-        Quick::Either(a, b) => return Some(FastEnd::Tests { all: false, tests: vec![end_check(a)?, end_check(b)?] }),
+        Quick::Both(a, b) => {
+            return Some(FastEnd::Tests {
+                all: true,
+                tests: vec![end_check(a)?, end_check(b)?],
+            });
+        }
+        Quick::Either(a, b) => {
+            return Some(FastEnd::Tests {
+                all: false,
+                tests: vec![end_check(a)?, end_check(b)?],
+            });
+        }
         Quick::Tests(flat) => (flat.all, &flat.tests),
         _ => return None,
     };
@@ -530,13 +550,21 @@ fn probe(game: &Game, t: EndCheck) -> Option<Probe> {
     let clamp = |n: i64| n.clamp(0, i64::from(u32::MAX)) as u32;
     let ply = |lo: i64, hi: i64, want: bool| {
         // No move number at all: one the game never reaches.
-        let (lo, span) = if hi < 0 || lo > hi { (u32::MAX, 0) } else { (clamp(lo), clamp(hi) - clamp(lo)) };
+        let (lo, span) = if hi < 0 || lo > hi {
+            (u32::MAX, 0)
+        } else {
+            (clamp(lo), clamp(hi) - clamp(lo))
+        };
         Some(Probe { lo, span, want, ..whole })
     };
     match t {
         EndCheck::In(EndValue::Ply, lo, hi, inside) => ply(lo, hi, inside),
         EndCheck::Cmp(EndValue::Ply, op, EndValue::Int(n)) | EndCheck::Cmp(EndValue::Int(n), op, EndValue::Ply) => {
-            let op = if matches!(t, EndCheck::Cmp(EndValue::Int(_), ..)) { op.swapped() } else { op };
+            let op = if matches!(t, EndCheck::Cmp(EndValue::Int(_), ..)) {
+                op.swapped()
+            } else {
+                op
+            };
             match op {
                 CmpOp::Eq => ply(n, n, true),
                 CmpOp::Ne => ply(n, n, false),

@@ -12,7 +12,7 @@ use super::play::Hints;
 use super::trace::Silent;
 use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
-use crate::compile::shape::{CellCond, FastCapture, EndCheck, EndValue, FastEnd, FastForm, LANES, PLACES, Probe, has_count};
+use crate::compile::shape::{CellCond, EndCheck, EndValue, FastCapture, FastEnd, FastForm, LANES, PLACES, Probe, has_count};
 
 const LOW7: u128 = 0x7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F;
 const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
@@ -79,7 +79,11 @@ impl FastForm {
         if n <= lap {
             let n = n & (PLACES - 1);
             let board = kept + self.partial[origin][n];
-            return (board, self.last[origin][n] as usize, self.partial_keys[origin][n].wrapping_sub(removed));
+            return (
+                board,
+                self.last[origin][n] as usize,
+                self.partial_keys[origin][n].wrapping_sub(removed),
+            );
         }
         // More than a round: whole rounds, then the rest.
         let (rounds, rest) = ((n - 1) / lap, ((n - 1) % lap + 1) & (PLACES - 1));
@@ -136,7 +140,12 @@ impl FastForm {
         if let (Some(series), Some(anchor)) = (&rule.series, anchor)
             && anchor < self.pits
         {
-            let walk = if self.on_track[mover.index()] >> anchor & 1 != 0 { mover } else { mover.other() }.index();
+            let walk = if self.on_track[mover.index()] >> anchor & 1 != 0 {
+                mover
+            } else {
+                mover.other()
+            }
+            .index();
             let mut c = anchor;
             for _ in 1..self.track_len[walk] {
                 c = if series.forward { self.next[walk][c] } else { self.prev[walk][c] } as usize;
@@ -248,7 +257,10 @@ impl Game {
 
     /// The same game played by the general engine alone: for checking the fast form against it.
     pub fn without_fast_form(&self) -> Game {
-        Game { fast: None, ..self.clone() }
+        Game {
+            fast: None,
+            ..self.clone()
+        }
     }
 
     /// The fast form, if the game has one and `pos` is a position its tables were built for.
@@ -256,11 +268,7 @@ impl Game {
     pub(crate) fn fast_form_for(&self, pos: &Position, hints: Hints) -> Option<&FastForm> {
         let ff = self.fast.as_deref()?;
         let cells: &[u32] = &pos.board.cells;
-        (!pos.over
-            && cells.len() == ff.pits + 2
-            && hints.open
-            && pos.board.memory.is_empty()
-            && cells.iter().sum::<u32>() == ff.total)
+        (!pos.over && cells.len() == ff.pits + 2 && hints.open && pos.board.memory.is_empty() && cells.iter().sum::<u32>() == ff.total)
             .then_some(ff)
     }
 

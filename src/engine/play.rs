@@ -936,7 +936,14 @@ impl Game {
     /// the same way (it may be over at once: a player with no pit to play).
     #[cold]
     #[inline(never)]
-    pub(crate) fn end_and_go_on(&self, pos: &mut Position, mover: Player, rule: usize, hints: Hints, log: &mut impl Narrate) -> Option<Moves> {
+    pub(crate) fn end_and_go_on(
+        &self,
+        pos: &mut Position,
+        mover: Player,
+        rule: usize,
+        hints: Hints,
+        log: &mut impl Narrate,
+    ) -> Option<Moves> {
         let mut rule = rule;
         let mut mover = mover;
         for _ in 0..MAX_EMPTY_ROUNDS {
