@@ -167,7 +167,8 @@ impl FastForm {
         *keys = keys.wrapping_add(moved_keys);
     }
 
-    /// A move from `origin` with its captures: the board after, whether the mover moves again, and the change of the board's part of the position's identity.
+    /// A move from `origin` with its captures: the board after, whether the mover moves again, and
+    /// the change of the board's part of the position's identity.
     #[inline(always)]
     fn play(&self, b: u128, origin: usize, mover: Player) -> (u128, bool, u64) {
         let (mut b, last, mut keys) = self.sow(b, origin);
