@@ -47,3 +47,5 @@ mod players;
 mod end_rules;
 // `sowlang serve`'s HTTP API: answers match the library; bad moves, malformed requests, unknown games and paths outside are refused with JSON errors.
 mod serve;
+// The fast forms of rule shapes play exactly like the general engine: every shipped game, move by move.
+mod fast_forms;

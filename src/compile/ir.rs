@@ -90,6 +90,9 @@ pub struct Game {
     pub memory: Vec<MemorySlot>,
     /// Every memory value at the start of the game, laid out as [`MemoryRef`] says.
     pub memory_start: Vec<i64>,
+    /// The tables of the fast form of the rules' shape, when they have one (see `compile::shape`);
+    /// `None` plays every move with the general engine.
+    pub fast: Option<std::sync::Arc<crate::compile::shape::FastForm>>,
 }
 
 /// A value of `memory { }`.

@@ -4,6 +4,7 @@
 
 mod codegen;
 pub mod ir;
+pub mod shape;
 mod typed;
 
 use crate::check::{Checked, limits};
@@ -253,12 +254,14 @@ pub fn compile(checked: &Checked) -> Game {
         end_kinds,
         memory_start,
         memory: lower.memory.clone(),
+        fast: None,
     };
     if let Some(cond) = &checked.seeds_where {
         let cond = lower.cond(cond);
         start_where(&mut game, &cond);
     }
     answer_skips(&mut game);
+    game.fast = shape::recognise(&game).map(std::sync::Arc::new);
     game
 }
 

@@ -5,6 +5,7 @@
 mod choice;
 mod eval;
 mod history;
+mod kernel;
 mod moves;
 mod perft;
 mod play;

@@ -74,6 +74,12 @@ impl Game {
             // (about six in a game of a hundred moves).
             pos.history.reserve(max_plies.min(1024) as usize);
         }
+        if let Some(fast) = self.fast_form_for(pos, hints) {
+            match self.fast_playout(fast, pos, rng, &mut plies, max_plies, hints) {
+                super::kernel::Handed::Stopped => return Playout { plies, finished: pos.over },
+                super::kernel::Handed::GoOn(moves) => known = moves,
+            }
+        }
         while !pos.over && plies < max_plies {
             let (moves, rules) = match known.take() {
                 Some(moves) => (moves, self.play_rules(pos, hints)),

@@ -1059,7 +1059,7 @@ impl Game {
     /// The answers of an end rule that reads only the stores, worked out the first time it is asked
     /// for, when the game has at most [`TABULATED_TOTAL`] seeds.
     #[inline]
-    fn store_table<'a>(&self, rule: &'a EndRule) -> Option<&'a StoreTable> {
+    pub(crate) fn store_table<'a>(&self, rule: &'a EndRule) -> Option<&'a StoreTable> {
         rule.store_table.get_or_init(|| self.tabulate(rule)).as_ref()
     }
 
@@ -1155,7 +1155,14 @@ impl Game {
     /// the same way (it may be over at once: a player with no pit to play).
     #[cold]
     #[inline(never)]
-    fn end_and_go_on(&self, pos: &mut Position, mover: Player, rule: usize, hints: Hints, log: &mut impl Narrate) -> Option<Moves> {
+    pub(crate) fn end_and_go_on(
+        &self,
+        pos: &mut Position,
+        mover: Player,
+        rule: usize,
+        hints: Hints,
+        log: &mut impl Narrate,
+    ) -> Option<Moves> {
         let mut rule = rule;
         let mut mover = mover;
         for _ in 0..MAX_EMPTY_ROUNDS {

@@ -1,0 +1,624 @@
+//! Fast forms of common rule shapes. When a game's rules have a shape this module recognises, the
+//! compiler builds tables from them with which the engine (`engine/kernel.rs`) plays a whole
+//! random playout on a board packed into one 128-bit number, one byte a cell: a sowing is a table
+//! look-up and an addition, the filled pits of a row are a few bit operations, and the end rules
+//! are read from the stores, the rows and the move number without an evaluation context. Any game
+//! without the shape, or any position the tables were not built for, is played by the general
+//! engine, which the fast form hands the position back to whenever it meets what it does not know
+//! (such as the end of a game).
+//!
+//! The shape recognised: one phase of rules; a board of at most 16 cells (two rows and the two
+//! stores, no shared pits); a single lap a move along a fixed track (no relay, no `skip when`, no
+//! special start, no trigger, no forbidden move, no move that must be sown to be judged); at most
+//! 255 seeds (one byte a cell); no claims, closures, memory, rounds, passing or `after move` rules;
+//! feeding required or none; a grand slam that captures nothing or no grand slam rule; capture rules
+//! whose conditions are lists of one-step tests on `last` and whose actions take `last` or the pit
+//! across, with at most a plain series; end rules that are `repeated`, `no_moves`, read only the
+//! stores (tabulated), or are one-step tests of row sums, cells and the move number.
+
+use crate::compile::ir::{
+    Action, CmpOp, Code, EndTest, Feeding, Game, GrandSlam, Op, Operand, PitsExpr, Quick, Receiver, Reg, Test, Then, Who,
+};
+use crate::engine::{Cell, NO_PIT, Player};
+
+/// Most cells (pits and stores) a board packed into 128 bits holds.
+pub const LANES: usize = 16;
+
+/// The tables of a game whose rules have the shape this module knows.
+#[derive(Debug, Clone)]
+pub struct FastForm {
+    /// Pits of one player.
+    pub side: usize,
+    /// Pits of both players (the stores are the two cells after them).
+    pub pits: usize,
+    /// Seeds in the game: the tables of the store-only end rules hold for this total only.
+    pub total: u32,
+    /// Per player, 0xFF on the lanes of their row.
+    pub row_lanes: [u128; 2],
+    /// Per origin cell: every lane but the origin's.
+    pub keep: [u128; LANES],
+    /// Per origin cell (own pits of the mover only), the sowing of `r` seeds for `r <= lap`, and the
+    /// cell the `r`-th seed falls into (`r >= 1`).
+    pub partial: [[u128; PLACES]; LANES],
+    /// See `partial`.
+    pub last: [[u8; PLACES]; LANES],
+    /// The change of the position's identity (`Game::hash`) by `partial`'s seeds.
+    pub partial_keys: [[u64; PLACES]; LANES],
+    /// Per mover and cell, the counts of `last` with which a capture rule may hold
+    /// (`Phase::capture_at`).
+    pub capture_at: [[u64; LANES]; 2],
+    /// Per origin cell: one seed in every cell of a full round.
+    pub round: [u128; LANES],
+    /// Identity change of a full round.
+    pub round_keys: [u64; LANES],
+    /// Seeds a full round sows, per origin cell.
+    pub lap: [u8; LANES],
+    /// Identity weight of a seed in each cell.
+    pub keys: [u64; LANES],
+    /// The opponent must be fed when their row is empty.
+    pub must_feed: bool,
+    /// Capture rules, in order.
+    pub captures: Vec<FastCapture>,
+    /// A grand slam undoes the captures of the move.
+    pub grand_slam_undone: bool,
+    /// Per cell: the cell across ([`NO_PIT`] as 0xFF).
+    pub across: [u8; LANES],
+    /// Per mover: the track's step back and forward, and the cells on it (bits), for a series.
+    pub prev: [[u8; LANES]; 2],
+    /// See `prev`.
+    pub next: [[u8; LANES]; 2],
+    /// See `prev`.
+    pub on_track: [u32; 2],
+    /// The length of each mover's track.
+    pub track_len: [u8; 2],
+    /// End rules, in order (all of the game's).
+    pub ends: Vec<FastEnd>,
+    /// Per set of moves (bit `k - 1` for pit `k`), the `i`-th move: a random move is one look-up.
+    pub nth: Vec<[u8; 8]>,
+    /// The probes of every end rule made of probes, with the rule's index: all are tested after
+    /// every move, without a dispatch on the rule.
+    pub probes: Vec<(u8, Probe)>,
+    /// The end rules made of probes any of which must hold (bit `i` for rule `i`).
+    pub any_probes: u64,
+    /// The end rules made of probes all of which must hold.
+    pub all_probes: u64,
+    /// The other general end rules (tests read one by one).
+    pub tested: u64,
+}
+
+/// Places per origin in [`FastForm::partial`]: a power of two above any lap, so that an index
+/// masked to it needs no bounds check.
+pub const PLACES: usize = 32;
+
+/// A capture rule in fast form.
+#[derive(Debug, Clone)]
+pub struct FastCapture {
+    /// Its condition, of `last`.
+    pub when: CellCond,
+    /// The pits taken, in order: `last` (false) or the pit across it (true).
+    pub takes: Vec<bool>,
+    /// The series from the first pit taken, if any.
+    pub series: Option<FastSeries>,
+    /// What happens next.
+    pub then: Then,
+}
+
+/// A plain series: one way, every pit, while all tests hold.
+#[derive(Debug, Clone)]
+pub struct FastSeries {
+    /// Along the sowing (else against it).
+    pub forward: bool,
+    /// Its condition, of the pit looked at.
+    pub cond: CellCond,
+}
+
+/// A condition made of one-step tests of a cell (`last`, or the pit a series looks at), answered
+/// before the game for every cell and count: it holds when the cell's bit is set in `at` (the tests
+/// of where the cell lies), its count's bit in `count` and the count across's bit in `across`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellCond {
+    /// Per mover, the cells where the tests of place hold.
+    pub at: [u32; 2],
+    /// The counts (0 to 255) with which the tests of the cell's count hold.
+    pub count: [u64; 4],
+    /// The counts of the pit across (0 for none) with which its tests hold.
+    pub across: [u64; 4],
+}
+
+/// Is `n` in the set of counts?
+#[inline(always)]
+pub fn has_count(set: &[u64; 4], n: u32) -> bool {
+    set[(n >> 6) as usize & 3] >> (n & 63) & 1 != 0
+}
+
+/// A one-step test of a cell.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum CellTest {
+    /// Its side is the mover's (`false`: the opponent's), `== is`.
+    SideIsMover(bool, bool),
+    /// Its count within `lo..=hi`, `== inside`.
+    CountIn(i64, i64, bool),
+    /// Its count before the last seed within `lo..=hi`, `== inside`.
+    BeforeIn(i64, i64, bool),
+    /// The count of the pit across within `lo..=hi`, `== inside`.
+    AcrossIn(i64, i64, bool),
+    /// Its count is even, `== even`.
+    CountEven(bool),
+    /// The count across is even, `== even`.
+    AcrossEven(bool),
+    /// It is a store, `== is`.
+    IsStore(bool),
+    /// It is the store of the mover (`false`: the opponent), `== is`.
+    IsStoreOfMover(bool, bool),
+}
+
+/// An end rule in fast form.
+#[derive(Debug, Clone)]
+pub enum FastEnd {
+    /// `repeated`.
+    Repeated,
+    /// `no_moves`.
+    NoMoves,
+    /// Reads only the stores: its answers are tabulated (the rule's index in `Game::ends`).
+    Stores(usize),
+    /// One-step tests, all (or any) of which must hold.
+    Tests {
+        /// All must hold (else any).
+        all: bool,
+        /// The tests.
+        tests: Vec<EndCheck>,
+    },
+    /// Probes, all (or any) of which must hold.
+    Probes {
+        /// All must hold (else any).
+        all: bool,
+        /// The probes.
+        probes: Vec<Probe>,
+    },
+}
+
+/// A test of a packed position answered without a dispatch on its kind: it holds when
+/// (the lanes chosen are all empty and the move number is within `lo..=lo + span`) `== want`. A test
+/// that a row is empty takes every move number; a test of the move number chooses no lanes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Probe {
+    /// The lanes, per player who moved and player to move.
+    pub lanes: [[u128; 2]; 2],
+    /// Lowest move number.
+    pub lo: u32,
+    /// Move numbers above the lowest.
+    pub span: u32,
+    /// The answer when both parts hold.
+    pub want: bool,
+}
+
+/// A number an end rule reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EndValue {
+    /// A constant.
+    Int(i64),
+    /// The move number.
+    Ply,
+    /// A player's row, summed.
+    Row(Player),
+    /// The row of the player who moved (`true`: of the other one).
+    RowOfMover(bool),
+    /// The row of the player to move (`true`: of the other one).
+    RowOfToMove(bool),
+    /// A cell's count.
+    Cell(u8),
+}
+
+/// A comparison an end rule makes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EndCheck {
+    /// `a op b`.
+    Cmp(EndValue, CmpOp, EndValue),
+    /// `x` within `lo..=hi`, `== inside`.
+    In(EndValue, i64, i64, bool),
+}
+
+/// The fast form of `game`, if its rules have a shape this module knows.
+pub fn recognise(game: &Game) -> Option<FastForm> {
+    let [phase] = game.phases.as_slice() else { return None };
+    let sow = &phase.sow;
+    let pits = game.pit_count();
+    let cells = pits + 2;
+    let plain_board = game.rows == 1 && game.shared == 0 && !game.ring && game.choices == 1 && cells <= LANES;
+    let plain_rules = game.triggers.is_empty()
+        && game.rounds.is_none()
+        && !game.uses_claims
+        && !game.uses_closed
+        && !game.uses_can_feed
+        && game.memory.is_empty()
+        && phase.after_moves.is_empty()
+        && !phase.sows_nothing
+        && !game.uses_choose
+        && !game.passing
+        && game.total <= 255
+        && game.ends.len() <= 64
+        && matches!(game.play_from, crate::syntax::ast::PlayFrom::Own);
+    let plain_sowing = sow.relay.is_none()
+        && sow.skip.is_none()
+        && !sow.special_start
+        && !sow.either
+        && sow.path.is_none()
+        && phase.when.is_none()
+        && phase.forbids.is_empty()
+        && !phase.sows_to_judge
+        && !phase.captures_required;
+    if !(plain_board && plain_rules && plain_sowing) {
+        return None;
+    }
+    let must_feed = match game.feeding {
+        None => false,
+        Some(Feeding::Required) => true,
+        Some(Feeding::Penalty(_)) => return None,
+    };
+    let grand_slam_undone = match game.grand_slam {
+        None => false,
+        Some(GrandSlam::CaptureNothing) => true,
+        Some(_) => return None,
+    };
+    let side = game.side_pits;
+    let mut ff = FastForm {
+        side,
+        pits,
+        total: game.total,
+        row_lanes: [0; 2],
+        keep: [0; LANES],
+        partial: [[0; PLACES]; LANES],
+        last: [[0; PLACES]; LANES],
+        partial_keys: [[0; PLACES]; LANES],
+        capture_at: [[0; LANES]; 2],
+        round: [0; LANES],
+        round_keys: [0; LANES],
+        lap: [0; LANES],
+        keys: [0; LANES],
+        must_feed,
+        captures: Vec::new(),
+        grand_slam_undone,
+        across: [0xFF; LANES],
+        prev: [[0; LANES]; 2],
+        next: [[0; LANES]; 2],
+        on_track: [0; 2],
+        track_len: [0; 2],
+        ends: Vec::new(),
+        nth: (0..1u32 << side)
+            .map(|set| {
+                let mut moves = [0u8; 8];
+                for (slot, k) in moves.iter_mut().zip((1..=side).filter(|k| set >> (k - 1) & 1 != 0)) {
+                    *slot = k as u8;
+                }
+                moves
+            })
+            .collect(),
+        probes: Vec::new(),
+        any_probes: 0,
+        all_probes: 0,
+        tested: 0,
+    };
+    for c in 0..cells {
+        ff.keys[c] = game.hash_keys[c];
+        ff.keep[c] = !(0xFFu128 << (8 * c));
+        let across = game.opposite(c as Cell);
+        ff.across[c] = if across == NO_PIT { 0xFF } else { across as u8 };
+        if game.side_codes[c] > 1 {
+            return None;
+        }
+    }
+    for p in Player::BOTH {
+        for c in game.row(p) {
+            ff.row_lanes[p.index()] |= 0xFF << (8 * c);
+        }
+        let track = if sow.ccw {
+            &phase.tracks[p.index()]
+        } else {
+            &phase.cw_tracks[p.index()]
+        };
+        if track.cells.len() > LANES || track.next.len() < cells {
+            return None;
+        }
+        for c in 0..cells {
+            ff.prev[p.index()][c] = track.prev[c] as u8;
+            ff.next[p.index()][c] = track.next[c] as u8;
+        }
+        for &c in &track.cells {
+            ff.on_track[p.index()] |= 1 << c;
+        }
+        ff.track_len[p.index()] = track.cells.len() as u8;
+        for origin in game.row(p) {
+            if !track.has(origin as Cell) {
+                return None;
+            }
+            // The cells a round sows into, in order, after the origin.
+            let mut order = Vec::new();
+            let mut c = origin;
+            for _ in 0..track.cells.len() {
+                c = track.next[c] as usize;
+                if !(sow.skip_origin && c == origin) {
+                    order.push(c);
+                }
+            }
+            if order.is_empty() {
+                return None;
+            }
+            ff.lap[origin] = order.len() as u8;
+            let (mut add, mut keys) = (0u128, 0u64);
+            for (r, &c) in order.iter().enumerate() {
+                ff.partial[origin][r] = add;
+                ff.partial_keys[origin][r] = keys;
+                add += 1 << (8 * c);
+                keys = keys.wrapping_add(game.hash_keys[c]);
+                ff.last[origin][r + 1] = c as u8;
+            }
+            // A sowing of `n` seeds reads place `(n - 1) % lap + 1`: the last place is a full round.
+            ff.partial[origin][order.len()] = add;
+            ff.partial_keys[origin][order.len()] = keys;
+            ff.round[origin] = add;
+            ff.round_keys[origin] = keys;
+        }
+    }
+    for (mover, at) in ff.capture_at.iter_mut().enumerate() {
+        at[..cells].copy_from_slice(&phase.capture_at[mover][..cells]);
+    }
+    for rule in &phase.captures {
+        ff.captures.push(capture(game, rule)?);
+    }
+    for (i, rule) in game.ends.iter().enumerate() {
+        ff.ends.push(match rule.test {
+            EndTest::Repeated => FastEnd::Repeated,
+            EndTest::NoMoves => FastEnd::NoMoves,
+            // Tabulated only up to a number of seeds the general engine decides; the fast form then
+            // reads the general table.
+            EndTest::StoresOnly if game.total <= 200 => FastEnd::Stores(i),
+            EndTest::StoresOnly => return None,
+            EndTest::General => probes(game, end_tests(&rule.when)?),
+        });
+    }
+    for (i, end) in ff.ends.iter().enumerate() {
+        match end {
+            FastEnd::Probes { all, probes } => {
+                ff.probes.extend(probes.iter().map(|&p| (i as u8, p)));
+                *if *all { &mut ff.all_probes } else { &mut ff.any_probes } |= 1 << i;
+            }
+            FastEnd::Tests { .. } => ff.tested |= 1 << i,
+            _ => {}
+        }
+    }
+    Some(ff)
+}
+
+/// A capture rule in fast form, if it has the shape.
+fn capture(game: &Game, rule: &crate::compile::ir::Rule) -> Option<FastCapture> {
+    let when = cell_tests(game, &rule.when, Reg::Last)?;
+    let mut takes = Vec::new();
+    let mut series = None;
+    match rule.actions.as_slice() {
+        [] => {}
+        [
+            Action::Take {
+                pits,
+                to: Receiver::Player(to),
+                series: s,
+            },
+        ] => {
+            if to.ops != [Op::Mover] {
+                return None;
+            }
+            for p in pits {
+                let PitsExpr::Pit(code) = p else { return None };
+                match code.ops.as_slice() {
+                    [Op::Reg(Reg::Last)] => takes.push(false),
+                    [Op::Reg(Reg::Last), Op::Opposite] => takes.push(true),
+                    _ => return None,
+                }
+            }
+            if let Some(s) = s {
+                if !s.plain {
+                    return None;
+                }
+                series = Some(FastSeries {
+                    forward: s.forward,
+                    cond: cell_tests(game, &s.cond, Reg::Pit)?,
+                });
+            }
+        }
+        _ => return None,
+    }
+    if rule.then == Then::Continue || rule.then == Then::End || rule.then == Then::AnotherMove {
+        Some(FastCapture {
+            when,
+            takes,
+            series,
+            then: rule.then,
+        })
+    } else {
+        None
+    }
+}
+
+/// A condition made of one-step tests of the cell `reg`, all of which must hold, answered for
+/// every cell and count.
+fn cell_tests(game: &Game, code: &Code, reg: Reg) -> Option<CellCond> {
+    let tests: Vec<CellTest> = match &code.quick {
+        Quick::One(t) => vec![cell_test(t, reg)?],
+        Quick::Both(a, b) => vec![cell_test(a, reg)?, cell_test(b, reg)?],
+        Quick::Tests(flat) if flat.all => flat.tests.iter().map(|t| cell_test(t, reg)).collect::<Option<_>>()?,
+        _ => return None,
+    };
+    let pits = game.pit_count();
+    let within = |n: u32, lo: i64, hi: i64| (lo..=hi).contains(&i64::from(n));
+    let mut cond = CellCond {
+        at: [0; 2],
+        count: [0; 4],
+        across: [0; 4],
+    };
+    for mover in Player::BOTH {
+        let who = |m: bool| if m { mover } else { mover.other() };
+        for c in 0..pits + 2 {
+            let holds = tests.iter().all(|&t| match t {
+                CellTest::SideIsMover(m, is) => (game.side_codes[c] == who(m) as u8) == is,
+                CellTest::IsStore(is) => (c >= pits) == is,
+                CellTest::IsStoreOfMover(m, is) => (c == game.store(who(m)) as usize) == is,
+                _ => true,
+            });
+            cond.at[mover.index()] |= u32::from(holds) << c;
+        }
+    }
+    for n in 0..256u32 {
+        let count = tests.iter().all(|&t| match t {
+            CellTest::CountIn(lo, hi, inside) => within(n, lo, hi) == inside,
+            // The last seed fell into the cell: before it, the cell held one fewer (when the engine
+            // keeps the counts before; else it reads the count).
+            CellTest::BeforeIn(lo, hi, inside) => {
+                n >= u32::from(game.uses_before) && within(n - u32::from(game.uses_before), lo, hi) == inside
+            }
+            CellTest::CountEven(even) => n.is_multiple_of(2) == even,
+            _ => true,
+        });
+        let across = tests.iter().all(|&t| match t {
+            CellTest::AcrossIn(lo, hi, inside) => within(n, lo, hi) == inside,
+            CellTest::AcrossEven(even) => n.is_multiple_of(2) == even,
+            _ => true,
+        });
+        cond.count[(n >> 6) as usize] |= u64::from(count) << (n & 63);
+        cond.across[(n >> 6) as usize] |= u64::from(across) << (n & 63);
+    }
+    Some(cond)
+}
+
+fn cell_test(t: &Test, reg: Reg) -> Option<CellTest> {
+    let mover = |w: Who| match w {
+        Who::Mover | Who::ToMove => true,
+        Who::Opponent | Who::NotToMove => false,
+    };
+    Some(match *t {
+        Test::SideIs(r, w, is) if r == reg => CellTest::SideIsMover(mover(w), is),
+        Test::CountIn(r, lo, hi, inside) if r == reg => CellTest::CountIn(lo, hi, inside),
+        Test::BeforeIn(r, lo, hi, inside) if r == reg && reg == Reg::Last => CellTest::BeforeIn(lo, hi, inside),
+        Test::OppositeCountIn(r, lo, hi, inside) if r == reg => CellTest::AcrossIn(lo, hi, inside),
+        Test::CountEven(r, even) if r == reg => CellTest::CountEven(even),
+        Test::OppositeCountEven(r, even) if r == reg => CellTest::AcrossEven(even),
+        Test::StoreIs(r, is) if r == reg => CellTest::IsStore(is),
+        Test::IsStoreOf(r, w, is) if r == reg => CellTest::IsStoreOfMover(mover(w), is),
+        _ => return None,
+    })
+}
+
+/// An end rule's condition as one-step tests, if it is made of them.
+fn end_tests(code: &Code) -> Option<FastEnd> {
+    let (all, tests): (bool, &[Test]) = match &code.quick {
+        Quick::One(t) => (true, std::slice::from_ref(t)),
+        Quick::Both(a, b) => {
+            return Some(FastEnd::Tests {
+                all: true,
+                tests: vec![end_check(a)?, end_check(b)?],
+            });
+        }
+        Quick::Either(a, b) => {
+            return Some(FastEnd::Tests {
+                all: false,
+                tests: vec![end_check(a)?, end_check(b)?],
+            });
+        }
+        Quick::Tests(flat) => (flat.all, &flat.tests),
+        _ => return None,
+    };
+    Some(FastEnd::Tests {
+        all,
+        tests: tests.iter().map(end_check).collect::<Option<_>>()?,
+    })
+}
+
+/// The end rule as probes, when each of its tests is one.
+fn probes(game: &Game, end: FastEnd) -> FastEnd {
+    let FastEnd::Tests { all, tests } = &end else { return end };
+    match tests.iter().map(|&t| probe(game, t)).collect::<Option<Vec<_>>>() {
+        Some(probes) => FastEnd::Probes { all: *all, probes },
+        None => end,
+    }
+}
+
+/// A test of a row's emptiness or of the move number as a probe.
+fn probe(game: &Game, t: EndCheck) -> Option<Probe> {
+    let rows = Player::BOTH.map(|p| game.row(p).fold(0u128, |lanes, c| lanes | 0xFF << (8 * c)));
+    let whole = Probe {
+        lanes: [[0; 2]; 2],
+        lo: 0,
+        span: u32::MAX,
+        want: true,
+    };
+    let clamp = |n: i64| n.clamp(0, i64::from(u32::MAX)) as u32;
+    let ply = |lo: i64, hi: i64, want: bool| {
+        // No move number at all: one the game never reaches.
+        let (lo, span) = if hi < 0 || lo > hi {
+            (u32::MAX, 0)
+        } else {
+            (clamp(lo), clamp(hi) - clamp(lo))
+        };
+        Some(Probe { lo, span, want, ..whole })
+    };
+    match t {
+        EndCheck::In(EndValue::Ply, lo, hi, inside) => ply(lo, hi, inside),
+        EndCheck::Cmp(EndValue::Ply, op, EndValue::Int(n)) | EndCheck::Cmp(EndValue::Int(n), op, EndValue::Ply) => {
+            let op = if matches!(t, EndCheck::Cmp(EndValue::Int(_), ..)) {
+                op.swapped()
+            } else {
+                op
+            };
+            match op {
+                CmpOp::Eq => ply(n, n, true),
+                CmpOp::Ne => ply(n, n, false),
+                CmpOp::Lt => ply(i64::MIN, n.saturating_sub(1), true),
+                CmpOp::Le => ply(i64::MIN, n, true),
+                CmpOp::Gt => ply(n.saturating_add(1), i64::MAX, true),
+                CmpOp::Ge => ply(n, i64::MAX, true),
+            }
+        }
+        EndCheck::In(row, lo, hi, inside) => {
+            // A row's seeds are never negative: "within lo..=0" is "empty", "at least 1" is "not".
+            let want = if lo <= 0 && hi == 0 {
+                inside
+            } else if lo == 1 && hi >= i64::from(game.total) {
+                !inside
+            } else {
+                return None;
+            };
+            // Per player who moved (first index) and player to move (second).
+            let lanes = match row {
+                EndValue::Row(p) => [[rows[p.index()]; 2]; 2],
+                EndValue::RowOfMover(other) => [0, 1].map(|m| [rows[m ^ usize::from(other)]; 2]),
+                EndValue::RowOfToMove(other) => [[0, 1].map(|t| rows[t ^ usize::from(other)]); 2],
+                _ => return None,
+            };
+            Some(Probe { lanes, want, ..whole })
+        }
+        _ => None,
+    }
+}
+
+fn end_check(t: &Test) -> Option<EndCheck> {
+    Some(match *t {
+        Test::RowSeedsIn(p, lo, hi, inside) => EndCheck::In(EndValue::Row(p), lo, hi, inside),
+        Test::Cmp(a, op, b) => EndCheck::Cmp(end_value(a)?, op, end_value(b)?),
+        Test::In(x, lo, hi, inside) => EndCheck::In(end_value(x)?, lo, hi, inside),
+        _ => return None,
+    })
+}
+
+fn end_value(o: Operand) -> Option<EndValue> {
+    Some(match o {
+        Operand::Int(n) => EndValue::Int(n),
+        Operand::Ply => EndValue::Ply,
+        Operand::SeedsRow(p) => EndValue::Row(p),
+        Operand::SeedsOf(w) => match w {
+            Who::Mover => EndValue::RowOfMover(false),
+            Who::Opponent => EndValue::RowOfMover(true),
+            Who::ToMove => EndValue::RowOfToMove(false),
+            Who::NotToMove => EndValue::RowOfToMove(true),
+        },
+        Operand::CountCell(c) if (c as usize) < LANES => EndValue::Cell(c as u8),
+        _ => return None,
+    })
+}

@@ -1,0 +1,410 @@
+//! Random playouts in the fast form of a rule shape (see `compile::shape`): the board packed into
+//! one `u128`, one byte a cell, so that a sowing is a table look-up and an addition (no lane can
+//! overflow: a game has at most 255 seeds), and the filled pits of a row, a row's seeds and the
+//! feeding test are a few bit operations. The moves, the random numbers drawn, the history of
+//! positions and the end rules are exactly the general engine's, so a playout reaches the same
+//! positions either way (`tests/fast_forms.rs` checks it for every shipped game); whatever the fast
+//! form does not know (the end of the game, above all) it hands back to the general engine.
+
+use rand::Rng;
+
+use super::play::Hints;
+use super::trace::Silent;
+use super::{Game, Moves, Player, Position};
+use crate::compile::ir::Then;
+use crate::compile::shape::{CellCond, EndCheck, EndValue, FastCapture, FastEnd, FastForm, LANES, PLACES, Probe, has_count};
+
+const LOW7: u128 = 0x7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F;
+const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+
+/// A byte of the packed board.
+#[inline(always)]
+fn lane(b: u128, c: usize) -> u32 {
+    // Through memory: a shift of a 128-bit number by a variable amount takes a dozen instructions.
+    u32::from(b.to_le_bytes()[c & 15])
+}
+
+/// Bit `c` set for every cell `c` that holds seeds.
+#[inline(always)]
+fn filled_bits(b: u128) -> u32 {
+    // The top bit of each byte that is not zero (no carry crosses a byte: 0x7F + 0x7F < 0x100).
+    let tops = (((b & LOW7) + LOW7) | b) & HIGH;
+    let gather = |half: u64| ((half >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+    gather(tops as u64) | gather((tops >> 64) as u64) << 8
+}
+
+/// The sum of the bytes (at most 255 in a game of at most 255 seeds).
+#[inline(always)]
+fn byte_sum(b: u128) -> u32 {
+    let sum = |half: u64| (half.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
+    sum(b as u64) + sum((b >> 64) as u64)
+}
+
+/// What a playout in fast form leaves for the general engine.
+pub(crate) enum Handed {
+    /// The playout stopped: the ply limit, or no move to draw.
+    Stopped,
+    /// The game is to go on in the general engine (an end rule was carried out there), with the
+    /// legal moves of the position reached when they were worked out.
+    GoOn(Option<Moves>),
+}
+
+/// The position of a playout in fast form.
+struct Packed {
+    board: u128,
+    to_move: Player,
+    ply: u32,
+}
+
+impl FastForm {
+    #[inline(always)]
+    fn store(&self, p: Player) -> usize {
+        self.pits + p.index()
+    }
+
+    #[inline(always)]
+    fn row_seeds(&self, b: u128, p: Player) -> u32 {
+        byte_sum(b & self.row_lanes[p.index()])
+    }
+
+    /// Sows the seeds of `origin` (which holds some): the board after, the cell of the last seed,
+    /// and the change of the position's identity.
+    #[inline(always)]
+    fn sow(&self, b: u128, origin: usize) -> (u128, usize, u64) {
+        let origin = origin & (LANES - 1);
+        let n = lane(b, origin) as usize;
+        let lap = self.lap[origin] as usize;
+        let kept = b & self.keep[origin];
+        let removed = (n as u64).wrapping_mul(self.keys[origin]);
+        if n <= lap {
+            let n = n & (PLACES - 1);
+            let board = kept + self.partial[origin][n];
+            return (
+                board,
+                self.last[origin][n] as usize,
+                self.partial_keys[origin][n].wrapping_sub(removed),
+            );
+        }
+        // More than a round: whole rounds, then the rest.
+        let (rounds, rest) = ((n - 1) / lap, ((n - 1) % lap + 1) & (PLACES - 1));
+        let board = kept + self.partial[origin][rest] + self.round[origin] * rounds as u128;
+        let keys = self.partial_keys[origin][rest]
+            .wrapping_add(self.round_keys[origin].wrapping_mul(rounds as u64))
+            .wrapping_sub(removed);
+        (board, self.last[origin][rest] as usize, keys)
+    }
+
+    /// The seeds of both stores, as one number.
+    #[inline(always)]
+    fn stores(&self, b: u128) -> u16 {
+        let bytes = b.to_le_bytes();
+        u16::from_le_bytes([bytes[self.pits & (LANES - 1)], bytes[(self.pits + 1) & (LANES - 1)]])
+    }
+
+    /// Does the condition hold of cell `c` on `b` when `mover` moves?
+    #[inline(always)]
+    fn holds(&self, cond: &CellCond, b: u128, c: usize, mover: Player) -> bool {
+        let across = match self.across[c] {
+            0xFF => 0,
+            a => lane(b, a as usize),
+        };
+        cond.at[mover.index()] >> c & 1 != 0 && has_count(&cond.count, lane(b, c)) && has_count(&cond.across, across)
+    }
+
+    /// Carries out the actions of the capture rule `rule`, which holds at `last`, as
+    /// `Game::fire` does.
+    #[inline(never)]
+    fn fire(&self, rule: &FastCapture, b: &mut u128, keys: &mut u64, last: usize, mover: Player) {
+        let snapshot = *b;
+        let store = self.store(mover);
+        // Per cell, the seeds taken (for a grand slam to put back).
+        let mut taken = 0u128;
+        // The change of the position's identity by the seeds taken.
+        let mut moved_keys = 0u64;
+        let mut take = |b: &mut u128, c: usize| {
+            if c >= self.pits {
+                return;
+            }
+            let n = lane(*b, c);
+            *b -= u128::from(n) << (8 * c);
+            *b += u128::from(n) << (8 * store);
+            taken += u128::from(n) << (8 * c);
+            moved_keys = moved_keys.wrapping_add(u64::from(n).wrapping_mul(self.keys[store].wrapping_sub(self.keys[c])));
+        };
+        let mut anchor = None;
+        for &across in &rule.takes {
+            let c = if across { self.across[last] as usize } else { last };
+            anchor.get_or_insert(c);
+            take(b, c);
+        }
+        if let (Some(series), Some(anchor)) = (&rule.series, anchor)
+            && anchor < self.pits
+        {
+            let walk = if self.on_track[mover.index()] >> anchor & 1 != 0 {
+                mover
+            } else {
+                mover.other()
+            }
+            .index();
+            let mut c = anchor;
+            for _ in 1..self.track_len[walk] {
+                c = if series.forward { self.next[walk][c] } else { self.prev[walk][c] } as usize;
+                if c >= self.pits {
+                    continue;
+                }
+                if !self.holds(&series.cond, snapshot, c, mover) {
+                    break;
+                }
+                take(b, c);
+            }
+        }
+        let opponent = mover.other();
+        if self.grand_slam_undone && taken & self.row_lanes[opponent.index()] != 0 && self.row_seeds(*b, opponent) == 0 {
+            // A grand slam: every seed taken goes back.
+            *b = *b + taken - (u128::from(byte_sum(taken)) << (8 * store));
+            moved_keys = 0;
+        }
+        *keys = keys.wrapping_add(moved_keys);
+    }
+
+    /// A move from `origin` with its captures: the board after, whether the mover moves again, and
+    /// the change of the board's part of the position's identity.
+    #[inline(always)]
+    fn play(&self, b: u128, origin: usize, mover: Player) -> (u128, bool, u64) {
+        let (mut b, last, mut keys) = self.sow(b, origin);
+        let seeds = lane(b, last).min(63);
+        // The first capture rule that holds, as `Game::capture` finds it, after the filter of the
+        // cells and counts where one may.
+        if self.capture_at[mover.index()][last & (LANES - 1)] >> seeds & 1 != 0
+            && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
+        {
+            if !rule.takes.is_empty() {
+                self.fire(rule, &mut b, &mut keys, last, mover);
+            }
+            return (b, rule.then == Then::AnotherMove, keys);
+        }
+        (b, false, keys)
+    }
+
+    /// The legal moves of `to_move` (bit `k - 1` for pit `k`).
+    #[inline(always)]
+    fn legal(&self, b: u128, to_move: Player) -> u64 {
+        let row = (1u64 << self.side) - 1;
+        let filled = u64::from(filled_bits(b)) >> (to_move.index() * self.side) & row;
+        if self.must_feed && b & self.row_lanes[to_move.other().index()] == 0 {
+            return self.feeding(b, to_move, filled);
+        }
+        filled
+    }
+
+    /// The moves among `filled` that leave the starving opponent seeds.
+    #[cold]
+    #[inline(never)]
+    fn feeding(&self, b: u128, to_move: Player, filled: u64) -> u64 {
+        let mut moves = 0;
+        let mut left = filled;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let (after, ..) = self.play(b, to_move.index() * self.side + i, to_move);
+            if after & self.row_lanes[to_move.other().index()] != 0 {
+                moves |= 1 << i;
+            }
+        }
+        moves
+    }
+
+    /// The position's identity (`Game::hash`) for a game with no claims, closures or memory.
+    fn identity(&self, b: u128, to_move: Player) -> u64 {
+        (0..self.pits + 2).fold(Game::turn_key(to_move), |h, c| {
+            h.wrapping_add(u64::from(lane(b, c)).wrapping_mul(self.keys[c]))
+        })
+    }
+
+    #[inline(always)]
+    fn value(&self, v: EndValue, pos: &Packed, mover: Player) -> i64 {
+        i64::from(match v {
+            EndValue::Int(n) => return n,
+            EndValue::Ply => pos.ply,
+            EndValue::Row(p) => self.row_seeds(pos.board, p),
+            EndValue::RowOfMover(other) => self.row_seeds(pos.board, if other { mover.other() } else { mover }),
+            EndValue::RowOfToMove(other) => self.row_seeds(pos.board, if other { pos.to_move.other() } else { pos.to_move }),
+            EndValue::Cell(c) => lane(pos.board, c as usize),
+        })
+    }
+
+    #[inline(always)]
+    fn probe(&self, p: &Probe, pos: &Packed, mover: Player) -> bool {
+        let empty = pos.board & p.lanes[mover.index()][pos.to_move.index()] == 0;
+        (empty & (pos.ply.wrapping_sub(p.lo) <= p.span)) == p.want
+    }
+
+    #[inline(always)]
+    fn check(&self, t: EndCheck, pos: &Packed, mover: Player) -> bool {
+        match t {
+            // A row is empty (or not): one mask, no sum.
+            EndCheck::In(EndValue::Row(p), 0, 0, inside) => (pos.board & self.row_lanes[p.index()] == 0) == inside,
+            EndCheck::Cmp(a, op, b) => op.holds(self.value(a, pos, mover), self.value(b, pos, mover)),
+            EndCheck::In(x, lo, hi, inside) => (lo..=hi).contains(&self.value(x, pos, mover)) == inside,
+        }
+    }
+}
+
+impl Game {
+    /// Does the game have a fast form (its rules a shape `compile::shape` recognises)?
+    pub fn has_fast_form(&self) -> bool {
+        self.fast.is_some()
+    }
+
+    /// The same game played by the general engine alone: for checking the fast form against it.
+    pub fn without_fast_form(&self) -> Game {
+        Game {
+            fast: None,
+            ..self.clone()
+        }
+    }
+
+    /// The fast form, if the game has one and `pos` is a position its tables were built for.
+    #[inline]
+    pub(crate) fn fast_form_for(&self, pos: &Position, hints: Hints) -> Option<&FastForm> {
+        let ff = self.fast.as_deref()?;
+        let cells: &[u32] = &pos.board.cells;
+        (!pos.over && cells.len() == ff.pits + 2 && hints.open && pos.board.memory.is_empty() && cells.iter().sum::<u32>() == ff.total)
+            .then_some(ff)
+    }
+
+    /// Plays random moves from `pos` in fast form, as [`Game::random_playout`] does, until the game
+    /// ends (carried out by the general engine), no move can be drawn, or `*plies` reaches
+    /// `max_plies`.
+    pub(crate) fn fast_playout(
+        &self,
+        ff: &FastForm,
+        pos: &mut Position,
+        rng: &mut impl Rng,
+        plies: &mut u32,
+        max_plies: u32,
+        hints: Hints,
+    ) -> Handed {
+        let cells: &[u32] = &pos.board.cells;
+        let mut at = Packed {
+            board: cells.iter().enumerate().fold(0u128, |b, (c, &n)| b | u128::from(n) << (8 * c)),
+            to_move: pos.to_move,
+            ply: pos.ply,
+        };
+        let kinds = self.end_kinds;
+        // The current position's identity: the history keeps it last, when it keeps any.
+        let mut identity = match pos.history.last() {
+            Some(h) => h,
+            None if self.uses_repeated => ff.identity(at.board, at.to_move),
+            None => 0,
+        };
+        let mut moves = ff.legal(at.board, at.to_move);
+        let handed = loop {
+            if *plies >= max_plies {
+                break Handed::Stopped;
+            }
+            // The draw of `Game::random_playout`, with the `i`-th move read from a table.
+            let count = moves.count_ones() as usize;
+            let i = rng.gen_range(0..count.max(1));
+            if moves == 0 {
+                break Handed::Stopped;
+            }
+            let k = usize::from(ff.nth[moves as usize][i]);
+            *plies += 1;
+            let mover = at.to_move;
+            let origin = mover.index() * ff.side + k - 1;
+            let stores_before = ff.stores(at.board);
+            let first_move = at.ply == 0;
+            let (board, another, keys) = ff.play(at.board, origin, mover);
+            at.board = board;
+            at.ply += 1;
+            if !another {
+                at.to_move = mover.other();
+            }
+            let stores_grew = ff.stores(at.board) != stores_before;
+            let mut repeated = false;
+            if self.uses_repeated {
+                // The identity is a sum over the cells (see `Game::hash`): the new one is the old
+                // changed by what the move moved, equal to the one worked out afresh.
+                identity = identity
+                    .wrapping_add(keys)
+                    .wrapping_sub(Self::turn_key(mover))
+                    .wrapping_add(Self::turn_key(at.to_move));
+                let h = identity;
+                let history = &mut pos.history;
+                if self.stores_only_grow && stores_grew {
+                    history.clear();
+                }
+                repeated = history.contains(h);
+                history.push(h);
+            }
+            // The end rules, as `Game::end_rule_holding` reads them: the first that holds, of those
+            // it looks at. Each is a pure test of the position, so all are answered and the first
+            // taken; the next position's legal moves are worked out first (a `no_moves` rule asks
+            // for them, and the next move needs them).
+            let certain = if repeated { kinds.repeated } else { 0 };
+            let before_certain = certain.wrapping_sub(1) & !certain;
+            let stores_changed = first_move || stores_grew;
+            let next = ff.legal(at.board, at.to_move);
+            let mut holding = if next == 0 { kinds.no_moves } else { 0 };
+            let (mut any_hold, mut all_fail) = (0u64, 0u64);
+            for (rule, probe) in &ff.probes {
+                let holds = ff.probe(probe, &at, mover);
+                any_hold |= u64::from(holds) << rule;
+                all_fail |= u64::from(!holds) << rule;
+            }
+            holding |= any_hold & ff.any_probes | ff.all_probes & !all_fail;
+            let mut rest = (ff.tested | if stores_changed { kinds.stores_only } else { 0 }) & before_certain;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                let holds = match &ff.ends[i] {
+                    FastEnd::Stores(rule) => {
+                        let stores = u32::from(ff.stores(at.board));
+                        self.store_table(&self.ends[*rule])
+                            .and_then(|t| t.lookup(stores & 0xFF, stores >> 8 & 0xFF, ff.total))
+                            .expect("a game of the fast shape tabulates its store rules")
+                    }
+                    FastEnd::Tests { all: true, tests } => tests.iter().all(|&t| ff.check(t, &at, mover)),
+                    FastEnd::Tests { all: false, tests } => tests.iter().any(|&t| ff.check(t, &at, mover)),
+                    _ => false,
+                };
+                holding |= u64::from(holds) << i;
+                rest &= rest - 1;
+            }
+            holding &= before_certain;
+            let mut ending = (holding != 0).then(|| holding.trailing_zeros() as usize);
+            if ending.is_none() && certain != 0 {
+                ending = Some(certain.trailing_zeros() as usize);
+            }
+            if let Some(rule) = ending {
+                self.unpack(&at, pos);
+                return Handed::GoOn(self.end_and_go_on(pos, mover, rule, hints, &mut Silent));
+            }
+            moves = next;
+        };
+        self.unpack(&at, pos);
+        handed
+    }
+
+    /// Writes a packed position back into `pos`.
+    fn unpack(&self, at: &Packed, pos: &mut Position) {
+        for (c, n) in pos.board.cells.iter_mut().enumerate() {
+            *n = lane(at.board, c);
+        }
+        pos.to_move = at.to_move;
+        pos.ply = at.ply;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_bits_and_sums() {
+        let b: u128 = 3 | 1 << 16 | 200 << 120;
+        assert_eq!(filled_bits(b), 0b1000_0000_0000_0101);
+        assert_eq!(byte_sum(b), 204);
+        assert_eq!(lane(b, 15), 200);
+    }
+}
