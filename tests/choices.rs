@@ -176,7 +176,7 @@ fn an_optional_phase_is_the_moves_first_choice() {
 }
 
 #[test]
-fn the_command_line_plays_moves_with_choices_and_solve_refuses_them_clearly() {
+fn the_command_line_plays_and_solves_moves_with_choices() {
     use std::process::Command;
     let dir = super::support::scratch("choices", "cli");
     let file = dir.join("lift.sow");
@@ -203,9 +203,19 @@ fn the_command_line_plays_moves_with_choices_and_solve_refuses_them_clearly() {
     let (code, _, err) = run(&["run", path, "--moves", "1"]);
     assert_eq!(code, Some(1));
     assert!(err.contains("1:1, 1:2, 1:3"), "{err}");
-    let (code, _, err) = run(&["solve", path]);
-    assert_eq!(code, Some(1));
-    assert!(err.contains("sow::solve::choices"), "{err}");
+    // Worked by hand: 2:1' takes north's 1 (2 seeds); north's only move, 2, ends in south's 1, which it
+    // takes (2): 2 to 2. 2:2' takes north's 2 (1); north's 1 sows north 2 and south 1, taking south's 1
+    // (2); south cannot move and north keeps its last seed: 1 to 3.
+    let take = dir.join("take.sow");
+    std::fs::write(
+        &take,
+        "game \"Take one\"\nboard { pits 2  seeds 1 }\ncapture \"any\" { when last.side == opponent  take choose(row(opponent) where pit.count > 0) }\nend \"no move\" when no_moves remaining owner\n",
+    )
+    .expect("write");
+    let (code, out, err) = run(&["solve", take.to_str().expect("utf-8 path")]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("pit 2:1': a draw"), "{out}");
+    assert!(out.contains("pit 2:2': north wins by 2"), "{out}");
 }
 
 /// A special sowing each player may make once a game: clockwise, remembered by an `after move` rule of

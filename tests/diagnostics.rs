@@ -167,7 +167,10 @@ const NOT_IN_FIXTURES: &[(&str, &str)] = &[
     ("sow::analyze::unwritable", "sowlang analyze"),
     ("sow::solve::too_large", "sowlang solve"),
     ("sow::solve::too_long", "sowlang solve"),
-    ("sow::solve::choices", "tests/choices.rs"),
+    (
+        "sow::solve::choices",
+        "a game with more than 256 moves (with their choices) in one position",
+    ),
     // `sowlang serve`: errors of the command and of the answers to the page (tests/serve.rs).
     ("sow::serve::unreadable", "tests/serve.rs"),
     ("sow::serve::no_games", "tests/serve.rs"),

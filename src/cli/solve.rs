@@ -175,7 +175,7 @@ pub fn run(args: Args) -> u8 {
         };
         out(&format!("{}\n", serde_json::to_string(&j).expect("results serialise")));
     } else {
-        out(&human(game, &s, method));
+        out(&human(game, &start, &s, method));
     }
     0
 }
@@ -358,7 +358,7 @@ fn refusal(r: &Refusal, smaller: Option<Smaller>) -> Diagnostic {
         ),
         Refusal::Choices => (
             "sow::solve::choices",
-            "cannot solve this game: its moves carry choices made on the way (`choose`, `lift`, `sow taken .. either`, `optional` phases), which the solver's tables do not hold".to_string(),
+            "cannot solve this game: a position has more than 256 moves (moves with choices made on the way), more than the solver's tables hold".to_string(),
             "play it with `sowlang play` or study it with `sowlang analyze`, whose players handle such moves".to_string(),
         ),
     };
@@ -380,7 +380,7 @@ fn refusal(r: &Refusal, smaller: Option<Smaller>) -> Diagnostic {
     Diagnostic::bare(code, message).with_help(suggestion)
 }
 
-fn human(game: &crate::Game, s: &Solved, method: &str) -> String {
+fn human(game: &crate::Game, start: &crate::Position, s: &Solved, method: &str) -> String {
     let me = s.to_move.name();
     let them = s.to_move.other().name();
     let result = |v: solve::Value, margin: i64| match v {
@@ -399,7 +399,7 @@ fn human(game: &crate::Game, s: &Solved, method: &str) -> String {
         s.margin
     );
     for &(k, v, m) in &s.moves {
-        t.push_str(&format!("  pit {}: {}\n", game.move_name(k), result(v, m)));
+        t.push_str(&format!("  pit {}: {}\n", game.name_move(start, k), result(v, m)));
     }
     let method = if method == "minimax" {
         "plain minimax (whole tree, no table)".to_string()

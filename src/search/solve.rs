@@ -284,8 +284,8 @@ pub enum Refusal {
         /// Seconds searched.
         seconds: f64,
     },
-    /// The game's moves carry choices made on the way, which the solver's tables (one byte a move)
-    /// do not hold.
+    /// A position has more than 256 moves (moves with choices), more than the solver's tables (one
+    /// byte a move) hold.
     Choices,
 }
 
@@ -317,7 +317,7 @@ impl fmt::Display for Refusal {
             Refusal::TooLong { nodes } => write!(f, "the search gave up after {nodes} nodes"),
             Refusal::Choices => write!(
                 f,
-                "the game's moves carry choices made on the way, which the solver does not handle"
+                "a position has more than 256 moves (with their choices), more than the solver's tables hold"
             ),
             Refusal::Projected {
                 entries,
@@ -772,9 +772,6 @@ pub fn solve(game: &Game, start: &Position, limits: Limits, keys: Keys) -> Resul
 
 /// [`solve`], reporting its progress to `watch` and giving up at its deadline.
 pub fn solve_watched(game: &Game, start: &Position, limits: Limits, keys: Keys, watch: &Watch<'_>) -> Result<Solved, Refusal> {
-    if game.uses_choose {
-        return Err(Refusal::Choices);
-    }
     let estimate = estimate_positions(game);
     if estimate > 100.0 * limits.max_positions as f64 {
         return Err(Refusal::TooLarge {
@@ -908,7 +905,12 @@ fn build_graph(game: &Game, start: &Position, limit: u64, watch: &Watch<'_>) -> 
         }
         let mover = pos.to_move;
         let mut moves: Vec<(i64, u8, Target)> = Vec::new();
-        for k in game.legal_moves(&pos) {
+        let legal = game.legal_moves(&pos);
+        if legal.len() > 256 {
+            // A move is kept as its place in the position's list, in a byte.
+            return Err(Refusal::Choices);
+        }
+        for (place, k) in legal.into_iter().enumerate() {
             let mut child = pos.clone();
             // An empty history: `repeated` never holds, so every continuation is an edge.
             game.apply(&mut child, k).expect("listed moves are legal");
@@ -930,11 +932,11 @@ fn build_graph(game: &Game, start: &Position, limit: u64, watch: &Watch<'_>) -> 
                 let order = i64::from(super::evaluate(game, &child, mover));
                 child.history.clear();
                 let id = visit(child, &mut ids, &mut queue)?;
-                moves.push((order, k as u8, Target::Node { id, same, repeated }));
+                moves.push((order, place as u8, Target::Node { id, same, repeated }));
                 continue;
             };
             let Target::Over(u) = target else { unreachable!("just built") };
-            moves.push((i64::from(u).saturating_mul(i64::from(super::SCALE)), k as u8, target));
+            moves.push((i64::from(u).saturating_mul(i64::from(super::SCALE)), place as u8, target));
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.0));
         let i = id as usize;
@@ -1114,9 +1116,10 @@ fn graph_search(game: &Game, start: &Position, limits: Limits, watch: &Watch<'_>
     let inf = 4 * big(game);
     let mut moves = Vec::new();
     let root: Vec<(u8, Target)> = s.graph.moves(0).to_vec();
+    let root_moves = game.legal_moves(start);
     s.tree.enter(root.len());
-    for (k, target) in root {
-        moves.push((usize::from(k), mtdf(-inf, inf, |a, b| s.follow(target, a, b))?));
+    for (place, target) in root {
+        moves.push((root_moves[usize::from(place)], mtdf(-inf, inf, |a, b| s.follow(target, a, b))?));
         s.tree.child_done();
     }
     moves.sort_by_key(|m| m.0);
@@ -1424,6 +1427,7 @@ impl HistorySearch<'_> {
             upper: i64::MAX,
             best: 0,
         });
+        // Only an ordering hint: a move past 255 (one with choices) is hinted by its low bits.
         e.best = best_move as u8;
         if best > alpha0 && best < beta0 {
             e.lower = best;
