@@ -3,24 +3,8 @@
 //! games; every board, memory value and list of moves worked out by hand.
 
 use serde_json::json;
-use sowlang::{Game, Position};
 
-use super::support::{invented as game, json_of as json, played};
-
-/// Plays `moves` (as the players write them, choices included) from the start.
-fn play(game: &Game, moves: &[&str]) -> Position {
-    let mut pos = game.initial(None);
-    game.settle_start(&mut pos);
-    for text in moves {
-        let k = game.read_move(&pos, text).unwrap_or_else(|| panic!("{text} names a move"));
-        game.apply(&mut pos, k).unwrap_or_else(|e| panic!("{text}: {e}"));
-    }
-    pos
-}
-
-fn names(game: &Game, pos: &Position) -> Vec<String> {
-    game.legal_moves(pos).into_iter().map(|k| game.name_move(pos, k)).collect()
-}
+use super::support::{invented as game, json_of as json, move_names as names, play_named as play, played};
 
 /// A phase's own `after move` rule, and one of the whole game that reads what it left.
 const PHASE_RULES: &str = r#"

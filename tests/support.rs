@@ -63,3 +63,19 @@ pub fn json_of(game: &sowlang::Game, pos: &sowlang::Position) -> serde_json::Val
 pub fn after(game: &sowlang::Game, moves: &[usize]) -> serde_json::Value {
     json_of(game, &played(game, moves))
 }
+
+/// Plays `moves` as the players write them (choices included, `a3R:cw`) from the start.
+pub fn play_named(game: &sowlang::Game, moves: &[&str]) -> sowlang::Position {
+    let mut pos = game.initial(None);
+    game.settle_start(&mut pos);
+    for text in moves {
+        let k = game.read_move(&pos, text).unwrap_or_else(|| panic!("{text} names a move"));
+        game.apply(&mut pos, k).unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+    pos
+}
+
+/// The legal moves of `pos` as the players write them.
+pub fn move_names(game: &sowlang::Game, pos: &sowlang::Position) -> Vec<String> {
+    game.legal_moves(pos).into_iter().map(|k| game.name_move(pos, k)).collect()
+}

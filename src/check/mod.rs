@@ -426,20 +426,9 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         ItemKind::AfterMove(def) => check_after_move(def, no_sowing.is_some(), &mut tc, &mut diags),
                         ItemKind::NoSowing => {}
                         ItemKind::Capture(_) => first_capture = first_capture.or(Some(i.span)),
+                        k if k.is_sowing() => {}
                         ItemKind::Forbid(..)
                         | ItemKind::ForbidAfter(..)
-                        | ItemKind::SowDirection(_)
-                        | ItemKind::SowTrack(_)
-                        | ItemKind::SowSkipOrigin
-                        | ItemKind::SowSkipWhen(_)
-                        | ItemKind::SowIntoStore(_)
-                        | ItemKind::SowRelay(_)
-                        | ItemKind::SowRelayFrom(_)
-                        | ItemKind::SowRelayNever
-                        | ItemKind::SowStartInOrigin(_)
-                        | ItemKind::SowLift(_)
-                        | ItemKind::SowRelayLimit(_)
-                        | ItemKind::SowFromStore(_)
                         | ItemKind::PhaseOptional
                         | ItemKind::CapturesRequired => {}
                         _ => diags.push(
@@ -1118,18 +1107,7 @@ fn check_sowing_nothing(inner: &[Item], no_sowing: Option<Span>, diags: &mut Vec
     for i in inner {
         let what = match &i.kind {
             ItemKind::Capture(_) | ItemKind::CapturesRequired => "no lap ends, so no capture rule is ever tried",
-            ItemKind::SowDirection(_)
-            | ItemKind::SowTrack(_)
-            | ItemKind::SowSkipOrigin
-            | ItemKind::SowSkipWhen(_)
-            | ItemKind::SowIntoStore(_)
-            | ItemKind::SowRelay(_)
-            | ItemKind::SowRelayFrom(_)
-            | ItemKind::SowRelayNever
-            | ItemKind::SowStartInOrigin(_)
-            | ItemKind::SowLift(_)
-            | ItemKind::SowRelayLimit(_)
-            | ItemKind::SowFromStore(_) => "no seed is sown, so this says nothing",
+            k if k.is_sowing() => "no seed is sown, so this says nothing",
             _ => continue,
         };
         diags.push(

@@ -454,6 +454,27 @@ pub enum ItemKind {
     AfterMove(RuleDef),
 }
 
+impl ItemKind {
+    /// A statement of a `sow { }` block (which says how a phase's seeds are sown).
+    pub fn is_sowing(&self) -> bool {
+        matches!(
+            self,
+            ItemKind::SowDirection(_)
+                | ItemKind::SowTrack(_)
+                | ItemKind::SowSkipOrigin
+                | ItemKind::SowSkipWhen(_)
+                | ItemKind::SowIntoStore(_)
+                | ItemKind::SowRelay(_)
+                | ItemKind::SowRelayFrom(_)
+                | ItemKind::SowRelayNever
+                | ItemKind::SowStartInOrigin(_)
+                | ItemKind::SowLift(_)
+                | ItemKind::SowRelayLimit(_)
+                | ItemKind::SowFromStore(_)
+        )
+    }
+}
+
 /// An expression.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expr {
