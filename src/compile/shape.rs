@@ -35,6 +35,8 @@ pub struct FastForm {
     pub total: u32,
     /// Per player, 0xFF on the lanes of their row.
     pub row_lanes: [u128; 2],
+    /// 0xFF on the lanes of the stores.
+    pub store_lanes: u128,
     /// Per origin cell: every lane but the origin's.
     pub keep: [u128; LANES],
     /// Per origin cell (own pits of the mover only), the sowing of `r` seeds for `r <= lap`, and the
@@ -42,15 +44,11 @@ pub struct FastForm {
     pub partial: [[u128; PLACES]; LANES],
     /// See `partial`.
     pub last: [[u8; PLACES]; LANES],
-    /// The change of the position's identity (`Game::hash`) by `partial`'s seeds.
-    pub partial_keys: [[u64; PLACES]; LANES],
     /// Per mover and cell, the counts of `last` with which a capture rule may hold
     /// (`Phase::capture_at`).
     pub capture_at: [[u64; LANES]; 2],
     /// Per origin cell: one seed in every cell of a full round.
     pub round: [u128; LANES],
-    /// Identity change of a full round.
-    pub round_keys: [u64; LANES],
     /// Seeds a full round sows, per origin cell.
     pub lap: [u8; LANES],
     /// Identity weight of a seed in each cell.
@@ -73,8 +71,9 @@ pub struct FastForm {
     pub track_len: [u8; 2],
     /// End rules, in order (all of the game's).
     pub ends: Vec<FastEnd>,
-    /// Per set of moves (bit `k - 1` for pit `k`), the `i`-th move: a random move is one look-up.
-    pub nth: Vec<[u8; 8]>,
+    /// Per set of moves (bit `k - 1` for pit `k`), the `i`-th move, and in the last slot how many
+    /// there are (a player has at most seven pits): a random move is one look-up.
+    pub nth: [[u8; 8]; 128],
     /// The probes of every end rule made of probes, with the rule's index: all are tested after
     /// every move, without a dispatch on the rule.
     pub probes: Vec<(u8, Probe)>,
@@ -266,13 +265,12 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         pits,
         total: game.total,
         row_lanes: [0; 2],
+        store_lanes: 0xFFFF << (8 * pits),
         keep: [0; LANES],
         partial: [[0; PLACES]; LANES],
         last: [[0; PLACES]; LANES],
-        partial_keys: [[0; PLACES]; LANES],
         capture_at: [[0; LANES]; 2],
         round: [0; LANES],
-        round_keys: [0; LANES],
         lap: [0; LANES],
         keys: [0; LANES],
         must_feed,
@@ -284,15 +282,14 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         on_track: [0; 2],
         track_len: [0; 2],
         ends: Vec::new(),
-        nth: (0..1u32 << side)
-            .map(|set| {
-                let mut moves = [0u8; 8];
-                for (slot, k) in moves.iter_mut().zip((1..=side).filter(|k| set >> (k - 1) & 1 != 0)) {
-                    *slot = k as u8;
-                }
-                moves
-            })
-            .collect(),
+        nth: std::array::from_fn(|set| {
+            let mut moves = [0u8; 8];
+            for (slot, k) in moves.iter_mut().zip((1..=side).filter(|k| set >> (k - 1) & 1 != 0)) {
+                *slot = k as u8;
+            }
+            moves[7] = set.count_ones() as u8;
+            moves
+        }),
         probes: Vec::new(),
         any_probes: 0,
         all_probes: 0,
@@ -344,19 +341,15 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
                 return None;
             }
             ff.lap[origin] = order.len() as u8;
-            let (mut add, mut keys) = (0u128, 0u64);
+            let mut add = 0u128;
             for (r, &c) in order.iter().enumerate() {
                 ff.partial[origin][r] = add;
-                ff.partial_keys[origin][r] = keys;
                 add += 1 << (8 * c);
-                keys = keys.wrapping_add(game.hash_keys[c]);
                 ff.last[origin][r + 1] = c as u8;
             }
             // A sowing of `n` seeds reads place `(n - 1) % lap + 1`: the last place is a full round.
             ff.partial[origin][order.len()] = add;
-            ff.partial_keys[origin][order.len()] = keys;
             ff.round[origin] = add;
-            ff.round_keys[origin] = keys;
         }
     }
     for (mover, at) in ff.capture_at.iter_mut().enumerate() {

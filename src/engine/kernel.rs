@@ -56,6 +56,94 @@ struct Packed {
     ply: u32,
 }
 
+/// Every lane's top bit: a board with it flipped in all lanes is no board of the game.
+const TURN: u128 = HIGH;
+
+impl Packed {
+    /// The board and the player to move as one number, equal for two positions exactly when both
+    /// are. North's board has the top bit of every lane flipped: of at most 255 seeds at most one
+    /// lane holds 128 or more, so the flip raises the lanes' sum, and the result is never the board
+    /// of a position of the same game (whose sum is the game's seeds).
+    #[inline(always)]
+    fn key(&self) -> u128 {
+        self.board ^ (TURN & 0u128.wrapping_sub(self.to_move.index() as u128))
+    }
+}
+
+/// The positions of a playout since the history was last cleared, as [`Packed::key`]s with a
+/// 512-bit filter beside them (as in [`super::History`]), and the identities of the positions
+/// before the playout, while they may still come back.
+#[derive(Default)]
+struct Seen {
+    keys: Vec<u128>,
+    filter: [u64; 8],
+    /// The history before the playout, but its last position (kept as a key).
+    before: super::History,
+}
+
+impl Seen {
+    /// Starts from the history of the position `current` (its last identity).
+    fn start(&mut self, history: super::History, current: u128) {
+        let ids = history.as_slice();
+        if let Some((_, earlier)) = ids.split_last() {
+            if !earlier.is_empty() {
+                self.before = super::History::from(earlier.to_vec());
+            }
+            self.add(current);
+        }
+    }
+
+    /// Which filter bit a key sets: a word and a bit.
+    #[inline(always)]
+    fn bit(key: u128) -> (usize, u64) {
+        let h = ((key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((key >> 64) as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)) >> 55;
+        ((h >> 6) as usize & 7, 1 << (h & 63))
+    }
+
+    #[inline(always)]
+    fn add(&mut self, key: u128) {
+        let (w, b) = Self::bit(key);
+        self.filter[w] |= b;
+        self.keys.push(key);
+    }
+
+    /// Was the position `key` seen? It is added either way; `identity` gives its identity, asked
+    /// only while positions from before the playout are kept.
+    #[inline(always)]
+    fn check_and_add(&mut self, key: u128, identity: impl FnOnce() -> u64) -> bool {
+        let (w, b) = Self::bit(key);
+        let mut seen = self.filter[w] & b != 0 && self.keys.contains(&key);
+        if !self.before.is_empty() {
+            seen |= self.before.contains(identity());
+        }
+        self.filter[w] |= b;
+        self.keys.push(key);
+        seen
+    }
+
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.filter = [0; 8];
+        if !self.before.is_empty() {
+            self.before = super::History::new();
+        }
+    }
+
+    /// The history in the general engine's form: identities, oldest first.
+    fn history(&mut self, ff: &FastForm) -> super::History {
+        let mut ids = std::mem::take(&mut self.before).as_slice().to_vec();
+        ids.extend(self.keys.iter().map(|&key| {
+            // A board has the top bit set in one lane at most; a flipped one in fifteen at least.
+            let north = (key & TURN).count_ones() > 1;
+            let to_move = if north { Player::North } else { Player::South };
+            let board = if north { key ^ TURN } else { key };
+            ff.identity(board, to_move)
+        }));
+        super::History::from(ids)
+    }
+}
+
 impl FastForm {
     #[inline(always)]
     fn store(&self, p: Player) -> usize {
@@ -67,31 +155,21 @@ impl FastForm {
         byte_sum(b & self.row_lanes[p.index()])
     }
 
-    /// Sows the seeds of `origin` (which holds some): the board after, the cell of the last seed,
-    /// and the change of the position's identity.
+    /// Sows the seeds of `origin` (which holds some): the board after and the cell of the last seed.
     #[inline(always)]
-    fn sow(&self, b: u128, origin: usize) -> (u128, usize, u64) {
+    fn sow(&self, b: u128, origin: usize) -> (u128, usize) {
         let origin = origin & (LANES - 1);
         let n = lane(b, origin) as usize;
         let lap = self.lap[origin] as usize;
         let kept = b & self.keep[origin];
-        let removed = (n as u64).wrapping_mul(self.keys[origin]);
         if n <= lap {
             let n = n & (PLACES - 1);
-            let board = kept + self.partial[origin][n];
-            return (
-                board,
-                self.last[origin][n] as usize,
-                self.partial_keys[origin][n].wrapping_sub(removed),
-            );
+            return (kept + self.partial[origin][n], self.last[origin][n] as usize);
         }
         // More than a round: whole rounds, then the rest.
         let (rounds, rest) = ((n - 1) / lap, ((n - 1) % lap + 1) & (PLACES - 1));
         let board = kept + self.partial[origin][rest] + self.round[origin] * rounds as u128;
-        let keys = self.partial_keys[origin][rest]
-            .wrapping_add(self.round_keys[origin].wrapping_mul(rounds as u64))
-            .wrapping_sub(removed);
-        (board, self.last[origin][rest] as usize, keys)
+        (board, self.last[origin][rest] as usize)
     }
 
     /// The seeds of both stores, as one number.
@@ -114,13 +192,11 @@ impl FastForm {
     /// Carries out the actions of the capture rule `rule`, which holds at `last`, as
     /// `Game::fire` does.
     #[inline(never)]
-    fn fire(&self, rule: &FastCapture, b: &mut u128, keys: &mut u64, last: usize, mover: Player) {
+    fn fire(&self, rule: &FastCapture, b: &mut u128, last: usize, mover: Player) {
         let snapshot = *b;
         let store = self.store(mover);
         // Per cell, the seeds taken (for a grand slam to put back).
         let mut taken = 0u128;
-        // The change of the position's identity by the seeds taken.
-        let mut moved_keys = 0u64;
         let mut take = |b: &mut u128, c: usize| {
             if c >= self.pits {
                 return;
@@ -129,7 +205,6 @@ impl FastForm {
             *b -= u128::from(n) << (8 * c);
             *b += u128::from(n) << (8 * store);
             taken += u128::from(n) << (8 * c);
-            moved_keys = moved_keys.wrapping_add(u64::from(n).wrapping_mul(self.keys[store].wrapping_sub(self.keys[c])));
         };
         let mut anchor = None;
         for &across in &rule.takes {
@@ -162,16 +237,13 @@ impl FastForm {
         if self.grand_slam_undone && taken & self.row_lanes[opponent.index()] != 0 && self.row_seeds(*b, opponent) == 0 {
             // A grand slam: every seed taken goes back.
             *b = *b + taken - (u128::from(byte_sum(taken)) << (8 * store));
-            moved_keys = 0;
         }
-        *keys = keys.wrapping_add(moved_keys);
     }
 
-    /// A move from `origin` with its captures: the board after, whether the mover moves again, and
-    /// the change of the board's part of the position's identity.
+    /// A move from `origin` with its captures: the board after, and whether the mover moves again.
     #[inline(always)]
-    fn play(&self, b: u128, origin: usize, mover: Player) -> (u128, bool, u64) {
-        let (mut b, last, mut keys) = self.sow(b, origin);
+    fn play(&self, b: u128, origin: usize, mover: Player) -> (u128, bool) {
+        let (mut b, last) = self.sow(b, origin);
         let seeds = lane(b, last).min(63);
         // The first capture rule that holds, as `Game::capture` finds it, after the filter of the
         // cells and counts where one may.
@@ -179,11 +251,11 @@ impl FastForm {
             && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
         {
             if !rule.takes.is_empty() {
-                self.fire(rule, &mut b, &mut keys, last, mover);
+                self.fire(rule, &mut b, last, mover);
             }
-            return (b, rule.then == Then::AnotherMove, keys);
+            return (b, rule.then == Then::AnotherMove);
         }
-        (b, false, keys)
+        (b, false)
     }
 
     /// The legal moves of `to_move` (bit `k - 1` for pit `k`).
@@ -285,6 +357,25 @@ impl Game {
         max_plies: u32,
         hints: Hints,
     ) -> Handed {
+        // One loop for the games that keep a history and one for those that do not, so that the
+        // second carries none of its work.
+        if self.uses_repeated {
+            self.fast_loop::<true>(ff, pos, rng, plies, max_plies, hints)
+        } else {
+            self.fast_loop::<false>(ff, pos, rng, plies, max_plies, hints)
+        }
+    }
+
+    #[inline(always)]
+    fn fast_loop<const REPEATS: bool>(
+        &self,
+        ff: &FastForm,
+        pos: &mut Position,
+        rng: &mut impl Rng,
+        plies: &mut u32,
+        max_plies: u32,
+        hints: Hints,
+    ) -> Handed {
         let cells: &[u32] = &pos.board.cells;
         let mut at = Packed {
             board: cells.iter().enumerate().fold(0u128, |b, (c, &n)| b | u128::from(n) << (8 * c)),
@@ -292,51 +383,42 @@ impl Game {
             ply: pos.ply,
         };
         let kinds = self.end_kinds;
-        // The current position's identity: the history keeps it last, when it keeps any.
-        let mut identity = match pos.history.last() {
-            Some(h) => h,
-            None if self.uses_repeated => ff.identity(at.board, at.to_move),
-            None => 0,
-        };
+        let mut seen = Seen::default();
+        if REPEATS {
+            seen.start(std::mem::take(&mut pos.history), at.key());
+        }
         let mut moves = ff.legal(at.board, at.to_move);
         let handed = loop {
             if *plies >= max_plies {
                 break Handed::Stopped;
             }
             // The draw of `Game::random_playout`, with the `i`-th move read from a table.
-            let count = moves.count_ones() as usize;
-            let i = rng.gen_range(0..count.max(1));
+            let listed = &ff.nth[moves as usize & 127];
+            let i = super::draw(rng, usize::from(listed[7]).max(1));
             if moves == 0 {
                 break Handed::Stopped;
             }
-            let k = usize::from(ff.nth[moves as usize][i]);
+            let k = usize::from(listed[i & 7]);
             *plies += 1;
             let mover = at.to_move;
             let origin = mover.index() * ff.side + k - 1;
-            let stores_before = ff.stores(at.board);
+            let before = at.board;
             let first_move = at.ply == 0;
-            let (board, another, keys) = ff.play(at.board, origin, mover);
+            let (board, another) = ff.play(at.board, origin, mover);
             at.board = board;
             at.ply += 1;
             if !another {
                 at.to_move = mover.other();
             }
-            let stores_grew = ff.stores(at.board) != stores_before;
+            let stores_grew = (board ^ before) & ff.store_lanes != 0;
             let mut repeated = false;
-            if self.uses_repeated {
-                // The identity is a sum over the cells (see `Game::hash`): the new one is the old
-                // changed by what the move moved, equal to the one worked out afresh.
-                identity = identity
-                    .wrapping_add(keys)
-                    .wrapping_sub(Self::turn_key(mover))
-                    .wrapping_add(Self::turn_key(at.to_move));
-                let h = identity;
-                let history = &mut pos.history;
+            if REPEATS {
                 if self.stores_only_grow && stores_grew {
-                    history.clear();
+                    // No position before this move can come back: a store is larger now and never
+                    // shrinks.
+                    seen.clear();
                 }
-                repeated = history.contains(h);
-                history.push(h);
+                repeated = seen.check_and_add(at.key(), || ff.identity(at.board, at.to_move));
             }
             // The end rules, as `Game::end_rule_holding` reads them: the first that holds, of those
             // it looks at. Each is a pure test of the position, so all are answered and the first
@@ -354,22 +436,9 @@ impl Game {
                 all_fail |= u64::from(!holds) << rule;
             }
             holding |= any_hold & ff.any_probes | ff.all_probes & !all_fail;
-            let mut rest = (ff.tested | if stores_changed { kinds.stores_only } else { 0 }) & before_certain;
-            while rest != 0 {
-                let i = rest.trailing_zeros() as usize;
-                let holds = match &ff.ends[i] {
-                    FastEnd::Stores(rule) => {
-                        let stores = u32::from(ff.stores(at.board));
-                        self.store_table(&self.ends[*rule])
-                            .and_then(|t| t.lookup(stores & 0xFF, stores >> 8 & 0xFF, ff.total))
-                            .expect("a game of the fast shape tabulates its store rules")
-                    }
-                    FastEnd::Tests { all: true, tests } => tests.iter().all(|&t| ff.check(t, &at, mover)),
-                    FastEnd::Tests { all: false, tests } => tests.iter().any(|&t| ff.check(t, &at, mover)),
-                    _ => false,
-                };
-                holding |= u64::from(holds) << i;
-                rest &= rest - 1;
+            let rest = (ff.tested | if stores_changed { kinds.stores_only } else { 0 }) & before_certain;
+            if rest != 0 {
+                holding |= self.tested_ends(ff, &at, mover, rest);
             }
             holding &= before_certain;
             let mut ending = (holding != 0).then(|| holding.trailing_zeros() as usize);
@@ -377,22 +446,48 @@ impl Game {
                 ending = Some(certain.trailing_zeros() as usize);
             }
             if let Some(rule) = ending {
-                self.unpack(&at, pos);
+                self.unpack(ff, &at, pos, &mut seen, REPEATS);
                 return Handed::GoOn(self.end_and_go_on(pos, mover, rule, hints, &mut Silent));
             }
             moves = next;
         };
-        self.unpack(&at, pos);
+        self.unpack(ff, &at, pos, &mut seen, REPEATS);
         handed
     }
 
-    /// Writes a packed position back into `pos`.
-    fn unpack(&self, at: &Packed, pos: &mut Position) {
+    /// The end rules of `rest` (bit `i` for rule `i`) that hold, read one by one.
+    #[inline(never)]
+    fn tested_ends(&self, ff: &FastForm, at: &Packed, mover: Player, mut rest: u64) -> u64 {
+        let mut holding = 0;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            let holds = match &ff.ends[i] {
+                FastEnd::Stores(rule) => {
+                    let stores = u32::from(ff.stores(at.board));
+                    self.store_table(&self.ends[*rule])
+                        .and_then(|t| t.lookup(stores & 0xFF, stores >> 8 & 0xFF, ff.total))
+                        .expect("a game of the fast shape tabulates its store rules")
+                }
+                FastEnd::Tests { all: true, tests } => tests.iter().all(|&t| ff.check(t, at, mover)),
+                FastEnd::Tests { all: false, tests } => tests.iter().any(|&t| ff.check(t, at, mover)),
+                _ => false,
+            };
+            holding |= u64::from(holds) << i;
+            rest &= rest - 1;
+        }
+        holding
+    }
+
+    /// Writes a packed position back into `pos`, and the positions seen into its history.
+    fn unpack(&self, ff: &FastForm, at: &Packed, pos: &mut Position, seen: &mut Seen, repeats: bool) {
         for (c, n) in pos.board.cells.iter_mut().enumerate() {
             *n = lane(at.board, c);
         }
         pos.to_move = at.to_move;
         pos.ply = at.ply;
+        if repeats {
+            pos.history = seen.history(ff);
+        }
     }
 }
 

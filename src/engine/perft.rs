@@ -5,11 +5,21 @@
 //! repetition rule) ends the lines it should. A finished position is counted and not expanded; a
 //! move that gives its player another move is one ply like any other.
 
-use rand::Rng;
+use rand::{Rng, RngCore};
 
 use super::play::Hints;
 use super::trace::Silent;
 use super::{Game, Position};
+
+/// A number below `n` (at least 1), drawn uniformly for a random playout: the high half of a 32-bit
+/// random number times `n`. Its bias, below `n / 2^32` (under 2^-26 for a choice among 64 moves), is
+/// far below what a playout can show, and it costs a multiplication where a rejection-free draw costs
+/// a division or a loop. The general engine and the fast forms draw alike, so both play the same
+/// games from the same generator.
+#[inline(always)]
+pub(crate) fn draw(rng: &mut impl RngCore, n: usize) -> usize {
+    ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize
+}
 
 /// What one random playout did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +68,7 @@ impl Game {
             // Moves with choices on the way are listed one by one (a bit set has no room for them).
             while !pos.over && plies < max_plies {
                 let moves = self.legal_moves(pos);
-                let Some(&k) = moves.get(rng.gen_range(0..moves.len().max(1))) else {
+                let Some(&k) = moves.get(draw(rng, moves.len().max(1))) else {
                     break;
                 };
                 self.apply(pos, k).expect("a listed move is legal");
@@ -88,7 +98,7 @@ impl Game {
                     (self.legal_with(pos, rules), rules)
                 }
             };
-            let Some(k) = moves.nth(rng.gen_range(0..moves.len().max(1))) else {
+            let Some(k) = moves.nth(draw(rng, moves.len().max(1))) else {
                 break;
             };
             known = self.play(pos, k, rules, hints, &mut Silent);
