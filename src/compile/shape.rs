@@ -35,6 +35,8 @@ pub struct FastForm {
     pub total: u32,
     /// Per player, 0xFF on the lanes of their row.
     pub row_lanes: [u128; 2],
+    /// Per player, the cells of their row (bit `c` for cell `c`).
+    pub row_cells: [u32; 2],
     /// 0xFF on the lanes of the stores.
     pub store_lanes: u128,
     /// Per origin cell: every lane but the origin's.
@@ -71,18 +73,32 @@ pub struct FastForm {
     pub track_len: [u8; 2],
     /// End rules, in order (all of the game's).
     pub ends: Vec<FastEnd>,
-    /// Per set of moves (bit `k - 1` for pit `k`), the `i`-th move, and in the last slot how many
-    /// there are (a player has at most seven pits): a random move is one look-up.
-    pub nth: [[u8; 8]; 128],
-    /// The probes of every end rule made of probes, with the rule's index: all are tested after
-    /// every move, without a dispatch on the rule.
+    /// Per player and set of their moves (bit `k - 1` for pit `k`), the cell of the `i`-th move, and
+    /// in the last slot how many there are (a player has at most seven pits): a random move is one
+    /// look-up.
+    pub nth: [[[u8; 8]; 128]; 2],
+    /// The probes of the move number of every end rule made of probes, with the rule's index: all
+    /// are tested after every move, without a dispatch on the rule.
     pub probes: Vec<(u8, Probe)>,
+    /// The probes that test rows only, answered before the game: per player who moved, player to
+    /// move, south's row empty and north's row empty (index `m * 8 + t * 4 + s * 2 + n`), the rules
+    /// with a probe that holds (bit `i` for rule `i`), and those with a probe that fails.
+    pub row_probes: [(u64, u64); 16],
+    /// The end rules with a probe in `row_probes`.
+    pub row_rules: u64,
+    /// Some end rule reads only the stores.
+    pub store_rules_any: bool,
     /// The end rules made of probes any of which must hold (bit `i` for rule `i`).
     pub any_probes: u64,
     /// The end rules made of probes all of which must hold.
     pub all_probes: u64,
     /// The other general end rules (tests read one by one).
     pub tested: u64,
+    /// Per pair of store counts (south's `s`, north's `n` at `s * (total + 1) + n`), which of the end
+    /// rules that read only the stores hold: bit `j` for the rule `store_rules[j]`.
+    pub store_hits: Vec<u8>,
+    /// Per set of bits of `store_hits`, the end rules they stand for (bit `i` for rule `i`).
+    pub store_rules: Vec<u64>,
 }
 
 /// Places per origin in [`FastForm::partial`]: a power of two above any lap, so that an index
@@ -176,13 +192,13 @@ pub enum FastEnd {
     },
 }
 
-/// A test of a packed position answered without a dispatch on its kind: it holds when
-/// (the lanes chosen are all empty and the move number is within `lo..=lo + span`) `== want`. A test
-/// that a row is empty takes every move number; a test of the move number chooses no lanes.
+/// A test of a packed position: it holds when (the cells chosen are all empty and the move number is
+/// within `lo..=lo + span`) `== want`. A test that a row is empty takes every move number (and is
+/// answered before the game: `FastForm::row_probes`); a test of the move number chooses no cells.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Probe {
-    /// The lanes, per player who moved and player to move.
-    pub lanes: [[u128; 2]; 2],
+    /// The cells (bit `c` for cell `c`), per player who moved and player to move.
+    pub cells: [[u32; 2]; 2],
     /// Lowest move number.
     pub lo: u32,
     /// Move numbers above the lowest.
@@ -265,6 +281,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         pits,
         total: game.total,
         row_lanes: [0; 2],
+        row_cells: [0; 2],
         store_lanes: 0xFFFF << (8 * pits),
         keep: [0; LANES],
         partial: [[0; PLACES]; LANES],
@@ -282,18 +299,25 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         on_track: [0; 2],
         track_len: [0; 2],
         ends: Vec::new(),
-        nth: std::array::from_fn(|set| {
-            let mut moves = [0u8; 8];
-            for (slot, k) in moves.iter_mut().zip((1..=side).filter(|k| set >> (k - 1) & 1 != 0)) {
-                *slot = k as u8;
-            }
-            moves[7] = set.count_ones() as u8;
-            moves
+        nth: std::array::from_fn(|player| {
+            std::array::from_fn(|set| {
+                let mut moves = [0u8; 8];
+                for (slot, k) in moves.iter_mut().zip((1..=side).filter(|k| set >> (k - 1) & 1 != 0)) {
+                    *slot = (player * side + k - 1) as u8;
+                }
+                moves[7] = set.count_ones() as u8;
+                moves
+            })
         }),
         probes: Vec::new(),
+        row_probes: [(0, 0); 16],
+        row_rules: 0,
+        store_rules_any: false,
         any_probes: 0,
         all_probes: 0,
         tested: 0,
+        store_hits: Vec::new(),
+        store_rules: Vec::new(),
     };
     for c in 0..cells {
         ff.keys[c] = game.hash_keys[c];
@@ -307,6 +331,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
     for p in Player::BOTH {
         for c in game.row(p) {
             ff.row_lanes[p.index()] |= 0xFF << (8 * c);
+            ff.row_cells[p.index()] |= 1 << c;
         }
         let track = if sow.ccw {
             &phase.tracks[p.index()]
@@ -369,10 +394,54 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
             EndTest::General => probes(game, end_tests(&rule.when)?),
         });
     }
+    let store_ends: Vec<usize> = ff
+        .ends
+        .iter()
+        .filter_map(|e| match e {
+            FastEnd::Stores(i) => Some(*i),
+            _ => None,
+        })
+        .collect();
+    if store_ends.len() > 8 {
+        return None;
+    }
+    let side = game.total as usize + 1;
+    ff.store_rules_any = !store_ends.is_empty();
+    ff.store_hits = vec![0; side * side];
+    for (j, &rule) in store_ends.iter().enumerate() {
+        let table = game.store_table(&game.ends[rule])?;
+        for (hits, &holds) in ff.store_hits.iter_mut().zip(&table.holds) {
+            *hits |= u8::from(holds) << j;
+        }
+    }
+    ff.store_rules = (0..256usize)
+        .map(|bits| {
+            (0..store_ends.len())
+                .filter(|j| bits >> j & 1 != 0)
+                .fold(0u64, |rules, j| rules | 1 << store_ends[j])
+        })
+        .collect();
     for (i, end) in ff.ends.iter().enumerate() {
         match end {
             FastEnd::Probes { all, probes } => {
-                ff.probes.extend(probes.iter().map(|&p| (i as u8, p)));
+                for &p in probes {
+                    if p.cells == [[0; 2]; 2] {
+                        ff.probes.push((i as u8, p));
+                        continue;
+                    }
+                    // A test of rows alone: the rows it reads are whole rows, so whether it holds
+                    // follows from which rows are empty.
+                    ff.row_rules |= 1 << i;
+                    let rows = Player::BOTH.map(|p| game.row(p).fold(0u32, |cells, c| cells | 1 << c));
+                    for (at, (hold, fail)) in ff.row_probes.iter_mut().enumerate() {
+                        let filled = if at & 2 == 0 { rows[0] } else { 0 } | if at & 1 == 0 { rows[1] } else { 0 };
+                        let empty = filled & p.cells[at >> 3][at >> 2 & 1] == 0;
+                        // (`probe` makes a test of rows or of the move number, never of both.)
+                        let holds = empty == p.want;
+                        *hold |= u64::from(holds) << i;
+                        *fail |= u64::from(!holds) << i;
+                    }
+                }
                 *if *all { &mut ff.all_probes } else { &mut ff.any_probes } |= 1 << i;
             }
             FastEnd::Tests { .. } => ff.tested |= 1 << i,
@@ -535,9 +604,9 @@ fn probes(game: &Game, end: FastEnd) -> FastEnd {
 
 /// A test of a row's emptiness or of the move number as a probe.
 fn probe(game: &Game, t: EndCheck) -> Option<Probe> {
-    let rows = Player::BOTH.map(|p| game.row(p).fold(0u128, |lanes, c| lanes | 0xFF << (8 * c)));
+    let rows = Player::BOTH.map(|p| game.row(p).fold(0u32, |cells, c| cells | 1 << c));
     let whole = Probe {
-        lanes: [[0; 2]; 2],
+        cells: [[0; 2]; 2],
         lo: 0,
         span: u32::MAX,
         want: true,
@@ -579,13 +648,13 @@ fn probe(game: &Game, t: EndCheck) -> Option<Probe> {
                 return None;
             };
             // Per player who moved (first index) and player to move (second).
-            let lanes = match row {
+            let cells = match row {
                 EndValue::Row(p) => [[rows[p.index()]; 2]; 2],
                 EndValue::RowOfMover(other) => [0, 1].map(|m| [rows[m ^ usize::from(other)]; 2]),
                 EndValue::RowOfToMove(other) => [[0, 1].map(|t| rows[t ^ usize::from(other)]); 2],
                 _ => return None,
             };
-            Some(Probe { lanes, want, ..whole })
+            Some(Probe { cells, want, ..whole })
         }
         _ => None,
     }

@@ -14,17 +14,30 @@ use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
 use crate::compile::shape::{CellCond, EndCheck, EndValue, FastCapture, FastEnd, FastForm, LANES, PLACES, Probe, has_count};
 
+#[cfg(not(target_arch = "x86_64"))]
 const LOW7: u128 = 0x7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F;
 const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 
 /// A byte of the packed board.
 #[inline(always)]
 fn lane(b: u128, c: usize) -> u32 {
-    // Through memory: a shift of a 128-bit number by a variable amount takes a dozen instructions.
-    u32::from(b.to_le_bytes()[c & 15])
+    // The half that holds it, shifted: a shift of a 128-bit number by a variable amount takes a
+    // dozen instructions, and a read through memory waits for the board to be stored first.
+    let half = if c & 8 == 0 { b as u64 } else { (b >> 64) as u64 };
+    (half >> (8 * (c & 7)) & 0xFF) as u32
 }
 
 /// Bit `c` set for every cell `c` that holds seeds.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn filled_bits(b: u128) -> u32 {
+    use safe_arch::{cmp_eq_mask_i8_m128i, m128i, move_mask_i8_m128i, zeroed_m128i};
+    // A byte compare and a gather of the top bits (SSE2, part of every x86-64 processor).
+    !(move_mask_i8_m128i(cmp_eq_mask_i8_m128i(m128i::from(b), zeroed_m128i())) as u32) & 0xFFFF
+}
+
+/// Bit `c` set for every cell `c` that holds seeds.
+#[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn filled_bits(b: u128) -> u32 {
     // The top bit of each byte that is not zero (no carry crosses a byte: 0x7F + 0x7F < 0x100).
@@ -172,11 +185,13 @@ impl FastForm {
         (board, self.last[origin][rest] as usize)
     }
 
-    /// The seeds of both stores, as one number.
+    /// The end rules reading only the stores that hold on `b` (bit `i` for rule `i`).
     #[inline(always)]
-    fn stores(&self, b: u128) -> u16 {
-        let bytes = b.to_le_bytes();
-        u16::from_le_bytes([bytes[self.pits & (LANES - 1)], bytes[(self.pits + 1) & (LANES - 1)]])
+    fn store_rules_holding(&self, b: u128) -> u64 {
+        let south = lane(b, self.pits) as usize;
+        let north = lane(b, self.pits + 1) as usize;
+        let hits = self.store_hits[south * (self.total as usize + 1) + north];
+        self.store_rules[usize::from(hits)]
     }
 
     /// Does the condition hold of cell `c` on `b` when `mover` moves?
@@ -258,15 +273,16 @@ impl FastForm {
         (b, false)
     }
 
-    /// The legal moves of `to_move` (bit `k - 1` for pit `k`).
+    /// The legal moves of `to_move` (bit `k - 1` for pit `k`) on `b`, whose filled cells are
+    /// `filled` ([`filled_bits`]).
     #[inline(always)]
-    fn legal(&self, b: u128, to_move: Player) -> u64 {
+    fn legal(&self, b: u128, filled: u32, to_move: Player) -> u64 {
         let row = (1u64 << self.side) - 1;
-        let filled = u64::from(filled_bits(b)) >> (to_move.index() * self.side) & row;
-        if self.must_feed && b & self.row_lanes[to_move.other().index()] == 0 {
-            return self.feeding(b, to_move, filled);
+        let own = u64::from(filled) >> (to_move.index() * self.side) & row;
+        if self.must_feed && filled & self.row_cells[to_move.other().index()] == 0 {
+            return self.feeding(b, to_move, own);
         }
-        filled
+        own
     }
 
     /// The moves among `filled` that leave the starving opponent seeds.
@@ -305,10 +321,10 @@ impl FastForm {
         })
     }
 
+    /// Does the probe of the move number hold?
     #[inline(always)]
-    fn probe(&self, p: &Probe, pos: &Packed, mover: Player) -> bool {
-        let empty = pos.board & p.lanes[mover.index()][pos.to_move.index()] == 0;
-        (empty & (pos.ply.wrapping_sub(p.lo) <= p.span)) == p.want
+    fn probe(&self, p: &Probe, pos: &Packed) -> bool {
+        (pos.ply.wrapping_sub(p.lo) <= p.span) == p.want
     }
 
     #[inline(always)]
@@ -357,17 +373,25 @@ impl Game {
         max_plies: u32,
         hints: Hints,
     ) -> Handed {
-        // One loop for the games that keep a history and one for those that do not, so that the
-        // second carries none of its work.
-        if self.uses_repeated {
-            self.fast_loop::<true>(ff, pos, rng, plies, max_plies, hints)
-        } else {
-            self.fast_loop::<false>(ff, pos, rng, plies, max_plies, hints)
+        // A loop for each combination of the kinds of work a game may need after a move, so that
+        // each game's loop carries only its own (and holds its values in registers).
+        let kinds = usize::from(self.uses_repeated) | usize::from(ff.row_rules != 0) << 1 | usize::from(ff.store_rules_any) << 2;
+        match kinds {
+            0 => self.fast_loop::<false, false, false>(ff, pos, rng, plies, max_plies, hints),
+            1 => self.fast_loop::<true, false, false>(ff, pos, rng, plies, max_plies, hints),
+            2 => self.fast_loop::<false, true, false>(ff, pos, rng, plies, max_plies, hints),
+            3 => self.fast_loop::<true, true, false>(ff, pos, rng, plies, max_plies, hints),
+            4 => self.fast_loop::<false, false, true>(ff, pos, rng, plies, max_plies, hints),
+            5 => self.fast_loop::<true, false, true>(ff, pos, rng, plies, max_plies, hints),
+            6 => self.fast_loop::<false, true, true>(ff, pos, rng, plies, max_plies, hints),
+            _ => self.fast_loop::<true, true, true>(ff, pos, rng, plies, max_plies, hints),
         }
     }
 
+    /// The playout loop of a game that keeps a history of positions (`REPEATS`), has end rules
+    /// testing whether rows are empty (`ROWS`), and end rules reading only the stores (`STORES`).
     #[inline(always)]
-    fn fast_loop<const REPEATS: bool>(
+    fn fast_loop<const REPEATS: bool, const ROWS: bool, const STORES: bool>(
         &self,
         ff: &FastForm,
         pos: &mut Position,
@@ -385,23 +409,24 @@ impl Game {
         let kinds = self.end_kinds;
         let mut seen = Seen::default();
         if REPEATS {
+            // Room for the positions between two captures of most games, allocated once.
+            seen.keys.reserve(256);
             seen.start(std::mem::take(&mut pos.history), at.key());
         }
-        let mut moves = ff.legal(at.board, at.to_move);
+        let mut moves = ff.legal(at.board, filled_bits(at.board), at.to_move);
         let handed = loop {
             if *plies >= max_plies {
                 break Handed::Stopped;
             }
             // The draw of `Game::random_playout`, with the `i`-th move read from a table.
-            let listed = &ff.nth[moves as usize & 127];
+            let mover = at.to_move;
+            let listed = &ff.nth[mover.index()][moves as usize & 127];
             let i = super::draw(rng, usize::from(listed[7]).max(1));
             if moves == 0 {
                 break Handed::Stopped;
             }
-            let k = usize::from(listed[i & 7]);
+            let origin = usize::from(listed[i & 7]);
             *plies += 1;
-            let mover = at.to_move;
-            let origin = mover.index() * ff.side + k - 1;
             let before = at.board;
             let first_move = at.ply == 0;
             let (board, another) = ff.play(at.board, origin, mover);
@@ -420,33 +445,39 @@ impl Game {
                 }
                 repeated = seen.check_and_add(at.key(), || ff.identity(at.board, at.to_move));
             }
-            // The end rules, as `Game::end_rule_holding` reads them: the first that holds, of those
-            // it looks at. Each is a pure test of the position, so all are answered and the first
-            // taken; the next position's legal moves are worked out first (a `no_moves` rule asks
-            // for them, and the next move needs them).
-            let certain = if repeated { kinds.repeated } else { 0 };
-            let before_certain = certain.wrapping_sub(1) & !certain;
-            let stores_changed = first_move || stores_grew;
-            let next = ff.legal(at.board, at.to_move);
+            // The end rules, as `Game::end_rule_holding` reads them: the first that holds. Each is
+            // a pure test of the position, so all are answered and the first taken; the next
+            // position's legal moves are worked out first (a `no_moves` rule asks for them, and the
+            // next move needs them).
+            let filled = filled_bits(at.board);
+            let next = ff.legal(at.board, filled, at.to_move);
             let mut holding = if next == 0 { kinds.no_moves } else { 0 };
-            let (mut any_hold, mut all_fail) = (0u64, 0u64);
-            for (rule, probe) in &ff.probes {
-                let holds = ff.probe(probe, &at, mover);
-                any_hold |= u64::from(holds) << rule;
-                all_fail |= u64::from(!holds) << rule;
+            if repeated {
+                holding |= kinds.repeated;
             }
-            holding |= any_hold & ff.any_probes | ff.all_probes & !all_fail;
-            let rest = (ff.tested | if stores_changed { kinds.stores_only } else { 0 }) & before_certain;
-            if rest != 0 {
-                holding |= self.tested_ends(ff, &at, mover, rest);
+            if ROWS || !ff.probes.is_empty() {
+                let (mut any_hold, mut all_fail) = (0, 0);
+                if ROWS {
+                    let empty = usize::from(filled & ff.row_cells[0] == 0) * 2 + usize::from(filled & ff.row_cells[1] == 0);
+                    (any_hold, all_fail) = ff.row_probes[(mover.index() * 8 + at.to_move.index() * 4 + empty) & 15];
+                }
+                for (rule, probe) in &ff.probes {
+                    let holds = ff.probe(probe, &at);
+                    any_hold |= u64::from(holds) << rule;
+                    all_fail |= u64::from(!holds) << rule;
+                }
+                holding |= any_hold & ff.any_probes | ff.all_probes & !all_fail;
             }
-            holding &= before_certain;
-            let mut ending = (holding != 0).then(|| holding.trailing_zeros() as usize);
-            if ending.is_none() && certain != 0 {
-                ending = Some(certain.trailing_zeros() as usize);
+            if STORES && (first_move || stores_grew) {
+                holding |= ff.store_rules_holding(at.board);
             }
+            if ff.tested != 0 {
+                holding |= self.tested_ends(ff, &at, mover, ff.tested);
+            }
+            let ending = (holding != 0).then(|| holding.trailing_zeros() as usize);
             if let Some(rule) = ending {
-                self.unpack(ff, &at, pos, &mut seen, REPEATS);
+                // Without rounds the game ends here, and a finished game keeps no history.
+                self.unpack(ff, &at, pos, &mut seen, REPEATS && self.rounds.is_some());
                 return Handed::GoOn(self.end_and_go_on(pos, mover, rule, hints, &mut Silent));
             }
             moves = next;
@@ -462,12 +493,6 @@ impl Game {
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
             let holds = match &ff.ends[i] {
-                FastEnd::Stores(rule) => {
-                    let stores = u32::from(ff.stores(at.board));
-                    self.store_table(&self.ends[*rule])
-                        .and_then(|t| t.lookup(stores & 0xFF, stores >> 8 & 0xFF, ff.total))
-                        .expect("a game of the fast shape tabulates its store rules")
-                }
                 FastEnd::Tests { all: true, tests } => tests.iter().all(|&t| ff.check(t, at, mover)),
                 FastEnd::Tests { all: false, tests } => tests.iter().any(|&t| ff.check(t, at, mover)),
                 _ => false,

@@ -79,16 +79,16 @@ impl Game {
         let hints = Hints::of(self, pos);
         // The end rules may have worked out the next position's legal moves already.
         let mut known = None;
-        if self.uses_repeated {
-            // One allocation up front rather than a reallocation each time the history doubles
-            // (about six in a game of a hundred moves).
-            pos.history.reserve(max_plies.min(1024) as usize);
-        }
         if let Some(fast) = self.fast_form_for(pos, hints) {
             match self.fast_playout(fast, pos, rng, &mut plies, max_plies, hints) {
                 super::kernel::Handed::Stopped => return Playout { plies, finished: pos.over },
                 super::kernel::Handed::GoOn(moves) => known = moves,
             }
+        }
+        if self.uses_repeated && !pos.over {
+            // One allocation up front rather than a reallocation each time the history doubles
+            // (about six in a game of a hundred moves).
+            pos.history.reserve(max_plies.min(1024) as usize);
         }
         while !pos.over && plies < max_plies {
             let (moves, rules) = match known.take() {

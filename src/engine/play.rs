@@ -1294,6 +1294,8 @@ impl Game {
             pos.over = true;
             pos.winner = Some(outcome);
             pos.ended_by = Some(rule.to_string());
+            // No position follows a finished game, so none can repeat an earlier one.
+            pos.history.clear();
             return false;
         };
         match outcome {
@@ -1321,6 +1323,7 @@ impl Game {
             pos.over = true;
             pos.winner = Some(winner);
             pos.ended_by = Some(rule.to_string());
+            pos.history.clear();
             log.push(|| Event::MatchEnds {
                 winner,
                 rounds_won: pos.rounds_won,
