@@ -138,6 +138,24 @@ pub struct CellCond {
     pub count: [u64; 4],
     /// The counts of the pit across (0 for none) with which its tests hold.
     pub across: [u64; 4],
+    /// The counts of `count` as one range `lo..=hi`, when they are one: the cells where the
+    /// condition holds are then found for the whole board at once.
+    pub range: Option<(u8, u8)>,
+    /// Every count across passes (the tests do not look across).
+    pub any_across: bool,
+}
+
+impl CellCond {
+    fn with_shapes(mut self) -> CellCond {
+        let has = |n: u32| has_count(&self.count, n);
+        let lo = (0..256).find(|&n| has(n));
+        self.range = lo.and_then(|lo| {
+            let hi = (lo..256).take_while(|&n| has(n)).last()?;
+            (hi + 1..256).all(|n| !has(n)).then_some((lo as u8, hi as u8))
+        });
+        self.any_across = self.across == [u64::MAX; 4];
+        self
+    }
 }
 
 /// Is `n` in the set of counts?
@@ -515,6 +533,8 @@ fn cell_tests(game: &Game, code: &Code, reg: Reg) -> Option<CellCond> {
         at: [0; 2],
         count: [0; 4],
         across: [0; 4],
+        range: None,
+        any_across: false,
     };
     for mover in Player::BOTH {
         let who = |m: bool| if m { mover } else { mover.other() };
@@ -547,7 +567,7 @@ fn cell_tests(game: &Game, code: &Code, reg: Reg) -> Option<CellCond> {
         cond.count[(n >> 6) as usize] |= u64::from(count) << (n & 63);
         cond.across[(n >> 6) as usize] |= u64::from(across) << (n & 63);
     }
-    Some(cond)
+    Some(cond.with_shapes())
 }
 
 fn cell_test(t: &Test, reg: Reg) -> Option<CellTest> {

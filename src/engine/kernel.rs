@@ -46,6 +46,47 @@ fn filled_bits(b: u128) -> u32 {
     gather(tops as u64) | gather((tops >> 64) as u64) << 8
 }
 
+/// Bit `c` set for every cell `c` that holds `lo..=hi` seeds.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn counts_within(b: u128, lo: u8, hi: u8) -> u32 {
+    use safe_arch::{bitand_m128i, cmp_eq_mask_i8_m128i, m128i, max_u8_m128i, min_u8_m128i, move_mask_i8_m128i, set_splat_i8_m128i};
+    let v = m128i::from(b);
+    let at_least = cmp_eq_mask_i8_m128i(max_u8_m128i(v, set_splat_i8_m128i(lo as i8)), v);
+    let at_most = cmp_eq_mask_i8_m128i(min_u8_m128i(v, set_splat_i8_m128i(hi as i8)), v);
+    move_mask_i8_m128i(bitand_m128i(at_least, at_most)) as u32 & 0xFFFF
+}
+
+/// Bit `c` set for every cell `c` that holds `lo..=hi` seeds.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn counts_within(b: u128, lo: u8, hi: u8) -> u32 {
+    (0..LANES).filter(|&c| (lo..=hi).contains(&(lane(b, c) as u8))).fold(0, |cells, c| cells | 1 << c)
+}
+
+/// Every lane of the cells of `cells` (bit `c` for cell `c`).
+#[inline(always)]
+fn lanes_of(cells: u32) -> u128 {
+    u128::from(SPREAD[(cells & 0xFF) as usize]) | u128::from(SPREAD[(cells >> 8 & 0xFF) as usize]) << 64
+}
+
+/// Per eight bits, eight bytes: 0xFF where the bit is set.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if bits >> i & 1 != 0 {
+                table[bits] |= 0xFF << (8 * i);
+            }
+            i += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
 /// The sum of the bytes (at most 255 in a game of at most 255 seeds).
 #[inline(always)]
 fn byte_sum(b: u128) -> u32 {
@@ -204,32 +245,36 @@ impl FastForm {
         cond.at[mover.index()] >> c & 1 != 0 && has_count(&cond.count, lane(b, c)) && has_count(&cond.across, across)
     }
 
+    /// The cells of `b` (bit `c` for cell `c`) of which `cond` holds when `mover` moves.
+    #[inline(always)]
+    fn holding_cells(&self, cond: &CellCond, b: u128, mover: Player) -> u32 {
+        let at = cond.at[mover.index()];
+        match cond.range {
+            Some((lo, hi)) if cond.any_across => at & counts_within(b, lo, hi),
+            _ => (0..self.pits).filter(|&c| self.holds(cond, b, c, mover)).fold(0, |cells, c| cells | 1 << c),
+        }
+    }
+
     /// Carries out the actions of the capture rule `rule`, which holds at `last`, as
-    /// `Game::fire` does.
+    /// `Game::fire` does: every pit it takes (the cells of `taken`) is emptied into the mover's
+    /// store at once, which is what taking them one after another does (a pit named twice is empty
+    /// the second time).
     #[inline(never)]
     fn fire(&self, rule: &FastCapture, b: &mut u128, last: usize, mover: Player) {
-        let snapshot = *b;
-        let store = self.store(mover);
-        // Per cell, the seeds taken (for a grand slam to put back).
-        let mut taken = 0u128;
-        let mut take = |b: &mut u128, c: usize| {
-            if c >= self.pits {
-                return;
-            }
-            let n = lane(*b, c);
-            *b -= u128::from(n) << (8 * c);
-            *b += u128::from(n) << (8 * store);
-            taken += u128::from(n) << (8 * c);
-        };
+        let mut taken = 0u32;
         let mut anchor = None;
         for &across in &rule.takes {
             let c = if across { self.across[last] as usize } else { last };
             anchor.get_or_insert(c);
-            take(b, c);
+            if c < self.pits {
+                taken |= 1 << c;
+            }
         }
         if let (Some(series), Some(anchor)) = (&rule.series, anchor)
             && anchor < self.pits
         {
+            // The series reads the board as it was when the rule fired.
+            let holding = self.holding_cells(&series.cond, *b, mover);
             let walk = if self.on_track[mover.index()] >> anchor & 1 != 0 {
                 mover
             } else {
@@ -242,17 +287,19 @@ impl FastForm {
                 if c >= self.pits {
                     continue;
                 }
-                if !self.holds(&series.cond, snapshot, c, mover) {
+                if holding >> c & 1 == 0 {
                     break;
                 }
-                take(b, c);
+                taken |= 1 << c;
             }
         }
-        let opponent = mover.other();
-        if self.grand_slam_undone && taken & self.row_lanes[opponent.index()] != 0 && self.row_seeds(*b, opponent) == 0 {
-            // A grand slam: every seed taken goes back.
-            *b = *b + taken - (u128::from(byte_sum(taken)) << (8 * store));
+        let seeds = *b & lanes_of(taken);
+        let opponent = self.row_lanes[mover.other().index()];
+        if self.grand_slam_undone && seeds & opponent != 0 && (*b - seeds) & opponent == 0 {
+            // A grand slam: the captures are put back, so nothing changes.
+            return;
         }
+        *b = *b - seeds + (u128::from(byte_sum(seeds)) << (8 * self.store(mover)));
     }
 
     /// A move from `origin` with its captures: the board after, and whether the mover moves again.
