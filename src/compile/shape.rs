@@ -73,10 +73,10 @@ pub struct FastForm {
     pub track_len: [u8; 2],
     /// End rules, in order (all of the game's).
     pub ends: Vec<FastEnd>,
-    /// Per player and set of their moves (bit `k - 1` for pit `k`), the cell of the `i`-th move, and
-    /// in the last slot how many there are (a player has at most seven pits): a random move is one
-    /// look-up.
-    pub nth: [[[u8; 8]; 128]; 2],
+    /// Per player and set of their moves (bit `k - 1` for pit `k`), the cell of the `i`-th move in
+    /// byte `i`, and in the top byte how many there are (a player has at most seven pits): a random
+    /// move is one look-up.
+    pub nth: [[u64; 128]; 2],
     /// The probes of the move number of every end rule made of probes, with the rule's index: all
     /// are tested after every move, without a dispatch on the rule.
     pub probes: Vec<(u8, Probe)>,
@@ -324,7 +324,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
                     *slot = (player * side + k - 1) as u8;
                 }
                 moves[7] = set.count_ones() as u8;
-                moves
+                u64::from_le_bytes(moves)
             })
         }),
         probes: Vec::new(),

@@ -150,7 +150,7 @@ impl Seen {
     /// Which filter bit a key sets: a word and a bit.
     #[inline(always)]
     fn bit(key: u128) -> (usize, u64) {
-        let h = ((key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((key >> 64) as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)) >> 55;
+        let h = ((key as u64) ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 55;
         ((h >> 6) as usize & 7, 1 << (h & 63))
     }
 
@@ -467,12 +467,12 @@ impl Game {
             }
             // The draw of `Game::random_playout`, with the `i`-th move read from a table.
             let mover = at.to_move;
-            let listed = &ff.nth[mover.index()][moves as usize & 127];
-            let i = super::draw(rng, usize::from(listed[7]).max(1));
+            let listed = ff.nth[mover.index()][moves as usize & 127];
+            let i = super::draw(rng, (listed >> 56).max(1) as usize);
             if moves == 0 {
                 break Handed::Stopped;
             }
-            let origin = usize::from(listed[i & 7]);
+            let origin = (listed >> (8 * (i & 7)) & 0xFF) as usize;
             *plies += 1;
             let before = at.board;
             let first_move = at.ply == 0;
