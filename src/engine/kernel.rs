@@ -461,8 +461,10 @@ impl Game {
             seen.start(std::mem::take(&mut pos.history), at.key());
         }
         let mut moves = ff.legal(at.board, filled_bits(at.board), at.to_move);
+        // Counted here and handed back at the end (through the reference, a store every move).
+        let mut played = *plies;
         let handed = loop {
-            if *plies >= max_plies {
+            if played >= max_plies {
                 break Handed::Stopped;
             }
             // The draw of `Game::random_playout`, with the `i`-th move read from a table.
@@ -473,7 +475,7 @@ impl Game {
                 break Handed::Stopped;
             }
             let origin = (listed >> (8 * (i & 7)) & 0xFF) as usize;
-            *plies += 1;
+            played += 1;
             let before = at.board;
             let first_move = at.ply == 0;
             let (board, another) = ff.play(at.board, origin, mover);
@@ -523,12 +525,14 @@ impl Game {
             }
             let ending = (holding != 0).then(|| holding.trailing_zeros() as usize);
             if let Some(rule) = ending {
+                *plies = played;
                 // Without rounds the game ends here, and a finished game keeps no history.
                 self.unpack(ff, &at, pos, &mut seen, REPEATS && self.rounds.is_some());
                 return Handed::GoOn(self.end_and_go_on(pos, mover, rule, hints, &mut Silent));
             }
             moves = next;
         };
+        *plies = played;
         self.unpack(ff, &at, pos, &mut seen, REPEATS);
         handed
     }
