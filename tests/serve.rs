@@ -518,7 +518,10 @@ fn boards_with_shared_pits() {
         .iter()
         .filter_map(|g| g["id"].as_str())
         .collect();
-    assert_eq!(ids, ["middle_row.sow", "ring_halves.sow", "ring_of_nobody.sow"]);
+    assert_eq!(
+        ids,
+        ["how_many_seeds.sow", "middle_row.sow", "ring_halves.sow", "ring_of_nobody.sow"]
+    );
 
     // A middle row of three. South's track: south 1..3, the middle row s3..s1, north 3..1. South plays
     // the middle pit s2 (2 seeds): one into s1, one into north's pit 3, which then holds 3 and is taken.
@@ -609,6 +612,14 @@ fn boards_with_shared_pits() {
         json!({"south": [], "north": [], "shared": [0, 3, 0, 2, 2, 2, 2]})
     );
     assert_eq!(n["position"]["stores"], json!({"south": 3, "north": 0}));
+    // A shared pit has no owner's left: the direction is told as the way round the board.
+    assert_eq!(n["last"]["words"], "sows clockwise ↻");
+    let s3r = option(
+        &post(&s, "/api/state", &json!({"game": "ring_of_nobody.sow", "moves": []})).json(),
+        "s3R",
+    )["words"]
+        .clone();
+    assert_eq!(s3r, "sows counter-clockwise ↺");
     let take = n["last"]["steps"]
         .as_array()
         .expect("steps")
@@ -621,4 +632,172 @@ fn boards_with_shared_pits() {
         post(&s, "/api/state", &json!({"game": "ring_of_nobody.sow", "moves": [m]})).refused(422, "sow::serve::bad_move");
     }
     post(&s, "/api/state", &json!({"game": "ring_of_nobody.sow", "moves": ["s3L", "s1R"]})).refused(422, "sow::serve::illegal_move");
+}
+
+/// The option of `answer["options"]` for move `m`.
+fn option<'a>(answer: &'a Value, m: &str) -> &'a Value {
+    answer["options"]
+        .as_array()
+        .expect("options")
+        .iter()
+        .find(|o| o["move"] == m)
+        .unwrap_or_else(|| panic!("no option {m} in {}", answer["options"]))
+}
+
+/// A computer player's move and a hint's best move, each replayed after `moves`.
+fn computer_moves_replay(s: &Server, game: &str, moves: &[&str]) {
+    for player in ["random", "greedy", "alphabeta:3", "mcts:200"] {
+        let chosen = post(s, "/api/computer", &json!({"game": game, "moves": moves, "player": player}));
+        assert_eq!(chosen.status, 200, "{player}: {}", chosen.body);
+        let m = chosen.json()["move"].clone();
+        let mut all: Vec<Value> = moves.iter().map(|m| json!(m)).collect();
+        all.push(m.clone());
+        let replayed = post(s, "/api/state", &json!({"game": game, "moves": all}));
+        assert_eq!(replayed.status, 200, "{player} chose {m}: {}", replayed.body);
+        assert_eq!(
+            replayed.json()["moves"][moves.len()],
+            m,
+            "{player}: the move replays as it was named"
+        );
+    }
+}
+
+/// Moves that carry choices made during the move (Bao: the end of the front row captured seeds are
+/// sown from): the answer tells apart in words the moves that start from one pit, moves are read
+/// with their choices (in either case), a move written without them is refused with the moves it
+/// could be, keeping the moves before it, and what computer players and hints choose replays.
+#[test]
+fn moves_with_choices() {
+    let s = serve(&["variants"]);
+    let a = post(&s, "/api/state", &json!({"game": "bao.sow", "moves": ["a4L"]})).json();
+    assert_eq!(a["last"]["move"], "a4L");
+    assert_eq!(a["last"]["words"], "towards south's left");
+    // North's a5 faces south's a4, which holds the seed just entered: entering a seed into a5 (6
+    // seeds) captures it, sown again from the end of north's front row that north chooses.
+    assert_eq!(a["position"]["legal_moves"], json!(["a5L:ccw", "a5L:cw", "a5R:ccw", "a5R:cw"]));
+    assert_eq!(a["options"].as_array().expect("options").len(), 4);
+    let cw = option(&a, "a5L:cw");
+    assert_eq!(cw["pit"], "a5");
+    assert_eq!(
+        cw["choices"],
+        json!([
+            {"kind": "direction", "answer": "L", "words": "towards north's left"},
+            {"kind": "way", "answer": "cw", "words": "captured seeds go clockwise ↻"}
+        ])
+    );
+    assert_eq!(cw["words"], "towards north's left; captured seeds go clockwise ↻");
+    assert_eq!(cw["does"], "captures 1 seed");
+    // Clockwise from the left end of the row (a1), counter-clockwise from the right end (a8).
+    assert_eq!(cw["differs"], "sows the 1 seed taken on, from north a1");
+    let ccw = option(&a, "a5R:ccw");
+    assert_eq!(ccw["words"], "towards north's right; captured seeds go counter-clockwise ↺");
+    assert_eq!(ccw["differs"], "sows the 1 seed taken on, from north a8");
+
+    // Played, worked by hand: a5 holds 7; south's a4 is empty; the seed taken is sown into north's
+    // a1; north has one seed fewer in hand.
+    let b = post(&s, "/api/state", &json!({"game": "bao.sow", "moves": ["a4L", "a5L:cw"]})).json();
+    let empty = [0; 8];
+    assert_eq!(b["position"]["pits"]["north"], json!([[1, 0, 0, 0, 7, 2, 2, 0], empty]));
+    assert_eq!(b["position"]["pits"]["south"], json!([[0, 0, 0, 0, 6, 2, 2, 0], empty]));
+    assert_eq!(b["position"]["stores"], json!({"south": 21, "north": 21}));
+    assert_eq!(b["moves"], json!(["a4L", "a5L:cw"]));
+    assert_eq!(b["last"]["move"], "a5L:cw");
+    assert_eq!(b["last"]["words"], "towards north's left; captured seeds go clockwise ↻");
+    assert_eq!(b["last"]["choices"][1]["answer"], "cw");
+    let other = post(&s, "/api/state", &json!({"game": "bao.sow", "moves": ["a4L", "a5R:ccw"]})).json();
+    assert_eq!(other["position"]["pits"]["north"], json!([[0, 0, 0, 0, 7, 2, 2, 1], empty]));
+    // Letters in either case; the answer names the moves as `legal_moves` does.
+    let c = post(&s, "/api/state", &json!({"game": "bao.sow", "moves": ["A4l", "a5L:CW"]})).json();
+    assert_eq!(c["moves"], json!(["a4L", "a5L:cw"]));
+    assert_eq!(c["position"], b["position"]);
+
+    // A pit without the choices its moves carry: refused with the moves it could be, the first move kept.
+    let v = post(&s, "/api/state", &json!({"game": "bao.sow", "moves": ["a4L", "a5L"]})).refused(422, "sow::serve::bad_move");
+    let message = v["error"]["message"].as_str().expect("message");
+    assert!(
+        message.contains("move 2 (`a5L`)") && message.ends_with("it could be a5L:ccw or a5L:cw"),
+        "{message}"
+    );
+    assert_eq!(v["error"]["accepted_moves"], 1);
+    let v = post(&s, "/api/state", &json!({"game": "bao.sow", "moves": ["a4L", "a5"]})).refused(422, "sow::serve::bad_move");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .expect("message")
+            .ends_with("it could be a5L:ccw, a5L:cw, a5R:ccw or a5R:cw"),
+        "{v}"
+    );
+    // A choice that is not there: the legal moves are listed.
+    let v = post(&s, "/api/state", &json!({"game": "bao.sow", "moves": ["a4L", "a5L:up"]})).refused(422, "sow::serve::bad_move");
+    assert!(
+        v["error"]["help"]
+            .as_str()
+            .expect("help")
+            .ends_with("a5L:ccw, a5L:cw, a5R:ccw, a5R:cw"),
+        "{v}"
+    );
+    assert_eq!(v["error"]["accepted_moves"], 1);
+
+    computer_moves_replay(&s, "bao.sow", &["a4L"]);
+    let h = post(&s, "/api/hint", &json!({"game": "bao.sow", "moves": ["a4L"]})).json();
+    for m in h["moves"].as_array().expect("moves") {
+        assert!(m["words"].as_str().is_some_and(|w| w.contains("captured seeds go")), "{m}");
+    }
+    let why = h["why"].as_str().expect("why");
+    assert!(why.starts_with("pit a5") && why.contains(" (towards north's"), "{why}");
+
+    // A game without choices has no options and no words.
+    let o = post(&s, "/api/state", &json!({"game": "oware.sow", "moves": [3]})).json();
+    assert_eq!(o["options"], json!([]));
+    assert_eq!(o["last"]["words"], "");
+}
+
+/// `lift choose(1..origin.count)` (tests/fixtures/serve/how_many_seeds.sow): how many seeds is told
+/// in words, the board after a choice is the one worked by hand, a pit alone is refused with its
+/// moves, and the computer players' moves replay.
+#[test]
+fn how_many_seeds_to_sow() {
+    let s = serve(&["tests/fixtures/serve"]);
+    let start = post(&s, "/api/state", &json!({"game": "how_many_seeds.sow", "moves": []})).json();
+    // Every pit holds 3 seeds: three moves each, all of them options.
+    assert_eq!(start["options"].as_array().expect("options").len(), 12);
+    let words: Vec<(&str, &str)> = ["3:1", "3:2", "3:3"]
+        .iter()
+        .map(|m| {
+            let o = option(&start, m);
+            (o["words"].as_str().expect("words"), o["does"].as_str().expect("does"))
+        })
+        .collect();
+    // One seed stops in south's pit 4; two reach north's pit 1 (3 + 1 = 4, taken); three reach
+    // north's pit 2 (taken the same way).
+    assert_eq!(
+        words,
+        [
+            ("sows 1 of the 3 seeds, leaving 2 in the pit", "captures nothing"),
+            (
+                "sows 2 of the 3 seeds, leaving 1 in the pit",
+                "captures 4 seeds; sows 1 seed into north's row"
+            ),
+            ("sows all 3 seeds", "captures 4 seeds; sows 2 seeds into north's row"),
+        ]
+    );
+    assert_eq!(option(&start, "3:2")["choices"][0]["kind"], "seeds");
+    assert_eq!(option(&start, "3:2")["differs"], "sows one seed each into south 4, north 1");
+
+    let a = post(&s, "/api/state", &json!({"game": "how_many_seeds.sow", "moves": ["3:2"]})).json();
+    assert_eq!(a["position"]["pits"], json!({"south": [3, 3, 1, 4], "north": [0, 3, 3, 3]}));
+    assert_eq!(a["position"]["stores"], json!({"south": 4, "north": 0}));
+    assert_eq!(a["last"]["words"], "sows 2 of the 3 seeds, leaving 1 in the pit");
+    let v = post(&s, "/api/state", &json!({"game": "how_many_seeds.sow", "moves": ["3"]})).refused(422, "sow::serve::bad_move");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .expect("message")
+            .ends_with("it could be 3:1, 3:2 or 3:3"),
+        "{v}"
+    );
+    assert_eq!(v["error"]["accepted_moves"], 0);
+    // North's pit 1 is empty now: no move from it, so `1` is read as the pit and refused as illegal.
+    post(&s, "/api/state", &json!({"game": "how_many_seeds.sow", "moves": ["3:2", "1"]})).refused(422, "sow::serve::illegal_move");
+    computer_moves_replay(&s, "how_many_seeds.sow", &["3:2"]);
 }

@@ -22,6 +22,11 @@
     // The computer players' random choices; `?seed=N` in the address fixes them (for tests and demonstrations).
     seed: /[?&]seed=(\d+)/.test(location.search) ? parseInt(/[?&]seed=(\d+)/.exec(location.search)[1], 10) : Math.floor(Math.random() * 1e9),
     hinted: null,
+    hintedMove: null, // the move the last hint suggested, marked when its pit asks which move
+    choosing: null, // the pit whose moves the choice panel offers
+    previewing: null, // the move whose outcome the board shows while the pointer is on its button
+    previews: new Map(), // "gen move" -> the answer for the moves played and that move
+    scrolled: null, // where the page was scrolled before the question opened
     frame: null,
   };
 
@@ -333,7 +338,7 @@
   }
 
   function finalView(data) {
-    const view = { legal: legalView(data) };
+    const view = { legal: legalView(data), active: app.choosing };
     if (data.last) {
       const f = B.frames(data.last.before, data.last.steps, data.position);
       const end = f[f.length - 1];
@@ -359,6 +364,9 @@
       if (s.kind === "move") {
         const p = Object.assign({ side: mover }, B.parseMove(s.move) || { pit: s.move });
         text = whoSide(mover) + (p.shared ? " plays shared pit " : " plays pit ") + B.pitName(p, B.isFlat(data.position));
+        // What the mover chose with the move: its direction, how many seeds, the way captured seeds go...
+        const words = typeof data.last.words === "string" ? data.last.words : directionWords(mover, p);
+        if (words) text += ": " + words;
       }
       li.textContent = text;
       li.className = s.kind + (current === i ? " current" : "");
@@ -401,9 +409,12 @@
 
   async function load(animated) {
     const gen = ++app.gen;
+    closeChoice();
+    app.previews.clear();
     setBusy(true);
     showError("");
     app.hinted = null;
+    app.hintedMove = null;
     $("#hint-panel").hidden = true;
     try {
       const data = await api("/api/state", request());
@@ -448,7 +459,7 @@
   }
 
   function play(move) {
-    $("#choice").hidden = true;
+    closeChoice();
     app.moves.push(move);
     load(true).catch(() => {
       // The move was refused: the page goes back to the position before it, as the server still has it.
@@ -463,20 +474,134 @@
     const moves = byPit[k];
     if (!moves) return;
     if (moves.length === 1) return play(moves[0]);
-    // Several moves start from this pit (a direction or another choice): ask which.
-    const box = $("#choice");
-    box.replaceChildren();
-    const p = document.createElement("span");
-    p.textContent = "Which move from this pit? ";
-    box.appendChild(p);
+    askWhich(k, moves);
+  }
+
+  // ---------- a pit that starts several moves: which one? ----------
+
+  /** A direction's words when the server gives none (a hand-made answer): "towards south's left". */
+  function directionWords(mover, p) {
+    const c = (p && p.choice) || "";
+    if (/^L$/i.test(c)) return "towards " + mover + "'s left";
+    if (/^R$/i.test(c)) return "towards " + mover + "'s right";
+    return "";
+  }
+
+  /**
+   * The way a direction goes on the screen: the mover's left is the screen's left when the mover sits
+   * at the bottom, its right when at the top. A shared pit has no owner's left: no arrow.
+   */
+  function arrow(mover, p, letter) {
+    if (!p || p.shared || !/^[LR]$/i.test(letter || "")) return "";
+    const atBottom = (app.flip ? "north" : "south") === mover;
+    const left = /^L$/i.test(letter);
+    return left === atBottom ? "←" : "→";
+  }
+
+  /** The server's words for the moves of pits that start several, by move. */
+  function optionsByMove(data) {
+    const out = {};
+    for (const o of (data && data.options) || []) out[String(o.move)] = o;
+    return out;
+  }
+
+  /** Opens the panel that asks which of a pit's moves to play, one button per complete move, in words. */
+  function askWhich(k, moves) {
+    const mover = app.data.position.to_move;
+    const told = optionsByMove(app.data);
+    const flat = B.isFlat(app.data.position);
+    const p = B.parseMove(moves[0]) || { pit: moves[0] };
+    const name = B.pitName(Object.assign({ side: mover }, p), flat);
+    $("#choice-title").textContent = (p.shared ? "Shared pit " : "Pit ") + name + " can be played in " + moves.length + " ways. Which one?";
+    const list = $("#choice-options");
+    list.replaceChildren();
     for (const m of moves) {
+      const o = told[String(m)] || null;
+      const pm = B.parseMove(m);
       const b = document.createElement("button");
       b.type = "button";
-      b.textContent = String(m);
+      b.className = "option";
+      b.dataset.move = String(m);
+      const words = document.createElement("strong");
+      words.className = "words";
+      const dir = o && o.choices && o.choices[0] && o.choices[0].kind === "direction" ? o.choices[0].answer : pm && pm.choice;
+      const way = arrow(mover, pm, dir);
+      words.textContent = (way ? way + " " : "") + ((o && o.words) || directionWords(mover, pm) || "move " + String(m));
+      b.appendChild(words);
+      const more = [o && o.does, o && o.differs].filter(Boolean).join(" · ");
+      if (more) {
+        const does = document.createElement("span");
+        does.className = "does";
+        does.textContent = more;
+        b.appendChild(does);
+      }
+      const code = document.createElement("code");
+      code.className = "notation";
+      code.textContent = String(m) + (app.hintedMove === String(m) ? " · the hint's move" : "");
+      b.appendChild(code);
+      if (app.hintedMove === String(m)) b.classList.add("hinted");
       b.addEventListener("click", () => play(m));
-      box.appendChild(b);
+      b.addEventListener("mouseenter", () => preview(m));
+      b.addEventListener("focus", () => preview(m));
+      b.addEventListener("mouseleave", () => endPreview(m));
+      b.addEventListener("blur", () => endPreview(m));
+      list.appendChild(b);
     }
-    box.hidden = false;
+    app.choosing = k;
+    app.previewing = null;
+    // The question may need the page scrolled to be seen; closing it scrolls back.
+    if ($("#choice").hidden) app.scrolled = window.scrollY;
+    $("#choice").hidden = false;
+    show(app.data);
+    $("#choice").scrollIntoView({ block: "nearest" });
+  }
+
+  /** Closes the question of which move, if open (says whether it was). */
+  function closeChoice() {
+    const open = !$("#choice").hidden;
+    $("#choice").hidden = true;
+    $("#board-wrap").classList.remove("preview");
+    app.choosing = null;
+    app.previewing = null;
+    if (open && app.scrolled !== null) window.scrollTo(window.scrollX, app.scrolled);
+    app.scrolled = null;
+    return open;
+  }
+
+  /** Shows on the board what a move would do, without playing it: the position after it and the seeds' path. */
+  async function preview(m) {
+    if (!app.data || $("#choice").hidden) return;
+    const gen = app.gen;
+    const mover = app.data.position.to_move;
+    app.previewing = String(m);
+    const key = gen + " " + String(m);
+    let asked = app.previews.get(key);
+    if (!asked) {
+      asked = api("/api/state", request({ moves: app.moves.concat([m]) }));
+      asked.catch(() => {});
+      app.previews.set(key, asked);
+    }
+    let data;
+    try {
+      data = await asked;
+    } catch (e) {
+      return;
+    }
+    if (gen !== app.gen || app.previewing !== String(m) || $("#choice").hidden) return;
+    const f = data.last ? B.frames(data.last.before, data.last.steps, data.position) : [];
+    const end = f[f.length - 1] || {};
+    // Drawn as the mover's turn still: nothing is played yet.
+    const shown = Object.assign({}, data.position, { to_move: mover, over: false });
+    draw(shown, B.countsOf(data.position), { path: end.path, marks: end.marks, active: app.choosing });
+    $("#board-wrap").classList.add("preview");
+    status("If " + whoSide(mover) + " plays " + String(m) + ", the seeds go as shown (numbered in order). Not played yet.", "preview");
+  }
+
+  function endPreview(m) {
+    if (app.previewing !== String(m)) return;
+    app.previewing = null;
+    $("#board-wrap").classList.remove("preview");
+    if (app.data && !$("#choice").hidden) show(app.data);
   }
 
   function undo() {
@@ -501,12 +626,13 @@
       if (gen !== app.gen) return;
       const mover = app.data.position.to_move;
       app.hinted = B.moveKey(mover, h.best);
+      app.hintedMove = String(h.best);
       $("#hint-why").textContent = "Try " + h.why + ".";
       const ul = $("#hint-moves");
       ul.replaceChildren();
       for (const m of h.moves) {
         const li = document.createElement("li");
-        li.textContent = "pit " + m.move + ": " + m.does + (m.score ? " — " + m.score : "");
+        li.textContent = "pit " + m.move + (m.words ? " (" + m.words + ")" : "") + ": " + m.does + (m.score ? " — " + m.score : "");
         if (m.move === h.best) li.className = "best";
         ul.appendChild(li);
       }
@@ -649,6 +775,12 @@
       load(false).catch(() => {});
     });
     $("#undo").addEventListener("click", undo);
+    $("#choice-cancel").addEventListener("click", () => {
+      if (closeChoice() && app.data) show(app.data);
+    });
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && closeChoice() && app.data) show(app.data);
+    });
     $("#hint").addEventListener("click", hint);
     $("#rules").addEventListener("click", showRules);
     $("#choose").addEventListener("click", showChooser);

@@ -4,10 +4,13 @@
 // them with `sowlang run FILE --moves ... --json`, run separately, so a move that does not show on
 // the page (or shows wrong) fails the test. It plays Oware to its end against the random computer
 // player, undoes, plays Kalah with two people at one screen, plays Hus (two rows a player) to its end,
-// checks that a refused move is reported, draws a hand-made four-row position through the same page,
-// and saves screenshots into docs/. A second server serves the invented boards of tests/fixtures/serve:
-// a three-row board (a middle row of shared pits) is played to its end, and the rings are drawn and
-// played a move each. Everything is bounded in time; the servers are stopped at the end.
+// checks that a refused move is reported, plays Bao (moves that carry choices: the page asks which
+// move, in words) to its end with undo across a choice, plays Omweso until it has asked twice, draws
+// a hand-made four-row position through the same page, and saves screenshots into docs/. A second
+// server serves the invented boards of tests/fixtures/serve: a three-row board (a middle row of
+// shared pits) is played to its end, the rings are drawn and played a move each, and a board where
+// the mover says how many seeds to sow is played to its end. Everything is bounded in time; the
+// servers are stopped at the end.
 "use strict";
 
 const { spawn, execFileSync } = require("node:child_process");
@@ -21,7 +24,7 @@ const ROOT = path.resolve(__dirname, "../..");
 const BIN = process.env.SOWLANG || path.join(ROOT, "target/release/sowlang");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const DOCS = path.join(ROOT, "docs");
-const LIMIT_MS = 240000;
+const LIMIT_MS = 480000;
 const STEP_MS = 20000;
 
 const deadline = setTimeout(() => {
@@ -150,6 +153,60 @@ async function click(page, key, movesBefore) {
     movesBefore,
     { timeout: STEP_MS }
   );
+}
+
+/** The buttons of the panel that asks which of a pit's moves: the move each plays, its words, what it does, its notation. */
+async function choiceOffered(page) {
+  return page.$$eval("#choice button.option", (els) =>
+    els.map((e) => ({
+      move: e.dataset.move,
+      words: e.querySelector(".words").textContent,
+      does: e.querySelector(".does") ? e.querySelector(".does").textContent : "",
+      notation: e.querySelector(".notation").textContent,
+    }))
+  );
+}
+
+/** The pit a move of `mover` starts from, as the page keys it: "a5L:cw" -> "north:0:5", "3:2" -> "south:0:3", "s3L" -> "shared:3". */
+function keyOfMove(mover, m) {
+  const match = /^([a-z]?)(\d+)/i.exec(String(m).split(":")[0]);
+  const letter = match[1].toLowerCase();
+  if (letter === "s") return "shared:" + match[2];
+  return mover + ":" + (letter ? letter.charCodeAt(0) - 97 : 0) + ":" + match[2];
+}
+
+/**
+ * Clicks a pit as a child would. When the pit starts several moves the page asks which: the buttons
+ * must be exactly the moves `sowlang run` lists from that pit, each told in words of its own, and
+ * `pick` chooses one. Waits until the move (and any computer answer) is played. Returns the move
+ * played and whether the page asked.
+ */
+async function clickAndChoose(page, key, state, pick) {
+  const fromPit = state.pos.legal_moves.map(String).filter((m) => keyOfMove(state.pos.to_move, m) === key);
+  assert.ok(fromPit.length > 0, "pit " + key + " starts a move at " + state.moves.join(","));
+  await page.click('#board .pit.legal[data-key="' + key + '"]', { timeout: STEP_MS });
+  let chosen = fromPit[0];
+  const asked = fromPit.length > 1;
+  if (asked) {
+    await page.waitForSelector("#choice:not([hidden])", { timeout: STEP_MS });
+    const offered = await choiceOffered(page);
+    assert.deepEqual(offered.map((o) => o.move), fromPit, "one button for every move from " + key + " at " + state.moves.join(","));
+    for (const o of offered) {
+      assert.ok(/[a-z]{3,} [a-z]{3,}/.test(o.words) && !o.words.includes(o.move), "the button of " + o.move + " says it in words: " + o.words);
+      assert.equal(o.notation.split(" ")[0], o.move, "the button also shows the move's notation");
+    }
+    assert.equal(new Set(offered.map((o) => o.words)).size, offered.length, "no two buttons say the same: " + offered.map((o) => o.words).join(" | "));
+    chosen = pick(offered);
+    await page.click('#choice button.option[data-move="' + chosen + '"]', { timeout: STEP_MS });
+  } else {
+    assert.ok(await page.isHidden("#choice"), "a pit of one move is played at once");
+  }
+  await page.waitForFunction(
+    (n) => document.body.dataset.busy === "0" && (location.hash.match(/moves=([^&]*)/) || ["", ""])[1].split(",").filter((x) => x).length > n,
+    state.moves.length,
+    { timeout: STEP_MS }
+  );
+  return { move: chosen, asked: asked };
 }
 
 /** A small seeded generator, so a failing game can be replayed. */
@@ -423,9 +480,12 @@ async function choiceOfDirection(page, url) {
   await idle(page);
   await page.click('#board .pit.legal[data-key="south:0:1"]');
   await page.waitForSelector("#choice:not([hidden])");
-  const offered = await page.$$eval("#choice button", (els) => els.map((e) => e.textContent));
-  assert.deepEqual(offered, ["1L", "1R"], "both directions of pit 1 are offered");
-  await page.click('#choice button:text-is("1R")');
+  const offered = await choiceOffered(page);
+  assert.deepEqual(offered.map((o) => o.move), ["1L", "1R"], "both directions of pit 1 are offered");
+  // With no words from the server (a hand-made answer), the page still says the direction in words,
+  // with an arrow the way it goes on the screen: south sits at the bottom, so its left is the screen's.
+  assert.deepEqual(offered.map((o) => o.words), ["← towards south's left", "→ towards south's right"]);
+  await page.click('#choice button.option[data-move="1R"]');
   await idle(page);
   assert.deepEqual(asked.moves, ["1R"], "the chosen direction is the move sent");
   await page.unroute("**/api/state");
@@ -525,13 +585,246 @@ async function rings(page, url) {
   assert.ok(at["shared:5"].y < at["shared:4"].y && at["shared:5"].x > at["shared:7"].x, "s5 to s7 back along the top");
   await page.click('#board .pit.legal[data-key="shared:3"]');
   await page.waitForSelector("#choice:not([hidden])");
-  assert.deepEqual((await page.$$eval("#choice button", (els) => els.map((e) => e.textContent))).sort(), ["s3L", "s3R"], "both ways round are offered");
-  await page.click('#choice button:text-is("s3L")');
+  assert.deepEqual((await choiceOffered(page)).map((o) => [o.move, o.words]), [["s3R", "sows counter-clockwise ↺"], ["s3L", "sows clockwise ↻"]], "both ways round are offered, in words");
+  await page.click('#choice button.option[data-move="s3L"]');
   await page.waitForFunction(() => document.body.dataset.busy === "0" && /moves=s3L/.test(location.hash));
   state = await check(page, RING7, "ring of nobody after s3L");
   assert.deepEqual(state.moves, ["s3L"]);
   assert.deepEqual(await page.$$eval("#board .pit.taken", (els) => els.map((e) => e.dataset.key)), ["shared:1"], "the capture is marked");
   await page.screenshot({ path: path.join(DOCS, "serve-ring.png") });
+}
+
+const BAO = "variants/bao.sow";
+
+/**
+ * Bao (four rows, moves that carry choices): two people at one screen answer the page's question
+ * "which move from this pit?", a move with a choice is undone and chosen otherwise, the address
+ * replays such moves, a move written without its choices is refused; then a game against the random
+ * computer player is played to its end, the child picking at random among the buttons offered.
+ */
+async function playBao(page, url) {
+  const names = KALAH_NAMES; // the names typed in the Kalah game, kept by this origin's page
+  await page.goto(url + "?seed=3#game=bao.sow");
+  await idle(page);
+  await page.selectOption('.seat[data-side="north"] .kind', "human");
+  await page.selectOption('.seat[data-side="south"] .kind', "human");
+  await page.selectOption("#speed", "0");
+  await page.click("#new");
+  assert.equal(await page.textContent("#title"), "Bao");
+  let state = await check(page, BAO, "bao start", names);
+
+  // South enters a seed into a4: every pit of the front row starts two moves, one each way.
+  await page.click('#board .pit.legal[data-key="south:0:4"]');
+  await page.waitForSelector("#choice:not([hidden])");
+  assert.match(await page.textContent("#choice-title"), /^Pit a4 can be played in 2 ways/);
+  let offered = await choiceOffered(page);
+  assert.deepEqual(offered.map((o) => [o.move, o.words]), [["a4L", "← towards south's left"], ["a4R", "→ towards south's right"]]);
+  assert.deepEqual(await page.$$eval("#board .pit.active", (els) => els.map((e) => e.dataset.key)), ["south:0:4"], "the pit asked about is marked");
+  // "Not this pit" closes the question and plays nothing.
+  await page.click("#choice-cancel");
+  assert.ok(await page.isHidden("#choice"), "the question is closed");
+  assert.deepEqual(await movesShown(page), [], "closing the question plays nothing");
+  let played = await clickAndChoose(page, "south:0:4", state, () => "a4L");
+  state = await check(page, BAO, "bao after a4L", names);
+  assert.deepEqual(state.moves, ["a4L"]);
+
+  // North's a5 (6 seeds) faces south's a4, which now holds the seed entered: entering a seed into a5
+  // captures it, and north chooses the way (the end of the front row) it is sown from. Four complete moves.
+  await page.click('#board .pit.legal[data-key="north:0:5"]');
+  await page.waitForSelector("#choice:not([hidden])");
+  assert.match(await page.textContent("#choice-title"), /^Pit a5 can be played in 4 ways. Which one\?/);
+  offered = await choiceOffered(page);
+  assert.deepEqual(offered.map((o) => o.move), ["a5L:ccw", "a5L:cw", "a5R:ccw", "a5R:cw"]);
+  // North sits at the top of the screen: its left is the screen's right.
+  assert.deepEqual(offered.map((o) => o.words), [
+    "→ towards north's left; captured seeds go counter-clockwise ↺",
+    "→ towards north's left; captured seeds go clockwise ↻",
+    "← towards north's right; captured seeds go counter-clockwise ↺",
+    "← towards north's right; captured seeds go clockwise ↻",
+  ]);
+  // Each says what it does, and where the captured seed starts: clockwise from the left end (a1),
+  // counter-clockwise from the right end (a8).
+  for (const o of offered) {
+    assert.match(o.does, /^captures 1 seed/, o.move);
+    assert.match(o.does, o.move.endsWith(":cw") ? / · sows the 1 seed taken on, from north a1$/ : / · sows the 1 seed taken on, from north a8$/, o.move + ": " + o.does);
+  }
+  // Pointing at a button shows on the board what that move would do, and plays nothing.
+  await page.hover('#choice button.option[data-move="a5L:cw"]');
+  await page.waitForSelector("#board-wrap.preview");
+  assert.deepEqual(await shownCounts(page), expectedCounts(expected(BAO, ["a4L", "a5L:cw"])), "the preview shows the board after a5L:cw");
+  assert.match(await page.textContent("#status"), /If Kofi \(north\) plays a5L:cw.*Not played yet/);
+  assert.deepEqual(await movesShown(page), ["a4L"], "pointing plays nothing");
+  // The picture for docs/serve.md: from the status line to the bottom of the question.
+  const top = await page.$eval("#status", (e) => e.getBoundingClientRect().top + window.scrollY);
+  const bottom = await page.$eval("#choice", (e) => e.getBoundingClientRect().bottom + window.scrollY);
+  await page.screenshot({ path: path.join(DOCS, "serve-choice.png"), fullPage: true, clip: { x: 0, y: top - 8, width: 1280, height: bottom - top + 16 } });
+  await page.click('#choice button.option[data-move="a5L:cw"]');
+  await page.waitForFunction(() => document.body.dataset.busy === "0" && /moves=a4L,a5L%3Acw$/.test(location.hash));
+  state = await check(page, BAO, "bao after a5L:cw", names);
+  assert.deepEqual(state.moves, ["a4L", "a5L:cw"], "the move chosen is the move played");
+  // Worked by hand: a5 holds 6 + 1 = 7; south's a4 gave its seed, sown from north's a1; north has 21 in hand.
+  let c = await shownCounts(page);
+  assert.deepEqual([c["north:0:5"], c["south:0:4"], c["north:0:1"], c["north:0:8"], c["north:store"]], [7, 0, 1, 0, 21]);
+  const story = await page.$$eval("#narration li", (els) => els.map((e) => e.textContent));
+  assert.equal(story[0], "Kofi (north) plays pit a5: towards north's left; captured seeds go clockwise ↻", "the narration tells the choices");
+
+  // Undo takes the move back with its choices; the other way is then another move.
+  await page.click("#undo");
+  state = await check(page, BAO, "bao undo of a5L:cw", names);
+  assert.deepEqual(state.moves, ["a4L"]);
+  assert.equal(state.pos.to_move, "north");
+  // A hint names its move with the choices in words, and the question marks the hint's move.
+  await page.click("#hint");
+  await idle(page);
+  const why = await page.textContent("#hint-why");
+  const best = /^Try pit (a5[LR]:c?cw) \(towards north's (left|right); captured seeds go (counter-)?clockwise [↺↻]\): captures 1 seed/.exec(why);
+  assert.ok(best, "the hint tells its move's choices in words: " + why);
+  await page.click('#board .pit.legal[data-key="north:0:5"]');
+  await page.waitForSelector("#choice:not([hidden])");
+  assert.deepEqual(await page.$$eval("#choice button.option.hinted", (els) => els.map((e) => e.dataset.move)), [best[1]], "the hint's move is marked");
+  await page.keyboard.press("Escape");
+  assert.ok(await page.isHidden("#choice"), "Escape closes the question");
+  played = await clickAndChoose(page, "north:0:5", state, () => "a5R:ccw");
+  assert.ok(played.asked, "the same pit asks again after undo");
+  state = await check(page, BAO, "bao after a5R:ccw", names);
+  assert.deepEqual(state.moves, ["a4L", "a5R:ccw"]);
+  c = await shownCounts(page);
+  assert.deepEqual([c["north:0:5"], c["south:0:4"], c["north:0:1"], c["north:0:8"]], [7, 0, 0, 1], "counter-clockwise: the seed starts at the right end, a8");
+
+  // The address keeps the moves with their choices: opening it again shows the same game.
+  await page.goto(url + "?seed=3&again=1#game=bao.sow&moves=a4L,a5L%3Acw");
+  state = await check(page, BAO, "bao opened from its address", names);
+  assert.deepEqual(state.moves, ["a4L", "a5L:cw"]);
+  // A move written without the choices it carries is refused with the moves it could be; the board
+  // shows the position before it.
+  await page.goto(url + "?seed=3&again=2#game=bao.sow&moves=a4L,a5L");
+  await page.waitForSelector("#error:not([hidden])", { timeout: STEP_MS });
+  assert.match(await page.textContent("#error"), /move 2 \(`a5L`\) does not say the choices made during the move: it could be a5L:ccw or a5L:cw/);
+  state = await check(page, BAO, "bao after a refused move", names);
+  assert.deepEqual(state.moves, ["a4L"]);
+
+  // A whole game against the random computer player, the child choosing at random when asked.
+  await page.goto(url + "?seed=3#game=bao.sow");
+  await idle(page);
+  await page.selectOption('.seat[data-side="north"] .kind', "random");
+  await page.selectOption("#speed", "0");
+  await page.click("#new");
+  state = await check(page, BAO, "bao against the computer", names);
+  const random = rng(11);
+  let guard = 0;
+  let asked = 0;
+  while (!state.pos.over) {
+    assert.ok(++guard < 200, "the game ends");
+    const key = state.legal[Math.floor(random() * state.legal.length)];
+    played = await clickAndChoose(page, key, state, (o) => o[Math.floor(random() * o.length)].move);
+    if (played.asked) asked++;
+    const next = await check(page, BAO, "bao after " + played.move, names);
+    assert.equal(next.moves[state.moves.length], played.move, "the move chosen is the move played");
+    assert.deepEqual(next.moves.slice(0, state.moves.length), state.moves, "earlier moves stay");
+    state = next;
+  }
+  assert.ok(asked >= 5, "the page asked which move " + asked + " times");
+  const computerChose = state.moves.filter((m, i) => i % 2 === 1 && String(m).includes(":"));
+  assert.ok(computerChose.length > 0, "the computer played moves with choices: " + state.moves.join(","));
+  console.log("browser test: Bao played to its end in " + state.moves.length + " moves (asked which move " + asked + " times): " + (await page.textContent("#status")));
+  await page.click("#undo");
+  const undone = await check(page, BAO, "bao undo at the end", names);
+  assert.ok(undone.moves.length < state.moves.length && undone.pos.to_move === "south", "undo goes back to the person's turn");
+}
+
+/** Omweso: against the greedy computer player until the page has asked twice which way captured seeds go. */
+async function omwesoChoices(page, url) {
+  const OMWESO = "variants/omweso.sow";
+  const names = KALAH_NAMES;
+  await page.goto(url + "?seed=2#game=omweso.sow");
+  await idle(page);
+  await page.selectOption('.seat[data-side="north"] .kind', "greedy");
+  await page.selectOption('.seat[data-side="south"] .kind', "human");
+  await page.selectOption("#speed", "0");
+  await page.click("#new");
+  let state = await check(page, OMWESO, "omweso start", names);
+  const random = rng(5);
+  let asked = 0;
+  let guard = 0;
+  while (!state.pos.over && asked < 2) {
+    assert.ok(++guard < 80, "the page asks which way within 80 moves");
+    const key = state.legal[Math.floor(random() * state.legal.length)];
+    const played = await clickAndChoose(page, key, state, (o) => o[Math.floor(random() * o.length)].move);
+    if (played.asked) asked++;
+    const next = await check(page, OMWESO, "omweso after " + played.move, names);
+    assert.equal(next.moves[state.moves.length], played.move, "the move chosen is the move played");
+    state = next;
+  }
+  assert.equal(asked, 2, "the page asked twice");
+  console.log("browser test: Omweso played " + state.moves.length + " moves, the page asked which way twice");
+}
+
+const HOW_MANY = "tests/fixtures/serve/how_many_seeds.sow";
+
+/**
+ * `lift choose(1..origin.count)` (tests/fixtures/serve/how_many_seeds.sow): the page asks how many
+ * seeds to sow; the board after the choice is worked by hand; then a game against the greedy
+ * computer player is played to its end.
+ */
+async function howManySeeds(page, url) {
+  await page.goto(url + "?seed=8#game=how_many_seeds.sow");
+  await idle(page);
+  await page.selectOption('.seat[data-side="north"] .kind', "human");
+  await page.selectOption('.seat[data-side="south"] .kind', "human");
+  await page.selectOption("#speed", "0");
+  await page.click("#new");
+  let state = await check(page, HOW_MANY, "how many seeds start");
+  await page.click('#board .pit.legal[data-key="south:0:3"]');
+  await page.waitForSelector("#choice:not([hidden])");
+  assert.match(await page.textContent("#choice-title"), /^Pit 3 can be played in 3 ways/);
+  const offered = await choiceOffered(page);
+  assert.deepEqual(offered.map((o) => [o.move, o.words]), [
+    ["3:1", "sows 1 of the 3 seeds, leaving 2 in the pit"],
+    ["3:2", "sows 2 of the 3 seeds, leaving 1 in the pit"],
+    ["3:3", "sows all 3 seeds"],
+  ]);
+  // One seed stops in south's pit 4; two reach north's pit 1, which then holds four and is taken;
+  // three reach north's pit 2, taken the same way.
+  assert.deepEqual(offered.map((o) => o.does.split(" · ")[0]), [
+    "captures nothing",
+    "captures 4 seeds; sows 1 seed into north's row",
+    "captures 4 seeds; sows 2 seeds into north's row",
+  ]);
+  await page.click('#choice button.option[data-move="3:2"]');
+  await page.waitForFunction(() => document.body.dataset.busy === "0" && /moves=3%3A2$/.test(location.hash));
+  state = await check(page, HOW_MANY, "how many seeds after 3:2");
+  assert.deepEqual(state.moves, ["3:2"]);
+  // Worked by hand: pit 3 keeps 1 of its 3 seeds; south's pit 4 gets one (4), north's pit 1 the other
+  // (4), which is taken into south's store.
+  assert.deepEqual(await shownCounts(page), {
+    "south:0:1": 3, "south:0:2": 3, "south:0:3": 1, "south:0:4": 4, "south:store": 4,
+    "north:0:1": 0, "north:0:2": 3, "north:0:3": 3, "north:0:4": 3, "north:store": 0,
+  });
+  const story = await page.$$eval("#narration li", (els) => els.map((e) => e.textContent));
+  assert.equal(story[0], "South plays pit 3: sows 2 of the 3 seeds, leaving 1 in the pit");
+  await page.screenshot({ path: path.join(__dirname, "out", "how-many-seeds.png"), fullPage: true });
+  await page.click("#undo");
+  state = await check(page, HOW_MANY, "how many seeds undo");
+  assert.deepEqual(state.moves, []);
+
+  // To the end against the greedy computer player, choosing at random how many seeds.
+  await page.selectOption('.seat[data-side="north"] .kind', "greedy");
+  await idle(page);
+  const random = rng(3);
+  let guard = 0;
+  let asked = 0;
+  while (!state.pos.over) {
+    assert.ok(++guard < 40, "the game ends");
+    const key = state.legal[Math.floor(random() * state.legal.length)];
+    const played = await clickAndChoose(page, key, state, (o) => o[Math.floor(random() * o.length)].move);
+    if (played.asked) asked++;
+    const next = await check(page, HOW_MANY, "how many seeds after " + played.move);
+    // A pit of one seed has one move, written as the pit alone (`4`).
+    assert.equal(String(next.moves[state.moves.length]), played.move, "the move chosen is the move played");
+    state = next;
+  }
+  assert.ok(asked > 0, "the page asked how many seeds");
+  console.log("browser test: the how-many-seeds board played to its end in " + state.moves.length + " moves: " + (await page.textContent("#status")));
 }
 
 async function main() {
@@ -565,10 +858,13 @@ async function main() {
   await playKalahTwoPeople(page, url);
   await playHus(page, url);
   await refusedMove(page, url);
+  await playBao(page, url);
+  await omwesoChoices(page, url);
   await fourRowPreview(page, url);
   await choiceOfDirection(page, url);
   await playMiddleRow(page, fixtures);
   await rings(page, fixtures);
+  await howManySeeds(page, fixtures);
   assert.deepEqual(problems, [], "no script errors on the page");
   console.log("browser test: passed");
 }

@@ -24,4 +24,4 @@ if [ -z "${SOWLANG:-}" ]; then
 fi
 
 timeout 60 node --test unit.test.js
-timeout 300 node play.js
+timeout 540 node play.js

@@ -14,11 +14,15 @@
 //! - `POST /api/state`: `{"game":ID,"moves":[..],"first":"south"}` -> the board's shape (rows,
 //!   columns, shared pits, ring), the position (the JSON of docs/cli.md), the position before the last
 //!   move, and the last move step by step with its narration. Moves are written as `legal_moves`
-//!   lists them (`3`, `"b3"`, `"s2"` for a shared pit, `"3L"`).
+//!   lists them (`3`, `"b3"`, `"s2"` for a shared pit, `"3L"`, `"a5L:cw"` with the choices made
+//!   during the move). `options` tells apart the moves that start from one pit: for each, its
+//!   choices in words (`choices`, `words`), what it does at once (`does`) and the first step of its
+//!   story that differs from the others' (`differs`); the last move carries its `words` too.
 //! - `POST /api/computer`: the same plus `"player":"alphabeta:4"` -> the move that player chooses, and why.
-//! - `POST /api/hint`: the same -> every legal move with what it does and its score.
+//! - `POST /api/hint`: the same -> every legal move with its choices in words, what it does and its score.
 //!
-//! Errors are `{"error":{"code":..,"message":..,"help":..}}` with a 4xx status.
+//! Errors are `{"error":{"code":..,"message":..,"help":..,"accepted_moves":..}}` with a 4xx status;
+//! `accepted_moves` counts the moves of a refused list that were fine, so a page can show that position.
 
 use std::time::Duration;
 
@@ -28,7 +32,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::catalog::Catalog;
-use crate::engine::{Cell, Event, Game, MoveError, Outcome, Player, Position};
+use crate::compile::ir::Op;
+use crate::engine::{Cell, Event, Game, MoveError, Outcome, Player, Position, move_base};
 use crate::players::{self, Spec};
 use crate::position::MoveJson;
 use crate::search::{alphabeta, describe_score, mcts};
@@ -247,21 +252,81 @@ fn parse_request(body: &[u8]) -> Result<GameRequest, ApiError> {
 }
 
 /// Reads one move as `legal_moves` writes it: a pit number on a board of one row a player, else a
-/// name such as `"b3"` or `"3L"` (the engine reads both; a number may also come as a string of digits).
+/// name such as `"b3"` or `"3L"` (the engine reads both; a number may also come as a string of digits),
+/// with the choices made during the move after it (`"a5L:cw"`), read against the position it is
+/// played in. A refusal keeps the moves before it, and a pit written without the choices its moves
+/// carry is answered with the moves it could be.
 fn parse_move(game: &Game, pos: &Position, v: &Value, index: usize) -> Result<usize, ApiError> {
-    let m = match v {
-        Value::Number(n) if n.is_u64() => game.read_move(pos, &n.to_string()),
-        Value::String(s) if !s.trim().is_empty() => game.read_move(pos, s),
+    let text = match v {
+        Value::Number(n) if n.is_u64() => Some(n.to_string()),
+        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
         _ => None,
     };
-    m.ok_or_else(|| {
+    if let Some(k) = text.as_deref().and_then(|t| game.read_move(pos, t)) {
+        return Ok(k);
+    }
+    let legal = names(game, pos, &game.legal_moves(pos));
+    let shown = text.clone().unwrap_or_else(|| v.to_string());
+    // `a5L` where the moves are `a5L:ccw` and `a5L:cw`; `a5` where they are `a5L`, `a5R`.
+    let could_be: Vec<&String> = match &text {
+        Some(t) => {
+            let t = t.to_ascii_lowercase();
+            legal
+                .iter()
+                .filter(|m| m.to_ascii_lowercase().starts_with(&t) && pit_of(game, m).eq_ignore_ascii_case(&pit_of(game, &t)))
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    let err = if could_be.is_empty() {
         ApiError::new(
             422,
             "sow::serve::bad_move",
-            format!("move {} (`{v}`) is not a move of this game", index + 1),
+            format!("move {} (`{shown}`) is not a move of this game here", index + 1),
         )
-        .help("send the moves as `legal_moves` lists them")
-    })
+        .help(if legal.is_empty() {
+            "send the moves as `legal_moves` lists them; no move can be played there".to_string()
+        } else {
+            format!(
+                "send the moves as `legal_moves` lists them: the legal moves there are {}",
+                legal.join(", ")
+            )
+        })
+    } else {
+        let list: Vec<&str> = could_be.iter().map(|m| m.as_str()).collect();
+        ApiError::new(
+            422,
+            "sow::serve::bad_move",
+            format!(
+                "move {} (`{shown}`) does not say the choices made during the move: it could be {}",
+                index + 1,
+                or_list(&list)
+            ),
+        )
+        .help("write the move with its choices, as `legal_moves` lists them")
+    };
+    Err(err.accepted(index))
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn or_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// The pit a move is played from, as the page shows it: the move's name without the choices made
+/// during the move and without the direction (`a5L:cw` -> `a5`).
+fn pit_of(game: &Game, name: &str) -> String {
+    let head = name.split(':').next().unwrap_or_default();
+    if game.choices > 1
+        && let Some(pit) = head.strip_suffix(['L', 'R', 'l', 'r'])
+    {
+        return pit.to_string();
+    }
+    head.to_string()
 }
 
 fn load(catalog: &Catalog, id: &str) -> Result<crate::Loaded, ApiError> {
@@ -411,6 +476,185 @@ fn names(game: &Game, pos: &Position, moves: &[usize]) -> Vec<String> {
     moves.iter().map(|&k| game.name_move(pos, k)).collect()
 }
 
+/// The choices move `k` of `pos` carries, in words for the page: the way it goes (`L`, `R`: along the
+/// mover's row as the mover sees it, or round the board from a shared pit), then each answer the mover gives during the move, in the order the move meets them,
+/// as `{"kind", "answer", "words"}`. The engine writes the answers as it names the move (`a5L:cw`);
+/// their kind is read from the answer and the game: the name of an optional phase's rules (or
+/// `usual`) comes first, `ccw`/`cw` is the way taken seeds are sown again, the number of seeds the
+/// first lap lifts is the answer to a `lift choose(..)`, a pit is named as the mover names pits (the
+/// opponent's with a `'`). On a board of one row a player a chosen pit of the mover's and a chosen
+/// number are both written as digits, and are told as "chooses 4". `events` are the move's steps.
+fn choices_of(game: &Game, pos: &Position, k: usize, events: &[Event]) -> Vec<Value> {
+    if game.choices == 1 && !game.uses_choose {
+        return Vec::new();
+    }
+    let me = pos.to_move;
+    let name = game.name_move(pos, k);
+    let mut parts = name.split(':');
+    let head = parts.next().unwrap_or_default();
+    let mut out = Vec::new();
+    let mut push = |kind: &str, answer: &str, words: String| {
+        out.push(json!({"kind": kind, "answer": answer, "words": words}));
+    };
+    if game.choices > 1
+        && let Some(letter @ ('L' | 'R')) = head.chars().last()
+    {
+        let (pit, cw) = game.move_parts(move_base(k));
+        let words = if pit > game.side_pits {
+            // A shared pit has no owner whose left it could be: the way round the board.
+            format!("sows {}", if cw { "clockwise ↻" } else { "counter-clockwise ↺" })
+        } else {
+            // The mover's own pit: as the mover sees its row.
+            format!("towards {}'s {}", me.name(), if letter == 'L' { "left" } else { "right" })
+        };
+        push("direction", &letter.to_string(), words);
+    }
+    let lifts = game.phases.iter().any(|p| {
+        p.sow.lift.as_ref().is_some_and(|c| {
+            c.ops
+                .iter()
+                .any(|op| matches!(op, Op::Choose(..) | Op::ChooseIn(_) | Op::ChooseRange))
+        })
+    });
+    // The seeds the first lap took from the pit played, and how many it held.
+    let lifted = events.iter().find_map(|e| match e {
+        Event::PickUp { cell, seeds, lap: 1 } if !game.is_store(*cell) => Some((*seeds, pos.board.cells[*cell as usize])),
+        _ => None,
+    });
+    let mut lift_open = lifts;
+    for (i, answer) in parts.enumerate() {
+        // With optional phases on offer, the first answer names the rules played: an optional
+        // phase's, or the rules that apply anyway (`usual`, or the name of the phase that applies).
+        let optional = game.phases.iter().any(|p| p.optional);
+        let rules = (i == 0 && optional)
+            .then(|| {
+                let phase = game
+                    .phases
+                    .iter()
+                    .find(|p| !p.name.is_empty() && p.name.replace(' ', "_") == answer);
+                match phase {
+                    Some(p) if p.optional => Some(format!("plays by the rules of \"{}\"", p.name)),
+                    Some(_) => Some("plays by the usual rules".to_string()),
+                    None => (answer == "usual").then(|| "plays by the usual rules".to_string()),
+                }
+            })
+            .flatten();
+        if let Some(words) = rules {
+            push("rules", answer, words);
+            continue;
+        }
+        if answer == "ccw" || answer == "cw" {
+            lift_open = false;
+            let way = if answer == "cw" { "clockwise ↻" } else { "counter-clockwise ↺" };
+            push("way", answer, format!("captured seeds go {way}"));
+            continue;
+        }
+        let number = answer.parse::<u32>().ok();
+        if std::mem::take(&mut lift_open)
+            && let (Some(n), Some((took, held))) = (number, lifted)
+            && n == took
+        {
+            let words = if took == held {
+                format!("sows all {}", seeds(held))
+            } else {
+                format!("sows {took} of the {}, leaving {} in the pit", seeds(held), held - took)
+            };
+            push("seeds", answer, words);
+            continue;
+        }
+        let (pit, theirs) = answer.strip_suffix('\'').map_or((answer, false), |p| (p, true));
+        let whose = if theirs { me.other() } else { me };
+        let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+        let words = if pit == "store" {
+            format!("chooses {}'s store", whose.name())
+        } else if pit.strip_prefix('s').is_some_and(digits) && game.shared > 0 {
+            format!("chooses shared pit {pit}")
+        } else if theirs || (!digits(pit) && game.rows > 1) {
+            format!("chooses {}'s pit {pit}", whose.name())
+        } else {
+            push("number", answer, format!("chooses {answer}"));
+            continue;
+        };
+        push("pit", answer, words);
+    }
+    out
+}
+
+/// The choices of a move in one line: "towards north's left; captured seeds go clockwise ↻".
+fn words_of(choices: &[Value]) -> String {
+    choices.iter().filter_map(|c| c["words"].as_str()).collect::<Vec<_>>().join("; ")
+}
+
+/// The lines of a move's story that tell it apart from another move from the same pit: every step
+/// but the move itself and the first pick-up (which the choices say), without the lap numbers
+/// ("lap 2: sows the 1 seed taken on, from north a1" is told "sows the 1 seed taken on, from north a1").
+fn story(game: &Game, events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .zip(game.narrate(events))
+        .filter(|(e, _)| !matches!(e, Event::Move { .. } | Event::PickUp { lap: 1, .. }))
+        .map(|(_, line)| {
+            let line = line.trim();
+            let lap = line
+                .strip_prefix("lap ")
+                .and_then(|rest| rest.split_once(": "))
+                .filter(|(n, _)| n.bytes().all(|b| b.is_ascii_digit()));
+            lap.map_or(line, |(_, rest)| rest).to_string()
+        })
+        .collect()
+}
+
+/// The moves of `pos` that share their pit with another move, each with its choices in words, what
+/// it does at once and the first step of its story that differs from the others' (`differs`, null
+/// when it differs from none): what the page shows when a pit is touched that starts several moves.
+fn options(game: &Game, pos: &Position) -> Vec<Value> {
+    if pos.over || (game.choices == 1 && !game.uses_choose) {
+        return Vec::new();
+    }
+    let legal = game.legal_moves(pos);
+    let pits: Vec<String> = legal.iter().map(|&k| pit_of(game, &game.name_move(pos, k))).collect();
+    struct Told {
+        pit: String,
+        k: usize,
+        lines: Vec<String>,
+        choices: Vec<Value>,
+        does: String,
+    }
+    let mut told = Vec::new();
+    for (i, &k) in legal.iter().enumerate() {
+        if pits.iter().filter(|p| **p == pits[i]).count() < 2 {
+            continue;
+        }
+        let Some((next, events)) = played(game, pos, k) else { continue };
+        told.push(Told {
+            pit: pits[i].clone(),
+            k,
+            lines: story(game, &events),
+            choices: choices_of(game, pos, k, &events),
+            does: describe(&effect_of(game, pos, &next, &events, false), pos.to_move),
+        });
+    }
+    told.iter()
+        .map(|t| {
+            // The step where this story leaves the story of the move it follows longest.
+            let parted = told
+                .iter()
+                .filter(|o| o.pit == t.pit && o.k != t.k && o.lines != t.lines)
+                .map(|o| t.lines.iter().zip(&o.lines).take_while(|(a, b)| a == b).count())
+                .max();
+            let differs = parted.and_then(|i| t.lines.get(i));
+            json!({
+                "move": move_json(game, pos, t.k),
+                "pit": t.pit,
+                "choices": t.choices,
+                "words": words_of(&t.choices),
+                "does": t.does,
+                "differs": differs,
+            })
+        })
+        .collect()
+}
+
 /// The steps of a move for the page to show one by one, each with its line of narration.
 fn steps(game: &Game, before: &Position, events: &[Event]) -> Vec<Value> {
     let lines = game.narrate(events);
@@ -509,8 +753,11 @@ fn state(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
         format!("{} to move", pos.to_move.name())
     };
     let last = r.last.as_ref().map(|(before, k, events)| {
+        let choices = choices_of(game, before, *k, events);
         json!({
             "move": move_json(game, before, *k),
+            "words": words_of(&choices),
+            "choices": choices,
             "player": before.to_move,
             "before": crate::position::to_json(game, before),
             "steps": steps(game, before, events),
@@ -526,6 +773,8 @@ fn state(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
         "moves": r.move_names,
         "sides": r.sides,
         "position": crate::position::to_json(game, pos),
+        // The moves that share their pit with another, told apart in words, for the page to ask which.
+        "options": options(game, pos),
         "scores": {"south": scores[0], "north": scores[1]},
         "stuck": stuck,
         "status": status,
@@ -601,14 +850,21 @@ fn taken(game: &Game, events: &[Event], by: Player) -> u32 {
         .sum()
 }
 
-fn effect(game: &Game, pos: &Position, k: usize) -> Option<Effect> {
+/// Move `k` of `pos` played on a copy: the position after it and what it did.
+fn played(game: &Game, pos: &Position, k: usize) -> Option<(Position, Vec<Event>)> {
+    let mut next = pos.clone();
+    let events = game.apply_traced(&mut next, k).ok()?;
+    Some((next, events))
+}
+
+/// What a move did, from the position before it, the one after it and its steps; with `reply`, also
+/// the most the opponent can capture at once in answer.
+fn effect_of(game: &Game, pos: &Position, next: &Position, events: &[Event], reply: bool) -> Effect {
     let me = pos.to_move;
     let them = me.other();
     let opponent_empty = game.row_seeds(&pos.board, them) == 0;
-    let mut next = pos.clone();
-    let events = game.apply_traced(&mut next, k).ok()?;
     let (mut into_store, mut sown_to_opponent) = (0, 0);
-    for e in &events {
+    for e in events {
         if let Event::Sown { cells, .. } = e {
             for &c in cells {
                 if c == game.store(me) {
@@ -621,8 +877,8 @@ fn effect(game: &Game, pos: &Position, k: usize) -> Option<Effect> {
     }
     let another = events.iter().any(|e| matches!(e, Event::AnotherMove { .. }));
     // The most the opponent can capture with their next move: what a child should look out for.
-    let reply_capture = if !next.over && next.to_move == them {
-        game.legal_moves(&next)
+    let reply_capture = if reply && !next.over && next.to_move == them {
+        game.legal_moves(next)
             .into_iter()
             .filter_map(|r| {
                 let mut after = next.clone();
@@ -633,16 +889,16 @@ fn effect(game: &Game, pos: &Position, k: usize) -> Option<Effect> {
     } else {
         0
     };
-    Some(Effect {
-        captured: taken(game, &events, me),
-        lost: taken(game, &events, them),
+    Effect {
+        captured: taken(game, events, me),
+        lost: taken(game, events, them),
         into_store,
         another,
         sown_to_opponent,
         feeds: opponent_empty && game.row_seeds(&next.board, them) > 0,
         ends: next.over.then_some(next.winner),
         reply_capture,
-    })
+    }
 }
 
 fn seeds(n: u32) -> String {
@@ -703,12 +959,15 @@ fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
         .legal_moves(pos)
         .into_iter()
         .filter_map(|k| {
-            let e = effect(game, pos, k)?;
+            let (next, events) = played(game, pos, k)?;
+            let e = effect_of(game, pos, &next, &events, true);
+            let words = words_of(&choices_of(game, pos, k, &events));
             let score = searched.scores.iter().find(|(m, _)| *m == k).map(|(_, s)| *s);
             Some((
                 score.unwrap_or(i32::MIN),
                 json!({
                     "move": move_json(game, pos, k),
+                    "words": words,
                     "does": describe(&e, me),
                     "captures": e.captured,
                     "another_move": e.another,
@@ -719,16 +978,111 @@ fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
         })
         .collect();
     moves.sort_by_key(|m| std::cmp::Reverse(m.0));
-    let best = effect(game, pos, searched.pit).map(|e| describe(&e, me)).unwrap_or_default();
+    let (best, words) = played(game, pos, searched.pit)
+        .map(|(next, events)| {
+            let e = effect_of(game, pos, &next, &events, true);
+            (describe(&e, me), words_of(&choices_of(game, pos, searched.pit, &events)))
+        })
+        .unwrap_or_default();
+    let named = if words.is_empty() {
+        game.name_move(pos, searched.pit)
+    } else {
+        format!("{} ({words})", game.name_move(pos, searched.pit))
+    };
     Ok(json!({
         "best": move_json(game, pos, searched.pit),
         "why": format!(
-            "pit {}: {best}; with best play from both sides this leads to {} (looking {} moves ahead, counting both players' moves)",
-            game.name_move(pos, searched.pit),
+            "pit {named}: {best}; with best play from both sides this leads to {} (looking {} moves ahead, counting both players' moves)",
             describe_score(searched.score),
             searched.depth
         ),
         "depth": searched.depth,
         "moves": moves.into_iter().map(|(_, v)| v).collect::<Vec<_>>(),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn game(text: &str) -> Game {
+        match crate::load_text(Path::new("invented.sow"), text, &[]) {
+            Ok(l) => l.game,
+            Err(f) => panic!("the invented game does not check: {:?}", f.diagnostics),
+        }
+    }
+
+    /// Every legal move of the start position: its name and its choices in words.
+    fn told(game: &Game) -> Vec<(String, String)> {
+        let mut pos = game.initial(None);
+        game.settle_start(&mut pos);
+        game.legal_moves(&pos)
+            .into_iter()
+            .map(|k| {
+                let (_, events) = played(game, &pos, k).expect("legal");
+                (game.name_move(&pos, k), words_of(&choices_of(game, &pos, k, &events)))
+            })
+            .collect()
+    }
+
+    fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
+        v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn the_rules_played_a_chosen_pit_and_a_chosen_number_are_told_in_words() {
+        // An optional phase: the first answer is the rules played.
+        let once = game(
+            r#"
+game "Once a game"
+board { pits 3  seeds 2 }
+memory { player used = 0 }
+phase "big sowing" when mover.used == 0 {
+  optional
+  sow { direction cw }
+  after move "the special sowing is used" { when true  set mover.used = 1 }
+}
+end "no move" when no_moves remaining owner
+"#,
+        );
+        let words = told(&once);
+        assert!(words.contains(&("1:usual".into(), "plays by the usual rules".into())), "{words:?}");
+        assert!(
+            words.contains(&("1:big_sowing".into(), "plays by the rules of \"big sowing\"".into())),
+            "{words:?}"
+        );
+        // South 2's seed goes to north 1 (2 seeds), and then either of north's pits may be taken.
+        let take = game(
+            r#"
+game "Take one"
+board { pits 2  seeds 1 }
+capture "any" { when last.side == opponent  take choose(row(opponent) where pit.count > 0) }
+end "no move" when no_moves remaining owner
+"#,
+        );
+        assert_eq!(
+            told(&take),
+            pairs(&[("1", ""), ("2:1'", "chooses north's pit 1"), ("2:2'", "chooses north's pit 2")])
+        );
+        // A number chosen after the move: on a board of one row it is written as a pit would be.
+        let number = game(
+            r#"
+game "Lucky number"
+board { pits 2  seeds 1 }
+memory { player luck = 0 }
+after move "luck" { when true  set mover.luck = choose(3, 5) }
+end "no move" when no_moves remaining owner
+"#,
+        );
+        assert_eq!(
+            told(&number),
+            pairs(&[
+                ("1:3", "chooses 3"),
+                ("1:5", "chooses 5"),
+                ("2:3", "chooses 3"),
+                ("2:5", "chooses 5")
+            ])
+        );
+    }
 }
