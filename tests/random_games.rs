@@ -118,7 +118,8 @@ fn quick_and_narrated_play_agree_in_random_games() {
                 if moves.is_empty() {
                     break;
                 }
-                let k = moves[rng.gen_range(0..moves.len())];
+                // The draw `random_playout` makes.
+                let k = moves[sowlang::engine::draw(&mut rng, moves.len())];
                 let mut silent = narrated.clone();
                 game.apply(&mut silent, k)
                     .unwrap_or_else(|e| panic!("{} game {seed}: listed move {k} refused: {e}", file.display()));

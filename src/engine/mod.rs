@@ -22,7 +22,7 @@ pub(crate) use eval::{MAX_RANGE_CHOICE, empty_extremes};
 pub use history::History;
 pub use moves::Moves;
 pub use perft::Playout;
-pub(crate) use perft::draw;
+pub use perft::draw;
 pub use play::MoveError;
 pub use slots::{INLINE, Slots};
 pub use trace::{Event, Keeper, Passed};

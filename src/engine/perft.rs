@@ -17,7 +17,7 @@ use super::{Game, Position};
 /// a division or a loop. The general engine and the fast forms draw alike, so both play the same
 /// games from the same generator.
 #[inline(always)]
-pub(crate) fn draw(rng: &mut impl RngCore, n: usize) -> usize {
+pub fn draw(rng: &mut impl RngCore, n: usize) -> usize {
     ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize
 }
 
