@@ -366,7 +366,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         .items
         .iter()
         .any(|i| matches!(i.kind, ItemKind::BoardStores(crate::syntax::ast::StoreMode::Sown)));
-    check_tracks(&program.items, geometry, play_from, &mut diags);
+    check_tracks(&program.items, geometry, play_from, &params, &mut diags);
 
     // Expressions, sowing, rules.
     let mut tc = TypeChecker {
@@ -954,7 +954,13 @@ fn check_mirror(items: &[Item], diags: &mut Vec<Diagnostic>) {
 /// A shared track runs through one row a player and no middle row: other boards state their track
 /// or use each player's own. A stated track names real pits, passes each once and reaches every pit
 /// a move may start from. The first seed cannot both fall back into the pit played and pass it over.
-fn check_tracks(items: &[Item], geometry: Option<board::Geometry>, play_from: PlayFrom, diags: &mut Vec<Diagnostic>) {
+fn check_tracks(
+    items: &[Item],
+    geometry: Option<board::Geometry>,
+    play_from: PlayFrom,
+    params: &[(String, i64)],
+    diags: &mut Vec<Diagnostic>,
+) {
     let skip = items.iter().find(|i| matches!(i.kind, ItemKind::SowSkipOrigin));
     let start = items.iter().find(|i| matches!(i.kind, ItemKind::SowStartInOrigin(_)));
     if let (Some(skip), Some(start)) = (skip, start) {
@@ -1019,7 +1025,7 @@ fn check_tracks(items: &[Item], geometry: Option<board::Geometry>, play_from: Pl
                 )
                 .with_help("the seeds go round the ring: leave out `track own`"),
             ),
-            ItemKind::SowTrack(TrackKind::Path(pieces)) => g.check_path(pieces, item.span, play_from, diags),
+            ItemKind::SowTrack(TrackKind::Path(pieces)) => g.check_path(pieces, item.span, play_from, params, diags),
             ItemKind::SowDirection(crate::syntax::ast::Direction::Either)
                 if 2 * (g.side_pits() + g.shared) as i64 > limits::MAX_SIDE_PITS =>
             {
