@@ -109,6 +109,75 @@ end "no move" when no_moves
     assert!(pos.over);
 }
 
+// ---------------------------------------------------------------- lifted
+
+/// "The pit played is passed over when sowing four or more": `lifted` is what the move picked up.
+/// Two pits a row, counter-clockwise: south 1, south 2, north 1, north 2. South's pit 1 holds 5 seeds:
+/// south 2, north 1, north 2, then south 1 is passed over (5 >= 4), south 2 and north 1 again: south
+/// [0, 2], north [2, 1]. With 3 seeds (fewer than 4) the lap ends in north 2 before coming round.
+#[test]
+fn lifted_is_what_the_move_picked_up_while_the_pit_played_is_empty() {
+    let rules = |layout: &str, cond: &str| {
+        format!(
+            "game \"Many seeds pass the pit played\"\nboard {{ pits 2  layout {layout} }}\nsow {{ direction ccw  skip when pit == origin and {cond} }}\nend \"no move\" when no_moves\n"
+        )
+    };
+    let g = game(&rules("south [5, 0] north [0, 0]", "lifted >= 4"));
+    assert_eq!(board(&after(&g, &[1])), (json!([0, 2]), json!([2, 1]), json!(0), json!(0)));
+    // `origin.count` reads the pit played as it is: emptied, so 0, and the seed falls into it (south
+    // [1, 2], north [1, 1]); check warns about it.
+    let text = rules("south [5, 0] north [0, 0]", "origin.count >= 4");
+    let loaded = sowlang::load_text(std::path::Path::new("invented.sow"), &text, &[]).expect("checks");
+    assert_eq!(
+        loaded.warnings.iter().map(|w| w.code).collect::<Vec<_>>(),
+        vec!["sow::check::origin_emptied"]
+    );
+    assert_eq!(
+        board(&after(&loaded.game, &[1])),
+        (json!([1, 2]), json!([1, 1]), json!(0), json!(0))
+    );
+    // With `lift N` the pit played keeps its other seeds, and `origin.count` means them: no warning.
+    let kept = rules("south [5, 0] north [0, 0]", "origin.count >= 4").replace("direction ccw", "direction ccw  lift 1");
+    let loaded = sowlang::load_text(std::path::Path::new("invented.sow"), &kept, &[]).expect("checks");
+    assert!(loaded.warnings.is_empty());
+    let g = game(&rules("south [3, 0] north [0, 0]", "lifted >= 4"));
+    assert_eq!(board(&after(&g, &[1])), (json!([0, 1]), json!([1, 1]), json!(0), json!(0)));
+}
+
+/// `lifted` counts each lap's own pick-up. Three pits a row; south's pit 1 (2 seeds) sows south 2 and
+/// south 3 (2 -> 3, not empty before: relay). The relay lap picks up those 3 and sows north 1, 2, 3;
+/// north 3 was empty, so the move ends there. The capture asks for a lap of three: not the first lap
+/// (2 lifted, although south 3 then held 3), but the relay lap, which takes north 3 (1 seed).
+#[test]
+fn lifted_is_the_pick_up_of_the_lap_in_a_relay() {
+    let g = game(
+        r#"
+game "Laps of three"
+board { pits 3  layout south [2, 0, 2] north [0, 0, 0] }
+sow { direction ccw  relay when last.before > 0 }
+capture "a lap of three" { when lifted == 3  take last }
+end "no move" when no_moves
+"#,
+    );
+    assert_eq!(board(&after(&g, &[1])), (json!([0, 1, 0]), json!([1, 1, 0]), json!(1), json!(0)));
+}
+
+/// A `forbid` that reads `lifted` judges the move after it: here a move whose last lap lifts a single
+/// seed may not be made. South's pit 1 holds one seed, pit 2 two (no relay): only pit 2 is a move.
+#[test]
+fn a_forbid_on_lifted_judges_the_last_lap() {
+    let g = game(
+        r#"
+game "No single seeds"
+board { pits 2  layout south [1, 2] north [1, 1] }
+sow { direction ccw }
+forbid "a lap of one seed" when lifted == 1
+end "no move" when no_moves
+"#,
+    );
+    assert_eq!(g.legal_moves(&start(&g)), vec![2]);
+}
+
 // ---------------------------------------------------------------- both stores on the track
 
 /// Both stores on both players' tracks: south 1, 2, south's store, north 1, 2, north's store. South's

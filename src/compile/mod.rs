@@ -647,7 +647,7 @@ impl Lower<'_> {
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
                     when: self.cond(cond),
-                    after: mentions(cond, "taken") || mentions(cond, "lap"),
+                    after: mentions(cond, "taken") || mentions(cond, "lap") || mentions(cond, "lifted"),
                 }),
                 ItemKind::Capture(def) => {
                     replaces_captures = true;
@@ -859,6 +859,7 @@ impl Lower<'_> {
                 "final" => Expr::Final,
                 "lap" => Expr::Lap,
                 "taken" => Expr::Taken,
+                "lifted" => Expr::Lifted,
                 "clockwise" => Expr::Clockwise,
                 "ply" => Expr::Ply,
                 "round" => Expr::Round,

@@ -94,6 +94,8 @@ struct Sown {
     laps: u32,
     /// Seeds the move's rules took (to a store, to an owner, or into the hand to sow again).
     taken: u32,
+    /// Seeds picked up to start the last lap.
+    lifted: u32,
     grand_slam: bool,
     /// The way the last lap went: clockwise?
     cw: bool,
@@ -203,6 +205,8 @@ struct Turn<'c> {
     cw: bool,
     /// The player who began the game.
     starter: Player,
+    /// Seeds picked up to start the lap being sown (`lifted`).
+    lifted: u32,
 }
 
 impl<'c> Turn<'c> {
@@ -219,6 +223,7 @@ impl<'c> Turn<'c> {
             open: rules.open,
             cw: game.sows_clockwise(rules.phase, move_base(k)),
             starter: pos.starter,
+            lifted: 0,
         }
     }
 }
@@ -647,6 +652,7 @@ impl Game {
             let ctx = Ctx {
                 taken: sown.taken,
                 lap: sown.laps,
+                lifted: sown.lifted,
                 clockwise: sown.cw,
                 ..self
                     .ctx_at(pos, pos.to_move)
@@ -827,6 +833,7 @@ impl Game {
             let snapshot = board.clone();
             let ctx = Ctx {
                 taken: sown.taken,
+                lifted: sown.lifted,
                 ..self.ctx_lap(turn, &snapshot, None, sown.last, origin, sown.laps, track)
             };
             if ctx.bool(&rule.when) {
@@ -1543,6 +1550,7 @@ impl Game {
                                 last: origin,
                                 laps: 0,
                                 taken: 0,
+                                lifted: 0,
                                 grand_slam: false,
                                 cw: turn.cw,
                                 hash_delta: Some(0),
@@ -1563,6 +1571,7 @@ impl Game {
                     hand
                 }
             };
+            turn.lifted = hand;
             let last = if !one_by_one {
                 let closed = (!turn.open).then_some(&board.closed[..]);
                 // The cells a `skip when` answered before the game passes over.
@@ -1676,6 +1685,7 @@ impl Game {
             last: final_last,
             laps: lap,
             taken,
+            lifted: turn.lifted,
             grand_slam,
             cw: turn.cw,
             hash_delta: only_moved.then_some(hash_delta),
@@ -1955,6 +1965,7 @@ impl Game {
             rounds_won: turn.rounds_won,
             clockwise: turn.cw,
             starter: turn.starter,
+            lifted: turn.lifted,
             ..Ctx::new(self, board, turn.mover)
         }
     }
