@@ -1,7 +1,8 @@
 //! Sowing and capture constructs on tiny invented boards, each result worked out by hand: `skip
 //! when` (answered before the game, or as each seed falls), `into both stores`, the series variants
 //! (both ways, every other pit, with opposite, caps, a stated pit to stop at), captures beyond an empty
-//! next pit, `move` from each pit of a set, and the order in which a capture's actions read the board.
+//! next pit, `move` from each pit of a set, the order in which a capture's actions read the board,
+//! `lifted` (the seeds a lap picked up), and the narration of what a move did, in order.
 //!
 //! Cells on a board of one row a player, counter-clockwise: south's pits 1..N, then north's 1..N.
 //! The pit across from north's pit k is south's pit N + 1 - k.
@@ -448,4 +449,101 @@ end "no move" when no_moves
     );
     let v = after(&g, &[3]);
     assert_eq!(board(&v), (json!([2, 0, 0]), json!([0, 0, 0]), json!(5), json!(0)));
+}
+
+// ---------------------------------------------------------------- narration
+
+/// The narration of `game`'s move `k` from the start, line by line.
+fn narrated(game: &Game, k: usize) -> Vec<String> {
+    let mut pos = start(game);
+    let events = game.apply_traced(&mut pos, k).expect("a legal move");
+    game.narrate(&events)
+}
+
+/// Three pits a row, two seeds each. South's pit 2 sows south 3 and north 1; the trigger empties north
+/// 1 into north's store (3 seeds) as the seed falls; the lap ends there with 0 seeds, an even count on
+/// the opponent's side, so "even" is carried out: it takes nothing, and south moves again. The trace
+/// names the rule all the same.
+#[test]
+fn a_rule_carried_out_that_takes_nothing_is_named() {
+    let g = game(
+        r#"
+game "Emptied by a trigger"
+board { pits 3  seeds 2 }
+sow { direction ccw }
+trigger "sink" { when pit.side == north and pit.number == 1  take pit to owner }
+capture "even" { when last.side == opponent and last.count is even  take last  then another move }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    assert_eq!(
+        narrated(&g, 2),
+        [
+            "south plays pit 2",
+            "  picks up 2 seeds from south 2",
+            "  sows one seed each into south 3, north 1",
+            "  \"sink\": north takes 3 seeds from north 1",
+            "  the last seed falls in north 1, which now holds 0 seeds",
+            "  \"even\": north 1 holds no seeds, so south takes none",
+            "  south moves again",
+        ]
+    );
+    assert_eq!(board(&after(&g, &[2])), (json!([2, 0, 3]), json!([0, 2, 2]), json!(0), json!(3)));
+}
+
+/// A rule with no actions is named by what it says comes next. Two pits a row, one seed each, south's
+/// store on the track: south's pit 2 ends in the store ("own store": another move); south's pit 1
+/// makes south 2 hold 2 ("pair": the move ends). A memory value set to what it holds is said to stay.
+#[test]
+fn a_rule_without_actions_is_named_by_what_comes_next() {
+    let g = game(
+        r#"
+game "Named rules"
+board { pits 2  seeds 1  stores sown }
+memory { player moved = 1 }
+sow { direction ccw  into own store }
+capture "own store" { when last == store(mover)  then another move }
+capture "pair" { when last.count == 2  then end }
+after move "moved" { when true  set mover.moved = 1 }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    let lines = narrated(&g, 2);
+    assert_eq!(lines[3], "  the last seed falls in south's store, which now holds 1 seed");
+    assert_eq!(
+        lines[4..],
+        [
+            "  the move ends: the rule \"own store\" gives another move",
+            "  \"moved\": south's moved stays 1",
+            "  south moves again",
+        ]
+    );
+    let lines = narrated(&g, 1);
+    assert_eq!(
+        lines[4..],
+        ["  the move ends: the rule \"pair\" says so", "  \"moved\": south's moved stays 1",]
+    );
+}
+
+/// A pit passed over is told where the sowing passes it. Two pits a row; south's pit 1 (4 seeds) sows
+/// south 2, north 1, north 2, passes south 1 (the pit played), and sows south 2 again.
+#[test]
+fn a_pit_passed_over_is_told_in_the_order_of_the_sowing() {
+    let g = game(
+        r#"
+game "Around"
+board { pits 2  layout south [4, 0] north [0, 0] }
+sow { direction ccw  skip origin }
+end "no move" when no_moves
+"#,
+    );
+    assert_eq!(
+        narrated(&g, 1)[1..5],
+        [
+            "  picks up 4 seeds from south 1",
+            "  sows one seed each into south 2, north 1, north 2",
+            "  skips south 1, the pit the move started from",
+            "  sows one seed into south 2",
+        ]
+    );
 }

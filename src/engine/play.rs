@@ -1636,9 +1636,6 @@ impl Game {
                     break;
                 }
                 if then == Then::End {
-                    log.push(|| Event::TurnEnds {
-                        why: "the capture rule ends the move".into(),
-                    });
                     break;
                 }
             }
@@ -1760,6 +1757,16 @@ impl Game {
             *pulled = fired.pulled;
             *taken += fired.taken;
         }
+        // The narration names every rule carried out: one with no actions, by what it says comes next.
+        match rule.then {
+            Then::End => log.push(|| Event::TurnEnds {
+                why: format!("the rule \"{}\" says so", rule.name),
+            }),
+            Then::AnotherMove if rule.actions.is_empty() => log.push(|| Event::TurnEnds {
+                why: format!("the rule \"{}\" gives another move", rule.name),
+            }),
+            _ => {}
+        }
         Some(rule.then)
     }
 
@@ -1845,6 +1852,11 @@ impl Game {
                 if passed > track.cells.len() {
                     // Every cell of the track is skipped: the seeds cannot be sown.
                     return Err(Endless { laps: lap, nowhere: true });
+                }
+                // Told where it happens: after the seeds sown before it.
+                if log.enabled() && !sown_into.is_empty() {
+                    let cells = std::mem::take(&mut sown_into);
+                    log.push(|| Event::Sown { lap, cells });
                 }
                 log.skip(c, why);
                 continue;
@@ -2027,6 +2039,10 @@ impl Game {
         let mut ctx = ctx.on(snapshot);
         let mut hand = 0u32;
         let mut acted = Acted::default();
+        // A rule carried out is named in the narration by what it did; when it did nothing (the pits
+        // it takes from hold no seeds, or memory is set to what it was), by the first thing it tried.
+        let told = log.len();
+        let mut tried: Option<Event> = None;
         for action in actions {
             match action {
                 Action::Take { pits, to, series } => {
@@ -2039,13 +2055,34 @@ impl Game {
                         Receiver::Hand => None,
                     };
                     let mover = ctx.mover;
-                    let mut take = |board: &mut Board, c: Cell| match to {
-                        Some(to) => {
-                            // A shared pit nobody claimed goes to the player taking it.
-                            let to = to.or_else(|| self.owner(board, c)).unwrap_or(mover);
-                            acted.taken += self.take(board, c, to, &mut capture_log, rule, log)
+                    let mut take = |board: &mut Board, c: Cell| {
+                        let real = log.enabled() && tried.is_none() && c != NO_PIT && !self.is_store(c);
+                        match to {
+                            Some(to) => {
+                                // A shared pit nobody claimed goes to the player taking it.
+                                let to = to.or_else(|| self.owner(board, c)).unwrap_or(mover);
+                                if real {
+                                    tried = Some(Event::Take {
+                                        rule: rule.to_string(),
+                                        cell: c,
+                                        seeds: 0,
+                                        to,
+                                    });
+                                }
+                                acted.taken += self.take(board, c, to, &mut capture_log, rule, log)
+                            }
+                            None => {
+                                if real {
+                                    tried = Some(Event::TakeInHand {
+                                        rule: rule.to_string(),
+                                        cell: c,
+                                        seeds: 0,
+                                        player: mover,
+                                    });
+                                }
+                                hand += self.take_in_hand(board, c, mover, rule, log)
+                            }
                         }
-                        None => hand += self.take_in_hand(board, c, mover, rule, log),
                     };
                     let mut anchor = None;
                     for p in pits {
@@ -2220,19 +2257,23 @@ impl Game {
                     let given = ctx.run(value);
                     let old = board.memory[i];
                     let new = if *add { old.saturating_add(given) } else { given };
+                    let remembered = |changed: bool| Event::Remember {
+                        rule: rule.to_string(),
+                        name: m.name.clone(),
+                        keeper: if m.at.per_pit {
+                            Keeper::Pit(whose as Cell)
+                        } else {
+                            Keeper::Player(if whose == 0 { Player::South } else { Player::North })
+                        },
+                        value: new,
+                        holds_pit: m.holds_pit,
+                        changed,
+                    };
                     if new != old {
                         board.memory[i] = new;
-                        log.push(|| Event::Remember {
-                            rule: rule.to_string(),
-                            name: m.name.clone(),
-                            keeper: if m.at.per_pit {
-                                Keeper::Pit(whose as Cell)
-                            } else {
-                                Keeper::Player(if whose == 0 { Player::South } else { Player::North })
-                            },
-                            value: new,
-                            holds_pit: m.holds_pit,
-                        });
+                        log.push(|| remembered(true));
+                    } else if log.enabled() && tried.is_none() {
+                        tried = Some(remembered(false));
                     }
                 }
                 Action::SowTaken {
@@ -2279,6 +2320,11 @@ impl Game {
                     }
                 }
             }
+        }
+        if let Some(e) = tried
+            && log.len() == told
+        {
+            log.push(|| e);
         }
         acted
     }
