@@ -1,7 +1,7 @@
 //! Boards of other shapes on tiny invented games, each result worked out by hand from the board's
 //! geometry: a three-row board (a middle row nobody owns) sown along a stated zigzag, a ring of an odd
-//! number of pits with one shared pit, a ring owned by nobody, and a stated track that puts a store
-//! at the end of a player's own rows.
+//! number of pits with one shared pit, a ring owned by nobody, a stated track that puts a store
+//! at the end of a player's own rows, and stated tracks whose pits are worked out from parameters.
 
 use serde_json::json;
 use sowlang::{Game, Position};
@@ -163,6 +163,97 @@ end "no move" when no_moves remaining owner
     // b3 turns into the front row at a3.
     let j = json(&g, &play(&g, &["b3"]));
     assert_eq!(j["pits"]["south"], json!([[1, 1, 2], [1, 1, 0]]));
+}
+
+/// A track stated with the board's size as a parameter: each player sows from their last pit down to
+/// pit 1, into their own store (at their left), then along the other player's row from its last pit.
+const CLOCKWISE_STORES: &str = r#"
+game "Stores on the left"
+param pits = 4 in 1..8
+board { pits pits  seeds 2  stores sown }
+sow { track mover pits..1, mover store, opponent pits..1 }
+capture "own store" { when last == store(mover)  then another move }
+end "no move" when no_moves remaining owner
+"#;
+
+/// `CLOCKWISE_STORES` with its parameters set as `--set` sets them.
+fn with_pits(pits: i64) -> Result<Game, Vec<sowlang::diagnostic::Diagnostic>> {
+    let set = [sowlang::Override {
+        name: "pits".into(),
+        value: pits,
+    }];
+    sowlang::load_text(std::path::Path::new("invented.sow"), CLOCKWISE_STORES, &set)
+        .map(|l| l.game)
+        .map_err(|f| f.diagnostics)
+}
+
+#[test]
+fn track_pieces_may_be_numbers_worked_out_from_the_parameters() {
+    // Four pits (the default): south's 2 (2 seeds) sows south 1 and south's store: another move.
+    let g = game(CLOCKWISE_STORES);
+    let j = json(&g, &play(&g, &["2"]));
+    assert_eq!(j["pits"]["south"], json!([3, 0, 2, 2]));
+    assert_eq!(j["stores"]["south"], 1);
+    assert_eq!(j["to_move"], "south");
+    // Three pits (`--set pits=3`): the track follows. South's 1 (2 seeds) sows south's store, then north
+    // 3 (north's last pit, beside south's store); north's 3 (now 3 seeds) sows north 2, north 1 and
+    // north's store: another move for north.
+    let g = with_pits(3).expect("three pits check");
+    let j = json(&g, &play(&g, &["1"]));
+    assert_eq!(j["pits"]["south"], json!([0, 2, 2]));
+    assert_eq!(j["pits"]["north"], json!([2, 2, 3]));
+    assert_eq!(j["stores"], json!({"south": 1, "north": 0}));
+    let j = json(&g, &play(&g, &["1", "3"]));
+    assert_eq!(j["pits"]["north"], json!([3, 3, 0]));
+    assert_eq!(j["stores"], json!({"south": 1, "north": 1}));
+    assert_eq!(j["to_move"], "north");
+}
+
+#[test]
+fn a_track_worked_out_from_a_set_parameter_is_checked_like_a_written_one() {
+    // One pit a row: `pits..1` is the one pit, and the track is south 1, south's store, north 1.
+    let g = with_pits(1).expect("one pit checks");
+    let j = json(&g, &play(&g, &["1"]));
+    assert_eq!(j["pits"]["north"], json!([3]));
+    assert_eq!(j["stores"]["south"], 1);
+    // A piece that works out to a pit the board lacks is refused at the expression, with the number.
+    let text = CLOCKWISE_STORES.replace("opponent pits..1", "opponent pits + 1..1");
+    let failed = sowlang::load_text(std::path::Path::new("invented.sow"), &text, &[]).expect_err("pit 5 of 4");
+    let d = &failed.diagnostics[0];
+    assert_eq!(d.code, "sow::check::bad_track");
+    assert!(d.message.contains("pit 5"), "{}", d.message);
+    let at = d.labels[0].span;
+    assert_eq!(&text[at.start..at.end], "pits + 1");
+    // A number not known before the game is refused where it stands.
+    let text = CLOCKWISE_STORES.replace("opponent pits..1", "opponent ply..1");
+    let failed = sowlang::load_text(std::path::Path::new("invented.sow"), &text, &[]).expect_err("ply");
+    assert_eq!(failed.diagnostics[0].code, "sow::check::not_static");
+    // Every literal track stays as it was: a row letter, or a bare number, on both ends.
+    let g = game(
+        &CLOCKWISE_STORES
+            .replace("mover pits..1", "mover a4..a1")
+            .replace("opponent pits..1", "opponent 4..1"),
+    );
+    assert_eq!(json(&g, &play(&g, &["2"]))["stores"]["south"], 1);
+}
+
+#[test]
+fn a_track_piece_may_name_its_row_by_a_word() {
+    // Two rows of `pits` a player, sown round the own rows: back row left to right, front row back.
+    let g = game(
+        r#"
+game "Own rows by words"
+param pits = 3 in 2..8
+board { rows 2  pits pits  seeds 1  stores sown }
+sow { track mover back 1..pits, mover front pits..1, mover store }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    // As `mover b1..b3, mover a3..a1, mover store`: b3 turns into the front row at a3.
+    let j = json(&g, &play(&g, &["b3"]));
+    assert_eq!(j["pits"]["south"], json!([[1, 1, 2], [1, 1, 0]]));
+    let j = json(&g, &play(&g, &["a1"]));
+    assert_eq!(j["stores"]["south"], 1);
 }
 
 #[test]

@@ -623,3 +623,43 @@ south  0                                           0  north
     assert_eq!(json["to_move"], "north");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A small board whose track puts each store at its owner's left: sowing from pit 3 down to pit 1,
+/// into the own store, then along the other row from its pit 3. Three pits of two seeds: south's pit 1
+/// sows south's store and north 3 (north's last pit, at south's left end).
+const LEFT_STORES: &str = r#"
+game "Stores on the left"
+param pits = 3 in 1..8
+board { pits pits  seeds 2  stores sown }
+sow { track mover pits..1, mover store, opponent pits..1 }
+end "no move" when no_moves remaining owner
+"#;
+
+#[test]
+fn run_trace_draws_each_board_once_and_the_stores_where_the_track_puts_them() {
+    let dir = scratch("play", "left-stores");
+    let file = dir.join("left.sow");
+    std::fs::write(&file, LEFT_STORES).expect("write game");
+    let path = file.display().to_string();
+    let run = sowlang(&["run", &path, "--moves", "1", "--trace"], b"");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // South's store is drawn on the left (beside south's pit 1 and north's pit 3), north's on the
+    // right; the board after the move once, then whose turn it is.
+    let want = "south plays pit 1
+  picks up 2 seeds from south 1
+  sows one seed each into south's store, north 3
+  the last seed falls in north 3, which now holds 3 seeds
+  the move ends: the seeds are all sown
+             3    2    1   north
+          [ 3] [ 2] [ 2]
+south  1                  0  north
+          [ 0] [ 2] [ 2]
+             1    2    3   south
+north to move; legal moves: 1, 2, 3
+";
+    assert_eq!(run.stdout, want);
+    // Seen from north, north's store is on the left.
+    let run = sowlang(&["play", &path, "--vs", "human", "--side", "north"], b"quit\n");
+    assert!(run.stdout.contains("\nnorth  0                  0  south\n"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,7 +1,8 @@
 //! Sowing and capture constructs on tiny invented boards, each result worked out by hand: `skip
 //! when` (answered before the game, or as each seed falls), `into both stores`, the series variants
 //! (both ways, every other pit, with opposite, caps, a stated pit to stop at), captures beyond an empty
-//! next pit, `move` from each pit of a set, and the order in which a capture's actions read the board.
+//! next pit, `move` from each pit of a set, the order in which a capture's actions read the board,
+//! `lifted` (the seeds a lap picked up), and the narration of what a move did, in order.
 //!
 //! Cells on a board of one row a player, counter-clockwise: south's pits 1..N, then north's 1..N.
 //! The pit across from north's pit k is south's pit N + 1 - k.
@@ -107,6 +108,75 @@ end "no move" when no_moves
     let pos = start(&all);
     assert_eq!(all.legal_moves(&pos), Vec::<usize>::new());
     assert!(pos.over);
+}
+
+// ---------------------------------------------------------------- lifted
+
+/// "The pit played is passed over when sowing four or more": `lifted` is what the move picked up.
+/// Two pits a row, counter-clockwise: south 1, south 2, north 1, north 2. South's pit 1 holds 5 seeds:
+/// south 2, north 1, north 2, then south 1 is passed over (5 >= 4), south 2 and north 1 again: south
+/// [0, 2], north [2, 1]. With 3 seeds (fewer than 4) the lap ends in north 2 before coming round.
+#[test]
+fn lifted_is_what_the_move_picked_up_while_the_pit_played_is_empty() {
+    let rules = |layout: &str, cond: &str| {
+        format!(
+            "game \"Many seeds pass the pit played\"\nboard {{ pits 2  layout {layout} }}\nsow {{ direction ccw  skip when pit == origin and {cond} }}\nend \"no move\" when no_moves\n"
+        )
+    };
+    let g = game(&rules("south [5, 0] north [0, 0]", "lifted >= 4"));
+    assert_eq!(board(&after(&g, &[1])), (json!([0, 2]), json!([2, 1]), json!(0), json!(0)));
+    // `origin.count` reads the pit played as it is: emptied, so 0, and the seed falls into it (south
+    // [1, 2], north [1, 1]); check warns about it.
+    let text = rules("south [5, 0] north [0, 0]", "origin.count >= 4");
+    let loaded = sowlang::load_text(std::path::Path::new("invented.sow"), &text, &[]).expect("checks");
+    assert_eq!(
+        loaded.warnings.iter().map(|w| w.code).collect::<Vec<_>>(),
+        vec!["sow::check::origin_emptied"]
+    );
+    assert_eq!(
+        board(&after(&loaded.game, &[1])),
+        (json!([1, 2]), json!([1, 1]), json!(0), json!(0))
+    );
+    // With `lift N` the pit played keeps its other seeds, and `origin.count` means them: no warning.
+    let kept = rules("south [5, 0] north [0, 0]", "origin.count >= 4").replace("direction ccw", "direction ccw  lift 1");
+    let loaded = sowlang::load_text(std::path::Path::new("invented.sow"), &kept, &[]).expect("checks");
+    assert!(loaded.warnings.is_empty());
+    let g = game(&rules("south [3, 0] north [0, 0]", "lifted >= 4"));
+    assert_eq!(board(&after(&g, &[1])), (json!([0, 1]), json!([1, 1]), json!(0), json!(0)));
+}
+
+/// `lifted` counts each lap's own pick-up. Three pits a row; south's pit 1 (2 seeds) sows south 2 and
+/// south 3 (2 -> 3, not empty before: relay). The relay lap picks up those 3 and sows north 1, 2, 3;
+/// north 3 was empty, so the move ends there. The capture asks for a lap of three: not the first lap
+/// (2 lifted, although south 3 then held 3), but the relay lap, which takes north 3 (1 seed).
+#[test]
+fn lifted_is_the_pick_up_of_the_lap_in_a_relay() {
+    let g = game(
+        r#"
+game "Laps of three"
+board { pits 3  layout south [2, 0, 2] north [0, 0, 0] }
+sow { direction ccw  relay when last.before > 0 }
+capture "a lap of three" { when lifted == 3  take last }
+end "no move" when no_moves
+"#,
+    );
+    assert_eq!(board(&after(&g, &[1])), (json!([0, 1, 0]), json!([1, 1, 0]), json!(1), json!(0)));
+}
+
+/// A `forbid` that reads `lifted` judges the move after it: here a move whose last lap lifts a single
+/// seed may not be made. South's pit 1 holds one seed, pit 2 two (no relay): only pit 2 is a move.
+#[test]
+fn a_forbid_on_lifted_judges_the_last_lap() {
+    let g = game(
+        r#"
+game "No single seeds"
+board { pits 2  layout south [1, 2] north [1, 1] }
+sow { direction ccw }
+forbid "a lap of one seed" when lifted == 1
+end "no move" when no_moves
+"#,
+    );
+    assert_eq!(g.legal_moves(&start(&g)), vec![2]);
 }
 
 // ---------------------------------------------------------------- both stores on the track
@@ -379,4 +449,101 @@ end "no move" when no_moves
     );
     let v = after(&g, &[3]);
     assert_eq!(board(&v), (json!([2, 0, 0]), json!([0, 0, 0]), json!(5), json!(0)));
+}
+
+// ---------------------------------------------------------------- narration
+
+/// The narration of `game`'s move `k` from the start, line by line.
+fn narrated(game: &Game, k: usize) -> Vec<String> {
+    let mut pos = start(game);
+    let events = game.apply_traced(&mut pos, k).expect("a legal move");
+    game.narrate(&events)
+}
+
+/// Three pits a row, two seeds each. South's pit 2 sows south 3 and north 1; the trigger empties north
+/// 1 into north's store (3 seeds) as the seed falls; the lap ends there with 0 seeds, an even count on
+/// the opponent's side, so "even" is carried out: it takes nothing, and south moves again. The trace
+/// names the rule all the same.
+#[test]
+fn a_rule_carried_out_that_takes_nothing_is_named() {
+    let g = game(
+        r#"
+game "Emptied by a trigger"
+board { pits 3  seeds 2 }
+sow { direction ccw }
+trigger "sink" { when pit.side == north and pit.number == 1  take pit to owner }
+capture "even" { when last.side == opponent and last.count is even  take last  then another move }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    assert_eq!(
+        narrated(&g, 2),
+        [
+            "south plays pit 2",
+            "  picks up 2 seeds from south 2",
+            "  sows one seed each into south 3, north 1",
+            "  \"sink\": north takes 3 seeds from north 1",
+            "  the last seed falls in north 1, which now holds 0 seeds",
+            "  \"even\": north 1 holds no seeds, so south takes none",
+            "  south moves again",
+        ]
+    );
+    assert_eq!(board(&after(&g, &[2])), (json!([2, 0, 3]), json!([0, 2, 2]), json!(0), json!(3)));
+}
+
+/// A rule with no actions is named by what it says comes next. Two pits a row, one seed each, south's
+/// store on the track: south's pit 2 ends in the store ("own store": another move); south's pit 1
+/// makes south 2 hold 2 ("pair": the move ends). A memory value set to what it holds is said to stay.
+#[test]
+fn a_rule_without_actions_is_named_by_what_comes_next() {
+    let g = game(
+        r#"
+game "Named rules"
+board { pits 2  seeds 1  stores sown }
+memory { player moved = 1 }
+sow { direction ccw  into own store }
+capture "own store" { when last == store(mover)  then another move }
+capture "pair" { when last.count == 2  then end }
+after move "moved" { when true  set mover.moved = 1 }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    let lines = narrated(&g, 2);
+    assert_eq!(lines[3], "  the last seed falls in south's store, which now holds 1 seed");
+    assert_eq!(
+        lines[4..],
+        [
+            "  the move ends: the rule \"own store\" gives another move",
+            "  \"moved\": south's moved stays 1",
+            "  south moves again",
+        ]
+    );
+    let lines = narrated(&g, 1);
+    assert_eq!(
+        lines[4..],
+        ["  the move ends: the rule \"pair\" says so", "  \"moved\": south's moved stays 1",]
+    );
+}
+
+/// A pit passed over is told where the sowing passes it. Two pits a row; south's pit 1 (4 seeds) sows
+/// south 2, north 1, north 2, passes south 1 (the pit played), and sows south 2 again.
+#[test]
+fn a_pit_passed_over_is_told_in_the_order_of_the_sowing() {
+    let g = game(
+        r#"
+game "Around"
+board { pits 2  layout south [4, 0] north [0, 0] }
+sow { direction ccw  skip origin }
+end "no move" when no_moves
+"#,
+    );
+    assert_eq!(
+        narrated(&g, 1)[1..5],
+        [
+            "  picks up 4 seeds from south 1",
+            "  sows one seed each into south 2, north 1, north 2",
+            "  skips south 1, the pit the move started from",
+            "  sows one seed into south 2",
+        ]
+    );
 }

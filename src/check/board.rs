@@ -4,7 +4,7 @@
 
 use crate::diagnostic::{Diagnostic, Span};
 use crate::engine::{Cell, Player};
-use crate::syntax::ast::{PlayFrom, RingOwner, TrackPiece, TrackWhose};
+use crate::syntax::ast::{PlayFrom, RingOwner, TrackEnd, TrackPiece, TrackRow, TrackWhose};
 
 /// The cells of a board: each player's pits (rows × columns, front row first), the shared pits,
 /// then the two stores.
@@ -46,8 +46,9 @@ impl Geometry {
     }
 
     /// The cells of a stated track for `mover`, in sowing order; a diagnostic on the first piece that
-    /// names no pit of this board or runs across rows.
-    pub fn path(&self, pieces: &[TrackPiece], mover: Player) -> Result<Vec<Cell>, Diagnostic> {
+    /// names no pit of this board or runs across rows. Ends given as numbers are worked out with the
+    /// parameters' values `params`.
+    pub fn path(&self, pieces: &[TrackPiece], mover: Player, params: &[(String, i64)]) -> Result<Vec<Cell>, Diagnostic> {
         let mut cells = Vec::new();
         for piece in pieces {
             let player = match piece.whose {
@@ -66,8 +67,8 @@ impl Geometry {
                 cells.push((self.pit_count() + player.index()) as Cell);
                 continue;
             };
-            let (row_a, a) = self.pit_ref(first, player.is_none(), piece.span)?;
-            let (row_b, b) = self.pit_ref(last, player.is_none(), piece.span)?;
+            let (row_a, a) = self.end(first, piece, params)?;
+            let (row_b, b) = self.end(last, piece, params)?;
             if row_a != row_b {
                 return Err(problem(
                     piece.span,
@@ -88,66 +89,124 @@ impl Geometry {
         Ok(cells)
     }
 
-    /// A pit as a piece of track names it (`a3`, `3`; `s3` or `3` for a shared pit): its row (0 the
-    /// front) and number.
-    fn pit_ref(&self, text: &str, shared: bool, span: Span) -> Result<(usize, usize), Diagnostic> {
-        let (letter, digits) = match text.chars().next() {
-            Some(c) if c.is_ascii_alphabetic() => (Some(c.to_ascii_lowercase()), &text[1..]),
-            _ => (None, text),
+    /// One end of `piece`: its row (0 the front) and number. A pit named as moves name it (`a3`, or
+    /// `s3` for a shared pit), or a number worked out before the game on the row the piece's word
+    /// names (`mover back 1..pits`), else on the only row there is.
+    fn end(&self, end: &TrackEnd, piece: &TrackPiece, params: &[(String, i64)]) -> Result<(usize, usize), Diagnostic> {
+        let shared = piece.whose == TrackWhose::Shared;
+        let named = match end {
+            // A parameter whose name reads like a pit (`n2`) is the parameter.
+            TrackEnd::Named(text) if !params.iter().any(|(p, _)| *p == text.node) => Some(&text.node),
+            _ => None,
         };
-        let number: usize = digits.parse().unwrap_or(0);
+        if let (Some(text), Some(row)) = (named, &piece.row) {
+            return Err(problem(
+                row.span.to(end.span()),
+                format!("`{text}` names its row, and so does `{}`", row_word(row.node)),
+                format!("write the numbers alone after the row's word, as in `mover back 1..8`, or leave the word out: `{text}`"),
+            ));
+        }
+        if shared && let Some(row) = &piece.row {
+            return Err(problem(
+                row.span,
+                format!("the shared pits have no {} row", row_word(row.node)),
+                "leave the word out: `shared 1..6`",
+            ));
+        }
+        let (letter, number, shown) = match (named, end) {
+            (Some(text), _) => {
+                let mut chars = text.chars();
+                let letter = chars.next().map(|c| c.to_ascii_lowercase());
+                let number: i64 = chars.as_str().parse().unwrap_or(0);
+                (letter, number, format!("`{text}`"))
+            }
+            (None, TrackEnd::Named(text)) => {
+                let value = params.iter().find(|(p, _)| *p == text.node).map_or(0, |(_, v)| *v);
+                (None, value, format!("the pit number {value}"))
+            }
+            (None, TrackEnd::Number(e)) => {
+                let mut diags = Vec::new();
+                let Some(value) = (super::Statics { params }).eval(e, &mut diags) else {
+                    return Err(diags.remove(0));
+                };
+                let shown = match e.kind {
+                    crate::syntax::ast::ExprKind::Int(_) => format!("`{value}`"),
+                    _ => format!("the pit number {value}"),
+                };
+                (None, value, shown)
+            }
+        };
+        let literal = matches!(end, TrackEnd::Number(e) if matches!(e.kind, crate::syntax::ast::ExprKind::Int(_)));
+        // A pit named as written is shown in its piece; a number worked out, at the expression.
+        let span = if named.is_some() || literal { piece.span } else { end.span() };
         let (row, limit) = match (shared, letter) {
             (true, None | Some('s')) => (0, self.shared),
             (true, Some(_)) => {
                 return Err(problem(
                     span,
-                    format!("`{text}` is not a shared pit"),
+                    format!("{shown} is not a shared pit"),
                     "shared pits are numbered: `shared 1..6`",
                 ));
             }
-            (false, None) if self.rows == 1 => (0, self.columns),
-            (false, None) => {
-                return Err(problem(
-                    span,
-                    format!("`{text}` does not say which row"),
-                    "on a board of several rows a player, name pits by row letter and number: `a1..a8`",
-                ));
-            }
+            (false, None) => match &piece.row {
+                Some(row) if row.node == TrackRow::Back => (self.rows - 1, self.columns),
+                Some(_) => (0, self.columns),
+                None if self.rows == 1 => (0, self.columns),
+                None => {
+                    return Err(problem(
+                        span,
+                        format!("{shown} does not say which row"),
+                        "on a board of several rows a player, name pits by row letter and number (`a1..a8`), or name \
+                         the row with a word (`mover back 1..pits`)",
+                    ));
+                }
+            },
             (false, Some(l)) => (usize::from(l as u8).wrapping_sub(usize::from(b'a')), self.columns),
         };
-        if row >= self.rows || !(1..=limit).contains(&number) {
-            return Err(problem(
-                span,
-                format!("there is no pit `{text}` on this board"),
-                if shared {
-                    format!("the shared pits are 1 to {}", self.shared)
-                } else {
-                    format!(
-                        "a player's pits are {} with numbers 1 to {}",
-                        if self.rows == 1 {
-                            "one row".to_string()
-                        } else {
-                            format!("rows a to {}", char::from(b'a' + self.rows as u8 - 1))
-                        },
-                        self.columns
-                    )
-                },
-            ));
+        if row >= self.rows || !(1..=limit as i64).contains(&number) {
+            let (what, label) = match named {
+                Some(text) => (format!("there is no pit `{text}` on this board"), "this track".to_string()),
+                None if literal => (format!("there is no pit `{number}` on this board"), "this track".to_string()),
+                None => (
+                    format!("this end of the track works out to pit {number}, which this board does not have"),
+                    format!("pit {number} here"),
+                ),
+            };
+            return Err(Diagnostic::error("sow::check::bad_track", what, span, label).with_help(if shared {
+                format!("the shared pits are 1 to {}", self.shared)
+            } else {
+                format!(
+                    "a player's pits are {} with numbers 1 to {}",
+                    if self.rows == 1 {
+                        "one row".to_string()
+                    } else {
+                        format!("rows a to {}", char::from(b'a' + self.rows as u8 - 1))
+                    },
+                    self.columns
+                )
+            }));
         }
-        Ok((row, number))
+        Ok((row, number as usize))
     }
 
     /// Checks a stated track: it names real pits, passes each cell once, and reaches every pit a
     /// player may start a move from.
-    pub fn check_path(&self, pieces: &[TrackPiece], span: Span, play_from: PlayFrom, diags: &mut Vec<Diagnostic>) {
-        let cells = match self.path(pieces, Player::South) {
+    pub fn check_path(
+        &self,
+        pieces: &[TrackPiece],
+        span: Span,
+        play_from: PlayFrom,
+        params: &[(String, i64)],
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let cells = match self.path(pieces, Player::South, params) {
             Ok(cells) => cells,
             Err(d) => return diags.push(d),
         };
         let mut seen = vec![false; self.pit_count() + 2];
         for (cell, piece) in cells
             .iter()
-            .zip(pieces.iter().flat_map(|p| std::iter::repeat_n(p, piece_len(self, p))))
+            .zip(pieces.iter().flat_map(|p| std::iter::repeat_n(p, piece_len(self, p, params))))
         {
             if std::mem::replace(&mut seen[*cell as usize], true) {
                 diags.push(problem(
@@ -189,8 +248,15 @@ impl Geometry {
 }
 
 /// How many cells a piece of track stands for (already known to name real pits).
-fn piece_len(g: &Geometry, piece: &TrackPiece) -> usize {
-    g.path(std::slice::from_ref(piece), Player::South).map_or(0, |c| c.len())
+fn piece_len(g: &Geometry, piece: &TrackPiece, params: &[(String, i64)]) -> usize {
+    g.path(std::slice::from_ref(piece), Player::South, params).map_or(0, |c| c.len())
+}
+
+fn row_word(row: TrackRow) -> &'static str {
+    match row {
+        TrackRow::Front => "front",
+        TrackRow::Back => "back",
+    }
 }
 
 fn problem(span: Span, message: impl Into<String>, help: impl Into<String>) -> Diagnostic {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::types::{BUILTIN_NAMES, FUNCTIONS};
 use crate::diagnostic::{Diagnostic, Span};
-use crate::syntax::ast::{Action, EndResult, Expr, ExprKind, Item, ItemKind, Receiver, Remaining};
+use crate::syntax::ast::{Action, EndResult, Expr, ExprKind, Item, ItemKind, Receiver, Remaining, TrackEnd, TrackKind};
 
 /// How deeply `let`s may refer to one another before the chain is taken for a cycle.
 const MAX_DEPTH: usize = 64;
@@ -137,6 +137,15 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
                 .for_each(&mut *f),
             ItemKind::BoardLayoutShared(list) => list.node.iter_mut().for_each(&mut *f),
             ItemKind::BoardRing(e, _) => f(e),
+            ItemKind::SowTrack(TrackKind::Path(pieces)) => {
+                for (first, last) in pieces.iter_mut().filter_map(|p| p.range.as_mut()) {
+                    for end in [first, last] {
+                        if let TrackEnd::Number(e) = end {
+                            f(e);
+                        }
+                    }
+                }
+            }
             ItemKind::End(_, cond, remaining, from, result) => {
                 f(cond);
                 if let Some(Remaining::To(p)) = remaining {

@@ -366,7 +366,8 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         .items
         .iter()
         .any(|i| matches!(i.kind, ItemKind::BoardStores(crate::syntax::ast::StoreMode::Sown)));
-    check_tracks(&program.items, geometry, play_from, &mut diags);
+    check_tracks(&program.items, geometry, play_from, &params, &mut diags);
+    warn_emptied_origin(&program.items, &mut diags);
 
     // Expressions, sowing, rules.
     let mut tc = TypeChecker {
@@ -635,8 +636,8 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
             ItemKind::SowRelay(e) => tc.expect(e, Ty::Bool, Scope::lap_end()),
             ItemKind::SowRelayFrom(e) => tc.expect(e, Ty::Pit, Scope::lap_end()),
             ItemKind::SowSkipWhen(e) => tc.expect(e, Ty::Bool, Scope::skipping()),
-            ItemKind::SowStartInOrigin(Some(e)) => tc.expect(e, Ty::Bool, Scope::move_start()),
-            ItemKind::SowLift(e) => tc.expect(e, Ty::Int, Scope::move_start().choosing()),
+            ItemKind::SowStartInOrigin(Some(e)) => tc.expect(e, Ty::Bool, Scope::before_lifting()),
+            ItemKind::SowLift(e) => tc.expect(e, Ty::Int, Scope::before_lifting().choosing()),
             ItemKind::SowFromStore(e) => {
                 bounded(
                     statics,
@@ -951,10 +952,69 @@ fn check_mirror(items: &[Item], diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// A `skip when` that reads `origin.count` reads the pit played as it is during the sowing: the move
+/// picked up every seed it held, so it counts only the seeds sown back into it since (0 the first time a
+/// lap comes round to it). What the move picked up is `lifted`. Not said where the first lap leaves seeds
+/// in the pit played (`lift N`) or takes them from the store (`from store N`): there it means what it says.
+fn warn_emptied_origin(items: &[Item], diags: &mut Vec<Diagnostic>) {
+    let keeps_seeds = |items: &[Item]| {
+        items
+            .iter()
+            .any(|i| matches!(i.kind, ItemKind::SowLift(_) | ItemKind::SowFromStore(_)))
+    };
+    let top_keeps = keeps_seeds(items);
+    let phases = items.iter().filter_map(|i| match &i.kind {
+        ItemKind::Phase(_, _, inner) => Some((inner.as_slice(), top_keeps || keeps_seeds(inner))),
+        _ => None,
+    });
+    for (items, keeps) in std::iter::once((items, top_keeps)).chain(phases) {
+        if keeps {
+            continue;
+        }
+        for item in items {
+            let ItemKind::SowSkipWhen(cond) = &item.kind else { continue };
+            if let Some(span) = origin_count(cond) {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::origin_emptied",
+                        "in `skip when`, `origin.count` counts only the seeds sown back into the pit played",
+                        span,
+                        "0 until a seed falls back into it",
+                    )
+                    .warning()
+                    .with_help(
+                        "a move picks up every seed of the pit played before sowing; to read how many it picked up, \
+                         write `lifted` (e.g. `skip when pit == origin and lifted >= 12`)",
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Where `e` reads `origin.count`, if it does.
+fn origin_count(e: &Expr) -> Option<Span> {
+    match &e.kind {
+        ExprKind::Field(base, field) if field.node == "count" && matches!(&base.kind, ExprKind::Name(n) if n == "origin") => Some(e.span),
+        ExprKind::Int(_) | ExprKind::Name(_) => None,
+        ExprKind::Call(_, args) => args.iter().find_map(origin_count),
+        ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) | ExprKind::Parity(b, _) => origin_count(b),
+        ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) | ExprKind::ChooseRange(a, b) => origin_count(a).or_else(|| origin_count(b)),
+        ExprKind::InRange(a, b, c) | ExprKind::If(a, b, c) => origin_count(a).or_else(|| origin_count(b)).or_else(|| origin_count(c)),
+        ExprKind::InSet(a, items) => origin_count(a).or_else(|| items.iter().find_map(origin_count)),
+    }
+}
+
 /// A shared track runs through one row a player and no middle row: other boards state their track
 /// or use each player's own. A stated track names real pits, passes each once and reaches every pit
 /// a move may start from. The first seed cannot both fall back into the pit played and pass it over.
-fn check_tracks(items: &[Item], geometry: Option<board::Geometry>, play_from: PlayFrom, diags: &mut Vec<Diagnostic>) {
+fn check_tracks(
+    items: &[Item],
+    geometry: Option<board::Geometry>,
+    play_from: PlayFrom,
+    params: &[(String, i64)],
+    diags: &mut Vec<Diagnostic>,
+) {
     let skip = items.iter().find(|i| matches!(i.kind, ItemKind::SowSkipOrigin));
     let start = items.iter().find(|i| matches!(i.kind, ItemKind::SowStartInOrigin(_)));
     if let (Some(skip), Some(start)) = (skip, start) {
@@ -1019,7 +1079,7 @@ fn check_tracks(items: &[Item], geometry: Option<board::Geometry>, play_from: Pl
                 )
                 .with_help("the seeds go round the ring: leave out `track own`"),
             ),
-            ItemKind::SowTrack(TrackKind::Path(pieces)) => g.check_path(pieces, item.span, play_from, diags),
+            ItemKind::SowTrack(TrackKind::Path(pieces)) => g.check_path(pieces, item.span, play_from, params, diags),
             ItemKind::SowDirection(crate::syntax::ast::Direction::Either)
                 if 2 * (g.side_pits() + g.shared) as i64 > limits::MAX_SIDE_PITS =>
             {

@@ -175,7 +175,7 @@ impl Analysis<'_> {
             ExprKind::Field(_, f) if f.node == "number" => Ranges::between(0, pits),
             ExprKind::Name(n) if n == "lap" || n == "round" => Ranges::between(1, i64::MAX),
             ExprKind::Name(n) if n == "ply" => Ranges::between(0, i64::MAX),
-            ExprKind::Name(n) if n == "total" => Ranges::between(0, most),
+            ExprKind::Name(n) if n == "total" || n == "lifted" => Ranges::between(0, most),
             ExprKind::Call(f, _) if f.node == "size" => Ranges::between(0, 2 * pits),
             ExprKind::Call(f, _) if ["sum", "seeds", "captured"].contains(&f.node.as_str()) => Ranges::between(0, most),
             ExprKind::Call(f, _) if f.node == "rounds_won" => Ranges::between(0, i64::MAX),
@@ -314,7 +314,7 @@ impl Analysis<'_> {
 fn is_number(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Field(_, f) => matches!(f.node.as_str(), "count" | "before" | "number"),
-        ExprKind::Name(n) => matches!(n.as_str(), "lap" | "ply" | "round" | "round_ply" | "total"),
+        ExprKind::Name(n) => matches!(n.as_str(), "lap" | "ply" | "round" | "round_ply" | "total" | "lifted"),
         ExprKind::Call(f, _) => matches!(f.node.as_str(), "size" | "sum" | "seeds" | "captured" | "rounds_won"),
         ExprKind::Binary(op, ..) => matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem),
         ExprKind::Neg(_) => true,

@@ -46,6 +46,9 @@ pub struct Scope {
     /// What a rule does, or how many seeds a move lifts: the mover may be asked to `choose`. A
     /// condition never may, since the engine reads conditions as often as it needs.
     choosing: bool,
+    /// How the move's first lap starts (`lift`, `start in origin when`): read before any seed is
+    /// picked up.
+    before_lifting: bool,
 }
 
 impl Scope {
@@ -60,6 +63,15 @@ impl Scope {
             after_move: false,
             choosing_phase: false,
             choosing: false,
+            before_lifting: false,
+        }
+    }
+    /// How the first lap starts (`lift N`, `start in origin when COND`): before the move's seeds are
+    /// picked up.
+    pub fn before_lifting() -> Self {
+        Scope {
+            before_lifting: true,
+            ..Self::move_start()
         }
     }
     /// A `seeds N where COND` of the board: each pit, before the game.
@@ -73,6 +85,7 @@ impl Scope {
             after_move: false,
             choosing_phase: false,
             choosing: false,
+            before_lifting: false,
         }
     }
     /// A trigger: as a seed falls.
@@ -86,6 +99,7 @@ impl Scope {
             after_move: false,
             choosing_phase: false,
             choosing: false,
+            before_lifting: false,
         }
     }
     /// A `skip when` condition: each pit a seed would fall into, during the sowing.
@@ -99,6 +113,7 @@ impl Scope {
             after_move: false,
             choosing_phase: false,
             choosing: false,
+            before_lifting: false,
         }
     }
     /// A capture or relay rule: at the end of a lap.
@@ -112,6 +127,7 @@ impl Scope {
             after_move: false,
             choosing_phase: false,
             choosing: false,
+            before_lifting: false,
         }
     }
     /// An end rule: after the move.
@@ -125,6 +141,7 @@ impl Scope {
             after_move: true,
             choosing_phase: false,
             choosing: false,
+            before_lifting: false,
         }
     }
     /// A `phase ... when` condition: before the move, when the pit it starts from is not yet known.
@@ -177,6 +194,7 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "front",
     "back",
     "taken",
+    "lifted",
     "clockwise",
     "starter",
     "no_pit",
@@ -659,6 +677,16 @@ impl TypeChecker<'_> {
                     None
                 } else {
                     unavailable("seeds are taken during a move")
+                },
+            ),
+            "lifted" => (
+                Ty::Int,
+                if scope.before_lifting {
+                    unavailable("it is read before the move picks up its first seeds")
+                } else if scope.in_sowing || scope.origin {
+                    None
+                } else {
+                    unavailable("seeds are picked up during a move")
                 },
             ),
             "no_moves" | "can_feed" | "repeated" => (

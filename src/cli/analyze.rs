@@ -227,7 +227,8 @@ impl GameStats {
                 // Seeds taken into the hand to be sown again are captured too.
                 Event::Take { rule, seeds, .. } | Event::TakeInHand { rule, seeds, .. } => {
                     self.counts.seeds_captured += u64::from(*seeds);
-                    captured = true;
+                    // A rule that fired on empty pits is named with 0 seeds: it captured nothing.
+                    captured |= *seeds > 0;
                     Some(rule.as_str())
                 }
                 Event::MoveSeeds { rule, .. } | Event::ShortMove { rule, .. } | Event::Claim { rule, .. } => Some(rule.as_str()),

@@ -67,7 +67,8 @@ pub fn draw(game: &Game, pos: &Position) -> String {
 
 /// The board as text, seen from `view.bottom`'s side: the other player's rows on top, read right to
 /// left (their pit 1 on the right, across from the bottom player's last pit), the other player's
-/// store on the left and the bottom player's on the right, each labelled with its owner's name. On a
+/// store on the left and the bottom player's on the right, each labelled with its owner's name (the
+/// other way round when the track puts each store at its owner's left, see [`stores_at_left`]). On a
 /// board of several rows a player the front rows (`a`) meet in the middle and each row is labelled
 /// with its letter. The pit just played is drawn `<n>`, the pit where its last seed fell `(n)`.
 pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
@@ -119,10 +120,11 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     };
     let row_w = columns * (cell_w + 1) - 1;
     let store_w = width.max(2);
-    let left_name = view.name(them);
-    let right_name = view.name(me);
-    let left_store = b.cells[game.store(them) as usize];
-    let right_store = b.cells[game.store(me) as usize];
+    let (left, right) = if stores_at_left(game) { (me, them) } else { (them, me) };
+    let left_name = view.name(left);
+    let right_name = view.name(right);
+    let left_store = b.cells[game.store(left) as usize];
+    let right_store = b.cells[game.store(right) as usize];
     // The rows start after the left store and its label, so the label never pushes the store into them.
     let margin = left_name.chars().count() + 1 + store_w + 2;
     let pad = " ".repeat(margin);
@@ -162,6 +164,29 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     s.push_str(&memory_lines(game, pos, view));
     s.push_str(&legend_if_marked(game, view));
     s
+}
+
+/// Does the usual rules' track put each player's store at that player's left end of the board, between
+/// their pit 1 and the other player's last pit (a track stated to sow clockwise into the stores)? Then
+/// the board is drawn with the stores there. Only for two rows of pits; a store no track passes stays
+/// where it is usually drawn.
+fn stores_at_left(game: &Game) -> bool {
+    if game.rows != 1 || game.shared > 0 || game.side_pits == 0 {
+        return false;
+    }
+    let Some(usual) = game.phases.last() else {
+        return false;
+    };
+    Player::BOTH.iter().all(|&p| {
+        let store = game.store(p);
+        let left = [game.pit(p, 1), game.pit(p.other(), game.columns)];
+        let mut passing = usual.tracks.iter().filter(|t| t.has(store)).peekable();
+        passing.peek().is_some()
+            && passing.all(|t| {
+                let around = [t.prev[store as usize], t.next[store as usize]];
+                left.iter().all(|c| around.contains(c))
+            })
+    })
 }
 
 /// What the game remembers, under `the game remembers:`, a line for each value of `memory { }`: each

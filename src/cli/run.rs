@@ -105,12 +105,15 @@ pub fn run(args: Args) -> u8 {
         };
         let result = if args.trace {
             game.apply_traced(&mut pos, k).map(|events| {
+                // A blank line between one move's board and the next move.
+                if !narration.is_empty() {
+                    narration.push('\n');
+                }
                 for line in game.narrate(&events) {
                     narration.push_str(&line);
                     narration.push('\n');
                 }
                 narration.push_str(&board::draw(game, &pos));
-                narration.push('\n');
             })
         } else {
             game.apply(&mut pos, k)
@@ -138,6 +141,9 @@ pub fn run(args: Args) -> u8 {
             "{}\n",
             serde_json::to_string(&crate::position::to_json(game, &pos)).expect("positions serialise")
         )
+    } else if args.trace && !moves.is_empty() {
+        // The narration drew the board after the last move: only what comes next is added.
+        board::status(game, &pos, &board::View::default())
     } else {
         board::summary(game, &pos)
     };

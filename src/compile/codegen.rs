@@ -225,6 +225,7 @@ impl Gen {
             }
             IntExpr::Lap => self.push(Op::Lap),
             IntExpr::Taken => self.push(Op::Taken),
+            IntExpr::Lifted => self.push(Op::Lifted),
             IntExpr::If(c, a, b) => self.branch(c, |g| g.num(a), |g| g.num(b)),
             IntExpr::Ply => self.push(Op::Ply),
             IntExpr::Round => self.push(Op::Round),

@@ -703,6 +703,8 @@ pub enum Expr {
     Lap,
     /// Seeds taken by this move's rules so far.
     Taken,
+    /// Seeds picked up to start the current lap.
+    Lifted,
     /// The move sows clockwise by the mover's choice.
     Clockwise,
     /// Moves played.
@@ -785,6 +787,7 @@ impl Expr {
             | Expr::Final
             | Expr::Lap
             | Expr::Taken
+            | Expr::Lifted
             | Expr::Clockwise
             | Expr::Ply
             | Expr::Round
@@ -1054,6 +1057,8 @@ pub enum Op {
     Lap,
     /// Push the seeds taken by this move's rules so far.
     Taken,
+    /// Push the seeds picked up to start the current lap.
+    Lifted,
     /// Drop the condition on top; when it was false, go on at the op given (the `else` value).
     Unless(u32),
     /// Go on at the op given.

@@ -197,8 +197,8 @@ pub fn compile(checked: &Checked) -> Game {
         let sow = &phase.sow;
         let ccw = Sow { ccw: true, ..sow.clone() };
         let cw = Sow { ccw: false, ..sow.clone() };
-        phase.tracks = Player::BOTH.map(|p| track(&geometry, p, &ccw));
-        phase.cw_tracks = Player::BOTH.map(|p| track(&geometry, p, &cw));
+        phase.tracks = Player::BOTH.map(|p| track(&geometry, p, &ccw, params));
+        phase.cw_tracks = Player::BOTH.map(|p| track(&geometry, p, &cw, params));
         phase.capture_at = Player::BOTH.map(|mover| {
             (0..cells)
                 .map(|c| {
@@ -417,13 +417,13 @@ fn sows_into_store(items: &[Item]) -> bool {
 /// stores are sown, then a ring's shared pits. An own track runs through the mover's rows only, from
 /// the back row's pit 1 to its end, then along the row in front the other way, and so on to the
 /// front row, and then the store when it is sown. A stated track is the cells it names, in order.
-fn track(g: &crate::check::board::Geometry, mover: Player, sow: &Sow) -> Track {
+fn track(g: &crate::check::board::Geometry, mover: Player, sow: &Sow, params: &[(String, i64)]) -> Track {
     let side = g.side_pits() as Cell;
     let cells = g.pit_count() + 2;
     let store = |p: Player| (g.pit_count() + p.index()) as Cell;
     let mut t: Vec<Cell> = Vec::with_capacity(cells);
     if let Some(pieces) = &sow.path {
-        t = g.path(pieces, mover).expect("checked");
+        t = g.path(pieces, mover, params).expect("checked");
     } else if sow.own_track {
         let base = mover.index() as Cell * side;
         let columns = g.columns as Cell;
@@ -647,7 +647,7 @@ impl Lower<'_> {
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
                     when: self.cond(cond),
-                    after: mentions(cond, "taken") || mentions(cond, "lap"),
+                    after: mentions(cond, "taken") || mentions(cond, "lap") || mentions(cond, "lifted"),
                 }),
                 ItemKind::Capture(def) => {
                     replaces_captures = true;
@@ -859,6 +859,7 @@ impl Lower<'_> {
                 "final" => Expr::Final,
                 "lap" => Expr::Lap,
                 "taken" => Expr::Taken,
+                "lifted" => Expr::Lifted,
                 "clockwise" => Expr::Clockwise,
                 "ply" => Expr::Ply,
                 "round" => Expr::Round,

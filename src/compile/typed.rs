@@ -94,6 +94,8 @@ pub(crate) enum IntExpr {
     Lap,
     /// Seeds taken by this move so far.
     Taken,
+    /// Seeds picked up to start the current lap.
+    Lifted,
     /// `if C then A else B`.
     If(Box<BoolExpr>, Box<IntExpr>, Box<IntExpr>),
     /// Moves played.
@@ -210,6 +212,7 @@ fn ty(e: &Expr) -> Ty {
         Expr::Int(_)
         | Expr::Lap
         | Expr::Taken
+        | Expr::Lifted
         | Expr::Ply
         | Expr::Round
         | Expr::RoundPly
@@ -374,6 +377,7 @@ impl Typer {
                 c => IntExpr::If(Box::new(c), Box::new(self.int(a)), Box::new(self.int(b))),
             },
             Expr::Taken => IntExpr::Taken,
+            Expr::Lifted => IntExpr::Lifted,
             Expr::Ply => {
                 self.ply.set(true);
                 IntExpr::Ply

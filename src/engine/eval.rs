@@ -61,6 +61,8 @@ pub(crate) struct Ctx<'a> {
     pub track: Option<&'a Track>,
     /// Seeds taken by this move's rules so far.
     pub taken: u32,
+    /// Seeds picked up to start the current lap (after the move: its last lap).
+    pub lifted: u32,
     /// The move sows clockwise by the mover's choice.
     pub clockwise: bool,
     /// The choices the move carries, which `choose(...)` reads; `None` outside a move.
@@ -90,6 +92,7 @@ impl<'a> Ctx<'a> {
             total: None,
             track: None,
             taken: 0,
+            lifted: 0,
             clockwise: false,
             choices: None,
         }
@@ -488,6 +491,7 @@ impl<'a> Ctx<'a> {
                 Op::Flag(f) => push!(i64::from(self.flag(f))),
                 Op::Lap => push!(i64::from(self.lap)),
                 Op::Taken => push!(i64::from(self.taken)),
+                Op::Lifted => push!(i64::from(self.lifted)),
                 Op::Unless(other) => {
                     let holds = acc != 0;
                     acc = pop!();

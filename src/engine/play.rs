@@ -94,6 +94,8 @@ struct Sown {
     laps: u32,
     /// Seeds the move's rules took (to a store, to an owner, or into the hand to sow again).
     taken: u32,
+    /// Seeds picked up to start the last lap.
+    lifted: u32,
     grand_slam: bool,
     /// The way the last lap went: clockwise?
     cw: bool,
@@ -203,6 +205,8 @@ struct Turn<'c> {
     cw: bool,
     /// The player who began the game.
     starter: Player,
+    /// Seeds picked up to start the lap being sown (`lifted`).
+    lifted: u32,
 }
 
 impl<'c> Turn<'c> {
@@ -219,6 +223,7 @@ impl<'c> Turn<'c> {
             open: rules.open,
             cw: game.sows_clockwise(rules.phase, move_base(k)),
             starter: pos.starter,
+            lifted: 0,
         }
     }
 }
@@ -647,6 +652,7 @@ impl Game {
             let ctx = Ctx {
                 taken: sown.taken,
                 lap: sown.laps,
+                lifted: sown.lifted,
                 clockwise: sown.cw,
                 ..self
                     .ctx_at(pos, pos.to_move)
@@ -827,6 +833,7 @@ impl Game {
             let snapshot = board.clone();
             let ctx = Ctx {
                 taken: sown.taken,
+                lifted: sown.lifted,
                 ..self.ctx_lap(turn, &snapshot, None, sown.last, origin, sown.laps, track)
             };
             if ctx.bool(&rule.when) {
@@ -1546,6 +1553,7 @@ impl Game {
                                 last: origin,
                                 laps: 0,
                                 taken: 0,
+                                lifted: 0,
                                 grand_slam: false,
                                 cw: turn.cw,
                                 hash_delta: Some(0),
@@ -1566,6 +1574,7 @@ impl Game {
                     hand
                 }
             };
+            turn.lifted = hand;
             let last = if !one_by_one {
                 let closed = (!turn.open).then_some(&board.closed[..]);
                 // The cells a `skip when` answered before the game passes over.
@@ -1630,9 +1639,6 @@ impl Game {
                     break;
                 }
                 if then == Then::End {
-                    log.push(|| Event::TurnEnds {
-                        why: "the capture rule ends the move".into(),
-                    });
                     break;
                 }
             }
@@ -1679,6 +1685,7 @@ impl Game {
             last: final_last,
             laps: lap,
             taken,
+            lifted: turn.lifted,
             grand_slam,
             cw: turn.cw,
             hash_delta: only_moved.then_some(hash_delta),
@@ -1752,6 +1759,16 @@ impl Game {
             let fired = self.fire(board, turn, before, last, origin, lap, phase, rule, *taken, captured, log);
             *pulled = fired.pulled;
             *taken += fired.taken;
+        }
+        // The narration names every rule carried out: one with no actions, by what it says comes next.
+        match rule.then {
+            Then::End => log.push(|| Event::TurnEnds {
+                why: format!("the rule \"{}\" says so", rule.name),
+            }),
+            Then::AnotherMove if rule.actions.is_empty() => log.push(|| Event::TurnEnds {
+                why: format!("the rule \"{}\" gives another move", rule.name),
+            }),
+            _ => {}
         }
         Some(rule.then)
     }
@@ -1838,6 +1855,11 @@ impl Game {
                 if passed > track.cells.len() {
                     // Every cell of the track is skipped: the seeds cannot be sown.
                     return Err(Endless { laps: lap, nowhere: true });
+                }
+                // Told where it happens: after the seeds sown before it.
+                if log.enabled() && !sown_into.is_empty() {
+                    let cells = std::mem::take(&mut sown_into);
+                    log.push(|| Event::Sown { lap, cells });
                 }
                 log.skip(c, why);
                 continue;
@@ -1958,6 +1980,7 @@ impl Game {
             rounds_won: turn.rounds_won,
             clockwise: turn.cw,
             starter: turn.starter,
+            lifted: turn.lifted,
             ..Ctx::new(self, board, turn.mover)
         }
     }
@@ -2019,6 +2042,10 @@ impl Game {
         let mut ctx = ctx.on(snapshot);
         let mut hand = 0u32;
         let mut acted = Acted::default();
+        // A rule carried out is named in the narration by what it did; when it did nothing (the pits
+        // it takes from hold no seeds, or memory is set to what it was), by the first thing it tried.
+        let told = log.len();
+        let mut tried: Option<Event> = None;
         for action in actions {
             match action {
                 Action::Take { pits, to, series } => {
@@ -2031,13 +2058,34 @@ impl Game {
                         Receiver::Hand => None,
                     };
                     let mover = ctx.mover;
-                    let mut take = |board: &mut Board, c: Cell| match to {
-                        Some(to) => {
-                            // A shared pit nobody claimed goes to the player taking it.
-                            let to = to.or_else(|| self.owner(board, c)).unwrap_or(mover);
-                            acted.taken += self.take(board, c, to, &mut capture_log, rule, log)
+                    let mut take = |board: &mut Board, c: Cell| {
+                        let real = log.enabled() && tried.is_none() && c != NO_PIT && !self.is_store(c);
+                        match to {
+                            Some(to) => {
+                                // A shared pit nobody claimed goes to the player taking it.
+                                let to = to.or_else(|| self.owner(board, c)).unwrap_or(mover);
+                                if real {
+                                    tried = Some(Event::Take {
+                                        rule: rule.to_string(),
+                                        cell: c,
+                                        seeds: 0,
+                                        to,
+                                    });
+                                }
+                                acted.taken += self.take(board, c, to, &mut capture_log, rule, log)
+                            }
+                            None => {
+                                if real {
+                                    tried = Some(Event::TakeInHand {
+                                        rule: rule.to_string(),
+                                        cell: c,
+                                        seeds: 0,
+                                        player: mover,
+                                    });
+                                }
+                                hand += self.take_in_hand(board, c, mover, rule, log)
+                            }
                         }
-                        None => hand += self.take_in_hand(board, c, mover, rule, log),
                     };
                     let mut anchor = None;
                     for p in pits {
@@ -2212,19 +2260,23 @@ impl Game {
                     let given = ctx.run(value);
                     let old = board.memory[i];
                     let new = if *add { old.saturating_add(given) } else { given };
+                    let remembered = |changed: bool| Event::Remember {
+                        rule: rule.to_string(),
+                        name: m.name.clone(),
+                        keeper: if m.at.per_pit {
+                            Keeper::Pit(whose as Cell)
+                        } else {
+                            Keeper::Player(if whose == 0 { Player::South } else { Player::North })
+                        },
+                        value: new,
+                        holds_pit: m.holds_pit,
+                        changed,
+                    };
                     if new != old {
                         board.memory[i] = new;
-                        log.push(|| Event::Remember {
-                            rule: rule.to_string(),
-                            name: m.name.clone(),
-                            keeper: if m.at.per_pit {
-                                Keeper::Pit(whose as Cell)
-                            } else {
-                                Keeper::Player(if whose == 0 { Player::South } else { Player::North })
-                            },
-                            value: new,
-                            holds_pit: m.holds_pit,
-                        });
+                        log.push(|| remembered(true));
+                    } else if log.enabled() && tried.is_none() {
+                        tried = Some(remembered(false));
                     }
                 }
                 Action::SowTaken {
@@ -2271,6 +2323,11 @@ impl Game {
                     }
                 }
             }
+        }
+        if let Some(e) = tried
+            && log.len() == told
+        {
+            log.push(|| e);
         }
         acted
     }

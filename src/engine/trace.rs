@@ -131,6 +131,8 @@ pub enum Event {
         value: i64,
         /// The memory holds a pit.
         holds_pit: bool,
+        /// The value was another before (else the rule set it to what it was).
+        changed: bool,
     },
     /// The move is over, and why.
     TurnEnds {
@@ -227,6 +229,10 @@ pub(crate) trait Narrate {
     const ON: bool;
     /// Records the event `e` makes, only when narrating: building an event may allocate.
     fn push(&mut self, e: impl FnOnce() -> Event);
+    /// How many events were recorded so far (always 0 when none are kept).
+    fn len(&self) -> usize {
+        0
+    }
     fn enabled(&self) -> bool {
         Self::ON
     }
@@ -240,6 +246,9 @@ impl Narrate for Log {
     #[inline]
     fn push(&mut self, e: impl FnOnce() -> Event) {
         self.events.push(e());
+    }
+    fn len(&self) -> usize {
+        self.events.len()
     }
 }
 
@@ -305,8 +314,14 @@ impl Game {
                     self.describe(*last),
                     seeds(*count)
                 ),
+                Event::Take { rule, cell, seeds: 0, to } => {
+                    format!("  \"{rule}\": {} holds no seeds, so {} takes none", self.describe(*cell), to.name())
+                }
                 Event::Take { rule, cell, seeds: n, to } => {
                     format!("  \"{rule}\": {} takes {} from {}", to.name(), seeds(*n), self.describe(*cell))
+                }
+                Event::TakeInHand { rule, cell, seeds: 0, .. } => {
+                    format!("  \"{rule}\": {} holds no seeds, so none are sown again", self.describe(*cell))
                 }
                 Event::TakeInHand {
                     rule,
@@ -348,6 +363,7 @@ impl Game {
                     keeper,
                     value,
                     holds_pit,
+                    changed,
                 } => {
                     let whose = match keeper {
                         Keeper::Player(p) => p.name().to_string(),
@@ -358,7 +374,8 @@ impl Game {
                         (true, _) => "no pit".to_string(),
                         (false, _) => value.to_string(),
                     };
-                    format!("  \"{rule}\": {whose}'s {name} is now {value}")
+                    let is = if *changed { "is now" } else { "stays" };
+                    format!("  \"{rule}\": {whose}'s {name} {is} {value}")
                 }
                 Event::TurnEnds { why } => format!("  the move ends: {why}"),
                 Event::AnotherMove { player } => format!("  {} moves again", player.name()),
@@ -387,6 +404,8 @@ impl Game {
                     };
                     let rest = match (*left, *remaining) {
                         (0, _) => String::new(),
+                        (1, "owner") => "; the 1 seed left goes to the owner of its pit".into(),
+                        (1, "to") => "; the 1 seed left is handed over".into(),
                         (n, "owner") => format!("; the {} left go to the owners of their pits", seeds(n)),
                         (n, "to") => format!("; the {} left are handed over", seeds(n)),
                         (n, "split") => format!("; the {} left are split evenly", seeds(n)),

@@ -210,7 +210,7 @@ pub enum EndResult {
 }
 
 /// The circuit a sowing follows.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum TrackKind {
     /// Through every row of both players (one row each).
     Shared,
@@ -221,14 +221,44 @@ pub enum TrackKind {
 }
 
 /// One piece of a stated track: a run of pits along one row, or a store.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TrackPiece {
     /// Whose pits (or store) the piece runs through.
     pub whose: TrackWhose,
-    /// The first and last pit as written (`a1`, `8`), or `None` for the store.
-    pub range: Option<(String, String)>,
+    /// The row named by a word (`mover back 1..pits`), for ends given as numbers.
+    pub row: Option<Spanned<TrackRow>>,
+    /// The first and last pit, or `None` for the store.
+    pub range: Option<(TrackEnd, TrackEnd)>,
     /// Where it was written.
     pub span: Span,
+}
+
+/// One end of a piece of track.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TrackEnd {
+    /// A pit named with its row letter, as moves name it (`a3`, `s2`).
+    Named(Spanned<String>),
+    /// A pit number known before the game (`3`, `pits`, `pits - 1`).
+    Number(Expr),
+}
+
+impl TrackEnd {
+    /// Where it was written.
+    pub fn span(&self) -> Span {
+        match self {
+            TrackEnd::Named(n) => n.span,
+            TrackEnd::Number(e) => e.span,
+        }
+    }
+}
+
+/// A row named by a word in a piece of track.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackRow {
+    /// The row facing the opponent (`a`).
+    Front,
+    /// The row furthest from the middle.
+    Back,
 }
 
 /// Whose pits a piece of a stated track runs through, seen from the mover.

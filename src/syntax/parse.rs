@@ -666,7 +666,12 @@ impl Builder {
     }
 
     fn item(&self, pair: Pair<Rule>) -> R<Item> {
-        let span = self.span(&pair);
+        // A track may end in a number expression, which swallows the blanks after it.
+        let span = if pair.as_rule() == Rule::sow_track {
+            self.expr_span(&pair)
+        } else {
+            self.span(&pair)
+        };
         let rule = pair.as_rule();
         let mut inner = children(pair);
         let kind = match rule {
@@ -749,23 +754,49 @@ impl Builder {
                     Rule::track_path => TrackKind::Path(
                         kind.into_inner()
                             .map(|piece| {
-                                let span = self.span(&piece);
+                                let span = self.expr_span(&piece);
                                 let mut parts = piece.into_inner();
                                 let whose = match parts.next().expect("whose").as_str() {
                                     "mover" => TrackWhose::Mover,
                                     "opponent" => TrackWhose::Opponent,
                                     _ => TrackWhose::Shared,
                                 };
-                                let part = parts.next().expect("range or store");
-                                let range = (part.as_rule() == Rule::track_range).then(|| {
-                                    let mut ends = part.into_inner().map(|p| p.as_str().to_string());
-                                    let first = ends.next().expect("pit");
-                                    let last = ends.next().unwrap_or_else(|| first.clone());
-                                    (first, last)
-                                });
-                                TrackPiece { whose, range, span }
+                                let mut part = parts.next().expect("row, range or store");
+                                let row = if part.as_rule() == Rule::track_row {
+                                    let row = Spanned {
+                                        node: if part.as_str() == "front" {
+                                            TrackRow::Front
+                                        } else {
+                                            TrackRow::Back
+                                        },
+                                        span: self.span(&part),
+                                    };
+                                    part = parts.next().expect("range");
+                                    Some(row)
+                                } else {
+                                    None
+                                };
+                                let range = if part.as_rule() == Rule::track_range {
+                                    let mut ends = Vec::new();
+                                    for end in part.into_inner() {
+                                        ends.push(if end.as_rule() == Rule::pit_ref {
+                                            TrackEnd::Named(Spanned {
+                                                node: end.as_str().to_string(),
+                                                span: self.span(&end),
+                                            })
+                                        } else {
+                                            TrackEnd::Number(self.expr(end)?)
+                                        });
+                                    }
+                                    let first = ends.remove(0);
+                                    let last = ends.pop().unwrap_or_else(|| first.clone());
+                                    Some((first, last))
+                                } else {
+                                    None
+                                };
+                                Ok(TrackPiece { whose, row, range, span })
                             })
-                            .collect(),
+                            .collect::<R<Vec<_>>>()?,
                     ),
                     _ if kind.as_str() == "own" => TrackKind::Own,
                     _ => TrackKind::Shared,
