@@ -6,7 +6,7 @@
 use serde_json::json;
 use sowlang::{Game, Position};
 
-use super::support::{invented as game, json_of as json};
+use super::support::{invented as game, json_of as json, play_named};
 
 /// Plays `moves` (as the players write them) from the start.
 fn play(game: &Game, moves: &[&str]) -> Position {
@@ -355,4 +355,58 @@ end "no move" when no_moves
     let text = serde_json::to_string(&sowlang::position::to_json(&g, &pos)).expect("json");
     let back = sowlang::position::from_json(&g, &text).expect("reads back");
     assert_eq!(json(&g, &back)["memory"], j["memory"]);
+}
+
+/// Two tracks round a player's two rows of three, named once: the usual rules sow along the first
+/// (the back row from the left, then the front row from the right), an optional phase along the
+/// second (the front row from the left, then the back row from the right).
+const TWO_CIRCUITS: &str = r#"
+game "Two circuits"
+board { rows 2  pits 3  seeds 1 }
+track "back first" = mover b1..b3, mover a3..a1
+track "front first" = mover a1..a3, mover b3..b1
+sow { track "back first" }
+phase "the other way round" when true {
+  optional
+  sow { track "front first" }
+}
+end "cannot move" when no_moves loser to_move
+"#;
+
+#[test]
+fn a_named_track_is_declared_once_and_sown_along_wherever_it_is_named() {
+    let g = game(TWO_CIRCUITS);
+    let south = |moves: &[&str]| json(&g, &play_named(&g, moves))["pits"]["south"].clone();
+    // Along "back first" a1 is last: its seed goes round to b1.
+    assert_eq!(south(&["a1:usual"]), json!([[0, 1, 1], [2, 1, 1]]));
+    // Along "front first" a2 follows a1.
+    assert_eq!(south(&["a1:the_other_way_round"]), json!([[0, 2, 1], [1, 1, 1]]));
+    // Along "back first" the back row's end leads into the front row's right end.
+    assert_eq!(south(&["b3:usual"]), json!([[1, 1, 2], [1, 1, 0]]));
+}
+
+#[test]
+fn a_child_file_replaces_or_drops_a_named_track_by_its_name() {
+    let dir = std::env::temp_dir().join(format!("sowlang-named-tracks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    std::fs::write(dir.join("parent.sow"), TWO_CIRCUITS).expect("written");
+    // The child turns "back first" round: b3, b2, b1, then the front row from the left.
+    let child = "extends \"parent.sow\"\ntrack \"back first\" = mover b3..b1, mover a1..a3\n";
+    let g = sowlang::load_text(&dir.join("child.sow"), child, &[])
+        .expect("the child checks")
+        .game;
+    let j = json(&g, &play_named(&g, &["a1:usual"]));
+    assert_eq!(j["pits"]["south"], json!([[0, 2, 1], [1, 1, 1]]));
+    // Dropping a track the phase still names leaves the name undeclared.
+    let dropped = "extends \"parent.sow\"\ndrop track \"front first\"\n";
+    let failure = sowlang::load_text(&dir.join("dropped.sow"), dropped, &[]).expect_err("the phase names a dropped track");
+    assert!(
+        failure
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "sow::check::unknown_name" && d.message.contains("front first")),
+        "{:?}",
+        failure.diagnostics
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -137,7 +137,7 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
                 .for_each(&mut *f),
             ItemKind::BoardLayoutShared(list) => list.node.iter_mut().for_each(&mut *f),
             ItemKind::BoardRing(e, _) => f(e),
-            ItemKind::SowTrack(TrackKind::Path(pieces)) => {
+            ItemKind::SowTrack(TrackKind::Path(pieces)) | ItemKind::Track(_, pieces) => {
                 for (first, last) in pieces.iter_mut().filter_map(|p| p.range.as_mut()) {
                     for end in [first, last] {
                         if let TrackEnd::Number(e) = end {

@@ -293,6 +293,7 @@ fn kind_word(kind: DropKind) -> &'static str {
         DropKind::Forbid => "forbid",
         DropKind::Phase => "phase",
         DropKind::AfterMove => "after move",
+        DropKind::Track => "track",
     }
 }
 
@@ -368,5 +369,6 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::Rounds => "rounds".into(),
         ItemKind::Memory(slot) => format!("memory {}", slot.name.node),
         ItemKind::AfterMove(def) => format!("after move \"{}", def.name.node),
+        ItemKind::Track(name, _) => format!("track \"{}", name.node),
     })
 }

@@ -1029,13 +1029,23 @@ fn check_tracks(
             .with_help("keep one of `start in origin` and `skip origin`"),
         );
     }
-    let Some(g) = geometry else { return };
+    // Tracks named by `track "NAME" = ...`: a reference to one is a stated track. A name that is
+    // not declared is reported where it is used (and counts as stated, so nothing follows from it).
+    let declared: Vec<&crate::syntax::ast::Spanned<String>> = items
+        .iter()
+        .filter_map(|i| match &i.kind {
+            ItemKind::Track(name, _) => Some(name),
+            _ => None,
+        })
+        .collect();
+    let stated = |kind: Option<&TrackKind>| matches!(kind, Some(TrackKind::Path(_) | TrackKind::Named(_)));
     let top_track = items.iter().find_map(|i| match &i.kind {
         ItemKind::SowTrack(kind) => Some(kind),
         _ => None,
     });
+    let Some(g) = geometry else { return };
     let middle_row = g.shared > 0 && !g.ring;
-    if middle_row && !matches!(top_track, Some(TrackKind::Path(_))) {
+    if middle_row && !stated(top_track) {
         let span = items
             .iter()
             .find(|i| matches!(i.kind, ItemKind::BoardMiddle))
@@ -1079,7 +1089,27 @@ fn check_tracks(
                 )
                 .with_help("the seeds go round the ring: leave out `track own`"),
             ),
-            ItemKind::SowTrack(TrackKind::Path(pieces)) => g.check_path(pieces, item.span, play_from, params, diags),
+            ItemKind::SowTrack(TrackKind::Path(pieces)) | ItemKind::Track(_, pieces) => {
+                g.check_path(pieces, item.span, play_from, params, diags)
+            }
+            ItemKind::SowTrack(TrackKind::Named(name)) if !declared.iter().any(|d| d.node == name.node) => {
+                let d = Diagnostic::error(
+                    "sow::check::unknown_name",
+                    format!("no track is named \"{}\"", name.node),
+                    name.span,
+                    "not declared",
+                );
+                diags.push(match suggest(&name.node, declared.iter().map(|d| d.node.as_str())) {
+                    Some(s) => d.with_help(format!("did you mean \"{s}\"?")),
+                    None if declared.is_empty() => {
+                        d.with_help(format!("declare it once: `track \"{}\" = mover 1..6, opponent 1..6`", name.node))
+                    }
+                    None => d.with_help(format!(
+                        "the tracks declared are: {}",
+                        declared.iter().map(|d| format!("\"{}\"", d.node)).collect::<Vec<_>>().join(", ")
+                    )),
+                });
+            }
             ItemKind::SowDirection(crate::syntax::ast::Direction::Either)
                 if 2 * (g.side_pits() + g.shared) as i64 > limits::MAX_SIDE_PITS =>
             {
@@ -1105,7 +1135,7 @@ fn check_tracks(
                 )
                 .with_help("state the track with both stores in it, as pieces `mover store` and `opponent store`"),
             ),
-            ItemKind::SowIntoStore(_) if g.side_pits() == 0 && !matches!(top_track, Some(TrackKind::Path(_))) => diags.push(
+            ItemKind::SowIntoStore(_) if g.side_pits() == 0 && !stated(top_track) => diags.push(
                 Diagnostic::error(
                     "sow::check::unsupported",
                     "on a ring of shared pits a store has no place on the track of its own",

@@ -29,6 +29,13 @@ pub fn compile(checked: &Checked) -> Game {
         sows_into_store: sows_into_store(items),
         takes_from_store: std::cell::Cell::new(false),
         memory: Vec::new(),
+        tracks: items
+            .iter()
+            .filter_map(|i| match &i.kind {
+                ItemKind::Track(name, pieces) => Some((name.node.clone(), pieces.clone())),
+                _ => None,
+            })
+            .collect(),
     };
     let (memory, memory_start) = lower.memory_layout(items);
     lower.memory = memory;
@@ -535,6 +542,8 @@ struct Lower<'a> {
     takes_from_store: std::cell::Cell<bool>,
     /// The values of `memory { }`.
     memory: Vec<MemorySlot>,
+    /// The tracks declared by name (`track "NAME" = ...`).
+    tracks: Vec<(String, Vec<ast::TrackPiece>)>,
 }
 
 impl Lower<'_> {
@@ -622,6 +631,10 @@ impl Lower<'_> {
                     sow.own_track = *kind == ast::TrackKind::Own;
                     sow.path = match kind {
                         ast::TrackKind::Path(pieces) => Some(pieces.clone()),
+                        ast::TrackKind::Named(name) => {
+                            let declared = self.tracks.iter().find(|(n, _)| *n == name.node);
+                            Some(declared.expect("checked: the track is declared").1.clone())
+                        }
                         _ => None,
                     };
                 }

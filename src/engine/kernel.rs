@@ -61,7 +61,9 @@ fn counts_within(b: u128, lo: u8, hi: u8) -> u32 {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn counts_within(b: u128, lo: u8, hi: u8) -> u32 {
-    (0..LANES).filter(|&c| (lo..=hi).contains(&(lane(b, c) as u8))).fold(0, |cells, c| cells | 1 << c)
+    (0..LANES)
+        .filter(|&c| (lo..=hi).contains(&(lane(b, c) as u8)))
+        .fold(0, |cells, c| cells | 1 << c)
 }
 
 /// Every lane of the cells of `cells` (bit `c` for cell `c`).
@@ -251,7 +253,9 @@ impl FastForm {
         let at = cond.at[mover.index()];
         match cond.range {
             Some((lo, hi)) if cond.any_across => at & counts_within(b, lo, hi),
-            _ => (0..self.pits).filter(|&c| self.holds(cond, b, c, mover)).fold(0, |cells, c| cells | 1 << c),
+            _ => (0..self.pits)
+                .filter(|&c| self.holds(cond, b, c, mover))
+                .fold(0, |cells, c| cells | 1 << c),
         }
     }
 

@@ -218,6 +218,8 @@ pub enum TrackKind {
     Own,
     /// Stated piece by piece, in sowing order, as the mover sees the board.
     Path(Vec<TrackPiece>),
+    /// The track a `track "NAME" = ...` item states.
+    Named(Spanned<String>),
 }
 
 /// One piece of a stated track: a run of pits along one row, or a store.
@@ -307,6 +309,8 @@ pub enum DropKind {
     Phase,
     /// `drop after move`.
     AfterMove,
+    /// `drop track`.
+    Track,
 }
 
 /// Whom a memory value is kept for.
@@ -482,6 +486,8 @@ pub enum ItemKind {
     Memory(MemorySlot),
     /// `after move "NAME" { ... }`.
     AfterMove(RuleDef),
+    /// `track "NAME" = PIECES`: a track stated once, for `sow { track "NAME" }`.
+    Track(Spanned<String>, Vec<TrackPiece>),
 }
 
 impl ItemKind {

@@ -99,6 +99,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::play_from_item => "`play from`",
         Rule::memory_item => "`memory`",
         Rule::after_move_item => "`after move`",
+        Rule::track_item => "a named track (`track \"NAME\" = ...`)",
         Rule::memory_slot => "`player NAME = ...` or `pit NAME = ...`",
         Rule::memory_owner => "`player` or `pit`",
         Rule::set_action => "`set`",

@@ -495,6 +495,7 @@ fn is_item(rule: Rule) -> bool {
             | Rule::drop_item
             | Rule::memory_item
             | Rule::after_move_item
+            | Rule::track_item
     )
 }
 
@@ -609,6 +610,55 @@ impl Builder {
         }
         span.end = span.start + text.len();
         span
+    }
+
+    /// The pieces of a stated track, in order.
+    fn track_path(&self, path: Pair<Rule>) -> R<Vec<TrackPiece>> {
+        path.into_inner()
+            .map(|piece| {
+                let span = self.expr_span(&piece);
+                let mut parts = piece.into_inner();
+                let whose = match parts.next().expect("whose").as_str() {
+                    "mover" => TrackWhose::Mover,
+                    "opponent" => TrackWhose::Opponent,
+                    _ => TrackWhose::Shared,
+                };
+                let mut part = parts.next().expect("row, range or store");
+                let row = if part.as_rule() == Rule::track_row {
+                    let row = Spanned {
+                        node: if part.as_str() == "front" {
+                            TrackRow::Front
+                        } else {
+                            TrackRow::Back
+                        },
+                        span: self.span(&part),
+                    };
+                    part = parts.next().expect("range");
+                    Some(row)
+                } else {
+                    None
+                };
+                let range = if part.as_rule() == Rule::track_range {
+                    let mut ends = Vec::new();
+                    for end in part.into_inner() {
+                        ends.push(if end.as_rule() == Rule::pit_ref {
+                            TrackEnd::Named(Spanned {
+                                node: end.as_str().to_string(),
+                                span: self.span(&end),
+                            })
+                        } else {
+                            TrackEnd::Number(self.expr(end)?)
+                        });
+                    }
+                    let first = ends.remove(0);
+                    let last = ends.pop().unwrap_or_else(|| first.clone());
+                    Some((first, last))
+                } else {
+                    None
+                };
+                Ok(TrackPiece { whose, row, range, span })
+            })
+            .collect()
     }
 
     fn string(&self, pair: Pair<Rule>) -> Spanned<String> {
@@ -751,56 +801,15 @@ impl Builder {
             Rule::sow_track => {
                 let kind = inner.next().expect("kind");
                 ItemKind::SowTrack(match kind.as_rule() {
-                    Rule::track_path => TrackKind::Path(
-                        kind.into_inner()
-                            .map(|piece| {
-                                let span = self.expr_span(&piece);
-                                let mut parts = piece.into_inner();
-                                let whose = match parts.next().expect("whose").as_str() {
-                                    "mover" => TrackWhose::Mover,
-                                    "opponent" => TrackWhose::Opponent,
-                                    _ => TrackWhose::Shared,
-                                };
-                                let mut part = parts.next().expect("row, range or store");
-                                let row = if part.as_rule() == Rule::track_row {
-                                    let row = Spanned {
-                                        node: if part.as_str() == "front" {
-                                            TrackRow::Front
-                                        } else {
-                                            TrackRow::Back
-                                        },
-                                        span: self.span(&part),
-                                    };
-                                    part = parts.next().expect("range");
-                                    Some(row)
-                                } else {
-                                    None
-                                };
-                                let range = if part.as_rule() == Rule::track_range {
-                                    let mut ends = Vec::new();
-                                    for end in part.into_inner() {
-                                        ends.push(if end.as_rule() == Rule::pit_ref {
-                                            TrackEnd::Named(Spanned {
-                                                node: end.as_str().to_string(),
-                                                span: self.span(&end),
-                                            })
-                                        } else {
-                                            TrackEnd::Number(self.expr(end)?)
-                                        });
-                                    }
-                                    let first = ends.remove(0);
-                                    let last = ends.pop().unwrap_or_else(|| first.clone());
-                                    Some((first, last))
-                                } else {
-                                    None
-                                };
-                                Ok(TrackPiece { whose, row, range, span })
-                            })
-                            .collect::<R<Vec<_>>>()?,
-                    ),
+                    Rule::track_path => TrackKind::Path(self.track_path(kind)?),
+                    Rule::string => TrackKind::Named(self.string(kind)),
                     _ if kind.as_str() == "own" => TrackKind::Own,
                     _ => TrackKind::Shared,
                 })
+            }
+            Rule::track_item => {
+                let name = self.string(inner.next().expect("name"));
+                ItemKind::Track(name, self.track_path(inner.next().expect("path"))?)
             }
             Rule::board_middle => ItemKind::BoardMiddle,
             Rule::board_ring => {
@@ -959,6 +968,7 @@ impl Builder {
                     "end" => DropKind::End,
                     "forbid" => DropKind::Forbid,
                     "phase" => DropKind::Phase,
+                    "track" => DropKind::Track,
                     _ => DropKind::AfterMove,
                 };
                 ItemKind::Drop(kind, self.string(inner.next().expect("name")))
