@@ -103,7 +103,7 @@ pub fn search(game: &Game, pos: &Position, limits: Limits, all_scores: bool, rng
         .collect();
     let mut s = Searcher {
         game,
-        with_ply: game.uses_ply,
+        with_ply: game.uses_ply || game.uses_round_ply,
         table: HashMap::new(),
         nodes: 0,
         deadline: None,

@@ -63,7 +63,8 @@ pub fn describe_score(score: i32) -> String {
 }
 
 /// What a position is, for a transposition table: the board (seeds, claims, closures), whose turn,
-/// the round and rounds won, and the move number when some rule reads it. Not the history: see
+/// the round and rounds won, and the move number when some rule reads it (or the moves of the round).
+/// Not the history: see
 /// [`solve`] for how the exact solver accounts for it.
 pub(crate) fn position_key(pos: &Position, with_ply: bool) -> u64 {
     // FNV-1a over the fields: fast, and good enough for a table that tolerates collisions.
@@ -104,6 +105,8 @@ pub(crate) fn position_fields(pos: &Position, with_ply: bool, mut f: impl FnMut(
     }
     if with_ply {
         f(u64::from(pos.ply));
+        // With the move number, the round's first move gives `round_ply`.
+        f(u64::from(pos.round_start));
     }
 }
 

@@ -780,7 +780,7 @@ pub fn solve_watched(game: &Game, start: &Position, limits: Limits, keys: Keys, 
             limit: limits.max_positions,
         });
     }
-    let with_ply = game.uses_ply;
+    let with_ply = game.uses_ply || game.uses_round_ply;
     // In a match, a repetition can end a round and set up the next: a move the graph (built with
     // repetition off) does not have. Such games, and those whose rules read the move number (a
     // position with its move number never recurs), are keyed on the whole history instead.
