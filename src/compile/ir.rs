@@ -36,6 +36,9 @@ pub struct Game {
     pub phases: Vec<Phase>,
     /// Triggers (the same in every phase).
     pub triggers: Vec<Rule>,
+    /// Per mover and cell, the counts of the pit a seed falls into (bit `k`; bit 63 for 63 or more)
+    /// with which some trigger may hold.
+    pub trigger_at: [Vec<u64>; 2],
     /// Feeding policy.
     pub feeding: Option<Feeding>,
     /// Grand slam policy.

@@ -213,13 +213,27 @@ pub fn compile(checked: &Checked) -> Game {
                         let may = phase
                             .captures
                             .iter()
-                            .any(|r| may_hold_at_last(&r.when, &sides, geometry.pit_count(), mover, c as Cell, k));
+                            .any(|r| may_hold_at(&r.when, Reg::Last, &sides, geometry.pit_count(), mover, c as Cell, k));
                         counts | u64::from(may) << k
                     })
                 })
                 .collect()
         });
     }
+    // Per mover and cell, the counts of the pit a seed falls into with which some trigger may hold:
+    // most seeds fall where none can, and are sown without a look at the triggers.
+    let trigger_at = Player::BOTH.map(|mover| {
+        (0..cells)
+            .map(|c| {
+                (0..64).fold(0u64, |counts, k| {
+                    let may = triggers
+                        .iter()
+                        .any(|r| may_hold_at(&r.when, Reg::Pit, &sides, geometry.pit_count(), mover, c as Cell, k));
+                    counts | u64::from(may) << k
+                })
+            })
+            .collect()
+    });
     let end_kinds = EndKinds::of(&ends);
     // Moves that take seeds from the store shrink it too.
     let enters_from_store = phases.iter().any(|p| p.sow.from_store.is_some());
@@ -238,6 +252,7 @@ pub fn compile(checked: &Checked) -> Game {
         first,
         phases,
         triggers,
+        trigger_at,
         feeding,
         grand_slam,
         ends,
@@ -374,10 +389,11 @@ fn start_where(game: &mut Game, cond: &Code) {
     game.total = game.initial.iter().sum();
 }
 
-/// Might a condition read at the end of a lap (mover `mover`, the player to move) hold when the lap
-/// ends in `cell` holding `count` seeds (63 stands for 63 or more)? Only the tests that read which
-/// cell `last` is and its seeds are decided; any other test may hold.
-fn may_hold_at_last(code: &Code, sides: &[Option<Player>], stores: usize, mover: Player, cell: Cell, count: i64) -> bool {
+/// Might a condition hold (mover `mover`, the player to move) when the pit its register `reg` names
+/// (`last` at the end of a lap, `pit` as a seed falls) is `cell` holding `count` seeds (63 stands for
+/// 63 or more)? Only the tests that read which cell that is and its seeds are decided; any other test
+/// may hold.
+fn may_hold_at(code: &Code, reg: Reg, sides: &[Option<Player>], stores: usize, mover: Player, cell: Cell, count: i64) -> bool {
     let side = sides[cell as usize];
     let is_store = cell as usize >= stores;
     let who = |w: Who| match w {
@@ -385,12 +401,12 @@ fn may_hold_at_last(code: &Code, sides: &[Option<Player>], stores: usize, mover:
         Who::Opponent | Who::NotToMove => mover.other(),
     };
     let may = |t: &Test| match *t {
-        Test::SideIs(Reg::Last, w, is) => (side == Some(who(w))) == is,
-        Test::StoreIs(Reg::Last, is) => is_store == is,
-        Test::IsStoreOf(Reg::Last, w, is) => (cell == (stores + who(w).index()) as Cell) == is,
-        Test::CountIn(Reg::Last, lo, hi, inside) if count < 63 => (lo..=hi).contains(&count) == inside,
+        Test::SideIs(r, w, is) if r == reg => (side == Some(who(w))) == is,
+        Test::StoreIs(r, is) if r == reg => is_store == is,
+        Test::IsStoreOf(r, w, is) if r == reg => (cell == (stores + who(w).index()) as Cell) == is,
+        Test::CountIn(r, lo, hi, inside) if r == reg && count < 63 => (lo..=hi).contains(&count) == inside,
         // Some count of 63 or more inside the bounds (outside: not all of them inside).
-        Test::CountIn(Reg::Last, lo, hi, inside) => {
+        Test::CountIn(r, lo, hi, inside) if r == reg => {
             if inside {
                 hi >= 63
             } else {
@@ -1032,5 +1048,23 @@ mod tests {
         // The first rule also needs 2 or 3 seeds in `last`; the others read no count of `last`.
         assert_eq!(opponents.phases.last().expect("the usual rules").capture_at[0][6], 0b1100);
         assert_eq!(own.phases.last().expect("the usual rules").capture_at[0][0], u64::MAX);
+    }
+
+    #[test]
+    fn triggers_are_looked_at_only_for_the_counts_their_tests_on_pit_allow() {
+        let fours = with_rules(
+            "captures",
+            "trigger \"fours\" {\n  when pit.count == 4 and not final\n  take pit to owner\n}\n\
+             trigger \"the opponent's ones\" {\n  when pit.side == opponent and pit.count == 1\n  take pit\n}\n",
+        );
+        // South moving: a four anywhere; a one only in north's row (and north's store).
+        assert_eq!(fours.trigger_at[0][0], 1 << 4);
+        assert_eq!(fours.trigger_at[0][6], 1 << 4 | 1 << 1);
+        assert_eq!(fours.trigger_at[0][13], 1 << 4 | 1 << 1);
+        // North moving: the ones are south's.
+        assert_eq!(fours.trigger_at[1][0], 1 << 4 | 1 << 1);
+        assert_eq!(fours.trigger_at[1][6], 1 << 4);
+        // No triggers: no seed is ever looked at.
+        assert!(with_rules("captures", "").trigger_at.iter().flatten().all(|&counts| counts == 0));
     }
 }

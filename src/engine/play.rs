@@ -1874,6 +1874,9 @@ impl Game {
             if log.enabled() {
                 sown_into.push(c);
             }
+            if self.trigger_at[turn.mover.index()][c as usize] >> board.cells[c as usize].min(63) & 1 == 0 {
+                continue;
+            }
             for trigger in &self.triggers {
                 let fires = Ctx {
                     final_seed: hand == 0,
