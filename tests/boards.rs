@@ -410,3 +410,27 @@ fn a_child_file_replaces_or_drops_a_named_track_by_its_name() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `pit(P, ROW, N)` names one pit outright: here the end of the mover's front row that seeds pulled
+/// across are sown from.
+#[test]
+fn a_pit_is_named_by_its_player_row_and_number() {
+    let g = game(
+        r#"
+game "Named pits"
+board { rows 2  pits 4  seeds 2 }
+sow { direction ccw }
+capture "pull across" {
+  when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+  take opposite(last)
+  sow taken from pit(mover, front, 1)
+}
+end "cannot move" when no_moves loser to_move
+"#,
+    );
+    // South's own track runs b1..b4, then a4..a1. South b3 sows b4 and a4 (which held 2); north
+    // a1 faces south a4: its 2 seeds are sown from south a1, then on along the track into b1.
+    let j = json(&g, &play(&g, &["b3"]));
+    assert_eq!(j["pits"]["south"], json!([[3, 2, 2, 3], [3, 2, 0, 3]]));
+    assert_eq!(j["pits"]["north"], json!([[0, 2, 2, 2], [2, 2, 2, 2]]));
+}

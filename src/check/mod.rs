@@ -374,6 +374,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         params: &params,
         diags: Vec::new(),
         board_pits: pits,
+        board_rows: geometry.map(|g| g.rows),
         memory: memory(&program.items, &statics, &mut diags),
     };
     let mut has_end = false;

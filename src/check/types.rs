@@ -223,6 +223,7 @@ pub(crate) const FUNCTIONS: &[&str] = &[
     "next",
     "previous",
     "store",
+    "pit",
     "other",
     "row",
     "any",
@@ -269,6 +270,8 @@ pub struct TypeChecker<'a> {
     pub diags: Vec<Diagnostic>,
     /// Pits in a row, when the board's size is known (named in help about `pits`).
     pub board_pits: Option<usize>,
+    /// Rows of pits each player has, when the board is known.
+    pub board_rows: Option<usize>,
     /// The game's `memory { }`.
     pub memory: Vec<MemoryDecl>,
 }
@@ -784,6 +787,9 @@ impl TypeChecker<'_> {
             return self.choose(e, args, scope);
         }
         let (params, result): (&[Ty], Ty) = match name {
+            // `pit(P, N)` on the front row (the only one of a two-row board), `pit(P, ROW, N)`.
+            "pit" if args.len() == 3 => (&[Ty::Player, Ty::Int, Ty::Int], Ty::Pit),
+            "pit" => (&[Ty::Player, Ty::Int], Ty::Pit),
             "opposite" | "behind" | "in_front" | "next" | "previous" => (&[Ty::Pit], Ty::Pit),
             "store" => (&[Ty::Player], Ty::Pit),
             "other" => (&[Ty::Player], Ty::Player),
@@ -807,6 +813,21 @@ impl TypeChecker<'_> {
                 return None;
             }
         };
+        if name == "pit" && !(2..=3).contains(&args.len()) {
+            self.diags.push(
+                Diagnostic::error(
+                    "sow::check::wrong_arguments",
+                    format!(
+                        "`pit` takes a player and a pit number, or a player, a row and a pit number, not {} arguments",
+                        args.len()
+                    ),
+                    e.span,
+                    "here",
+                )
+                .with_help("write `pit(mover, 3)` (the front row) or `pit(mover, back, 3)`"),
+            );
+            return None;
+        }
         if args.len() != params.len() {
             self.diags.push(
                 Diagnostic::error(
@@ -830,6 +851,46 @@ impl TypeChecker<'_> {
         for (a, t) in args.iter().zip(params) {
             self.expect(a, *t, scope);
         }
+        if name == "pit" {
+            self.pit_in_range(args);
+        }
         Some(result)
+    }
+
+    /// `pit(P, [ROW,] N)` with a row or number known before the game that the board does not have.
+    fn pit_in_range(&mut self, args: &[Expr]) {
+        let known = |e: &Expr| match &e.kind {
+            ExprKind::Int(n) => Some(*n),
+            ExprKind::Name(n) if n == "front" => Some(1),
+            ExprKind::Name(n) if n == "back" => self.board_rows.map(|r| r as i64),
+            ExprKind::Name(n) => self.params.iter().find(|(p, _)| p == n).map(|(_, v)| *v),
+            _ => None,
+        };
+        let (row, number) = match args {
+            [_, row, number] => (Some(row), number),
+            [_, number] => (None, number),
+            _ => return,
+        };
+        let mut out = |e: &Expr, most: usize, what: &str| {
+            if let Some(n) = known(e)
+                && !(1..=most as i64).contains(&n)
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        "sow::check::no_such_pit",
+                        format!("there is no {what} {n}: a player's {what}s are numbered 1 to {most}"),
+                        e.span,
+                        format!("no {what} {n}"),
+                    )
+                    .with_help(format!("use a {what} from 1 to {most}")),
+                );
+            }
+        };
+        if let (Some(row), Some(rows)) = (row, self.board_rows) {
+            out(row, rows, "row");
+        }
+        if let Some(pits) = self.board_pits {
+            out(number, pits, "pit");
+        }
     }
 }

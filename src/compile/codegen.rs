@@ -357,6 +357,12 @@ impl Gen {
                 self.num(k);
                 self.op(Op::Along, 2);
             }
+            PitExpr::Of(p, row, number) => {
+                self.who(p);
+                self.num(row);
+                self.num(number);
+                self.op(Op::PitOf, 3);
+            }
         }
     }
 

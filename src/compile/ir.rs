@@ -732,6 +732,8 @@ pub enum Expr {
     Relation(Relation, Box<Expr>),
     /// `store(P)`.
     Store(Box<Expr>),
+    /// `pit(P, ROW, N)` (the row 1 when not given): player P's pit N of that row.
+    PitOf(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `seeds(P)`.
     Seeds(Box<Expr>),
     /// `captured(P)`.
@@ -815,7 +817,7 @@ impl Expr {
             Expr::Aggregate(_, s) | Expr::ChooseIn(s) => set(s),
             Expr::Binary(_, a, b) | Expr::ChooseRange(a, b) => a.mentions(pred) || b.mentions(pred),
             Expr::Choose(items) => items.iter().any(|i| i.mentions(pred)),
-            Expr::InRange(a, b, c) | Expr::If(a, b, c) => a.mentions(pred) || b.mentions(pred) || c.mentions(pred),
+            Expr::InRange(a, b, c) | Expr::If(a, b, c) | Expr::PitOf(a, b, c) => a.mentions(pred) || b.mentions(pred) || c.mentions(pred),
             Expr::InSet(a, items) => a.mentions(pred) || items.iter().any(|i| i.mentions(pred)),
         }
     }
@@ -1096,6 +1098,8 @@ pub enum Op {
     Relation(Relation),
     /// Pit, steps → the pit that many places along the track (back for fewer than 0).
     Along,
+    /// Player, row, number → that player's pit (no pit when the board has none there).
+    PitOf,
     /// Pit → its row's player.
     Side,
     /// Pit → its owner.

@@ -505,7 +505,7 @@ fn may_be_store(e: &PitExpr, sows_into_store: bool) -> bool {
         PitExpr::Along(..) => sows_into_store,
         PitExpr::If(_, a, b) => may_be_store(a, sows_into_store) || may_be_store(b, sows_into_store),
         // Sets hold pits only.
-        PitExpr::NoPit | PitExpr::Origin | PitExpr::Pit | PitExpr::Leftmost(_) | PitExpr::Rightmost(_) => false,
+        PitExpr::NoPit | PitExpr::Origin | PitExpr::Pit | PitExpr::Leftmost(_) | PitExpr::Rightmost(_) | PitExpr::Of(..) => false,
         // A rule may keep any pit in memory, a store too.
         PitExpr::Memory(..) => true,
         PitExpr::Choose(items) => items.iter().any(|i| may_be_store(i, sows_into_store)),
@@ -911,6 +911,13 @@ impl Lower<'_> {
                 "next" => Expr::Relation(Relation::Next, b(&args[0])),
                 "previous" => Expr::Relation(Relation::Previous, b(&args[0])),
                 "store" => Expr::Store(b(&args[0])),
+                "pit" => {
+                    let (row, number) = match args.as_slice() {
+                        [_, row, number] => (b(row), b(number)),
+                        _ => (Box::new(Expr::Int(1)), b(&args[1])),
+                    };
+                    Expr::PitOf(b(&args[0]), row, number)
+                }
                 "other" => Expr::Other(b(&args[0])),
                 "seeds" => Expr::Seeds(b(&args[0])),
                 "captured" => Expr::Captured(b(&args[0])),

@@ -25,6 +25,8 @@ pub(crate) enum PitExpr {
     Pit,
     /// `store(P)`.
     Store(Box<PlayerExpr>),
+    /// `pit(P, ROW, N)`.
+    Of(Box<PlayerExpr>, Box<IntExpr>, Box<IntExpr>),
     /// `opposite(PIT)`.
     Opposite(Box<PitExpr>),
     /// `behind(PIT)`, `next(PIT)`, ...
@@ -254,6 +256,7 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Opposite(_)
         | Expr::Relation(..)
         | Expr::Store(_)
+        | Expr::PitOf(..)
         | Expr::Aggregate(Aggregate::Leftmost | Aggregate::Rightmost, _) => Ty::Pit,
     }
 }
@@ -488,6 +491,7 @@ impl Typer {
             Expr::Origin => PitExpr::Origin,
             Expr::Pit => PitExpr::Pit,
             Expr::Store(p) => PitExpr::Store(Box::new(self.player(p))),
+            Expr::PitOf(p, row, number) => PitExpr::Of(Box::new(self.player(p)), Box::new(self.int(row)), Box::new(self.int(number))),
             Expr::Opposite(p) => match self.pit(p) {
                 PitExpr::NoPit => PitExpr::NoPit,
                 p => PitExpr::Opposite(Box::new(p)),

@@ -518,6 +518,11 @@ impl<'a> Ctx<'a> {
                     let from = pop!() as Cell;
                     acc = i64::from(self.along(from, acc));
                 }
+                Op::PitOf => {
+                    let row = pop!();
+                    let player = self.as_player(pop!());
+                    acc = i64::from(self.game.pit_at(player, row, acc));
+                }
                 Op::Side => acc = i64::from(self.side_code(acc as Cell)),
                 Op::Owner => acc = side_value(self.owner_of(acc as Cell)),
                 Op::Claimed => acc = i64::from(self.claimed(acc as Cell)),

@@ -173,6 +173,16 @@ impl Game {
         (self.pit_count() + p.index()) as Cell
     }
 
+    /// Player `p`'s pit `number` of row `row` (1 the front row), or [`NO_PIT`] when the board has
+    /// no such pit (`pit(P, ROW, N)` in the rules).
+    pub fn pit_at(&self, p: Player, row: i64, number: i64) -> Cell {
+        let (rows, columns) = (self.rows as i64, self.columns as i64);
+        if !(1..=rows).contains(&row) || !(1..=columns).contains(&number) || self.side_pits == 0 {
+            return NO_PIT;
+        }
+        self.pit(p, ((row - 1) * columns + number) as usize)
+    }
+
     /// The cell of a player's pit `k` (1-based): pit `k` of the front row on a board of one row a
     /// player; on larger boards `k - 1 = row * columns + number - 1`, rows counted from the middle.
     /// Past the player's own pits, `side_pits + j` is shared pit `j`, the same cell for both players.
