@@ -10,7 +10,16 @@ use crate::support::shipped;
 
 /// The shipped games whose rules have a shape with a fast form. A game leaving this list (a change of
 /// the shapes recognised, or of the file) is a change of speed worth noticing.
-const FAST: [&str; 6] = ["jodu", "kalah", "kpo", "oware", "openspiel_kalah", "openspiel_oware"];
+const FAST: [&str; 8] = [
+    "ayoayo",
+    "jodu",
+    "kalah",
+    "kpo",
+    "oware",
+    "openspiel_kalah",
+    "openspiel_oware",
+    "tampoduo",
+];
 
 fn load(path: &std::path::Path) -> sowlang::Game {
     sowlang::load_game(path, &[])

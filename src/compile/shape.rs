@@ -80,6 +80,9 @@ pub struct FastForm {
     /// The probes of the move number of every end rule made of probes, with the rule's index: all
     /// are tested after every move, without a dispatch on the rule.
     pub probes: Vec<(u8, Probe)>,
+    /// Relay sowing (`relay when`), if the game's moves relay: boxed, so that a game whose moves
+    /// are one lap carries no room for it.
+    pub relay: Option<Box<FastRelay>>,
     /// The probes that test rows only, answered before the game: per player who moved, player to
     /// move, south's row empty and north's row empty (index `m * 8 + t * 4 + s * 2 + n`), the rules
     /// with a probe that holds (bit `i` for rule `i`), and those with a probe that fails.
@@ -104,6 +107,31 @@ pub struct FastForm {
 /// Places per origin in [`FastForm::partial`]: a power of two above any lap, so that an index
 /// masked to it needs no bounds check.
 pub const PLACES: usize = 32;
+
+/// Relay sowing in fast form: when a lap ends (and no capture rule ended the move), another lap
+/// starts from `last` if `when` holds of it. A relay lap from cell `s` of `r` seeds (at most a
+/// round) is `partial[mover][s][r]`: the sowing along the mover's whole track. With `skip origin`,
+/// when the `r` seeds reach the origin (`r >= skip_at[origin][s]`), the lap is instead the sowing of
+/// `r + 1` seeds less the one in the origin, which is what passing over it does; whole rounds are
+/// the origin's own (`FastForm::round`, `FastForm::lap`), which already leave it out.
+#[derive(Debug, Clone)]
+pub struct FastRelay {
+    /// The relay rule's condition of `last`, with what the engine adds to it: `last` is a pit (not
+    /// a store) that holds seeds.
+    pub when: CellCond,
+    /// Most laps a move: a move whose sowing would go on past them is not legal.
+    pub limit: u32,
+    /// Per mover and start cell, the sowing of `r` seeds along the mover's whole track (no cell
+    /// passed over), for `r` up to the track's length.
+    pub partial: [[[u128; PLACES]; LANES]; 2],
+    /// Per mover and start cell, the cell the `r`-th seed of such a sowing falls into.
+    pub last: [[[u8; PLACES]; LANES]; 2],
+    /// Per origin and start cell: how many places along the mover's track the origin lies after the
+    /// start, the seed that would fall into it (with `skip origin`; else 0xFF, never reached).
+    pub skip_at: [[u8; LANES]; LANES],
+    /// Per origin, one seed in its lane.
+    pub unit: [u128; LANES],
+}
 
 /// A capture rule in fast form.
 #[derive(Debug, Clone)]
@@ -271,14 +299,18 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         && game.total <= 255
         && game.ends.len() <= 64
         && matches!(game.play_from, crate::syntax::ast::PlayFrom::Own);
-    let plain_sowing = sow.relay.is_none()
+    // A relay goes on from `last` (no `relay from`); a phase whose moves relay sows each move on a
+    // copy to judge it (it may never end), which the fast form does too. Its grand slam would be
+    // undone at the end of the whole move: not in the shape.
+    let plain_relay = sow.relay.is_none() || (sow.relay_from.is_none() && game.grand_slam.is_none());
+    let plain_sowing = plain_relay
         && sow.skip.is_none()
         && !sow.special_start
         && !sow.either
         && sow.path.is_none()
         && phase.when.is_none()
         && phase.forbids.is_empty()
-        && !phase.sows_to_judge
+        && (!phase.sows_to_judge || sow.relay.is_some())
         && !phase.captures_required;
     if !(plain_board && plain_rules && plain_sowing) {
         return None;
@@ -328,6 +360,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
             })
         }),
         probes: Vec::new(),
+        relay: None,
         row_probes: [(0, 0); 16],
         row_rules: 0,
         store_rules_any: false,
@@ -394,6 +427,9 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
             ff.partial[origin][order.len()] = add;
             ff.round[origin] = add;
         }
+    }
+    if let Some(code) = &sow.relay {
+        ff.relay = Some(relay(game, &ff, phase, code)?);
     }
     for (mover, at) in ff.capture_at.iter_mut().enumerate() {
         at[..cells].copy_from_slice(&phase.capture_at[mover][..cells]);
@@ -467,6 +503,51 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         }
     }
     Some(ff)
+}
+
+/// The relay rule in fast form, if its condition is made of one-step tests of `last`, with the
+/// tables of laps that start anywhere on the mover's track (`ff` has the first laps' already).
+fn relay(game: &Game, ff: &FastForm, phase: &crate::compile::ir::Phase, code: &Code) -> Option<Box<FastRelay>> {
+    let sow = &phase.sow;
+    let mut when = cell_tests(game, code, Reg::Last)?;
+    // The engine goes on only from a pit that holds seeds.
+    for at in &mut when.at {
+        *at &= (1 << ff.pits) - 1;
+    }
+    when.count[0] &= !1;
+    let mut relay = Box::new(FastRelay {
+        when: when.with_shapes(),
+        limit: sow.relay_limit,
+        partial: [[[0; PLACES]; LANES]; 2],
+        last: [[[0; PLACES]; LANES]; 2],
+        skip_at: [[0xFF; LANES]; LANES],
+        unit: std::array::from_fn(|c| 1 << (8 * c)),
+    });
+    for p in Player::BOTH {
+        let m = p.index();
+        let track = if sow.ccw { &phase.tracks[m] } else { &phase.cw_tracks[m] };
+        for &start in &track.cells {
+            let start = start as usize;
+            // A lap from `start` along the whole track: the last place is a full round, back into
+            // `start` itself.
+            let mut add = 0u128;
+            let mut c = start;
+            for r in 1..=track.cells.len() {
+                c = track.next[c] as usize;
+                add += 1 << (8 * c);
+                relay.partial[m][start][r] = add;
+                relay.last[m][start][r] = c as u8;
+                if sow.skip_origin && game.side_codes[c] == m as u8 && c < ff.pits && c != start {
+                    relay.skip_at[c][start] = r as u8;
+                }
+            }
+            if sow.skip_origin && start < ff.pits && game.side_codes[start] == m as u8 {
+                // A lap from the origin itself (the first) never reaches it again within a round.
+                relay.skip_at[start][start] = track.cells.len() as u8;
+            }
+        }
+    }
+    Some(relay)
 }
 
 /// A capture rule in fast form, if it has the shape.
