@@ -80,9 +80,6 @@ pub struct FastForm {
     /// The probes of the move number of every end rule made of probes, with the rule's index: all
     /// are tested after every move, without a dispatch on the rule.
     pub probes: Vec<(u8, Probe)>,
-    /// Relay sowing (`relay when`), if the game's moves relay: boxed, so that a game whose moves
-    /// are one lap carries no room for it.
-    pub relay: Option<Box<FastRelay>>,
     /// The probes that test rows only, answered before the game: per player who moved, player to
     /// move, south's row empty and north's row empty (index `m * 8 + t * 4 + s * 2 + n`), the rules
     /// with a probe that holds (bit `i` for rule `i`), and those with a probe that fails.
@@ -102,6 +99,9 @@ pub struct FastForm {
     pub store_hits: Vec<u8>,
     /// Per set of bits of `store_hits`, the end rules they stand for (bit `i` for rule `i`).
     pub store_rules: Vec<u64>,
+    /// Relay sowing (`relay when`), if the game's moves relay: boxed, so that a game whose moves
+    /// are one lap carries no room for it.
+    pub relay: Option<Box<FastRelay>>,
 }
 
 /// Places per origin in [`FastForm::partial`]: a power of two above any lap, so that an index
@@ -121,6 +121,13 @@ pub struct FastRelay {
     pub when: CellCond,
     /// Most laps a move: a move whose sowing would go on past them is not legal.
     pub limit: u32,
+    /// Per mover and cell, the counts of `last` (bit `k` for `k` seeds, bit 63 for 63 or more) with
+    /// which the end of a lap there goes straight on to another lap: no capture rule may hold
+    /// (`FastForm::capture_at`) and the relay rule holds whatever the pit across holds.
+    pub go: [[u64; LANES]; 2],
+    /// The same, with which the move ends there: no capture rule may hold and the relay rule does
+    /// not hold. A count in neither is looked at rule by rule.
+    pub stop: [[u64; LANES]; 2],
     /// Per mover and start cell, the sowing of `r` seeds along the mover's whole track (no cell
     /// passed over), for `r` up to the track's length.
     pub partial: [[[u128; PLACES]; LANES]; 2],
@@ -360,7 +367,6 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
             })
         }),
         probes: Vec::new(),
-        relay: None,
         row_probes: [(0, 0); 16],
         row_rules: 0,
         store_rules_any: false,
@@ -369,6 +375,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         tested: 0,
         store_hits: Vec::new(),
         store_rules: Vec::new(),
+        relay: None,
     };
     for c in 0..cells {
         ff.keys[c] = game.hash_keys[c];
@@ -428,11 +435,11 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
             ff.round[origin] = add;
         }
     }
-    if let Some(code) = &sow.relay {
-        ff.relay = Some(relay(game, &ff, phase, code)?);
-    }
     for (mover, at) in ff.capture_at.iter_mut().enumerate() {
         at[..cells].copy_from_slice(&phase.capture_at[mover][..cells]);
+    }
+    if let Some(code) = &sow.relay {
+        ff.relay = Some(relay(game, &ff, phase, code)?);
     }
     for rule in &phase.captures {
         ff.captures.push(capture(game, rule)?);
@@ -515,9 +522,33 @@ fn relay(game: &Game, ff: &FastForm, phase: &crate::compile::ir::Phase, code: &C
         *at &= (1 << ff.pits) - 1;
     }
     when.count[0] &= !1;
+    let when = when.with_shapes();
+    // Whether the relay rule holds of a count, when the answer is the same for every count from 63
+    // up (the tables' last bit stands for all of them); `None` when it is not.
+    let count_holds = |k: u32| {
+        let holds = has_count(&when.count, k);
+        (k < 63 || (63..256).all(|n| has_count(&when.count, n) == holds)).then_some(holds)
+    };
+    let (every_across, no_across) = (when.across == [u64::MAX; 4], when.across == [0; 4]);
+    let mut go = [[0u64; LANES]; 2];
+    let mut stop = [[0u64; LANES]; 2];
+    for m in 0..2 {
+        for c in 0..ff.pits + 2 {
+            for k in 0..64u32 {
+                let (Some(count), false) = (count_holds(k), ff.capture_at[m][c] >> k & 1 != 0) else {
+                    continue;
+                };
+                let holds = when.at[m] >> c & 1 != 0 && count;
+                go[m][c] |= u64::from(holds && every_across) << k;
+                stop[m][c] |= u64::from(!holds || no_across) << k;
+            }
+        }
+    }
     let mut relay = Box::new(FastRelay {
-        when: when.with_shapes(),
+        when,
         limit: sow.relay_limit,
+        go,
+        stop,
         partial: [[[0; PLACES]; LANES]; 2],
         last: [[[0; PLACES]; LANES]; 2],
         skip_at: [[0xFF; LANES]; LANES],

@@ -324,13 +324,18 @@ impl FastForm {
         (b, false)
     }
 
-    /// A relay lap from `start` (which holds seeds) of the move from `origin`: the board after and
-    /// the cell of the last seed. The seeds go along the mover's whole track, but for the origin with
-    /// `skip origin` (`FastRelay`).
+    /// The relay tables of a game whose moves relay.
     #[inline(always)]
-    fn sow_on(&self, rt: &FastRelay, b: u128, start: usize, origin: usize, mover: Player) -> (u128, usize) {
+    fn relay_tables(&self) -> &FastRelay {
+        self.relay.as_deref().expect("a relay game's fast form has relay tables")
+    }
+
+    /// A relay lap of `n` seeds from `start` (which holds them) of the move from `origin`: the board
+    /// after and the cell of the last seed. The seeds go along the mover's whole track, but for the
+    /// origin with `skip origin` (`FastRelay`).
+    #[inline(always)]
+    fn sow_on(&self, rt: &FastRelay, b: u128, start: usize, n: usize, origin: usize, mover: Player) -> (u128, usize) {
         let (start, origin, m) = (start & (LANES - 1), origin & (LANES - 1), mover.index() & 1);
-        let n = lane(b, start) as usize;
         let lap = self.lap[origin] as usize;
         let (rounds, rest) = if n <= lap { (0, n) } else { ((n - 1) / lap, (n - 1) % lap + 1) };
         // Past the origin passed over, the lap is one seed longer, less the seed in the origin.
@@ -350,30 +355,39 @@ impl FastForm {
     #[inline(always)]
     fn play_relay(&self, rt: &FastRelay, b: u128, origin: usize, mover: Player) -> Option<(u128, bool)> {
         let (mut b, mut last) = self.sow(b, origin);
+        let m = mover.index() & 1;
         let mut laps = 1;
         loop {
-            let seeds = lane(b, last).min(63);
-            if self.capture_at[mover.index()][last & (LANES - 1)] >> seeds & 1 != 0
-                && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
-            {
-                if !rule.takes.is_empty() {
-                    self.fire(rule, &mut b, last, mover);
-                }
-                if rule.then == Then::AnotherMove {
-                    return Some((b, true));
-                }
-                if rule.then == Then::End {
+            let mut n = lane(b, last);
+            let at = last & (LANES - 1);
+            if rt.go[m][at] >> n.min(63) & 1 == 0 {
+                if rt.stop[m][at] >> n.min(63) & 1 != 0 {
                     return Some((b, false));
                 }
-            }
-            if !self.holds(&rt.when, b, last, mover) {
-                return Some((b, false));
+                // Neither answered by the tables: the rules, one by one.
+                if self.capture_at[m][at] >> n.min(63) & 1 != 0
+                    && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
+                {
+                    if !rule.takes.is_empty() {
+                        self.fire(rule, &mut b, last, mover);
+                        n = lane(b, last);
+                    }
+                    if rule.then == Then::AnotherMove {
+                        return Some((b, true));
+                    }
+                    if rule.then == Then::End {
+                        return Some((b, false));
+                    }
+                }
+                if !self.holds(&rt.when, b, last, mover) {
+                    return Some((b, false));
+                }
             }
             laps += 1;
             if laps > rt.limit {
                 return None;
             }
-            (b, last) = self.sow_on(rt, b, last, origin, mover);
+            (b, last) = self.sow_on(rt, b, last, n as usize, origin, mover);
         }
     }
 
@@ -509,13 +523,7 @@ impl Game {
         // each game's loop carries only its own (and holds its values in registers).
         let kinds = usize::from(self.uses_repeated) | usize::from(ff.row_rules != 0) << 1 | usize::from(ff.store_rules_any) << 2;
         if ff.relay.is_some() {
-            // Relay games take two loops only (with a history or without): their moves cost more
-            // than the end rules' work that a loop of their own would leave out.
-            return if self.uses_repeated {
-                self.fast_loop::<true, true, true, true>(ff, pos, rng, plies, max_plies, hints)
-            } else {
-                self.fast_loop::<false, true, true, true>(ff, pos, rng, plies, max_plies, hints)
-            };
+            return self.fast_relay_playout(ff, pos, rng, plies, max_plies, hints);
         }
         match kinds {
             0 => self.fast_loop::<false, false, false, false>(ff, pos, rng, plies, max_plies, hints),
@@ -526,6 +534,27 @@ impl Game {
             5 => self.fast_loop::<true, false, true, false>(ff, pos, rng, plies, max_plies, hints),
             6 => self.fast_loop::<false, true, true, false>(ff, pos, rng, plies, max_plies, hints),
             _ => self.fast_loop::<true, true, true, false>(ff, pos, rng, plies, max_plies, hints),
+        }
+    }
+
+    /// [`Game::fast_playout`] for a game whose moves relay, in a function of its own: in line, its
+    /// loops cost the other games' loops a few instructions a move (the compiler's registers moved
+    /// about; callgrind, Oware). Two loops only, with a history or without: a relay game's moves cost
+    /// more than the end rules' work that a loop of their own would leave out.
+    #[inline(never)]
+    fn fast_relay_playout(
+        &self,
+        ff: &FastForm,
+        pos: &mut Position,
+        rng: &mut impl Rng,
+        plies: &mut u32,
+        max_plies: u32,
+        hints: Hints,
+    ) -> Handed {
+        if self.uses_repeated {
+            self.fast_loop::<true, true, true, true>(ff, pos, rng, plies, max_plies, hints)
+        } else {
+            self.fast_loop::<false, true, true, true>(ff, pos, rng, plies, max_plies, hints)
         }
     }
 
@@ -557,13 +586,20 @@ impl Game {
             seen.keys.reserve(256);
             seen.start(std::mem::take(&mut pos.history), at.key());
         }
-        let relay = ff.relay.as_deref();
         // With `RELAY`, the board each legal move leaves (by pit), and which give another move.
         let mut sown = [0u128; 8];
         let mut again = 0u64;
-        let mut moves = match relay {
-            Some(rt) if RELAY => ff.legal_sown(rt, at.board, filled_bits(at.board), at.to_move, &mut sown, &mut again),
-            _ => ff.legal(at.board, filled_bits(at.board), at.to_move),
+        let mut moves = if RELAY {
+            ff.legal_sown(
+                ff.relay_tables(),
+                at.board,
+                filled_bits(at.board),
+                at.to_move,
+                &mut sown,
+                &mut again,
+            )
+        } else {
+            ff.legal(at.board, filled_bits(at.board), at.to_move)
         };
         // Counted here and handed back at the end (through the reference, a store every move).
         let mut played = *plies;
@@ -608,9 +644,10 @@ impl Game {
             // position's legal moves are worked out first (a `no_moves` rule asks for them, and the
             // next move needs them).
             let filled = filled_bits(at.board);
-            let next = match relay {
-                Some(rt) if RELAY => ff.legal_sown(rt, at.board, filled, at.to_move, &mut sown, &mut again),
-                _ => ff.legal(at.board, filled, at.to_move),
+            let next = if RELAY {
+                ff.legal_sown(ff.relay_tables(), at.board, filled, at.to_move, &mut sown, &mut again)
+            } else {
+                ff.legal(at.board, filled, at.to_move)
             };
             let mut holding = if next == 0 { kinds.no_moves } else { 0 };
             if repeated {
