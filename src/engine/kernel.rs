@@ -720,6 +720,14 @@ impl Game {
 mod tests {
     use super::*;
 
+    /// A game's fast form is a few pages of tables, and a relay game's lap tables as much again.
+    #[test]
+    fn the_tables_stay_small() {
+        let (form, relay) = (std::mem::size_of::<FastForm>(), std::mem::size_of::<FastRelay>());
+        eprintln!("FastForm {form} bytes, FastRelay {relay} bytes");
+        assert!(form <= 16 * 1024 && relay <= 20 * 1024, "{form} {relay}");
+    }
+
     #[test]
     fn packed_bits_and_sums() {
         let b: u128 = 3 | 1 << 16 | 200 << 120;
