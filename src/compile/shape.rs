@@ -8,13 +8,22 @@
 //! (such as the end of a game).
 //!
 //! The shape recognised: one phase of rules; a board of at most 16 cells (two rows and the two
-//! stores, no shared pits); a single lap a move along a fixed track (no relay, no `skip when`, no
-//! special start, no trigger, no forbidden move, no move that must be sown to be judged); at most
-//! 255 seeds (one byte a cell); no claims, closures, memory, rounds, passing or `after move` rules;
-//! feeding required or none; a grand slam that captures nothing or no grand slam rule; capture rules
-//! whose conditions are lists of one-step tests on `last` and whose actions take `last` or the pit
-//! across, with at most a plain series; end rules that are `repeated`, `no_moves`, read only the
-//! stores (tabulated), or are one-step tests of row sums, cells and the move number.
+//! stores, no shared pits); sowing along a fixed track (no `skip when`, no special start such as
+//! `start in origin` or `lift`, no trigger, no forbidden move, no other reason to sow a move to judge
+//! it), in one lap or in relay laps: `relay when` with a condition made of one-step tests of `last`
+//! (as a capture's), `relay limit`, no `relay from`; at most 255 seeds (one byte a cell); no claims,
+//! closures, memory, rounds, passing or `after move` rules; feeding required or none; a grand slam
+//! that captures nothing or no grand slam rule (none with relays: the general engine undoes the
+//! captures of a whole relayed move); capture rules whose conditions are lists of one-step tests on
+//! `last` and whose actions take `last` or the pit across, with at most a plain series; end rules
+//! that are `repeated`, `no_moves`, read only the stores (tabulated), or are one-step tests of row
+//! sums, cells and the move number.
+//!
+//! Relay laps ([`FastRelay`]) start anywhere on the mover's track: their tables are per mover and
+//! start cell, along the whole track; with `skip origin` a lap that reaches the origin is read one
+//! seed further, less the seed in the origin, from a table of where the origin lies after each start.
+//! Two bit sets per mover, cell and count of `last` say which ends of a lap go straight on and
+//! which end the move without any rule to test.
 
 use crate::compile::ir::{
     Action, CmpOp, Code, EndTest, Feeding, Game, GrandSlam, Op, Operand, PitsExpr, Quick, Receiver, Reg, Test, Then, Who,

@@ -5,6 +5,12 @@
 //! positions and the end rules are exactly the general engine's, so a playout reaches the same
 //! positions either way (`tests/fast_forms.rs` checks it for every shipped game); whatever the fast
 //! form does not know (the end of the game, above all) it hands back to the general engine.
+//!
+//! A game whose moves relay is played by loops of its own (`Game::fast_relay_playout`): a move is
+//! its laps, each ended as `Game::sow` ends them (the first capture rule that holds, which may end
+//! the move or give another, then the relay rule), and a move whose laps would go past the relay
+//! limit is not legal. As in the general engine, its legal moves are found by playing every filled
+//! pit's move; the board each leaves is kept, and the move drawn is read from them.
 
 use rand::Rng;
 
