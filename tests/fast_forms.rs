@@ -244,9 +244,8 @@ fn the_invented_relay_game_meets_long_relays_captures_that_end_them_and_endless_
             let events = game.apply_traced(&mut pos, k).expect("a legal move");
             let laps = events.iter().filter(|e| matches!(e, Event::PickUp { .. })).count();
             most_laps = most_laps.max(laps);
-            let capture_ends = events
-                .iter()
-                .any(|e| matches!(e, Event::TurnEnds { why } if why.contains("capture rule ends")));
+            // "end on two" ends the move where it takes: after a relay lap when the move had two.
+            let capture_ends = events.iter().any(|e| matches!(e, Event::Take { rule, .. } if rule == "end on two"));
             ended_in_relay += usize::from(laps > 1 && capture_ends);
             again_in_relay += usize::from(laps > 1 && events.iter().any(|e| matches!(e, Event::AnotherMove { .. })));
         }
