@@ -1,7 +1,8 @@
 //! The fast forms of rule shapes (`compile::shape`, `engine/kernel.rs`) play exactly like the general
 //! engine: for every shipped game, random games played with the fast form and without it reach the
 //! same position (board, stores, player to move, history, end and result) after every move, with the
-//! same random numbers drawn.
+//! same random numbers drawn. Invented games on small boards cover shapes the shipped games do not
+//! have, relay sowing among them (with a position whose legal moves are worked out by hand).
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -10,7 +11,16 @@ use crate::support::shipped;
 
 /// The shipped games whose rules have a shape with a fast form. A game leaving this list (a change of
 /// the shapes recognised, or of the file) is a change of speed worth noticing.
-const FAST: [&str; 6] = ["jodu", "kalah", "kpo", "oware", "openspiel_kalah", "openspiel_oware"];
+const FAST: [&str; 8] = [
+    "ayoayo",
+    "jodu",
+    "kalah",
+    "kpo",
+    "oware",
+    "openspiel_kalah",
+    "openspiel_oware",
+    "tampoduo",
+];
 
 fn load(path: &std::path::Path) -> sowlang::Game {
     sowlang::load_game(path, &[])
@@ -119,22 +129,182 @@ fn invented_games_of_the_shape_play_the_same_with_and_without_it() {
            end "stuck" when no_moves remaining split"#,
     ];
     for text in games {
-        let fast = crate::support::invented(text);
-        assert!(fast.has_fast_form(), "the invented game has the shape:\n{text}");
-        let general = fast.without_fast_form();
-        for seed in 0..300 {
-            let mut a = fast.initial(None);
-            fast.settle_start(&mut a);
-            let mut b = a.clone();
-            let (mut ra, mut rb) = (StdRng::seed_from_u64(seed), StdRng::seed_from_u64(seed));
-            for ply in 0..400 {
-                let pa = fast.random_playout(&mut a, &mut ra, 1);
-                let pb = general.random_playout(&mut b, &mut rb, 1);
-                assert_eq!((pa, &a), (pb, &b), "game {seed} after move {ply} of:\n{text}");
-                if a.over || pa.plies == 0 {
-                    break;
-                }
+        invented_agree(text);
+    }
+}
+
+/// Plays 300 random games of the invented game `text` with and without its fast form (which it must
+/// have), one move at a time and then whole, comparing the positions after every move and the random
+/// numbers drawn.
+fn invented_agree(text: &str) {
+    let fast = crate::support::invented(text);
+    assert!(fast.has_fast_form(), "the invented game has the shape:\n{text}");
+    let general = fast.without_fast_form();
+    for seed in 0..300 {
+        let mut a = fast.initial(None);
+        fast.settle_start(&mut a);
+        let mut b = a.clone();
+        let (mut ra, mut rb) = (StdRng::seed_from_u64(seed), StdRng::seed_from_u64(seed));
+        for ply in 0..400 {
+            let pa = fast.random_playout(&mut a, &mut ra, 1);
+            let pb = general.random_playout(&mut b, &mut rb, 1);
+            assert_eq!((pa, &a), (pb, &b), "game {seed} after move {ply} of:\n{text}");
+            if a.over || pa.plies == 0 {
+                break;
             }
         }
+        // The whole game in one playout.
+        let mut a = fast.initial(None);
+        fast.settle_start(&mut a);
+        let mut b = a.clone();
+        let (mut ra, mut rb) = (StdRng::seed_from_u64(seed), StdRng::seed_from_u64(seed));
+        let pa = fast.random_playout(&mut a, &mut ra, 400);
+        let pb = general.random_playout(&mut b, &mut rb, 400);
+        assert_eq!((pa, &a), (pb, &b), "game {seed}, played in one playout, of:\n{text}");
+        assert_eq!(
+            rand::Rng::r#gen::<u64>(&mut ra),
+            rand::Rng::r#gen::<u64>(&mut rb),
+            "the same random numbers were drawn"
+        );
+    }
+}
+
+/// The rules of the invented relay games "relay" and "limit": the origin passed over in every lap, a
+/// lap going on from a pit it leaves with two seeds or more, a capture that ends the move (which may
+/// be mid-relay), one that gives another move, and one after which the relay goes on.
+const RELAY_RULES: &str = r#"
+    capture "end on two" { when last.side == opponent and last.count == 2  take last  then end }
+    capture "lone" { when last.side == mover and last.count == 1 and opposite(last).count > 0
+      take opposite(last)  then another move }
+    capture "four" { when last.count == 4  take opposite(last) }
+    feeding required
+    end "repeated" when repeated remaining owner
+    end "half" when captured(south) > total / 2 or captured(north) > total / 2 remaining owner
+    end "stuck" when no_moves remaining owner"#;
+
+/// Relay games on small boards: each plays the same with and without its fast form.
+#[test]
+fn invented_relay_games_play_the_same_with_and_without_it() {
+    let relay = format!(
+        r#"game "relay" board {{ pits 3 seeds 5 stores captures }} first south
+           sow {{ direction ccw skip origin relay when last.count > 1 relay limit 12 }} {RELAY_RULES}"#
+    );
+    invented_agree(&relay);
+    // The same rules with at most three laps a move, from a position worked by hand below.
+    invented_agree(&limit_game(3));
+    invented_agree(&limit_game(4));
+    // Tracks that differ between the players (each sows into their own store), clockwise, no pit
+    // passed over, relay and capture tests of the count before the last seed and of the pit across,
+    // many seeds (laps round the board), and end rules on the move number and on rows of one seed.
+    invented_agree(
+        r#"game "own stores" board { pits 4 seeds 6 stores sown } first north
+           sow { direction cw into own store relay when last.before > 0 and opposite(last).count is even relay limit 30 }
+           capture "home" { when last == store(mover)  then another move }
+           capture "across" { when not last.store and last.side == mover and last.before == 0 and opposite(last).count > 0
+             take opposite(last), last }
+           end "long" when ply >= 80 remaining owner
+           end "two left" when seeds(south) == 1 and seeds(north) == 1 remaining owner
+           end "empty" when seeds(south) == 0 or seeds(north) == 0 remaining owner"#,
+    );
+}
+
+/// The "relay" game's rules from south [1, 3, 1], north [2, 2, 2], at most `laps` laps a move.
+fn limit_game(laps: u32) -> String {
+    format!(
+        r#"game "limit" board {{ pits 3 layout south [1, 3, 1] north [2, 2, 2] stores captures }} first south
+           sow {{ direction ccw skip origin relay when last.count > 1 relay limit {laps} }} {RELAY_RULES}"#
+    )
+}
+
+/// The "relay" game's random games (general engine, narrated) meet what the test above is meant to
+/// cover: many laps, a capture that ends the move in a relay lap, another move after a relay lap, and
+/// a pit that holds seeds but whose move is not legal (its relay goes on past twelve laps).
+#[test]
+fn the_invented_relay_game_meets_long_relays_captures_that_end_them_and_endless_moves() {
+    use sowlang::engine::Event;
+    let game = crate::support::invented(&format!(
+        r#"game "relay" board {{ pits 3 seeds 5 stores captures }} first south
+           sow {{ direction ccw skip origin relay when last.count > 1 relay limit 12 }} {RELAY_RULES}"#
+    ));
+    let (mut most_laps, mut ended_in_relay, mut again_in_relay, mut endless) = (0, 0, 0, 0);
+    for seed in 0..100 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut pos = game.initial(None);
+        game.settle_start(&mut pos);
+        while !pos.over {
+            let legal = game.legal_moves(&pos);
+            let filled = (1..=3).filter(|&k| pos.board.cells[pos.to_move as usize * 3 + k - 1] > 0).count();
+            // Moves left out for starving the opponent are not counted.
+            if pos.board.cells[(1 - pos.to_move as usize) * 3..][..3].iter().sum::<u32>() > 0 {
+                endless += filled - legal.len();
+            }
+            let Some(&k) = legal.get(rand::Rng::gen_range(&mut rng, 0..legal.len().max(1))) else {
+                break;
+            };
+            let events = game.apply_traced(&mut pos, k).expect("a legal move");
+            let laps = events.iter().filter(|e| matches!(e, Event::PickUp { .. })).count();
+            most_laps = most_laps.max(laps);
+            // "end on two" ends the move where it takes: after a relay lap when the move had two.
+            let capture_ends = events.iter().any(|e| matches!(e, Event::Take { rule, .. } if rule == "end on two"));
+            ended_in_relay += usize::from(laps > 1 && capture_ends);
+            again_in_relay += usize::from(laps > 1 && events.iter().any(|e| matches!(e, Event::AnotherMove { .. })));
+        }
+    }
+    assert!(most_laps >= 8, "most laps in a move: {most_laps}");
+    assert!(
+        ended_in_relay > 0 && again_in_relay > 0 && endless > 0,
+        "{ended_in_relay} {again_in_relay} {endless}"
+    );
+}
+
+/// South [1, 3, 1], north [2, 2, 2], south to move; seeds go counter-clockwise (south 1, 2, 3, north 1,
+/// 2, 3), passing over the pit played in every lap.
+///
+/// - South 1 (1 seed): south 2 gets its fourth seed, "four" takes north 2 (2; store 2), and the relay
+///   goes on: south 2's 4 to south 3 (2), north 1 (3), north 2 (1), north 3 (3); north 3's 3, passing
+///   over south 1, to south 2 (1), south 3 (3), north 1 (4): "four" takes south 3 (3; store 5) and the
+///   relay goes on, a fourth lap: north 1's 4 to north 2 (2), north 3 (1), south 2 (2), south 3 (1),
+///   which ends it ("lone" sees north 1 empty). Four laps.
+/// - South 2 (3 seeds): south 3 (2), north 1 (3), north 2 (3); north 2's 3 to north 3 (3), south 1 (2),
+///   south 3 (3), passing over south 2; south 3's 3 to north 1 (4), north 2 (1), north 3 (4): "four"
+///   takes south 1 (2; store 2) and the relay goes on, a fourth lap: north 3's 4 to south 1 (1), south 3
+///   (1), north 1 (5), north 2 (2), where "end on two" takes north 2 (store 4) and ends the move.
+/// - South 3 (1 seed): north 1 (3); north 1's 3 to north 2 (3), north 3 (3), south 1 (2); south 1's 2
+///   to south 2 (4), passing over south 3, and north 1 (1), which ends it. Three laps.
+///
+/// With at most three laps, only south 3 may be played; with four, every pit.
+#[test]
+fn a_move_whose_relay_goes_past_the_limit_is_not_legal_in_the_fast_form_either() {
+    let after = |south: [u32; 3], north: [u32; 3], stores: [u32; 2]| -> Vec<u32> { south.into_iter().chain(north).chain(stores).collect() };
+    let by_pit = [
+        after([0, 2, 1], [0, 2, 1], [5, 0]),
+        after([1, 0, 1], [5, 0, 0], [4, 0]),
+        after([0, 4, 0], [1, 3, 3], [0, 0]),
+    ];
+    for (laps, legal) in [(3, vec![3]), (4, vec![1, 2, 3])] {
+        let fast = crate::support::invented(&limit_game(laps));
+        assert!(fast.has_fast_form());
+        let general = fast.without_fast_form();
+        let mut start = fast.initial(None);
+        fast.settle_start(&mut start);
+        assert_eq!(general.legal_moves(&start), legal, "{laps} laps");
+        for &k in &legal {
+            let mut pos = start.clone();
+            general.apply(&mut pos, k).expect("legal");
+            assert_eq!(&pos.board.cells[..], &by_pit[k - 1][..], "south {k}, {laps} laps");
+        }
+        // The fast form's random moves from the position are the legal ones, each drawn.
+        let mut reached = Vec::new();
+        for seed in 0..64 {
+            let mut pos = start.clone();
+            fast.random_playout(&mut pos, &mut StdRng::seed_from_u64(seed), 1);
+            let cells = pos.board.cells.to_vec();
+            let k = by_pit.iter().position(|b| *b == cells).expect("a board worked out above") + 1;
+            if !reached.contains(&k) {
+                reached.push(k);
+            }
+        }
+        reached.sort();
+        assert_eq!(reached, legal, "{laps} laps");
     }
 }

@@ -8,13 +8,22 @@
 //! (such as the end of a game).
 //!
 //! The shape recognised: one phase of rules; a board of at most 16 cells (two rows and the two
-//! stores, no shared pits); a single lap a move along a fixed track (no relay, no `skip when`, no
-//! special start, no trigger, no forbidden move, no move that must be sown to be judged); at most
-//! 255 seeds (one byte a cell); no claims, closures, memory, rounds, passing or `after move` rules;
-//! feeding required or none; a grand slam that captures nothing or no grand slam rule; capture rules
-//! whose conditions are lists of one-step tests on `last` and whose actions take `last` or the pit
-//! across, with at most a plain series; end rules that are `repeated`, `no_moves`, read only the
-//! stores (tabulated), or are one-step tests of row sums, cells and the move number.
+//! stores, no shared pits); sowing along a fixed track (no `skip when`, no special start such as
+//! `start in origin` or `lift`, no trigger, no forbidden move, no other reason to sow a move to judge
+//! it), in one lap or in relay laps: `relay when` with a condition made of one-step tests of `last`
+//! (as a capture's), `relay limit`, no `relay from`; at most 255 seeds (one byte a cell); no claims,
+//! closures, memory, rounds, passing or `after move` rules; feeding required or none; a grand slam
+//! that captures nothing or no grand slam rule (none with relays: the general engine undoes the
+//! captures of a whole relayed move); capture rules whose conditions are lists of one-step tests on
+//! `last` and whose actions take `last` or the pit across, with at most a plain series; end rules
+//! that are `repeated`, `no_moves`, read only the stores (tabulated), or are one-step tests of row
+//! sums, cells and the move number.
+//!
+//! Relay laps ([`FastRelay`]) start anywhere on the mover's track: their tables are per mover and
+//! start cell, along the whole track; with `skip origin` a lap that reaches the origin is read one
+//! seed further, less the seed in the origin, from a table of where the origin lies after each start.
+//! Two bit sets per mover, cell and count of `last` say which ends of a lap go straight on and
+//! which end the move without any rule to test.
 
 use crate::compile::ir::{
     Action, CmpOp, Code, EndTest, Feeding, Game, GrandSlam, Op, Operand, PitsExpr, Quick, Receiver, Reg, Test, Then, Who,
@@ -99,11 +108,46 @@ pub struct FastForm {
     pub store_hits: Vec<u8>,
     /// Per set of bits of `store_hits`, the end rules they stand for (bit `i` for rule `i`).
     pub store_rules: Vec<u64>,
+    /// Relay sowing (`relay when`), if the game's moves relay: boxed, so that a game whose moves
+    /// are one lap carries no room for it.
+    pub relay: Option<Box<FastRelay>>,
 }
 
 /// Places per origin in [`FastForm::partial`]: a power of two above any lap, so that an index
 /// masked to it needs no bounds check.
 pub const PLACES: usize = 32;
+
+/// Relay sowing in fast form: when a lap ends (and no capture rule ended the move), another lap
+/// starts from `last` if `when` holds of it. A relay lap from cell `s` of `r` seeds (at most a
+/// round) is `partial[mover][s][r]`: the sowing along the mover's whole track. With `skip origin`,
+/// when the `r` seeds reach the origin (`r >= skip_at[origin][s]`), the lap is instead the sowing of
+/// `r + 1` seeds less the one in the origin, which is what passing over it does; whole rounds are
+/// the origin's own (`FastForm::round`, `FastForm::lap`), which already leave it out.
+#[derive(Debug, Clone)]
+pub struct FastRelay {
+    /// The relay rule's condition of `last`, with what the engine adds to it: `last` is a pit (not
+    /// a store) that holds seeds.
+    pub when: CellCond,
+    /// Most laps a move: a move whose sowing would go on past them is not legal.
+    pub limit: u32,
+    /// Per mover and cell, the counts of `last` (bit `k` for `k` seeds, bit 63 for 63 or more) with
+    /// which the end of a lap there goes straight on to another lap: no capture rule may hold
+    /// (`FastForm::capture_at`) and the relay rule holds whatever the pit across holds.
+    pub go: [[u64; LANES]; 2],
+    /// The same, with which the move ends there: no capture rule may hold and the relay rule does
+    /// not hold. A count in neither is looked at rule by rule.
+    pub stop: [[u64; LANES]; 2],
+    /// Per mover and start cell, the sowing of `r` seeds along the mover's whole track (no cell
+    /// passed over), for `r` up to the track's length.
+    pub partial: [[[u128; PLACES]; LANES]; 2],
+    /// Per mover and start cell, the cell the `r`-th seed of such a sowing falls into.
+    pub last: [[[u8; PLACES]; LANES]; 2],
+    /// Per origin and start cell: how many places along the mover's track the origin lies after the
+    /// start, the seed that would fall into it (with `skip origin`; else 0xFF, never reached).
+    pub skip_at: [[u8; LANES]; LANES],
+    /// Per origin, one seed in its lane.
+    pub unit: [u128; LANES],
+}
 
 /// A capture rule in fast form.
 #[derive(Debug, Clone)]
@@ -271,14 +315,18 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         && game.total <= 255
         && game.ends.len() <= 64
         && matches!(game.play_from, crate::syntax::ast::PlayFrom::Own);
-    let plain_sowing = sow.relay.is_none()
+    // A relay goes on from `last` (no `relay from`); a phase whose moves relay sows each move on a
+    // copy to judge it (it may never end), which the fast form does too. Its grand slam would be
+    // undone at the end of the whole move: not in the shape.
+    let plain_relay = sow.relay.is_none() || (sow.relay_from.is_none() && game.grand_slam.is_none());
+    let plain_sowing = plain_relay
         && sow.skip.is_none()
         && !sow.special_start
         && !sow.either
         && sow.path.is_none()
         && phase.when.is_none()
         && phase.forbids.is_empty()
-        && !phase.sows_to_judge
+        && (!phase.sows_to_judge || sow.relay.is_some())
         && !phase.captures_required;
     if !(plain_board && plain_rules && plain_sowing) {
         return None;
@@ -336,6 +384,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         tested: 0,
         store_hits: Vec::new(),
         store_rules: Vec::new(),
+        relay: None,
     };
     for c in 0..cells {
         ff.keys[c] = game.hash_keys[c];
@@ -397,6 +446,9 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
     }
     for (mover, at) in ff.capture_at.iter_mut().enumerate() {
         at[..cells].copy_from_slice(&phase.capture_at[mover][..cells]);
+    }
+    if let Some(code) = &sow.relay {
+        ff.relay = Some(relay(game, &ff, phase, code)?);
     }
     for rule in &phase.captures {
         ff.captures.push(capture(game, rule)?);
@@ -467,6 +519,75 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         }
     }
     Some(ff)
+}
+
+/// The relay rule in fast form, if its condition is made of one-step tests of `last`, with the
+/// tables of laps that start anywhere on the mover's track (`ff` has the first laps' already).
+fn relay(game: &Game, ff: &FastForm, phase: &crate::compile::ir::Phase, code: &Code) -> Option<Box<FastRelay>> {
+    let sow = &phase.sow;
+    let mut when = cell_tests(game, code, Reg::Last)?;
+    // The engine goes on only from a pit that holds seeds.
+    for at in &mut when.at {
+        *at &= (1 << ff.pits) - 1;
+    }
+    when.count[0] &= !1;
+    let when = when.with_shapes();
+    // Whether the relay rule holds of a count, when the answer is the same for every count from 63
+    // up (the tables' last bit stands for all of them); `None` when it is not.
+    let count_holds = |k: u32| {
+        let holds = has_count(&when.count, k);
+        (k < 63 || (63..256).all(|n| has_count(&when.count, n) == holds)).then_some(holds)
+    };
+    let (every_across, no_across) = (when.across == [u64::MAX; 4], when.across == [0; 4]);
+    let mut go = [[0u64; LANES]; 2];
+    let mut stop = [[0u64; LANES]; 2];
+    for m in 0..2 {
+        for c in 0..ff.pits + 2 {
+            for k in 0..64u32 {
+                let (Some(count), false) = (count_holds(k), ff.capture_at[m][c] >> k & 1 != 0) else {
+                    continue;
+                };
+                let holds = when.at[m] >> c & 1 != 0 && count;
+                go[m][c] |= u64::from(holds && every_across) << k;
+                stop[m][c] |= u64::from(!holds || no_across) << k;
+            }
+        }
+    }
+    let mut relay = Box::new(FastRelay {
+        when,
+        limit: sow.relay_limit,
+        go,
+        stop,
+        partial: [[[0; PLACES]; LANES]; 2],
+        last: [[[0; PLACES]; LANES]; 2],
+        skip_at: [[0xFF; LANES]; LANES],
+        unit: std::array::from_fn(|c| 1 << (8 * c)),
+    });
+    for p in Player::BOTH {
+        let m = p.index();
+        let track = if sow.ccw { &phase.tracks[m] } else { &phase.cw_tracks[m] };
+        for &start in &track.cells {
+            let start = start as usize;
+            // A lap from `start` along the whole track: the last place is a full round, back into
+            // `start` itself.
+            let mut add = 0u128;
+            let mut c = start;
+            for r in 1..=track.cells.len() {
+                c = track.next[c] as usize;
+                add += 1 << (8 * c);
+                relay.partial[m][start][r] = add;
+                relay.last[m][start][r] = c as u8;
+                if sow.skip_origin && game.side_codes[c] == m as u8 && c < ff.pits && c != start {
+                    relay.skip_at[c][start] = r as u8;
+                }
+            }
+            if sow.skip_origin && start < ff.pits && game.side_codes[start] == m as u8 {
+                // A lap from the origin itself (the first) never reaches it again within a round.
+                relay.skip_at[start][start] = track.cells.len() as u8;
+            }
+        }
+    }
+    Some(relay)
 }
 
 /// A capture rule in fast form, if it has the shape.

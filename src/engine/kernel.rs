@@ -5,6 +5,12 @@
 //! positions and the end rules are exactly the general engine's, so a playout reaches the same
 //! positions either way (`tests/fast_forms.rs` checks it for every shipped game); whatever the fast
 //! form does not know (the end of the game, above all) it hands back to the general engine.
+//!
+//! A game whose moves relay is played by loops of its own (`Game::fast_relay_playout`): a move is
+//! its laps, each ended as `Game::sow` ends them (the first capture rule that holds, which may end
+//! the move or give another, then the relay rule), and a move whose laps would go past the relay
+//! limit is not legal. As in the general engine, its legal moves are found by playing every filled
+//! pit's move; the board each leaves is kept, and the move drawn is read from them.
 
 use rand::Rng;
 
@@ -12,7 +18,7 @@ use super::play::Hints;
 use super::trace::Silent;
 use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
-use crate::compile::shape::{CellCond, EndCheck, EndValue, FastCapture, FastEnd, FastForm, LANES, PLACES, Probe, has_count};
+use crate::compile::shape::{CellCond, EndCheck, EndValue, FastCapture, FastEnd, FastForm, FastRelay, LANES, PLACES, Probe, has_count};
 
 #[cfg(not(target_arch = "x86_64"))]
 const LOW7: u128 = 0x7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F;
@@ -324,6 +330,101 @@ impl FastForm {
         (b, false)
     }
 
+    /// The relay tables of a game whose moves relay.
+    #[inline(always)]
+    fn relay_tables(&self) -> &FastRelay {
+        self.relay.as_deref().expect("a relay game's fast form has relay tables")
+    }
+
+    /// A relay lap of `n` seeds from `start` (which holds them) of the move from `origin`: the board
+    /// after and the cell of the last seed. The seeds go along the mover's whole track, but for the
+    /// origin with `skip origin` (`FastRelay`).
+    #[inline(always)]
+    fn sow_on(&self, rt: &FastRelay, b: u128, start: usize, n: usize, origin: usize, mover: Player) -> (u128, usize) {
+        let (start, origin, m) = (start & (LANES - 1), origin & (LANES - 1), mover.index() & 1);
+        let lap = self.lap[origin] as usize;
+        let (rounds, rest) = if n <= lap { (0, n) } else { ((n - 1) / lap, (n - 1) % lap + 1) };
+        // Past the origin passed over, the lap is one seed longer, less the seed in the origin.
+        let over = usize::from(rest >= usize::from(rt.skip_at[origin][start]));
+        let at = (rest + over) & (PLACES - 1);
+        let mut board = (b & self.keep[start]) + (rt.partial[m][start][at] - (rt.unit[origin] & 0u128.wrapping_sub(over as u128)));
+        if rounds > 0 {
+            board += self.round[origin] * rounds as u128;
+        }
+        (board, rt.last[m][start][at] as usize)
+    }
+
+    /// A move of a relay game from `origin`, as `Game::sow` plays it: after each lap the first
+    /// capture rule that holds (which may end the move or give another), then the relay rule. The
+    /// board after and whether the mover moves again, or `None` when the sowing would go on past the
+    /// relay limit (the move is not legal).
+    #[inline(always)]
+    fn play_relay(&self, rt: &FastRelay, b: u128, origin: usize, mover: Player) -> Option<(u128, bool)> {
+        let (mut b, mut last) = self.sow(b, origin);
+        let m = mover.index() & 1;
+        let mut laps = 1;
+        loop {
+            let mut n = lane(b, last);
+            let at = last & (LANES - 1);
+            if rt.go[m][at] >> n.min(63) & 1 == 0 {
+                if rt.stop[m][at] >> n.min(63) & 1 != 0 {
+                    return Some((b, false));
+                }
+                // Neither answered by the tables: the rules, one by one.
+                if self.capture_at[m][at] >> n.min(63) & 1 != 0
+                    && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
+                {
+                    if !rule.takes.is_empty() {
+                        self.fire(rule, &mut b, last, mover);
+                        n = lane(b, last);
+                    }
+                    if rule.then == Then::AnotherMove {
+                        return Some((b, true));
+                    }
+                    if rule.then == Then::End {
+                        return Some((b, false));
+                    }
+                }
+                if !self.holds(&rt.when, b, last, mover) {
+                    return Some((b, false));
+                }
+            }
+            laps += 1;
+            if laps > rt.limit {
+                return None;
+            }
+            (b, last) = self.sow_on(rt, b, last, n as usize, origin, mover);
+        }
+    }
+
+    /// The legal moves of `to_move` in a relay game (bit `k - 1` for pit `k`), as `Game::legal_with`
+    /// finds them, by playing each filled pit's move: those whose sowing ends within the relay limit
+    /// and, when the opponent must be fed, that feed them. The board each leaves is put in `sown` and
+    /// whether it gives another move in `again` (bit `k - 1`), so that the move drawn is not played
+    /// twice.
+    #[inline(always)]
+    fn legal_sown(&self, rt: &FastRelay, b: u128, filled: u32, to_move: Player, sown: &mut [u128; 8], again: &mut u64) -> u64 {
+        let row = (1u64 << self.side) - 1;
+        let base = to_move.index() * self.side;
+        let mut left = u64::from(filled) >> base & row;
+        let other = self.row_lanes[to_move.other().index()];
+        let starving = self.must_feed && b & other == 0;
+        let (mut moves, mut another) = (0, 0);
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if let Some((after, more)) = self.play_relay(rt, b, base + i, to_move)
+                && (!starving || after & other != 0)
+            {
+                moves |= 1 << i;
+                another |= u64::from(more) << i;
+                sown[i & 7] = after;
+            }
+        }
+        *again = another;
+        moves
+    }
+
     /// The legal moves of `to_move` (bit `k - 1` for pit `k`) on `b`, whose filled cells are
     /// `filled` ([`filled_bits`]).
     #[inline(always)]
@@ -427,22 +528,49 @@ impl Game {
         // A loop for each combination of the kinds of work a game may need after a move, so that
         // each game's loop carries only its own (and holds its values in registers).
         let kinds = usize::from(self.uses_repeated) | usize::from(ff.row_rules != 0) << 1 | usize::from(ff.store_rules_any) << 2;
+        if ff.relay.is_some() {
+            return self.fast_relay_playout(ff, pos, rng, plies, max_plies, hints);
+        }
         match kinds {
-            0 => self.fast_loop::<false, false, false>(ff, pos, rng, plies, max_plies, hints),
-            1 => self.fast_loop::<true, false, false>(ff, pos, rng, plies, max_plies, hints),
-            2 => self.fast_loop::<false, true, false>(ff, pos, rng, plies, max_plies, hints),
-            3 => self.fast_loop::<true, true, false>(ff, pos, rng, plies, max_plies, hints),
-            4 => self.fast_loop::<false, false, true>(ff, pos, rng, plies, max_plies, hints),
-            5 => self.fast_loop::<true, false, true>(ff, pos, rng, plies, max_plies, hints),
-            6 => self.fast_loop::<false, true, true>(ff, pos, rng, plies, max_plies, hints),
-            _ => self.fast_loop::<true, true, true>(ff, pos, rng, plies, max_plies, hints),
+            0 => self.fast_loop::<false, false, false, false>(ff, pos, rng, plies, max_plies, hints),
+            1 => self.fast_loop::<true, false, false, false>(ff, pos, rng, plies, max_plies, hints),
+            2 => self.fast_loop::<false, true, false, false>(ff, pos, rng, plies, max_plies, hints),
+            3 => self.fast_loop::<true, true, false, false>(ff, pos, rng, plies, max_plies, hints),
+            4 => self.fast_loop::<false, false, true, false>(ff, pos, rng, plies, max_plies, hints),
+            5 => self.fast_loop::<true, false, true, false>(ff, pos, rng, plies, max_plies, hints),
+            6 => self.fast_loop::<false, true, true, false>(ff, pos, rng, plies, max_plies, hints),
+            _ => self.fast_loop::<true, true, true, false>(ff, pos, rng, plies, max_plies, hints),
+        }
+    }
+
+    /// [`Game::fast_playout`] for a game whose moves relay, in a function of its own: in line, its
+    /// loops cost the other games' loops a few instructions a move (the compiler's registers moved
+    /// about; callgrind, Oware). Two loops only, with a history or without: a relay game's moves cost
+    /// more than the end rules' work that a loop of their own would leave out.
+    #[inline(never)]
+    fn fast_relay_playout(
+        &self,
+        ff: &FastForm,
+        pos: &mut Position,
+        rng: &mut impl Rng,
+        plies: &mut u32,
+        max_plies: u32,
+        hints: Hints,
+    ) -> Handed {
+        if self.uses_repeated {
+            self.fast_loop::<true, true, true, true>(ff, pos, rng, plies, max_plies, hints)
+        } else {
+            self.fast_loop::<false, true, true, true>(ff, pos, rng, plies, max_plies, hints)
         }
     }
 
     /// The playout loop of a game that keeps a history of positions (`REPEATS`), has end rules
-    /// testing whether rows are empty (`ROWS`), and end rules reading only the stores (`STORES`).
+    /// testing whether rows are empty (`ROWS`), end rules reading only the stores (`STORES`), and
+    /// moves that relay (`RELAY`: every legal move is played to find the legal ones, and the one
+    /// drawn is then read from them). `ROWS` and `STORES` may be set for a game without such rules:
+    /// their tables then answer that no rule holds.
     #[inline(always)]
-    fn fast_loop<const REPEATS: bool, const ROWS: bool, const STORES: bool>(
+    fn fast_loop<const REPEATS: bool, const ROWS: bool, const STORES: bool, const RELAY: bool>(
         &self,
         ff: &FastForm,
         pos: &mut Position,
@@ -464,7 +592,21 @@ impl Game {
             seen.keys.reserve(256);
             seen.start(std::mem::take(&mut pos.history), at.key());
         }
-        let mut moves = ff.legal(at.board, filled_bits(at.board), at.to_move);
+        // With `RELAY`, the board each legal move leaves (by pit), and which give another move.
+        let mut sown = [0u128; 8];
+        let mut again = 0u64;
+        let mut moves = if RELAY {
+            ff.legal_sown(
+                ff.relay_tables(),
+                at.board,
+                filled_bits(at.board),
+                at.to_move,
+                &mut sown,
+                &mut again,
+            )
+        } else {
+            ff.legal(at.board, filled_bits(at.board), at.to_move)
+        };
         // Counted here and handed back at the end (through the reference, a store every move).
         let mut played = *plies;
         let handed = loop {
@@ -482,7 +624,12 @@ impl Game {
             played += 1;
             let before = at.board;
             let first_move = at.ply == 0;
-            let (board, another) = ff.play(at.board, origin, mover);
+            let (board, another) = if RELAY {
+                let i = (origin - mover.index() * ff.side) & 7;
+                (sown[i], again >> i & 1 != 0)
+            } else {
+                ff.play(at.board, origin, mover)
+            };
             at.board = board;
             at.ply += 1;
             if !another {
@@ -503,7 +650,11 @@ impl Game {
             // position's legal moves are worked out first (a `no_moves` rule asks for them, and the
             // next move needs them).
             let filled = filled_bits(at.board);
-            let next = ff.legal(at.board, filled, at.to_move);
+            let next = if RELAY {
+                ff.legal_sown(ff.relay_tables(), at.board, filled, at.to_move, &mut sown, &mut again)
+            } else {
+                ff.legal(at.board, filled, at.to_move)
+            };
             let mut holding = if next == 0 { kinds.no_moves } else { 0 };
             if repeated {
                 holding |= kinds.repeated;
@@ -574,6 +725,14 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A game's fast form is a few pages of tables, and a relay game's lap tables as much again.
+    #[test]
+    fn the_tables_stay_small() {
+        let (form, relay) = (std::mem::size_of::<FastForm>(), std::mem::size_of::<FastRelay>());
+        eprintln!("FastForm {form} bytes, FastRelay {relay} bytes");
+        assert!(form <= 16 * 1024 && relay <= 20 * 1024, "{form} {relay}");
+    }
 
     #[test]
     fn packed_bits_and_sums() {
