@@ -132,13 +132,17 @@ impl Packed {
     }
 }
 
+/// Words of [`Seen`]'s filter: with 2048 bits, the few dozen positions between two captures of a
+/// game rarely share a bit with the next, so the list is seldom read (it is cleared at each capture).
+const FILTER_WORDS: usize = 32;
+
 /// The positions of a playout since the history was last cleared, as [`Packed::key`]s with a
-/// 512-bit filter beside them (as in [`super::History`]), and the identities of the positions
+/// filter beside them (as [`super::History`] keeps one), and the identities of the positions
 /// before the playout, while they may still come back.
 #[derive(Default)]
 struct Seen {
     keys: Vec<u128>,
-    filter: [u64; 8],
+    filter: [u64; FILTER_WORDS],
     /// The history before the playout, but its last position (kept as a key).
     before: super::History,
 }
@@ -158,8 +162,9 @@ impl Seen {
     /// Which filter bit a key sets: a word and a bit.
     #[inline(always)]
     fn bit(key: u128) -> (usize, u64) {
-        let h = ((key as u64) ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 55;
-        ((h >> 6) as usize & 7, 1 << (h & 63))
+        let h = ((key as u64) ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            >> (64 - FILTER_WORDS.trailing_zeros() - 6);
+        ((h >> 6) as usize & (FILTER_WORDS - 1), 1 << (h & 63))
     }
 
     #[inline(always)]
@@ -186,7 +191,7 @@ impl Seen {
     #[inline(always)]
     fn clear(&mut self) {
         self.keys.clear();
-        self.filter = [0; 8];
+        self.filter = [0; FILTER_WORDS];
         if !self.before.is_empty() {
             self.before = super::History::new();
         }
