@@ -1238,6 +1238,12 @@ impl Game {
         let named = self.remaining_pits(pos, from, mover);
         let pits = || (0..n2).filter(|&c| named.as_ref().is_none_or(|n| n[c]));
         let left: u32 = pits().map(|c| pos.board.cells[c]).sum();
+        // Seeds in the pits `from` leaves out stay where they are (they are told apart in the narration).
+        let outside: u32 = if named.is_some() {
+            (0..n2).map(|c| pos.board.cells[c]).sum::<u32>() - left
+        } else {
+            0
+        };
         match remaining {
             Remaining::Owner => {
                 // A shared pit nobody claimed has no owner: its seeds stay where they are.
@@ -1288,14 +1294,32 @@ impl Game {
                 std::cmp::Ordering::Equal => Outcome::Draw,
             },
         };
-        log.push(|| Event::GameEnds {
-            rule: rule.to_string(),
-            remaining: remaining_word(remaining),
-            left,
-            scores,
+        log.push(|| {
+            // Seeds in a pit nobody owns stay in it under `owner` and count for nobody `in place`; the
+            // other modes leave none of the pits they deal with holding seeds.
+            let unowned: Vec<(Cell, u32)> = match remaining {
+                Remaining::Owner | Remaining::InPlace => pits()
+                    .filter(|&c| pos.board.cells[c] > 0 && self.owner(&pos.board, c as Cell).is_none())
+                    .map(|c| (c as Cell, pos.board.cells[c]))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let stayed: u32 = match remaining {
+                Remaining::InPlace | Remaining::Uncounted => left,
+                _ => unowned.iter().map(|&(_, n)| n).sum(),
+            };
+            Event::GameEnds {
+                rule: rule.to_string(),
+                remaining: remaining_word(remaining),
+                left: left + outside,
+                moved: left - stayed,
+                outside,
+                unowned,
+                scores,
             outcome,
-            stated: result.is_some(),
-            round: self.rounds.is_some().then_some(pos.round),
+                stated: result.is_some(),
+                round: self.rounds.is_some().then_some(pos.round),
+            }
         });
         let Some(rounds) = &self.rounds else {
             pos.over = true;
