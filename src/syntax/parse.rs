@@ -317,6 +317,9 @@ fn nesting(text: &str, file: FileId) -> Option<Diagnostic> {
     None
 }
 
+/// The longest word a syntax error quotes whole, in characters (the rest is cut, with `…`).
+const MAX_QUOTED_WORD: usize = 40;
+
 fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Diagnostic {
     use pest::error::{ErrorVariant, InputLocation};
     let start = match error.location {
@@ -351,7 +354,10 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
         .map_or(text.len(), |(i, _)| start + i);
     let word = &text[start..word_end];
     let (end, found) = if !word.is_empty() {
-        (word_end, format!("`{word}`"))
+        // A word is quoted whole up to a length, so that the list of what was expected is never cut.
+        let shown: String = word.chars().take(MAX_QUOTED_WORD).collect();
+        let more = if shown.len() < word.len() { "…" } else { "" };
+        (word_end, format!("`{shown}{more}`"))
     } else if let Some(c) = text[start..].chars().next() {
         let shown = if c.is_control() {
             c.escape_default().to_string()
@@ -368,13 +374,19 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
     };
     let items = positives.iter().filter(|r| is_item(**r)).count();
     let board_stmts = positives.iter().filter(|r| is_board_stmt(**r)).count();
+    let rounds_stmts = positives.iter().filter(|r| is_rounds_stmt(**r)).count();
     let operators = positives.iter().any(|r| is_operator(*r));
     // The memory actions are left out of what a rule may go on with: five words are shown, and the
     // actions on seeds are the likelier meaning.
     let mut expected: Vec<&'static str> = positives
         .iter()
         .filter(|r| !matches!(r, Rule::set_action | Rule::add_action | Rule::kw_set | Rule::kw_add))
-        .filter(|r| !(is_operator(**r) || (items > 2 && is_item(**r)) || (board_stmts > 2 && is_board_stmt(**r))))
+        .filter(|r| {
+            !(is_operator(**r)
+                || (items > 2 && is_item(**r))
+                || (board_stmts > 2 && is_board_stmt(**r))
+                || (rounds_stmts > 2 && is_rounds_stmt(**r)))
+        })
         .map(|r| phrase(*r))
         .collect();
     expected.sort();
@@ -385,6 +397,9 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
     }
     if items > 2 {
         expected.insert(0, "a new statement (`game`, `param`, `board`, `sow`, `capture`, `end`, ...)");
+    }
+    if rounds_stmts > 2 {
+        expected.push("another `rounds` statement (`setup`, `next round first`, `match ends when`, ...)");
     }
     if operators {
         expected.push("more of the expression (an operator such as `==`, `+` or `and`)");
@@ -452,6 +467,21 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
         None
     };
     diag.with_help(help.unwrap_or_else(|| "see docs/language.md for what may be written here".to_string()))
+}
+
+/// A statement inside `rounds { }`.
+fn is_rounds_stmt(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::match_ends
+            | Rule::match_winner
+            | Rule::setup_fill
+            | Rule::setup_deal
+            | Rule::setup_mirror
+            | Rule::setup_store
+            | Rule::setup_keep_claims
+            | Rule::next_round_first
+    )
 }
 
 /// A rule that starts a top-level statement.
@@ -1450,6 +1480,22 @@ mod tests {
         assert_eq!(codes(&text), ["sow::syntax::too_complex"]);
         let text = format!("game \"x\"\nend \"e\" when ply > {}\n", vec!["1"; MAX_EXPR_DEPTH / 2].join(" + "));
         assert_eq!(codes(&text), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn what_was_expected_is_never_cut() {
+        // Every phrase is short enough that five of them, and a word cut to its longest, fit a message
+        // whole (a message is cut only at `MAX_MESSAGE`, against the user's own long words).
+        for &rule in Rule::all_rules() {
+            assert!(phrase(rule).chars().count() <= 110, "{rule:?}: {}", phrase(rule));
+        }
+        // An unknown fill option: the options, the other statements and the expression's operators.
+        let long = format!("game \"x\"\nrounds {{ setup fill 7 {} unfilled }}\n", "burn".repeat(30));
+        for text in ["game \"x\"\nrounds { setup fill 7 burn unfilled }\n", long.as_str()] {
+            let diags = parse(text, FileId(0)).expect_err("refused");
+            assert!(diags[0].message.ends_with("(an operator such as `==`, `+` or `and`)"), "{}", diags[0].message);
+            assert!(diags[0].message.contains("`claim unfilled`"), "{}", diags[0].message);
+        }
     }
 
     #[test]
