@@ -352,6 +352,10 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
         .char_indices()
         .find(|&(_, c)| !is_word(c))
         .map_or(text.len(), |(i, _)| start + i);
+    // `counter-clockwise` is one word to a reader: shown whole, and told its short word below.
+    let hyphened = ["counter", "anti"].iter().any(|w| text[start..word_end].eq_ignore_ascii_case(w))
+        && text[word_end..].get(..10).is_some_and(|t| t.eq_ignore_ascii_case("-clockwise"));
+    let word_end = if hyphened { word_end + 10 } else { word_end };
     let word = &text[start..word_end];
     let (end, found) = if !word.is_empty() {
         // A word is quoted whole up to a length, so that the list of what was expected is never cut.
@@ -418,7 +422,11 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
             "not expected here"
         },
     );
-    let help = if !word.is_empty() && items > 2 && home_block(word).is_some() {
+    // The words of the language that may stand here, as the expected phrases quote them.
+    let expected_words: Vec<&str> = expected.iter().flat_map(|p| p.split('`').skip(1).step_by(2)).collect();
+    let help = if let Some(short) = way_word(word).filter(|w| expected_words.contains(w)) {
+        Some(format!("did you mean `{short}`? (the ways are written `ccw` and `cw`)"))
+    } else if !word.is_empty() && items > 2 && home_block(word).is_some() {
         Some(format!("`{word}` is written inside {}", home_block(word).unwrap_or_default()))
     } else if let Some(s) = (!word.is_empty() && !known(word))
         .then(|| {
@@ -467,6 +475,16 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
         None
     };
     diag.with_help(help.unwrap_or_else(|| "see docs/language.md for what may be written here".to_string()))
+}
+
+/// The way of sowing a word written in full means (`clockwise` is `cw`, `anticlockwise` and
+/// `counter-clockwise` are `ccw`); `None` for any other word.
+fn way_word(word: &str) -> Option<&'static str> {
+    match word.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
+        "clockwise" => Some("cw"),
+        "counterclockwise" | "anticlockwise" => Some("ccw"),
+        _ => None,
+    }
 }
 
 /// A statement inside `rounds { }`.
@@ -1496,6 +1514,18 @@ mod tests {
             assert!(diags[0].message.ends_with("(an operator such as `==`, `+` or `and`)"), "{}", diags[0].message);
             assert!(diags[0].message.contains("`claim unfilled`"), "{}", diags[0].message);
         }
+    }
+
+    #[test]
+    fn a_way_written_in_full_is_told_its_short_word() {
+        for (way, short) in [("clockwise", "cw"), ("counterclockwise", "ccw"), ("anticlockwise", "ccw"), ("counter-clockwise", "ccw")] {
+            let diags = parse(&format!("game \"x\"\nsow {{ direction {way} }}\n"), FileId(0)).expect_err("refused");
+            let help = diags[0].help.as_deref().unwrap_or_default();
+            assert!(help.starts_with(&format!("did you mean `{short}`?")), "{way}: {help}");
+        }
+        // Only where a way may stand: `clockwise` is a word of conditions too.
+        let diags = parse("game \"x\"\nboard { pits 6 clockwise }\n", FileId(0)).expect_err("refused");
+        assert!(!diags[0].help.as_deref().unwrap_or_default().contains("`cw`"), "{:?}", diags[0].help);
     }
 
     #[test]
