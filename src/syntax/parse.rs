@@ -426,6 +426,8 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
     let expected_words: Vec<&str> = expected.iter().flat_map(|p| p.split('`').skip(1).step_by(2)).collect();
     let help = if let Some(short) = way_word(word).filter(|w| expected_words.contains(w)) {
         Some(format!("did you mean `{short}`? (the ways are written `ccw` and `cw`)"))
+    } else if let Some((clause, result)) = (word == "remaining").then(|| result_before(text, start)).flatten() {
+        Some(format!("`remaining` comes before the result: write `{clause} {result}`"))
     } else if !word.is_empty() && items > 2 && home_block(word).is_some() {
         Some(format!("`{word}` is written inside {}", home_block(word).unwrap_or_default()))
     } else if let Some(s) = (!word.is_empty() && !known(word))
@@ -475,6 +477,35 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
         None
     };
     diag.with_help(help.unwrap_or_else(|| "see docs/language.md for what may be written here".to_string()))
+}
+
+/// For a `remaining` clause at `at` written after an end rule's result (`end "e" when C loser to_move
+/// remaining owner`): the clause and the result as written, to be swapped; `None` when no result comes
+/// before it on the line.
+fn result_before(text: &str, at: usize) -> Option<(String, String)> {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..at];
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    // The last result word standing alone before the clause, in an end rule.
+    let result_at = ["winner", "loser", "draw"]
+        .iter()
+        .filter_map(|w| {
+            before.rmatch_indices(w).find(|&(i, _)| {
+                let end = i + w.len();
+                !before[..i].ends_with(is_word) && !before[end..].starts_with(is_word)
+            })
+        })
+        .map(|(i, _)| i)
+        .max()?;
+    if !before.trim_start().starts_with("end") {
+        return None;
+    }
+    let result = before[result_at..].trim().to_string();
+    // The clause runs to the end of the line, a comment or a closing brace.
+    let rest = &text[at..];
+    let end = rest.find(['\n', '#', '}']).unwrap_or(rest.len());
+    let clause = rest[..end].trim().to_string();
+    Some((clause, result))
 }
 
 /// The way of sowing a word written in full means (`clockwise` is `cw`, `anticlockwise` and
@@ -1526,6 +1557,17 @@ mod tests {
         // Only where a way may stand: `clockwise` is a word of conditions too.
         let diags = parse("game \"x\"\nboard { pits 6 clockwise }\n", FileId(0)).expect_err("refused");
         assert!(!diags[0].help.as_deref().unwrap_or_default().contains("`cw`"), "{:?}", diags[0].help);
+    }
+
+    #[test]
+    fn remaining_after_the_result_is_told_to_come_first() {
+        let diags = parse("game \"x\"\nend \"e\" when no_moves loser to_move remaining owner\n", FileId(0)).expect_err("refused");
+        assert_eq!(
+            diags[0].help.as_deref(),
+            Some("`remaining` comes before the result: write `remaining owner loser to_move`")
+        );
+        let diags = parse("game \"x\"\nend \"e\" when no_moves draw remaining split # why\n", FileId(0)).expect_err("refused");
+        assert_eq!(diags[0].help.as_deref(), Some("`remaining` comes before the result: write `remaining split draw`"));
     }
 
     #[test]
