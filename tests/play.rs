@@ -727,3 +727,32 @@ fn a_pit_typed_without_its_way_gets_the_moves_it_could_be() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What a move does is said with the right number: one seed taken to sow again is "it". In this
+/// invented game a seed falling into an empty pit of the mover's takes the pit across into the hand and
+/// sows it on: south [1, 0], north [1, 1]; south 1 falls into empty south 2, whose opposite, north 1,
+/// holds 1 seed.
+#[test]
+fn one_seed_taken_to_sow_again_is_it() {
+    let dir = scratch("play", "again");
+    let rules = dir.join("again.sow");
+    std::fs::write(
+        &rules,
+        "game \"Again\"\nboard { pits 2 seeds 1 }\nsow { direction ccw }\n\
+         capture \"again\" { when last.side == mover and last.before == 0  take opposite(last)  sow taken }\n\
+         end \"no move\" when no_moves remaining owner\n",
+    )
+    .expect("write");
+    let from = dir.join("from.json");
+    std::fs::write(&from, r#"{"pits":{"south":[1,0],"north":[1,1]},"stores":{"south":0,"north":0},"to_move":"south"}"#)
+        .expect("write");
+    let (rules, from) = (rules.display().to_string(), from.display().to_string());
+    let run = sowlang(&["play", &rules, "--from", &from, "--vs", "human", "--quiet"], b"1\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("south plays pit 1: sows 2 laps, captures 1 seed and sows it again\n"),
+        "{}",
+        run.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

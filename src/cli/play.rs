@@ -835,7 +835,8 @@ pub(super) fn effects(game: &Game, before: &Position, ply: &Ply, view: &View) ->
         parts.push(format!("captures {}", seeds(captured)));
     }
     if in_hand > 0 {
-        parts.push(format!("captures {} and sows them again", seeds(in_hand)));
+        let pronoun = if in_hand == 1 { "it" } else { "them" };
+        parts.push(format!("captures {} and sows {pronoun} again", seeds(in_hand)));
     }
     if given > 0 {
         parts.push(format!("gives {} {}", call(them), seeds(given)));
