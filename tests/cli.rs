@@ -138,7 +138,12 @@ fn bad_move_lists() {
 fn a_pit_without_its_way_is_answered_with_the_moves_it_could_be() {
     const EITHER: &str = "tests/fixtures/either_way.sow";
     refused("moves_pit_without_its_way", &["run", EITHER, "--moves", "3"], 1, None);
-    refused("moves_pit_without_its_way_and_no_move", &["run", EITHER, "--moves", "1R,4R,1"], 1, None);
+    refused(
+        "moves_pit_without_its_way_and_no_move",
+        &["run", EITHER, "--moves", "1R,4R,1"],
+        1,
+        None,
+    );
     refused("moves_not_a_pit_either_way", &["run", EITHER, "--moves", "9"], 2, None);
 }
 

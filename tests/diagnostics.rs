@@ -268,7 +268,11 @@ fn the_bound_suggested_for_a_circle_across_rounds_ends_the_match() {
     let rel = Path::new("tests/diagnostics/explore/round_in_circles_across_rounds.sow");
     let (sources, diags) = diagnose(rel, &[]);
     let help = diags[0].help.clone().unwrap_or_default();
-    assert!(help.contains("`match ends when captured(south) > 5 or round > 100`"), "{}", render(&diags, &sources));
+    assert!(
+        help.contains("`match ends when captured(south) > 5 or round > 100`"),
+        "{}",
+        render(&diags, &sources)
+    );
     let dir = super::support::scratch("diagnostics", "bound");
     let bounded = dir.join("bounded.sow");
     let text = std::fs::read_to_string(rel).expect("fixture");
@@ -279,6 +283,10 @@ fn the_bound_suggested_for_a_circle_across_rounds_ends_the_match() {
         max_moves: 300,
     };
     let explored = sowlang::explore::run(&bounded, &[], opts).expect("checks");
-    assert!(explored.diagnostics.is_empty(), "{}", render(&explored.diagnostics, &explored.sources));
+    assert!(
+        explored.diagnostics.is_empty(),
+        "{}",
+        render(&explored.diagnostics, &explored.sources)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

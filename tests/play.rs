@@ -675,7 +675,8 @@ fn a_pit_typed_without_its_way_gets_the_moves_it_could_be() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     clean_pipe_output(&run);
     assert!(
-        run.stdout.contains("`3` names pit 3 but not the way the seeds go (`L` or `R`): it could be 3L or 3R\n"),
+        run.stdout
+            .contains("`3` names pit 3 but not the way the seeds go (`L` or `R`): it could be 3L or 3R\n"),
         "{}",
         run.stdout
     );
@@ -686,7 +687,11 @@ fn a_pit_typed_without_its_way_gets_the_moves_it_could_be() {
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains("south plays pit 1R\n") && run.stdout.contains("north plays pit 4R\n"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("south plays pit 1R\n") && run.stdout.contains("north plays pit 4R\n"),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.stdout.contains(
             "  a move         sow a pit: write a pit number from 1 to 4, then `L` or `R`: the way the seeds\n                 go, to your left or right (`3L`)\n"
@@ -699,7 +704,8 @@ fn a_pit_typed_without_its_way_gets_the_moves_it_could_be() {
     let run = sowlang(&["play", EITHER, "--vs", "human", "--quiet"], b"x\nquit\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stdout.contains("type a pit number and `L` or `R` (`3L`); `undo`, `hint`, `save FILE`, `quit`\n"),
+        run.stdout
+            .contains("type a pit number and `L` or `R` (`3L`); `undo`, `hint`, `save FILE`, `quit`\n"),
         "{}",
         run.stdout
     );
@@ -744,13 +750,17 @@ fn one_seed_taken_to_sow_again_is_it() {
     )
     .expect("write");
     let from = dir.join("from.json");
-    std::fs::write(&from, r#"{"pits":{"south":[1,0],"north":[1,1]},"stores":{"south":0,"north":0},"to_move":"south"}"#)
-        .expect("write");
+    std::fs::write(
+        &from,
+        r#"{"pits":{"south":[1,0],"north":[1,1]},"stores":{"south":0,"north":0},"to_move":"south"}"#,
+    )
+    .expect("write");
     let (rules, from) = (rules.display().to_string(), from.display().to_string());
     let run = sowlang(&["play", &rules, "--from", &from, "--vs", "human", "--quiet"], b"1\nquit\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stdout.contains("south plays pit 1: sows 2 laps, captures 1 seed and sows it again\n"),
+        run.stdout
+            .contains("south plays pit 1: sows 2 laps, captures 1 seed and sows it again\n"),
         "{}",
         run.stdout
     );

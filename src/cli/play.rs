@@ -423,12 +423,10 @@ impl Session {
             let line = String::from_utf8_lossy(&bytes);
             let words = match clean(&line) {
                 Input::Control => {
-                    out(
-                        &format!(
-                            "that line held arrow keys or other control keys, which `play` does not use, so it was not understood; type {} or `help`\n",
-                            what_to_type(&self.game)
-                        ),
-                    );
+                    out(&format!(
+                        "that line held arrow keys or other control keys, which `play` does not use, so it was not understood; type {} or `help`\n",
+                        what_to_type(&self.game)
+                    ));
                     continue;
                 }
                 Input::Words(w) => w,
@@ -482,7 +480,9 @@ impl Session {
                 word => match record::parse_move(&self.game, &pos, word) {
                     Some(_) if words.len() == 1 => self.person_moves(word),
                     // A pit written without its way or choices: the moves it could be, or why it has none.
-                    None if words.len() == 1 && let Some(m) = record::meant(&self.game, &pos, word) => {
+                    None if words.len() == 1
+                        && let Some(m) = record::meant(&self.game, &pos, word) =>
+                    {
                         if m.stuck {
                             out(&format!("{}; {}; try again\n", m.problem, m.help));
                         } else {
@@ -490,7 +490,11 @@ impl Session {
                         }
                     }
                     _ => {
-                        let more = if self.quiet { QUIET_COMMANDS } else { "type `help` for the commands\n" };
+                        let more = if self.quiet {
+                            QUIET_COMMANDS
+                        } else {
+                            "type `help` for the commands\n"
+                        };
                         out(&format!(
                             "`{}` is not understood: type {} ({}); {more}",
                             echo(&words.join(" ")),

@@ -346,7 +346,11 @@ pub fn meant(game: &Game, pos: &Position, text: &str) -> Option<Meant> {
             [(_, first), rest @ ..] if rest.iter().all(|(_, r)| r == first) => {
                 format!("it cannot be played now either way: {first}")
             }
-            many => many.iter().map(|(n, r)| format!("{n} cannot be played: {r}")).collect::<Vec<_>>().join("; "),
+            many => many
+                .iter()
+                .map(|(n, r)| format!("{n} cannot be played: {r}"))
+                .collect::<Vec<_>>()
+                .join("; "),
         };
         return Some(Meant {
             problem: format!("pit {name} has no legal move here"),

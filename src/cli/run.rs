@@ -65,8 +65,10 @@ pub(super) fn parse_moves(game: &crate::Game, moves: &[String]) -> Result<Vec<Op
             }
             // The examples are moves of this game, written as it writes them (`b3L,a1R`).
             let (_, examples) = super::record::notation(game);
-            Err(Diagnostic::bare("sow::run::bad_move", format!("`{m}` in --moves is not a pit of this board"))
-                .with_help(format!("write the pits to play as {words}, e.g. `--moves {}`", examples.join(","))))
+            Err(
+                Diagnostic::bare("sow::run::bad_move", format!("`{m}` in --moves is not a pit of this board"))
+                    .with_help(format!("write the pits to play as {words}, e.g. `--moves {}`", examples.join(","))),
+            )
         })
         .collect()
 }
@@ -91,8 +93,7 @@ fn not_a_move(game: &crate::Game, pos: &crate::Position, i: usize, text: &str) -
             format!("move {} of --moves (`{text}`) is not allowed: {}", i + 1, m.problem),
         )
         .with_help(format!("{}; {}", m.help, legal())),
-        Some(m) => Diagnostic::bare("sow::run::bad_move", format!("move {} of --moves (`{text}`) {}", i + 1, m.problem))
-            .with_help(m.help),
+        Some(m) => Diagnostic::bare("sow::run::bad_move", format!("move {} of --moves (`{text}`) {}", i + 1, m.problem)).with_help(m.help),
         None => Diagnostic::bare(
             "sow::run::bad_move",
             format!("move {} of --moves (`{text}`) is not one of the moves here", i + 1),

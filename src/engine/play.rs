@@ -1349,7 +1349,7 @@ impl Game {
                 outside,
                 unowned,
                 scores,
-            outcome,
+                outcome,
                 stated: result.is_some(),
                 round: self.rounds.is_some().then_some(pos.round),
             }

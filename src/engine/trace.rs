@@ -366,12 +366,24 @@ impl Game {
                 format!("{stay} on the board and count for nobody ({})", each.join("; "))
             }
         };
-        let where_ = if staying == 1 { where_.replace("count for nobody", "counts for nobody") } else { where_ };
+        let where_ = if staying == 1 {
+            where_.replace("count for nobody", "counts for nobody")
+        } else {
+            where_
+        };
         if moved == 0 {
-            let all = if left == 1 { "the 1 seed left".to_string() } else { format!("the {} left", seeds(left)) };
+            let all = if left == 1 {
+                "the 1 seed left".to_string()
+            } else {
+                format!("the {} left", seeds(left))
+            };
             return format!("; {all} {where_}");
         }
-        format!("; of the {} left, {} and {staying} {where_}", seeds(left), seeds_then(moved, go_one, go_many))
+        format!(
+            "; of the {} left, {} and {staying} {where_}",
+            seeds(left),
+            seeds_then(moved, go_one, go_many)
+        )
     }
 
     /// One line of narration per event, in words a teacher could read aloud.
@@ -505,7 +517,7 @@ impl Game {
                         Some(r) => format!("round {r} ends"),
                         None => "the game ends".into(),
                     };
-                    let rest = self.seeds_left_words(*remaining, *left, *moved, *outside, unowned);
+                    let rest = self.seeds_left_words(remaining, *left, *moved, *outside, unowned);
                     if *stated {
                         format!(
                             "{what} by \"{rule}\"{rest}: {}, as the rule says (seeds held: south {}, north {})",

@@ -1542,21 +1542,34 @@ mod tests {
         let long = format!("game \"x\"\nrounds {{ setup fill 7 {} unfilled }}\n", "burn".repeat(30));
         for text in ["game \"x\"\nrounds { setup fill 7 burn unfilled }\n", long.as_str()] {
             let diags = parse(text, FileId(0)).expect_err("refused");
-            assert!(diags[0].message.ends_with("(an operator such as `==`, `+` or `and`)"), "{}", diags[0].message);
+            assert!(
+                diags[0].message.ends_with("(an operator such as `==`, `+` or `and`)"),
+                "{}",
+                diags[0].message
+            );
             assert!(diags[0].message.contains("`claim unfilled`"), "{}", diags[0].message);
         }
     }
 
     #[test]
     fn a_way_written_in_full_is_told_its_short_word() {
-        for (way, short) in [("clockwise", "cw"), ("counterclockwise", "ccw"), ("anticlockwise", "ccw"), ("counter-clockwise", "ccw")] {
+        for (way, short) in [
+            ("clockwise", "cw"),
+            ("counterclockwise", "ccw"),
+            ("anticlockwise", "ccw"),
+            ("counter-clockwise", "ccw"),
+        ] {
             let diags = parse(&format!("game \"x\"\nsow {{ direction {way} }}\n"), FileId(0)).expect_err("refused");
             let help = diags[0].help.as_deref().unwrap_or_default();
             assert!(help.starts_with(&format!("did you mean `{short}`?")), "{way}: {help}");
         }
         // Only where a way may stand: `clockwise` is a word of conditions too.
         let diags = parse("game \"x\"\nboard { pits 6 clockwise }\n", FileId(0)).expect_err("refused");
-        assert!(!diags[0].help.as_deref().unwrap_or_default().contains("`cw`"), "{:?}", diags[0].help);
+        assert!(
+            !diags[0].help.as_deref().unwrap_or_default().contains("`cw`"),
+            "{:?}",
+            diags[0].help
+        );
     }
 
     #[test]
@@ -1567,7 +1580,10 @@ mod tests {
             Some("`remaining` comes before the result: write `remaining owner loser to_move`")
         );
         let diags = parse("game \"x\"\nend \"e\" when no_moves draw remaining split # why\n", FileId(0)).expect_err("refused");
-        assert_eq!(diags[0].help.as_deref(), Some("`remaining` comes before the result: write `remaining split draw`"));
+        assert_eq!(
+            diags[0].help.as_deref(),
+            Some("`remaining` comes before the result: write `remaining split draw`")
+        );
     }
 
     #[test]
