@@ -285,7 +285,10 @@ impl Diagnostic {
 }
 
 /// The longest message, in characters: a message quotes the user's words, which may be absurdly long.
-const MAX_MESSAGE: usize = 200;
+/// Messages of our own words stay well below it (a syntax error lists at most five phrases of
+/// `syntax/names.rs`, each at most 110 characters, and quotes at most 40 characters of a word), so
+/// that they are never cut.
+const MAX_MESSAGE: usize = 600;
 
 /// A message cut to [`MAX_MESSAGE`] characters.
 fn one_line(message: String) -> String {

@@ -59,9 +59,16 @@ pub fn run(path: &Path, overrides: &[Override], opts: Options) -> Result<Explore
     };
     let game = compile::compile(&checked);
     let mut diagnostics = checked.warnings.clone();
+    // The match's end condition as written, for advice that adds to it.
+    let match_ends = checked.program.items.iter().find_map(|i| match &i.kind {
+        ItemKind::MatchEnds(e) => Some((e.span, sources.text(e.span.file)[e.span.start..e.span.end].to_string())),
+        _ => None,
+    });
     let reproduce = Reproduce {
         file: path.display().to_string(),
         sets: overrides.iter().map(|o| format!(" --set {}={}", o.name, o.value)).collect(),
+        max_moves: opts.max_moves,
+        match_ends,
     };
     let (findings, moves_played) = explore(&game, opts);
     for f in findings {
@@ -78,6 +85,10 @@ pub fn run(path: &Path, overrides: &[Override], opts: Options) -> Result<Explore
 struct Reproduce {
     file: String,
     sets: String,
+    /// The moves after which a game still going is reported.
+    max_moves: usize,
+    /// The `match ends when` condition: where it stands, and its text.
+    match_ends: Option<(Span, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -86,8 +97,9 @@ enum Kind {
     EndlessSowing { pit: usize },
     /// The player to move has no legal move and the game is not over.
     Stuck,
-    /// The moves lead back to the position reached after the first `from` of them.
-    Circle { from: usize },
+    /// The moves lead back to the position reached after the first `from` of them; `across_rounds`:
+    /// in a later round of the match (where `repeated`, which looks within a round, cannot see it).
+    Circle { from: usize, across_rounds: bool },
     /// The game did not end within the bound.
     TooLong,
     /// The end rule `rule` holds before the first move.
@@ -158,7 +170,7 @@ fn explore(game: &Game, opts: Options) -> (Vec<Finding>, u64) {
         let total = game.seed_total(&pos);
         let mut moves = Vec::new();
         let mut seen: HashMap<u64, usize> = HashMap::new();
-        seen.insert(game.hash(&pos), 0);
+        seen.insert(circle_key(game, &pos), 0);
         let mut circle = None;
         loop {
             if pos.over {
@@ -197,15 +209,17 @@ fn explore(game: &Game, opts: Options) -> (Vec<Finding>, u64) {
                 break;
             }
             if moves.len() >= opts.max_moves {
-                let kind = match circle {
-                    Some(from) => Kind::Circle { from },
-                    None => Kind::TooLong,
+                let finding = match circle.and_then(|_| first_circle(game, &moves)) {
+                    Some((end, from, across_rounds)) => Finding {
+                        kind: Kind::Circle { from, across_rounds },
+                        moves: moves[..end].to_vec(),
+                    },
+                    None => Finding {
+                        kind: Kind::TooLong,
+                        moves: moves.clone(),
+                    },
                 };
-                let m = match kind {
-                    Kind::Circle { .. } => moves[..circle_end(game, &moves).unwrap_or(moves.len())].to_vec(),
-                    _ => moves.clone(),
-                };
-                keep(Finding { kind, moves: m }, &mut found);
+                keep(finding, &mut found);
                 break;
             }
             let k = legal[rng.gen_range(0..legal.len())];
@@ -250,12 +264,13 @@ fn explore(game: &Game, opts: Options) -> (Vec<Finding>, u64) {
                 );
                 break;
             }
+            let key = circle_key(game, &pos);
             if circle.is_none()
-                && let Some(&first) = seen.get(&game.hash(&pos))
+                && let Some(&first) = seen.get(&key)
             {
                 circle = Some(first);
             }
-            seen.entry(game.hash(&pos)).or_insert(moves.len());
+            seen.entry(key).or_insert(moves.len());
         }
     }
     for f in &mut found {
@@ -349,17 +364,45 @@ fn rules_fired(game: &Game, pos: &Position, k: usize) -> Vec<String> {
     names
 }
 
-/// How many of `moves` it takes to come back to a position seen before (the first repetition).
-fn circle_end(game: &Game, moves: &[usize]) -> Option<usize> {
+/// A round number to bound a match by, in advice: a round number such that a match of that many
+/// rounds, at the pace of the one found (`moves` moves into round `round`), still ends within about
+/// half of `max_moves` moves, so that exploring again sees it end.
+fn round_bound(moves: usize, round: u32, max_moves: usize) -> u32 {
+    let per_round = (moves / round.max(1) as usize).max(1);
+    let most = max_moves / 2 / per_round;
+    [1000, 500, 200, 100, 50, 20, 10, 5]
+        .into_iter()
+        .find(|&n| n as usize <= most)
+        .unwrap_or(2)
+}
+
+/// What tells positions apart in looking for a circle: the position as `repeated` sees it, and the
+/// round and rounds won when a rule reads them (a board that comes back in a later round then goes
+/// on otherwise: the match may end on it).
+fn circle_key(game: &Game, pos: &Position) -> u64 {
+    let h = game.hash(pos);
+    if !game.uses_round {
+        return h;
+    }
+    let [south, north] = pos.rounds_won.map(u64::from);
+    h ^ u64::from(pos.round).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ south.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        ^ north.wrapping_mul(0x1656_67B1_9E37_79F9)
+}
+
+/// The first repetition in playing `moves`: how many moves it takes to come back to a position
+/// seen before, after how many moves that position was first reached, and whether it came back in
+/// a later round than it was first seen in.
+fn first_circle(game: &Game, moves: &[usize]) -> Option<(usize, usize, bool)> {
     let mut pos = start(game);
-    let mut seen = vec![game.hash(&pos)];
+    let mut seen = vec![(circle_key(game, &pos), pos.round)];
     for (i, &k) in moves.iter().enumerate() {
         game.apply(&mut pos, k).ok()?;
-        let h = game.hash(&pos);
-        if seen.contains(&h) {
-            return Some(i + 1);
+        let key = circle_key(game, &pos);
+        if let Some(from) = seen.iter().position(|&(h, _)| h == key) {
+            return Some((i + 1, from, seen[from].1 != pos.round));
         }
-        seen.push(h);
+        seen.push((key, pos.round));
     }
     None
 }
@@ -602,7 +645,38 @@ impl Finding {
                     command(&self.moves)
                 ))
             }
-            Kind::Circle { from } => {
+            Kind::Circle { from, across_rounds: true } => {
+                let mut pos = start(game);
+                for &k in &self.moves {
+                    let _ = game.apply(&mut pos, k);
+                }
+                let (span, cond) = how.match_ends.clone().unwrap_or((at, "false".to_string()));
+                let cond = if cond.contains("if ") { format!("({cond})") } else { cond };
+                let d = Diagnostic::error(
+                    "sow::explore::no_end_reached",
+                    format!(
+                        "a match can go round in circles: {} {} comes back in round {}, and the match never ends",
+                        shown(game, &self.moves),
+                        if *from == 0 {
+                            "the start position".to_string()
+                        } else {
+                            format!("the position after move {from}")
+                        },
+                        pos.round
+                    ),
+                    span,
+                    "never holds in the circle",
+                );
+                d.with_help(format!(
+                    "an end rule on `repeated` cannot stop it: `repeated` compares the positions of one round, and \
+                     every round of the circle ends; bound the match instead, such as `match ends when {cond} or round \
+                     > {}` — see it with {}",
+                    round_bound(self.moves.len(), pos.round, how.max_moves),
+                    command(&self.moves)
+                ))
+                .warning()
+            }
+            Kind::Circle { from, .. } => {
                 let d = Diagnostic::error(
                     "sow::explore::no_end_reached",
                     format!(

@@ -123,6 +123,44 @@ fn an_odd_ring_leaves_one_pit_to_nobody_on_the_track() {
     assert_eq!(j["legal_moves"], json!([1]));
 }
 
+/// The last line of the narration of `k` played from the position JSON `from` (the end of the game).
+fn narrated_end(g: &Game, from: serde_json::Value, k: &str) -> String {
+    let mut pos = sowlang::position::from_json(g, &from.to_string()).expect("a valid position");
+    let k = g.read_move(&pos, k).expect("a move");
+    let events = g.apply_traced(&mut pos, k).expect("legal");
+    g.narrate(&events).pop().expect("a line")
+}
+
+/// The end of a game on an odd ring tells which of the seeds left go to a store and which stay in the
+/// shared pit, which nobody owns. South 1 [1, 0], north [0, 0], s1 4, stores 3 and 2: south plays 1,
+/// its seed falls in south 2, north has no move. `remaining owner`: south 2's seed goes to south (4),
+/// s1's 4 stay. Limited to the shared pit (`from`), no seed moves: south 2's counts for nobody too (3).
+/// `in place`: nothing moves; south 2's seed counts for south (4), s1's for nobody.
+#[test]
+fn the_end_of_a_game_says_which_seeds_left_stay_in_a_pit_nobody_owns() {
+    let from = json!({"pits": {"south": [1, 0], "north": [0, 0], "shared": [4]}, "stores": {"south": 3, "north": 2}, "to_move": "south"});
+    let ring = |remaining: &str| {
+        game(&format!(
+            "game \"Ring\"\nboard {{ ring 5  seeds 2 }}\nsow {{ direction ccw }}\nend \"no move\" when no_moves remaining {remaining}\n"
+        ))
+    };
+    assert_eq!(
+        narrated_end(&ring("owner"), from.clone(), "1"),
+        "the game ends by \"no move\"; of the 5 seeds left, 1 goes to the owner of its pit and 4 stay in shared pit s1, \
+         which nobody owns, and count for nobody: south 4, north 2: south wins"
+    );
+    assert_eq!(
+        narrated_end(&ring("owner from board where pit.shared"), from.clone(), "1"),
+        "the game ends by \"no move\"; the 5 seeds left stay on the board and count for nobody (4 in shared pit s1, \
+         which nobody owns; 1 in the pits the rule leaves out): south 3, north 2: south wins"
+    );
+    assert_eq!(
+        narrated_end(&ring("in place"), from, "1"),
+        "the game ends by \"no move\"; of the 5 seeds left, 1 counts for the owner of its pit and 4 count for nobody \
+         (in shared pit s1, which nobody owns): south 4, north 2: south wins"
+    );
+}
+
 #[test]
 fn a_ring_owned_by_nobody_is_played_by_both_and_faces_across_its_centre() {
     let g = game(

@@ -130,6 +130,23 @@ fn bad_move_lists() {
     refused("set_outside_the_range", &["run", OWARE, "--set", "pits=1000"], 1, None);
 }
 
+/// A pit typed without its way where the mover chooses it (tests/fixtures/either_way.sow, one row of
+/// four pits, 2 seeds each): the moves it could be, or why the pit has no legal move. South 1R sows
+/// south 2 and 3 (south [0, 3, 3, 2]); north 4R sows south 1 and 2 (south [1, 4, 3, 2]): south's pit 1
+/// holds 1 seed, and a pit must hold 2 to be played, either way.
+#[test]
+fn a_pit_without_its_way_is_answered_with_the_moves_it_could_be() {
+    const EITHER: &str = "tests/fixtures/either_way.sow";
+    refused("moves_pit_without_its_way", &["run", EITHER, "--moves", "3"], 1, None);
+    refused(
+        "moves_pit_without_its_way_and_no_move",
+        &["run", EITHER, "--moves", "1R,4R,1"],
+        1,
+        None,
+    );
+    refused("moves_not_a_pit_either_way", &["run", EITHER, "--moves", "9"], 2, None);
+}
+
 #[test]
 fn check_exit_codes() {
     let clean = sowlang(&["check", OWARE], None);

@@ -247,7 +247,7 @@ fn analyze_prints_only_what_the_rules_can_produce() {
         "relay laps",
         "grand slams",
         "feeding penalties",
-        "rounds per game",
+        "rounds per match",
         "repetition",
         "last seed in own store",
     ] {
@@ -268,7 +268,7 @@ fn analyze_prints_only_what_the_rules_can_produce() {
     ] {
         assert!(oware.contains(present), "`{present}` not in\n{oware}");
     }
-    for absent in ["relay laps", "another move", "feeding penalties", "rounds per game"] {
+    for absent in ["relay laps", "another move", "feeding penalties", "rounds per match"] {
         assert!(!oware.contains(absent), "`{absent}` in\n{oware}");
     }
     // The JSON leaves out the same figures.
@@ -281,6 +281,30 @@ fn analyze_prints_only_what_the_rules_can_produce() {
         (j["games"].as_u64(), j["games_requested"].as_u64(), j["interrupted"].as_bool()),
         (Some(2), Some(2), Some(false))
     );
+}
+
+/// A game of rounds is a match: `analyze` reports the rounds a match played, the first included. In this
+/// invented match each player has one pit of one seed: south's seed goes to north, north's two come back,
+/// the start repeats and the round ends; the next is set up the same; the match ends after round 3. So
+/// every match plays 3 rounds (2 set up after the first), whoever plays.
+#[test]
+fn analyze_counts_the_rounds_of_a_match() {
+    let dir = scratch("commands", "rounds");
+    let file = dir.join("three_rounds.sow");
+    std::fs::write(
+        &file,
+        "game \"Three rounds\"\nboard { pits 1 seeds 1 }\nend \"going around\" when repeated remaining owner\n\
+         rounds {\n  setup fill 1\n  match ends when round == 3\n}\n",
+    )
+    .expect("write");
+    let path = file.display().to_string();
+    let o = sowlang(&["analyze", &path, "--games", "2", "--players", "random,random"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("rounds per match: 3.00"), "{}", text(&o.stdout));
+    let o = sowlang(&["analyze", &path, "--games", "2", "--players", "random,random", "--json"]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(j["events"]["rounds_per_game"].as_f64(), Some(3.0));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // Issue 15: `--hint-time 1e9` hung and `--hint-time -1` was "an unexpected argument".

@@ -258,3 +258,35 @@ fn a_chain_of_forty_files_is_refused() {
     insta::assert_snapshot!(rendered);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The advice for a match that goes round in circles across rounds works: with the bound it suggests
+/// (`or round > 100`), the fixture explores clean under the same options (each round is two moves, so a
+/// match of 100 rounds ends within the 300 moves explored), while an end rule on `repeated`, which it
+/// already has, does not stop it.
+#[test]
+fn the_bound_suggested_for_a_circle_across_rounds_ends_the_match() {
+    let rel = Path::new("tests/diagnostics/explore/round_in_circles_across_rounds.sow");
+    let (sources, diags) = diagnose(rel, &[]);
+    let help = diags[0].help.clone().unwrap_or_default();
+    assert!(
+        help.contains("`match ends when captured(south) > 5 or round > 100`"),
+        "{}",
+        render(&diags, &sources)
+    );
+    let dir = super::support::scratch("diagnostics", "bound");
+    let bounded = dir.join("bounded.sow");
+    let text = std::fs::read_to_string(rel).expect("fixture");
+    std::fs::write(&bounded, text.replace("captured(south) > 5", "captured(south) > 5 or round > 100")).expect("write");
+    let opts = sowlang::explore::Options {
+        games: 20,
+        seed: 0,
+        max_moves: 300,
+    };
+    let explored = sowlang::explore::run(&bounded, &[], opts).expect("checks");
+    assert!(
+        explored.diagnostics.is_empty(),
+        "{}",
+        render(&explored.diagnostics, &explored.sources)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -663,3 +663,106 @@ north to move; legal moves: 1, 2, 3
     assert!(run.stdout.contains("\nnorth  0                  0  south\n"), "{}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A pit typed without its way where the mover chooses it (tests/fixtures/either_way.sow: one row of
+/// four pits, 2 seeds each, a pit must hold 2 to be played): `play` answers with the moves it could be,
+/// or why the pit has no move, and its help and quiet prompt write moves as this game does (`3L`).
+/// South 1R sows south 2 and 3; north 4R sows south 1 and 2, leaving south's pit 1 with 1 seed.
+#[test]
+fn a_pit_typed_without_its_way_gets_the_moves_it_could_be() {
+    const EITHER: &str = "tests/fixtures/either_way.sow";
+    let run = sowlang(&["play", EITHER, "--vs", "human"], b"3\n1R\n4R\n1\nhelp\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    clean_pipe_output(&run);
+    assert!(
+        run.stdout
+            .contains("`3` names pit 3 but not the way the seeds go (`L` or `R`): it could be 3L or 3R\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(
+            "pit 1 has no legal move here; it cannot be played now either way: a pit must hold at least 2 seeds to be played; try again\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("south plays pit 1R\n") && run.stdout.contains("north plays pit 4R\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(
+            "  a move         sow a pit: write a pit number from 1 to 4, then `L` or `R`: the way the seeds\n                 go, to your left or right (`3L`)\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("not understood"), "{}", run.stdout);
+    // Quiet: what to type is said once, in the game's notation.
+    let run = sowlang(&["play", EITHER, "--vs", "human", "--quiet"], b"x\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("type a pit number and `L` or `R` (`3L`); `undo`, `hint`, `save FILE`, `quit`\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(
+            "`x` is not understood: type a pit number and `L` or `R` (`3L`) (1R, 2R, 3R, 4R, 1L, 2L, 3L, 4L); `undo`, `hint`, `save FILE`, `quit`\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.stdout.matches("type a pit").count(), 2, "said once a line: {}", run.stdout);
+    // A record with the same move: replay refuses it the same way, at the move.
+    let dir = scratch("play", "either");
+    let record = dir.join("game.txt");
+    let rules = root().join(EITHER).display().to_string();
+    std::fs::write(&record, format!("sowlang record 1\nrules: {rules}\nmoves: 1R 4R 3\n")).expect("write");
+    let run = sowlang(&["replay", &record.display().to_string()], b"");
+    assert_eq!((run.code, run.stdout.as_str()), (1, ""), "{}", run.stderr);
+    assert!(
+        flat(&run.stderr).contains(
+            "move 3 of the record (`3`) is not allowed: it names pit 3 but not the way the seeds go (`L` or `R`); it could be 3L or 3R"
+        ),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What a move does is said with the right number: one seed taken to sow again is "it". In this
+/// invented game a seed falling into an empty pit of the mover's takes the pit across into the hand and
+/// sows it on: south [1, 0], north [1, 1]; south 1 falls into empty south 2, whose opposite, north 1,
+/// holds 1 seed.
+#[test]
+fn one_seed_taken_to_sow_again_is_it() {
+    let dir = scratch("play", "again");
+    let rules = dir.join("again.sow");
+    std::fs::write(
+        &rules,
+        "game \"Again\"\nboard { pits 2 seeds 1 }\nsow { direction ccw }\n\
+         capture \"again\" { when last.side == mover and last.before == 0  take opposite(last)  sow taken }\n\
+         end \"no move\" when no_moves remaining owner\n",
+    )
+    .expect("write");
+    let from = dir.join("from.json");
+    std::fs::write(
+        &from,
+        r#"{"pits":{"south":[1,0],"north":[1,1]},"stores":{"south":0,"north":0},"to_move":"south"}"#,
+    )
+    .expect("write");
+    let (rules, from) = (rules.display().to_string(), from.display().to_string());
+    let run = sowlang(&["play", &rules, "--from", &from, "--vs", "human", "--quiet"], b"1\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("south plays pit 1: sows 2 laps, captures 1 seed and sows it again\n"),
+        "{}",
+        run.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -280,6 +280,27 @@ fn remaining_to_a_player_from_stated_pits() {
     assert_eq!(all["winner"], "south");
 }
 
+/// The narration of an end rule limited by `from` tells the seeds it deals with from those it leaves.
+/// South [1, 2, 0, 4], north empty, stores 0 and 0: south plays 1, its seed falls in pit 2 ([0, 3, 0,
+/// 4]); north, to move, has no seed. `remaining split from row(south) where pit.number <= 3`: the 3
+/// seeds of pits 1-3 are split, 1 each and the odd one to south (more of them in its row), so 2 to 1;
+/// pit 4's 4 seeds stay and count for nobody.
+#[test]
+fn the_end_of_a_game_tells_the_seeds_split_from_those_left_out() {
+    let g = game(
+        "game \"Split some\"\nboard { pits 4 seeds 2 }\nsow { direction ccw }\n\
+         end \"stuck\" when seeds(to_move) == 0 remaining split from row(south) where pit.number <= 3\n",
+    );
+    let from = json!({"pits": {"south": [1, 2, 0, 4], "north": [0, 0, 0, 0]}, "stores": {"south": 0, "north": 0}, "to_move": "south"});
+    let mut pos = sowlang::position::from_json(&g, &from.to_string()).expect("a valid position");
+    let events = g.apply_traced(&mut pos, 1).expect("legal");
+    assert_eq!(
+        g.narrate(&events).last().expect("a line"),
+        "the game ends by \"stuck\"; of the 7 seeds left, 3 are split evenly and 4 stay in the pits the rule leaves \
+         out, and count for nobody: south 2, north 1: south wins"
+    );
+}
+
 /// A placement opening: each player holds 2 seeds in hand (`reserve 2`) and, for the first 4 moves,
 /// places one of them in any pit of their row, empty or not (`from store 1`), with no capture and no
 /// relay. South places in pit 1, north in its pit 3, south in pit 1 again (now 2: the usual `relay

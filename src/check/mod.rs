@@ -1247,9 +1247,7 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
     };
     match action {
         Action::Take(pits, to) => {
-            for p in pits {
-                tc.expect_pits(p, scope);
-            }
+            tc.expect_pit_list(pits, scope, "take");
             if let Some(Receiver::Player(p)) = to {
                 tc.expect(p, Ty::Player, scope);
             }
@@ -1260,9 +1258,7 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
                 tc.expect(n, Ty::Int, scope);
             }
             let several = m.from.len() > 1 || m.from.iter().any(names_a_set);
-            for p in &m.from {
-                tc.expect_pits(p, scope);
-            }
+            tc.expect_pit_list(&m.from, scope, "from");
             tc.expect(&m.to, Ty::Pit, scope);
             if several && m.count.is_some() && !m.each {
                 _diags.push(
@@ -1277,9 +1273,7 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
             }
         }
         Action::Claim(pits, player) => {
-            for p in pits {
-                tc.expect_pits(p, scope);
-            }
+            tc.expect_pit_list(pits, scope, "claim");
             tc.expect(player, Ty::Player, scope);
         }
         Action::SowTaken(again) => {

@@ -309,6 +309,46 @@ impl TypeChecker<'_> {
         pit
     }
 
+    /// Checks the pits a `take`, `claim` or `move` lists (`verb` is how the list is introduced, as
+    /// `take`): each a pit or a set of pits. Pits joined by `and` or `or` (`take opposite(last) and
+    /// last`) are told once that a list is written with commas, rather than as three mismatches.
+    pub fn expect_pit_list(&mut self, items: &[Expr], scope: Scope, verb: &str) {
+        for e in items {
+            let mut joined = Vec::new();
+            let mut word = "and";
+            if let ExprKind::Binary(op @ (BinOp::And | BinOp::Or), ..) = &e.kind {
+                word = if *op == BinOp::And { "and" } else { "or" };
+                leaves(e, &mut joined);
+            }
+            if joined.len() > 1 && joined.iter().all(|leaf| self.is_pits(leaf, scope)) {
+                let shown: Option<Vec<String>> = joined.iter().map(|leaf| shown(leaf)).collect();
+                let help = match shown {
+                    Some(names) => format!("write `{verb} {}`", names.join(", ")),
+                    None => format!("write the pits after `{verb}` separated by commas"),
+                };
+                self.diags.push(
+                    Diagnostic::error(
+                        "sow::check::type_mismatch",
+                        format!("pits are listed with commas, not joined by `{word}`"),
+                        e.span,
+                        "pits joined as if they were conditions",
+                    )
+                    .with_help(help),
+                );
+                continue;
+            }
+            self.expect_pits(e, scope);
+        }
+    }
+
+    /// Is `e` a pit or a set of pits? Asked without reporting anything.
+    fn is_pits(&mut self, e: &Expr, scope: Scope) -> bool {
+        let reported = self.diags.len();
+        let pits = matches!(self.ty(e, scope), Some(Ty::Pit | Ty::Set));
+        self.diags.truncate(reported);
+        pits
+    }
+
     /// Checks a `take` or `claim` target: a pit or a set of pits.
     pub fn expect_pits(&mut self, e: &Expr, scope: Scope) {
         if let Some(got) = self.ty(e, scope)
@@ -893,4 +933,33 @@ impl TypeChecker<'_> {
             out(number, pits, "pit");
         }
     }
+}
+
+/// The operands of a chain of `and` or `or` (`a and b or c`), left to right.
+fn leaves<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary(BinOp::And | BinOp::Or, a, b) => {
+            leaves(a, out);
+            leaves(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// A pit expression as written, for advice (`opposite(last)`, `next(origin)`, `last + 2`); `None` for
+/// the forms not shown (sets with a condition, `if`).
+fn shown(e: &Expr) -> Option<String> {
+    Some(match &e.kind {
+        ExprKind::Int(n) => n.to_string(),
+        ExprKind::Name(n) => n.clone(),
+        ExprKind::Call(name, args) => {
+            let args: Option<Vec<String>> = args.iter().map(shown).collect();
+            format!("{}({})", name.node, args?.join(", "))
+        }
+        ExprKind::Field(base, field) => format!("{}.{}", shown(base)?, field.node),
+        ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+            format!("{} {} {}", shown(a)?, if *op == BinOp::Add { "+" } else { "-" }, shown(b)?)
+        }
+        _ => return None,
+    })
 }

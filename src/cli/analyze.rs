@@ -341,6 +341,8 @@ struct Events {
     grand_slams_undone: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     feeding_penalties: Option<u64>,
+    /// In a game of rounds (each game a match): the rounds a match played, its first included (a
+    /// match stopped unfinished counts the round under way).
     #[serde(skip_serializing_if = "Option::is_none")]
     rounds_per_game: Option<f64>,
 }
@@ -704,7 +706,8 @@ fn summarise(args: &Args, game: &Game, players: [Spec; 2], t: &Tally, seconds: f
             grand_slams_undone: shown(game.grand_slam == Some(GrandSlam::CaptureNothing), t.counts.grand_slams_undone)
                 .then_some(t.counts.grand_slams_undone),
             feeding_penalties: shown(can.feeding_penalty, t.counts.feeding_penalties).then_some(t.counts.feeding_penalties),
-            rounds_per_game: shown(can.rounds, t.counts.rounds).then(|| per_game(t.counts.rounds)),
+            // Each round after the first is set up: a match played one round more than that.
+            rounds_per_game: shown(can.rounds, t.counts.rounds).then(|| per_game(t.counts.rounds + n)),
         },
         branching: if t.counts.decisions == 0 {
             0.0
@@ -829,7 +832,7 @@ fn human(r: &Report) -> String {
         events.push(format!("feeding penalties: {n}"));
     }
     if let Some(x) = e.rounds_per_game {
-        events.push(format!("rounds per game: {x:.2}"));
+        events.push(format!("rounds per match: {x:.2}"));
     }
     if !events.is_empty() {
         s.push_str(&format!("{}\n", events.join("; ")));

@@ -89,11 +89,8 @@ pub struct Args {
     start: Start,
 }
 
-const HELP: &str = "\
-commands (upper or lower case):
-  a pit          sow it: its number (`3`), row and number (`b3`) on a board of several rows,
-                 then `L` or `R` (`3R`) in a game where you choose the way the seeds go
-  undo [N]       take back your last move (and the computer's reply), or N of them
+/// The commands after the first (a move, whose words depend on the game: [`Session::help`]).
+const HELP: &str = "  undo [N]       take back your last move (and the computer's reply), or N of them
   redo [N]       play again what undo took back
   hint           what the computer would play, what each move does and its score
   moves          the legal moves
@@ -102,7 +99,32 @@ commands (upper or lower case):
   quit           stop
 ";
 
-const QUIET_HELP: &str = "type a pit number; `undo`, `hint`, `save FILE`, `quit`\n";
+/// The commands, in short, after what to type for a move.
+const QUIET_COMMANDS: &str = "`undo`, `hint`, `save FILE`, `quit`\n";
+
+/// How a move of `game` is typed, in short and in its own notation: `a pit number`, `a pit's row and
+/// number and `L` or `R` (`b3L`)`.
+fn what_to_type(game: &Game) -> String {
+    let (_, examples) = record::notation(game);
+    let example = &examples[0];
+    let mut what = if game.side_pits == 0 {
+        "a shared pit".to_string()
+    } else if game.rows == 1 {
+        "a pit number".to_string()
+    } else {
+        "a pit's row and number".to_string()
+    };
+    if game.choices > 1 {
+        what.push_str(" and `L` or `R`");
+    }
+    if game.uses_choose {
+        what.push_str(", then its choices after `:`");
+    }
+    if example != "3" {
+        what.push_str(&format!(" (`{example}`)"));
+    }
+    what
+}
 
 /// Who plays a side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -335,7 +357,11 @@ impl Session {
     }
 
     fn main_loop(&mut self) -> u8 {
-        let intro = if self.quiet { QUIET_HELP.to_string() } else { HELP.to_string() };
+        let intro = if self.quiet {
+            format!("type {}; {QUIET_COMMANDS}", what_to_type(&self.game))
+        } else {
+            self.help()
+        };
         out(&format!("{}\n{intro}\n", self.game.name));
         if !self.plies.is_empty() {
             let noun = if self.plies.len() == 1 { "move" } else { "moves" };
@@ -397,9 +423,10 @@ impl Session {
             let line = String::from_utf8_lossy(&bytes);
             let words = match clean(&line) {
                 Input::Control => {
-                    out(
-                        "that line held arrow keys or other control keys, which `play` does not use, so it was not understood; type a pit number or `help`\n",
-                    );
+                    out(&format!(
+                        "that line held arrow keys or other control keys, which `play` does not use, so it was not understood; type {} or `help`\n",
+                        what_to_type(&self.game)
+                    ));
                     continue;
                 }
                 Input::Words(w) => w,
@@ -423,7 +450,7 @@ impl Session {
                     out("stopped\n");
                     return 0;
                 }
-                "?" | "h" | "help" => out(HELP),
+                "?" | "h" | "help" => out(&self.help()),
                 "hint" if !finished => {
                     let text = self.hint();
                     out(&text);
@@ -452,17 +479,55 @@ impl Session {
                 )),
                 word => match record::parse_move(&self.game, &pos, word) {
                     Some(_) if words.len() == 1 => self.person_moves(word),
+                    // A pit written without its way or choices: the moves it could be, or why it has none.
+                    None if words.len() == 1
+                        && let Some(m) = record::meant(&self.game, &pos, word) =>
+                    {
+                        if m.stuck {
+                            out(&format!("{}; {}; try again\n", m.problem, m.help));
+                        } else {
+                            out(&format!("`{}` {}: {}\n", echo(word), m.problem, m.help));
+                        }
+                    }
                     _ => {
-                        let more = if self.quiet { QUIET_HELP } else { "type `help` for the commands\n" };
+                        let more = if self.quiet {
+                            QUIET_COMMANDS
+                        } else {
+                            "type `help` for the commands\n"
+                        };
                         out(&format!(
-                            "`{}` is not understood: type a pit number ({}); {more}",
+                            "`{}` is not understood: type {} ({}); {more}",
                             echo(&words.join(" ")),
+                            what_to_type(&self.game),
                             super::run::names(&self.game, &pos, &moves)
                         ));
                     }
                 },
             }
         }
+    }
+
+    /// The list of commands, the first (a move) in the game's own notation.
+    fn help(&self) -> String {
+        let (words, examples) = record::notation(&self.game);
+        let example = &examples[0];
+        let mut text = String::from("commands (upper or lower case):\n");
+        // The move's line, wrapped to the commands' column.
+        let mut line = String::from("  a move         sow a pit:");
+        for word in format!("write {words} (`{example}`)").split(' ') {
+            if line.len() + 1 + word.len() > 96 {
+                text.push_str(&line);
+                text.push('\n');
+                line = format!("{:17}", "");
+            } else {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        text.push_str(&line);
+        text.push('\n');
+        text.push_str(HELP);
+        text
     }
 
     fn move_list(&self) -> String {
@@ -774,7 +839,8 @@ pub(super) fn effects(game: &Game, before: &Position, ply: &Ply, view: &View) ->
         parts.push(format!("captures {}", seeds(captured)));
     }
     if in_hand > 0 {
-        parts.push(format!("captures {} and sows them again", seeds(in_hand)));
+        let pronoun = if in_hand == 1 { "it" } else { "them" };
+        parts.push(format!("captures {} and sows {pronoun} again", seeds(in_hand)));
     }
     if given > 0 {
         parts.push(format!("gives {} {}", call(them), seeds(given)));

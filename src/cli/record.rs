@@ -259,6 +259,123 @@ pub fn parse_move(game: &Game, pos: &Position, text: &str) -> Option<usize> {
     game.read_move(pos, text)
 }
 
+/// How a move of `game` is written, for help texts in the game's own notation: in words (`a row
+/// letter (...) and a pit number from 1 to 8, then `L` or `R` ...`) and moves as examples (`b3L`,
+/// `a1R`; three on a board of one row a player, `3`, `1`, `6`).
+pub fn notation(game: &Game) -> (String, Vec<String>) {
+    let low = game.columns.min(3);
+    let (mut words, mut examples) = if game.side_pits == 0 {
+        (
+            format!("a shared pit `s1` to `s{}`", game.shared),
+            vec![format!("s{}", game.shared.min(3)), "s1".to_string()],
+        )
+    } else if game.rows == 1 {
+        (
+            format!("a pit number from 1 to {}", game.columns),
+            vec![low.to_string(), "1".to_string(), game.columns.min(6).to_string()],
+        )
+    } else {
+        (
+            format!(
+                "a row letter (`a` the front row, `{}` the back row) and a pit number from 1 to {}",
+                game.pit_name(game.side_pits).chars().next().unwrap_or('a'),
+                game.columns
+            ),
+            vec![format!("b{low}"), "a1".to_string()],
+        )
+    };
+    examples.dedup();
+    if game.shared > 0 && game.side_pits > 0 {
+        words.push_str(&format!(", or a shared pit `s1` to `s{}`", game.shared));
+    }
+    if game.choices > 1 {
+        words.push_str(", then `L` or `R`: the way the seeds go, to your left or right");
+        for (i, e) in examples.iter_mut().enumerate() {
+            e.push(if i % 2 == 0 { 'L' } else { 'R' });
+        }
+    }
+    if game.uses_choose {
+        words.push_str(", then the answers to the choices the move meets, each after a `:`");
+    }
+    (words, examples)
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn one_of(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// What a text that is no move of `pos` but names a pit a move starts from was short of: the way or
+/// the answers to the move's choices (`problem`, a clause after the text), and the moves it could be,
+/// or why the pit has no legal move here (`help`). `None` when the text names no such pit.
+pub struct Meant {
+    /// What is wrong with the text, e.g. "names pit b4 but not the way the seeds go".
+    pub problem: String,
+    /// What to write instead, or why the pit cannot be played now.
+    pub help: String,
+    /// The pit has no legal move here.
+    pub stuck: bool,
+}
+
+/// See [`Meant`].
+pub fn meant(game: &Game, pos: &Position, text: &str) -> Option<Meant> {
+    let (pit, moves) = game.moves_meant(pos, text)?;
+    let head = text.split(':').next().unwrap_or(text).trim();
+    // The move of one way the text names, when it writes the way (or the game has only one).
+    let way = game.parse_move(head).filter(|k| (1..=game.move_count()).contains(k));
+    let name = way.map_or_else(|| game.pit_name(pit), |k| game.move_name(k));
+    if moves.is_empty() {
+        // Why each way (or the pit) cannot be played, said once when the reasons agree.
+        let ways: Vec<usize> = match way {
+            Some(k) => vec![k],
+            None => (0..game.choices).map(|d| pit + d * game.move_pits()).collect(),
+        };
+        let mut reasons: Vec<(String, String)> = Vec::new();
+        for k in ways {
+            if let Err(crate::engine::MoveError::Illegal { name, reason, .. }) = game.apply(&mut pos.clone(), k) {
+                reasons.push((name, reason));
+            }
+        }
+        let help = match reasons.as_slice() {
+            [] => "no move can start there now".to_string(),
+            [(_, why)] => format!("it cannot be played now: {why}"),
+            [(_, first), rest @ ..] if rest.iter().all(|(_, r)| r == first) => {
+                format!("it cannot be played now either way: {first}")
+            }
+            many => many
+                .iter()
+                .map(|(n, r)| format!("{n} cannot be played: {r}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        };
+        return Some(Meant {
+            problem: format!("pit {name} has no legal move here"),
+            help,
+            stuck: true,
+        });
+    }
+    // `L` before `R`, each way's answers in the order the engine lists them.
+    let mut moves = moves;
+    moves.sort_by_key(|&k| game.move_name(crate::engine::move_base(k)));
+    let names: Vec<String> = moves.iter().map(|&k| game.name_move(pos, k)).collect();
+    let problem = if way.is_none() {
+        format!("names pit {name} but not the way the seeds go (`L` or `R`)")
+    } else if text.contains(':') {
+        format!("is not one of the moves from pit {name}")
+    } else {
+        format!("names pit {name} but not the answers to the choices its move meets")
+    };
+    Some(Meant {
+        problem,
+        help: format!("it could be {}", one_of(&names)),
+        stuck: false,
+    })
+}
+
 /// How a move of `pos` is written, in records and on the screen.
 pub fn move_text(game: &Game, pos: &Position, k: usize) -> String {
     game.name_move(pos, k)
@@ -267,15 +384,12 @@ pub fn move_text(game: &Game, pos: &Position, k: usize) -> String {
 /// Plays the move written `text` on a copy of `pos`; Err says in words why it cannot be played.
 pub fn play(game: &Game, pos: &Position, text: &str) -> Result<Ply, String> {
     let Some(k) = parse_move(game, pos, text) else {
-        let mut what = if game.rows == 1 {
-            "a pit number".to_string()
-        } else {
-            "a row letter and a pit number, as `b3`".to_string()
-        };
-        if game.choices > 1 {
-            what.push_str(", then `L` or `R` for the way the seeds go");
+        if let Some(m) = meant(game, pos, text) {
+            let problem = if m.stuck { m.problem } else { format!("it {}", m.problem) };
+            return Err(format!("{problem}; {}", m.help));
         }
-        return Err(format!("it is not a move of this board ({what})"));
+        let (words, examples) = notation(game);
+        return Err(format!("it is not a move of this board (write {words}, as `{}`)", examples[0]));
     };
     let mut after = pos.clone();
     match game.apply_traced(&mut after, k) {

@@ -14,7 +14,8 @@ pub struct Args {
     #[arg(long)]
     from: Option<PathBuf>,
     /// Moves to play, comma-separated: pit numbers (`3,1,6`), or on a board of several rows a player
-    /// the row letter and number (`b3,a1`; `a` is the front row).
+    /// the row letter and number (`b3,a1`; `a` is the front row); where the mover chooses the way the
+    /// seeds go (`direction either`), each followed by `L` or `R` (`3L,1R` or `b3L,a1R`).
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     moves: Vec<String>,
     #[command(flatten)]
@@ -26,37 +27,79 @@ pub struct Args {
     trace: bool,
 }
 
-/// Parses the `--moves` list into moves of `game`.
-pub(super) fn parse_moves(game: &crate::Game, moves: &[String]) -> Result<Vec<usize>, Diagnostic> {
+/// Parses the `--moves` list into moves of `game`: a move, or `None` for a pit written without its
+/// way (`b4` where the mover chooses `b4L` or `b4R`), which is told against the position it is played in.
+pub(super) fn parse_moves(game: &crate::Game, moves: &[String]) -> Result<Vec<Option<usize>>, Diagnostic> {
     moves
         .iter()
         .map(|m| m.trim())
         .filter(|m| !m.is_empty())
         .map(|m| {
             // A move's choices are read against its position, when it is played; here its pit.
-            game.parse_move(m.split(':').next().unwrap_or(m)).ok_or_else(|| {
-                let mut example = if game.side_pits == 0 {
-                    format!("shared pits `s1` to `s{}` separated by commas, e.g. `--moves s3,s1`", game.shared)
-                } else if game.rows == 1 {
-                    format!("numbers from 1 to {} separated by commas, e.g. `--moves 3,1,6`", game.columns)
-                } else {
-                    format!(
-                        "a row letter (`a` the front row, `{}` the back row) and a pit number from 1 to {}, e.g. `--moves b3,a1`",
-                        game.pit_name(game.side_pits).chars().next().unwrap_or('a'),
-                        game.columns
-                    )
-                };
-                if game.shared > 0 && game.side_pits > 0 {
-                    example.push_str(&format!(", or a shared pit `s1` to `s{}`", game.shared));
-                }
-                if game.choices > 1 {
-                    example.push_str(", each followed by `L` or `R`: the way the seeds go, to your left or right (`3R`)");
-                }
+            let pit = m.split(':').next().unwrap_or(m);
+            if let Some(k) = game.parse_move(pit) {
+                return Ok(Some(k));
+            }
+            if game.parse_pit(pit).is_some() {
+                return Ok(None);
+            }
+            let mut words = if game.side_pits == 0 {
+                format!("shared pits `s1` to `s{}` separated by commas", game.shared)
+            } else if game.rows == 1 {
+                format!("numbers from 1 to {} separated by commas", game.columns)
+            } else {
+                format!(
+                    "a row letter (`a` the front row, `{}` the back row) and a pit number from 1 to {}",
+                    game.pit_name(game.side_pits).chars().next().unwrap_or('a'),
+                    game.columns
+                )
+            };
+            if game.shared > 0 && game.side_pits > 0 {
+                words.push_str(&format!(", or a shared pit `s1` to `s{}`", game.shared));
+            }
+            if game.choices > 1 {
+                words.push_str(", each followed by `L` or `R`: the way the seeds go, to your left or right");
+            }
+            if game.uses_choose {
+                words.push_str(", then the answers to the choices the move meets, each after a `:`");
+            }
+            // The examples are moves of this game, written as it writes them (`b3L,a1R`).
+            let (_, examples) = super::record::notation(game);
+            Err(
                 Diagnostic::bare("sow::run::bad_move", format!("`{m}` in --moves is not a pit of this board"))
-                    .with_help(format!("write the pits to play as {example}"))
-            })
+                    .with_help(format!("write the pits to play as {words}, e.g. `--moves {}`", examples.join(","))),
+            )
         })
         .collect()
+}
+
+/// Why move `i` of --moves, `text`, read against `pos`, is no move of it: the moves it could be when it
+/// names a pit without all that its move needs, why the pit has no legal move, else the legal moves.
+fn not_a_move(game: &crate::Game, pos: &crate::Position, i: usize, text: &str) -> Diagnostic {
+    let legal = || match game.legal_moves(pos).as_slice() {
+        [] => "no move can be played here".to_string(),
+        moves => format!("the legal moves here are: {}", names(game, pos, moves)),
+    };
+    if pos.over {
+        return Diagnostic::bare(
+            "sow::run::illegal_move",
+            format!("move {} of --moves (`{text}`) comes after the end of the game", i + 1),
+        )
+        .with_help(legal());
+    }
+    match super::record::meant(game, pos, text) {
+        Some(m) if m.stuck => Diagnostic::bare(
+            "sow::run::illegal_move",
+            format!("move {} of --moves (`{text}`) is not allowed: {}", i + 1, m.problem),
+        )
+        .with_help(format!("{}; {}", m.help, legal())),
+        Some(m) => Diagnostic::bare("sow::run::bad_move", format!("move {} of --moves (`{text}`) {}", i + 1, m.problem)).with_help(m.help),
+        None => Diagnostic::bare(
+            "sow::run::bad_move",
+            format!("move {} of --moves (`{text}`) is not one of the moves here", i + 1),
+        )
+        .with_help(legal()),
+    }
 }
 
 /// Runs `run`.
@@ -88,20 +131,12 @@ pub fn run(args: Args) -> u8 {
     let mut narration = String::new();
     let texts: Vec<&str> = args.moves.iter().map(|m| m.trim()).filter(|m| !m.is_empty()).collect();
     for (i, &k) in moves.iter().enumerate() {
-        let k = if game.uses_choose {
-            match game.read_move(&pos, texts[i]) {
+        let k = match k {
+            Some(k) if !game.uses_choose => k,
+            _ => match game.read_move(&pos, texts[i]) {
                 Some(k) => k,
-                None => {
-                    let d = Diagnostic::bare(
-                        "sow::run::bad_move",
-                        format!("move {} of --moves (`{}`) is not one of the moves here", i + 1, texts[i]),
-                    )
-                    .with_help(format!("the legal moves here are: {}", names(game, &pos, &game.legal_moves(&pos))));
-                    return fail(d, 1);
-                }
-            }
-        } else {
-            k
+                None => return fail(not_a_move(game, &pos, i, texts[i]), 1),
+            },
         };
         let result = if args.trace {
             game.apply_traced(&mut pos, k).map(|events| {

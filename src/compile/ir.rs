@@ -61,6 +61,9 @@ pub struct Game {
     pub uses_ply: bool,
     /// Some expression reads the moves played in this round (`round_ply`: the position JSON shows it).
     pub uses_round_ply: bool,
+    /// Some expression reads the round number `round` or the rounds won (`rounds_won`): boards alike
+    /// in different rounds of a match may then go on differently.
+    pub uses_round: bool,
     /// Some expression reads who began the game (`starter`: the position JSON shows it).
     pub uses_starter: bool,
     /// Some rule asks the mover to choose during the move (`choose(..)`, `sow taken .. either`): a

@@ -264,6 +264,7 @@ pub fn compile(checked: &Checked) -> Game {
         uses_before: lower.typer.before.get(),
         uses_ply: lower.typer.ply.get(),
         uses_round_ply: lower.typer.round_ply.get(),
+        uses_round: lower.typer.round.get(),
         uses_starter: lower.typer.starter.get(),
         uses_choose,
         passing: items.iter().any(|i| matches!(i.kind, ItemKind::PassWhenUnable)),

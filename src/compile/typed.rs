@@ -272,6 +272,8 @@ pub(crate) struct Typer {
     pub ply: Cell<bool>,
     /// Some expression reads `round_ply`.
     pub round_ply: Cell<bool>,
+    /// Some expression reads the round number `round` or `rounds_won`.
+    pub round: Cell<bool>,
     /// Some expression reads `total`.
     pub total: Cell<bool>,
     /// Some expression reads `starter`.
@@ -385,7 +387,10 @@ impl Typer {
                 self.ply.set(true);
                 IntExpr::Ply
             }
-            Expr::Round => IntExpr::Round,
+            Expr::Round => {
+                self.round.set(true);
+                IntExpr::Round
+            }
             Expr::RoundPly => {
                 // A position is then told apart by its move number too, as with `ply`.
                 self.ply.set(true);
@@ -398,7 +403,10 @@ impl Typer {
             }
             Expr::Seeds(p) => IntExpr::Seeds(self.player(p)),
             Expr::Captured(p) => IntExpr::Captured(self.player(p)),
-            Expr::RoundsWon(p) => IntExpr::RoundsWon(self.player(p)),
+            Expr::RoundsWon(p) => {
+                self.round.set(true);
+                IntExpr::RoundsWon(self.player(p))
+            }
             Expr::Field(p, PitField::Count) => IntExpr::Count(self.pit(p)),
             Expr::Field(p, PitField::Before) => {
                 self.before.set(true);

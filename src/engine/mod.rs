@@ -422,37 +422,45 @@ impl Game {
             right = Some(last == 'R');
             text = &text[..text.len() - 1];
         }
-        let first = text.chars().next()?;
-        let pit = if self.rows == 1 && first.is_ascii_digit() {
+        if self.rows == 1 && self.choices == 1 && text.starts_with(|c: char| c.is_ascii_digit()) {
             let pit: usize = text.parse().ok()?;
             // A number past the player's own pits would otherwise be read as a shared pit, which
             // is written `s1`: such a number names no pit.
             if self.shared > 0 && (self.side_pits + 1..=self.move_pits()).contains(&pit) {
                 return None;
             }
-            if self.choices == 1 {
-                return Some(pit);
-            }
-            (1..=self.columns).contains(&pit).then_some(pit)?
-        } else {
-            if !first.is_ascii_alphabetic() {
-                return None;
-            }
-            let letter = first.to_ascii_lowercase();
-            let number: usize = text[1..].parse().ok()?;
-            if letter == 's' {
-                (1..=self.shared).contains(&number).then(|| self.side_pits + number)?
-            } else {
-                let row = usize::from(letter as u8 - b'a');
-                (row < self.rows && (1..=self.columns).contains(&number)).then(|| row * self.columns + number)?
-            }
-        };
+            return Some(pit);
+        }
+        let pit = self.parse_pit(text)?;
         match right {
             None => Some(pit),
             Some(right) => {
                 let cw = self.goes_right(pit) != right;
                 Some(pit + if cw { self.move_pits() } else { 0 })
             }
+        }
+    }
+
+    /// Reads a pit a move may start from, named as [`Game::pit_name`] writes it (`3`, `b3`, `s2`;
+    /// letters in either case), with no way after it: its number (1-based, as [`Game::pit`] reads it),
+    /// or `None` when the text names no such pit of the board.
+    pub fn parse_pit(&self, text: &str) -> Option<usize> {
+        let text = text.trim();
+        let first = text.chars().next()?;
+        if self.rows == 1 && first.is_ascii_digit() {
+            let pit: usize = text.parse().ok()?;
+            return (1..=self.columns).contains(&pit).then_some(pit);
+        }
+        if !first.is_ascii_alphabetic() {
+            return None;
+        }
+        let letter = first.to_ascii_lowercase();
+        let number: usize = text[1..].parse().ok()?;
+        if letter == 's' {
+            (1..=self.shared).contains(&number).then(|| self.side_pits + number)
+        } else {
+            let row = usize::from(letter as u8 - b'a');
+            (row < self.rows && (1..=self.columns).contains(&number)).then(|| row * self.columns + number)
         }
     }
 

@@ -378,6 +378,39 @@ impl Game {
         }
     }
 
+    /// What a text that [`Game::read_move`] does not read as a move of `pos` could have meant, when it
+    /// names a pit a move starts from: a pit written without its way (`b4` for `b4L` or `b4R`), a pit
+    /// and way without the answers to the move's choices (`a5R` for `a5R:cw`), or with answers that
+    /// are not this pit's. Returns the pit (1-based, with no way) and the legal moves of `pos` from it
+    /// that agree with what the text does say (when the answers written agree with none, every legal
+    /// move from the pit, and way if written); `None` when the text names no such pit.
+    pub fn moves_meant(&self, pos: &Position, text: &str) -> Option<(usize, Vec<usize>)> {
+        let text = text.trim();
+        let (head, answers) = match text.split_once(':') {
+            Some((head, rest)) => (head, rest.split(':').collect::<Vec<_>>()),
+            None => (text, Vec::new()),
+        };
+        // The way, when written (a move number of one direction), else the pit alone.
+        let (pit, way) = match self.parse_move(head).filter(|&k| (1..=self.move_count()).contains(&k)) {
+            Some(k) => (self.move_parts(k).0, Some(k)),
+            None => (self.parse_pit(head)?, None),
+        };
+        let from_pit: Vec<usize> = self
+            .legal_moves(pos)
+            .into_iter()
+            .filter(|&k| self.move_parts(move_base(k)).0 == pit && way.is_none_or(|w| move_base(k) == w))
+            .collect();
+        let agreeing: Vec<usize> = from_pit
+            .iter()
+            .copied()
+            .filter(|&k| {
+                let labels = self.choice_labels(pos, k);
+                answers.len() <= labels.len() && answers.iter().zip(&labels).all(|(a, l)| a.eq_ignore_ascii_case(l))
+            })
+            .collect();
+        Some((pit, if agreeing.is_empty() { from_pit } else { agreeing }))
+    }
+
     /// The legal moves of a position that is not over, given its rules.
     #[inline(always)]
     pub(crate) fn legal_with(&self, pos: &Position, rules: MoveRules) -> Moves {
@@ -1238,6 +1271,12 @@ impl Game {
         let named = self.remaining_pits(pos, from, mover);
         let pits = || (0..n2).filter(|&c| named.as_ref().is_none_or(|n| n[c]));
         let left: u32 = pits().map(|c| pos.board.cells[c]).sum();
+        // Seeds in the pits `from` leaves out stay where they are (they are told apart in the narration).
+        let outside: u32 = if named.is_some() {
+            (0..n2).map(|c| pos.board.cells[c]).sum::<u32>() - left
+        } else {
+            0
+        };
         match remaining {
             Remaining::Owner => {
                 // A shared pit nobody claimed has no owner: its seeds stay where they are.
@@ -1288,14 +1327,32 @@ impl Game {
                 std::cmp::Ordering::Equal => Outcome::Draw,
             },
         };
-        log.push(|| Event::GameEnds {
-            rule: rule.to_string(),
-            remaining: remaining_word(remaining),
-            left,
-            scores,
-            outcome,
-            stated: result.is_some(),
-            round: self.rounds.is_some().then_some(pos.round),
+        log.push(|| {
+            // Seeds in a pit nobody owns stay in it under `owner` and count for nobody `in place`; the
+            // other modes leave none of the pits they deal with holding seeds.
+            let unowned: Vec<(Cell, u32)> = match remaining {
+                Remaining::Owner | Remaining::InPlace => pits()
+                    .filter(|&c| pos.board.cells[c] > 0 && self.owner(&pos.board, c as Cell).is_none())
+                    .map(|c| (c as Cell, pos.board.cells[c]))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let stayed: u32 = match remaining {
+                Remaining::InPlace | Remaining::Uncounted => left,
+                _ => unowned.iter().map(|&(_, n)| n).sum(),
+            };
+            Event::GameEnds {
+                rule: rule.to_string(),
+                remaining: remaining_word(remaining),
+                left: left + outside,
+                moved: left - stayed,
+                outside,
+                unowned,
+                scores,
+                outcome,
+                stated: result.is_some(),
+                round: self.rounds.is_some().then_some(pos.round),
+            }
         });
         let Some(rounds) = &self.rounds else {
             pos.over = true;

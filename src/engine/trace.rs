@@ -167,8 +167,15 @@ pub enum Event {
         rule: String,
         /// What happened to the seeds left.
         remaining: &'static str,
-        /// How many seeds were left on the board.
+        /// How many seeds were left in the pits.
         left: u32,
+        /// How many of them went into the stores.
+        moved: u32,
+        /// How many were in pits that `remaining ... from PITS` leaves out (they stay and count for nobody).
+        outside: u32,
+        /// The pits nobody owns whose seeds stayed there (with `owner`) or count for nobody (with
+        /// `in place`), with their seeds.
+        unowned: Vec<(Cell, u32)>,
         /// Scores, south then north.
         scores: [u32; 2],
         /// The result of the game (or round).
@@ -265,6 +272,15 @@ fn seeds(n: u32) -> String {
     if n == 1 { "1 seed".into() } else { format!("{n} seeds") }
 }
 
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 fn outcome_words(o: Outcome) -> &'static str {
     match o {
         Outcome::South => "south wins",
@@ -273,7 +289,103 @@ fn outcome_words(o: Outcome) -> &'static str {
     }
 }
 
+/// A number of the seeds just named, with the verb after it agreeing: `1 goes`, `3 go`.
+fn seeds_then(n: u32, one: &str, many: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+}
+
 impl Game {
+    /// What an end rule did with the seeds left in the pits, after a `; ` (empty when none were left):
+    /// how many went to the stores, and how many stay on the board and why (a pit nobody owns, or one
+    /// that `from` leaves out), so that the words add up to the seeds each player is given.
+    fn seeds_left_words(&self, remaining: &str, left: u32, moved: u32, outside: u32, unowned: &[(Cell, u32)]) -> String {
+        if left == 0 {
+            return String::new();
+        }
+        let in_unowned: u32 = unowned.iter().map(|&(_, n)| n).sum();
+        // Where seeds in pits nobody owns are: the pits named, or how many when there are many.
+        let unowned_pits = || {
+            if unowned.len() > 3 {
+                format!("in {} shared pits, which nobody owns", unowned.len())
+            } else {
+                let names: Vec<String> = unowned.iter().map(|&(c, _)| self.describe(c)).collect();
+                format!("in {}, which nobody owns", join_and(&names))
+            }
+        };
+        if remaining == "in place" {
+            let owned = left - in_unowned;
+            return match (owned, in_unowned) {
+                (1, 0) => "; the 1 seed left counts for the owner of its pit".into(),
+                (n, 0) => format!("; the {} left count for the owners of their pits", seeds(n)),
+                (0, 1) => format!("; the 1 seed left is {}, and counts for nobody", unowned_pits()),
+                (0, n) => format!("; the {} left are {}, and count for nobody", seeds(n), unowned_pits()),
+                (o, n) => format!(
+                    "; of the {} left, {} and {} for nobody ({})",
+                    seeds(left),
+                    seeds_then(o, "counts for the owner of its pit", "count for the owners of their pits"),
+                    seeds_then(n, "counts", "count"),
+                    unowned_pits()
+                ),
+            };
+        }
+        // The part that went to the stores, as a verb phrase after the number.
+        let (go_one, go_many) = match remaining {
+            "owner" => ("goes to the owner of its pit", "go to the owners of their pits"),
+            "to" => ("is handed over", "are handed over"),
+            "split" => ("is split evenly", "are split evenly"),
+            _ => ("", ""),
+        };
+        if remaining == "uncounted" || go_one.is_empty() {
+            return if left == 1 {
+                "; the 1 seed left counts for nobody".into()
+            } else {
+                format!("; the {} left count for nobody", seeds(left))
+            };
+        }
+        if moved == left {
+            return if left == 1 {
+                format!("; the 1 seed left {go_one}")
+            } else {
+                format!("; the {} left {go_many}", seeds(left))
+            };
+        }
+        // Some seeds stay on the board: say where (each place they stay says why they count for nobody).
+        let mut stays = Vec::new();
+        if in_unowned > 0 {
+            stays.push((in_unowned, unowned_pits()));
+        }
+        if outside > 0 {
+            stays.push((outside, "in the pits the rule leaves out".to_string()));
+        }
+        let staying = left - moved;
+        let stay = if staying == 1 { "stays" } else { "stay" };
+        let where_ = match stays.as_slice() {
+            [(_, one)] => format!("{stay} {one}, and count for nobody"),
+            _ => {
+                let each: Vec<String> = stays.iter().map(|(n, w)| format!("{n} {w}")).collect();
+                format!("{stay} on the board and count for nobody ({})", each.join("; "))
+            }
+        };
+        let where_ = if staying == 1 {
+            where_.replace("count for nobody", "counts for nobody")
+        } else {
+            where_
+        };
+        if moved == 0 {
+            let all = if left == 1 {
+                "the 1 seed left".to_string()
+            } else {
+                format!("the {} left", seeds(left))
+            };
+            return format!("; {all} {where_}");
+        }
+        format!(
+            "; of the {} left, {} and {staying} {where_}",
+            seeds(left),
+            seeds_then(moved, go_one, go_many)
+        )
+    }
+
     /// One line of narration per event, in words a teacher could read aloud.
     pub fn narrate(&self, events: &[Event]) -> Vec<String> {
         let mut lines = Vec::new();
@@ -393,6 +505,9 @@ impl Game {
                     rule,
                     remaining,
                     left,
+                    moved,
+                    outside,
+                    unowned,
                     scores,
                     outcome,
                     stated,
@@ -402,18 +517,7 @@ impl Game {
                         Some(r) => format!("round {r} ends"),
                         None => "the game ends".into(),
                     };
-                    let rest = match (*left, *remaining) {
-                        (0, _) => String::new(),
-                        (1, "owner") => "; the 1 seed left goes to the owner of its pit".into(),
-                        (1, "to") => "; the 1 seed left is handed over".into(),
-                        (n, "owner") => format!("; the {} left go to the owners of their pits", seeds(n)),
-                        (n, "to") => format!("; the {} left are handed over", seeds(n)),
-                        (n, "split") => format!("; the {} left are split evenly", seeds(n)),
-                        (1, "in place") => "; the 1 seed left counts for the owner of its pit".into(),
-                        (n, "in place") => format!("; the {} left count for the owners of their pits", seeds(n)),
-                        (1, _) => "; the 1 seed left counts for nobody".into(),
-                        (n, _) => format!("; the {} left count for nobody", seeds(n)),
-                    };
+                    let rest = self.seeds_left_words(remaining, *left, *moved, *outside, unowned);
                     if *stated {
                         format!(
                             "{what} by \"{rule}\"{rest}: {}, as the rule says (seeds held: south {}, north {})",

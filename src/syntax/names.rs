@@ -196,7 +196,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::match_winner => "`match winner`",
         Rule::match_measure => "`rounds` or `seeds`",
         Rule::setup_fill => "`setup fill`",
-        Rule::fill_option => "`close unfilled`, `remainder next`, `as many as the other` or `claim unfilled`",
+        Rule::fill_option => "an option of `setup fill` (`close unfilled`, `remainder next`, `as many as the other`, `claim unfilled`)",
         Rule::fill_close => "`close unfilled`",
         Rule::fill_remainder => "`remainder next`",
         Rule::fill_as_many => "`as many as the other`",

@@ -317,6 +317,9 @@ fn nesting(text: &str, file: FileId) -> Option<Diagnostic> {
     None
 }
 
+/// The longest word a syntax error quotes whole, in characters (the rest is cut, with `…`).
+const MAX_QUOTED_WORD: usize = 40;
+
 fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Diagnostic {
     use pest::error::{ErrorVariant, InputLocation};
     let start = match error.location {
@@ -349,9 +352,16 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
         .char_indices()
         .find(|&(_, c)| !is_word(c))
         .map_or(text.len(), |(i, _)| start + i);
+    // `counter-clockwise` is one word to a reader: shown whole, and told its short word below.
+    let hyphened = ["counter", "anti"].iter().any(|w| text[start..word_end].eq_ignore_ascii_case(w))
+        && text[word_end..].get(..10).is_some_and(|t| t.eq_ignore_ascii_case("-clockwise"));
+    let word_end = if hyphened { word_end + 10 } else { word_end };
     let word = &text[start..word_end];
     let (end, found) = if !word.is_empty() {
-        (word_end, format!("`{word}`"))
+        // A word is quoted whole up to a length, so that the list of what was expected is never cut.
+        let shown: String = word.chars().take(MAX_QUOTED_WORD).collect();
+        let more = if shown.len() < word.len() { "…" } else { "" };
+        (word_end, format!("`{shown}{more}`"))
     } else if let Some(c) = text[start..].chars().next() {
         let shown = if c.is_control() {
             c.escape_default().to_string()
@@ -368,13 +378,19 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
     };
     let items = positives.iter().filter(|r| is_item(**r)).count();
     let board_stmts = positives.iter().filter(|r| is_board_stmt(**r)).count();
+    let rounds_stmts = positives.iter().filter(|r| is_rounds_stmt(**r)).count();
     let operators = positives.iter().any(|r| is_operator(*r));
     // The memory actions are left out of what a rule may go on with: five words are shown, and the
     // actions on seeds are the likelier meaning.
     let mut expected: Vec<&'static str> = positives
         .iter()
         .filter(|r| !matches!(r, Rule::set_action | Rule::add_action | Rule::kw_set | Rule::kw_add))
-        .filter(|r| !(is_operator(**r) || (items > 2 && is_item(**r)) || (board_stmts > 2 && is_board_stmt(**r))))
+        .filter(|r| {
+            !(is_operator(**r)
+                || (items > 2 && is_item(**r))
+                || (board_stmts > 2 && is_board_stmt(**r))
+                || (rounds_stmts > 2 && is_rounds_stmt(**r)))
+        })
         .map(|r| phrase(*r))
         .collect();
     expected.sort();
@@ -385,6 +401,9 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
     }
     if items > 2 {
         expected.insert(0, "a new statement (`game`, `param`, `board`, `sow`, `capture`, `end`, ...)");
+    }
+    if rounds_stmts > 2 {
+        expected.push("another `rounds` statement (`setup`, `next round first`, `match ends when`, ...)");
     }
     if operators {
         expected.push("more of the expression (an operator such as `==`, `+` or `and`)");
@@ -403,7 +422,13 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
             "not expected here"
         },
     );
-    let help = if !word.is_empty() && items > 2 && home_block(word).is_some() {
+    // The words of the language that may stand here, as the expected phrases quote them.
+    let expected_words: Vec<&str> = expected.iter().flat_map(|p| p.split('`').skip(1).step_by(2)).collect();
+    let help = if let Some(short) = way_word(word).filter(|w| expected_words.contains(w)) {
+        Some(format!("did you mean `{short}`? (the ways are written `ccw` and `cw`)"))
+    } else if let Some((clause, result)) = (word == "remaining").then(|| result_before(text, start)).flatten() {
+        Some(format!("`remaining` comes before the result: write `{clause} {result}`"))
+    } else if !word.is_empty() && items > 2 && home_block(word).is_some() {
         Some(format!("`{word}` is written inside {}", home_block(word).unwrap_or_default()))
     } else if let Some(s) = (!word.is_empty() && !known(word))
         .then(|| {
@@ -452,6 +477,60 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
         None
     };
     diag.with_help(help.unwrap_or_else(|| "see docs/language.md for what may be written here".to_string()))
+}
+
+/// For a `remaining` clause at `at` written after an end rule's result (`end "e" when C loser to_move
+/// remaining owner`): the clause and the result as written, to be swapped; `None` when no result comes
+/// before it on the line.
+fn result_before(text: &str, at: usize) -> Option<(String, String)> {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..at];
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    // The last result word standing alone before the clause, in an end rule.
+    let result_at = ["winner", "loser", "draw"]
+        .iter()
+        .filter_map(|w| {
+            before.rmatch_indices(w).find(|&(i, _)| {
+                let end = i + w.len();
+                !before[..i].ends_with(is_word) && !before[end..].starts_with(is_word)
+            })
+        })
+        .map(|(i, _)| i)
+        .max()?;
+    if !before.trim_start().starts_with("end") {
+        return None;
+    }
+    let result = before[result_at..].trim().to_string();
+    // The clause runs to the end of the line, a comment or a closing brace.
+    let rest = &text[at..];
+    let end = rest.find(['\n', '#', '}']).unwrap_or(rest.len());
+    let clause = rest[..end].trim().to_string();
+    Some((clause, result))
+}
+
+/// The way of sowing a word written in full means (`clockwise` is `cw`, `anticlockwise` and
+/// `counter-clockwise` are `ccw`); `None` for any other word.
+fn way_word(word: &str) -> Option<&'static str> {
+    match word.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
+        "clockwise" => Some("cw"),
+        "counterclockwise" | "anticlockwise" => Some("ccw"),
+        _ => None,
+    }
+}
+
+/// A statement inside `rounds { }`.
+fn is_rounds_stmt(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::match_ends
+            | Rule::match_winner
+            | Rule::setup_fill
+            | Rule::setup_deal
+            | Rule::setup_mirror
+            | Rule::setup_store
+            | Rule::setup_keep_claims
+            | Rule::next_round_first
+    )
 }
 
 /// A rule that starts a top-level statement.
@@ -1450,6 +1529,61 @@ mod tests {
         assert_eq!(codes(&text), ["sow::syntax::too_complex"]);
         let text = format!("game \"x\"\nend \"e\" when ply > {}\n", vec!["1"; MAX_EXPR_DEPTH / 2].join(" + "));
         assert_eq!(codes(&text), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn what_was_expected_is_never_cut() {
+        // Every phrase is short enough that five of them, and a word cut to its longest, fit a message
+        // whole (a message is cut only at `MAX_MESSAGE`, against the user's own long words).
+        for &rule in Rule::all_rules() {
+            assert!(phrase(rule).chars().count() <= 110, "{rule:?}: {}", phrase(rule));
+        }
+        // An unknown fill option: the options, the other statements and the expression's operators.
+        let long = format!("game \"x\"\nrounds {{ setup fill 7 {} unfilled }}\n", "burn".repeat(30));
+        for text in ["game \"x\"\nrounds { setup fill 7 burn unfilled }\n", long.as_str()] {
+            let diags = parse(text, FileId(0)).expect_err("refused");
+            assert!(
+                diags[0].message.ends_with("(an operator such as `==`, `+` or `and`)"),
+                "{}",
+                diags[0].message
+            );
+            assert!(diags[0].message.contains("`claim unfilled`"), "{}", diags[0].message);
+        }
+    }
+
+    #[test]
+    fn a_way_written_in_full_is_told_its_short_word() {
+        for (way, short) in [
+            ("clockwise", "cw"),
+            ("counterclockwise", "ccw"),
+            ("anticlockwise", "ccw"),
+            ("counter-clockwise", "ccw"),
+        ] {
+            let diags = parse(&format!("game \"x\"\nsow {{ direction {way} }}\n"), FileId(0)).expect_err("refused");
+            let help = diags[0].help.as_deref().unwrap_or_default();
+            assert!(help.starts_with(&format!("did you mean `{short}`?")), "{way}: {help}");
+        }
+        // Only where a way may stand: `clockwise` is a word of conditions too.
+        let diags = parse("game \"x\"\nboard { pits 6 clockwise }\n", FileId(0)).expect_err("refused");
+        assert!(
+            !diags[0].help.as_deref().unwrap_or_default().contains("`cw`"),
+            "{:?}",
+            diags[0].help
+        );
+    }
+
+    #[test]
+    fn remaining_after_the_result_is_told_to_come_first() {
+        let diags = parse("game \"x\"\nend \"e\" when no_moves loser to_move remaining owner\n", FileId(0)).expect_err("refused");
+        assert_eq!(
+            diags[0].help.as_deref(),
+            Some("`remaining` comes before the result: write `remaining owner loser to_move`")
+        );
+        let diags = parse("game \"x\"\nend \"e\" when no_moves draw remaining split # why\n", FileId(0)).expect_err("refused");
+        assert_eq!(
+            diags[0].help.as_deref(),
+            Some("`remaining` comes before the result: write `remaining split draw`")
+        );
     }
 
     #[test]
