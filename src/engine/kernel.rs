@@ -132,6 +132,19 @@ impl Packed {
     }
 }
 
+thread_local! {
+    /// The list of the thread's last playout's positions, kept for the next (see [`Seen`]'s `Drop`).
+    static SEEN_ROOM: std::cell::Cell<Vec<u128>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for Seen {
+    fn drop(&mut self) {
+        if self.keys.capacity() > 0 {
+            SEEN_ROOM.set(std::mem::take(&mut self.keys));
+        }
+    }
+}
+
 /// Words of [`Seen`]'s filter: with 2048 bits, the few dozen positions between two captures of a
 /// game rarely share a bit with the next, so the list is seldom read (it is cleared at each capture).
 const FILTER_WORDS: usize = 32;
@@ -593,7 +606,10 @@ impl Game {
         let kinds = self.end_kinds;
         let mut seen = Seen::default();
         if REPEATS {
-            // Room for the positions between two captures of most games, allocated once.
+            // The room of the thread's last playout (given back when `seen` is dropped), so that a
+            // playout allocates nothing.
+            seen.keys = SEEN_ROOM.take();
+            seen.keys.clear();
             seen.keys.reserve(256);
             seen.start(std::mem::take(&mut pos.history), at.key());
         }
