@@ -2118,33 +2118,23 @@ impl Game {
                         Receiver::Hand => None,
                     };
                     let mover = ctx.mover;
+                    // What the narration names the rule by, should every pit it takes be empty: the
+                    // first pit it tries (kept apart from `take`, so that a silent move carries none
+                    // of it).
+                    let narrating = log.enabled();
+                    let first_try = |board: &Board, c: Cell, tried: &mut Option<Event>| {
+                        if narrating && tried.is_none() && c != NO_PIT && !self.is_store(c) {
+                            *tried = Some(self.take_tried(board, c, to, mover, rule));
+                        }
+                    };
                     let mut take = |board: &mut Board, c: Cell| {
-                        let real = log.enabled() && tried.is_none() && c != NO_PIT && !self.is_store(c);
                         match to {
                             Some(to) => {
                                 // A shared pit nobody claimed goes to the player taking it.
                                 let to = to.or_else(|| self.owner(board, c)).unwrap_or(mover);
-                                if real {
-                                    tried = Some(Event::Take {
-                                        rule: rule.to_string(),
-                                        cell: c,
-                                        seeds: 0,
-                                        to,
-                                    });
-                                }
                                 acted.taken += self.take(board, c, to, &mut capture_log, rule, log)
                             }
-                            None => {
-                                if real {
-                                    tried = Some(Event::TakeInHand {
-                                        rule: rule.to_string(),
-                                        cell: c,
-                                        seeds: 0,
-                                        player: mover,
-                                    });
-                                }
-                                hand += self.take_in_hand(board, c, mover, rule, log)
-                            }
+                            None => hand += self.take_in_hand(board, c, mover, rule, log),
                         }
                     };
                     let mut anchor = None;
@@ -2153,10 +2143,12 @@ impl Game {
                             PitsExpr::Pit(e) => {
                                 let c = ctx.pit(e);
                                 anchor.get_or_insert(c);
+                                first_try(board, c, &mut tried);
                                 take(board, c);
                             }
                             PitsExpr::Set(s) => ctx.each_in_set(s, |c| {
                                 anchor.get_or_insert(c);
+                                first_try(board, c, &mut tried);
                                 take(board, c);
                                 true
                             }),
@@ -2193,6 +2185,7 @@ impl Game {
                                 if !ctx.bool(&series.cond) {
                                     break;
                                 }
+                                first_try(board, c, &mut tried);
                                 take(board, c);
                             }
                             ctx.regs[Reg::Pit as usize] = named;
@@ -2230,6 +2223,7 @@ impl Game {
                                 seen.insert(c);
                                 pits_taken += 1;
                                 seeds_taken += seeds;
+                                first_try(board, c, &mut tried);
                                 take(board, c);
                                 if across != NO_PIT {
                                     take(board, across);
@@ -2390,6 +2384,27 @@ impl Game {
             log.push(|| e);
         }
         acted
+    }
+
+    /// How the narration names a take of pit `c` that may find it empty (out of line: only a
+    /// narrated move asks, and the take itself stays small enough to be put in line).
+    #[cold]
+    #[inline(never)]
+    fn take_tried(&self, board: &Board, c: Cell, to: Option<Option<Player>>, mover: Player, rule: &str) -> Event {
+        match to {
+            Some(to) => Event::Take {
+                rule: rule.to_string(),
+                cell: c,
+                seeds: 0,
+                to: to.or_else(|| self.owner(board, c)).unwrap_or(mover),
+            },
+            None => Event::TakeInHand {
+                rule: rule.to_string(),
+                cell: c,
+                seeds: 0,
+                player: mover,
+            },
+        }
     }
 
     /// Takes the seeds of pit `c` (nothing for a missing pit or a store) into `mover`'s hand, to be
