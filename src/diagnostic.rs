@@ -318,6 +318,18 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// Words joined as in a sentence: `a`, `a or b`, `a, b or c` (with `last` = "or").
+pub fn word_list(items: &[impl AsRef<str>], last: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [init @ .., end] => {
+            let init: Vec<&str> = init.iter().map(AsRef::as_ref).collect();
+            format!("{} {last} {}", init.join(", "), end.as_ref())
+        }
+    }
+}
+
 /// The closest candidate within edit distance 2, if any.
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     // Lengths more than 2 apart are more than 2 edits apart; skipping them keeps a huge word cheap.

@@ -995,15 +995,10 @@ fn warn_emptied_origin(items: &[Item], diags: &mut Vec<Diagnostic>) {
 
 /// Where `e` reads `origin.count`, if it does.
 fn origin_count(e: &Expr) -> Option<Span> {
-    match &e.kind {
-        ExprKind::Field(base, field) if field.node == "count" && matches!(&base.kind, ExprKind::Name(n) if n == "origin") => Some(e.span),
-        ExprKind::Int(_) | ExprKind::Name(_) => None,
-        ExprKind::Call(_, args) => args.iter().find_map(origin_count),
-        ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) | ExprKind::Parity(b, _) => origin_count(b),
-        ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) | ExprKind::ChooseRange(a, b) => origin_count(a).or_else(|| origin_count(b)),
-        ExprKind::InRange(a, b, c) | ExprKind::If(a, b, c) => origin_count(a).or_else(|| origin_count(b)).or_else(|| origin_count(c)),
-        ExprKind::InSet(a, items) => origin_count(a).or_else(|| items.iter().find_map(origin_count)),
-    }
+    e.find_map(&mut |x| match &x.kind {
+        ExprKind::Field(base, field) if field.node == "count" && matches!(&base.kind, ExprKind::Name(n) if n == "origin") => Some(x.span),
+        _ => None,
+    })
 }
 
 /// A shared track runs through one row a player and no middle row: other boards state their track

@@ -105,7 +105,7 @@ const QUIET_COMMANDS: &str = "`undo`, `hint`, `save FILE`, `quit`\n";
 /// How a move of `game` is typed, in short and in its own notation: `a pit number`, `a pit's row and
 /// number and `L` or `R` (`b3L`)`.
 fn what_to_type(game: &Game) -> String {
-    let (_, examples) = record::notation(game);
+    let (_, examples) = record::notation(game, false);
     let example = &examples[0];
     let mut what = if game.side_pits == 0 {
         "a shared pit".to_string()
@@ -509,7 +509,7 @@ impl Session {
 
     /// The list of commands, the first (a move) in the game's own notation.
     fn help(&self) -> String {
-        let (words, examples) = record::notation(&self.game);
+        let (words, examples) = record::notation(&self.game, false);
         let example = &examples[0];
         let mut text = String::from("commands (upper or lower case):\n");
         // The move's line, wrapped to the commands' column.

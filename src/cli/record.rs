@@ -261,17 +261,26 @@ pub fn parse_move(game: &Game, pos: &Position, text: &str) -> Option<usize> {
 
 /// How a move of `game` is written, for help texts in the game's own notation: in words (`a row
 /// letter (...) and a pit number from 1 to 8, then `L` or `R` ...`) and moves as examples (`b3L`,
-/// `a1R`; three on a board of one row a player, `3`, `1`, `6`).
-pub fn notation(game: &Game) -> (String, Vec<String>) {
+/// `a1R`; three on a board of one row a player, `3`, `1`, `6`). With `list`, the words describe a
+/// list of moves separated by commas (`numbers from 1 to 6 separated by commas, each followed by ...`).
+pub fn notation(game: &Game, list: bool) -> (String, Vec<String>) {
     let low = game.columns.min(3);
     let (mut words, mut examples) = if game.side_pits == 0 {
         (
-            format!("a shared pit `s1` to `s{}`", game.shared),
+            if list {
+                format!("shared pits `s1` to `s{}` separated by commas", game.shared)
+            } else {
+                format!("a shared pit `s1` to `s{}`", game.shared)
+            },
             vec![format!("s{}", game.shared.min(3)), "s1".to_string()],
         )
     } else if game.rows == 1 {
         (
-            format!("a pit number from 1 to {}", game.columns),
+            if list {
+                format!("numbers from 1 to {} separated by commas", game.columns)
+            } else {
+                format!("a pit number from 1 to {}", game.columns)
+            },
             vec![low.to_string(), "1".to_string(), game.columns.min(6).to_string()],
         )
     } else {
@@ -289,7 +298,8 @@ pub fn notation(game: &Game) -> (String, Vec<String>) {
         words.push_str(&format!(", or a shared pit `s1` to `s{}`", game.shared));
     }
     if game.choices > 1 {
-        words.push_str(", then `L` or `R`: the way the seeds go, to your left or right");
+        words.push_str(if list { ", each followed by" } else { ", then" });
+        words.push_str(" `L` or `R`: the way the seeds go, to your left or right");
         for (i, e) in examples.iter_mut().enumerate() {
             e.push(if i % 2 == 0 { 'L' } else { 'R' });
         }
@@ -298,15 +308,6 @@ pub fn notation(game: &Game) -> (String, Vec<String>) {
         words.push_str(", then the answers to the choices the move meets, each after a `:`");
     }
     (words, examples)
-}
-
-/// `a`, `a or b`, `a, b or c`.
-fn one_of(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
 }
 
 /// What a text that is no move of `pos` but names a pit a move starts from was short of: the way or
@@ -371,7 +372,7 @@ pub fn meant(game: &Game, pos: &Position, text: &str) -> Option<Meant> {
     };
     Some(Meant {
         problem,
-        help: format!("it could be {}", one_of(&names)),
+        help: format!("it could be {}", crate::diagnostic::word_list(&names, "or")),
         stuck: false,
     })
 }
@@ -388,7 +389,7 @@ pub fn play(game: &Game, pos: &Position, text: &str) -> Result<Ply, String> {
             let problem = if m.stuck { m.problem } else { format!("it {}", m.problem) };
             return Err(format!("{problem}; {}", m.help));
         }
-        let (words, examples) = notation(game);
+        let (words, examples) = notation(game, false);
         return Err(format!("it is not a move of this board (write {words}, as `{}`)", examples[0]));
     };
     let mut after = pos.clone();

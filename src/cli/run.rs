@@ -43,28 +43,8 @@ pub(super) fn parse_moves(game: &crate::Game, moves: &[String]) -> Result<Vec<Op
             if game.parse_pit(pit).is_some() {
                 return Ok(None);
             }
-            let mut words = if game.side_pits == 0 {
-                format!("shared pits `s1` to `s{}` separated by commas", game.shared)
-            } else if game.rows == 1 {
-                format!("numbers from 1 to {} separated by commas", game.columns)
-            } else {
-                format!(
-                    "a row letter (`a` the front row, `{}` the back row) and a pit number from 1 to {}",
-                    game.pit_name(game.side_pits).chars().next().unwrap_or('a'),
-                    game.columns
-                )
-            };
-            if game.shared > 0 && game.side_pits > 0 {
-                words.push_str(&format!(", or a shared pit `s1` to `s{}`", game.shared));
-            }
-            if game.choices > 1 {
-                words.push_str(", each followed by `L` or `R`: the way the seeds go, to your left or right");
-            }
-            if game.uses_choose {
-                words.push_str(", then the answers to the choices the move meets, each after a `:`");
-            }
-            // The examples are moves of this game, written as it writes them (`b3L,a1R`).
-            let (_, examples) = super::record::notation(game);
+            // The words and examples are this game's own notation (`b3L,a1R`).
+            let (words, examples) = super::record::notation(game, true);
             Err(
                 Diagnostic::bare("sow::run::bad_move", format!("`{m}` in --moves is not a pit of this board"))
                     .with_help(format!("write the pits to play as {words}, e.g. `--moves {}`", examples.join(","))),

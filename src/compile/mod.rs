@@ -206,34 +206,11 @@ pub fn compile(checked: &Checked) -> Game {
         let cw = Sow { ccw: false, ..sow.clone() };
         phase.tracks = Player::BOTH.map(|p| track(&geometry, p, &ccw, params));
         phase.cw_tracks = Player::BOTH.map(|p| track(&geometry, p, &cw, params));
-        phase.capture_at = Player::BOTH.map(|mover| {
-            (0..cells)
-                .map(|c| {
-                    (0..64).fold(0u64, |counts, k| {
-                        let may = phase
-                            .captures
-                            .iter()
-                            .any(|r| may_hold_at(&r.when, Reg::Last, &sides, geometry.pit_count(), mover, c as Cell, k));
-                        counts | u64::from(may) << k
-                    })
-                })
-                .collect()
-        });
+        phase.capture_at = may_hold_where(&phase.captures, Reg::Last, &sides, geometry.pit_count());
     }
     // Per mover and cell, the counts of the pit a seed falls into with which some trigger may hold:
     // most seeds fall where none can, and are sown without a look at the triggers.
-    let trigger_at = Player::BOTH.map(|mover| {
-        (0..cells)
-            .map(|c| {
-                (0..64).fold(0u64, |counts, k| {
-                    let may = triggers
-                        .iter()
-                        .any(|r| may_hold_at(&r.when, Reg::Pit, &sides, geometry.pit_count(), mover, c as Cell, k));
-                    counts | u64::from(may) << k
-                })
-            })
-            .collect()
-    });
+    let trigger_at = may_hold_where(&triggers, Reg::Pit, &sides, geometry.pit_count());
     let end_kinds = EndKinds::of(&ends);
     // Moves that take seeds from the store shrink it too.
     let enters_from_store = phases.iter().any(|p| p.sow.from_store.is_some());
@@ -388,6 +365,22 @@ fn start_where(game: &mut Game, cond: &Code) {
         }
     }
     game.total = game.initial.iter().sum();
+}
+
+/// Per mover and cell (`sides` has one entry a cell), the counts (bit `k`; bit 63 for 63 or more)
+/// with which some rule of `rules` may hold when its register `reg` names that cell: see
+/// [`may_hold_at`].
+fn may_hold_where(rules: &[Rule], reg: Reg, sides: &[Option<Player>], stores: usize) -> [Vec<u64>; 2] {
+    Player::BOTH.map(|mover| {
+        (0..sides.len())
+            .map(|c| {
+                (0..64).fold(0u64, |counts, k| {
+                    let may = rules.iter().any(|r| may_hold_at(&r.when, reg, sides, stores, mover, c as Cell, k));
+                    counts | u64::from(may) << k
+                })
+            })
+            .collect()
+    })
 }
 
 /// Might a condition hold (mover `mover`, the player to move) when the pit its register `reg` names
@@ -989,15 +982,8 @@ impl Lower<'_> {
 
 /// Does the expression use the name `name` anywhere?
 fn mentions(e: &ast::Expr, name: &str) -> bool {
-    match &e.kind {
-        ExprKind::Name(n) => n == name,
-        ExprKind::Int(_) => false,
-        ExprKind::Call(_, args) => args.iter().any(|a| mentions(a, name)),
-        ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) | ExprKind::Parity(b, _) => mentions(b, name),
-        ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) | ExprKind::ChooseRange(a, b) => mentions(a, name) || mentions(b, name),
-        ExprKind::InRange(a, b, c) | ExprKind::If(a, b, c) => mentions(a, name) || mentions(b, name) || mentions(c, name),
-        ExprKind::InSet(a, items) => mentions(a, name) || items.iter().any(|i| mentions(i, name)),
-    }
+    e.find_map(&mut |x| matches!(&x.kind, ExprKind::Name(n) if n == name).then_some(()))
+        .is_some()
 }
 
 fn is_set(e: &ast::Expr) -> bool {

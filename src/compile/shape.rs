@@ -95,8 +95,6 @@ pub struct FastForm {
     pub row_probes: [(u64, u64); 16],
     /// The end rules with a probe in `row_probes`.
     pub row_rules: u64,
-    /// Some end rule reads only the stores.
-    pub store_rules_any: bool,
     /// The end rules made of probes any of which must hold (bit `i` for rule `i`).
     pub any_probes: u64,
     /// The end rules made of probes all of which must hold.
@@ -104,7 +102,8 @@ pub struct FastForm {
     /// The other general end rules (tests read one by one).
     pub tested: u64,
     /// Per pair of store counts (south's `s`, north's `n` at `s * (total + 1) + n`), which of the end
-    /// rules that read only the stores hold: bit `j` for the rule `store_rules[j]`.
+    /// rules that read only the stores hold: bit `j` for the rule `store_rules[j]`. Empty when no end
+    /// rule reads only the stores.
     pub store_hits: Vec<u8>,
     /// Per set of bits of `store_hits`, the end rules they stand for (bit `i` for rule `i`).
     pub store_rules: Vec<u64>,
@@ -378,7 +377,6 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         probes: Vec::new(),
         row_probes: [(0, 0); 16],
         row_rules: 0,
-        store_rules_any: false,
         any_probes: 0,
         all_probes: 0,
         tested: 0,
@@ -461,7 +459,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
             // reads the general table.
             EndTest::StoresOnly if game.total <= 200 => FastEnd::Stores(i),
             EndTest::StoresOnly => return None,
-            EndTest::General => probes(game, end_tests(&rule.when)?),
+            EndTest::General => probes(game, ff.row_cells, end_tests(&rule.when)?),
         });
     }
     let store_ends: Vec<usize> = ff
@@ -475,22 +473,23 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
     if store_ends.len() > 8 {
         return None;
     }
-    let side = game.total as usize + 1;
-    ff.store_rules_any = !store_ends.is_empty();
-    ff.store_hits = vec![0; side * side];
-    for (j, &rule) in store_ends.iter().enumerate() {
-        let table = game.store_table(&game.ends[rule])?;
-        for (hits, &holds) in ff.store_hits.iter_mut().zip(&table.holds) {
-            *hits |= u8::from(holds) << j;
+    if !store_ends.is_empty() {
+        let side = game.total as usize + 1;
+        ff.store_hits = vec![0; side * side];
+        for (j, &rule) in store_ends.iter().enumerate() {
+            let table = game.store_table(&game.ends[rule])?;
+            for (hits, &holds) in ff.store_hits.iter_mut().zip(&table.holds) {
+                *hits |= u8::from(holds) << j;
+            }
         }
+        ff.store_rules = (0..256usize)
+            .map(|bits| {
+                (0..store_ends.len())
+                    .filter(|j| bits >> j & 1 != 0)
+                    .fold(0u64, |rules, j| rules | 1 << store_ends[j])
+            })
+            .collect();
     }
-    ff.store_rules = (0..256usize)
-        .map(|bits| {
-            (0..store_ends.len())
-                .filter(|j| bits >> j & 1 != 0)
-                .fold(0u64, |rules, j| rules | 1 << store_ends[j])
-        })
-        .collect();
     for (i, end) in ff.ends.iter().enumerate() {
         match end {
             FastEnd::Probes { all, probes } => {
@@ -502,7 +501,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
                     // A test of rows alone: the rows it reads are whole rows, so whether it holds
                     // follows from which rows are empty.
                     ff.row_rules |= 1 << i;
-                    let rows = Player::BOTH.map(|p| game.row(p).fold(0u32, |cells, c| cells | 1 << c));
+                    let rows = ff.row_cells;
                     for (at, (hold, fail)) in ff.row_probes.iter_mut().enumerate() {
                         let filled = if at & 2 == 0 { rows[0] } else { 0 } | if at & 1 == 0 { rows[1] } else { 0 };
                         let empty = filled & p.cells[at >> 3][at >> 2 & 1] == 0;
@@ -735,17 +734,16 @@ fn end_tests(code: &Code) -> Option<FastEnd> {
 }
 
 /// The end rule as probes, when each of its tests is one.
-fn probes(game: &Game, end: FastEnd) -> FastEnd {
+fn probes(game: &Game, rows: [u32; 2], end: FastEnd) -> FastEnd {
     let FastEnd::Tests { all, tests } = &end else { return end };
-    match tests.iter().map(|&t| probe(game, t)).collect::<Option<Vec<_>>>() {
+    match tests.iter().map(|&t| probe(game, rows, t)).collect::<Option<Vec<_>>>() {
         Some(probes) => FastEnd::Probes { all: *all, probes },
         None => end,
     }
 }
 
-/// A test of a row's emptiness or of the move number as a probe.
-fn probe(game: &Game, t: EndCheck) -> Option<Probe> {
-    let rows = Player::BOTH.map(|p| game.row(p).fold(0u32, |cells, c| cells | 1 << c));
+/// A test of a row's emptiness or of the move number as a probe (`rows`: each player's cells).
+fn probe(game: &Game, rows: [u32; 2], t: EndCheck) -> Option<Probe> {
     let whole = Probe {
         cells: [[0; 2]; 2],
         lo: 0,

@@ -545,11 +545,11 @@ impl Game {
     ) -> Handed {
         // A loop for each combination of the kinds of work a game may need after a move, so that
         // each game's loop carries only its own (and holds its values in registers).
-        let kinds = usize::from(self.uses_repeated) | usize::from(ff.row_rules != 0) << 1 | usize::from(ff.store_rules_any) << 2;
         if ff.relay.is_some() {
             return self.fast_relay_playout(ff, pos, rng, plies, max_plies, hints);
         }
-        match kinds {
+        let work = usize::from(self.uses_repeated) | usize::from(ff.row_rules != 0) << 1 | usize::from(!ff.store_hits.is_empty()) << 2;
+        match work {
             0 => self.fast_loop::<false, false, false, false>(ff, pos, rng, plies, max_plies, hints),
             1 => self.fast_loop::<true, false, false, false>(ff, pos, rng, plies, max_plies, hints),
             2 => self.fast_loop::<false, true, false, false>(ff, pos, rng, plies, max_plies, hints),
@@ -585,8 +585,9 @@ impl Game {
     /// The playout loop of a game that keeps a history of positions (`REPEATS`), has end rules
     /// testing whether rows are empty (`ROWS`), end rules reading only the stores (`STORES`), and
     /// moves that relay (`RELAY`: every legal move is played to find the legal ones, and the one
-    /// drawn is then read from them). `ROWS` and `STORES` may be set for a game without such rules:
-    /// their tables then answer that no rule holds.
+    /// drawn is then read from them). `ROWS` and `STORES` may be set for a relay game without such
+    /// rules: the row table then answers that no rule holds, and the store table, being empty, is not
+    /// read.
     #[inline(always)]
     fn fast_loop<const REPEATS: bool, const ROWS: bool, const STORES: bool, const RELAY: bool>(
         &self,
@@ -693,11 +694,11 @@ impl Game {
                 }
                 holding |= any_hold & ff.any_probes | ff.all_probes & !all_fail;
             }
-            if STORES && (first_move || stores_grew) {
+            if STORES && (first_move || stores_grew) && (!RELAY || !ff.store_hits.is_empty()) {
                 holding |= ff.store_rules_holding(at.board);
             }
             if ff.tested != 0 {
-                holding |= self.tested_ends(ff, &at, mover, ff.tested);
+                holding |= self.tested_ends(ff, &at, mover);
             }
             let ending = (holding != 0).then(|| holding.trailing_zeros() as usize);
             if let Some(rule) = ending {
@@ -713,10 +714,10 @@ impl Game {
         handed
     }
 
-    /// The end rules of `rest` (bit `i` for rule `i`) that hold, read one by one.
+    /// The end rules read one by one (`FastForm::tested`, bit `i` for rule `i`) that hold.
     #[inline(never)]
-    fn tested_ends(&self, ff: &FastForm, at: &Packed, mover: Player, mut rest: u64) -> u64 {
-        let mut holding = 0;
+    fn tested_ends(&self, ff: &FastForm, at: &Packed, mover: Player) -> u64 {
+        let (mut holding, mut rest) = (0, ff.tested);
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
             let holds = match &ff.ends[i] {

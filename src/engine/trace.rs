@@ -272,15 +272,6 @@ fn seeds(n: u32) -> String {
     if n == 1 { "1 seed".into() } else { format!("{n} seeds") }
 }
 
-/// `a`, `a and b`, `a, b and c`.
-fn join_and(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
-
 fn outcome_words(o: Outcome) -> &'static str {
     match o {
         Outcome::South => "south wins",
@@ -309,7 +300,7 @@ impl Game {
                 format!("in {} shared pits, which nobody owns", unowned.len())
             } else {
                 let names: Vec<String> = unowned.iter().map(|&(c, _)| self.describe(c)).collect();
-                format!("in {}, which nobody owns", join_and(&names))
+                format!("in {}, which nobody owns", crate::diagnostic::word_list(&names, "and"))
             }
         };
         if remaining == "in place" {
@@ -358,18 +349,13 @@ impl Game {
             stays.push((outside, "in the pits the rule leaves out".to_string()));
         }
         let staying = left - moved;
-        let stay = if staying == 1 { "stays" } else { "stay" };
+        let (stay, count) = if staying == 1 { ("stays", "counts") } else { ("stay", "count") };
         let where_ = match stays.as_slice() {
-            [(_, one)] => format!("{stay} {one}, and count for nobody"),
+            [(_, one)] => format!("{stay} {one}, and {count} for nobody"),
             _ => {
                 let each: Vec<String> = stays.iter().map(|(n, w)| format!("{n} {w}")).collect();
-                format!("{stay} on the board and count for nobody ({})", each.join("; "))
+                format!("{stay} on the board and {count} for nobody ({})", each.join("; "))
             }
-        };
-        let where_ = if staying == 1 {
-            where_.replace("count for nobody", "counts for nobody")
-        } else {
-            where_
         };
         if moved == 0 {
             let all = if left == 1 {

@@ -581,3 +581,21 @@ pub enum ExprKind {
     /// `choose(LOW..HIGH)`: a number the mover chooses (`choose(A, B)` and `choose(SET)` are calls).
     ChooseRange(Box<Expr>, Box<Expr>),
 }
+
+impl Expr {
+    /// The first answer `f` gives, looking at this expression and then at each part of it, left to
+    /// right, depth first.
+    pub fn find_map<'e, T>(&'e self, f: &mut impl FnMut(&'e Expr) -> Option<T>) -> Option<T> {
+        if let Some(found) = f(self) {
+            return Some(found);
+        }
+        match &self.kind {
+            ExprKind::Int(_) | ExprKind::Name(_) => None,
+            ExprKind::Call(_, args) => args.iter().find_map(|a| a.find_map(f)),
+            ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) | ExprKind::Parity(b, _) => b.find_map(f),
+            ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) | ExprKind::ChooseRange(a, b) => a.find_map(f).or_else(|| b.find_map(f)),
+            ExprKind::InRange(a, b, c) | ExprKind::If(a, b, c) => a.find_map(f).or_else(|| b.find_map(f)).or_else(|| c.find_map(f)),
+            ExprKind::InSet(a, items) => a.find_map(f).or_else(|| items.iter().find_map(|i| i.find_map(f))),
+        }
+    }
+}

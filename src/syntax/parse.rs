@@ -410,7 +410,7 @@ fn syntax_error(text: &str, file: FileId, error: pest::error::Error<Rule>) -> Di
     }
     let mut message = format!("unexpected {found}");
     if !expected.is_empty() && !in_word {
-        message.push_str(&format!(", expected {}", join_or(&expected)));
+        message.push_str(&format!(", expected {}", crate::diagnostic::word_list(&expected, "or")));
     }
     let diag = Diagnostic::error(
         "sow::syntax::unexpected_token",
@@ -647,14 +647,6 @@ fn children(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
                 | Rule::kw_add
         )
     })
-}
-
-fn join_or(items: &[&str]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [init @ .., last] => format!("{} or {}", init.join(", "), last),
-    }
 }
 
 struct Builder {
