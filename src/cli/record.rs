@@ -359,9 +359,6 @@ pub fn meant(game: &Game, pos: &Position, text: &str) -> Option<Meant> {
             stuck: true,
         });
     }
-    // `L` before `R`, each way's answers in the order the engine lists them.
-    let mut moves = moves;
-    moves.sort_by_key(|&k| game.move_name(crate::engine::move_base(k)));
     let names: Vec<String> = moves.iter().map(|&k| game.name_move(pos, k)).collect();
     let problem = if way.is_none() {
         format!("names pit {name} but not the way the seeds go (`L` or `R`)")

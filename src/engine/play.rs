@@ -383,7 +383,7 @@ impl Game {
     /// and way without the answers to the move's choices (`a5R` for `a5R:cw`), or with answers that
     /// are not this pit's. Returns the pit (1-based, with no way) and the legal moves of `pos` from it
     /// that agree with what the text does say (when the answers written agree with none, every legal
-    /// move from the pit, and way if written); `None` when the text names no such pit.
+    /// move from the pit, and way if written), `L` before `R`; `None` when the text names no such pit.
     pub fn moves_meant(&self, pos: &Position, text: &str) -> Option<(usize, Vec<usize>)> {
         let text = text.trim();
         let (head, answers) = match text.split_once(':') {
@@ -408,7 +408,10 @@ impl Game {
                 answers.len() <= labels.len() && answers.iter().zip(&labels).all(|(a, l)| a.eq_ignore_ascii_case(l))
             })
             .collect();
-        Some((pit, if agreeing.is_empty() { from_pit } else { agreeing }))
+        let mut moves = if agreeing.is_empty() { from_pit } else { agreeing };
+        // `L` before `R`, each way's answers in the order the engine lists them.
+        moves.sort_by_key(|&k| self.move_name(move_base(k)));
+        Some((pit, moves))
     }
 
     /// The legal moves of a position that is not over, given its rules.

@@ -267,17 +267,19 @@ fn parse_move(game: &Game, pos: &Position, v: &Value, index: usize) -> Result<us
     }
     let legal = names(game, pos, &game.legal_moves(pos));
     let shown = text.clone().unwrap_or_else(|| v.to_string());
-    // `a5L` where the moves are `a5L:ccw` and `a5L:cw`; `a5` where they are `a5L`, `a5R`.
-    let could_be: Vec<&String> = match &text {
-        Some(t) => {
-            let t = t.to_ascii_lowercase();
-            legal
+    // `a5L` where the moves are `a5L:ccw` and `a5L:cw`; `a5` where they are `a5L`, `a5R`: the moves
+    // of the pit it names that it begins (a choice written wrong is no beginning of any).
+    let could_be: Vec<String> = text
+        .as_deref()
+        .and_then(|t| Some((t.to_ascii_lowercase(), game.moves_meant(pos, t)?.1)))
+        .map(|(t, moves)| {
+            moves
                 .iter()
-                .filter(|m| m.to_ascii_lowercase().starts_with(&t) && pit_of(game, m).eq_ignore_ascii_case(&pit_of(game, &t)))
+                .map(|&k| game.name_move(pos, k))
+                .filter(|name| name.to_ascii_lowercase().starts_with(&t))
                 .collect()
-        }
-        None => Vec::new(),
-    };
+        })
+        .unwrap_or_default();
     let err = if could_be.is_empty() {
         ApiError::new(
             422,
@@ -293,28 +295,18 @@ fn parse_move(game: &Game, pos: &Position, v: &Value, index: usize) -> Result<us
             )
         })
     } else {
-        let list: Vec<&str> = could_be.iter().map(|m| m.as_str()).collect();
         ApiError::new(
             422,
             "sow::serve::bad_move",
             format!(
                 "move {} (`{shown}`) does not say the choices made during the move: it could be {}",
                 index + 1,
-                or_list(&list)
+                crate::diagnostic::word_list(&could_be, "or")
             ),
         )
         .help("write the move with its choices, as `legal_moves` lists them")
     };
     Err(err.accepted(index))
-}
-
-/// `a`, `a or b`, `a, b or c`.
-fn or_list(items: &[&str]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => (*one).to_string(),
-        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
-    }
 }
 
 /// The pit a move is played from, as the page shows it: the move's name without the choices made
