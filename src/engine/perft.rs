@@ -13,8 +13,8 @@ use super::{Game, Position};
 
 /// A number below `n` (at least 1), drawn uniformly for a random playout: the high half of a 32-bit
 /// random number times `n`. Its bias, below `n / 2^32` (under 2^-26 for a choice among 64 moves), is
-/// far below what a playout can show, and it costs a multiplication where a rejection-free draw costs
-/// a division or a loop. The general engine and the fast forms draw alike, so both play the same
+/// far below what a playout can show, and it costs a multiplication where an exactly uniform draw
+/// (rand's `gen_range`) also compares and, now and then, draws again. The general engine and the fast forms draw alike, so both play the same
 /// games from the same generator.
 #[inline(always)]
 pub fn draw(rng: &mut impl RngCore, n: usize) -> usize {
