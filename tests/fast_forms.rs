@@ -49,7 +49,13 @@ fn the_fast_shapes_are_recognised_in_the_games_expected() {
 /// Plays `games` random games of `path` one move at a time, with and without the fast form, and
 /// compares the positions after every move.
 fn agree_move_by_move(path: &std::path::Path, games: u64) -> u64 {
-    let fast = load(path);
+    agree(&load(path), games, 1500, &path.display().to_string())
+}
+
+/// Plays `games` random games of `fast` (`what` names it in failures), one move at a time and then
+/// each whole in one playout of at most `plies` moves, with and without its fast form, comparing the
+/// positions after every move and the random numbers drawn; returns the moves played one at a time.
+fn agree(fast: &sowlang::Game, games: u64, plies: u32, what: &str) -> u64 {
     let general = fast.without_fast_form();
     let mut moves = 0;
     for seed in 0..games {
@@ -57,11 +63,11 @@ fn agree_move_by_move(path: &std::path::Path, games: u64) -> u64 {
         fast.settle_start(&mut a);
         let mut b = a.clone();
         let (mut ra, mut rb) = (StdRng::seed_from_u64(seed), StdRng::seed_from_u64(seed));
-        for ply in 0..1500 {
+        for ply in 0..plies {
             let pa = fast.random_playout(&mut a, &mut ra, 1);
             let pb = general.random_playout(&mut b, &mut rb, 1);
-            assert_eq!(pa, pb, "{} game {seed} move {ply}: the playouts differ", path.display());
-            assert_eq!(a, b, "{} game {seed} after move {ply}: the positions differ", path.display());
+            assert_eq!(pa, pb, "{what}: game {seed} move {ply}: the playouts differ");
+            assert_eq!(a, b, "{what}: game {seed} after move {ply}: the positions differ");
             moves += u64::from(pa.plies);
             if a.over || pa.plies == 0 {
                 break;
@@ -72,13 +78,13 @@ fn agree_move_by_move(path: &std::path::Path, games: u64) -> u64 {
         fast.settle_start(&mut a);
         let mut b = a.clone();
         let (mut ra, mut rb) = (StdRng::seed_from_u64(seed), StdRng::seed_from_u64(seed));
-        let pa = fast.random_playout(&mut a, &mut ra, 1500);
-        let pb = general.random_playout(&mut b, &mut rb, 1500);
-        assert_eq!((pa, &a), (pb, &b), "{} game {seed}, played in one playout", path.display());
+        let pa = fast.random_playout(&mut a, &mut ra, plies);
+        let pb = general.random_playout(&mut b, &mut rb, plies);
+        assert_eq!((pa, &a), (pb, &b), "{what}: game {seed}, played in one playout");
         assert_eq!(
             rand::Rng::r#gen::<u64>(&mut ra),
             rand::Rng::r#gen::<u64>(&mut rb),
-            "the same random numbers were drawn"
+            "{what}: the same random numbers were drawn"
         );
     }
     moves
@@ -139,34 +145,7 @@ fn invented_games_of_the_shape_play_the_same_with_and_without_it() {
 fn invented_agree(text: &str) {
     let fast = crate::support::invented(text);
     assert!(fast.has_fast_form(), "the invented game has the shape:\n{text}");
-    let general = fast.without_fast_form();
-    for seed in 0..300 {
-        let mut a = fast.initial(None);
-        fast.settle_start(&mut a);
-        let mut b = a.clone();
-        let (mut ra, mut rb) = (StdRng::seed_from_u64(seed), StdRng::seed_from_u64(seed));
-        for ply in 0..400 {
-            let pa = fast.random_playout(&mut a, &mut ra, 1);
-            let pb = general.random_playout(&mut b, &mut rb, 1);
-            assert_eq!((pa, &a), (pb, &b), "game {seed} after move {ply} of:\n{text}");
-            if a.over || pa.plies == 0 {
-                break;
-            }
-        }
-        // The whole game in one playout.
-        let mut a = fast.initial(None);
-        fast.settle_start(&mut a);
-        let mut b = a.clone();
-        let (mut ra, mut rb) = (StdRng::seed_from_u64(seed), StdRng::seed_from_u64(seed));
-        let pa = fast.random_playout(&mut a, &mut ra, 400);
-        let pb = general.random_playout(&mut b, &mut rb, 400);
-        assert_eq!((pa, &a), (pb, &b), "game {seed}, played in one playout, of:\n{text}");
-        assert_eq!(
-            rand::Rng::r#gen::<u64>(&mut ra),
-            rand::Rng::r#gen::<u64>(&mut rb),
-            "the same random numbers were drawn"
-        );
-    }
+    agree(&fast, 300, 400, text);
 }
 
 /// The rules of the invented relay games "relay" and "limit": the origin passed over in every lap, a
