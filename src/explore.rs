@@ -57,7 +57,7 @@ pub fn run(path: &Path, overrides: &[Override], opts: Options) -> Result<Explore
         Ok(c) => c,
         Err(diagnostics) => return Err(LoadFailure { sources, diagnostics }),
     };
-    let game = compile::compile(&checked);
+    let game = crate::engine::prepare(compile::compile(&checked));
     let mut diagnostics = checked.warnings.clone();
     // The match's end condition as written, for advice that adds to it.
     let match_ends = checked.program.items.iter().find_map(|i| match &i.kind {

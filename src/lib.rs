@@ -19,6 +19,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod board;
 pub mod check;
 pub mod cli;
 pub mod compile;
@@ -67,7 +68,7 @@ pub fn load_game(path: &Path, overrides: &[Override]) -> Result<Loaded, LoadFail
     };
     match check::check(program, overrides) {
         Ok(checked) => Ok(Loaded {
-            game: compile::compile(&checked),
+            game: engine::prepare(compile::compile(&checked)),
             warnings: checked.warnings.clone(),
             sources,
         }),
@@ -85,7 +86,7 @@ pub fn load_text(name: &Path, text: &str, overrides: &[Override]) -> Result<Load
     };
     match check::check(program, overrides) {
         Ok(checked) => Ok(Loaded {
-            game: compile::compile(&checked),
+            game: engine::prepare(compile::compile(&checked)),
             warnings: checked.warnings.clone(),
             sources,
         }),

@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::board::PlayFrom;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{Board, Game, Outcome, Player, Position};
-use crate::syntax::ast::PlayFrom;
 
 /// A value per player.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -84,7 +84,7 @@ impl<T: Clone> PerPit<T> {
                 &shape_help,
             ));
         }
-        let mut out = Vec::with_capacity(game.side_pits);
+        let mut out = Vec::with_capacity(game.side_pits());
         for (i, row) in rows.into_iter().enumerate() {
             if row.len() != game.columns {
                 let which = if game.rows == 1 {
@@ -382,7 +382,9 @@ fn read_pit(game: &Game, v: &serde_json::Value) -> Option<crate::engine::Cell> {
         "north" => Player::North,
         "shared" => {
             let k: usize = pit.strip_prefix('s')?.parse().ok()?;
-            return (1..=game.shared).contains(&k).then(|| game.pit(Player::South, game.side_pits + k));
+            return (1..=game.shared)
+                .contains(&k)
+                .then(|| game.pit(Player::South, game.side_pits() + k));
         }
         _ => return None,
     };
@@ -390,7 +392,7 @@ fn read_pit(game: &Game, v: &serde_json::Value) -> Option<crate::engine::Cell> {
         return Some(game.store(player));
     }
     let k = if game.rows == 1 {
-        pit.parse().ok().filter(|k| (1..=game.side_pits).contains(k))?
+        pit.parse().ok().filter(|k| (1..=game.side_pits()).contains(k))?
     } else {
         let number: usize = pit.get(1..)?.parse().ok()?;
         let row = usize::from(pit.as_bytes()[0].checked_sub(b'a')?);

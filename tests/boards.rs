@@ -107,7 +107,7 @@ end "no move" when no_moves remaining owner
 #[test]
 fn an_odd_ring_leaves_one_pit_to_nobody_on_the_track() {
     let g = game(ODD_RING);
-    assert_eq!((g.side_pits, g.shared), (2, 1));
+    assert_eq!((g.side_pits(), g.shared), (2, 1));
     // South 2: south's store, then north 1.
     let j = json(&g, &play(&g, &["2"]));
     assert_eq!(j["pits"]["south"], json!([2, 0]));

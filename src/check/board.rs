@@ -2,35 +2,12 @@
 //! compiler lays out its cells from the same [`Geometry`], so a track `check` accepts is the track the
 //! engine sows.
 
+use crate::board::PlayFrom;
+use crate::board::{Cell, Geometry, Player};
 use crate::diagnostic::{Diagnostic, Span};
-use crate::engine::{Cell, Player};
-use crate::syntax::ast::{PlayFrom, RingOwner, TrackEnd, TrackPiece, TrackRow, TrackWhose};
-
-/// The cells of a board: each player's pits (rows × columns, front row first), the shared pits,
-/// then the two stores.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Geometry {
-    /// Pits in each row of a player.
-    pub columns: usize,
-    /// Rows each player has.
-    pub rows: usize,
-    /// Pits that belong to nobody.
-    pub shared: usize,
-    /// The board is a ring (shared pits follow one another round it).
-    pub ring: bool,
-}
+use crate::syntax::ast::{RingOwner, TrackEnd, TrackPiece, TrackRow, TrackWhose};
 
 impl Geometry {
-    /// Pits of one player.
-    pub fn side_pits(&self) -> usize {
-        self.columns * self.rows
-    }
-
-    /// Every pit of the board.
-    pub fn pit_count(&self) -> usize {
-        2 * self.side_pits() + self.shared
-    }
-
     /// The geometry of a ring of `n` pits.
     pub fn ring(n: usize, owner: RingOwner) -> Geometry {
         let (columns, shared) = match owner {

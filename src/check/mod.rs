@@ -66,8 +66,8 @@ pub struct Checked {
 
 impl Checked {
     /// The board's cells.
-    pub(crate) fn geometry(&self) -> board::Geometry {
-        board::Geometry {
+    pub(crate) fn geometry(&self) -> crate::board::Geometry {
+        crate::board::Geometry {
             columns: self.pits,
             rows: self.rows,
             shared: self.shared,
@@ -198,7 +198,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     }
     let geometry = pits.map(|columns| match ring {
         Some(g) => g,
-        None => board::Geometry {
+        None => crate::board::Geometry {
             columns,
             rows,
             shared: if middle.is_some() { columns } else { 0 },
@@ -796,7 +796,7 @@ fn bounded(
 }
 
 /// The size of a ring board (`ring N [owned by ..]`), when the board is one and its size is possible.
-fn ring_size(items: &[Item], statics: &Statics, diags: &mut Vec<Diagnostic>) -> Option<board::Geometry> {
+fn ring_size(items: &[Item], statics: &Statics, diags: &mut Vec<Diagnostic>) -> Option<crate::board::Geometry> {
     let (e, owner) = items.iter().find_map(|i| match &i.kind {
         ItemKind::BoardRing(e, owner) => Some((e, *owner)),
         _ => None,
@@ -809,11 +809,11 @@ fn ring_size(items: &[Item], statics: &Statics, diags: &mut Vec<Diagnostic>) -> 
         "pits round the ring",
         diags,
     )?;
-    Some(board::Geometry::ring(n as usize, owner))
+    Some(crate::board::Geometry::ring(n as usize, owner))
 }
 
 /// A move may start from pits that exist, and the moves of a player fit the engine.
-fn check_play_from(items: &[Item], g: board::Geometry, play_from: PlayFrom, diags: &mut Vec<Diagnostic>) {
+fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFrom, diags: &mut Vec<Diagnostic>) {
     let item = items.iter().find(|i| matches!(i.kind, ItemKind::PlayFrom(_)));
     if let Some(item) = item {
         let none = match play_from {
@@ -1006,7 +1006,7 @@ fn origin_count(e: &Expr) -> Option<Span> {
 /// a move may start from. The first seed cannot both fall back into the pit played and pass it over.
 fn check_tracks(
     items: &[Item],
-    geometry: Option<board::Geometry>,
+    geometry: Option<crate::board::Geometry>,
     play_from: PlayFrom,
     params: &[(String, i64)],
     diags: &mut Vec<Diagnostic>,

@@ -580,11 +580,11 @@ impl TypeChecker<'_> {
                             )
                             .with_help(format!("write the smaller bound first: `choose({h}..{l})`")),
                         );
-                    } else if h - l >= crate::engine::MAX_RANGE_CHOICE {
+                    } else if h - l >= crate::board::MAX_RANGE_CHOICE {
                         self.diags.push(
                             Diagnostic::error(
                                 "sow::check::out_of_range",
-                                format!("a choice among more than {} numbers", crate::engine::MAX_RANGE_CHOICE),
+                                format!("a choice among more than {} numbers", crate::board::MAX_RANGE_CHOICE),
                                 lo.span.to(hi.span),
                                 format!("{} numbers", h - l + 1),
                             )

@@ -138,7 +138,7 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
         }
     };
     let mut s = String::new();
-    if game.side_pits == 0 {
+    if game.side_pits() == 0 {
         return ring_of_shared(game, pos, view, &cell, cell_w) + &memory_lines(game, pos, view) + &legend_if_marked(game, view);
     }
     s.push_str(&format!("{pad}{}   {}\n", numbers(&top_numbers), row_label(them)));
@@ -171,7 +171,7 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
 /// the board is drawn with the stores there. Only for two rows of pits; a store no track passes stays
 /// where it is usually drawn.
 fn stores_at_left(game: &Game) -> bool {
-    if game.rows != 1 || game.shared > 0 || game.side_pits == 0 {
+    if game.rows != 1 || game.shared > 0 || game.side_pits() == 0 {
         return false;
     }
     let Some(usual) = game.phases.last() else {

@@ -107,7 +107,7 @@ const QUIET_COMMANDS: &str = "`undo`, `hint`, `save FILE`, `quit`\n";
 fn what_to_type(game: &Game) -> String {
     let (_, examples) = record::notation(game, false);
     let example = &examples[0];
-    let mut what = if game.side_pits == 0 {
+    let mut what = if game.side_pits() == 0 {
         "a shared pit".to_string()
     } else if game.rows == 1 {
         "a pit number".to_string()

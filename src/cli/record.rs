@@ -265,7 +265,7 @@ pub fn parse_move(game: &Game, pos: &Position, text: &str) -> Option<usize> {
 /// list of moves separated by commas (`numbers from 1 to 6 separated by commas, each followed by ...`).
 pub fn notation(game: &Game, list: bool) -> (String, Vec<String>) {
     let low = game.columns.min(3);
-    let (mut words, mut examples) = if game.side_pits == 0 {
+    let (mut words, mut examples) = if game.side_pits() == 0 {
         (
             if list {
                 format!("shared pits `s1` to `s{}` separated by commas", game.shared)
@@ -287,14 +287,14 @@ pub fn notation(game: &Game, list: bool) -> (String, Vec<String>) {
         (
             format!(
                 "a row letter (`a` the front row, `{}` the back row) and a pit number from 1 to {}",
-                game.pit_name(game.side_pits).chars().next().unwrap_or('a'),
+                game.pit_name(game.side_pits()).chars().next().unwrap_or('a'),
                 game.columns
             ),
             vec![format!("b{low}"), "a1".to_string()],
         )
     };
     examples.dedup();
-    if game.shared > 0 && game.side_pits > 0 {
+    if game.shared > 0 && game.side_pits() > 0 {
         words.push_str(&format!(", or a shared pit `s1` to `s{}`", game.shared));
     }
     if game.choices > 1 {

@@ -392,7 +392,7 @@ fn human(game: &crate::Game, start: &crate::Position, s: &Solved, method: &str) 
     let mut t = format!(
         "{} ({} pits a side, {} seeds in all), {me} to move: {} ({} for {me}, margin {:+})\n",
         game.name,
-        game.side_pits,
+        game.side_pits(),
         game.total,
         result(s.value, s.margin),
         s.value.word(),

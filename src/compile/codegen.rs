@@ -5,7 +5,7 @@
 
 use super::ir::{CmpOp, Code, Flag, Flat, Op, Operand, PitSet, Quick, Reg, Test, Who};
 use super::typed::{BoolExpr, IntExpr, PitExpr, Pits, PlayerExpr, Whose};
-use crate::engine::{Cell, Player};
+use crate::board::{Cell, Player};
 
 /// Compiles expressions for a board whose stores are the cells `pits` (south's) and `pits + 1`:
 /// as many as the board has pits.

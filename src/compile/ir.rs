@@ -2,26 +2,21 @@
 //! every expression typed, folded and compiled into a short program ([`Code`]) for the engine's stack
 //! machine, so that evaluating one costs a few steps and no allocation. The engine reads only this.
 
-use crate::engine::{Cell, Player};
+pub use crate::board::NO_PIT;
+use crate::board::{Cell, Geometry, Player};
 
 /// A rule file compiled for the engine.
 #[derive(Debug, Clone)]
 pub struct Game {
     /// Display name.
     pub name: String,
-    /// Pits of one player, every row (rows × columns).
-    pub side_pits: usize,
-    /// Rows of pits each player has (1 on a two-row board).
-    pub rows: usize,
-    /// Pits in each row.
-    pub columns: usize,
-    /// Pits that belong to nobody: a middle row between the players' front rows, or a ring's shared
-    /// pits. They are the cells after both players' pits, before the stores.
-    pub shared: usize,
-    /// The board is a ring: its shared pits follow one another round it, and have no left or right.
-    pub ring: bool,
+    /// `seeds N where COND`: the condition, until [`crate::engine::prepare`] has emptied the pits
+    /// where it fails.
+    pub seeds_where: Option<Code>,
+    /// The board's shape (a `Game` reads as its [`Geometry`] too: `game.opposite(c)`).
+    pub geometry: Geometry,
     /// Whose pits a move may start from.
-    pub play_from: crate::syntax::ast::PlayFrom,
+    pub play_from: crate::board::PlayFrom,
     /// Ways to play one pit: 2 when some phase lets the mover choose the direction (a move is then a
     /// pit and a direction: counter-clockwise for moves `1..=side_pits`, clockwise for the next
     /// `side_pits`), else 1.
@@ -84,7 +79,7 @@ pub struct Game {
     /// Per player, all ones on the cells of the player's row and zero elsewhere, over the cells a
     /// board keeps inline: a row's seeds are then summed over a fixed number of cells, which the
     /// compiler turns into a few vector additions instead of a loop of unknown length.
-    pub row_masks: [[u32; crate::engine::INLINE]; 2],
+    pub row_masks: [[u32; crate::board::INLINE]; 2],
     /// Per cell (pits, then stores), the player whose row or store it is (nobody for a shared pit): a
     /// condition's `last.side` is one look-up.
     pub sides: Vec<Option<Player>>,
@@ -99,6 +94,15 @@ pub struct Game {
     /// The tables of the fast form of the rules' shape, when they have one (see `compile::shape`);
     /// `None` plays every move with the general engine.
     pub fast: Option<std::sync::Arc<crate::compile::shape::FastForm>>,
+}
+
+// A game is played on its board: every question about where a pit lies (`game.opposite(c)`,
+// `game.columns`) is the board's, asked through the game.
+impl std::ops::Deref for Game {
+    type Target = Geometry;
+    fn deref(&self) -> &Geometry {
+        &self.geometry
+    }
 }
 
 /// A value of `memory { }`.
@@ -1246,6 +1250,3 @@ impl ArithOp {
         }
     }
 }
-
-/// A pit index used by rules that found no pit (`leftmost` of an empty set).
-pub const NO_PIT: Cell = Cell::MAX;

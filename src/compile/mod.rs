@@ -7,8 +7,8 @@ pub mod ir;
 pub mod shape;
 mod typed;
 
+use crate::board::{Cell, Player};
 use crate::check::{Checked, limits};
-use crate::engine::{Cell, Player};
 use crate::syntax::ast::{self, ExprKind, Item, ItemKind};
 use codegen::Gen;
 use ir::*;
@@ -171,15 +171,7 @@ pub fn compile(checked: &Checked) -> Game {
     let uses_can_feed = items
         .iter()
         .any(|i| matches!(&i.kind, ItemKind::End(_, cond, ..) if mentions(cond, "can_feed")));
-    let sides: Vec<Option<Player>> = (0..cells)
-        .map(|c| match c {
-            c if c < side_pits => Some(Player::South),
-            c if c < 2 * side_pits => Some(Player::North),
-            c if c < geometry.pit_count() => None,
-            c if c == geometry.pit_count() => Some(Player::South),
-            _ => Some(Player::North),
-        })
-        .collect();
+    let sides: Vec<Option<Player>> = (0..cells).map(|c| geometry.side_of(c as Cell)).collect();
     let chooses_way = |rules: &Vec<Rule>| {
         rules
             .iter()
@@ -215,12 +207,9 @@ pub fn compile(checked: &Checked) -> Game {
     // Moves that take seeds from the store shrink it too.
     let enters_from_store = phases.iter().any(|p| p.sow.from_store.is_some());
     let mut game = Game {
+        seeds_where: None,
         name,
-        side_pits,
-        rows: checked.rows,
-        columns: checked.pits,
-        shared: checked.shared,
-        ring: checked.ring,
+        geometry,
         play_from: checked.play_from,
         choices: if phases.iter().any(|p| p.sow.either) { 2 } else { 1 },
         stores_sown,
@@ -256,115 +245,8 @@ pub fn compile(checked: &Checked) -> Game {
         memory: lower.memory.clone(),
         fast: None,
     };
-    if let Some(cond) = &checked.seeds_where {
-        let cond = lower.cond(cond);
-        start_where(&mut game, &cond);
-    }
-    answer_skips(&mut game);
-    game.fast = shape::recognise(&game).map(std::sync::Arc::new);
+    game.seeds_where = checked.seeds_where.as_ref().map(|cond| lower.cond(cond));
     game
-}
-
-/// Answers before the game every `skip when` condition that reads only where a pit lies and who
-/// moves, so that sowing looks the answer up instead of testing the condition for every seed; a
-/// phase whose rule could pass over every cell of a track sows each move on a copy first, so that
-/// such a move is refused rather than sown forever.
-fn answer_skips(game: &mut Game) {
-    let board = crate::engine::Board {
-        cells: crate::engine::Slots::from_slice(&game.initial),
-        claimed: crate::engine::Slots::from_elem(None, game.pit_count()),
-        closed: crate::engine::Slots::from_elem(false, game.pit_count()),
-        memory: game.memory_start.clone(),
-    };
-    let cells = game.pit_count() + 2;
-    let mut tables = Vec::new();
-    for phase in &game.phases {
-        tables.push(match &phase.sow.skip {
-            Some(Skip::Each(cond)) if reads_only_geometry(cond) => Some(Player::BOTH.map(|mover| {
-                (0..cells)
-                    .map(|c| crate::engine::holds_for_pit_of(game, &board, cond, c as Cell, mover))
-                    .collect::<Vec<bool>>()
-            })),
-            _ => None,
-        });
-    }
-    for (phase, table) in game.phases.iter_mut().zip(tables) {
-        if let Some(table) = table {
-            // A lap is stuck when every cell of its track is passed over: with `skip origin`, every
-            // cell but one may be too few.
-            let spare = if phase.sow.skip_origin { 1 } else { 0 };
-            phase.sows_to_judge |= Player::BOTH.iter().any(|p| {
-                phase.tracks[p.index()]
-                    .cells
-                    .iter()
-                    .filter(|&&c| !table[p.index()][c as usize])
-                    .count()
-                    <= spare
-            });
-            phase.sow.skip = Some(Skip::Table(table));
-        } else if phase.sow.skip.is_some() {
-            // Read as the seeds fall, the condition may pass over every cell at some point.
-            phase.sows_to_judge = true;
-        }
-    }
-}
-
-/// Does the condition read nothing but the pit `pit`'s place on the board, the mover and fixed
-/// values (no seeds, claims, closures, `origin`, `last` or state of the move)?
-fn reads_only_geometry(code: &Code) -> bool {
-    code.sets.is_empty()
-        && code.ops.iter().all(|op| {
-            matches!(
-                op,
-                Op::Int(_)
-                    | Op::Reg(Reg::Pit)
-                    | Op::SideOf(Reg::Pit)
-                    | Op::Mover
-                    | Op::Opponent
-                    | Op::Number
-                    | Op::RowOf
-                    | Op::Relation(Relation::Behind | Relation::InFront)
-                    | Op::Side
-                    | Op::IsStore
-                    | Op::Opposite
-                    | Op::Store
-                    | Op::Other
-                    | Op::Not
-                    | Op::Neg
-                    | Op::Shr(_)
-                    | Op::Mask(_)
-                    | Op::CmpInt(..)
-                    | Op::InRangeInt(..)
-                    | Op::Parity(_)
-                    | Op::Arith(_)
-                    | Op::Cmp(_)
-                    | Op::InRange
-                    | Op::InSet(_)
-                    | Op::AndThen(_)
-                    | Op::OrElse(_)
-                    | Op::Unless(_)
-                    | Op::Jump(_)
-            )
-        })
-}
-
-/// Keeps the starting seeds only in the pits where `cond` holds (`seeds N where COND`).
-fn start_where(game: &mut Game, cond: &Code) {
-    let board = crate::engine::Board {
-        cells: crate::engine::Slots::from_slice(&game.initial),
-        claimed: crate::engine::Slots::from_elem(None, game.pit_count()),
-        closed: crate::engine::Slots::from_elem(false, game.pit_count()),
-        memory: game.memory_start.clone(),
-    };
-    let keep: Vec<bool> = (0..game.pit_count())
-        .map(|c| crate::engine::holds_for_pit(game, &board, cond, c as Cell))
-        .collect();
-    for (seeds, keep) in game.initial.iter_mut().zip(keep) {
-        if !keep {
-            *seeds = 0;
-        }
-    }
-    game.total = game.initial.iter().sum();
 }
 
 /// Per mover and cell (`sides` has one entry a cell), the counts (bit `k`; bit 63 for 63 or more)
@@ -434,7 +316,7 @@ fn sows_into_store(items: &[Item]) -> bool {
 /// stores are sown, then a ring's shared pits. An own track runs through the mover's rows only, from
 /// the back row's pit 1 to its end, then along the row in front the other way, and so on to the
 /// front row, and then the store when it is sown. A stated track is the cells it names, in order.
-fn track(g: &crate::check::board::Geometry, mover: Player, sow: &Sow, params: &[(String, i64)]) -> Track {
+fn track(g: &crate::board::Geometry, mover: Player, sow: &Sow, params: &[(String, i64)]) -> Track {
     let side = g.side_pits() as Cell;
     let cells = g.pit_count() + 2;
     let store = |p: Player| (g.pit_count() + p.index()) as Cell;
@@ -508,8 +390,8 @@ fn may_be_store(e: &PitExpr, sows_into_store: bool) -> bool {
 }
 
 /// All ones on the cells of `p`'s row (when they are kept inline).
-fn row_mask(pits: usize, p: Player) -> [u32; crate::engine::INLINE] {
-    let mut mask = [0; crate::engine::INLINE];
+fn row_mask(pits: usize, p: Player) -> [u32; crate::board::INLINE] {
+    let mut mask = [0; crate::board::INLINE];
     for cell in mask.iter_mut().skip(p.index() * pits).take(pits) {
         *cell = u32::MAX;
     }

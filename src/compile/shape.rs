@@ -25,10 +25,10 @@
 //! Two bit sets per mover, cell and count of `last` say which ends of a lap go straight on and
 //! which end the move without any rule to test.
 
+use crate::board::{Cell, NO_PIT, Player};
 use crate::compile::ir::{
     Action, CmpOp, Code, EndTest, Feeding, Game, GrandSlam, Op, Operand, PitsExpr, Quick, Receiver, Reg, Test, Then, Who,
 };
-use crate::engine::{Cell, NO_PIT, Player};
 
 /// Most cells (pits and stores) a board packed into 128 bits holds.
 pub const LANES: usize = 16;
@@ -313,7 +313,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         && !game.passing
         && game.total <= 255
         && game.ends.len() <= 64
-        && matches!(game.play_from, crate::syntax::ast::PlayFrom::Own);
+        && matches!(game.play_from, crate::board::PlayFrom::Own);
     // A relay goes on from `last` (no `relay from`); a phase whose moves relay sows each move on a
     // copy to judge it (it may never end), which the fast form does too. Its grand slam would be
     // undone at the end of the whole move: not in the shape.
@@ -340,7 +340,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         Some(GrandSlam::CaptureNothing) => true,
         Some(_) => return None,
     };
-    let side = game.side_pits;
+    let side = game.side_pits();
     let mut ff = FastForm {
         side,
         pits,

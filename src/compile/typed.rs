@@ -10,7 +10,7 @@
 use std::cell::Cell;
 
 use super::ir::{Aggregate, ArithOp, BinOp, CmpOp, Expr, MemoryRef, PitField, Relation, SetExpr};
-use crate::engine::Player;
+use crate::board::Player;
 
 /// A pit or store named by a rule: a pit-valued [`Expr`], typed.
 #[derive(Debug, Clone, PartialEq)]
@@ -583,7 +583,7 @@ mod tests {
     }
 
     use super::*;
-    use crate::engine::Player;
+    use crate::board::Player;
 
     fn b(x: Expr) -> Box<Expr> {
         Box::new(x)

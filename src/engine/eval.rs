@@ -8,9 +8,7 @@ use crate::compile::ir::{Code, Flag, MemoryRef, NO_PIT, Op, Operand, PitSet, Qui
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
 
-/// The most numbers a `choose(LOW..HIGH)` offers: past it the move is refused, so that finding the
-/// legal moves never branches without bound.
-pub(crate) const MAX_RANGE_CHOICE: i64 = 256;
+use crate::board::MAX_RANGE_CHOICE;
 
 thread_local! {
     /// How many times `leftmost` or `rightmost` has found no pit (an empty set) on this thread. Only

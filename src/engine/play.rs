@@ -1,7 +1,7 @@
 //! Moves: which are legal, how one is sown, captured and ended, and what happens after it (the turn,
 //! the end of the game or round, the next round's setup).
 
-use crate::syntax::ast::PlayFrom;
+use crate::board::PlayFrom;
 use std::fmt;
 
 use super::choice::{CHOICE_SHIFT, Choices, move_base, width as choice_width};
@@ -453,7 +453,7 @@ impl Game {
         {
             // Usually a move is legal when its pit is open and holds seeds and the cell after it is
             // open: check_move's first steps, on plain slices.
-            let n = self.side_pits;
+            let n = self.side_pits();
             let base = pos.to_move.index() * n;
             let all_closed: &[bool] = &pos.board.closed;
             let cells = &pos.board.cells[base..base + n];
@@ -713,7 +713,7 @@ impl Game {
     /// A refusal in words.
     fn refusal(&self, phase: &Phase, k: usize, r: Refusal) -> String {
         match r {
-            Refusal::NoSuchPit if self.side_pits == 0 => {
+            Refusal::NoSuchPit if self.side_pits() == 0 => {
                 format!("there is no pit {}; pits are s1 to s{}", self.move_name(k), self.shared)
             }
             Refusal::NoSuchPit => format!(
@@ -721,7 +721,7 @@ impl Game {
                 self.move_name(k),
                 if self.rows == 1 { "numbered " } else { "" },
                 self.pit_name(1),
-                self.pit_name(self.side_pits),
+                self.pit_name(self.side_pits()),
                 if self.shared > 0 {
                     format!(", and the shared pits s1 to s{}", self.shared)
                 } else {
@@ -1438,7 +1438,7 @@ impl Game {
     /// Sets up the next round from the seeds in the stores (the board is empty): seeds move from the
     /// stores into pits, never otherwise, so every seed is kept.
     fn setup_round(&self, pos: &mut Position, rounds: &Rounds, opener: Player) {
-        let n = self.side_pits;
+        let n = self.side_pits();
         pos.round += 1;
         pos.round_start = pos.ply;
         if !rounds.keep_claims {
@@ -1507,7 +1507,7 @@ impl Game {
     fn fill_pits(&self, board: &mut Board, fill: Fill, hand: &mut [u32; 2], copier: Option<Player>) {
         let per = fill.per_pit;
         board.closed.iter_mut().for_each(|c| *c = false);
-        let whole = |h: u32| ((h / per) as usize).min(self.side_pits);
+        let whole = |h: u32| ((h / per) as usize).min(self.side_pits());
         let as_many = whole(hand[0]).min(whole(hand[1]));
         // Fills the pits `cells` in order while the hand allows; returns how many took seeds.
         let put = |board: &mut Board, hand: &mut u32, cells: &[usize], limit: usize, claim: Option<Player>| {
@@ -1555,7 +1555,7 @@ impl Game {
     /// The pit mirroring `c` across the middle of the board: the other player's pit in the same row,
     /// counted from the other end (so the two face each other on a board of one row a player).
     fn mirror_cell(&self, c: usize) -> usize {
-        let n = self.side_pits;
+        let n = self.side_pits();
         let (side, at) = (c / n, c % n);
         let (row, number) = (at / self.columns, at % self.columns);
         (1 - side) * n + row * self.columns + (self.columns - 1 - number)

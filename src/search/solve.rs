@@ -338,7 +338,7 @@ impl fmt::Display for Refusal {
 /// An upper bound on the positions of a board: the ways to place every seed in the pits and stores,
 /// times two for whose turn it is.
 pub fn estimate_positions(game: &Game) -> f64 {
-    let cells = (2 * game.side_pits + 2) as f64;
+    let cells = (2 * game.side_pits() + 2) as f64;
     let seeds = f64::from(game.total);
     // C(seeds + cells - 1, cells - 1), in floating point.
     let mut c = 1.0;

@@ -283,16 +283,7 @@ pub enum RingOwner {
     Nobody,
 }
 
-/// The pits a player may start a move from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PlayFrom {
-    /// The player's own pits (the default).
-    Own,
-    /// The shared pits only.
-    Shared,
-    /// Both.
-    Any,
-}
+pub use crate::board::PlayFrom;
 
 /// Which kind of named item `drop` removes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

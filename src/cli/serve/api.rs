@@ -492,7 +492,7 @@ fn choices_of(game: &Game, pos: &Position, k: usize, events: &[Event]) -> Vec<Va
         && let Some(letter @ ('L' | 'R')) = head.chars().last()
     {
         let (pit, cw) = game.move_parts(move_base(k));
-        let words = if pit > game.side_pits {
+        let words = if pit > game.side_pits() {
             // A shared pit has no owner whose left it could be: the way round the board.
             format!("sows {}", if cw { "clockwise ↻" } else { "counter-clockwise ↺" })
         } else {

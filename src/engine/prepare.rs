@@ -1,0 +1,119 @@
+//! The last step of loading a game: what the compiler leaves to be worked out by playing the rules
+//! themselves on the starting board (the pits `seeds N where COND` fills, the `skip when` answers that
+//! depend only on where a pit lies), then the fast form of the whole. The compiler cannot do this
+//! without running the engine, which stands above it.
+
+use super::{Board, Cell, Game, Player, Slots, holds_for_pit, holds_for_pit_of};
+use crate::compile::ir::{Code, Op, Reg, Relation, Skip};
+
+/// Makes a compiled game ready to play.
+pub fn prepare(mut game: Game) -> Game {
+    if let Some(cond) = game.seeds_where.take() {
+        start_where(&mut game, &cond);
+    }
+    answer_skips(&mut game);
+    game.fast = crate::compile::shape::recognise(&game).map(std::sync::Arc::new);
+    game
+}
+
+/// Answers before the game every `skip when` condition that reads only where a pit lies and who
+/// moves, so that sowing looks the answer up instead of testing the condition for every seed; a
+/// phase whose rule could pass over every cell of a track sows each move on a copy first, so that
+/// such a move is refused rather than sown forever.
+fn answer_skips(game: &mut Game) {
+    let board = Board {
+        cells: Slots::from_slice(&game.initial),
+        claimed: Slots::from_elem(None, game.pit_count()),
+        closed: Slots::from_elem(false, game.pit_count()),
+        memory: game.memory_start.clone(),
+    };
+    let cells = game.pit_count() + 2;
+    let mut tables = Vec::new();
+    for phase in &game.phases {
+        tables.push(match &phase.sow.skip {
+            Some(Skip::Each(cond)) if reads_only_geometry(cond) => Some(Player::BOTH.map(|mover| {
+                (0..cells)
+                    .map(|c| holds_for_pit_of(game, &board, cond, c as Cell, mover))
+                    .collect::<Vec<bool>>()
+            })),
+            _ => None,
+        });
+    }
+    for (phase, table) in game.phases.iter_mut().zip(tables) {
+        if let Some(table) = table {
+            // A lap is stuck when every cell of its track is passed over: with `skip origin`, every
+            // cell but one may be too few.
+            let spare = if phase.sow.skip_origin { 1 } else { 0 };
+            phase.sows_to_judge |= Player::BOTH.iter().any(|p| {
+                phase.tracks[p.index()]
+                    .cells
+                    .iter()
+                    .filter(|&&c| !table[p.index()][c as usize])
+                    .count()
+                    <= spare
+            });
+            phase.sow.skip = Some(Skip::Table(table));
+        } else if phase.sow.skip.is_some() {
+            // Read as the seeds fall, the condition may pass over every cell at some point.
+            phase.sows_to_judge = true;
+        }
+    }
+}
+
+/// Does the condition read nothing but the pit `pit`'s place on the board, the mover and fixed
+/// values (no seeds, claims, closures, `origin`, `last` or state of the move)?
+fn reads_only_geometry(code: &Code) -> bool {
+    code.sets.is_empty()
+        && code.ops.iter().all(|op| {
+            matches!(
+                op,
+                Op::Int(_)
+                    | Op::Reg(Reg::Pit)
+                    | Op::SideOf(Reg::Pit)
+                    | Op::Mover
+                    | Op::Opponent
+                    | Op::Number
+                    | Op::RowOf
+                    | Op::Relation(Relation::Behind | Relation::InFront)
+                    | Op::Side
+                    | Op::IsStore
+                    | Op::Opposite
+                    | Op::Store
+                    | Op::Other
+                    | Op::Not
+                    | Op::Neg
+                    | Op::Shr(_)
+                    | Op::Mask(_)
+                    | Op::CmpInt(..)
+                    | Op::InRangeInt(..)
+                    | Op::Parity(_)
+                    | Op::Arith(_)
+                    | Op::Cmp(_)
+                    | Op::InRange
+                    | Op::InSet(_)
+                    | Op::AndThen(_)
+                    | Op::OrElse(_)
+                    | Op::Unless(_)
+                    | Op::Jump(_)
+            )
+        })
+}
+
+/// Keeps the starting seeds only in the pits where `cond` holds (`seeds N where COND`).
+fn start_where(game: &mut Game, cond: &Code) {
+    let board = Board {
+        cells: Slots::from_slice(&game.initial),
+        claimed: Slots::from_elem(None, game.pit_count()),
+        closed: Slots::from_elem(false, game.pit_count()),
+        memory: game.memory_start.clone(),
+    };
+    let keep: Vec<bool> = (0..game.pit_count())
+        .map(|c| holds_for_pit(game, &board, cond, c as Cell))
+        .collect();
+    for (seeds, keep) in game.initial.iter_mut().zip(keep) {
+        if !keep {
+            *seeds = 0;
+        }
+    }
+    game.total = game.initial.iter().sum();
+}
