@@ -14,8 +14,8 @@
 
 use rand::Rng;
 
-use super::play::Hints;
 use super::trace::Silent;
+use super::turn::Hints;
 use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
 use crate::compile::shape::{CellCond, EndCheck, EndValue, FastCapture, FastEnd, FastForm, FastRelay, LANES, PLACES, Probe, has_count};

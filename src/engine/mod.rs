@@ -2,15 +2,21 @@
 //! reads only the compiled [`Game`]; it never sees the syntax. Seeds are only ever moved between
 //! cells (pits and stores), never created or destroyed, so their total is constant.
 
+mod actions;
+mod apply;
 mod choice;
+mod ends;
 mod eval;
 mod history;
 mod kernel;
+mod legal;
 mod moves;
 mod perft;
-mod play;
 mod prepare;
+mod rounds;
+mod sowing;
 mod trace;
+mod turn;
 
 pub use crate::board::{Board, Cell, Geometry, INLINE, NO_PIT, Outcome, PlayFrom, Player, Slots};
 pub use crate::compile::ir::Game;
@@ -20,9 +26,9 @@ pub use history::History;
 pub use moves::Moves;
 pub use perft::Playout;
 pub use perft::draw;
-pub use play::MoveError;
 pub use prepare::prepare;
 pub use trace::{Event, Keeper, Passed};
+pub use turn::{MAX_CHOICE_MOVES, MoveError};
 
 /// A position: the board and whose turn it is, with what the rules need to know of the past.
 #[derive(Debug, Clone, PartialEq, Eq)]

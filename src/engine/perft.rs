@@ -7,8 +7,8 @@
 
 use rand::{Rng, RngCore};
 
-use super::play::Hints;
 use super::trace::Silent;
+use super::turn::Hints;
 use super::{Game, Position};
 
 /// A number below `n` (at least 1), drawn uniformly for a random playout: the high half of a 32-bit

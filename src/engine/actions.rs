@@ -1,0 +1,542 @@
+//! The rules that act during a move (captures at the end of a lap, triggers as each seed falls) and
+//! their actions: take, move, claim, set memory, sow again; the grand slam policy.
+
+use super::eval::Ctx;
+use super::trace::{Event, Keeper, Narrate};
+use super::turn::*;
+use super::{Board, Cell, Game, Player, Slots};
+use crate::compile::ir::{Action, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Rule, Then, Track};
+
+impl Game {
+    /// Carries out the first capture rule that holds at the end of a lap, if one does, and tells
+    /// what happens next.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(super) fn capture(
+        &self,
+        board: &mut Board,
+        turn: Turn,
+        before: Option<&[u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        phase: &Phase,
+        track: &Track,
+        captured: &mut Option<CaptureLog>,
+        taken: &mut u32,
+        pulled: &mut Option<Pull>,
+        log: &mut impl Narrate,
+    ) -> Option<Then> {
+        let ctx = Ctx {
+            taken: *taken,
+            ..self.ctx_lap(turn, board, before, last, origin, lap, track)
+        };
+        let mut fired = None;
+        for rule in &phase.captures {
+            if ctx.bool(&rule.when) {
+                fired = Some(rule);
+                break;
+            }
+        }
+        let rule = fired?;
+        // A rule that only says what happens next (`then another move`) has nothing to carry out,
+        // and no copy of the board to make for its actions.
+        if !rule.actions.is_empty() {
+            let fired = self.fire(board, turn, before, last, origin, lap, phase, rule, *taken, captured, log);
+            *pulled = fired.pulled;
+            *taken += fired.taken;
+        }
+        // The narration names every rule carried out: one with no actions, by what it says comes next.
+        match rule.then {
+            Then::End => log.push(|| Event::TurnEnds {
+                why: format!("the rule \"{}\" says so", rule.name),
+            }),
+            Then::AnotherMove if rule.actions.is_empty() => log.push(|| Event::TurnEnds {
+                why: format!("the rule \"{}\" gives another move", rule.name),
+            }),
+            _ => {}
+        }
+        Some(rule.then)
+    }
+
+    /// Carries out the actions of the capture rule `rule`, which holds at the end of a lap.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(super) fn fire(
+        &self,
+        board: &mut Board,
+        turn: Turn,
+        before: Option<&[u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        phase: &Phase,
+        rule: &Rule,
+        taken: u32,
+        captured: &mut Option<CaptureLog>,
+        log: &mut impl Narrate,
+    ) -> Acted {
+        // The rule's actions read the board as it was when the rule fired.
+        let snapshot = board.clone();
+        let log_captures = self.grand_slam.is_some().then_some((captured, turn.mover.other()));
+        let ctx = Ctx {
+            taken,
+            ..self.ctx_lap(turn, &snapshot, before, last, origin, lap, phase.track(turn.mover, turn.cw))
+        };
+        self.act(board, &snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, log_captures, log)
+    }
+
+    /// Whether the captures of a move took every seed of the opponent's row (a grand slam), and what
+    /// the game's grand slam policy then does: put them back, or give another move.
+    #[inline(never)]
+    pub(super) fn grand_slam_check(
+        &self,
+        board: &mut Board,
+        captured: &CaptureLog,
+        opponent: Player,
+        another: &mut bool,
+        log: &mut impl Narrate,
+    ) -> bool {
+        // The opponent's row is tested first: it almost never is empty, and then the log need not be
+        // read.
+        let grand_slam = self.row_seeds(board, opponent) == 0
+            && captured
+                .iter()
+                .any(|t| t.seeds > 0 && self.side(t.cell) == Some(opponent) && !self.is_store(t.cell));
+        if grand_slam {
+            match self.grand_slam {
+                Some(GrandSlam::CaptureNothing) => {
+                    for t in captured.iter() {
+                        board.cells[self.store(t.to) as usize] -= t.seeds;
+                        board.cells[t.cell as usize] += t.seeds;
+                    }
+                    log.push(|| Event::GrandSlam { undone: true });
+                }
+                Some(GrandSlam::Allowed(again)) => {
+                    log.push(|| Event::GrandSlam { undone: false });
+                    *another |= again;
+                }
+                _ => {}
+            }
+        }
+        grand_slam
+    }
+
+    /// The context at the end of a lap.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn ctx_lap<'a>(
+        &'a self,
+        turn: Turn<'a>,
+        board: &'a Board,
+        before: Option<&'a [u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        track: &'a Track,
+    ) -> Ctx<'a> {
+        Ctx {
+            regs: [last, origin, NO_PIT],
+            lap,
+            before,
+            track: Some(track),
+            ..self.ctx_turn(turn, board)
+        }
+    }
+
+    #[inline]
+    pub(super) fn ctx_turn<'a>(&'a self, turn: Turn<'a>, board: &'a Board) -> Ctx<'a> {
+        Ctx {
+            choices: turn.choices,
+            to_move: turn.mover,
+            ply: turn.ply,
+            round: turn.round,
+            round_ply: turn.round_ply,
+            rounds_won: turn.rounds_won,
+            clockwise: turn.cw,
+            starter: turn.starter,
+            lifted: turn.lifted,
+            ..Ctx::new(self, board, turn.mover)
+        }
+    }
+
+    /// Takes the seeds of pit `c` (nothing for a missing pit or a store) to `to`'s store.
+    #[inline]
+    pub(super) fn take(
+        &self,
+        board: &mut Board,
+        c: Cell,
+        receiver: Player,
+        capture_log: &mut Option<(&mut Option<CaptureLog>, Player)>,
+        rule: &str,
+        log: &mut impl Narrate,
+    ) -> u32 {
+        if c == NO_PIT || self.is_store(c) {
+            return 0;
+        }
+        let cells: &mut [u32] = &mut board.cells;
+        let n = std::mem::take(&mut cells[c as usize]);
+        if n == 0 {
+            return 0;
+        }
+        cells[self.store(receiver) as usize] += n;
+        if let Some((captured, _)) = capture_log.as_mut() {
+            captured.get_or_insert_with(CaptureLog::new).push(Taken {
+                cell: c,
+                seeds: n,
+                to: receiver,
+            });
+        }
+        log.push(|| Event::Take {
+            rule: rule.to_string(),
+            cell: c,
+            seeds: n,
+            to: receiver,
+        });
+        n
+    }
+
+    /// Carries out a rule's actions. Conditions are read on `snapshot` (the board as the rule
+    /// fired), so that taking one pit does not change what the next pit of a list means. Returns the
+    /// seeds taken, and those taken into the mover's hand by a rule that sows them again with where
+    /// and which way that lap goes. `cw`: the move's direction now.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn act(
+        &self,
+        board: &mut Board,
+        snapshot: &Board,
+        actions: &[Action],
+        rule: &str,
+        phase: &Phase,
+        cw: bool,
+        ctx: Ctx,
+        mut capture_log: Option<(&mut Option<CaptureLog>, Player)>,
+        log: &mut impl Narrate,
+    ) -> Acted {
+        let tracks = Player::BOTH.map(|p| phase.track(p, cw));
+        let mut ctx = ctx.on(snapshot);
+        let mut hand = 0u32;
+        let mut acted = Acted::default();
+        // A rule carried out is named in the narration by what it did; when it did nothing (the pits
+        // it takes from hold no seeds, or memory is set to what it was), by the first thing it tried.
+        let told = log.len();
+        let mut tried: Option<Event> = None;
+        for action in actions {
+            match action {
+                Action::Take { pits, to, series } => {
+                    // Each pit is taken as soon as it is named: the conditions read the snapshot, so
+                    // taking one does not change which come next, and a pit named twice is empty the
+                    // second time.
+                    let to = match to {
+                        Receiver::Owner => Some(None),
+                        Receiver::Player(p) => Some(Some(ctx.player(p))),
+                        Receiver::Hand => None,
+                    };
+                    let mover = ctx.mover;
+                    // What the narration names the rule by, should every pit it takes be empty: the
+                    // first pit it tries (kept apart from `take`, so that a silent move carries none
+                    // of it).
+                    let narrating = log.enabled();
+                    let first_try = |board: &Board, c: Cell, tried: &mut Option<Event>| {
+                        if narrating && tried.is_none() && c != NO_PIT && !self.is_store(c) {
+                            *tried = Some(self.take_tried(board, c, to, mover, rule));
+                        }
+                    };
+                    let mut take = |board: &mut Board, c: Cell| {
+                        match to {
+                            Some(to) => {
+                                // A shared pit nobody claimed goes to the player taking it.
+                                let to = to.or_else(|| self.owner(board, c)).unwrap_or(mover);
+                                acted.taken += self.take(board, c, to, &mut capture_log, rule, log)
+                            }
+                            None => hand += self.take_in_hand(board, c, mover, rule, log),
+                        }
+                    };
+                    let mut anchor = None;
+                    for p in pits {
+                        match p {
+                            PitsExpr::Pit(e) => {
+                                let c = ctx.pit(e);
+                                anchor.get_or_insert(c);
+                                first_try(board, c, &mut tried);
+                                take(board, c);
+                            }
+                            PitsExpr::Set(s) => ctx.each_in_set(s, |c| {
+                                anchor.get_or_insert(c);
+                                first_try(board, c, &mut tried);
+                                take(board, c);
+                                true
+                            }),
+                        }
+                    }
+                    if let Some(series) = series
+                        && let Some(anchor) = anchor
+                        && anchor != NO_PIT
+                        && !self.is_store(anchor)
+                    {
+                        // The series walks along the track through the anchor: the mover's, or on a
+                        // board where each player sows their own rows, the anchor's owner's.
+                        let mover_track = tracks[ctx.mover.index()];
+                        let walk = if mover_track.has(anchor) {
+                            mover_track
+                        } else {
+                            tracks[ctx.mover.other().index()]
+                        };
+                        // The walk names each pit in turn as `pit`, then gives the name back.
+                        let named = ctx.regs[Reg::Pit as usize];
+                        if series.plain {
+                            // One way, every pit, no cap: the walk stops at the first pit that fails.
+                            let mut c = anchor;
+                            for _ in 1..walk.cells.len() {
+                                c = if series.forward {
+                                    walk.next[c as usize]
+                                } else {
+                                    walk.prev[c as usize]
+                                };
+                                if self.is_store(c) {
+                                    continue;
+                                }
+                                ctx.regs[Reg::Pit as usize] = c;
+                                if !ctx.bool(&series.cond) {
+                                    break;
+                                }
+                                first_try(board, c, &mut tried);
+                                take(board, c);
+                            }
+                            ctx.regs[Reg::Pit as usize] = named;
+                            continue;
+                        }
+                        // Both ways, the forward run stops where the backward run took a pit: each
+                        // pit is looked at once.
+                        let mut seen = CellSet::default();
+                        let (mut pits_taken, mut seeds_taken) = (0u32, 0u32);
+                        let runs = [(series.backward, false), (series.forward, true)];
+                        'runs: for (_, forward) in runs.into_iter().filter(|&(on, _)| on) {
+                            let mut c = anchor;
+                            let mut passed = 0usize;
+                            for _ in 1..walk.cells.len() {
+                                c = if forward { walk.next[c as usize] } else { walk.prev[c as usize] };
+                                if self.is_store(c) {
+                                    continue;
+                                }
+                                passed += 1;
+                                if series.every_other && passed % 2 == 1 {
+                                    continue;
+                                }
+                                if seen.has(c) || pits_taken >= series.max_pits {
+                                    continue 'runs;
+                                }
+                                ctx.regs[Reg::Pit as usize] = c;
+                                if !ctx.bool(&series.cond) {
+                                    continue 'runs;
+                                }
+                                let across = if series.with_opposite { self.opposite(c) } else { NO_PIT };
+                                let seeds = board.cells[c as usize] + if across == NO_PIT { 0 } else { board.cells[across as usize] };
+                                if seeds_taken.saturating_add(seeds) > series.max_seeds {
+                                    continue 'runs;
+                                }
+                                seen.insert(c);
+                                pits_taken += 1;
+                                seeds_taken += seeds;
+                                first_try(board, c, &mut tried);
+                                take(board, c);
+                                if across != NO_PIT {
+                                    take(board, across);
+                                }
+                            }
+                        }
+                        ctx.regs[Reg::Pit as usize] = named;
+                    }
+                }
+                Action::Move { count, from, to } => {
+                    let to = ctx.pit(to);
+                    if to == NO_PIT {
+                        continue;
+                    }
+                    // `None`: all a pit holds; else what there is, never more, and a count below 0
+                    // moves nothing.
+                    let asked = count.as_ref().map(|n| ctx.int(n));
+                    let mut move_from = |board: &mut Board, from: Cell| {
+                        if from == NO_PIT {
+                            return;
+                        }
+                        let held = board.cells[from as usize];
+                        let n = asked.map_or(held, |asked| u32::try_from(asked.max(0)).unwrap_or(u32::MAX).min(held));
+                        board.cells[from as usize] -= n;
+                        board.cells[to as usize] += n;
+                        if let Some(asked) = asked
+                            && i64::from(n) != asked
+                        {
+                            log.push(|| Event::ShortMove {
+                                rule: rule.to_string(),
+                                asked,
+                                moved: n,
+                                from,
+                            });
+                        }
+                        log.push(|| Event::MoveSeeds {
+                            rule: rule.to_string(),
+                            seeds: n,
+                            from,
+                            to,
+                        });
+                    };
+                    // The pits are named on the snapshot, in the order written (a set in its order),
+                    // and each gives what it holds on the board as it is now.
+                    for p in from {
+                        match p {
+                            PitsExpr::Pit(e) => move_from(board, ctx.pit(e)),
+                            PitsExpr::Set(s) => {
+                                let mut cells: Slots<Cell> = Slots::new();
+                                ctx.each_in_set(s, |c| {
+                                    cells.push(c);
+                                    true
+                                });
+                                for &c in cells.iter() {
+                                    move_from(board, c);
+                                }
+                            }
+                        }
+                    }
+                }
+                Action::Claim { pits, player } => {
+                    let p = ctx.player(player);
+                    let mut cells: Slots<Cell> = Slots::new();
+                    for x in pits {
+                        match x {
+                            PitsExpr::Pit(e) => cells.push(ctx.pit(e)),
+                            PitsExpr::Set(s) => ctx.each_in_set(s, |c| {
+                                cells.push(c);
+                                true
+                            }),
+                        }
+                    }
+                    for &c in cells.iter().filter(|&&c| c != NO_PIT && !self.is_store(c)) {
+                        board.claimed[c as usize] = Some(p);
+                        log.push(|| Event::Claim {
+                            rule: rule.to_string(),
+                            cell: c,
+                            player: p,
+                        });
+                    }
+                }
+                Action::Remember { slot, owner, value, add } => {
+                    let m = &self.memory[*slot];
+                    let whose = ctx.run(owner);
+                    let Some(i) = super::eval::memory_index(self, m.at, whose) else {
+                        continue;
+                    };
+                    let given = ctx.run(value);
+                    let old = board.memory[i];
+                    let new = if *add { old.saturating_add(given) } else { given };
+                    let remembered = |changed: bool| Event::Remember {
+                        rule: rule.to_string(),
+                        name: m.name.clone(),
+                        keeper: if m.at.per_pit {
+                            Keeper::Pit(whose as Cell)
+                        } else {
+                            Keeper::Player(if whose == 0 { Player::South } else { Player::North })
+                        },
+                        value: new,
+                        holds_pit: m.holds_pit,
+                        changed,
+                    };
+                    if new != old {
+                        board.memory[i] = new;
+                        log.push(|| remembered(true));
+                    } else if log.enabled() && tried.is_none() {
+                        tried = Some(remembered(false));
+                    }
+                }
+                Action::SowTaken {
+                    pit,
+                    after,
+                    cw: turn_to,
+                    chosen_way,
+                } => {
+                    // A way the mover chooses (`either`) is chosen first, and the pit named then reads
+                    // it as `clockwise`: "from the end of the row from which this way goes".
+                    let cw = match ctx.choices {
+                        Some(choices) if *chosen_way => choices.pick(2, |i| if i == 0 { "ccw" } else { "cw" }.to_string()) == 1,
+                        _ => turn_to.unwrap_or(cw),
+                    };
+                    let named = pit.as_ref().map(|f| {
+                        if *chosen_way {
+                            Ctx { clockwise: cw, ..ctx }.pit(f)
+                        } else {
+                            ctx.pit(f)
+                        }
+                    });
+                    let track = phase.track(ctx.mover, cw);
+                    let last = ctx.regs[Reg::Last as usize];
+                    // The lap starts after the cell named, or after the one before it so that it gets
+                    // the first seed; a pit off the mover's track (or none) leaves the default, the
+                    // pit after `last`.
+                    let start = match named {
+                        Some(c) if c != NO_PIT && track.has(c) => {
+                            if *after {
+                                c
+                            } else {
+                                track.prev[c as usize]
+                            }
+                        }
+                        _ => last,
+                    };
+                    if hand > 0 {
+                        acted.taken += hand;
+                        acted.pulled = Some(Pull {
+                            seeds: std::mem::take(&mut hand),
+                            after: start,
+                            cw,
+                        });
+                    }
+                }
+            }
+        }
+        if let Some(e) = tried
+            && log.len() == told
+        {
+            log.push(|| e);
+        }
+        acted
+    }
+
+    /// How the narration names a take of pit `c` that may find it empty (out of line: only a
+    /// narrated move asks, and the take itself stays small enough to be put in line).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn take_tried(&self, board: &Board, c: Cell, to: Option<Option<Player>>, mover: Player, rule: &str) -> Event {
+        match to {
+            Some(to) => Event::Take {
+                rule: rule.to_string(),
+                cell: c,
+                seeds: 0,
+                to: to.or_else(|| self.owner(board, c)).unwrap_or(mover),
+            },
+            None => Event::TakeInHand {
+                rule: rule.to_string(),
+                cell: c,
+                seeds: 0,
+                player: mover,
+            },
+        }
+    }
+
+    /// Takes the seeds of pit `c` (nothing for a missing pit or a store) into `mover`'s hand, to be
+    /// sown again; returns how many.
+    pub(super) fn take_in_hand(&self, board: &mut Board, c: Cell, mover: Player, rule: &str, log: &mut impl Narrate) -> u32 {
+        if c == NO_PIT || self.is_store(c) {
+            return 0;
+        }
+        let n = std::mem::take(&mut board.cells[c as usize]);
+        if n > 0 {
+            log.push(|| Event::TakeInHand {
+                rule: rule.to_string(),
+                cell: c,
+                seeds: n,
+                player: mover,
+            });
+        }
+        n
+    }
+}

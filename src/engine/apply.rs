@@ -1,0 +1,263 @@
+//! Playing a move: its sowing and rules, then what follows it (the rules of the move's end, a pass,
+//! the feeding rule, the repetition history) and the end of the game or round.
+
+use super::choice::{Choices, move_base};
+use super::eval::Ctx;
+use super::trace::{Event, Log, Narrate, Silent};
+use super::turn::*;
+use super::{Board, Cell, Game, Moves, Player, Position};
+use crate::compile::ir::{Code, Feeding, Phase, Remaining};
+
+impl Game {
+    /// Plays a move (a pit number of the player to move). `pos` is a start from [`Game::initial`], a
+    /// position reached by `apply`, or one made elsewhere (such as from JSON) and then passed through
+    /// [`Game::settle_start`]: the end rules that read only the stores are checked again only after a
+    /// move that changed a store, which counts on the position before it having been checked.
+    pub fn apply(&self, pos: &mut Position, k: usize) -> Result<(), MoveError> {
+        self.apply_logged(pos, k, &mut Silent)
+    }
+
+    /// Plays a move and returns what happened, step by step.
+    pub fn apply_traced(&self, pos: &mut Position, k: usize) -> Result<Vec<Event>, MoveError> {
+        let mut log = Log::on();
+        self.apply_logged(pos, k, &mut log)?;
+        Ok(log.events)
+    }
+
+    pub(crate) fn apply_logged(&self, pos: &mut Position, k: usize, log: &mut impl Narrate) -> Result<(), MoveError> {
+        if pos.over {
+            return Err(MoveError::GameOver);
+        }
+        let rules = self.move_rules(pos, Hints::default());
+        self.check_move(pos, rules, k).map_err(|r| MoveError::Illegal {
+            pit: k,
+            name: self.move_name(move_base(k)),
+            reason: match r {
+                Refusal::BadChoice => {
+                    let same_pit: Vec<String> = self
+                        .legal_moves(pos)
+                        .into_iter()
+                        .filter(|&j| move_base(j) == move_base(k))
+                        .map(|j| self.name_move(pos, j))
+                        .collect();
+                    format!(
+                        "{}; the moves from this pit are {}",
+                        self.refusal(rules.phase, k, r),
+                        same_pit.join(", ")
+                    )
+                }
+                r => self.refusal(rules.phase, k, r),
+            },
+        })?;
+        self.play(pos, k, rules, Hints::default(), log);
+        Ok(())
+    }
+
+    /// Plays the legal move `k` (`rules` are the position's [`MoveRules`]). Returns the legal moves of
+    /// the position reached when the end rules had to work them out.
+    pub(crate) fn play(&self, pos: &mut Position, k: usize, rules: MoveRules, hints: Hints, log: &mut impl Narrate) -> Option<Moves> {
+        let choices = self.uses_choose.then(|| Choices::of_move(k));
+        let rules = match &choices {
+            Some(c) => self.chosen_rules(pos, rules, Some(c)),
+            None => rules,
+        };
+        let phase = rules.phase;
+        let mover = pos.to_move;
+        let penalty_possible = rules.starving && matches!(self.feeding, Some(Feeding::Penalty(_))) && self.some_move_feeds(pos, rules);
+        log.push(|| Event::Move {
+            player: mover,
+            pit: k,
+            phase: phase.name.clone(),
+            choices: self.choice_labels(pos, k),
+        });
+        // One way to play a pit (the usual case): the move is the pit, with no division to split it.
+        let pit = if self.choices == 1 {
+            move_base(k)
+        } else {
+            self.move_parts(move_base(k)).0
+        };
+        let origin = self.pit(mover, pit);
+        let stores_before = self.stores(&pos.board);
+        // The position before a first move may not have been settled.
+        let first_move = pos.ply == 0;
+        let turn = Turn::of(self, pos, rules, k, choices.as_ref());
+        let sown = match self.sow(&mut pos.board, turn, origin, phase, log) {
+            Ok(s) => s,
+            Err(e) => unreachable!(
+                "a legal move's sowing ends (check_move sowed it when it might not): {} laps",
+                e.laps
+            ),
+        };
+        let mut hash_delta = sown.hash_delta;
+        // `sown` goes by value: a reference would keep it in memory on every move, for a rule few
+        // games have.
+        if !phase.after_moves.is_empty() && self.after_move(&mut pos.board, turn, origin, sown, phase, log) {
+            // The memory (or, in a phase that sows nothing, the seeds) changed: the position's
+            // identity is worked out afresh.
+            hash_delta = None;
+        }
+        pos.ply += 1;
+        if penalty_possible && self.row_seeds(&pos.board, mover.other()) == 0 {
+            self.feeding_penalty(pos, mover, log);
+            return None;
+        }
+        if sown.another {
+            log.push(|| Event::AnotherMove { player: mover });
+        } else {
+            pos.to_move = mover.other();
+        }
+        if self.passing {
+            self.pass_if_unable(pos, hints, log);
+        }
+        let stores_grew = self.stores(&pos.board) != stores_before;
+        let repeated = self.uses_repeated && self.remember(pos, mover, hash_delta, stores_grew);
+        self.settle(pos, mover, repeated, first_move || stores_grew, hints, log)
+    }
+
+    /// The `after move` rules of `phase`, after the sowing of `turn`'s move from `origin`: every one
+    /// whose condition holds is carried out, in order, each reading what the ones before it left.
+    /// Returns whether the memory or the seeds changed.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn after_move(
+        &self,
+        board: &mut Board,
+        turn: Turn,
+        origin: Cell,
+        sown: Sown,
+        phase: &Phase,
+        log: &mut impl Narrate,
+    ) -> bool {
+        let before = (board.memory.clone(), board.cells.clone());
+        let track = phase.track(turn.mover, turn.cw);
+        for rule in &phase.after_moves {
+            let snapshot = board.clone();
+            let ctx = Ctx {
+                taken: sown.taken,
+                lifted: sown.lifted,
+                ..self.ctx_lap(turn, &snapshot, None, sown.last, origin, sown.laps, track)
+            };
+            if ctx.bool(&rule.when) {
+                self.act(board, &snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, None, log);
+            }
+        }
+        board.memory != before.0 || board.cells != before.1
+    }
+
+    /// `pass when unable`: the player to move who has no legal move passes the turn when the other
+    /// player has one. When neither has, the turn stays, for the end rules to see.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn pass_if_unable(&self, pos: &mut Position, hints: Hints, log: &mut impl Narrate) {
+        let unable = |pos: &Position| self.legal_with(pos, self.move_rules(pos, hints)).is_empty();
+        if !unable(pos) {
+            return;
+        }
+        let passer = pos.to_move;
+        pos.to_move = passer.other();
+        if unable(pos) {
+            pos.to_move = passer;
+            return;
+        }
+        log.push(|| Event::Pass { player: passer });
+    }
+
+    /// Could the mover, whose opponent has no seeds, give them some (for a feeding penalty)?
+    #[cold]
+    #[inline(never)]
+    pub(super) fn some_move_feeds(&self, pos: &Position, rules: MoveRules) -> bool {
+        let unfed = MoveRules {
+            starving: false,
+            must_feed: false,
+            ..rules
+        };
+        if self.uses_choose {
+            return self.choice_moves(pos, unfed).iter().any(|&(k, _)| self.feeds(pos, rules, k));
+        }
+        let mover = pos.to_move;
+        (1..=self.move_count()).any(|j| {
+            let mut after = pos.board.clone();
+            self.check_move(pos, unfed, j).is_ok()
+                && self
+                    .sow(
+                        &mut after,
+                        Turn::of(self, pos, rules, j, None),
+                        self.pit(mover, self.move_parts(j).0),
+                        rules.phase,
+                        &mut Silent,
+                    )
+                    .is_ok()
+                && self.row_seeds(&after, mover.other()) > 0
+        })
+    }
+
+    /// Ends the game: `mover` could have fed the opponent and did not.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn feeding_penalty(&self, pos: &mut Position, mover: Player, log: &mut impl Narrate) {
+        let Some(Feeding::Penalty(to)) = &self.feeding else {
+            unreachable!("a feeding penalty needs a penalty policy")
+        };
+        let receiver = self.ctx_at(pos, mover).player(to);
+        log.push(|| Event::FeedingPenalty { mover, receiver });
+        self.finish(
+            pos,
+            "feeding penalty",
+            &Remaining::To(Code::constant(receiver.index() as i64)),
+            None,
+            None,
+            mover,
+            log,
+        );
+    }
+
+    /// Adds the position reached by `mover`'s move to the history; was it there already? The history
+    /// ends with the position before the move (when it is kept), so the new identity is that one's
+    /// changed by what the sowing moved, when it only moved seeds along the track.
+    #[inline]
+    pub(super) fn remember(&self, pos: &mut Position, mover: Player, hash_delta: Option<u64>, stores_grew: bool) -> bool {
+        let h = match (pos.history.last(), hash_delta) {
+            (Some(h), Some(delta)) => h
+                .wrapping_add(delta)
+                .wrapping_sub(Self::turn_key(mover))
+                .wrapping_add(Self::turn_key(pos.to_move)),
+            _ => self.hash_apart(pos),
+        };
+        if self.stores_only_grow && stores_grew {
+            // No position before this move can come back: a store is larger now and never shrinks.
+            pos.history.clear();
+        }
+        let seen = pos.history.contains(h);
+        pos.history.push(h);
+        seen
+    }
+
+    /// [`Game::hash`], out of line: after a move that only moved seeds along the track the identity
+    /// is worked out from the last one.
+    #[inline(never)]
+    pub(super) fn hash_apart(&self, pos: &Position) -> u64 {
+        self.hash(pos)
+    }
+
+    /// Seeds in each store.
+    #[inline]
+    pub(super) fn stores(&self, board: &Board) -> [u32; 2] {
+        let s = self.pit_count();
+        [board.cells[s], board.cells[s + 1]]
+    }
+
+    /// Does the (legal) move `k` leave the other player's row with seeds?
+    pub(super) fn feeds(&self, pos: &Position, rules: MoveRules, k: usize) -> bool {
+        let mut after = pos.board.clone();
+        let choices = self.uses_choose.then(|| Choices::of_move(k));
+        self.sow(
+            &mut after,
+            Turn::of(self, pos, rules, k, choices.as_ref()),
+            self.pit(pos.to_move, self.move_parts(move_base(k)).0),
+            rules.phase,
+            &mut Silent,
+        )
+        .is_ok()
+            && self.row_seeds(&after, pos.to_move.other()) > 0
+    }
+}

@@ -1,0 +1,157 @@
+//! Rounds: who opens the next one and how its board is set up from the seeds each player holds.
+
+use super::{Board, Game, Outcome, Player, Position};
+use crate::compile::ir::{Fill, Opener, Rounds};
+
+impl Game {
+    /// Who opens the round after one that ended with `outcome`, whose last move `ender` made. Every
+    /// seed is in a store by now. A drawn round, or equal seeds, leave it to alternation.
+    pub(super) fn next_opener(&self, pos: &Position, rounds: &Rounds, outcome: Outcome, ender: Player) -> Player {
+        let alternate = pos.opener.other();
+        let Some(rule) = rounds.opener else {
+            return self.first;
+        };
+        match (rule, outcome) {
+            (Opener::Alternate, _) => alternate,
+            (Opener::Same, _) => pos.opener,
+            (Opener::OtherThanEnder, _) => ender.other(),
+            (Opener::Winner | Opener::Loser, Outcome::Draw) => alternate,
+            (Opener::Winner, Outcome::South) | (Opener::Loser, Outcome::North) => Player::South,
+            (Opener::Winner, Outcome::North) | (Opener::Loser, Outcome::South) => Player::North,
+            (Opener::FewerSeeds, _) => {
+                let [south, north] = self.stores(&pos.board);
+                match south.cmp(&north) {
+                    std::cmp::Ordering::Less => Player::South,
+                    std::cmp::Ordering::Greater => Player::North,
+                    std::cmp::Ordering::Equal => alternate,
+                }
+            }
+        }
+    }
+
+    /// Sets up the next round from the seeds in the stores (the board is empty): seeds move from the
+    /// stores into pits, never otherwise, so every seed is kept.
+    pub(super) fn setup_round(&self, pos: &mut Position, rounds: &Rounds, opener: Player) {
+        let n = self.side_pits();
+        pos.round += 1;
+        pos.round_start = pos.ply;
+        if !rounds.keep_claims {
+            pos.board.claimed.iter_mut().for_each(|c| *c = None);
+        }
+        // The seeds each player sets up with, in hand: all but those kept in the store.
+        let mut hand = [Player::South, Player::North].map(|p| {
+            let store = self.store(p) as usize;
+            let held = pos.board.cells[store].saturating_sub(rounds.kept_in_store);
+            pos.board.cells[store] -= held;
+            held
+        });
+        // With `mirror`, the player with more seeds copies the other's pits (equal seeds: the player
+        // who does not open the round copies).
+        let copier = rounds.mirror.then(|| match hand[0].cmp(&hand[1]) {
+            std::cmp::Ordering::Less => Player::North,
+            std::cmp::Ordering::Greater => Player::South,
+            std::cmp::Ordering::Equal => opener.other(),
+        });
+        if let Some(fill) = rounds.fill {
+            self.fill_pits(&mut pos.board, fill, &mut hand, copier);
+        }
+        if rounds.deal {
+            let fewest = hand.iter().copied().min().unwrap_or(0);
+            for p in Player::BOTH {
+                let open: Vec<usize> = self.row(p).filter(|&c| !pos.board.closed[c]).collect();
+                if open.is_empty() || Some(p) == copier {
+                    continue;
+                }
+                hand[p.index()] -= fewest;
+                for i in 0..fewest as usize {
+                    pos.board.cells[open[i % open.len()]] += 1;
+                }
+            }
+        }
+        if let Some(copier) = copier {
+            for c in self.row(copier.other()) {
+                let m = self.mirror_cell(c);
+                let seeds = pos.board.cells[c].min(hand[copier.index()]);
+                pos.board.cells[m] = seeds;
+                pos.board.closed[m] = pos.board.closed[c];
+                hand[copier.index()] -= seeds;
+            }
+        }
+        if rounds.fill.is_some_and(|f| f.close_unfilled) {
+            for c in 0..2 * n {
+                pos.board.closed[c] = pos.board.cells[c] == 0;
+            }
+        }
+        for p in Player::BOTH {
+            pos.board.cells[self.store(p) as usize] += hand[p.index()];
+        }
+        debug_assert!(pos.board.cells.len() == self.pit_count() + 2);
+        pos.to_move = opener;
+        pos.opener = opener;
+        pos.history.clear();
+        if self.uses_repeated {
+            let h = self.hash(pos);
+            pos.history.push(h);
+        }
+    }
+
+    /// `setup fill N`: each player (but the one who copies, with `mirror`) fills their pits, pit 1
+    /// first, with N seeds from their hand; then, with `claim unfilled`, a player who filled all of
+    /// their own pits fills the other's empty pits with what is left, and claims them.
+    pub(super) fn fill_pits(&self, board: &mut Board, fill: Fill, hand: &mut [u32; 2], copier: Option<Player>) {
+        let per = fill.per_pit;
+        board.closed.iter_mut().for_each(|c| *c = false);
+        let whole = |h: u32| ((h / per) as usize).min(self.side_pits());
+        let as_many = whole(hand[0]).min(whole(hand[1]));
+        // Fills the pits `cells` in order while the hand allows; returns how many took seeds.
+        let put = |board: &mut Board, hand: &mut u32, cells: &[usize], limit: usize, claim: Option<Player>| {
+            let mut filled = 0;
+            for &c in cells.iter().take(limit) {
+                let seeds = if *hand >= per {
+                    per
+                } else if fill.remainder_next {
+                    *hand
+                } else {
+                    0
+                };
+                if seeds == 0 {
+                    break;
+                }
+                *hand -= seeds;
+                board.cells[c] = seeds;
+                if let Some(p) = claim {
+                    board.claimed[c] = Some(p);
+                }
+                filled += 1;
+            }
+            filled
+        };
+        for p in Player::BOTH {
+            if Some(p) == copier {
+                continue;
+            }
+            let own: Vec<usize> = self.row(p).collect();
+            let limit = if fill.as_many_as_other { as_many } else { own.len() };
+            put(board, &mut hand[p.index()], &own, limit, None);
+        }
+        if fill.claim_unfilled {
+            for p in Player::BOTH {
+                let full = self.row(p).all(|c| board.cells[c] > 0);
+                if !full || hand[p.index()] == 0 {
+                    continue;
+                }
+                let empty: Vec<usize> = self.row(p.other()).filter(|&c| board.cells[c] == 0).collect();
+                put(board, &mut hand[p.index()], &empty, empty.len(), Some(p));
+            }
+        }
+    }
+
+    /// The pit mirroring `c` across the middle of the board: the other player's pit in the same row,
+    /// counted from the other end (so the two face each other on a board of one row a player).
+    pub(super) fn mirror_cell(&self, c: usize) -> usize {
+        let n = self.side_pits();
+        let (side, at) = (c / n, c % n);
+        let (row, number) = (at / self.columns, at % self.columns);
+        (1 - side) * n + row * self.columns + (self.columns - 1 - number)
+    }
+}

@@ -1,0 +1,471 @@
+//! Sowing: a move's laps, seed by seed along the track (skipping, relaying, starting again from a
+//! rule's pull), with the fast lap of the usual sowing kept small.
+
+use super::eval::Ctx;
+use super::trace::{Event, Narrate, Passed};
+use super::turn::*;
+use super::{Board, Cell, Game, Slots};
+use crate::compile::ir::{NO_PIT, Phase, Reg, Sow, Then, Track};
+
+impl Game {
+    /// Sows from `origin` on `board` (in place), with triggers, captures, relays and the grand slam
+    /// policy. `turn` gives the rest of the context (the mover, ply, round).
+    #[inline(always)]
+    pub(super) fn sow<L: Narrate>(&self, board: &mut Board, turn: Turn, origin: Cell, phase: &Phase, log: &mut L) -> Result<Sown, Endless> {
+        let sow = &phase.sow;
+        // Seeds sown again may turn the move's direction (`sow taken ... ccw`).
+        let mut turn = turn;
+        let mut track = phase.track(turn.mover, turn.cw);
+        // Per cell, the count before the latest seed fell in; kept only when some rule reads it.
+        let mut before: Option<Slots<u32>> = self.uses_before.then(|| board.cells.clone());
+        // Seeds taken by capture rules, to put back for a grand slam (made at the first capture).
+        let mut captured: Option<CaptureLog> = None;
+        let skipped = if sow.skip_origin { origin } else { NO_PIT };
+        // A `skip when` that reads the board is tested as each seed falls.
+        let one_by_one = !self.triggers.is_empty() || L::ON || sow.skip_each().is_some();
+        let keys = &self.hash_keys;
+        // What the laps changed in the board's part of the hash, while they only moved seeds along
+        // the track (no capture, no trigger).
+        let mut hash_delta = 0u64;
+        let mut only_moved = true;
+        let mut start = origin;
+        let mut lap = 1u32;
+        let mut another = false;
+        // What the rules did: seeds taken, and seeds to sow again (two plain values, which the usual
+        // lap only reads).
+        let mut taken = 0u32;
+        let mut pulled: Option<Pull> = None;
+        let mut final_last: Cell;
+        loop {
+            let hand = match pulled.take() {
+                Some(pull) => {
+                    start = pull.after;
+                    turn.cw = pull.cw;
+                    track = phase.track(turn.mover, turn.cw);
+                    log.push(|| Event::SowAgain {
+                        seeds: pull.seeds,
+                        from: track.next[pull.after as usize],
+                        lap,
+                    });
+                    pull.seeds
+                }
+                None => {
+                    // The usual pick-up: every seed of `start`. A move's first lap may start otherwise
+                    // (from the store, or back into the pit played), worked out out of line.
+                    let (from, hand) = if lap == 1 && sow.special_start {
+                        if phase.sows_nothing {
+                            // The phase's `after move` rules do what the move does.
+                            return Ok(Sown {
+                                another: false,
+                                last: origin,
+                                laps: 0,
+                                taken: 0,
+                                lifted: 0,
+                                grand_slam: false,
+                                cw: turn.cw,
+                                hash_delta: Some(0),
+                            });
+                        }
+                        let (from, hand, after) = self.first_pick_up(board, turn, origin, sow, track);
+                        start = after;
+                        (from, hand)
+                    } else {
+                        (start, std::mem::take(&mut board.cells[start as usize]))
+                    };
+                    hash_delta = hash_delta.wrapping_sub(u64::from(hand).wrapping_mul(keys[from as usize]));
+                    log.push(|| Event::PickUp {
+                        cell: from,
+                        seeds: hand,
+                        lap,
+                    });
+                    hand
+                }
+            };
+            turn.lifted = hand;
+            let last = if !one_by_one {
+                let closed = (!turn.open).then_some(&board.closed[..]);
+                // The cells a `skip when` answered before the game passes over.
+                let stated = if sow.skip.is_some() { sow.skip_table(turn.mover) } else { None };
+                let lap_sown = sow_lap(
+                    &mut board.cells,
+                    closed,
+                    stated,
+                    before.as_deref_mut(),
+                    track,
+                    keys,
+                    start,
+                    hand,
+                    skipped,
+                )
+                .ok_or(Endless { laps: lap, nowhere: true })?;
+                hash_delta = hash_delta.wrapping_add(lap_sown.keys);
+                lap_sown.last
+            } else {
+                only_moved = false;
+                self.sow_one_by_one(board, turn, origin, phase, lap, &mut before, hand, start, &mut taken, log)?
+            };
+            final_last = last;
+            log.push(|| Event::LapEnds {
+                last,
+                count: board.cells[last as usize],
+            });
+            let seeds = board.cells[last as usize].min(63);
+            if phase.capture_at[turn.mover.index()][last as usize] >> seeds & 1 != 0
+                && let Some(then) = self.capture(
+                    board,
+                    turn,
+                    before.as_deref(),
+                    last,
+                    origin,
+                    lap,
+                    phase,
+                    track,
+                    &mut captured,
+                    &mut taken,
+                    &mut pulled,
+                    log,
+                )
+            {
+                only_moved = false;
+                if pulled.is_some() {
+                    // The taken seeds are sown on at once: a lap of their own, which the capture and
+                    // relay rules then read like any other.
+                    lap += 1;
+                    if lap > sow.relay_limit {
+                        return Err(Endless {
+                            laps: sow.relay_limit,
+                            nowhere: false,
+                        });
+                    }
+                    continue;
+                }
+                // Tested one by one rather than matched: most laps end with no rule fired, and a
+                // jump on the answer is mispredicted more often than two tests.
+                if then == Then::AnotherMove {
+                    another = true;
+                    break;
+                }
+                if then == Then::End {
+                    break;
+                }
+            }
+            // The pit a relay goes on from: `last`, or the one `relay from` names.
+            let mut relay_pit = last;
+            let relay = sow.relay.as_ref().is_some_and(|r| {
+                if let Some(code) = &sow.relay_from {
+                    relay_pit = self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track).pit(code);
+                }
+                relay_pit != NO_PIT
+                    && !self.is_store(relay_pit)
+                    && board.cells[relay_pit as usize] > 0
+                    && Ctx {
+                        taken,
+                        ..self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track)
+                    }
+                    .bool(r)
+            });
+            if !relay {
+                log.push(|| Event::TurnEnds {
+                    why: if sow.relay.is_some() {
+                        "the relay rule does not go on from here".into()
+                    } else {
+                        "the seeds are all sown".into()
+                    },
+                });
+                break;
+            }
+            lap += 1;
+            if lap > sow.relay_limit {
+                return Err(Endless {
+                    laps: sow.relay_limit,
+                    nowhere: false,
+                });
+            }
+            start = relay_pit;
+        }
+        let grand_slam = match &captured {
+            Some(captured) => self.grand_slam_check(board, captured, turn.mover.other(), &mut another, log),
+            None => false,
+        };
+        Ok(Sown {
+            another,
+            last: final_last,
+            laps: lap,
+            taken,
+            lifted: turn.lifted,
+            grand_slam,
+            cw: turn.cw,
+            hash_delta: only_moved.then_some(hash_delta),
+        })
+    }
+
+    /// The first pick-up of a move whose phase starts otherwise than by taking every seed of the pit
+    /// played: from the store (`from store N`: the pit played gets the first seed), or back into the pit
+    /// played (`start in origin`). Returns the cell picked up from, the seeds, and the cell the lap
+    /// starts after.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn first_pick_up(&self, board: &mut Board, turn: Turn, origin: Cell, sow: &Sow, track: &Track) -> (Cell, u32, Cell) {
+        if let Some(n) = sow.from_store {
+            let store = self.store(turn.mover);
+            let hand = board.cells[store as usize].min(n);
+            board.cells[store as usize] -= hand;
+            return (store, hand, track.prev[origin as usize]);
+        }
+        let back = sow
+            .start_in_origin
+            .as_ref()
+            .is_some_and(|c| self.ctx_turn(turn, board).with(Reg::Origin, origin).bool(c));
+        let held = board.cells[origin as usize];
+        // `lift N` takes N seeds, at least one and at most all the pit holds.
+        let hand = match &sow.lift {
+            Some(code) => {
+                let n = self.ctx_turn(turn, board).with(Reg::Origin, origin).run(code);
+                n.clamp(1, i64::from(held.max(1))).min(i64::from(held)) as u32
+            }
+            None => held,
+        };
+        board.cells[origin as usize] -= hand;
+        (origin, hand, if back { track.prev[origin as usize] } else { origin })
+    }
+
+    /// Sows `hand` seeds one at a time from the cell after `start`, testing the triggers after each
+    /// seed and narrating; returns the last cell sown. The usual lap (no trigger, no narration) is
+    /// the loop in [`Game::sow`] itself; this one is kept apart so that loop stays small.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(super) fn sow_one_by_one(
+        &self,
+        board: &mut Board,
+        turn: Turn,
+        origin: Cell,
+        phase: &Phase,
+        lap: u32,
+        before: &mut Option<Slots<u32>>,
+        mut hand: u32,
+        start: Cell,
+        taken: &mut u32,
+        log: &mut impl Narrate,
+    ) -> Result<Cell, Endless> {
+        let sow = &phase.sow;
+        let track = phase.track(turn.mover, turn.cw);
+        let mut c = start;
+        let mut last = start;
+        let mut sown_into = Vec::new();
+        let mut passed = 0usize;
+        let table = sow.skip_table(turn.mover);
+        // One test a seed for games without `skip when`.
+        let stated = sow.skip.is_some();
+        while hand > 0 {
+            c = track.next[c as usize];
+            let why = if sow.skip_origin && c == origin {
+                Some(Passed::Origin)
+            } else if board.closed.get(c as usize).copied().unwrap_or(false) {
+                Some(Passed::Closed)
+            } else if stated
+                && (table.is_some_and(|t| t[c as usize])
+                    || sow.skip_each().is_some_and(|cond| {
+                        Ctx {
+                            lap,
+                            before: before.as_deref(),
+                            track: Some(track),
+                            taken: *taken,
+                            ..self.ctx_turn(turn, board).with(Reg::Pit, c).with(Reg::Origin, origin)
+                        }
+                        .bool(cond)
+                    }))
+            {
+                Some(Passed::Stated)
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                passed += 1;
+                if passed > track.cells.len() {
+                    // Every cell of the track is skipped: the seeds cannot be sown.
+                    return Err(Endless { laps: lap, nowhere: true });
+                }
+                // Told where it happens: after the seeds sown before it.
+                if log.enabled() && !sown_into.is_empty() {
+                    let cells = std::mem::take(&mut sown_into);
+                    log.push(|| Event::Sown { lap, cells });
+                }
+                log.skip(c, why);
+                continue;
+            }
+            passed = 0;
+            if let Some(b) = before.as_mut() {
+                b[c as usize] = board.cells[c as usize];
+            }
+            board.cells[c as usize] += 1;
+            hand -= 1;
+            last = c;
+            if log.enabled() {
+                sown_into.push(c);
+            }
+            if self.trigger_at[turn.mover.index()][c as usize] >> board.cells[c as usize].min(63) & 1 == 0 {
+                continue;
+            }
+            for trigger in &self.triggers {
+                let fires = Ctx {
+                    final_seed: hand == 0,
+                    lap,
+                    before: before.as_deref(),
+                    track: Some(track),
+                    taken: *taken,
+                    ..self.ctx_turn(turn, board).with(Reg::Pit, c).with(Reg::Origin, origin)
+                }
+                .bool(&trigger.when);
+                if fires {
+                    if log.enabled() {
+                        let cells = std::mem::take(&mut sown_into);
+                        log.push(|| Event::Sown { lap, cells });
+                    }
+                    let snapshot = board.clone();
+                    let ctx = Ctx {
+                        final_seed: hand == 0,
+                        lap,
+                        before: before.as_deref(),
+                        track: Some(track),
+                        taken: *taken,
+                        ..self.ctx_turn(turn, &snapshot).with(Reg::Pit, c).with(Reg::Origin, origin)
+                    };
+                    // Check refuses `sow taken` in a trigger, so a trigger never hands seeds back.
+                    *taken += self
+                        .act(board, &snapshot, &trigger.actions, &trigger.name, phase, turn.cw, ctx, None, log)
+                        .taken;
+                }
+            }
+        }
+        if log.enabled() && !sown_into.is_empty() {
+            log.push(|| Event::Sown { lap, cells: sown_into });
+        }
+        Ok(last)
+    }
+}
+
+/// What one lap of the usual sowing did.
+struct Lap {
+    /// The cell the last seed fell into.
+    last: Cell,
+    /// The sum of the hash keys of the cells sown into, one per seed.
+    keys: u64,
+}
+
+/// One lap of the usual sowing (no trigger to test, nothing to narrate): `hand` seeds one by one
+/// into the cells after `start` along the track, passing over `skipped`, the `closed` pits and the
+/// cells a `skip when` table (`stated`, answered before the game) passes over, noting in `before` each cell's count before its latest seed. `None` when every cell of the track is
+/// passed over, so the seeds cannot be sown. In line in [`Game::sow`]: a call per lap cost more
+/// time than the registers it saves.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn sow_lap(
+    cells: &mut [u32],
+    closed: Option<&[bool]>,
+    stated: Option<&[bool]>,
+    before: Option<&mut [u32]>,
+    track: &Track,
+    keys: &[u64],
+    start: Cell,
+    hand: u32,
+    skipped: Cell,
+) -> Option<Lap> {
+    let next = &track.next;
+    if closed.is_none() && stated.is_none() && next.get(skipped as usize).is_none_or(|&after| after != skipped) {
+        // Only the skipped cell is passed over, and the cell after it never is: the usual case.
+        return Some(match before {
+            None => sow_along::<false>(cells, &mut [], track, keys, start, hand, skipped),
+            Some(before) => sow_along::<true>(cells, before, track, keys, start, hand, skipped),
+        });
+    }
+    sow_lap_checked(
+        cells,
+        closed.unwrap_or(&[]),
+        stated.unwrap_or(&[]),
+        before,
+        next,
+        keys,
+        start,
+        hand,
+        skipped,
+    )
+}
+
+/// [`sow_lap`] when no pit is closed and no two skipped cells follow one another, kept to a
+/// handful of instructions a seed. It counts places along the track rather than following `next`,
+/// so that each seed's cell is known without waiting for the last one's. With `BEFORE`, each
+/// cell's count before its seed is noted in `before`; the loop is compiled once with and once
+/// without, so that a game that does not read those counts does not test for them at every seed.
+#[inline(always)]
+fn sow_along<const BEFORE: bool>(
+    cells: &mut [u32],
+    before: &mut [u32],
+    track: &Track,
+    keys: &[u64],
+    start: Cell,
+    hand: u32,
+    skipped: Cell,
+) -> Lap {
+    let order = &track.cells;
+    let mut c = start as usize;
+    let mut sum = 0u64;
+    let mut i = track.place[c] as usize;
+    for _ in 0..hand {
+        i = if i + 1 == order.len() { 0 } else { i + 1 };
+        c = order[i] as usize;
+        if c == skipped as usize {
+            i = if i + 1 == order.len() { 0 } else { i + 1 };
+            c = order[i] as usize;
+        }
+        if BEFORE {
+            before[c] = cells[c];
+        }
+        cells[c] += 1;
+        sum = sum.wrapping_add(keys[c]);
+    }
+    Lap {
+        last: c as Cell,
+        keys: sum,
+    }
+}
+
+/// [`sow_lap`] when pits may be closed or passed over by `skip when`, or skipped cells may follow
+/// one another: one seed at a time along `next`. Out of line, to keep the usual lap small.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn sow_lap_checked(
+    cells: &mut [u32],
+    closed: &[bool],
+    stated: &[bool],
+    mut before: Option<&mut [u32]>,
+    next: &[Cell],
+    keys: &[u64],
+    start: Cell,
+    mut hand: u32,
+    skipped: Cell,
+) -> Option<Lap> {
+    let mut c = start as usize;
+    let mut sum = 0u64;
+    let mut passed = 0usize;
+    while hand > 0 {
+        c = next[c] as usize;
+        if c == skipped as usize || closed.get(c).copied().unwrap_or(false) || stated.get(c).copied().unwrap_or(false) {
+            passed += 1;
+            if passed > cells.len() {
+                return None;
+            }
+            continue;
+        }
+        passed = 0;
+        if let Some(b) = before.as_deref_mut() {
+            b[c] = cells[c];
+        }
+        cells[c] += 1;
+        sum = sum.wrapping_add(keys[c]);
+        hand -= 1;
+    }
+    Some(Lap {
+        last: c as Cell,
+        keys: sum,
+    })
+}

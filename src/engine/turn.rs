@@ -1,0 +1,243 @@
+//! What a move in progress carries: the rules that apply to it, the turn's facts, what its sowing
+//! and its rules did so far, and why a move may be refused. Every room of the engine shares these.
+
+use std::fmt;
+
+use super::choice::{Choices, move_base};
+use super::{Cell, Game, Player, Position, Slots};
+use crate::compile::ir::{Phase, Track};
+
+/// Why a move cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveError {
+    /// The game is already over.
+    GameOver,
+    /// The move is against the rules.
+    Illegal {
+        /// The move named (as [`Game::parse_move`] reads it).
+        pit: usize,
+        /// The move as the player writes it (`3`, `b4`, `3R`).
+        name: String,
+        /// Why, in words.
+        reason: String,
+    },
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::GameOver => write!(f, "the game is over: no more moves can be played"),
+            MoveError::Illegal { name, reason, .. } => write!(f, "pit {name} cannot be played: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// The sowing of one move failed to finish.
+pub(super) struct Endless {
+    pub(super) laps: u32,
+    /// The seeds in hand found no cell to fall into (every cell of the track is passed over).
+    pub(super) nowhere: bool,
+}
+
+/// Seeds taken by a capture rule during a move, to put back for a grand slam.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Taken {
+    pub(super) cell: Cell,
+    pub(super) seeds: u32,
+    pub(super) to: Player,
+}
+
+impl Default for Taken {
+    fn default() -> Self {
+        Taken {
+            cell: 0,
+            seeds: 0,
+            to: Player::South,
+        }
+    }
+}
+
+/// A set of cells, as bits: a board has at most 2 × 64 pits and two stores.
+#[derive(Default)]
+pub(super) struct CellSet([u64; 3]);
+
+impl CellSet {
+    pub(super) fn has(&self, c: Cell) -> bool {
+        self.0.get(c as usize / 64).is_some_and(|w| w >> (c % 64) & 1 != 0)
+    }
+
+    pub(super) fn insert(&mut self, c: Cell) {
+        if let Some(w) = self.0.get_mut(c as usize / 64) {
+            *w |= 1 << (c % 64);
+        }
+    }
+}
+
+/// Seeds taken by capture rules during a move (only kept when the game has a grand slam policy).
+pub(super) type CaptureLog = Slots<Taken, 8>;
+
+/// What one move's sowing did.
+#[derive(Clone, Copy)]
+pub(super) struct Sown {
+    pub(super) another: bool,
+    /// Where the last lap ended.
+    pub(super) last: Cell,
+    /// Laps sown.
+    pub(super) laps: u32,
+    /// Seeds the move's rules took (to a store, to an owner, or into the hand to sow again).
+    pub(super) taken: u32,
+    /// Seeds picked up to start the last lap.
+    pub(super) lifted: u32,
+    pub(super) grand_slam: bool,
+    /// The way the last lap went: clockwise?
+    pub(super) cw: bool,
+    /// What the sowing added to the board's part of [`Game::hash`], when it only moved seeds along
+    /// the track (no capture, no trigger): then the next position's hash is the last one's plus this,
+    /// a few additions instead of a pass over every cell.
+    pub(super) hash_delta: Option<u64>,
+}
+
+/// Seeds a capture rule took into the mover's hand to sow again (`sow taken`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Pull {
+    pub(super) seeds: u32,
+    /// The lap starts in the cell after this one.
+    pub(super) after: Cell,
+    /// The lap, and the rest of the move, go clockwise.
+    pub(super) cw: bool,
+}
+
+/// What a rule's actions did that the move goes on with.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Acted {
+    pub(super) pulled: Option<Pull>,
+    pub(super) taken: u32,
+}
+
+/// The most moves a position of a game with choices on the way lists: past it the rest are left
+/// out, so that finding them always ends.
+pub const MAX_CHOICE_MOVES: usize = 65_536;
+
+/// Why a move may not be played (put in words by [`Game::refusal`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Refusal {
+    NoSuchPit,
+    /// Not a pit the player may start a move from (`play from`).
+    NotPlayable,
+    Closed,
+    Empty,
+    /// In a phase that sows nothing, the move's rules would leave every seed where it is.
+    Unchanged,
+    /// The phase's forbid rule with this index.
+    Forbidden(usize),
+    /// A move takes seeds from the store, which is empty.
+    NoReserve,
+    /// Another move takes seeds, and this one takes none.
+    MustCapture,
+    /// The mover chose a direction the phase does not sow in.
+    FixedDirection,
+    /// The move does not answer the choices its rules ask, or names an option that does not exist.
+    BadChoice,
+    Endless(u32),
+    /// A lap's seeds find no cell to fall into.
+    Nowhere,
+    GrandSlam,
+    Starves,
+}
+
+/// What deciding whether a move is legal needs to know of its position, the same for all its moves.
+#[derive(Clone, Copy)]
+pub(crate) struct MoveRules<'a> {
+    /// The phase whose rules apply.
+    pub(super) phase: &'a Phase,
+    /// The feeding rule applies: the opponent has no seeds.
+    pub(super) starving: bool,
+    /// A move must give the opponent seeds.
+    pub(super) must_feed: bool,
+    /// A move's sowing can make it illegal whatever the feeding rule says.
+    pub(super) sow_always: bool,
+    /// No pit is closed.
+    pub(super) open: bool,
+}
+
+/// What stays true all game that a caller playing many moves may tell the engine once, so that it is
+/// not worked out again for every move.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Hints {
+    /// Every seed on the board (seeds are never created or destroyed).
+    pub total: Option<i64>,
+    /// No pit is closed, and none ever will be.
+    pub open: bool,
+}
+
+impl Hints {
+    /// What holds all game long from `pos` on.
+    pub(crate) fn of(game: &Game, pos: &Position) -> Hints {
+        Hints {
+            total: game.uses_total.then(|| i64::from(game.seed_total(pos))),
+            open: !game.uses_closed && !pos.board.closed.contains(&true),
+        }
+    }
+}
+
+/// What a move needs to know of its position besides the board.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Turn<'c> {
+    /// The choices the move carries, when its rules ask the mover to choose on the way.
+    pub(super) choices: Option<&'c Choices>,
+    pub(super) mover: Player,
+    pub(super) ply: u32,
+    pub(super) round: u32,
+    /// Moves played in this round.
+    pub(super) round_ply: u32,
+    pub(super) rounds_won: [u32; 2],
+    /// No pit is closed (closures change only between rounds, never during a move).
+    pub(super) open: bool,
+    /// The sowing goes clockwise: the phase's direction, or the mover's choice where it is chosen.
+    pub(super) cw: bool,
+    /// The player who began the game.
+    pub(super) starter: Player,
+    /// Seeds picked up to start the lap being sown (`lifted`).
+    pub(super) lifted: u32,
+}
+
+impl<'c> Turn<'c> {
+    /// The turn of the move `k` of a position whose move rules are known.
+    #[inline]
+    pub(super) fn of(game: &Game, pos: &Position, rules: MoveRules, k: usize, choices: Option<&'c Choices>) -> Turn<'c> {
+        Turn {
+            choices,
+            mover: pos.to_move,
+            ply: pos.ply,
+            round: pos.round,
+            round_ply: pos.ply - pos.round_start,
+            rounds_won: pos.rounds_won,
+            open: rules.open,
+            cw: game.sows_clockwise(rules.phase, move_base(k)),
+            starter: pos.starter,
+            lifted: 0,
+        }
+    }
+}
+
+impl Phase {
+    /// The track `mover` sows along, clockwise when chosen so (and the phase lets the mover choose).
+    #[inline]
+    pub(super) fn track(&self, mover: Player, cw: bool) -> &Track {
+        if cw {
+            &self.cw_tracks[mover.index()]
+        } else {
+            &self.tracks[mover.index()]
+        }
+    }
+}
+
+/// The most seeds in a game whose end rules that read only the stores are tabulated (see
+/// [`Game::store_table`]): a table holds `(total + 1)²` answers.
+pub(super) const TABULATED_TOTAL: u32 = 200;
+
+/// Most rounds that may end without a single move before the engine gives up: a file whose rounds
+/// are set up so that none can be played would otherwise loop forever.
+pub(super) const MAX_EMPTY_ROUNDS: u32 = 1000;
