@@ -818,7 +818,9 @@ fn move_spans(program: &Program, name: &str) -> Vec<Span> {
     fn walk(items: &[Item], name: &str, out: &mut Vec<Span>) {
         for i in items {
             match &i.kind {
-                ItemKind::Capture(def) | ItemKind::Trigger(def) | ItemKind::AfterMove(def) if def.name.node == name => {
+                ItemKind::Capture(def) | ItemKind::Trigger(def) | ItemKind::AfterMove(def) | ItemKind::At(_, def)
+                    if def.name.node == name =>
+                {
                     out.extend(def.actions.iter().filter(|a| matches!(a.node, Action::Move(..))).map(|a| a.span))
                 }
                 ItemKind::Phase(_, _, inner) => walk(inner, name, out),
@@ -875,7 +877,7 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                         expr(p, out);
                     }
                 }
-                ItemKind::Trigger(def) | ItemKind::Capture(def) | ItemKind::AfterMove(def) => {
+                ItemKind::Trigger(def) | ItemKind::Capture(def) | ItemKind::AfterMove(def) | ItemKind::At(_, def) => {
                     expr(&def.when, out);
                     for a in &def.actions {
                         match &a.node {
@@ -919,7 +921,7 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
 fn rule_span(program: &Program, name: &str) -> Option<Span> {
     fn walk(items: &[Item], name: &str) -> Option<Span> {
         items.iter().find_map(|i| match &i.kind {
-            ItemKind::Capture(def) | ItemKind::Trigger(def) if def.name.node == name => Some(def.name.span),
+            ItemKind::Capture(def) | ItemKind::Trigger(def) | ItemKind::At(_, def) if def.name.node == name => Some(def.name.span),
             ItemKind::Phase(_, _, inner) => walk(inner, name),
             _ => None,
         })

@@ -159,7 +159,7 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
                 }
             }
             ItemKind::Memory(slot) => f(&mut slot.start),
-            ItemKind::Trigger(def) | ItemKind::Capture(def) | ItemKind::AfterMove(def) => {
+            ItemKind::Trigger(def) | ItemKind::Capture(def) | ItemKind::AfterMove(def) | ItemKind::At(_, def) => {
                 f(&mut def.when);
                 for a in &mut def.actions {
                     match &mut a.node {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, Sources, Span, suggest};
-use crate::syntax::ast::{DropKind, Item, ItemKind};
+use crate::syntax::ast::{DropKind, Item, ItemKind, Moment};
 
 /// The merged items of a file and its ancestors, in order, each key at most once.
 #[derive(Debug, Clone, Default)]
@@ -294,6 +294,9 @@ fn kind_word(kind: DropKind) -> &'static str {
         DropKind::Phase => "phase",
         DropKind::AfterMove => "after move",
         DropKind::Track => "track",
+        DropKind::At(Moment::TurnStart) => "at turn start",
+        DropKind::At(Moment::LapEnd) => "at lap end",
+        DropKind::At(Moment::AfterCapture) => "after capture",
     }
 }
 
@@ -369,6 +372,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::Rounds => "rounds".into(),
         ItemKind::Memory(slot) => format!("memory {}", slot.name.node),
         ItemKind::AfterMove(def) => format!("after move \"{}", def.name.node),
+        ItemKind::At(moment, def) => format!("{} \"{}", kind_word(DropKind::At(*moment)), def.name.node),
         ItemKind::Track(name, _) => format!("track \"{}", name.node),
     })
 }

@@ -11,7 +11,8 @@ mod types;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
 use crate::syntax::ast::{
-    Action, CapUnit, EndResult, Expr, ExprKind, FillOption, Item, ItemKind, PlayFrom, Receiver, Remaining, RuleDef, SeriesDef, TrackKind,
+    Action, CapUnit, EndResult, Expr, ExprKind, FillOption, Item, ItemKind, Moment, PlayFrom, Receiver, Remaining, RuleDef, SeriesDef,
+    TrackKind,
 };
 pub use load::{Program, load, load_text};
 use types::{Scope, Ty, TypeChecker};
@@ -426,7 +427,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                     match &i.kind {
                         ItemKind::NoCaptures => no_captures = Some(i.span),
                         ItemKind::AfterMove(def) => check_after_move(def, no_sowing.is_some(), &mut tc, &mut diags),
-                        ItemKind::NoSowing => {}
+                        ItemKind::At(..) | ItemKind::NoSowing => {}
                         ItemKind::Capture(_) => first_capture = first_capture.or(Some(i.span)),
                         k if k.is_sowing() => {}
                         ItemKind::Forbid(..)
@@ -441,7 +442,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                                 "not allowed in a phase",
                             )
                             .with_help(
-                                "a phase may hold `sow { }`, `forbid`, `capture`, `no captures`, `captures required`, `no sowing`, `after move` and `optional`",
+                                "a phase may hold `sow { }`, `forbid`, `capture`, rules at a moment (`at lap end`, `after move`, ...), `no captures`, `captures required`, `no sowing` and `optional`",
                             ),
                         ),
                     }
@@ -703,70 +704,98 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                     );
                 }
                 capture_names.entry(&def.name.node).or_insert(def.name.span);
-                tc.expect(&def.when, Ty::Bool, Scope::lap_end());
-                let mut took = false;
-                let mut thens = 0;
-                for a in &def.actions {
-                    match &a.node {
-                        Action::Series(..) if !took => diags.push(
-                            Diagnostic::error(
-                                "sow::check::misplaced",
-                                "`series` must follow a `take`",
-                                a.span,
-                                "series without a take",
-                            )
-                            .with_help("write `take last` first: the series walks on from the first pit taken"),
-                        ),
-                        Action::Take(..) => took = true,
-                        Action::SowTaken(_) if !took => diags.push(
-                            Diagnostic::error(
-                                "sow::check::misplaced",
-                                "`sow taken` must follow a `take`",
-                                a.span,
-                                "nothing taken yet",
-                            )
-                            .with_help("write the `take` whose seeds are sown again first"),
-                        ),
-                        Action::SowTaken(_) if def.actions.iter().any(|b| matches!(b.node, Action::Then(_))) => diags.push(
-                            Diagnostic::error(
-                                "sow::check::conflict",
-                                "a rule that sows its seeds again cannot also say `then`",
-                                a.span,
-                                "the move goes on with this sowing",
-                            )
-                            .with_help("remove the `then`: the lap of the taken seeds decides what happens next"),
-                        ),
-                        Action::Then(_) => {
-                            thens += 1;
-                            if thens > 1 {
-                                diags.push(
-                                    Diagnostic::error("sow::check::duplicate", "a rule can say `then` only once", a.span, "second `then`")
-                                        .with_help("keep the one `then` that says what happens after this rule"),
-                                );
-                            }
-                        }
-                        _ => {}
-                    }
-                    let scope = if matches!(a.node, Action::Series(..)) {
-                        Scope::lap_end().with_pit()
-                    } else {
-                        Scope::lap_end()
-                    };
-                    if let Action::Series(SeriesDef { cap: Some((n, unit)), .. }) = &a.node {
-                        let what = if *unit == CapUnit::Pits { "pits" } else { "seeds" };
-                        bounded(
-                            statics,
-                            n,
-                            1..=limits::MAX_SERIES_CAP,
-                            |v| format!("a series capped at {v} {what} takes nothing"),
-                            what,
-                            diags,
-                        );
-                    }
-                    check_action(&a.node, a.span, tc, scope, diags);
+                check_lap_rule(def, tc, statics, diags);
+            }
+            ItemKind::At(Moment::LapEnd | Moment::AfterCapture, def) => check_lap_rule(def, tc, statics, diags),
+            ItemKind::At(Moment::TurnStart, def) => check_turn_start(def, tc, diags),
+            _ => {}
+        }
+    }
+}
+
+/// A rule at the end of a lap (a capture, or a rule `at lap end` or `after capture`): it may take,
+/// walk a series, sow again and say what happens next.
+fn check_lap_rule(def: &RuleDef, tc: &mut TypeChecker, statics: &Statics, diags: &mut Vec<Diagnostic>) {
+    tc.expect(&def.when, Ty::Bool, Scope::lap_end());
+    let mut took = false;
+    let mut thens = 0;
+    for a in &def.actions {
+        match &a.node {
+            Action::Series(..) if !took => diags.push(
+                Diagnostic::error(
+                    "sow::check::misplaced",
+                    "`series` must follow a `take`",
+                    a.span,
+                    "series without a take",
+                )
+                .with_help("write `take last` first: the series walks on from the first pit taken"),
+            ),
+            Action::Take(..) => took = true,
+            Action::SowTaken(_) if !took => diags.push(
+                Diagnostic::error(
+                    "sow::check::misplaced",
+                    "`sow taken` must follow a `take`",
+                    a.span,
+                    "nothing taken yet",
+                )
+                .with_help("write the `take` whose seeds are sown again first"),
+            ),
+            Action::SowTaken(_) if def.actions.iter().any(|b| matches!(b.node, Action::Then(_))) => diags.push(
+                Diagnostic::error(
+                    "sow::check::conflict",
+                    "a rule that sows its seeds again cannot also say `then`",
+                    a.span,
+                    "the move goes on with this sowing",
+                )
+                .with_help("remove the `then`: the lap of the taken seeds decides what happens next"),
+            ),
+            Action::Then(_) => {
+                thens += 1;
+                if thens > 1 {
+                    diags.push(
+                        Diagnostic::error("sow::check::duplicate", "a rule can say `then` only once", a.span, "second `then`")
+                            .with_help("keep the one `then` that says what happens after this rule"),
+                    );
                 }
             }
             _ => {}
+        }
+        let scope = if matches!(a.node, Action::Series(..)) {
+            Scope::lap_end().with_pit()
+        } else {
+            Scope::lap_end()
+        };
+        if let Action::Series(SeriesDef { cap: Some((n, unit)), .. }) = &a.node {
+            let what = if *unit == CapUnit::Pits { "pits" } else { "seeds" };
+            bounded(
+                statics,
+                n,
+                1..=limits::MAX_SERIES_CAP,
+                |v| format!("a series capped at {v} {what} takes nothing"),
+                what,
+                diags,
+            );
+        }
+        check_action(&a.node, a.span, tc, scope, diags);
+    }
+}
+
+/// A rule `at turn start`: the move is named (`origin`), nothing is lifted, no lap has ended, so
+/// there is no `last` to read, no series to walk and no sowing to go on with.
+fn check_turn_start(def: &RuleDef, tc: &mut TypeChecker, diags: &mut Vec<Diagnostic>) {
+    tc.expect(&def.when, Ty::Bool, Scope::move_start());
+    for a in &def.actions {
+        match &a.node {
+            Action::Series(..) | Action::SowTaken(_) | Action::Then(_) => diags.push(
+                Diagnostic::error(
+                    "sow::check::misplaced",
+                    "at the start of a turn nothing is sown yet: a rule there can take, move, claim and change memory",
+                    a.span,
+                    "not allowed at turn start",
+                )
+                .with_help("`series`, `sow taken` and `then` belong in a rule at the end of a lap (`capture`, `at lap end`)"),
+            ),
+            _ => check_action(&a.node, a.span, tc, Scope::move_start(), diags),
         }
     }
 }
@@ -1155,32 +1184,34 @@ fn check_tracks(
 }
 
 /// Is the expression written as a set of pits (`board`, `row(P)`, `... where ...`)?
-/// An `after move` rule changes memory; in a phase whose moves sow nothing it is what the move does,
-/// so it may also move seeds (from pit to pit, never creating or destroying one).
-fn check_after_move(def: &RuleDef, sows_nothing: bool, tc: &mut TypeChecker, diags: &mut Vec<Diagnostic>) {
+/// An `after move` rule acts once the move's sowing is over: it may take, walk a series, move, claim
+/// and change memory, and give the mover another move; there is no sowing left to go on with or end.
+/// In a phase whose moves sow nothing, its rules are what the move does.
+fn check_after_move(def: &RuleDef, _sows_nothing: bool, tc: &mut TypeChecker, diags: &mut Vec<Diagnostic>) {
     tc.expect(&def.when, Ty::Bool, Scope::after_sowing());
+    let mut took = false;
     for a in &def.actions {
         match &a.node {
-            Action::Set(..) | Action::Add(..) => check_action(&a.node, a.span, tc, Scope::after_sowing(), diags),
-            Action::Move(..) if sows_nothing => check_action(&a.node, a.span, tc, Scope::after_sowing(), diags),
-            _ if sows_nothing => diags.push(
-                Diagnostic::error(
-                    "sow::check::misplaced",
-                    "an `after move` rule of a phase that sows nothing can only move seeds and change memory",
-                    a.span,
-                    "not allowed after the move",
+            Action::SowTaken(_) | Action::Then(crate::syntax::ast::Then::End | crate::syntax::ast::Then::Continue) => {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::misplaced",
+                        "after the move its sowing is over: nothing can be sown again, and the move has ended anyway",
+                        a.span,
+                        "not allowed after the move",
+                    )
+                    .with_help("write this in a rule at the end of a lap (`capture`, `at lap end`); after the move, `then another move` gives the mover another move"),
                 )
-                .with_help("write `move N from PIT to PIT` (seeds go from pit to pit), `set` or `add`"),
+            }
+            Action::Series(..) if !took => diags.push(
+                Diagnostic::error("sow::check::misplaced", "`series` must follow a `take`", a.span, "series without a take")
+                    .with_help("write `take last` first: the series walks on from the first pit taken"),
             ),
-            _ => diags.push(
-                Diagnostic::error(
-                    "sow::check::misplaced",
-                    "an `after move` rule can only set or add to memory",
-                    a.span,
-                    "not allowed after the move",
-                )
-                .with_help("seeds are taken, moved and claimed by `capture` and `trigger` rules, during the move"),
-            ),
+            Action::Series(..) => check_action(&a.node, a.span, tc, Scope::after_sowing().with_pit(), diags),
+            _ => {
+                took |= matches!(a.node, Action::Take(..));
+                check_action(&a.node, a.span, tc, Scope::after_sowing(), diags)
+            }
         }
     }
 }

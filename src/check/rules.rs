@@ -435,6 +435,11 @@ fn others(an: &Analysis, items: &[crate::syntax::ast::Item], diags: &mut Vec<Dia
                 name_span: def.name.span,
                 when: &def.when,
             },
+            ItemKind::At(_, def) => Rule {
+                what: format!("the rule `{}`", def.name.node),
+                name_span: def.name.span,
+                when: &def.when,
+            },
             ItemKind::AfterMove(def) => Rule {
                 what: format!("the `after move` rule `{}`", def.name.node),
                 name_span: def.name.span,

@@ -209,6 +209,12 @@ pub struct Phase {
     /// `after move` rules, tried in order after every move of the phase; every one that holds is
     /// carried out: the phase's own, then the usual ones.
     pub after_moves: Vec<Rule>,
+    /// `at turn start` rules: every one that holds is carried out, in order, before anything is lifted.
+    pub turn_starts: Vec<Rule>,
+    /// `at lap end` rules: at the end of every lap, after the capture rules, every one that holds.
+    pub lap_ends: Vec<Rule>,
+    /// `after capture` rules: at the end of a lap where a capture rule was carried out, right after it.
+    pub after_captures: Vec<Rule>,
     /// `no sowing`: a move sows nothing, its `after move` rules do what it does (and a move that
     /// leaves the seeds as they were is not legal).
     pub sows_nothing: bool,
@@ -319,13 +325,14 @@ pub struct Rule {
     pub then: Then,
 }
 
-/// What happens after a capture rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What happens after a capture rule. Ordered by strength: when several rules of one moment say
+/// what comes next, the strongest stands (another move over the end of the move over going on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Then {
-    /// The move ends.
-    End,
     /// The relay rule decides.
     Continue,
+    /// The move ends.
+    End,
     /// The mover moves again.
     AnotherMove,
 }

@@ -415,7 +415,9 @@ fn hash_keys(cells: usize, memory: usize) -> Vec<u64> {
 
 fn uses(items: &[Item], pred: &dyn Fn(&ast::Action) -> bool) -> bool {
     items.iter().any(|i| match &i.kind {
-        ItemKind::Trigger(d) | ItemKind::Capture(d) => d.actions.iter().any(|a| pred(&a.node)),
+        ItemKind::Trigger(d) | ItemKind::Capture(d) | ItemKind::AfterMove(d) | ItemKind::At(_, d) => {
+            d.actions.iter().any(|a| pred(&a.node))
+        }
         ItemKind::Phase(_, _, inner) => uses(inner, pred),
         _ => false,
     })
@@ -505,6 +507,8 @@ impl Lower<'_> {
         let mut captures_required = base.is_some_and(|b| b.captures_required);
         let mut optional = false;
         let mut after_moves = Vec::new();
+        // The rules of the other moments, by moment: the phase's own first, then the usual ones.
+        let mut moments: [Vec<Rule>; 3] = Default::default();
         let mut sows_nothing = false;
         let mut after_moves_choose = false;
         for item in items {
@@ -566,6 +570,12 @@ impl Lower<'_> {
                     after_moves_choose |= self.typer.chooses.get();
                     self.typer.chooses.set(chose_before || self.typer.chooses.get());
                 }
+                ItemKind::At(moment, def) => {
+                    let chose_before = self.typer.chooses.replace(false);
+                    moments[*moment as usize].push(self.rule(def));
+                    after_moves_choose |= self.typer.chooses.get();
+                    self.typer.chooses.set(chose_before || self.typer.chooses.get());
+                }
                 ItemKind::NoSowing => sows_nothing = true,
                 _ => {}
             }
@@ -576,7 +586,11 @@ impl Lower<'_> {
         if let Some(b) = base {
             after_moves.extend(b.after_moves.iter().cloned());
             after_moves_choose |= b.after_moves_choose;
+            for (own, usual) in moments.iter_mut().zip([&b.turn_starts, &b.lap_ends, &b.after_captures]) {
+                own.extend(usual.iter().cloned());
+            }
         }
+        let [turn_starts, lap_ends, after_captures] = moments;
         if sows_nothing {
             // Nothing is picked up, so nothing of the usual first lap is left to say.
             captures.clear();
@@ -595,6 +609,9 @@ impl Lower<'_> {
             forbids,
             captures,
             after_moves,
+            turn_starts,
+            lap_ends,
+            after_captures,
             sows_nothing,
             after_moves_choose,
             tracks: Default::default(),

@@ -308,6 +308,9 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         && !game.uses_can_feed
         && game.memory.is_empty()
         && phase.after_moves.is_empty()
+        && phase.turn_starts.is_empty()
+        && phase.lap_ends.is_empty()
+        && phase.after_captures.is_empty()
         && !phase.sows_nothing
         && !game.uses_choose
         && !game.passing

@@ -46,7 +46,12 @@ impl Game {
             *pulled = fired.pulled;
             *taken += fired.taken;
         }
-        // The narration names every rule carried out: one with no actions, by what it says comes next.
+        self.narrate_then(rule, log);
+        Some(rule.then)
+    }
+
+    /// The narration names every rule carried out: one with no actions, by what it says comes next.
+    pub(super) fn narrate_then(&self, rule: &Rule, log: &mut impl Narrate) {
         match rule.then {
             Then::End => log.push(|| Event::TurnEnds {
                 why: format!("the rule \"{}\" says so", rule.name),
@@ -56,7 +61,84 @@ impl Game {
             }),
             _ => {}
         }
-        Some(rule.then)
+    }
+
+    /// The rules of a lap's end besides the captures: the `after capture` ones when a capture rule
+    /// was carried out (`captured_now`), then the `at lap end` ones. Every one that holds is carried
+    /// out, in order, each reading the board the ones before it left; a rule that sows again ends the
+    /// moment (its seeds are the next lap). Tells the strongest `then` said, if a rule was carried out.
+    #[allow(clippy::too_many_arguments)]
+    #[cold]
+    #[inline(never)]
+    pub(super) fn lap_end_rules(
+        &self,
+        board: &mut Board,
+        turn: Turn,
+        before: Option<&[u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        phase: &Phase,
+        track: &Track,
+        captured_now: bool,
+        captured: &mut Option<CaptureLog>,
+        taken: &mut u32,
+        pulled: &mut Option<Pull>,
+        log: &mut impl Narrate,
+    ) -> Option<Then> {
+        let after_capture = phase.after_captures.iter().filter(|_| captured_now);
+        let mut then = None;
+        for rule in after_capture.chain(&phase.lap_ends) {
+            let holds = Ctx {
+                taken: *taken,
+                ..self.ctx_lap(turn, board, before, last, origin, lap, track)
+            }
+            .bool(&rule.when);
+            if !holds {
+                continue;
+            }
+            if !rule.actions.is_empty() {
+                let fired = self.fire(board, turn, before, last, origin, lap, phase, rule, *taken, captured, log);
+                *taken += fired.taken;
+                if fired.pulled.is_some() {
+                    *pulled = fired.pulled;
+                    return Some(Then::Continue);
+                }
+            }
+            self.narrate_then(rule, log);
+            then = then.max(Some(rule.then));
+        }
+        then
+    }
+
+    /// The rules `at turn start`, before the move's seeds are lifted: every one that holds is carried
+    /// out, in order. Returns the seeds they took.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn turn_start_rules(
+        &self,
+        board: &mut Board,
+        turn: Turn,
+        origin: Cell,
+        phase: &Phase,
+        captured: &mut Option<CaptureLog>,
+        log: &mut impl Narrate,
+    ) -> u32 {
+        let track = phase.track(turn.mover, turn.cw);
+        let mut taken = 0;
+        for rule in &phase.turn_starts {
+            let holds = Ctx {
+                taken,
+                ..self.ctx_lap(turn, board, None, origin, origin, 0, track)
+            }
+            .bool(&rule.when);
+            if holds {
+                taken += self
+                    .fire(board, turn, None, origin, origin, 0, phase, rule, taken, captured, log)
+                    .taken;
+            }
+        }
+        taken
     }
 
     /// Carries out the actions of the capture rule `rule`, which holds at the end of a lap.

@@ -6,7 +6,7 @@ use super::eval::Ctx;
 use super::trace::{Event, Log, Narrate, Silent};
 use super::turn::*;
 use super::{Board, Cell, Game, Moves, Player, Position};
-use crate::compile::ir::{Code, Feeding, Phase, Remaining};
+use crate::compile::ir::{Code, Feeding, Phase, Remaining, Then};
 
 impl Game {
     /// Plays a move (a pit number of the player to move). `pos` is a start from [`Game::initial`], a
@@ -89,19 +89,23 @@ impl Game {
             ),
         };
         let mut hash_delta = sown.hash_delta;
+        let mut another = sown.another;
         // `sown` goes by value: a reference would keep it in memory on every move, for a rule few
         // games have.
-        if !phase.after_moves.is_empty() && self.after_move(&mut pos.board, turn, origin, sown, phase, log) {
-            // The memory (or, in a phase that sows nothing, the seeds) changed: the position's
-            // identity is worked out afresh.
-            hash_delta = None;
+        if !phase.after_moves.is_empty() {
+            let (changed, again) = self.after_move(&mut pos.board, turn, origin, sown, phase, log);
+            if changed {
+                // The memory or the seeds changed: the position's identity is worked out afresh.
+                hash_delta = None;
+            }
+            another |= again;
         }
         pos.ply += 1;
         if penalty_possible && self.row_seeds(&pos.board, mover.other()) == 0 {
             self.feeding_penalty(pos, mover, log);
             return None;
         }
-        if sown.another {
+        if another {
             log.push(|| Event::AnotherMove { player: mover });
         } else {
             pos.to_move = mover.other();
@@ -116,7 +120,8 @@ impl Game {
 
     /// The `after move` rules of `phase`, after the sowing of `turn`'s move from `origin`: every one
     /// whose condition holds is carried out, in order, each reading what the ones before it left.
-    /// Returns whether the memory or the seeds changed.
+    /// Returns whether the memory, the seeds or the claims changed, and whether a rule gave the
+    /// mover another move.
     #[cold]
     #[inline(never)]
     pub(super) fn after_move(
@@ -127,9 +132,10 @@ impl Game {
         sown: Sown,
         phase: &Phase,
         log: &mut impl Narrate,
-    ) -> bool {
-        let before = (board.memory.clone(), board.cells.clone());
+    ) -> (bool, bool) {
+        let before = board.clone();
         let track = phase.track(turn.mover, turn.cw);
+        let mut another = false;
         for rule in &phase.after_moves {
             let snapshot = board.clone();
             let ctx = Ctx {
@@ -139,9 +145,11 @@ impl Game {
             };
             if ctx.bool(&rule.when) {
                 self.act(board, &snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, None, log);
+                self.narrate_then(rule, log);
+                another |= rule.then == Then::AnotherMove;
             }
         }
-        board.memory != before.0 || board.cells != before.1
+        (*board != before, another)
     }
 
     /// `pass when unable`: the player to move who has no legal move passes the turn when the other

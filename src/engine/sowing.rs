@@ -36,6 +36,10 @@ impl Game {
         let mut taken = 0u32;
         let mut pulled: Option<Pull> = None;
         let mut final_last: Cell;
+        if !phase.turn_starts.is_empty() {
+            only_moved = false;
+            taken += self.turn_start_rules(board, turn, origin, phase, &mut captured, log);
+        }
         loop {
             let hand = match pulled.take() {
                 Some(pull) => {
@@ -110,8 +114,9 @@ impl Game {
                 count: board.cells[last as usize],
             });
             let seeds = board.cells[last as usize].min(63);
-            if phase.capture_at[turn.mover.index()][last as usize] >> seeds & 1 != 0
-                && let Some(then) = self.capture(
+            let mut then = None;
+            if phase.capture_at[turn.mover.index()][last as usize] >> seeds & 1 != 0 {
+                then = self.capture(
                     board,
                     turn,
                     before.as_deref(),
@@ -124,8 +129,28 @@ impl Game {
                     &mut taken,
                     &mut pulled,
                     log,
-                )
-            {
+                );
+            }
+            if pulled.is_none() && !(phase.lap_ends.is_empty() && phase.after_captures.is_empty()) {
+                let captured_now = then.is_some();
+                let more = self.lap_end_rules(
+                    board,
+                    turn,
+                    before.as_deref(),
+                    last,
+                    origin,
+                    lap,
+                    phase,
+                    track,
+                    captured_now,
+                    &mut captured,
+                    &mut taken,
+                    &mut pulled,
+                    log,
+                );
+                then = then.max(more);
+            }
+            if let Some(then) = then {
                 only_moved = false;
                 if pulled.is_some() {
                     // The taken seeds are sown on at once: a lap of their own, which the capture and

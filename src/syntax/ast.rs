@@ -285,6 +285,18 @@ pub enum RingOwner {
 
 pub use crate::board::PlayFrom;
 
+/// A moment of a move at which a rule of its own acts (`at lap end "NAME" { ... }`). The other
+/// moments have their older words: `at each seed` is a `trigger`, `at move end` an `after move`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    /// `at turn start`: the move is named, nothing is lifted yet.
+    TurnStart,
+    /// `at lap end`: after the lap's capture rules, every rule that holds.
+    LapEnd,
+    /// `after capture`: right after a capture rule was carried out at the end of a lap.
+    AfterCapture,
+}
+
 /// Which kind of named item `drop` removes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DropKind {
@@ -302,6 +314,8 @@ pub enum DropKind {
     AfterMove,
     /// `drop track`.
     Track,
+    /// `drop at lap end` (and the other moments of their own).
+    At(Moment),
 }
 
 /// Whom a memory value is kept for.
@@ -477,6 +491,8 @@ pub enum ItemKind {
     Memory(MemorySlot),
     /// `after move "NAME" { ... }`.
     AfterMove(RuleDef),
+    /// `at MOMENT "NAME" { ... }` for the moments without a word of their own.
+    At(Moment, RuleDef),
     /// `track "NAME" = PIECES`: a track stated once, for `sow { track "NAME" }`.
     Track(Spanned<String>, Vec<TrackPiece>),
 }

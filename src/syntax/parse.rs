@@ -25,7 +25,7 @@ pub const MAX_SOURCE_BYTES: usize = 1 << 20;
 /// Words an item may start with, for "did you mean".
 const ITEM_WORDS: &[&str] = &[
     "game", "extends", "param", "board", "first", "sow", "forbid", "feeding", "grand", "trigger", "capture", "captures", "no", "pass",
-    "let", "end", "phase", "rounds", "drop", "memory", "after",
+    "let", "end", "phase", "rounds", "drop", "memory", "after", "at",
 ];
 
 /// How deeply brackets may nest, and how many prefix operators (`not`, `-`) may follow each other.
@@ -574,8 +574,26 @@ fn is_item(rule: Rule) -> bool {
             | Rule::drop_item
             | Rule::memory_item
             | Rule::after_move_item
+            | Rule::moment_item
             | Rule::track_item
     )
+}
+
+/// What the words of a moment (`at lap end`, `after capture`, ...) name.
+enum MomentWords {
+    At(Moment),
+    EachSeed,
+    MoveEnd,
+}
+
+fn moment_words(text: &str) -> MomentWords {
+    match text.split_whitespace().collect::<Vec<_>>().as_slice() {
+        [_, "turn", "start"] => MomentWords::At(Moment::TurnStart),
+        [_, "lap", "end"] => MomentWords::At(Moment::LapEnd),
+        [_, "each", "seed"] => MomentWords::EachSeed,
+        [_, "move", "end"] => MomentWords::MoveEnd,
+        _ => MomentWords::At(Moment::AfterCapture),
+    }
 }
 
 /// A rule that would continue an expression.
@@ -936,6 +954,15 @@ impl Builder {
             }
             Rule::trigger_item => ItemKind::Trigger(self.rule_def(inner)?),
             Rule::after_move_item => ItemKind::AfterMove(self.rule_def(inner)?),
+            Rule::moment_item => {
+                let moment = inner.next().expect("moment");
+                let def = self.rule_def(inner)?;
+                match moment_words(moment.as_str()) {
+                    MomentWords::At(m) => ItemKind::At(m, def),
+                    MomentWords::EachSeed => ItemKind::Trigger(def),
+                    MomentWords::MoveEnd => ItemKind::AfterMove(def),
+                }
+            }
             Rule::memory_slot => {
                 let owner = inner.next().expect("owner");
                 let owner = Spanned {
@@ -1034,6 +1061,11 @@ impl Builder {
             Rule::drop_item => {
                 let kind = inner.next().expect("kind");
                 let kind = match kind.as_str() {
+                    words if kind.clone().into_inner().next().is_some() => match moment_words(words) {
+                        MomentWords::At(m) => DropKind::At(m),
+                        MomentWords::EachSeed => DropKind::Trigger,
+                        MomentWords::MoveEnd => DropKind::AfterMove,
+                    },
                     "capture" => DropKind::Capture,
                     "trigger" => DropKind::Trigger,
                     "end" => DropKind::End,
