@@ -898,7 +898,15 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                                 pits.iter().for_each(|p| expr(p, out));
                                 expr(player, out);
                             }
-                            Action::SowTaken(again) => again.pit.iter().for_each(|p| expr(p, out)),
+                            Action::SowTaken(again) | Action::SowFrom(again) => again.pit.iter().for_each(|p| expr(p, out)),
+                            Action::TakeSome(count, pit, to) => {
+                                expr(count, out);
+                                expr(pit, out);
+                                if let Some(Receiver::Player(p)) = to {
+                                    expr(p, out);
+                                }
+                            }
+                            Action::Close(pits, _) => pits.iter().for_each(|p| expr(p, out)),
                             Action::Then(_) => {}
                             Action::Set(a, b) | Action::Add(a, b) => [a, b].iter().for_each(|x| expr(x, out)),
                         }

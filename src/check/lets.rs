@@ -184,7 +184,15 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
                             pits.iter_mut().for_each(&mut *f);
                             f(player);
                         }
-                        Action::SowTaken(again) => again.pit.iter_mut().for_each(&mut *f),
+                        Action::SowTaken(again) | Action::SowFrom(again) => again.pit.iter_mut().for_each(&mut *f),
+                        Action::TakeSome(count, pit, to) => {
+                            f(count);
+                            f(pit);
+                            if let Some(Receiver::Player(p)) = to {
+                                f(p);
+                            }
+                        }
+                        Action::Close(pits, _) => pits.iter_mut().for_each(&mut *f),
                         Action::Then(_) => {}
                         Action::Set(target, value) => {
                             f(target);

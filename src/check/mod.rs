@@ -678,10 +678,10 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                 tc.expect(&def.when, Ty::Bool, Scope::trigger());
                 for a in &def.actions {
                     match &a.node {
-                        Action::Series(..) | Action::Then(_) | Action::SowTaken(_) => diags.push(
+                        Action::Series(..) | Action::Then(_) | Action::SowTaken(_) | Action::SowFrom(_) => diags.push(
                             Diagnostic::error(
                                 "sow::check::misplaced",
-                                "a trigger can only take, move or claim seeds",
+                                "a trigger can only take, move or claim seeds, close or open pits and change memory",
                                 a.span,
                                 "not allowed in a trigger",
                             )
@@ -740,7 +740,7 @@ fn check_lap_rule(def: &RuleDef, tc: &mut TypeChecker, statics: &Statics, diags:
                 )
                 .with_help("write the `take` whose seeds are sown again first"),
             ),
-            Action::SowTaken(_) if def.actions.iter().any(|b| matches!(b.node, Action::Then(_))) => diags.push(
+            Action::SowTaken(_) | Action::SowFrom(_) if def.actions.iter().any(|b| matches!(b.node, Action::Then(_))) => diags.push(
                 Diagnostic::error(
                     "sow::check::conflict",
                     "a rule that sows its seeds again cannot also say `then`",
@@ -786,7 +786,7 @@ fn check_turn_start(def: &RuleDef, tc: &mut TypeChecker, diags: &mut Vec<Diagnos
     tc.expect(&def.when, Ty::Bool, Scope::move_start());
     for a in &def.actions {
         match &a.node {
-            Action::Series(..) | Action::SowTaken(_) | Action::Then(_) => diags.push(
+            Action::Series(..) | Action::SowTaken(_) | Action::SowFrom(_) | Action::Then(_) => diags.push(
                 Diagnostic::error(
                     "sow::check::misplaced",
                     "at the start of a turn nothing is sown yet: a rule there can take, move, claim and change memory",
@@ -1192,7 +1192,7 @@ fn check_after_move(def: &RuleDef, _sows_nothing: bool, tc: &mut TypeChecker, di
     let mut took = false;
     for a in &def.actions {
         match &a.node {
-            Action::SowTaken(_) | Action::Then(crate::syntax::ast::Then::End | crate::syntax::ast::Then::Continue) => {
+            Action::SowTaken(_) | Action::SowFrom(_) | Action::Then(crate::syntax::ast::Then::End | crate::syntax::ast::Then::Continue) => {
                 diags.push(
                     Diagnostic::error(
                         "sow::check::misplaced",
@@ -1302,12 +1302,20 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
             tc.expect_pit_list(pits, scope, "claim");
             tc.expect(player, Ty::Player, scope);
         }
-        Action::SowTaken(again) => {
+        Action::SowTaken(again) | Action::SowFrom(again) => {
             // `either`: the mover chooses the way of this sowing, when the rule is carried out.
             if let Some(pit) = &again.pit {
                 tc.expect(pit, Ty::Pit, scope);
             }
         }
+        Action::TakeSome(count, pit, to) => {
+            tc.expect(count, Ty::Int, scope);
+            tc.expect(pit, Ty::Pit, scope);
+            if let Some(Receiver::Player(p)) = to {
+                tc.expect(p, Ty::Player, scope);
+            }
+        }
+        Action::Close(pits, _) => tc.expect_pit_list(pits, scope, "close"),
         Action::Then(_) => {}
         Action::Set(target, value) => {
             if let Some(m) = tc.memory_target(target, scope) {

@@ -854,6 +854,11 @@ pub(super) fn effects(game: &Game, before: &Position, ply: &Ply, view: &View) ->
                 parts.push(format!("does not feed the opponent, so the seeds left go to {}", call(*receiver)))
             }
             Event::Claim { cell, player, .. } => parts.push(format!("{} now belongs to {}", game.describe(*cell), call(*player))),
+            Event::Close { cell, closing, .. } => parts.push(format!(
+                "{} is {}",
+                game.describe(*cell),
+                if *closing { "closed" } else { "open again" }
+            )),
             Event::GameEnds {
                 round: Some(r), outcome, ..
             } if !ply.after.over => {

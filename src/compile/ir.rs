@@ -44,6 +44,8 @@ pub struct Game {
     pub rounds: Option<Rounds>,
     /// Some rule claims pits (the position shows `claimed`).
     pub uses_claims: bool,
+    /// Some rule closes or opens pits during a move.
+    pub closes_in_moves: bool,
     /// Some end rule asks `can_feed` (worth computing only then).
     pub uses_can_feed: bool,
     /// Some rule closes pits (the position shows `closed`).
@@ -407,6 +409,24 @@ pub enum Action {
         cw: Option<bool>,
         /// The mover chooses the direction (`either`).
         chosen_way: bool,
+        /// `sow from PIT`: the seeds of the pit named are picked up first and sown with the rule's.
+        lift: bool,
+    },
+    /// `take N from PIT`: N seeds of one pit (or all it holds, when fewer), counted as taken.
+    TakeSome {
+        /// How many.
+        count: Code,
+        /// Which pit (or store).
+        pit: Code,
+        /// Who gets them.
+        to: Receiver,
+    },
+    /// `close PITS` / `open PITS`.
+    Close {
+        /// Which pits.
+        pits: Vec<PitsExpr>,
+        /// Out of play (else back into it).
+        closing: bool,
     },
 }
 

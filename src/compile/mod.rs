@@ -167,7 +167,9 @@ pub fn compile(checked: &Checked) -> Game {
     });
     let fill = rounds.as_ref().and_then(|r| r.fill);
     let uses_claims = uses(items, &|a| matches!(a, ast::Action::Claim(..))) || fill.is_some_and(|f| f.claim_unfilled);
-    let uses_closed = fill.is_some_and(|f| f.close_unfilled);
+    // A rule that closes or opens pits during a move: no move may count on the pits staying open.
+    let closes_in_moves = uses(items, &|a| matches!(a, ast::Action::Close(..)));
+    let uses_closed = fill.is_some_and(|f| f.close_unfilled) || closes_in_moves;
     let uses_can_feed = items
         .iter()
         .any(|i| matches!(&i.kind, ItemKind::End(_, cond, ..) if mentions(cond, "can_feed")));
@@ -225,6 +227,7 @@ pub fn compile(checked: &Checked) -> Game {
         rounds,
         uses_claims,
         uses_closed,
+        closes_in_moves,
         uses_can_feed,
         uses_repeated: lower.typer.repeated.get(),
         uses_before: lower.typer.before.get(),
@@ -684,7 +687,27 @@ impl Lower<'_> {
                     pits: pits.iter().map(|x| self.pits(x)).collect(),
                     player: self.player(p),
                 }),
-                ast::Action::SowTaken(again) => actions.push(Action::SowTaken {
+                ast::Action::TakeSome(count, pit, to) => {
+                    if may_be_store(&self.typer.pit(&self.expr(pit)), self.sows_into_store) {
+                        self.takes_from_store.set(true);
+                    }
+                    actions.push(Action::TakeSome {
+                        count: Gen::int(self.pits, &self.typer.int(&self.expr(count))),
+                        pit: Gen::pit(self.pits, &self.typer.pit(&self.expr(pit))),
+                        to: match to {
+                            _ if sows_again => Receiver::Hand,
+                            None => Receiver::Player(Gen::player(self.pits, &typed::PlayerExpr::Mover)),
+                            Some(ast::Receiver::Owner) => Receiver::Owner,
+                            Some(ast::Receiver::Player(p)) => Receiver::Player(self.player(p)),
+                        },
+                    })
+                }
+                ast::Action::Close(pits, closing) => actions.push(Action::Close {
+                    pits: pits.iter().map(|x| self.pits(x)).collect(),
+                    closing: *closing,
+                }),
+                ast::Action::SowTaken(again) | ast::Action::SowFrom(again) => actions.push(Action::SowTaken {
+                    lift: matches!(a.node, ast::Action::SowFrom(_)),
                     pit: again.pit.as_ref().map(|p| Gen::pit(self.pits, &self.typer.pit(&self.expr(p)))),
                     after: again.after,
                     cw: again

@@ -530,11 +530,70 @@ impl Game {
                         tried = Some(remembered(false));
                     }
                 }
+                Action::TakeSome { count, pit, to } => {
+                    let c = ctx.pit(pit);
+                    let n = u32::try_from(ctx.run(count).max(0)).unwrap_or(u32::MAX);
+                    if c == NO_PIT || n == 0 {
+                        continue;
+                    }
+                    let n = n.min(board.cells[c as usize]);
+                    board.cells[c as usize] -= n;
+                    let mover = ctx.mover;
+                    match to {
+                        Receiver::Hand => {
+                            hand += n;
+                            log.push(|| Event::TakeInHand {
+                                rule: rule.to_string(),
+                                cell: c,
+                                seeds: n,
+                                player: mover,
+                            });
+                        }
+                        to => {
+                            let to = match to {
+                                Receiver::Player(p) => ctx.player(p),
+                                _ => self.owner(board, c).unwrap_or(mover),
+                            };
+                            board.cells[self.store(to) as usize] += n;
+                            if let Some((captured, _)) = capture_log.as_mut() {
+                                captured.get_or_insert_with(CaptureLog::new).push(Taken { cell: c, seeds: n, to });
+                            }
+                            acted.taken += n;
+                            log.push(|| Event::Take {
+                                rule: rule.to_string(),
+                                cell: c,
+                                seeds: n,
+                                to,
+                            });
+                        }
+                    }
+                }
+                Action::Close { pits, closing } => {
+                    let mut cells: Slots<Cell> = Slots::new();
+                    for x in pits {
+                        match x {
+                            PitsExpr::Pit(e) => cells.push(ctx.pit(e)),
+                            PitsExpr::Set(s) => ctx.each_in_set(s, |c| {
+                                cells.push(c);
+                                true
+                            }),
+                        }
+                    }
+                    for &c in cells.iter().filter(|&&c| c != NO_PIT && !self.is_store(c)) {
+                        board.closed[c as usize] = *closing;
+                        log.push(|| Event::Close {
+                            rule: rule.to_string(),
+                            cell: c,
+                            closing: *closing,
+                        });
+                    }
+                }
                 Action::SowTaken {
                     pit,
                     after,
                     cw: turn_to,
                     chosen_way,
+                    lift,
                 } => {
                     // A way the mover chooses (`either`) is chosen first, and the pit named then reads
                     // it as `clockwise`: "from the end of the row from which this way goes".
@@ -564,8 +623,15 @@ impl Game {
                         }
                         _ => last,
                     };
+                    // `sow from PIT`: the pit's own seeds join the hand; they were not taken by a
+                    // capture, so they do not count in `taken`.
+                    let lifted = match named {
+                        Some(c) if *lift && c != NO_PIT => self.take_in_hand(board, c, ctx.mover, rule, log),
+                        _ => 0,
+                    };
+                    hand += lifted;
                     if hand > 0 {
-                        acted.taken += hand;
+                        acted.taken += hand - lifted;
                         acted.pulled = Some(Pull {
                             seeds: std::mem::take(&mut hand),
                             after: start,

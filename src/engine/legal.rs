@@ -287,7 +287,7 @@ impl Game {
             starving,
             must_feed: starving && matches!(self.feeding, Some(Feeding::Required)),
             sow_always: phase.sows_to_judge,
-            open: hints.open || !pos.board.closed.contains(&true),
+            open: !self.closes_in_moves && (hints.open || !pos.board.closed.contains(&true)),
         }
     }
 
@@ -303,7 +303,7 @@ impl Game {
             starving,
             must_feed: false,
             sow_always: phase.sows_to_judge,
-            open: hints.open || !pos.board.closed.contains(&true),
+            open: !self.closes_in_moves && (hints.open || !pos.board.closed.contains(&true)),
         }
     }
 

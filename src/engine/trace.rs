@@ -119,6 +119,15 @@ pub enum Event {
         /// For whom.
         player: Player,
     },
+    /// A rule closed a pit (took it out of play) or opened it again.
+    Close {
+        /// The rule's name.
+        rule: String,
+        /// Which pit.
+        cell: Cell,
+        /// Closed (else opened).
+        closing: bool,
+    },
     /// A rule changed a memory value.
     Remember {
         /// The rule's name.
@@ -455,6 +464,15 @@ impl Game {
                     seeds(*moved)
                 ),
                 Event::Claim { rule, cell, player } => format!("  \"{rule}\": {} now belongs to {}", self.describe(*cell), player.name()),
+                Event::Close { rule, cell, closing } => format!(
+                    "  \"{rule}\": {} is {}",
+                    self.describe(*cell),
+                    if *closing {
+                        "closed: out of play, its seeds stay in it"
+                    } else {
+                        "open again"
+                    }
+                ),
                 Event::Remember {
                     rule,
                     name,

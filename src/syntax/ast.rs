@@ -156,6 +156,13 @@ pub enum Action {
     Set(Expr, Expr),
     /// `add AMOUNT to TARGET`: a number in memory is added to.
     Add(Expr, Expr),
+    /// `take N from PIT [to ...]`: N seeds of one pit.
+    TakeSome(Expr, Expr, Option<Receiver>),
+    /// `sow from PIT [DIRECTION]`: the pit's seeds are picked up and sown on (the pit is in `pit`;
+    /// `after` is always true).
+    SowFrom(SowAgain),
+    /// `close PITS` (true) or `open PITS` (false).
+    Close(Vec<Expr>, bool),
 }
 
 /// Where and which way the seeds a rule took are sown again.

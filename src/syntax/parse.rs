@@ -1100,6 +1100,36 @@ impl Builder {
                     };
                     Action::Take(pits, receiver)
                 }
+                Rule::take_some_action => {
+                    let count = self.expr(parts.next().expect("count"))?;
+                    let pit = self.expr(parts.next().expect("pit"))?;
+                    let receiver = match parts.next() {
+                        None => None,
+                        Some(p) if p.as_rule() == Rule::owner_kw => Some(Receiver::Owner),
+                        Some(p) => Some(Receiver::Player(self.expr(p)?)),
+                    };
+                    Action::TakeSome(count, pit, receiver)
+                }
+                Rule::sow_from_action => {
+                    let pit = self.expr(parts.next().expect("pit"))?;
+                    let direction = parts.next().map(|part| Spanned {
+                        span: self.span(&part),
+                        node: match part.as_str() {
+                            "cw" => Direction::Cw,
+                            "either" => Direction::Either,
+                            _ => Direction::Ccw,
+                        },
+                    });
+                    Action::SowFrom(SowAgain {
+                        pit: Some(pit),
+                        after: true,
+                        direction,
+                    })
+                }
+                Rule::close_action => {
+                    let closing = parts.next().expect("word").as_str() == "close";
+                    Action::Close(self.pit_list(parts.next().expect("pits"))?, closing)
+                }
                 Rule::series_action => {
                     let dir = match parts.next().expect("dir").as_str() {
                         "forward" => SeriesDir::Forward,

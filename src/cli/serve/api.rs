@@ -692,6 +692,9 @@ fn steps(game: &Game, before: &Position, events: &[Event]) -> Vec<Value> {
                 Event::Claim { rule, cell: c, player } => {
                     json!({"kind": "claim", "rule": rule, "cell": cell(game, *c), "player": player, "text": text})
                 }
+                Event::Close { rule, cell: c, closing } => {
+                    json!({"kind": "close", "rule": rule, "cell": cell(game, *c), "closing": closing, "text": text})
+                }
                 Event::AnotherMove { player } => json!({"kind": "another_move", "player": player, "text": text}),
                 Event::Pass { player } => json!({"kind": "pass", "player": player, "text": text}),
                 // These change the board as a whole (seeds handed over, a new round): the page shows
