@@ -195,6 +195,9 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "back",
     "taken",
     "lifted",
+    "in_hand",
+    "lap_start",
+    "first_lap_end",
     "clockwise",
     "starter",
     "no_pit",
@@ -732,6 +735,22 @@ impl TypeChecker<'_> {
                     unavailable("seeds are picked up during a move")
                 },
             ),
+            "in_hand" => (
+                Ty::Int,
+                if scope.in_trigger {
+                    None
+                } else {
+                    unavailable("seeds are in hand only while they are sown, in a trigger")
+                },
+            ),
+            "lap_start" | "first_lap_end" => (
+                Ty::Pit,
+                if scope.in_sowing {
+                    None
+                } else {
+                    unavailable("laps start and end during a move")
+                },
+            ),
             "no_moves" | "can_feed" | "repeated" => (
                 Ty::Bool,
                 if scope.after_move {
@@ -825,6 +844,14 @@ impl TypeChecker<'_> {
     fn call(&mut self, e: &Expr, name: &str, name_span: crate::diagnostic::Span, args: &[Expr], scope: Scope) -> Option<Ty> {
         if name == "choose" {
             return self.choose(e, args, scope);
+        }
+        // `next(PIT where COND)`: the first pit after PIT along the track for which COND holds.
+        if let ("next" | "previous", [arg]) = (name, args)
+            && let ExprKind::Where(from, cond) = &arg.kind
+        {
+            self.expect(from, Ty::Pit, scope);
+            self.expect(cond, Ty::Bool, scope.with_pit());
+            return Some(Ty::Pit);
         }
         let (params, result): (&[Ty], Ty) = match name {
             // `pit(P, N)` on the front row (the only one of a two-row board), `pit(P, ROW, N)`.

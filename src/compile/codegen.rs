@@ -226,6 +226,7 @@ impl Gen {
             IntExpr::Lap => self.push(Op::Lap),
             IntExpr::Taken => self.push(Op::Taken),
             IntExpr::Lifted => self.push(Op::Lifted),
+            IntExpr::InHand => self.push(Op::InHand),
             IntExpr::If(c, a, b) => self.branch(c, |g| g.num(a), |g| g.num(b)),
             IntExpr::Ply => self.push(Op::Ply),
             IntExpr::Round => self.push(Op::Round),
@@ -336,6 +337,13 @@ impl Gen {
             PitExpr::Leftmost(s) => {
                 let i = self.set_index(s);
                 self.push(Op::Leftmost(i));
+            }
+            PitExpr::LapStart => self.push(Op::LapStart),
+            PitExpr::FirstLapEnd => self.push(Op::FirstLapEnd),
+            PitExpr::Seek(from, s, backward) => {
+                self.place(from);
+                let i = self.set_index(s);
+                self.unary(Op::Seek(i, *backward));
             }
             PitExpr::Rightmost(s) => {
                 let i = self.set_index(s);

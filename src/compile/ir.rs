@@ -742,6 +742,15 @@ pub enum Expr {
     Taken,
     /// Seeds picked up to start the current lap.
     Lifted,
+    /// Seeds still in hand as a seed falls (`in_hand`).
+    InHand,
+    /// The pit the current lap started from (`lap_start`).
+    LapStart,
+    /// Where the move's first lap ended (`first_lap_end`).
+    FirstLapEnd,
+    /// `next(PIT where COND)` / `previous(...)` (the flag): the first pit after (before) PIT along the
+    /// track for which every filter holds.
+    Seek(Box<Expr>, Box<SetExpr>, bool),
     /// The move sows clockwise by the mover's choice.
     Clockwise,
     /// Moves played.
@@ -827,6 +836,9 @@ impl Expr {
             | Expr::Lap
             | Expr::Taken
             | Expr::Lifted
+            | Expr::InHand
+            | Expr::LapStart
+            | Expr::FirstLapEnd
             | Expr::Clockwise
             | Expr::Ply
             | Expr::Round
@@ -849,6 +861,7 @@ impl Expr {
             | Expr::Not(x)
             | Expr::Parity(x, _) => x.mentions(pred),
             Expr::Aggregate(_, s) | Expr::ChooseIn(s) => set(s),
+            Expr::Seek(x, s, _) => x.mentions(pred) || set(s),
             Expr::Binary(_, a, b) | Expr::ChooseRange(a, b) => a.mentions(pred) || b.mentions(pred),
             Expr::Choose(items) => items.iter().any(|i| i.mentions(pred)),
             Expr::InRange(a, b, c) | Expr::If(a, b, c) | Expr::PitOf(a, b, c) => a.mentions(pred) || b.mentions(pred) || c.mentions(pred),
@@ -1098,6 +1111,15 @@ pub enum Op {
     Taken,
     /// Push the seeds picked up to start the current lap.
     Lifted,
+    /// Push the seeds still in hand.
+    InHand,
+    /// Push the pit the current lap started from.
+    LapStart,
+    /// Push the pit where the move's first lap ended.
+    FirstLapEnd,
+    /// Replace the pit on top by the first pit after it (before it, with the flag) along the track
+    /// that is in the set given (its filters read with `pit` naming each pit looked at).
+    Seek(u32, bool),
     /// Drop the condition on top; when it was false, go on at the op given (the `else` value).
     Unless(u32),
     /// Go on at the op given.

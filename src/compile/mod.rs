@@ -384,7 +384,16 @@ fn may_be_store(e: &PitExpr, sows_into_store: bool) -> bool {
         PitExpr::Along(..) => sows_into_store,
         PitExpr::If(_, a, b) => may_be_store(a, sows_into_store) || may_be_store(b, sows_into_store),
         // Sets hold pits only.
-        PitExpr::NoPit | PitExpr::Origin | PitExpr::Pit | PitExpr::Leftmost(_) | PitExpr::Rightmost(_) | PitExpr::Of(..) => false,
+        PitExpr::NoPit
+        | PitExpr::Origin
+        | PitExpr::Pit
+        | PitExpr::Leftmost(_)
+        | PitExpr::Rightmost(_)
+        | PitExpr::Of(..)
+        | PitExpr::Seek(..) => false,
+        // A lap may start from the store (seeds entered from it) and end in one.
+        PitExpr::LapStart => true,
+        PitExpr::FirstLapEnd => sows_into_store,
         // A rule may keep any pit in memory, a store too.
         PitExpr::Memory(..) => true,
         PitExpr::Choose(items) => items.iter().any(|i| may_be_store(i, sows_into_store)),
@@ -805,6 +814,9 @@ impl Lower<'_> {
                 "lap" => Expr::Lap,
                 "taken" => Expr::Taken,
                 "lifted" => Expr::Lifted,
+                "in_hand" => Expr::InHand,
+                "lap_start" => Expr::LapStart,
+                "first_lap_end" => Expr::FirstLapEnd,
                 "clockwise" => Expr::Clockwise,
                 "ply" => Expr::Ply,
                 "round" => Expr::Round,
@@ -824,6 +836,11 @@ impl Lower<'_> {
                 "opposite" => Expr::Opposite(b(&args[0])),
                 "behind" => Expr::Relation(Relation::Behind, b(&args[0])),
                 "in_front" => Expr::Relation(Relation::InFront, b(&args[0])),
+                "next" | "previous" if let ExprKind::Where(from, _) = &args[0].kind => {
+                    let mut set = self.set(&args[0]);
+                    set.row = None;
+                    Expr::Seek(b(from), Box::new(set), name.node == "previous")
+                }
                 "next" => Expr::Relation(Relation::Next, b(&args[0])),
                 "previous" => Expr::Relation(Relation::Previous, b(&args[0])),
                 "store" => Expr::Store(b(&args[0])),

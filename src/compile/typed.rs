@@ -35,6 +35,12 @@ pub(crate) enum PitExpr {
     If(Box<BoolExpr>, Box<PitExpr>, Box<PitExpr>),
     /// `leftmost(SET)`.
     Leftmost(Box<Pits>),
+    /// The pit the current lap started from.
+    LapStart,
+    /// Where the move's first lap ended.
+    FirstLapEnd,
+    /// The first pit after (before, with the flag) a pit along the track that is in the set.
+    Seek(Box<PitExpr>, Box<Pits>, bool),
     /// `rightmost(SET)`.
     Rightmost(Box<Pits>),
     /// A pit kept in memory.
@@ -98,6 +104,8 @@ pub(crate) enum IntExpr {
     Taken,
     /// Seeds picked up to start the current lap.
     Lifted,
+    /// Seeds still in hand.
+    InHand,
     /// `if C then A else B`.
     If(Box<BoolExpr>, Box<IntExpr>, Box<IntExpr>),
     /// Moves played.
@@ -215,6 +223,7 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Lap
         | Expr::Taken
         | Expr::Lifted
+        | Expr::InHand
         | Expr::Ply
         | Expr::Round
         | Expr::RoundPly
@@ -257,6 +266,9 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Relation(..)
         | Expr::Store(_)
         | Expr::PitOf(..)
+        | Expr::LapStart
+        | Expr::FirstLapEnd
+        | Expr::Seek(..)
         | Expr::Aggregate(Aggregate::Leftmost | Aggregate::Rightmost, _) => Ty::Pit,
     }
 }
@@ -383,6 +395,7 @@ impl Typer {
             },
             Expr::Taken => IntExpr::Taken,
             Expr::Lifted => IntExpr::Lifted,
+            Expr::InHand => IntExpr::InHand,
             Expr::Ply => {
                 self.ply.set(true);
                 IntExpr::Ply
@@ -523,6 +536,9 @@ impl Typer {
                 }
             }
             Expr::Aggregate(Aggregate::Leftmost, set) => PitExpr::Leftmost(Box::new(self.set(set))),
+            Expr::LapStart => PitExpr::LapStart,
+            Expr::FirstLapEnd => PitExpr::FirstLapEnd,
+            Expr::Seek(from, set, backward) => PitExpr::Seek(Box::new(self.pit(from)), Box::new(self.set(set)), *backward),
             Expr::Aggregate(_, set) => PitExpr::Rightmost(Box::new(self.set(set))),
             Expr::NoPit => PitExpr::NoPit,
             Expr::Memory(r, _, whose) => PitExpr::Memory(*r, Box::new(self.whose(*r, whose))),

@@ -238,6 +238,8 @@ impl Game {
             clockwise: turn.cw,
             starter: turn.starter,
             lifted: turn.lifted,
+            lap_start: turn.lap_start,
+            first_lap_end: turn.first_lap_end,
             ..Ctx::new(self, board, turn.mover)
         }
     }

@@ -141,6 +141,8 @@ impl Game {
             let ctx = Ctx {
                 taken: sown.taken,
                 lifted: sown.lifted,
+                lap_start: sown.lap_start,
+                first_lap_end: sown.first_lap_end,
                 ..self.ctx_lap(turn, &snapshot, None, sown.last, origin, sown.laps, track)
             };
             if ctx.bool(&rule.when) {

@@ -65,6 +65,12 @@ pub(crate) struct Ctx<'a> {
     pub clockwise: bool,
     /// The choices the move carries, which `choose(...)` reads; `None` outside a move.
     pub choices: Option<&'a Choices>,
+    /// Seeds still in hand as a seed falls (0 once the lap is sown).
+    pub in_hand: u32,
+    /// The pit the current lap started from ([`NO_PIT`] outside a move).
+    pub lap_start: Cell,
+    /// Where the move's first lap ended ([`NO_PIT`] before it has).
+    pub first_lap_end: Cell,
 }
 
 impl<'a> Ctx<'a> {
@@ -93,6 +99,9 @@ impl<'a> Ctx<'a> {
             lifted: 0,
             clockwise: false,
             choices: None,
+            in_hand: 0,
+            lap_start: NO_PIT,
+            first_lap_end: NO_PIT,
         }
     }
 
@@ -135,6 +144,33 @@ impl<'a> Ctx<'a> {
                 return;
             }
         }
+    }
+
+    /// The first pit after `from` (before it, `backward`) along the lap's track that is in `set`,
+    /// passing over stores and closed pits (the track holds only open pits); [`NO_PIT`] when no pit
+    /// of a whole round is.
+    fn seek(&self, set: &PitSet, from: Cell, backward: bool) -> Cell {
+        let track = self.lap_track();
+        if from == NO_PIT || !track.has(from) {
+            return NO_PIT;
+        }
+        let mut inner = *self;
+        let mut c = from;
+        for _ in 0..track.cells.len() {
+            c = if backward { track.prev[c as usize] } else { track.next[c as usize] };
+            if c == from {
+                break;
+            }
+            if self.game.is_store(c) || self.board.closed.get(c as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            inner.regs[Reg::Pit as usize] = c;
+            let in_row = set.row.as_ref().is_none_or(|p| self.game.side(c) == Some(self.player(p)));
+            if in_row && set.filters.iter().all(|cond| inner.bool(cond)) {
+                return c;
+            }
+        }
+        NO_PIT
     }
 
     /// The value of a condition: straight from its tests when it is a plain list of them. Kept
@@ -488,6 +524,13 @@ impl<'a> Ctx<'a> {
                 Op::Starter => push!(self.starter.index() as i64),
                 Op::Flag(f) => push!(i64::from(self.flag(f))),
                 Op::Lap => push!(i64::from(self.lap)),
+                Op::InHand => push!(i64::from(self.in_hand)),
+                Op::LapStart => push!(i64::from(self.lap_start)),
+                Op::FirstLapEnd => push!(i64::from(self.first_lap_end)),
+                Op::Seek(i, backward) => {
+                    let from = acc as Cell;
+                    acc = i64::from(self.seek(self.set_pits(code, i), from, backward));
+                }
                 Op::Taken => push!(i64::from(self.taken)),
                 Op::Lifted => push!(i64::from(self.lifted)),
                 Op::Unless(other) => {

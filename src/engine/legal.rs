@@ -451,6 +451,8 @@ impl Game {
                 taken: sown.taken,
                 lap: sown.laps,
                 lifted: sown.lifted,
+                lap_start: sown.lap_start,
+                first_lap_end: sown.first_lap_end,
                 clockwise: sown.cw,
                 ..self
                     .ctx_at(pos, pos.to_move)

@@ -65,6 +65,8 @@ impl Game {
                                 laps: 0,
                                 taken: 0,
                                 lifted: 0,
+                                lap_start: origin,
+                                first_lap_end: origin,
                                 grand_slam: false,
                                 cw: turn.cw,
                                 hash_delta: Some(0),
@@ -86,6 +88,7 @@ impl Game {
                 }
             };
             turn.lifted = hand;
+            turn.lap_start = start;
             let last = if !one_by_one {
                 let closed = (!turn.open).then_some(&board.closed[..]);
                 // The cells a `skip when` answered before the game passes over.
@@ -109,6 +112,9 @@ impl Game {
                 self.sow_one_by_one(board, turn, origin, phase, lap, &mut before, hand, start, &mut taken, log)?
             };
             final_last = last;
+            if lap == 1 {
+                turn.first_lap_end = last;
+            }
             log.push(|| Event::LapEnds {
                 last,
                 count: board.cells[last as usize],
@@ -218,6 +224,8 @@ impl Game {
             laps: lap,
             taken,
             lifted: turn.lifted,
+            lap_start: turn.lap_start,
+            first_lap_end: turn.first_lap_end,
             grand_slam,
             cw: turn.cw,
             hash_delta: only_moved.then_some(hash_delta),
@@ -334,6 +342,7 @@ impl Game {
             for trigger in &self.triggers {
                 let fires = Ctx {
                     final_seed: hand == 0,
+                    in_hand: hand,
                     lap,
                     before: before.as_deref(),
                     track: Some(track),
@@ -349,6 +358,7 @@ impl Game {
                     let snapshot = board.clone();
                     let ctx = Ctx {
                         final_seed: hand == 0,
+                        in_hand: hand,
                         lap,
                         before: before.as_deref(),
                         track: Some(track),

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::choice::{Choices, move_base};
-use super::{Cell, Game, Player, Position, Slots};
+use super::{Cell, Game, NO_PIT, Player, Position, Slots};
 use crate::compile::ir::{Phase, Track};
 
 /// Why a move cannot be played.
@@ -90,6 +90,10 @@ pub(super) struct Sown {
     pub(super) taken: u32,
     /// Seeds picked up to start the last lap.
     pub(super) lifted: u32,
+    /// The cell the last lap started from.
+    pub(super) lap_start: Cell,
+    /// Where the first lap ended.
+    pub(super) first_lap_end: Cell,
     pub(super) grand_slam: bool,
     /// The way the last lap went: clockwise?
     pub(super) cw: bool,
@@ -201,6 +205,10 @@ pub(super) struct Turn<'c> {
     pub(super) starter: Player,
     /// Seeds picked up to start the lap being sown (`lifted`).
     pub(super) lifted: u32,
+    /// The cell the lap being sown started from (`lap_start`).
+    pub(super) lap_start: Cell,
+    /// Where the move's first lap ended (`first_lap_end`), once it has.
+    pub(super) first_lap_end: Cell,
 }
 
 impl<'c> Turn<'c> {
@@ -218,6 +226,8 @@ impl<'c> Turn<'c> {
             cw: game.sows_clockwise(rules.phase, move_base(k)),
             starter: pos.starter,
             lifted: 0,
+            lap_start: NO_PIT,
+            first_lap_end: NO_PIT,
         }
     }
 }
