@@ -100,7 +100,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::memory_item => "`memory`",
         Rule::after_move_item => "`after move`",
         Rule::moment_item => "a rule at a moment of the move (`at lap end \"NAME\" { ... }`)",
-        Rule::moment => "a moment (`at turn start`, `at each seed`, `at lap end`, `after capture`, `at move end`)",
+        Rule::moment => "a moment such as `at lap end`",
         Rule::track_item => "a named track (`track \"NAME\" = ...`)",
         Rule::memory_slot => "`player NAME = ...` or `pit NAME = ...`",
         Rule::memory_owner => "`player` or `pit`",

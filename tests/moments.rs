@@ -1,0 +1,243 @@
+//! Issue 26, one rule model: rules at every moment of a move (`at turn start`, `at each seed`, `at lap
+//! end`, `after capture`, `at move end`), the actions every moment may use (`take N from`, `sow from`,
+//! `close`/`open`, takes and another move after the move) and the questions a rule may ask
+//! (`next(PIT where COND)`, `previous(...)`, `in_hand`, `lap_start`, `first_lap_end`), on tiny invented
+//! boards. Every board below is worked out by hand from the rules written above it.
+//!
+//! Cells on a board of one row a player, counter-clockwise: south's pits 1..N, then north's 1..N. The
+//! pit across from north's pit k is south's pit N + 1 - k.
+
+use super::support::{after, invented as game, played};
+
+use serde_json::json;
+use sowlang::engine::Event;
+
+fn rows(v: &serde_json::Value) -> (serde_json::Value, serde_json::Value, serde_json::Value, serde_json::Value) {
+    (
+        v["pits"]["south"].clone(),
+        v["pits"]["north"].clone(),
+        v["stores"]["south"].clone(),
+        v["stores"]["north"].clone(),
+    )
+}
+
+/// A rule at the start of a turn acts before the seeds are lifted: south's pit 3 holds 2, so one seed
+/// goes to south's store first and the move sows the other one into north 1.
+#[test]
+fn a_rule_at_turn_start_acts_before_anything_is_lifted() {
+    let g = game(
+        r#"
+game "Tax"
+board { pits 3  seeds 2 }
+sow { direction ccw }
+at turn start "tax" { when origin.count == 2  move 1 from origin to store(mover) }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    assert_eq!(rows(&after(&g, &[3])), (json!([2, 2, 0]), json!([3, 2, 2]), json!(1), json!(0)));
+    // North's pit 1 holds 3: no tax, its three seeds go to north 2, 3 and south 1.
+    assert_eq!(rows(&after(&g, &[3, 1])), (json!([3, 2, 0]), json!([0, 3, 3]), json!(1), json!(0)));
+}
+
+/// The rules of a lap's end, in order: the capture rules (the first that holds), then `after capture`
+/// (only when a capture rule was carried out), then every `at lap end` rule that holds.
+const LAP_END: &str = r#"
+game "Lap end"
+board { pits 4  layout south [1, 1, 0, 1] north [1, 1, 1, 1] }
+memory { player laps = 0  player after = 0 }
+sow { direction ccw }
+capture "two" { when last.side == opponent and last.count == 2  take last }
+after capture "and the next" { when true  take next(last)  add 1 to mover.after }
+at lap end "count" { when true  add 1 to mover.laps }
+end "no move" when no_moves remaining owner
+"#;
+
+#[test]
+fn after_capture_rules_follow_a_capture_and_lap_end_rules_follow_every_lap() {
+    let g = game(LAP_END);
+    // South's 4 sows into north 1 (now 2): "two" takes them, "and the next" takes north 2's seed, and
+    // "count" counts the lap.
+    let one = after(&g, &[4]);
+    assert_eq!(rows(&one), (json!([1, 1, 0, 0]), json!([0, 0, 1, 1]), json!(3), json!(0)));
+    assert_eq!(one["memory"]["laps"], json!({"south": 1, "north": 0}));
+    assert_eq!(one["memory"]["after"], json!({"south": 1, "north": 0}));
+    // North's 3 sows into its own pit 4 (now 2): no capture, so no `after capture` rule; the lap is counted.
+    let two = after(&g, &[4, 3]);
+    assert_eq!(rows(&two), (json!([1, 1, 0, 0]), json!([0, 0, 0, 2]), json!(3), json!(0)));
+    assert_eq!(two["memory"]["after"], json!({"south": 1, "north": 0}));
+    assert_eq!(two["memory"]["laps"], json!({"south": 1, "north": 1}));
+}
+
+/// After the move a rule may take seeds and give the mover another move: south's 1 sows its seed into
+/// south 2 (now 2), which the rule takes, and south moves again.
+#[test]
+fn an_after_move_rule_takes_and_gives_another_move() {
+    let g = game(
+        r#"
+game "Sweep"
+board { pits 3  seeds 1 }
+sow { direction ccw }
+after move "pair" { when last.side == mover and last.count == 2  take last  then another move }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    let pos = played(&g, &[1]);
+    assert_eq!(pos.to_move, sowlang::Player::South);
+    assert_eq!(rows(&after(&g, &[1])), (json!([0, 0, 1]), json!([1, 1, 1]), json!(2), json!(0)));
+}
+
+/// `take N from PIT` takes part of a pit; `close` takes a pit out of play (its seeds stay, sowing
+/// passes it over, it cannot be played) and `open` brings it back.
+#[test]
+fn take_some_seeds_and_close_and_open_pits() {
+    let g = game(
+        r#"
+game "Part and close"
+board { pits 3  layout south [1, 0, 2] north [1, 2, 3] }
+sow { direction ccw }
+capture "two of three" { when last.side == opponent and last.count == 3  take 2 from last }
+at lap end "close a single" { when last.side == opponent and last.count == 1  close last }
+at lap end "open on two" { when last.count == 2  open board where pit.closed }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    // South's 3 sows north 1 (2) and north 2 (3): two of north 2's three seeds go to south's store, and
+    // north 2, left with one, is closed.
+    let one = after(&g, &[3]);
+    assert_eq!(rows(&one), (json!([1, 0, 0]), json!([2, 1, 3]), json!(2), json!(0)));
+    assert_eq!(one["closed"]["north"], json!([false, true, false]));
+    let pos = played(&g, &[3]);
+    assert!(!g.legal_moves(&pos).contains(&2), "a closed pit is not played");
+    // North's 1 (2 seeds) passes the closed north 2: north 3 (4), then south 1 (2), where the lap ends:
+    // no capture, not a single seed, and two seeds open every closed pit again.
+    let two = after(&g, &[3, 1]);
+    assert_eq!(rows(&two), (json!([2, 0, 0]), json!([0, 1, 4]), json!(2), json!(0)));
+    assert_eq!(two["closed"]["north"], json!([false, false, false]));
+}
+
+/// `sow from PIT` picks the pit's seeds up and sows them on from the pit after it, as a lap of the
+/// move whose end the rules read again.
+#[test]
+fn sow_from_a_stated_pit_is_a_lap_of_the_move() {
+    let g = game(
+        r#"
+game "Relaunch"
+board { pits 3  layout south [0, 0, 1] north [3, 0, 2] }
+sow { direction ccw }
+capture "from across" { when last.side == opponent and last.count == 4  sow from opposite(last) }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    // South's 3 sows into north 1 (now 4): the pit across, south 3, is empty, so nothing is sown again.
+    assert_eq!(rows(&after(&g, &[3])), (json!([0, 0, 0]), json!([4, 0, 2]), json!(0), json!(0)));
+    let g = game(
+        r#"
+game "Relaunch"
+board { pits 3  layout south [0, 2, 2] north [3, 0, 2] }
+sow { direction ccw }
+capture "from across" { when last.side == opponent and last.count == 4  sow from opposite(north 1) }
+end "no move" when no_moves remaining owner
+"#
+        .replace("opposite(north 1)", "previous(last)")
+        .as_str(),
+    );
+    // South's 2 sows south 3 (3) and north 1 (4): the pit before north 1, south 3, is picked up and its
+    // three seeds go to north 1, 2 and 3.
+    let one = after(&g, &[2]);
+    assert_eq!(rows(&one), (json!([0, 0, 0]), json!([5, 1, 3]), json!(0), json!(0)));
+}
+
+/// `next(PIT where COND)`: the first pit after PIT along the track for which COND holds;
+/// `previous(...)` the last before it.
+#[test]
+fn next_and_previous_where_find_the_first_pit_that_holds() {
+    let g = game(
+        r#"
+game "Seek"
+board { pits 4  layout south [0, 0, 0, 2] north [0, 1, 3, 2] }
+sow { direction ccw }
+capture "the next three" { when last.side == opponent  take next(last where pit.count == 3) }
+capture "unused" { when false  take previous(last where pit.count == 3) }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    // South's 4 sows north 1 and north 2 (now 2): the first pit after it holding 3 is north 3.
+    assert_eq!(
+        rows(&after(&g, &[4])),
+        (json!([0, 0, 0, 0]), json!([1, 2, 0, 2]), json!(3), json!(0))
+    );
+    let g = game(
+        r#"
+game "Seek back"
+board { pits 4  layout south [3, 0, 0, 2] north [0, 1, 3, 2] }
+sow { direction ccw }
+capture "the one before" { when last.side == opponent  take previous(last where pit.count == 3) }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    // Before north 2, going back: north 1 (1), south 4 (0, just emptied), south 3, 2 (0), south 1 (3).
+    assert_eq!(
+        rows(&after(&g, &[4])),
+        (json!([0, 0, 0, 0]), json!([1, 2, 3, 2]), json!(3), json!(0))
+    );
+}
+
+/// `in_hand` (seeds still to sow, in a trigger), `lap_start` (the pit a lap started from) and
+/// `first_lap_end` (where the move's first lap ended).
+#[test]
+fn in_hand_lap_start_and_first_lap_end() {
+    let g = game(
+        r#"
+game "Where and how many"
+board { pits 3  layout south [0, 2, 1] north [0, 1, 0] }
+memory { player hand = 0  player start = no_pit  player first = no_pit }
+sow { direction ccw  relay when last.count > 1 }
+trigger "hand" { when pit.side == opponent  add in_hand to mover.hand }
+after move "where" { when true  set mover.start = lap_start  set mover.first = first_lap_end }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    // South's 2: south 3 (2), north 1 (1) ends the first lap (in hand then: 0); no relay (1 seed).
+    // Then the seeds in hand as each falls on north's side: 0.
+    let one = after(&g, &[2]);
+    assert_eq!(rows(&one), (json!([0, 0, 2]), json!([1, 1, 0]), json!(0), json!(0)));
+    assert_eq!(one["memory"]["hand"]["south"], json!(0));
+    assert_eq!(one["memory"]["first"]["south"], json!("north 1"));
+    assert_eq!(one["memory"]["start"]["south"], json!("south 2"));
+    // North's 2 sows north 3. South's 3 (2 seeds): north 1 (2, one seed still in hand as it falls), north
+    // 2 (1, none left): the lap ends with one seed, no relay.
+    let three = after(&g, &[2, 2, 3]);
+    assert_eq!(rows(&three), (json!([0, 0, 0]), json!([2, 1, 1]), json!(0), json!(0)));
+    assert_eq!(three["memory"]["hand"]["south"], json!(1));
+    assert_eq!(three["memory"]["first"]["south"], json!("north 2"));
+    assert_eq!(three["memory"]["start"]["south"], json!("south 3"));
+    // North's 1 (2 seeds): north 2 (2), north 3 (2), where the first lap ends; the relay lifts north 3's
+    // two seeds: south 1 (1, one in hand), south 2 (1, none). The last lap started from north 3.
+    let four = after(&g, &[2, 2, 3, 1]);
+    assert_eq!(rows(&four), (json!([1, 1, 0]), json!([0, 2, 0]), json!(0), json!(0)));
+    assert_eq!(four["memory"]["hand"]["north"], json!(1));
+    assert_eq!(four["memory"]["first"]["north"], json!("north 3"));
+    assert_eq!(four["memory"]["start"]["north"], json!("north 3"));
+}
+
+/// The trace names a closed pit and the rules of every moment.
+#[test]
+fn the_trace_tells_a_closed_pit() {
+    let g = game(
+        r#"
+game "Close"
+board { pits 3  seeds 1 }
+sow { direction ccw }
+at lap end "close" { when true  close last }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    let mut pos = g.initial(None);
+    g.settle_start(&mut pos);
+    let events = g.apply_traced(&mut pos, 1).expect("legal");
+    assert!(events.contains(&Event::Close {
+        rule: "close".into(),
+        cell: 1,
+        closing: true
+    }));
+}
