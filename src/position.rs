@@ -342,7 +342,9 @@ fn memory_json(game: &Game, pos: &Position) -> MemoryJson {
             .iter()
             .map(|m| {
                 let at = m.at.offset as usize;
-                let shown = if m.at.per_pit {
+                let shown = if m.at.whole_game {
+                    Ok(value(m.holds_pit, values[at]))
+                } else if m.at.per_pit {
                     let all: Vec<Value> = (0..game.pit_count()).map(|c| value(m.holds_pit, values[at + c])).collect();
                     serde_json::to_value(pit_sides(game, &all))
                 } else {
@@ -444,7 +446,9 @@ fn read_memory(game: &Game, given: &MemoryJson, memory: &mut [i64]) -> Result<()
                 "give the values as `pits` gives the seeds (or `{\"south\": V, \"north\": V}` for a player's)",
             )
         };
-        if m.at.per_pit {
+        if m.at.whole_game {
+            memory[at] = one(v, "the game")?;
+        } else if m.at.per_pit {
             let per_pit: PitSides<Value> =
                 serde_json::from_value(v.clone()).map_err(|_| shape("a list of values a pit for each player"))?;
             for (c, v) in read_pits(game, &per_pit, &format!("`memory.{name}`"))?.iter().enumerate() {

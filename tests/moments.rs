@@ -241,3 +241,32 @@ end "no move" when no_moves remaining owner
         closing: true
     }));
 }
+
+/// A value kept once for the whole game (`memory { game NAME = N }`, read and set as `game.NAME`): every
+/// capture counts in the one value, whoever makes it, and an end rule reads it. The position JSON shows it
+/// as one value and reads it back.
+#[test]
+fn memory_kept_for_the_whole_game() {
+    let g = game(
+        r#"
+game "Game memory"
+board { pits 3  seeds 2 }
+memory { game captures = 0  game spot = no_pit }
+sow { direction ccw }
+capture "two or three" { when last.side == opponent and last.count in 2..3  take last  add 1 to game.captures  set game.spot = last }
+end "two captures" when game.captures >= 2 remaining owner
+end "no move" when no_moves remaining owner
+"#,
+    );
+    // South's 3: north 1 (3), north 2 (3): north 2 is taken.
+    let one = after(&g, &[3]);
+    assert_eq!(rows(&one), (json!([2, 2, 0]), json!([3, 0, 2]), json!(3), json!(0)));
+    assert_eq!(one["memory"], json!({"captures": 1, "spot": "north 2"}));
+    // North's 1 (3 seeds): north 2 (1), north 3 (3), south 1 (3): south 1 is taken, the second capture
+    // of the game: it ends, the seeds left going to their owners (south 2: 2; north 2, 3: 1 and 3).
+    let two = after(&g, &[3, 1]);
+    assert_eq!(two["over"], json!(true));
+    assert_eq!(rows(&two), (json!([0, 0, 0]), json!([0, 0, 0]), json!(5), json!(7)));
+    let back = sowlang::position::from_json(&g, &serde_json::to_string(&one).expect("json")).expect("reads back");
+    assert_eq!(back.board.memory, played(&g, &[3]).board.memory);
+}

@@ -1367,6 +1367,7 @@ fn memory(items: &[Item], statics: &Statics, diags: &mut Vec<Diagnostic>) -> Vec
         decls.push(types::MemoryDecl {
             name: slot.name.node.clone(),
             per_pit: slot.owner.node == crate::syntax::ast::MemoryOwner::Pit,
+            whole_game: slot.owner.node == crate::syntax::ast::MemoryOwner::Game,
             holds_pit,
         });
     }

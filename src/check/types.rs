@@ -252,6 +252,8 @@ pub struct MemoryDecl {
     pub name: String,
     /// Kept for each pit (else for each player).
     pub per_pit: bool,
+    /// Kept once for the whole game (`game.NAME`).
+    pub whole_game: bool,
     /// It holds a pit (else a number).
     pub holds_pit: bool,
 }
@@ -261,7 +263,11 @@ impl MemoryDecl {
         if self.holds_pit { Ty::Pit } else { Ty::Int }
     }
     fn owner_word(&self) -> &'static str {
-        if self.per_pit { "each pit" } else { "each player" }
+        match (self.per_pit, self.whole_game) {
+            (true, _) => "each pit",
+            (_, true) => "the whole game",
+            _ => "each player",
+        }
     }
 }
 
@@ -382,9 +388,40 @@ impl TypeChecker<'_> {
             ExprKind::Int(_) => Some(Ty::Int),
             ExprKind::Name(n) => self.name(e, n, scope),
             ExprKind::Call(name, args) => self.call(e, &name.node, name.span, args, scope),
+            ExprKind::Field(base, field) if matches!(&base.kind, ExprKind::Name(n) if n == "game") => {
+                match self.memory.iter().find(|m| m.name == field.node && m.whole_game) {
+                    Some(m) => Some(m.ty()),
+                    None => {
+                        let names: Vec<&str> = self.memory.iter().filter(|m| m.whole_game).map(|m| m.name.as_str()).collect();
+                        let d = Diagnostic::error(
+                            "sow::check::unknown_name",
+                            format!("the game keeps no memory `{}` for the whole game", field.node),
+                            field.span,
+                            "not a `game` value of `memory { }`",
+                        );
+                        self.diags.push(match suggest(&field.node, names.iter().copied()) {
+                            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                            None => d.with_help(format!("declare it: `memory {{ game {} = 0 }}`", field.node)),
+                        });
+                        None
+                    }
+                }
+            }
             ExprKind::Field(base, field) => {
                 let bt = self.ty(base, scope)?;
                 let memory = self.memory.iter().find(|m| m.name == field.node).cloned();
+                if let Some(m) = memory.as_ref().filter(|m| m.whole_game) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "sow::check::type_mismatch",
+                            format!("`{}` is kept once for the whole game, not for {}", m.name, bt.word()),
+                            base.span,
+                            format!("this is {}", bt.word()),
+                        )
+                        .with_help(format!("read it as `game.{}`", m.name)),
+                    );
+                    return None;
+                }
                 if bt == Ty::Player && !self.memory.iter().any(|m| !m.per_pit) && memory.is_none() {
                     return self.mismatch(
                         base,

@@ -205,7 +205,9 @@ fn memory_lines(game: &Game, pos: &Position, view: &View) -> String {
     let mut s = String::new();
     for m in &game.memory {
         let at = m.at.offset as usize;
-        let shown = if m.at.per_pit {
+        let shown = if m.at.whole_game {
+            value(m.holds_pit, values[at])
+        } else if m.at.per_pit {
             let set: Vec<String> = (0..game.pit_count())
                 .filter(|&c| values[at + c] != m.at.start)
                 .map(|c| format!("{} at {}", value(m.holds_pit, values[at + c]), game.describe(c as Cell)))

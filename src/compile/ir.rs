@@ -126,6 +126,8 @@ pub struct MemoryRef {
     pub offset: u32,
     /// Kept for each pit (else for each player).
     pub per_pit: bool,
+    /// Kept once for the whole game: one value, whoever is asked.
+    pub whole_game: bool,
     /// The value at the start, which a store or no pit reads (they keep no memory).
     pub start: i64,
 }

@@ -469,12 +469,18 @@ impl Lower<'_> {
                 }
             };
             let per_pit = slot.owner.node == ast::MemoryOwner::Pit;
+            let whole_game = slot.owner.node == ast::MemoryOwner::Game;
             let at = MemoryRef {
                 offset: start.len() as u32,
                 per_pit,
+                whole_game,
                 start: first,
             };
-            let values = if per_pit { 2 * self.pits } else { 2 };
+            let values = match (per_pit, whole_game) {
+                (true, _) => 2 * self.pits,
+                (_, true) => 1,
+                _ => 2,
+            };
             start.extend(std::iter::repeat_n(first, values));
             slots.push(MemorySlot {
                 name: slot.name.node.clone(),
@@ -736,7 +742,9 @@ impl Lower<'_> {
                         .position(|m| m.name == name.node)
                         .expect("check accepts only declared memory");
                     let m = &self.memory[slot];
-                    let owner = if m.at.per_pit {
+                    let owner = if m.at.whole_game {
+                        Gen::player(self.pits, &typed::PlayerExpr::Player(Player::South))
+                    } else if m.at.per_pit {
                         Gen::pit(self.pits, &self.typer.pit(&self.expr(whose)))
                     } else {
                         Gen::player(self.pits, &self.typer.player(&self.expr(whose)))
@@ -869,7 +877,13 @@ impl Lower<'_> {
                 }
             },
             ExprKind::Field(base, field) if let Some(m) = self.memory.iter().find(|m| m.name == field.node) => {
-                Expr::Memory(m.at, m.holds_pit, b(base))
+                // A value kept for the whole game has one owner: the game (read as south's place).
+                let owner = if m.at.whole_game {
+                    Box::new(Expr::Player(Player::South))
+                } else {
+                    b(base)
+                };
+                Expr::Memory(m.at, m.holds_pit, owner)
             }
             ExprKind::Field(base, field) => Expr::Field(
                 b(base),

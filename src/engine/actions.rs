@@ -516,7 +516,9 @@ impl Game {
                     let remembered = |changed: bool| Event::Remember {
                         rule: rule.to_string(),
                         name: m.name.clone(),
-                        keeper: if m.at.per_pit {
+                        keeper: if m.at.whole_game {
+                            Keeper::Game
+                        } else if m.at.per_pit {
                             Keeper::Pit(whose as Cell)
                         } else {
                             Keeper::Player(if whose == 0 { Player::South } else { Player::North })

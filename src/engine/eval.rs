@@ -721,6 +721,9 @@ fn c_shared(game: &Game, c: Cell) -> bool {
 /// Where the memory value `r` of the player or pit `owner` lies in a board's memory; `None` for a
 /// store or no pit, which keep no memory.
 pub(crate) fn memory_index(game: &Game, r: MemoryRef, owner: i64) -> Option<usize> {
+    if r.whole_game {
+        return Some(r.offset as usize);
+    }
     let within = if r.per_pit {
         usize::try_from(owner).ok().filter(|&c| c < game.pit_count())?
     } else {

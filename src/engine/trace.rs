@@ -225,6 +225,8 @@ pub enum Keeper {
     Player(Player),
     /// A pit's.
     Pit(Cell),
+    /// The whole game's.
+    Game,
 }
 
 /// Collects events when narration is wanted; does nothing otherwise.
@@ -484,6 +486,7 @@ impl Game {
                     let whose = match keeper {
                         Keeper::Player(p) => p.name().to_string(),
                         Keeper::Pit(c) => self.describe(*c),
+                        Keeper::Game => "the game".to_string(),
                     };
                     let value = match (*holds_pit, Cell::try_from(*value)) {
                         (true, Ok(c)) if c != crate::compile::ir::NO_PIT => self.describe(c),

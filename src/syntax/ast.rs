@@ -332,6 +332,8 @@ pub enum MemoryOwner {
     Player,
     /// One value for each pit.
     Pit,
+    /// One value for the whole game (`game.NAME`).
+    Game,
 }
 
 /// A `memory { }` statement: a value the game keeps for each player or each pit.

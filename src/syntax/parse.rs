@@ -966,10 +966,10 @@ impl Builder {
             Rule::memory_slot => {
                 let owner = inner.next().expect("owner");
                 let owner = Spanned {
-                    node: if owner.as_str() == "pit" {
-                        MemoryOwner::Pit
-                    } else {
-                        MemoryOwner::Player
+                    node: match owner.as_str() {
+                        "pit" => MemoryOwner::Pit,
+                        "game" => MemoryOwner::Game,
+                        _ => MemoryOwner::Player,
                     },
                     span: self.span(&owner),
                 };
