@@ -11,6 +11,8 @@ mod boards;
 mod sowing;
 // Memory (player and pit values, `set`/`add`, `after move`), forced starts and converted pits, on tiny invented boards worked out by hand.
 mod memory;
+// Stores as places of the circuit (taken, lifted, moved from and into) on tiny invented boards, worked out by hand.
+mod stores;
 // Choices during a move (`choose`, `lift`, `sow taken .. either`) on tiny invented games, worked out by hand.
 mod choices;
 // Openings on tiny invented games, worked out by hand: a phase's own `after move` rules, phases that sow nothing (rearranging), an opening in every round (`round_ply`), memory on the board.

@@ -7,6 +7,7 @@ mod lets;
 pub mod load;
 mod recover;
 mod rules;
+mod stores;
 mod types;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
@@ -689,6 +690,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                         _ => check_action(&a.node, a.span, tc, Scope::trigger(), diags),
                     }
                 }
+                stores::take_into_itself(def, diags);
             }
             ItemKind::Capture(def) => {
                 if let Some(first) = capture_names.get(def.name.node.as_str()) {
@@ -765,6 +767,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                     }
                     check_action(&a.node, a.span, tc, scope, diags);
                 }
+                stores::take_into_itself(def, diags);
             }
             _ => {}
         }

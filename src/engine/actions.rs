@@ -160,7 +160,7 @@ impl Game {
         }
     }
 
-    /// Takes the seeds of pit `c` (nothing for a missing pit or a store) to `to`'s store.
+    /// Takes the seeds of pit or store `c` (nothing for a missing pit) to `to`'s store.
     #[inline]
     pub(super) fn take(
         &self,
@@ -171,7 +171,17 @@ impl Game {
         rule: &str,
         log: &mut impl Narrate,
     ) -> u32 {
-        if c == NO_PIT || self.is_store(c) {
+        if c == NO_PIT {
+            return 0;
+        }
+        if c == self.store(receiver) {
+            // The seeds are where the take would put them: none move, and the trace says why
+            // rather than leaving the rule's carrying out unseen.
+            log.push(|| Event::TakeKept {
+                rule: rule.to_string(),
+                cell: c,
+                seeds: board.cells[c as usize],
+            });
             return 0;
         }
         let cells: &mut [u32] = &mut board.cells;
@@ -238,7 +248,7 @@ impl Game {
                     // of it).
                     let narrating = log.enabled();
                     let first_try = |board: &Board, c: Cell, tried: &mut Option<Event>| {
-                        if narrating && tried.is_none() && c != NO_PIT && !self.is_store(c) {
+                        if narrating && tried.is_none() && c != NO_PIT {
                             *tried = Some(self.take_tried(board, c, to, mover, rule));
                         }
                     };
@@ -522,10 +532,10 @@ impl Game {
         }
     }
 
-    /// Takes the seeds of pit `c` (nothing for a missing pit or a store) into `mover`'s hand, to be
+    /// Takes the seeds of pit or store `c` (nothing for a missing pit) into `mover`'s hand, to be
     /// sown again; returns how many.
     pub(super) fn take_in_hand(&self, board: &mut Board, c: Cell, mover: Player, rule: &str, log: &mut impl Narrate) -> u32 {
-        if c == NO_PIT || self.is_store(c) {
+        if c == NO_PIT {
             return 0;
         }
         let n = std::mem::take(&mut board.cells[c as usize]);
