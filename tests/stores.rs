@@ -4,10 +4,11 @@
 //!
 //! Cells on a board of one row a player, counter-clockwise: south's pits 1..N, then north's 1..N.
 
-use super::support::{after, invented as game, played};
+use super::support::{after, invented as game, json_of, played};
 
 use serde_json::json;
 use sowlang::engine::Event;
+use sowlang::{Game, Position};
 
 /// The pits of both rows and the two stores, as the position JSON has them.
 fn board(v: &serde_json::Value) -> (serde_json::Value, serde_json::Value, serde_json::Value, serde_json::Value) {
@@ -125,4 +126,78 @@ end "no move" when no_moves remaining owner
 "#,
     );
     assert!(same_but_own.has_fast_form());
+}
+
+// ---------------------------------------------------------------- closed pits on the track
+
+/// South 1 (one seed) sows into south 2; south 3 is closed, so the track's next open cell after south 2
+/// is north 1 (2 seeds), two places on is north 2 (4 seeds), while `next(last, any)` is south 3 itself.
+fn closed_board(rule: &str) -> (Game, Position) {
+    let text = format!(
+        r#"
+game "Closed pits passed"
+board {{ pits 3  seeds 2 }}
+sow {{ direction ccw }}
+{rule}
+end "no move" when no_moves remaining owner
+rounds {{
+  setup fill 2 close unfilled
+  match ends when round == 2
+}}
+"#
+    );
+    let g = game(&text);
+    let mut v = json_of(&g, &played(&g, &[]));
+    v["pits"] = json!({"south": [1, 0, 0], "north": [2, 4, 3]});
+    v["closed"] = json!({"south": [false, false, true], "north": [false, false, false]});
+    let mut pos = sowlang::position::from_json(&g, &v.to_string()).expect("a position of this board");
+    g.settle_start(&mut pos);
+    (g, pos)
+}
+
+fn after_from(g: &Game, mut pos: Position, k: usize) -> serde_json::Value {
+    g.apply(&mut pos, k).expect("legal");
+    json_of(g, &pos)
+}
+
+#[test]
+fn next_passes_over_closed_pits_as_sowing_does() {
+    let (g, pos) = closed_board(r#"capture "next" { when last.side == mover  take next(last) }"#);
+    let v = after_from(&g, pos, 1);
+    assert_eq!(board(&v), (json!([0, 1, 0]), json!([0, 4, 3]), json!(2), json!(0)));
+}
+
+#[test]
+fn next_any_counts_closed_pits() {
+    let (g, pos) = closed_board(r#"capture "next" { when last.side == mover  take next(last, any) }"#);
+    let v = after_from(&g, pos, 1);
+    assert_eq!(board(&v), (json!([0, 1, 0]), json!([2, 4, 3]), json!(0), json!(0)));
+}
+
+/// `previous` steps back over the closed pit too: from north 1, south 2 (1 seed); with `any`, south 3
+/// (empty).
+#[test]
+fn previous_passes_over_closed_pits_unless_any() {
+    let (g, pos) = closed_board(r#"capture "back" { when last.side == mover  take previous(pit(opponent, 1)) }"#);
+    let v = after_from(&g, pos, 1);
+    assert_eq!(board(&v), (json!([0, 0, 0]), json!([2, 4, 3]), json!(1), json!(0)));
+    let (g, pos) = closed_board(r#"capture "back" { when last.side == mover  take previous(pit(opponent, 1), any) }"#);
+    let v = after_from(&g, pos, 1);
+    assert_eq!(board(&v), (json!([0, 1, 0]), json!([2, 4, 3]), json!(0), json!(0)));
+}
+
+#[test]
+fn plus_k_counts_open_places() {
+    let (g, pos) = closed_board(r#"capture "two on" { when last.side == mover  take last + 2 }"#);
+    let v = after_from(&g, pos, 1);
+    assert_eq!(board(&v), (json!([0, 1, 0]), json!([2, 0, 3]), json!(4), json!(0)));
+}
+
+/// The series walks past the closed pit as past a store: after south 2 (1 seed) it takes north 1 (2)
+/// and stops at north 2 (4).
+#[test]
+fn a_series_walks_over_closed_pits() {
+    let (g, pos) = closed_board(r#"capture "run" { when last.side == mover  take last  series forward while pit.count in 1..2 }"#);
+    let v = after_from(&g, pos, 1);
+    assert_eq!(board(&v), (json!([0, 0, 0]), json!([0, 4, 3]), json!(3), json!(0)));
 }

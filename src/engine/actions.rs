@@ -303,7 +303,8 @@ impl Game {
                                 } else {
                                     walk.prev[c as usize]
                                 };
-                                if self.is_store(c) {
+                                // The walk, as the track, holds the open pits only.
+                                if self.is_store(c) || snapshot.closed[c as usize] {
                                     continue;
                                 }
                                 ctx.regs[Reg::Pit as usize] = c;
@@ -326,7 +327,7 @@ impl Game {
                             let mut passed = 0usize;
                             for _ in 1..walk.cells.len() {
                                 c = if forward { walk.next[c as usize] } else { walk.prev[c as usize] };
-                                if self.is_store(c) {
+                                if self.is_store(c) || snapshot.closed[c as usize] {
                                     continue;
                                 }
                                 passed += 1;
