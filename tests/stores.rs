@@ -128,6 +128,24 @@ end "no move" when no_moves remaining owner
     assert!(same_but_own.has_fast_form());
 }
 
+/// A relay from a store `relay from` names: south's pit 2 (one seed) falls into south's store (2 from
+/// the reserve, now 3); the relay lifts the store and sows north 1, north 2 and south 1, where the lap
+/// ends and the relay rule does not hold. A lap that ends in a store is relayed only because the rule
+/// names it.
+#[test]
+fn a_store_named_by_relay_from_is_lifted_and_sown_on() {
+    let g = game(
+        r#"
+game "Store relayed"
+board { pits 2  layout south [0, 1] north [1, 1]  reserve 2  stores sown }
+sow { direction ccw  into own store  relay when last.store  relay from store(mover) }
+end "no move" when no_moves
+"#,
+    );
+    let v = after(&g, &[2]);
+    assert_eq!(board(&v), (json!([1, 0]), json!([2, 2]), json!(0), json!(2)));
+}
+
 // ---------------------------------------------------------------- closed pits on the track
 
 /// South 1 (one seed) sows into south 2; south 3 is closed, so the track's next open cell after south 2

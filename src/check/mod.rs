@@ -632,6 +632,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
             .with_help("keep one of them"),
         );
     }
+    stores::relay_from_off_track(items, stores_sown, diags);
     let mut capture_names: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
     for item in items {
         match &item.kind {

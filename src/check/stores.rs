@@ -2,7 +2,7 @@
 //! mover's hand; one that would put them back where they are is refused.
 
 use crate::diagnostic::Diagnostic;
-use crate::syntax::ast::{Action, Expr, ExprKind, Receiver, RuleDef};
+use crate::syntax::ast::{Action, Expr, ExprKind, Item, ItemKind, Receiver, RuleDef};
 
 /// The player a `store(P)` names, written as a bare word (`mover`, `south`, ...).
 fn store_of(e: &Expr) -> Option<&str> {
@@ -45,6 +45,29 @@ pub(super) fn take_into_itself(def: &RuleDef, diags: &mut Vec<Diagnostic>) {
                     .with_help("say where they go (`to opponent`), or add `sow taken` to sow them again"),
                 );
             }
+        }
+    }
+}
+
+/// Refuses `relay from store(P)` on a board whose stores hold captures only: no track goes through a
+/// store there, so its seeds would have nowhere to be sown and the relay would silently never happen.
+pub(super) fn relay_from_off_track(items: &[Item], stores_sown: bool, diags: &mut Vec<Diagnostic>) {
+    if stores_sown {
+        return;
+    }
+    for item in items {
+        if let ItemKind::SowRelayFrom(e) = &item.kind
+            && let Some(whose) = store_of(e)
+        {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::conflict",
+                    format!("`relay from store({whose})` on a board whose stores are on no track"),
+                    e.span,
+                    "a store that holds captures only",
+                )
+                .with_help("say `stores sown` in `board { }` and put the store on the track (`into own store`)"),
+            );
         }
     }
 }
