@@ -13,6 +13,10 @@ mod sowing;
 mod memory;
 // Issue 26's one rule model: rules at every moment of a move, their actions and questions, on tiny invented boards worked out by hand.
 mod moments;
+// Stores as places of the circuit (taken, lifted, moved from and into) on tiny invented boards, worked out by hand.
+mod stores;
+// Traditional games written from their rules for issue 26 (tests/fixtures/traditional), hand-worked boards.
+mod traditional;
 // Choices during a move (`choose`, `lift`, `sow taken .. either`) on tiny invented games, worked out by hand.
 mod choices;
 // Openings on tiny invented games, worked out by hand: a phase's own `after move` rules, phases that sow nothing (rearranging), an opening in every round (`round_ply`), memory on the board.

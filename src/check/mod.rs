@@ -7,6 +7,7 @@ mod lets;
 pub mod load;
 mod recover;
 mod rules;
+mod stores;
 mod types;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
@@ -632,6 +633,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
             .with_help("keep one of them"),
         );
     }
+    stores::relay_from_off_track(items, stores_sown, diags);
     let mut capture_names: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
     for item in items {
         match &item.kind {
@@ -690,6 +692,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
                         _ => check_action(&a.node, a.span, tc, Scope::trigger(), diags),
                     }
                 }
+                stores::take_into_itself(def, diags);
             }
             ItemKind::Capture(def) => {
                 if let Some(first) = capture_names.get(def.name.node.as_str()) {
@@ -778,6 +781,7 @@ fn check_lap_rule(def: &RuleDef, tc: &mut TypeChecker, statics: &Statics, diags:
         }
         check_action(&a.node, a.span, tc, scope, diags);
     }
+    stores::take_into_itself(def, diags);
 }
 
 /// A rule `at turn start`: the move is named (`origin`), nothing is lifted, no lap has ended, so
@@ -798,6 +802,7 @@ fn check_turn_start(def: &RuleDef, tc: &mut TypeChecker, diags: &mut Vec<Diagnos
             _ => check_action(&a.node, a.span, tc, Scope::move_start(), diags),
         }
     }
+    stores::take_into_itself(def, diags);
 }
 
 /// The value of a statement's expression known before the game, when it lies in `range`; otherwise a
@@ -1214,6 +1219,7 @@ fn check_after_move(def: &RuleDef, _sows_nothing: bool, tc: &mut TypeChecker, di
             }
         }
     }
+    stores::take_into_itself(def, diags);
 }
 
 /// A phase with `no sowing`: no lap is sown, so no lap ends for a capture rule and no `sow { }`

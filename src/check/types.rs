@@ -890,6 +890,25 @@ impl TypeChecker<'_> {
             self.expect(cond, Ty::Bool, scope.with_pit());
             return Some(Ty::Pit);
         }
+        // `next(PIT, any)`: the track's next cell closed or not (plain `next` passes over closed
+        // pits); any other second word would be a meaning the engine does not have.
+        if matches!(name, "next" | "previous") && args.len() == 2 {
+            if !matches!(&args[1].kind, ExprKind::Name(w) if w == "any") {
+                self.diags.push(
+                    Diagnostic::error(
+                        "sow::check::wrong_arguments",
+                        format!("the second argument of `{name}` can only be `any`"),
+                        args[1].span,
+                        "not `any`",
+                    )
+                    .with_help(format!(
+                        "write `{name}(last)` (open pits only) or `{name}(last, any)` (closed pits too)"
+                    )),
+                );
+                return None;
+            }
+            return self.call(e, name, name_span, &args[..1], scope);
+        }
         let (params, result): (&[Ty], Ty) = match name {
             // `pit(P, N)` on the front row (the only one of a two-row board), `pit(P, ROW, N)`.
             "pit" if args.len() == 3 => (&[Ty::Player, Ty::Int, Ty::Int], Ty::Pit),

@@ -630,6 +630,10 @@ pub enum Relation {
     Next,
     /// The cell before it along the mover's track.
     Previous,
+    /// `next(PIT, any)`: the next cell along the track, closed or not.
+    NextAny,
+    /// `previous(PIT, any)`: the cell before it, closed or not.
+    PreviousAny,
 }
 
 /// A field of a pit.

@@ -380,7 +380,9 @@ fn may_be_store(e: &PitExpr, sows_into_store: bool) -> bool {
         PitExpr::Last => sows_into_store,
         PitExpr::Opposite(x) => may_be_store(x, sows_into_store),
         // The next cell along a track with a store on it may be the store.
-        PitExpr::Relation(r, _) => matches!(r, Relation::Next | Relation::Previous) && sows_into_store,
+        PitExpr::Relation(r, _) => {
+            matches!(r, Relation::Next | Relation::Previous | Relation::NextAny | Relation::PreviousAny) && sows_into_store
+        }
         PitExpr::Along(..) => sows_into_store,
         PitExpr::If(_, a, b) => may_be_store(a, sows_into_store) || may_be_store(b, sows_into_store),
         // Sets hold pits only.
@@ -849,6 +851,9 @@ impl Lower<'_> {
                     set.row = None;
                     Expr::Seek(b(from), Box::new(set), name.node == "previous")
                 }
+                // `check` let a second argument through only as the word `any`.
+                "next" if args.len() == 2 => Expr::Relation(Relation::NextAny, b(&args[0])),
+                "previous" if args.len() == 2 => Expr::Relation(Relation::PreviousAny, b(&args[0])),
                 "next" => Expr::Relation(Relation::Next, b(&args[0])),
                 "previous" => Expr::Relation(Relation::Previous, b(&args[0])),
                 "store" => Expr::Store(b(&args[0])),

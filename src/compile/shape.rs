@@ -452,7 +452,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         ff.relay = Some(relay(game, &ff, phase, code)?);
     }
     for rule in &phase.captures {
-        ff.captures.push(capture(game, rule)?);
+        ff.captures.push(capture(game, rule, ff.on_track)?);
     }
     for (i, rule) in game.ends.iter().enumerate() {
         ff.ends.push(match rule.test {
@@ -593,7 +593,7 @@ fn relay(game: &Game, ff: &FastForm, phase: &crate::compile::ir::Phase, code: &C
 }
 
 /// A capture rule in fast form, if it has the shape.
-fn capture(game: &Game, rule: &crate::compile::ir::Rule) -> Option<FastCapture> {
+fn capture(game: &Game, rule: &crate::compile::ir::Rule, on_track: [u32; 2]) -> Option<FastCapture> {
     let when = cell_tests(game, &rule.when, Reg::Last)?;
     let mut takes = Vec::new();
     let mut series = None;
@@ -628,6 +628,15 @@ fn capture(game: &Game, rule: &crate::compile::ir::Rule) -> Option<FastCapture> 
             }
         }
         _ => return None,
+    }
+    // The fast form takes pits only: a rule that could take the opponent's store (a lap ending
+    // there) is left to the general engine, which moves those seeds.
+    let takes_store = Player::BOTH.into_iter().any(|m| {
+        let store = game.store(m.other());
+        when.at[m.index()] >> store & 1 != 0 && on_track[m.index()] >> store & 1 != 0
+    });
+    if takes.contains(&false) && takes_store {
+        return None;
     }
     if rule.then == Then::Continue || rule.then == Then::End || rule.then == Then::AnotherMove {
         Some(FastCapture {

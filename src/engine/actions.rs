@@ -244,7 +244,7 @@ impl Game {
         }
     }
 
-    /// Takes the seeds of pit `c` (nothing for a missing pit or a store) to `to`'s store.
+    /// Takes the seeds of pit or store `c` (nothing for a missing pit) to `to`'s store.
     #[inline]
     pub(super) fn take(
         &self,
@@ -255,7 +255,17 @@ impl Game {
         rule: &str,
         log: &mut impl Narrate,
     ) -> u32 {
-        if c == NO_PIT || self.is_store(c) {
+        if c == NO_PIT {
+            return 0;
+        }
+        if c == self.store(receiver) {
+            // The seeds are where the take would put them: none move, and the trace says why
+            // rather than leaving the rule's carrying out unseen.
+            log.push(|| Event::TakeKept {
+                rule: rule.to_string(),
+                cell: c,
+                seeds: board.cells[c as usize],
+            });
             return 0;
         }
         let cells: &mut [u32] = &mut board.cells;
@@ -322,7 +332,7 @@ impl Game {
                     // of it).
                     let narrating = log.enabled();
                     let first_try = |board: &Board, c: Cell, tried: &mut Option<Event>| {
-                        if narrating && tried.is_none() && c != NO_PIT && !self.is_store(c) {
+                        if narrating && tried.is_none() && c != NO_PIT {
                             *tried = Some(self.take_tried(board, c, to, mover, rule));
                         }
                     };
@@ -377,7 +387,8 @@ impl Game {
                                 } else {
                                     walk.prev[c as usize]
                                 };
-                                if self.is_store(c) {
+                                // The walk, as the track, holds the open pits only.
+                                if self.is_store(c) || snapshot.closed[c as usize] {
                                     continue;
                                 }
                                 ctx.regs[Reg::Pit as usize] = c;
@@ -400,7 +411,7 @@ impl Game {
                             let mut passed = 0usize;
                             for _ in 1..walk.cells.len() {
                                 c = if forward { walk.next[c as usize] } else { walk.prev[c as usize] };
-                                if self.is_store(c) {
+                                if self.is_store(c) || snapshot.closed[c as usize] {
                                     continue;
                                 }
                                 passed += 1;
@@ -674,10 +685,10 @@ impl Game {
         }
     }
 
-    /// Takes the seeds of pit `c` (nothing for a missing pit or a store) into `mover`'s hand, to be
+    /// Takes the seeds of pit or store `c` (nothing for a missing pit) into `mover`'s hand, to be
     /// sown again; returns how many.
     pub(super) fn take_in_hand(&self, board: &mut Board, c: Cell, mover: Player, rule: &str, log: &mut impl Narrate) -> u32 {
-        if c == NO_PIT || self.is_store(c) {
+        if c == NO_PIT {
             return 0;
         }
         let n = std::mem::take(&mut board.cells[c as usize]);

@@ -422,9 +422,29 @@ impl<'a> Ctx<'a> {
         match r {
             Relation::Behind => self.game.behind(c).unwrap_or(NO_PIT),
             Relation::InFront => self.game.in_front(c).unwrap_or(NO_PIT),
-            Relation::Next => self.lap_track().next[c as usize],
-            Relation::Previous => self.lap_track().prev[c as usize],
+            Relation::Next => self.step_open(c, true),
+            Relation::Previous => self.step_open(c, false),
+            Relation::NextAny => self.lap_track().next[c as usize],
+            Relation::PreviousAny => self.lap_track().prev[c as usize],
         }
+    }
+
+    /// The cell after `c` (before it, unless `forward`) along the lap's track, passing over closed
+    /// pits: the track holds the open pits, as sowing goes. A track closed all round but for `c`
+    /// leads back to it.
+    fn step_open(&self, c: Cell, forward: bool) -> Cell {
+        let track = self.lap_track();
+        let step = if forward { &track.next } else { &track.prev };
+        let mut n = step[c as usize];
+        if self.game.uses_closed {
+            for _ in 0..track.cells.len() {
+                if !self.closed(n) {
+                    break;
+                }
+                n = step[n as usize];
+            }
+        }
+        n
     }
 
     /// The track `next` and `previous` follow: the lap's, else the usual rules' for the mover.
@@ -455,6 +475,12 @@ impl<'a> Ctx<'a> {
             return NO_PIT;
         }
         let track = self.lap_track();
+        if self.game.uses_closed {
+            // Counted along the open cells only, as `next` steps; a round of them counts as none.
+            let open = track.cells.iter().filter(|&&t| !self.closed(t)).count().max(1) as u64;
+            let n = steps.unsigned_abs() % open;
+            return (0..n).fold(c, |c, _| self.step_open(c, steps > 0));
+        }
         // Past a whole round the track repeats itself.
         let n = steps.unsigned_abs() % track.cells.len().max(1) as u64;
         let step = if steps < 0 { &track.prev } else { &track.next };

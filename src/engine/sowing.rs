@@ -186,8 +186,10 @@ impl Game {
                 if let Some(code) = &sow.relay_from {
                     relay_pit = self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track).pit(code);
                 }
+                // A lap ending in a store ends the move; a store `relay from` names is lifted like
+                // a pit, since the rule says so, when it is on the track its seeds go round.
                 relay_pit != NO_PIT
-                    && !self.is_store(relay_pit)
+                    && (!self.is_store(relay_pit) || (sow.relay_from.is_some() && track.has(relay_pit)))
                     && board.cells[relay_pit as usize] > 0
                     && Ctx {
                         taken,

@@ -68,6 +68,15 @@ pub enum Event {
         /// Into whose store.
         to: Player,
     },
+    /// A rule took a store into itself: its seeds stay where they are.
+    TakeKept {
+        /// The rule's name.
+        rule: String,
+        /// The store.
+        cell: Cell,
+        /// The seeds it holds.
+        seeds: u32,
+    },
     /// A rule took seeds into the mover's hand, to sow them again.
     TakeInHand {
         /// The rule's name.
@@ -428,6 +437,13 @@ impl Game {
                 }
                 Event::Take { rule, cell, seeds: n, to } => {
                     format!("  \"{rule}\": {} takes {} from {}", to.name(), seeds(*n), self.describe(*cell))
+                }
+                Event::TakeKept { rule, cell, seeds: n } => {
+                    format!(
+                        "  \"{rule}\": takes {} into {}, where they are already",
+                        seeds(*n),
+                        self.describe(*cell)
+                    )
                 }
                 Event::TakeInHand { rule, cell, seeds: 0, .. } => {
                     format!("  \"{rule}\": {} holds no seeds, so none are sown again", self.describe(*cell))

@@ -705,6 +705,7 @@ fn steps(game: &Game, before: &Position, events: &[Event]) -> Vec<Value> {
                 // The seeds of these are sown by the `Sown` steps that follow, or were moved already.
                 Event::SowAgain { .. }
                 | Event::Remember { .. }
+                | Event::TakeKept { .. }
                 | Event::ShortMove { .. }
                 | Event::TurnEnds { .. }
                 | Event::GrandSlam { .. }
