@@ -10,9 +10,9 @@ use crate::board::{Cell, Geometry, Player};
 pub struct Game {
     /// Display name.
     pub name: String,
-    /// `seeds N where COND`: the condition, until [`crate::engine::prepare`] has emptied the pits
-    /// where it fails.
-    pub seeds_where: Option<Code>,
+    /// The `seeds` lines read by pit, in order (seeds, and the condition on `pit`, `None` for every
+    /// pit), until [`crate::engine::prepare`] has given each pit the seeds of the first that holds.
+    pub seeds_cases: Vec<(u32, Option<Code>)>,
     /// The board's shape (a `Game` reads as its [`Geometry`] too: `game.opposite(c)`).
     pub geometry: Geometry,
     /// Whose pits a move may start from.

@@ -207,7 +207,7 @@ pub fn compile(checked: &Checked) -> Game {
     // Moves that take seeds from the store shrink it too.
     let enters_from_store = phases.iter().any(|p| p.sow.from_store.is_some());
     let mut game = Game {
-        seeds_where: None,
+        seeds_cases: Vec::new(),
         name,
         geometry,
         play_from: checked.play_from,
@@ -245,7 +245,11 @@ pub fn compile(checked: &Checked) -> Game {
         memory: lower.memory.clone(),
         fast: None,
     };
-    game.seeds_where = checked.seeds_where.as_ref().map(|cond| lower.cond(cond));
+    game.seeds_cases = checked
+        .seeds_cases
+        .iter()
+        .map(|case| (case.seeds, case.when.as_ref().map(|cond| lower.cond(cond))))
+        .collect();
     game
 }
 

@@ -302,6 +302,8 @@ pub enum DropKind {
     AfterMove,
     /// `drop track`.
     Track,
+    /// `drop board KEY`: the name is the key (`seeds`, `middle row`, `layout shared`).
+    Board,
 }
 
 /// Whom a memory value is kept for.
@@ -370,7 +372,7 @@ pub enum ItemKind {
     Game(String),
     /// `extends "PATH"`.
     Extends(String),
-    /// `param NAME = DEFAULT [in LOW..HIGH]`.
+    /// `param NAME = DEFAULT [in LOW..HIGH [even|odd] | in {A, B, ..}]`.
     Param {
         /// Its name.
         name: Spanned<String>,
@@ -378,13 +380,18 @@ pub enum ItemKind {
         default: Spanned<i64>,
         /// Allowed range.
         range: Option<(Spanned<i64>, Spanned<i64>)>,
+        /// `even` (true) or `odd` (false) after the range: only numbers of that parity in it.
+        parity: Option<Spanned<bool>>,
+        /// `in {A, B, ..}`: the only values allowed.
+        values: Option<Spanned<Vec<Spanned<i64>>>>,
     },
     /// `board { pits EXPR }`.
     BoardPits(Expr),
     /// `board { rows EXPR }`.
     BoardRows(Expr),
-    /// `board { seeds EXPR }`.
-    BoardSeeds(Expr),
+    /// `board { seeds EXPR [where COND] ... }`: the `seeds` lines of one board, in order (each
+    /// expression may be a `Where`); the first whose condition holds for a pit gives its seeds.
+    BoardSeeds(Vec<Expr>),
     /// `board { layout south [..] north [..] }`.
     BoardLayout(Vec<LayoutSide>),
     /// `board { layout shared [..] }`.

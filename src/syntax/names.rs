@@ -82,6 +82,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::game_item => "`game`",
         Rule::extends_item => "`extends`",
         Rule::param_item => "`param`",
+        Rule::param_values => "a set of values such as `{6, 8, 10}`",
         Rule::board_item => "`board`",
         Rule::first_item => "`first`",
         Rule::sow_item => "`sow`",
@@ -96,6 +97,8 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::phase_item => "`phase`",
         Rule::rounds_item => "`rounds`",
         Rule::drop_item => "`drop`",
+        Rule::drop_board => "`board` and one of its keys",
+        Rule::board_key => "a key of `board { }` (`seeds`, `layout`, `pits`, ...)",
         Rule::play_from_item => "`play from`",
         Rule::memory_item => "`memory`",
         Rule::after_move_item => "`after move`",
@@ -207,7 +210,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::next_round_first => "`next round first`",
         Rule::round_opener => "`alternate`, `loser`, `winner`, `fewer seeds`, `other than ender` or `same`",
         Rule::setup_keep_claims => "`setup keep claims`",
-        Rule::drop_kind => "`capture`, `trigger`, `end`, `forbid`, `phase` or `after move`",
+        Rule::drop_kind => "`capture`, `trigger`, `end`, `forbid`, `phase`, `after move`, `track` or `board`",
         Rule::expr
         | Rule::or_expr
         | Rule::and_expr

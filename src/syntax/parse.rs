@@ -783,7 +783,23 @@ impl Builder {
     }
 
     fn block(&self, pair: Pair<Rule>) -> R<Vec<Item>> {
-        children(pair).map(|p| self.item(p)).collect()
+        let mut items: Vec<Item> = Vec::new();
+        for p in children(pair) {
+            let item = self.item(p)?;
+            // A board's `seeds` lines are one setting, read in order: they are kept together.
+            if let ItemKind::BoardSeeds(more) = &item.kind
+                && let Some(Item {
+                    kind: ItemKind::BoardSeeds(lines),
+                    span,
+                }) = items.iter_mut().find(|i| matches!(i.kind, ItemKind::BoardSeeds(_)))
+            {
+                lines.extend(more.iter().cloned());
+                *span = span.to(item.span);
+                continue;
+            }
+            items.push(item);
+        }
+        Ok(items)
     }
 
     fn item(&self, pair: Pair<Rule>) -> R<Item> {
@@ -805,15 +821,34 @@ impl Builder {
                     span: self.span(&name),
                 };
                 let default = self.int(inner.next().expect("default"))?;
-                let range = match (inner.next(), inner.next()) {
-                    (Some(lo), Some(hi)) => Some((self.int(lo)?, self.int(hi)?)),
-                    _ => None,
-                };
-                ItemKind::Param { name, default, range }
+                let (mut range, mut parity, mut values) = (None, None, None);
+                let rest: Vec<Pair<Rule>> = inner.collect();
+                match rest.as_slice() {
+                    [set] if set.as_rule() == Rule::param_values => {
+                        let span = self.span(set);
+                        let list = children(set.clone()).map(|n| self.int(n)).collect::<R<Vec<_>>>()?;
+                        values = Some(Spanned { node: list, span });
+                    }
+                    [lo, hi, more @ ..] => {
+                        range = Some((self.int(lo.clone())?, self.int(hi.clone())?));
+                        parity = more.first().map(|p| Spanned {
+                            node: p.as_str() == "even",
+                            span: self.span(p),
+                        });
+                    }
+                    _ => {}
+                }
+                ItemKind::Param {
+                    name,
+                    default,
+                    range,
+                    parity,
+                    values,
+                }
             }
             Rule::board_pits => ItemKind::BoardPits(self.expr(inner.next().expect("expr"))?),
             Rule::board_rows => ItemKind::BoardRows(self.expr(inner.next().expect("expr"))?),
-            Rule::board_seeds => ItemKind::BoardSeeds(self.expr(inner.next().expect("expr"))?),
+            Rule::board_seeds => ItemKind::BoardSeeds(vec![self.expr(inner.next().expect("expr"))?]),
             Rule::board_layout => {
                 let mut rows = Vec::new();
                 while let (Some(p), Some(list)) = (inner.next(), inner.next()) {
@@ -1033,6 +1068,17 @@ impl Builder {
             Rule::setup_keep_claims => ItemKind::SetupKeepClaims,
             Rule::drop_item => {
                 let kind = inner.next().expect("kind");
+                if kind.as_rule() == Rule::drop_board {
+                    let key = children(kind).next().expect("key");
+                    let name = Spanned {
+                        node: key.as_str().split_whitespace().collect::<Vec<_>>().join(" "),
+                        span: self.span(&key),
+                    };
+                    return Ok(Item {
+                        kind: ItemKind::Drop(DropKind::Board, name),
+                        span,
+                    });
+                }
                 let kind = match kind.as_str() {
                     "capture" => DropKind::Capture,
                     "trigger" => DropKind::Trigger,
