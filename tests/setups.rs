@@ -154,3 +154,75 @@ fn a_child_drops_its_parents_seeds_for_a_layout() {
     let refused = sowlang::load_game(&dir.join("child.sow"), &[]).expect_err("no reserve");
     assert_eq!(refused.diagnostics[0].message, "the inherited board has no `reserve` to drop");
 }
+
+/// The docs' "Three rows of my own" (docs/language.md, "Named tracks"): each player's track runs
+/// through their own three rows, the middle one named `middle`.
+const OWN_THREE_ROWS: &str = "game \"Three rows of my own\"\nparam pits = 4 in 3..10\nboard { rows 3  pits pits  seeds 2 }\n\
+                              sow { track mover back 1..pits, mover middle pits..1, mover front 1..pits }\n\
+                              capture \"across\" { when last.row == front and last.before > 0  take opposite(last) }\n\
+                              end \"cannot move\" when no_moves loser to_move\n";
+
+#[test]
+fn a_sides_own_middle_row_is_named_in_a_track() {
+    // South's b1 (2 seeds) follows the track b1 -> a1 -> a2: the last seed makes a2 3, in the front
+    // row, so north's front pit across (a3, facing south's a2 on rows of 4) is taken: 2 seeds.
+    let g = game(OWN_THREE_ROWS);
+    let after = json_of(&g, &super::support::play_named(&g, &["b1"]));
+    assert_eq!(
+        after["pits"],
+        json!({"south": [[3, 3, 2, 2], [0, 2, 2, 2], [2, 2, 2, 2]], "north": [[2, 2, 0, 2], [2, 2, 2, 2], [2, 2, 2, 2]]})
+    );
+    assert_eq!(after["stores"], json!({"south": 2, "north": 0}));
+    // South's a4 goes on to the back row's c1 and c2 (the track leads back to its start).
+    let after = json_of(&g, &super::support::play_named(&g, &["a4"]));
+    assert_eq!(after["pits"]["south"], json!([[2, 2, 2, 0], [2, 2, 2, 2], [3, 3, 2, 2]]));
+    // On rows of 6 the same words name the longer rows: c6 goes on into the middle row at b6, b5.
+    let g6 = game(&OWN_THREE_ROWS.replace("pits = 4", "pits = 6"));
+    let after = json_of(&g6, &super::support::play_named(&g6, &["c6"]));
+    assert_eq!(
+        after["pits"]["south"],
+        json!([[2, 2, 2, 2, 2, 2], [2, 2, 2, 2, 3, 3], [2, 2, 2, 2, 2, 0]])
+    );
+}
+
+#[test]
+fn middle_names_no_row_on_a_side_of_two() {
+    let text = OWN_THREE_ROWS.replace("rows 3", "rows 2");
+    assert_eq!(refusals(&text, &[]), ["a side of 2 rows has no middle row of its own"]);
+}
+
+/// The position after `moves` from the position JSON `from`, every seed kept.
+fn play_from(game: &sowlang::Game, from: Value, moves: &[usize]) -> Value {
+    let mut pos = sowlang::position::from_json(game, &from.to_string()).expect("a valid position");
+    let total = game.seed_total(&pos);
+    game.settle_start(&mut pos);
+    for &k in moves {
+        game.apply(&mut pos, k).expect("a legal move");
+        assert_eq!(game.seed_total(&pos), total, "a seed was created or lost");
+    }
+    json_of(game, &pos)
+}
+
+/// The docs' "Rounds round a middle row" (docs/language.md, "rounds").
+const MIDDLE_ROUNDS: &str = "game \"Rounds round a middle row\"\nboard { pits 3  middle row  seeds 2 }\n\
+                             sow { track mover 1..3, shared 3..1, opponent 3..1 }\n\
+                             end \"no move\" when no_moves remaining owner\n\
+                             rounds {\n  setup fill 2 close unfilled\n  match ends when round == 3\n}\n";
+
+#[test]
+fn rounds_on_a_board_with_a_middle_row() {
+    // South's last seed, from pit 3, falls into the middle row's s3 (the track's next pit); north
+    // has no seed in its own row and cannot move: the round ends, north's 8 in store to south's 4
+    // win it. The middle row keeps [0, 5, 1]; south's 4 fill pits 1 and 2 (pit 3 closed), north's 8
+    // fill its three pits and 2 stay in its store; south opens (the file's `first`).
+    let g = game(MIDDLE_ROUNDS);
+    let from = json!({"pits": {"south": [0, 0, 1], "north": [0, 0, 0], "shared": [0, 5, 0]},
+                      "stores": {"south": 4, "north": 8}, "to_move": "south"});
+    let after = play_from(&g, from, &[3]);
+    assert_eq!(after["pits"], json!({"south": [2, 2, 0], "north": [2, 2, 2], "shared": [0, 5, 1]}));
+    assert_eq!(after["stores"], json!({"south": 0, "north": 2}));
+    assert_eq!(after["closed"]["south"], json!([false, false, true]));
+    assert_eq!(after["round"], json!(2));
+    assert_eq!(after["rounds_won"], json!({"south": 0, "north": 1}));
+    assert_eq!(after["to_move"], json!("south"));
+}

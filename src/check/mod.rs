@@ -826,17 +826,20 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
             );
         }
     }
+    // A middle row keeps its seeds from round to round; a ring's shared pits are not a row of the
+    // board a set-up could leave alone, and a ring owned by nobody has no pits to fill.
     if g.shared > 0
+        && g.ring
         && let Some(rounds) = items.iter().find(|i| matches!(i.kind, ItemKind::Rounds))
     {
         diags.push(
             Diagnostic::error(
                 "sow::check::unsupported",
-                "a match of rounds is not played on a board with shared pits",
+                "a match of rounds is not played on a ring with shared pits",
                 rounds.span,
                 "rounds",
             )
-            .with_help("a round's set-up fills each player's own pits from their store; shared pits have no owner to fill them"),
+            .with_help("a round's set-up fills each player's own pits from their store; shared pits have no owner to fill them (a board of rows may have a `middle row`)"),
         );
     }
     let move_pits = g.side_pits() + g.shared;

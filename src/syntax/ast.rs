@@ -261,6 +261,8 @@ pub enum TrackRow {
     Front,
     /// The row furthest from the middle.
     Back,
+    /// A player's own middle row (`b`), between their front and back rows on a side of three rows.
+    Middle,
 }
 
 /// Whose pits a piece of a stated track runs through, seen from the mover.

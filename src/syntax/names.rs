@@ -138,7 +138,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::track_whose => "`mover`, `opponent` or `shared`",
         Rule::track_store => "`store`",
         Rule::track_range => "pits such as `a1..a8`, `6..1` or `pits..1`",
-        Rule::track_row => "`front` or `back`",
+        Rule::track_row => "`front`, `back` or `middle`",
         Rule::track_end => "a pit such as `a3`, `3` or `pits`",
         Rule::pit_ref => "a pit such as `a3`",
         Rule::board_middle => "`middle row`",

@@ -697,10 +697,10 @@ impl Builder {
                 let mut part = parts.next().expect("row, range or store");
                 let row = if part.as_rule() == Rule::track_row {
                     let row = Spanned {
-                        node: if part.as_str() == "front" {
-                            TrackRow::Front
-                        } else {
-                            TrackRow::Back
+                        node: match part.as_str() {
+                            "front" => TrackRow::Front,
+                            "middle" => TrackRow::Middle,
+                            _ => TrackRow::Back,
                         },
                         span: self.span(&part),
                     };
