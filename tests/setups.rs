@@ -226,3 +226,75 @@ fn rounds_on_a_board_with_a_middle_row() {
     assert_eq!(after["rounds_won"], json!({"south": 0, "north": 1}));
     assert_eq!(after["to_move"], json!("south"));
 }
+
+/// A game of 4 pits a row whose round ends when the player to move has no seed (the seeds left go
+/// to their owners, the player who cannot move loses it), with `rounds` inside its `rounds { }`.
+fn stuck_rounds(rounds: &str) -> sowlang::Game {
+    game(&format!(
+        "game \"Rounds\"\nboard {{ pits 4  seeds 2 }}\nsow {{ direction ccw }}\n\
+         end \"stuck\" when seeds(to_move) == 0 remaining owner loser to_move\n\
+         rounds {{ {rounds}  match ends when round > 50 }}\n"
+    ))
+}
+
+/// South [1, 0, 0, 0] and the stores given, north empty, south to move: south's pit 1 sows into its
+/// pit 2, north cannot move and loses the round, south's seed goes to south's store.
+fn brink(south_store: u32, north_store: u32) -> Value {
+    json!({"pits": {"south": [1, 0, 0, 0], "north": [0, 0, 0, 0]},
+           "stores": {"south": south_store, "north": north_store}, "to_move": "south"})
+}
+
+#[test]
+fn a_fill_from_the_right_end() {
+    // South's 7 seeds: 3 in pit 4, 3 in pit 3, the remainder 1 in pit 2, pit 1 closed; north's 9:
+    // 3 each in pits 4, 3 and 2, pit 1 closed.
+    let g = stuck_rounds("setup fill 3 from right remainder next close unfilled");
+    let after = play_from(&g, brink(6, 9), &[1]);
+    assert_eq!(after["pits"], json!({"south": [0, 1, 3, 3], "north": [0, 3, 3, 3]}));
+    assert_eq!(
+        after["closed"],
+        json!({"south": [true, false, false, false], "north": [true, false, false, false]})
+    );
+    // From the left, as before: pit 1 first.
+    let g = stuck_rounds("setup fill 3 remainder next close unfilled");
+    let after = play_from(&g, brink(6, 9), &[1]);
+    assert_eq!(after["pits"], json!({"south": [3, 3, 1, 0], "north": [3, 3, 3, 0]}));
+}
+
+#[test]
+fn a_claiming_fill_from_the_right_goes_on_from_the_others_right() {
+    // North's 3 seeds fill its pit 4; south's 14 fill its four pits (12), and the last 2, a
+    // remainder, go into north's first empty pit from north's right, pit 3, claimed by south.
+    let g = stuck_rounds("setup fill 3 from right claim unfilled remainder next");
+    let after = play_from(&g, brink(13, 3), &[1]);
+    assert_eq!(after["pits"], json!({"south": [3, 3, 3, 3], "north": [0, 0, 2, 3]}));
+    assert_eq!(after["claimed"]["north"], json!([null, null, "south", null]));
+}
+
+#[test]
+fn a_tie_break_names_who_opens_after_equal_seeds() {
+    // Both stores hold 7 after the round: `fewer seeds` ties. North lost the round (it could not
+    // move); south won it. Round 1 was opened by south.
+    let opener =
+        |rule: &str| play_from(&stuck_rounds(&format!("setup fill 2  next round first {rule}")), brink(6, 7), &[1])["to_move"].clone();
+    assert_eq!(opener("fewer seeds else winner"), json!("south"));
+    assert_eq!(opener("fewer seeds else loser"), json!("north"));
+    // Without one, as `alternate`: north.
+    assert_eq!(opener("fewer seeds"), json!("north"));
+    assert_eq!(opener("fewer seeds else same"), json!("south"));
+    // Unequal seeds: the tie-break is not read (south holds fewer, 7 to 8).
+    let g = stuck_rounds("setup fill 2  next round first fewer seeds else loser");
+    assert_eq!(play_from(&g, brink(6, 8), &[1])["to_move"], json!("south"));
+}
+
+#[test]
+fn a_tie_break_after_a_rule_that_cannot_tie_is_refused() {
+    let text = "game \"Rounds\"\nboard { pits 4  seeds 2 }\nsow { direction ccw }\nend \"stuck\" when seeds(to_move) == 0 remaining owner\n\
+                rounds { setup fill 2  next round first alternate else loser  match ends when round > 2 }\n";
+    assert_eq!(
+        refusals(text, &[]),
+        ["`alternate` always names a player, so its `else` is never used"]
+    );
+    let text = text.replace("alternate else loser", "loser else loser");
+    assert_eq!(refusals(&text, &[]), ["`loser` cannot break its own tie"]);
+}

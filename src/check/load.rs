@@ -369,7 +369,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::SetupFill(..) | ItemKind::SetupDeal => "setup".into(),
         ItemKind::SetupMirror => "setup mirror".into(),
         ItemKind::SetupStore(_) => "setup store".into(),
-        ItemKind::NextRoundFirst(_) => "next round first".into(),
+        ItemKind::NextRoundFirst(..) => "next round first".into(),
         ItemKind::SetupKeepClaims => "setup keep claims".into(),
         ItemKind::Rounds => "rounds".into(),
         ItemKind::Memory(slot) => format!("memory {}", slot.name.node),

@@ -484,6 +484,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             }
             ItemKind::SetupDeal => has_setup = true,
             ItemKind::Rounds => has_rounds = true,
+            ItemKind::NextRoundFirst(rule, Some(tie)) => check_tie_break(*rule, tie, &mut diags),
             _ => {}
         }
     }
@@ -546,7 +547,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 | ItemKind::SetupKeepClaims
                 | ItemKind::SetupMirror
                 | ItemKind::SetupStore(_)
-                | ItemKind::NextRoundFirst(_)
+                | ItemKind::NextRoundFirst(..)
         )
     }) {
         diags.push(
@@ -867,6 +868,35 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
     }
 }
 
+/// `next round first RULE else TIE`: only a rule that can tie has a tie-break, and it is another rule.
+fn check_tie_break(
+    rule: crate::syntax::ast::RoundOpener,
+    tie: &crate::syntax::ast::Spanned<crate::syntax::ast::RoundOpener>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    use crate::syntax::ast::RoundOpener as O;
+    let word = |o: O| match o {
+        O::Alternate => "alternate",
+        O::Loser => "loser",
+        O::Winner => "winner",
+        O::FewerSeeds => "fewer seeds",
+        O::OtherThanEnder => "other than ender",
+        O::Same => "same",
+    };
+    let problem = if !matches!(rule, O::Loser | O::Winner | O::FewerSeeds) {
+        Some(format!("`{}` always names a player, so its `else` is never used", word(rule)))
+    } else if tie.node == rule {
+        Some(format!("`{}` cannot break its own tie", word(rule)))
+    } else {
+        None
+    };
+    if let Some(message) = problem {
+        diags.push(Diagnostic::error("sow::check::conflict", message, tie.span, "tie-break").with_help(
+            "`else` follows `winner`, `loser` or `fewer seeds`, and names another rule: `next round first fewer seeds else loser`",
+        ));
+    }
+}
+
 /// The options of one `setup fill`: each at most once, and none that contradicts another.
 fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags: &mut Vec<Diagnostic>) {
     let word = |o: FillOption| match o {
@@ -874,6 +904,7 @@ fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags
         FillOption::RemainderNext => "remainder next",
         FillOption::AsManyAsOther => "as many as the other",
         FillOption::ClaimUnfilled => "claim unfilled",
+        FillOption::FromRight => "from right",
     };
     for (i, a) in options.iter().enumerate() {
         if let Some(first) = options[..i].iter().find(|b| b.node == a.node) {

@@ -570,6 +570,8 @@ pub struct Rounds {
     pub keep_claims: bool,
     /// Who opens the next round (`None`: the file's `first`).
     pub opener: Option<Opener>,
+    /// `else RULE`: who opens after a drawn round or with equal seeds (`None`: as `Alternate`).
+    pub tie: Option<Opener>,
 }
 
 /// `setup fill N` and its options.
@@ -585,6 +587,8 @@ pub struct Fill {
     pub as_many_as_other: bool,
     /// `claim unfilled`: seeds beyond a player's own pits fill the other's empty pits, claimed.
     pub claim_unfilled: bool,
+    /// `from right`: each row is filled from its owner's right end.
+    pub from_right: bool,
 }
 
 /// Who opens the next round (as the rule file says it; a drawn round or equal seeds: as `Alternate`).

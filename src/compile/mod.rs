@@ -152,6 +152,7 @@ pub fn compile(checked: &Checked) -> Game {
                     remainder_next: has(ast::FillOption::RemainderNext),
                     as_many_as_other: has(ast::FillOption::AsManyAsOther),
                     claim_unfilled: has(ast::FillOption::ClaimUnfilled),
+                    from_right: has(ast::FillOption::FromRight),
                 })
             }
             _ => None,
@@ -161,7 +162,11 @@ pub fn compile(checked: &Checked) -> Game {
         kept_in_store: checked.kept_in_store,
         keep_claims: items.iter().any(|i| matches!(i.kind, ItemKind::SetupKeepClaims)),
         opener: items.iter().find_map(|i| match i.kind {
-            ItemKind::NextRoundFirst(o) => Some(o),
+            ItemKind::NextRoundFirst(o, _) => Some(o),
+            _ => None,
+        }),
+        tie: items.iter().find_map(|i| match &i.kind {
+            ItemKind::NextRoundFirst(_, tie) => tie.as_ref().map(|t| t.node),
             _ => None,
         }),
     });

@@ -348,6 +348,8 @@ pub enum FillOption {
     AsManyAsOther,
     /// `claim unfilled`.
     ClaimUnfilled,
+    /// `from right`.
+    FromRight,
 }
 
 /// Who opens the next round.
@@ -474,8 +476,8 @@ pub enum ItemKind {
     SetupMirror,
     /// `rounds { setup store N }`.
     SetupStore(Expr),
-    /// `rounds { next round first ... }`.
-    NextRoundFirst(RoundOpener),
+    /// `rounds { next round first RULE [else RULE] }`: who opens the next round, and after a tie.
+    NextRoundFirst(RoundOpener, Option<Spanned<RoundOpener>>),
     /// `rounds { setup keep claims }`.
     SetupKeepClaims,
     /// An empty `rounds { }` still declares a match of rounds.

@@ -204,6 +204,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::fill_remainder => "`remainder next`",
         Rule::fill_as_many => "`as many as the other`",
         Rule::fill_claim => "`claim unfilled`",
+        Rule::fill_right => "`from right`",
         Rule::setup_deal => "`setup deal fewest`",
         Rule::setup_mirror => "`setup mirror`",
         Rule::setup_store => "`setup store`",

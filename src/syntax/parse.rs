@@ -1044,6 +1044,7 @@ impl Builder {
                             Rule::fill_close => FillOption::CloseUnfilled,
                             Rule::fill_remainder => FillOption::RemainderNext,
                             Rule::fill_as_many => FillOption::AsManyAsOther,
+                            Rule::fill_right => FillOption::FromRight,
                             _ => FillOption::ClaimUnfilled,
                         };
                         Spanned { node, span }
@@ -1055,15 +1056,20 @@ impl Builder {
             Rule::setup_mirror => ItemKind::SetupMirror,
             Rule::setup_store => ItemKind::SetupStore(self.expr(inner.next().expect("n"))?),
             Rule::next_round_first => {
-                let words: Vec<&str> = inner.next().expect("opener").as_str().split_whitespace().collect();
-                ItemKind::NextRoundFirst(match words[0] {
-                    "alternate" => RoundOpener::Alternate,
-                    "loser" => RoundOpener::Loser,
-                    "winner" => RoundOpener::Winner,
-                    "fewer" => RoundOpener::FewerSeeds,
-                    "other" => RoundOpener::OtherThanEnder,
+                let opener = |p: &Pair<Rule>| match p.as_str().split_whitespace().next() {
+                    Some("alternate") => RoundOpener::Alternate,
+                    Some("loser") => RoundOpener::Loser,
+                    Some("winner") => RoundOpener::Winner,
+                    Some("fewer") => RoundOpener::FewerSeeds,
+                    Some("other") => RoundOpener::OtherThanEnder,
                     _ => RoundOpener::Same,
-                })
+                };
+                let rule = opener(&inner.next().expect("opener"));
+                let tie = inner.find(|p| p.as_rule() == Rule::round_opener).map(|p| Spanned {
+                    node: opener(&p),
+                    span: self.span(&p),
+                });
+                ItemKind::NextRoundFirst(rule, tie)
             }
             Rule::setup_keep_claims => ItemKind::SetupKeepClaims,
             Rule::drop_item => {
