@@ -803,8 +803,9 @@ impl Builder {
     }
 
     fn item(&self, pair: Pair<Rule>) -> R<Item> {
-        // A track may end in a number expression, which swallows the blanks after it.
-        let span = if pair.as_rule() == Rule::sow_track {
+        // A track may end in a number expression, a `param` and `next round first` in optional words,
+        // which swallow the blanks after them.
+        let span = if matches!(pair.as_rule(), Rule::sow_track | Rule::next_round_first | Rule::param_item) {
             self.expr_span(&pair)
         } else {
             self.span(&pair)
