@@ -298,3 +298,21 @@ fn a_tie_break_after_a_rule_that_cannot_tie_is_refused() {
     let text = text.replace("alternate else loser", "loser else loser");
     assert_eq!(refusals(&text, &[]), ["`loser` cannot break its own tie"]);
 }
+
+#[test]
+fn the_other_fills_as_many_pits_as_the_first_used() {
+    // South's 4 seeds fill pit 1 with 3 and pit 2 with the remainder 1: two pits used. North's 11
+    // fill as many, two pits of 3; its other 5 stay in its store.
+    let g = stuck_rounds("setup fill 3 remainder next as many as the other used");
+    let after = play_from(&g, brink(3, 11), &[1]);
+    assert_eq!(after["pits"], json!({"south": [3, 1, 0, 0], "north": [3, 3, 0, 0]}));
+    assert_eq!(after["stores"], json!({"south": 0, "north": 5}));
+    // North holding fewer (2 to south's 11) fills first: one pit, the remainder 2; south one pit.
+    let after = play_from(&g, brink(10, 2), &[1]);
+    assert_eq!(after["pits"], json!({"south": [3, 0, 0, 0], "north": [2, 0, 0, 0]}));
+    assert_eq!(after["stores"], json!({"south": 8, "north": 0}));
+    // Without it, each fills what it can: north's 11 make [3, 3, 3, 2].
+    let g = stuck_rounds("setup fill 3 remainder next");
+    let after = play_from(&g, brink(3, 11), &[1]);
+    assert_eq!(after["pits"]["north"], json!([3, 3, 3, 2]));
+}

@@ -903,6 +903,7 @@ fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags
         FillOption::CloseUnfilled => "close unfilled",
         FillOption::RemainderNext => "remainder next",
         FillOption::AsManyAsOther => "as many as the other",
+        FillOption::AsManyAsUsed => "as many as the other used",
         FillOption::ClaimUnfilled => "claim unfilled",
         FillOption::FromRight => "from right",
     };
@@ -921,6 +922,18 @@ fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags
         }
     }
     let find = |o: FillOption| options.iter().find(|b| b.node == o);
+    if let (Some(a), Some(b)) = (find(FillOption::AsManyAsOther), find(FillOption::AsManyAsUsed)) {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                "`as many as the other` and `as many as the other used` cannot go together",
+                b.span,
+                "this",
+            )
+            .with_label(a.span, "and this")
+            .with_help("each says how many pits the players fill: keep one of them"),
+        );
+    }
     let Some(as_many) = find(FillOption::AsManyAsOther) else {
         return;
     };
@@ -964,6 +977,10 @@ fn check_mirror(items: &[Item], diags: &mut Vec<Diagnostic>) {
             FillOption::ClaimUnfilled => ("claim unfilled", "it puts seeds into the pits the copy would fill"),
             FillOption::AsManyAsOther => (
                 "as many as the other",
+                "it says which pits the other player fills, and so does the copy",
+            ),
+            FillOption::AsManyAsUsed => (
+                "as many as the other used",
                 "it says which pits the other player fills, and so does the copy",
             ),
             _ => continue,

@@ -585,6 +585,9 @@ pub struct Fill {
     pub remainder_next: bool,
     /// `as many as the other`: each player fills as many pits as the other can.
     pub as_many_as_other: bool,
+    /// `as many as the other used`: the player with more seeds fills as many pits as the other
+    /// filled (a pit of a remainder counts).
+    pub as_many_as_used: bool,
     /// `claim unfilled`: seeds beyond a player's own pits fill the other's empty pits, claimed.
     pub claim_unfilled: bool,
     /// `from right`: each row is filled from its owner's right end.

@@ -151,6 +151,7 @@ pub fn compile(checked: &Checked) -> Game {
                     close_unfilled: has(ast::FillOption::CloseUnfilled),
                     remainder_next: has(ast::FillOption::RemainderNext),
                     as_many_as_other: has(ast::FillOption::AsManyAsOther),
+                    as_many_as_used: has(ast::FillOption::AsManyAsUsed),
                     claim_unfilled: has(ast::FillOption::ClaimUnfilled),
                     from_right: has(ast::FillOption::FromRight),
                 })

@@ -134,13 +134,25 @@ impl Game {
             }
             filled
         };
-        for p in Player::BOTH {
+        // With `as many as the other used`, the player with fewer seeds fills first (south with equal
+        // seeds, who fill alike), and the other only as many pits as they used.
+        let order = if fill.as_many_as_used && hand[1] < hand[0] {
+            [Player::North, Player::South]
+        } else {
+            Player::BOTH
+        };
+        let mut used = None;
+        for p in order {
             if Some(p) == copier {
                 continue;
             }
             let own = self.fill_order(p, fill.from_right);
-            let limit = if fill.as_many_as_other { as_many } else { own.len() };
-            put(board, &mut hand[p.index()], &own, limit, None);
+            let limit = match used {
+                Some(k) if fill.as_many_as_used => k,
+                _ if fill.as_many_as_other => as_many,
+                _ => own.len(),
+            };
+            used = Some(put(board, &mut hand[p.index()], &own, limit, None));
         }
         if fill.claim_unfilled {
             for p in Player::BOTH {

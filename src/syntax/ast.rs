@@ -346,6 +346,8 @@ pub enum FillOption {
     RemainderNext,
     /// `as many as the other`.
     AsManyAsOther,
+    /// `as many as the other used`.
+    AsManyAsUsed,
     /// `claim unfilled`.
     ClaimUnfilled,
     /// `from right`.

@@ -203,6 +203,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::fill_close => "`close unfilled`",
         Rule::fill_remainder => "`remainder next`",
         Rule::fill_as_many => "`as many as the other`",
+        Rule::fill_as_used => "`as many as the other used`",
         Rule::fill_claim => "`claim unfilled`",
         Rule::fill_right => "`from right`",
         Rule::setup_deal => "`setup deal fewest`",

@@ -1045,6 +1045,7 @@ impl Builder {
                             Rule::fill_close => FillOption::CloseUnfilled,
                             Rule::fill_remainder => FillOption::RemainderNext,
                             Rule::fill_as_many => FillOption::AsManyAsOther,
+                            Rule::fill_as_used => FillOption::AsManyAsUsed,
                             Rule::fill_right => FillOption::FromRight,
                             _ => FillOption::ClaimUnfilled,
                         };
