@@ -316,3 +316,49 @@ fn the_other_fills_as_many_pits_as_the_first_used() {
     let after = play_from(&g, brink(3, 11), &[1]);
     assert_eq!(after["pits"]["north"], json!([3, 3, 3, 2]));
 }
+
+/// The docs' "Fill the pits you choose" (docs/language.md, "Set-ups the players choose").
+const CHOSEN: &str = "game \"Fill the pits you choose\"\nboard { pits 3  seeds 0  reserve 8 }\nsow { direction ccw }\n\
+                      phase \"filling\" when round_ply < 4 {\n  no sowing\n  after move \"four seeds from the store\" {\n    when origin.count == 0\n    move 4 from store(mover) to origin\n  }\n}\n\
+                      capture \"two or three\" { when last.side == opponent and last.count in 2..3  take last }\n\
+                      end \"no move\" when no_moves remaining owner\n\
+                      rounds {\n  setup by moves\n  match ends when round == 3\n}\n";
+
+#[test]
+fn the_players_choose_the_pits_they_fill() {
+    let g = game(CHOSEN);
+    let pos = super::support::played(&g, &[]);
+    assert_eq!(super::support::move_names(&g, &pos), ["1", "2", "3"]);
+    // South fills pit 1 from its store (8 -> 4); north then chooses among its own empty pits.
+    let pos = super::support::played(&g, &[1]);
+    assert_eq!(json_of(&g, &pos)["pits"], json!({"south": [4, 0, 0], "north": [0, 0, 0]}));
+    assert_eq!(json_of(&g, &pos)["stores"], json!({"south": 4, "north": 8}));
+    // South's pit 1 is filled: naming it again would move nothing, so it is not a move.
+    let pos = super::support::played(&g, &[1, 3]);
+    assert_eq!(super::support::move_names(&g, &pos), ["2", "3"]);
+    let pos = super::support::played(&g, &[1, 3, 2, 1]);
+    let shown = json_of(&g, &pos);
+    assert_eq!(shown["pits"], json!({"south": [4, 4, 0], "north": [4, 0, 4]}));
+    assert_eq!(shown["stores"], json!({"south": 0, "north": 0}));
+    // The usual moves now: south's 2 sows into its pit 3 and north's 1, 2, 3 (north [5, 1, 5]).
+    let pos = super::support::played(&g, &[1, 3, 2, 1, 2]);
+    assert_eq!(json_of(&g, &pos)["pits"], json!({"south": [4, 0, 1], "north": [5, 1, 5]}));
+}
+
+#[test]
+fn a_round_set_up_by_moves_leaves_the_seeds_in_the_stores() {
+    // South's 2 puts its last seed into its pit 3; north has no seed and cannot move: the round
+    // ends, south's seed goes to its store (4 + 1). The next round's board is left empty, the seeds
+    // in the stores, and its first moves fill again.
+    let g = game(CHOSEN);
+    let from = json!({"pits": {"south": [0, 1, 0], "north": [0, 0, 0]}, "stores": {"south": 4, "north": 11},
+                      "to_move": "south", "ply": 9, "round_ply": 9});
+    let after = play_from(&g, from.clone(), &[2]);
+    assert_eq!(after["round"], json!(2));
+    assert_eq!(after["pits"], json!({"south": [0, 0, 0], "north": [0, 0, 0]}));
+    assert_eq!(after["stores"], json!({"south": 5, "north": 11}));
+    let mut pos = sowlang::position::from_json(&g, &from.to_string()).expect("a valid position");
+    g.settle_start(&mut pos);
+    g.apply(&mut pos, 2).expect("legal");
+    assert_eq!(super::support::move_names(&g, &pos), ["1", "2", "3"]);
+}

@@ -366,7 +366,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::MatchEnds(_) => "match ends".into(),
         ItemKind::MatchWinner(_) => "match winner".into(),
         // Filling and dealing are two ways of one set-up: a child file's replaces its parent's.
-        ItemKind::SetupFill(..) | ItemKind::SetupDeal => "setup".into(),
+        ItemKind::SetupFill(..) | ItemKind::SetupDeal | ItemKind::SetupByMoves => "setup".into(),
         ItemKind::SetupMirror => "setup mirror".into(),
         ItemKind::SetupStore(_) => "setup store".into(),
         ItemKind::NextRoundFirst(..) => "next round first".into(),

@@ -482,7 +482,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 )
                 .map_or(0, |v| v as u32);
             }
-            ItemKind::SetupDeal => has_setup = true,
+            ItemKind::SetupDeal | ItemKind::SetupByMoves => has_setup = true,
             ItemKind::Rounds => has_rounds = true,
             ItemKind::NextRoundFirst(rule, Some(tie)) => check_tie_break(*rule, tie, &mut diags),
             _ => {}
@@ -544,6 +544,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 | ItemKind::MatchWinner(_)
                 | ItemKind::SetupFill(..)
                 | ItemKind::SetupDeal
+                | ItemKind::SetupByMoves
                 | ItemKind::SetupKeepClaims
                 | ItemKind::SetupMirror
                 | ItemKind::SetupStore(_)
@@ -968,6 +969,18 @@ fn check_mirror(items: &[Item], diags: &mut Vec<Diagnostic>) {
     let Some(mirror) = items.iter().find(|i| matches!(i.kind, ItemKind::SetupMirror)) else {
         return;
     };
+    if let Some(by_moves) = items.iter().find(|i| matches!(i.kind, ItemKind::SetupByMoves)) {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                "`setup mirror` and `setup by moves` cannot go together",
+                mirror.span,
+                "this",
+            )
+            .with_label(by_moves.span, "and this")
+            .with_help("the copy is made when the round is set up, before any move puts seeds in the pits: keep one of them"),
+        );
+    }
     let options = items.iter().find_map(|i| match &i.kind {
         ItemKind::SetupFill(_, options) => Some(options),
         _ => None,

@@ -478,6 +478,8 @@ pub enum ItemKind {
     SetupMirror,
     /// `rounds { setup store N }`.
     SetupStore(Expr),
+    /// `rounds { setup by moves }`: the players set up the pits with moves.
+    SetupByMoves,
     /// `rounds { next round first RULE [else RULE] }`: who opens the next round, and after a tie.
     NextRoundFirst(RoundOpener, Option<Spanned<RoundOpener>>),
     /// `rounds { setup keep claims }`.

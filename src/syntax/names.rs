@@ -206,6 +206,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::fill_as_used => "`as many as the other used`",
         Rule::fill_claim => "`claim unfilled`",
         Rule::fill_right => "`from right`",
+        Rule::setup_by_moves => "`setup by moves`",
         Rule::setup_deal => "`setup deal fewest`",
         Rule::setup_mirror => "`setup mirror`",
         Rule::setup_store => "`setup store`",

@@ -526,6 +526,7 @@ fn is_rounds_stmt(rule: Rule) -> bool {
             | Rule::match_winner
             | Rule::setup_fill
             | Rule::setup_deal
+            | Rule::setup_by_moves
             | Rule::setup_mirror
             | Rule::setup_store
             | Rule::setup_keep_claims
@@ -1055,6 +1056,7 @@ impl Builder {
                 ItemKind::SetupFill(per_pit, options)
             }
             Rule::setup_deal => ItemKind::SetupDeal,
+            Rule::setup_by_moves => ItemKind::SetupByMoves,
             Rule::setup_mirror => ItemKind::SetupMirror,
             Rule::setup_store => ItemKind::SetupStore(self.expr(inner.next().expect("n"))?),
             Rule::next_round_first => {
