@@ -362,3 +362,38 @@ fn a_round_set_up_by_moves_leaves_the_seeds_in_the_stores() {
     g.apply(&mut pos, 2).expect("legal");
     assert_eq!(super::support::move_names(&g, &pos), ["1", "2", "3"]);
 }
+
+/// A traditional game played in rounds, written from its rules as tests/games/NAME.sow.
+fn traditional(name: &str) -> sowlang::Game {
+    let path = super::support::root().join("tests/games").join(format!("{name}.sow"));
+    sowlang::load_game(&path, &[])
+        .unwrap_or_else(|f| panic!("{name}: {:?}", f.diagnostics))
+        .game
+}
+
+#[test]
+fn pallanguzhi_goes_on_from_the_next_pit_and_takes_after_an_empty_one() {
+    // South's pit 1 (6 seeds) reaches its pit 7 (7 seeds); the next pit, north's 1, holds 6: they
+    // are sown on from north's 2 to north's 7 (7 seeds). The pit after it, south's 1, is empty (it
+    // was played), so the seeds of the pit after that, south's 2 (7), are taken, and the turn ends.
+    let g = traditional("pallanguzhi");
+    let shown = json_of(&g, &super::support::played(&g, &[1]));
+    assert_eq!(shown["pits"], json!({"south": [0, 0, 7, 7, 7, 7, 7], "north": [0, 7, 7, 7, 7, 7, 7]}));
+    assert_eq!(shown["stores"], json!({"south": 7, "north": 0}));
+    assert_eq!(shown["to_move"], json!("north"));
+}
+
+#[test]
+fn congkak_sows_clockwise_into_its_own_store_and_plays_again() {
+    // South's 7 (7 seeds) sows its pits 6 to 1 and its store: another move. South's 1 (8 seeds)
+    // sows its store and north's 7 to 1; north's 1 held 7, so its 8 are sown on from south's 7:
+    // south's 7 to 1 and the store again, another move.
+    let g = traditional("congkak");
+    let shown = json_of(&g, &super::support::played(&g, &[7]));
+    assert_eq!(shown["pits"]["south"], json!([8, 8, 8, 8, 8, 8, 0]));
+    assert_eq!(shown["to_move"], json!("south"));
+    let shown = json_of(&g, &super::support::played(&g, &[7, 1]));
+    assert_eq!(shown["pits"], json!({"south": [1, 9, 9, 9, 9, 9, 1], "north": [0, 8, 8, 8, 8, 8, 8]}));
+    assert_eq!(shown["stores"], json!({"south": 3, "north": 0}));
+    assert_eq!(shown["to_move"], json!("south"));
+}
