@@ -378,7 +378,10 @@ fn pallanguzhi_goes_on_from_the_next_pit_and_takes_after_an_empty_one() {
     // was played), so the seeds of the pit after that, south's 2 (7), are taken, and the turn ends.
     let g = traditional("pallanguzhi");
     let shown = json_of(&g, &super::support::played(&g, &[1]));
-    assert_eq!(shown["pits"], json!({"south": [0, 0, 7, 7, 7, 7, 7], "north": [0, 7, 7, 7, 7, 7, 7]}));
+    assert_eq!(
+        shown["pits"],
+        json!({"south": [0, 0, 7, 7, 7, 7, 7], "north": [0, 7, 7, 7, 7, 7, 7]})
+    );
     assert_eq!(shown["stores"], json!({"south": 7, "north": 0}));
     assert_eq!(shown["to_move"], json!("north"));
 }
@@ -393,7 +396,10 @@ fn congkak_sows_clockwise_into_its_own_store_and_plays_again() {
     assert_eq!(shown["pits"]["south"], json!([8, 8, 8, 8, 8, 8, 0]));
     assert_eq!(shown["to_move"], json!("south"));
     let shown = json_of(&g, &super::support::played(&g, &[7, 1]));
-    assert_eq!(shown["pits"], json!({"south": [1, 9, 9, 9, 9, 9, 1], "north": [0, 8, 8, 8, 8, 8, 8]}));
+    assert_eq!(
+        shown["pits"],
+        json!({"south": [1, 9, 9, 9, 9, 9, 1], "north": [0, 8, 8, 8, 8, 8, 8]})
+    );
     assert_eq!(shown["stores"], json!({"south": 3, "north": 0}));
     assert_eq!(shown["to_move"], json!("south"));
 }
