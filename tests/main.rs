@@ -21,6 +21,8 @@ mod traditional;
 mod choices;
 // Openings on tiny invented games, worked out by hand: a phase's own `after move` rules, phases that sow nothing (rearranging), an opening in every round (`round_ply`), memory on the board.
 mod openings;
+// Set-ups, boards and parameters on tiny invented games, worked out by hand: parameters limited to a set or a parity, seeds by pit, `drop board`.
+mod setups;
 // Rounds on tiny invented boards, worked out by hand: who opens the next round, every set-up, counting stated pits, placing.
 mod rounds;
 // Golden scenarios: tests/scenarios/<variant>/<behaviour>.scn, expected boards worked out by hand.

@@ -127,6 +127,14 @@ impl Geometry {
             }
             (false, None) => match &piece.row {
                 Some(row) if row.node == TrackRow::Back => (self.rows - 1, self.columns),
+                Some(row) if row.node == TrackRow::Middle && self.rows == 3 => (1, self.columns),
+                Some(row) if row.node == TrackRow::Middle => {
+                    return Err(problem(
+                        row.span,
+                        format!("a side of {} rows has no middle row of its own", self.rows),
+                        "`middle` names a player's row `b` on a side of three rows (`rows 3`); name the rows by letter (`mover b1..b8`)",
+                    ));
+                }
                 Some(_) => (0, self.columns),
                 None if self.rows == 1 => (0, self.columns),
                 None => {
@@ -233,6 +241,7 @@ fn row_word(row: TrackRow) -> &'static str {
     match row {
         TrackRow::Front => "front",
         TrackRow::Back => "back",
+        TrackRow::Middle => "middle",
     }
 }
 

@@ -115,7 +115,6 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
         match &mut item.kind {
             ItemKind::BoardPits(e)
             | ItemKind::BoardRows(e)
-            | ItemKind::BoardSeeds(e)
             | ItemKind::BoardReserve(e)
             | ItemKind::SowRelay(e)
             | ItemKind::SowRelayFrom(e)
@@ -136,6 +135,7 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
                 .flat_map(|r| r.node.iter_mut())
                 .for_each(&mut *f),
             ItemKind::BoardLayoutShared(list) => list.node.iter_mut().for_each(&mut *f),
+            ItemKind::BoardSeeds(lines) => lines.iter_mut().for_each(&mut *f),
             ItemKind::BoardRing(e, _) => f(e),
             ItemKind::SowTrack(TrackKind::Path(pieces)) | ItemKind::Track(_, pieces) => {
                 for (first, last) in pieces.iter_mut().filter_map(|p| p.range.as_mut()) {

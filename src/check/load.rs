@@ -219,14 +219,14 @@ fn from_parsed(file: crate::diagnostic::FileId, sources: &mut Sources, chain: &m
                         .filter_map(|i| item_key(&i.kind))
                         .filter_map(|k| k.strip_prefix(&prefix).map(str::to_string))
                         .collect();
-                    let mut d = Diagnostic::error(
-                        "sow::check::unknown_name",
-                        format!("there is no inherited {} named `{}` to drop", kind_word(*kind), name.node),
-                        name.span,
-                        "not found in the parent",
-                    );
+                    let message = match kind {
+                        DropKind::Board => format!("the inherited board has no `{}` to drop", name.node),
+                        _ => format!("there is no inherited {} named `{}` to drop", kind_word(*kind), name.node),
+                    };
+                    let mut d = Diagnostic::error("sow::check::unknown_name", message, name.span, "not found in the parent");
                     d = match suggest(&name.node, names.iter().map(String::as_str)) {
                         Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                        None if *kind == DropKind::Board => d.with_help(format!("the parent's board states: {}", names.join(", "))),
                         None => d.with_help(format!("the parent's {} names are: {}", kind_word(*kind), names.join(", "))),
                     };
                     errors.push(d);
@@ -297,11 +297,16 @@ fn kind_word(kind: DropKind) -> &'static str {
         DropKind::At(Moment::TurnStart) => "at turn start",
         DropKind::At(Moment::LapEnd) => "at lap end",
         DropKind::At(Moment::AfterCapture) => "after capture",
+        DropKind::Board => "board",
     }
 }
 
 fn drop_key(kind: DropKind, name: &str) -> String {
-    format!("{} \"{}", kind_word(kind), name)
+    match kind {
+        // A board key is not a name: its items' keys are `board seeds`, `board middle row`, ...
+        DropKind::Board => format!("board {name}"),
+        _ => format!("{} \"{}", kind_word(kind), name),
+    }
 }
 
 fn describe_key(key: &str) -> String {
@@ -364,10 +369,10 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::MatchEnds(_) => "match ends".into(),
         ItemKind::MatchWinner(_) => "match winner".into(),
         // Filling and dealing are two ways of one set-up: a child file's replaces its parent's.
-        ItemKind::SetupFill(..) | ItemKind::SetupDeal => "setup".into(),
+        ItemKind::SetupFill(..) | ItemKind::SetupDeal | ItemKind::SetupByMoves => "setup".into(),
         ItemKind::SetupMirror => "setup mirror".into(),
         ItemKind::SetupStore(_) => "setup store".into(),
-        ItemKind::NextRoundFirst(_) => "next round first".into(),
+        ItemKind::NextRoundFirst(..) => "next round first".into(),
         ItemKind::SetupKeepClaims => "setup keep claims".into(),
         ItemKind::Rounds => "rounds".into(),
         ItemKind::Memory(slot) => format!("memory {}", slot.name.node),

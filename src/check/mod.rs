@@ -7,6 +7,7 @@ mod lets;
 pub mod load;
 mod recover;
 mod rules;
+mod start;
 mod stores;
 mod types;
 
@@ -53,11 +54,12 @@ pub struct Checked {
     pub(crate) ring: bool,
     /// Whose pits a move may start from.
     pub(crate) play_from: PlayFrom,
-    /// Seeds of every cell at the start (pits, then the two stores); with `seeds N where COND`,
-    /// N in every pit, to be kept only where COND holds (`seeds_where`).
+    /// Seeds of every cell at the start (pits, then the two stores); with `seeds_cases`, the most
+    /// of them in every pit, until the engine has chosen each pit's.
     pub(crate) initial: Vec<u32>,
-    /// The `COND` of `seeds N where COND`: the pits that start with seeds.
-    pub(crate) seeds_where: Option<Expr>,
+    /// The `seeds` lines read by pit (`seeds N where COND`, `seeds if COND then N else M`): the
+    /// first case whose condition holds gives a pit its seeds; empty when every pit starts alike.
+    pub(crate) seeds_cases: Vec<start::StartCase>,
     /// Seeds per pit of `setup fill N`.
     pub(crate) fill: Option<u32>,
     /// Seeds of `setup store N`: each player keeps them in the store when a round is set up.
@@ -223,7 +225,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     if let Some(g) = geometry {
         check_play_from(&program.items, g, play_from, &mut diags);
     }
-    let mut seeds_where = None;
+    let mut seeds_cases = Vec::new();
     let seeds_item = find(&|k| matches!(k, ItemKind::BoardSeeds(_)));
     let layout_item = find(&|k| matches!(k, ItemKind::BoardLayout(_)));
     let shared_layout = program.items.iter().find_map(|i| match &i.kind {
@@ -251,28 +253,14 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 }),
                 _,
             ) => {
-                // `seeds N where COND`: N in each pit where COND holds, worked out when compiled.
-                let e = match &e.kind {
-                    ExprKind::Where(count, cond) => {
-                        seeds_where = Some((**cond).clone());
-                        &**count
-                    }
-                    _ => e,
-                };
-                statics.eval(e, &mut diags).and_then(|v| {
-                    if (0..=limits::MAX_SEEDS_PER_PIT).contains(&v) {
-                        Some(vec![v as u32; 2 * n * rows + shared])
-                    } else {
-                        diags.push(
-                            Diagnostic::error(
-                                "sow::check::out_of_range",
-                                format!("{v} seeds in a pit is not possible"),
-                                e.span,
-                                "seeds per pit",
-                            )
-                            .with_help(format!("a pit starts with 0 to {} seeds", limits::MAX_SEEDS_PER_PIT)),
-                        );
-                        None
+                // Each pit's seeds are chosen by the engine on the starting board; here every
+                // number a pit can start with is checked, and the most of them bounds the total.
+                start::cases(e, &statics, &mut diags).map(|cases| match cases.as_slice() {
+                    [start::StartCase { seeds, when: None }] => vec![*seeds; 2 * n * rows + shared],
+                    _ => {
+                        let most = cases.iter().map(|c| c.seeds).max().unwrap_or(0);
+                        seeds_cases = cases;
+                        vec![most; 2 * n * rows + shared]
                     }
                 })
             }
@@ -385,8 +373,14 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     let mut has_rounds = false;
     let mut has_setup = false;
     let mut has_match_end = false;
-    if let Some(cond) = &seeds_where {
-        tc.expect(cond, Ty::Bool, Scope::setup());
+    if let Some(Item {
+        kind: ItemKind::BoardSeeds(lines),
+        ..
+    }) = seeds_item
+    {
+        for cond in start::conditions(lines) {
+            tc.expect(cond, Ty::Bool, Scope::setup());
+        }
     }
     check_rules(&program.items, &mut tc, &statics, stores_sown, &mut diags);
     for item in &program.items {
@@ -490,8 +484,9 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 )
                 .map_or(0, |v| v as u32);
             }
-            ItemKind::SetupDeal => has_setup = true,
+            ItemKind::SetupDeal | ItemKind::SetupByMoves => has_setup = true,
             ItemKind::Rounds => has_rounds = true,
+            ItemKind::NextRoundFirst(rule, Some(tie)) => check_tie_break(*rule, tie, &mut diags),
             _ => {}
         }
     }
@@ -551,10 +546,11 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 | ItemKind::MatchWinner(_)
                 | ItemKind::SetupFill(..)
                 | ItemKind::SetupDeal
+                | ItemKind::SetupByMoves
                 | ItemKind::SetupKeepClaims
                 | ItemKind::SetupMirror
                 | ItemKind::SetupStore(_)
-                | ItemKind::NextRoundFirst(_)
+                | ItemKind::NextRoundFirst(..)
         )
     }) {
         diags.push(
@@ -581,7 +577,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             ring: ring.is_some(),
             play_from,
             initial,
-            seeds_where,
+            seeds_cases,
             fill,
             kept_in_store,
             warnings,
@@ -866,17 +862,20 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
             );
         }
     }
+    // A middle row keeps its seeds from round to round; a ring's shared pits are not a row of the
+    // board a set-up could leave alone, and a ring owned by nobody has no pits to fill.
     if g.shared > 0
+        && g.ring
         && let Some(rounds) = items.iter().find(|i| matches!(i.kind, ItemKind::Rounds))
     {
         diags.push(
             Diagnostic::error(
                 "sow::check::unsupported",
-                "a match of rounds is not played on a board with shared pits",
+                "a match of rounds is not played on a ring with shared pits",
                 rounds.span,
                 "rounds",
             )
-            .with_help("a round's set-up fills each player's own pits from their store; shared pits have no owner to fill them"),
+            .with_help("a round's set-up fills each player's own pits from their store; shared pits have no owner to fill them (a board of rows may have a `middle row`)"),
         );
     }
     let move_pits = g.side_pits() + g.shared;
@@ -904,13 +903,44 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
     }
 }
 
+/// `next round first RULE else TIE`: only a rule that can tie has a tie-break, and it is another rule.
+fn check_tie_break(
+    rule: crate::syntax::ast::RoundOpener,
+    tie: &crate::syntax::ast::Spanned<crate::syntax::ast::RoundOpener>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    use crate::syntax::ast::RoundOpener as O;
+    let word = |o: O| match o {
+        O::Alternate => "alternate",
+        O::Loser => "loser",
+        O::Winner => "winner",
+        O::FewerSeeds => "fewer seeds",
+        O::OtherThanEnder => "other than ender",
+        O::Same => "same",
+    };
+    let problem = if !matches!(rule, O::Loser | O::Winner | O::FewerSeeds) {
+        Some(format!("`{}` always names a player, so its `else` is never used", word(rule)))
+    } else if tie.node == rule {
+        Some(format!("`{}` cannot break its own tie", word(rule)))
+    } else {
+        None
+    };
+    if let Some(message) = problem {
+        diags.push(Diagnostic::error("sow::check::conflict", message, tie.span, "tie-break").with_help(
+            "`else` follows `winner`, `loser` or `fewer seeds`, and names another rule: `next round first fewer seeds else loser`",
+        ));
+    }
+}
+
 /// The options of one `setup fill`: each at most once, and none that contradicts another.
 fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags: &mut Vec<Diagnostic>) {
     let word = |o: FillOption| match o {
         FillOption::CloseUnfilled => "close unfilled",
         FillOption::RemainderNext => "remainder next",
         FillOption::AsManyAsOther => "as many as the other",
+        FillOption::AsManyAsUsed => "as many as the other used",
         FillOption::ClaimUnfilled => "claim unfilled",
+        FillOption::FromRight => "from right",
     };
     for (i, a) in options.iter().enumerate() {
         if let Some(first) = options[..i].iter().find(|b| b.node == a.node) {
@@ -927,6 +957,18 @@ fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags
         }
     }
     let find = |o: FillOption| options.iter().find(|b| b.node == o);
+    if let (Some(a), Some(b)) = (find(FillOption::AsManyAsOther), find(FillOption::AsManyAsUsed)) {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                "`as many as the other` and `as many as the other used` cannot go together",
+                b.span,
+                "this",
+            )
+            .with_label(a.span, "and this")
+            .with_help("each says how many pits the players fill: keep one of them"),
+        );
+    }
     let Some(as_many) = find(FillOption::AsManyAsOther) else {
         return;
     };
@@ -961,6 +1003,18 @@ fn check_mirror(items: &[Item], diags: &mut Vec<Diagnostic>) {
     let Some(mirror) = items.iter().find(|i| matches!(i.kind, ItemKind::SetupMirror)) else {
         return;
     };
+    if let Some(by_moves) = items.iter().find(|i| matches!(i.kind, ItemKind::SetupByMoves)) {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                "`setup mirror` and `setup by moves` cannot go together",
+                mirror.span,
+                "this",
+            )
+            .with_label(by_moves.span, "and this")
+            .with_help("the copy is made when the round is set up, before any move puts seeds in the pits: keep one of them"),
+        );
+    }
     let options = items.iter().find_map(|i| match &i.kind {
         ItemKind::SetupFill(_, options) => Some(options),
         _ => None,
@@ -970,6 +1024,10 @@ fn check_mirror(items: &[Item], diags: &mut Vec<Diagnostic>) {
             FillOption::ClaimUnfilled => ("claim unfilled", "it puts seeds into the pits the copy would fill"),
             FillOption::AsManyAsOther => (
                 "as many as the other",
+                "it says which pits the other player fills, and so does the copy",
+            ),
+            FillOption::AsManyAsUsed => (
+                "as many as the other used",
                 "it says which pits the other player fills, and so does the copy",
             ),
             _ => continue,
@@ -1557,11 +1615,48 @@ impl Statics<'_> {
     }
 }
 
+/// The values a parameter may take: a range (of one parity, or of both), or a set.
+struct Allowed {
+    range: Option<(i64, i64)>,
+    even: Option<bool>,
+    only: Option<Vec<i64>>,
+}
+
+impl Allowed {
+    fn admits(&self, v: i64) -> bool {
+        self.range.is_none_or(|(lo, hi)| (lo..=hi).contains(&v))
+            && self.even.is_none_or(|even| (v.rem_euclid(2) == 0) == even)
+            && self.only.as_ref().is_none_or(|only| only.contains(&v))
+    }
+
+    /// The allowed values in words, after "must be".
+    fn describe(&self) -> String {
+        match (&self.only, self.range, self.even) {
+            (Some(only), ..) => {
+                let list: Vec<String> = only.iter().map(i64::to_string).collect();
+                format!("one of {}", list.join(", "))
+            }
+            (None, Some((lo, hi)), Some(even)) => {
+                format!("an {} number from {lo} to {hi}", if even { "even" } else { "odd" })
+            }
+            (None, Some((lo, hi)), None) => format!("from {lo} to {hi}"),
+            (None, None, _) => "any number".into(),
+        }
+    }
+}
+
 fn params(program: &Program, overrides: &[Override], diags: &mut Vec<Diagnostic>) -> Vec<(String, i64)> {
     let mut values = Vec::new();
     let mut declared = Vec::new();
     for item in &program.items {
-        if let ItemKind::Param { name, default, range } = &item.kind {
+        if let ItemKind::Param {
+            name,
+            default,
+            range,
+            parity,
+            values: only,
+        } = &item.kind
+        {
             declared.push(name.node.clone());
             if types::BUILTIN_NAMES.contains(&name.node.as_str()) {
                 diags.push(
@@ -1575,34 +1670,73 @@ fn params(program: &Program, overrides: &[Override], diags: &mut Vec<Diagnostic>
                 );
                 continue;
             }
+            let allowed = Allowed {
+                range: range.as_ref().map(|(lo, hi)| (lo.node, hi.node)),
+                even: parity.as_ref().map(|p| p.node),
+                only: only.as_ref().map(|v| v.node.iter().map(|n| n.node).collect()),
+            };
+            // Where the allowed values are written, for labels.
+            let allowed_span = match (range, only) {
+                (Some((lo, hi)), _) => Some(parity.as_ref().map_or(lo.span.to(hi.span), |p| lo.span.to(p.span))),
+                (_, Some(v)) => Some(v.span),
+                _ => None,
+            };
             let mut value = default.node;
-            if let Some((lo, hi)) = range {
-                if lo.node > hi.node {
-                    diags.push(
-                        Diagnostic::error(
-                            "sow::check::empty_range",
-                            format!("range `{}..{}` is empty", lo.node, hi.node),
-                            lo.span.to(hi.span),
-                            "lower bound is above the upper one",
-                        )
-                        .with_help(format!("write the smaller bound first: `{}..{}`", hi.node, lo.node)),
-                    );
-                } else if !(lo.node..=hi.node).contains(&default.node) {
-                    diags.push(
-                        Diagnostic::error(
-                            "sow::check::out_of_range",
-                            format!("the default {} is outside `{}..{}`", default.node, lo.node, hi.node),
-                            default.span,
-                            "default",
-                        )
-                        .with_label(lo.span.to(hi.span), "allowed range")
-                        .with_help("choose a default inside the range"),
-                    );
-                }
+            if let Some((lo, hi)) = range
+                && lo.node > hi.node
+            {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::empty_range",
+                        format!("range `{}..{}` is empty", lo.node, hi.node),
+                        lo.span.to(hi.span),
+                        "lower bound is above the upper one",
+                    )
+                    .with_help(format!("write the smaller bound first: `{}..{}`", hi.node, lo.node)),
+                );
+            } else if let (Some((lo, hi)), Some(p)) = (range, parity)
+                && lo.node == hi.node
+                && (lo.node.rem_euclid(2) == 0) != p.node
+            {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::empty_range",
+                        format!("`{}..{}` holds no {} number", lo.node, hi.node, if p.node { "even" } else { "odd" }),
+                        lo.span.to(p.span),
+                        "no value is allowed",
+                    )
+                    .with_help("widen the range or drop the parity"),
+                );
+            } else if let (Some((lo, hi)), None) = (range, parity)
+                && !(lo.node..=hi.node).contains(&default.node)
+            {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::out_of_range",
+                        format!("the default {} is outside `{}..{}`", default.node, lo.node, hi.node),
+                        default.span,
+                        "default",
+                    )
+                    .with_label(lo.span.to(hi.span), "allowed range")
+                    .with_help("choose a default inside the range"),
+                );
+            } else if let Some(span) = allowed_span
+                && !allowed.admits(default.node)
+            {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::out_of_range",
+                        format!("the default {} is not {}", default.node, allowed.describe()),
+                        default.span,
+                        "default",
+                    )
+                    .with_label(span, "allowed values")
+                    .with_help("choose a default among the allowed values"),
+                );
             }
             if let Some(o) = overrides.iter().rev().find(|o| o.name == name.node) {
-                match range {
-                    Some((lo, hi)) if !(lo.node..=hi.node).contains(&o.value) => diags.push(
+                match (allowed_span, range, parity) {
+                    (_, Some((lo, hi)), None) if !(lo.node..=hi.node).contains(&o.value) => diags.push(
                         Diagnostic::error(
                             "sow::check::bad_parameter",
                             format!("`{}={}` is outside the allowed range {}..{}", o.name, o.value, lo.node, hi.node),
@@ -1610,6 +1744,21 @@ fn params(program: &Program, overrides: &[Override], diags: &mut Vec<Diagnostic>
                             "allowed range",
                         )
                         .with_help(format!("choose a value of `{}` from {} to {}", o.name, lo.node, hi.node)),
+                    ),
+                    (Some(span), ..) if !allowed.admits(o.value) => diags.push(
+                        Diagnostic::error(
+                            "sow::check::bad_parameter",
+                            format!(
+                                "`{}={}` is not allowed: `{}` must be {}",
+                                o.name,
+                                o.value,
+                                o.name,
+                                allowed.describe()
+                            ),
+                            span,
+                            "allowed values",
+                        )
+                        .with_help(format!("give `{}` a value that is {}", o.name, allowed.describe())),
                     ),
                     _ => value = o.value,
                 }

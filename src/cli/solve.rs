@@ -205,7 +205,7 @@ fn size_parameters(args: &Args, estimate: f64) -> Vec<(String, i64, i64)> {
     };
     let mut found = Vec::new();
     for item in &program.items {
-        let ItemKind::Param { name, default, range } = &item.kind else {
+        let ItemKind::Param { name, default, range, .. } = &item.kind else {
             continue;
         };
         let now = args

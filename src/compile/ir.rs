@@ -10,9 +10,9 @@ use crate::board::{Cell, Geometry, Player};
 pub struct Game {
     /// Display name.
     pub name: String,
-    /// `seeds N where COND`: the condition, until [`crate::engine::prepare`] has emptied the pits
-    /// where it fails.
-    pub seeds_where: Option<Code>,
+    /// The `seeds` lines read by pit, in order (seeds, and the condition on `pit`, `None` for every
+    /// pit), until [`crate::engine::prepare`] has given each pit the seeds of the first that holds.
+    pub seeds_cases: Vec<(u32, Option<Code>)>,
     /// The board's shape (a `Game` reads as its [`Geometry`] too: `game.opposite(c)`).
     pub geometry: Geometry,
     /// Whose pits a move may start from.
@@ -599,6 +599,8 @@ pub struct Rounds {
     pub keep_claims: bool,
     /// Who opens the next round (`None`: the file's `first`).
     pub opener: Option<Opener>,
+    /// `else RULE`: who opens after a drawn round or with equal seeds (`None`: as `Alternate`).
+    pub tie: Option<Opener>,
 }
 
 /// `setup fill N` and its options.
@@ -612,8 +614,13 @@ pub struct Fill {
     pub remainder_next: bool,
     /// `as many as the other`: each player fills as many pits as the other can.
     pub as_many_as_other: bool,
+    /// `as many as the other used`: the player with more seeds fills as many pits as the other
+    /// filled (a pit of a remainder counts).
+    pub as_many_as_used: bool,
     /// `claim unfilled`: seeds beyond a player's own pits fill the other's empty pits, claimed.
     pub claim_unfilled: bool,
+    /// `from right`: each row is filled from its owner's right end.
+    pub from_right: bool,
 }
 
 /// Who opens the next round (as the rule file says it; a drawn round or equal seeds: as `Alternate`).

@@ -151,7 +151,9 @@ pub fn compile(checked: &Checked) -> Game {
                     close_unfilled: has(ast::FillOption::CloseUnfilled),
                     remainder_next: has(ast::FillOption::RemainderNext),
                     as_many_as_other: has(ast::FillOption::AsManyAsOther),
+                    as_many_as_used: has(ast::FillOption::AsManyAsUsed),
                     claim_unfilled: has(ast::FillOption::ClaimUnfilled),
+                    from_right: has(ast::FillOption::FromRight),
                 })
             }
             _ => None,
@@ -161,7 +163,11 @@ pub fn compile(checked: &Checked) -> Game {
         kept_in_store: checked.kept_in_store,
         keep_claims: items.iter().any(|i| matches!(i.kind, ItemKind::SetupKeepClaims)),
         opener: items.iter().find_map(|i| match i.kind {
-            ItemKind::NextRoundFirst(o) => Some(o),
+            ItemKind::NextRoundFirst(o, _) => Some(o),
+            _ => None,
+        }),
+        tie: items.iter().find_map(|i| match &i.kind {
+            ItemKind::NextRoundFirst(_, tie) => tie.as_ref().map(|t| t.node),
             _ => None,
         }),
     });
@@ -209,7 +215,7 @@ pub fn compile(checked: &Checked) -> Game {
     // Moves that take seeds from the store shrink it too.
     let enters_from_store = phases.iter().any(|p| p.sow.from_store.is_some());
     let mut game = Game {
-        seeds_where: None,
+        seeds_cases: Vec::new(),
         name,
         geometry,
         play_from: checked.play_from,
@@ -248,7 +254,11 @@ pub fn compile(checked: &Checked) -> Game {
         memory: lower.memory.clone(),
         fast: None,
     };
-    game.seeds_where = checked.seeds_where.as_ref().map(|cond| lower.cond(cond));
+    game.seeds_cases = checked
+        .seeds_cases
+        .iter()
+        .map(|case| (case.seeds, case.when.as_ref().map(|cond| lower.cond(cond))))
+        .collect();
     game
 }
 

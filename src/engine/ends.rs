@@ -390,8 +390,8 @@ impl Game {
             Outcome::North => pos.rounds_won[1] += 1,
             Outcome::Draw => {}
         }
-        // Whatever the end rule left on the board goes back to its owner before the next round.
-        // (A board with shared pits is not played in rounds: `check` refuses it.)
+        // Whatever the end rule left on the board goes back to its owner before the next round; a
+        // middle row's pits nobody claimed have no owner, and keep their seeds into the next round.
         for c in 0..n2 {
             if let Some(owner) = self.owner(&pos.board, c as Cell) {
                 let s = self.store(owner) as usize;

@@ -412,7 +412,9 @@ impl Game {
         }
         let phase = rules.phase;
         match phase.sow.from_store {
-            None if board.cells[origin as usize] == 0 => return Err(Refusal::Empty),
+            // A move that sows nothing may name an empty pit: its `after move` rules may fill it
+            // (a set-up by choice, from the store), and it is refused below if they do nothing.
+            None if board.cells[origin as usize] == 0 && !phase.sows_nothing => return Err(Refusal::Empty),
             Some(_) if board.cells[self.store(pos.to_move) as usize] == 0 => return Err(Refusal::NoReserve),
             _ => {}
         }
@@ -438,7 +440,11 @@ impl Game {
             // that leaves every seed where it was is not one.
             self.after_move(&mut after, turn, origin, sown, phase, &mut Silent);
             if after.cells == board.cells {
-                return Err(Refusal::Unchanged);
+                return Err(if board.cells[origin as usize] == 0 {
+                    Refusal::Empty
+                } else {
+                    Refusal::Unchanged
+                });
             }
         }
         if sown.grand_slam && self.grand_slam == Some(GrandSlam::Forbidden) {

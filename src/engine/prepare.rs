@@ -1,5 +1,5 @@
 //! The last step of loading a game: what the compiler leaves to be worked out by playing the rules
-//! themselves on the starting board (the pits `seeds N where COND` fills, the `skip when` answers that
+//! themselves on the starting board (each pit's seeds by the board's `seeds` lines, the `skip when` answers that
 //! depend only on where a pit lies), then the fast form of the whole. The compiler cannot do this
 //! without running the engine, which stands above it.
 
@@ -8,8 +8,9 @@ use crate::compile::ir::{Code, Op, Reg, Relation, Skip};
 
 /// Makes a compiled game ready to play.
 pub fn prepare(mut game: Game) -> Game {
-    if let Some(cond) = game.seeds_where.take() {
-        start_where(&mut game, &cond);
+    let cases = std::mem::take(&mut game.seeds_cases);
+    if !cases.is_empty() {
+        start_by_pit(&mut game, &cases);
     }
     answer_skips(&mut game);
     game.fast = crate::compile::shape::recognise(&game).map(std::sync::Arc::new);
@@ -99,21 +100,23 @@ fn reads_only_geometry(code: &Code) -> bool {
         })
 }
 
-/// Keeps the starting seeds only in the pits where `cond` holds (`seeds N where COND`).
-fn start_where(game: &mut Game, cond: &Code) {
+/// Gives each pit the seeds of the first of `cases` whose condition holds for it, none when none
+/// does (the `seeds` lines of a board read by pit).
+fn start_by_pit(game: &mut Game, cases: &[(u32, Option<Code>)]) {
     let board = Board {
         cells: Slots::from_slice(&game.initial),
         claimed: Slots::from_elem(None, game.pit_count()),
         closed: Slots::from_elem(false, game.pit_count()),
         memory: game.memory_start.clone(),
     };
-    let keep: Vec<bool> = (0..game.pit_count())
-        .map(|c| holds_for_pit(game, &board, cond, c as Cell))
+    let seeds: Vec<u32> = (0..game.pit_count())
+        .map(|c| {
+            cases
+                .iter()
+                .find(|(_, when)| when.as_ref().is_none_or(|cond| holds_for_pit(game, &board, cond, c as Cell)))
+                .map_or(0, |(n, _)| *n)
+        })
         .collect();
-    for (seeds, keep) in game.initial.iter_mut().zip(keep) {
-        if !keep {
-            *seeds = 0;
-        }
-    }
+    game.initial[..seeds.len()].copy_from_slice(&seeds);
     game.total = game.initial.iter().sum();
 }

@@ -7,23 +7,31 @@ impl Game {
     /// Who opens the round after one that ended with `outcome`, whose last move `ender` made. Every
     /// seed is in a store by now. A drawn round, or equal seeds, leave it to alternation.
     pub(super) fn next_opener(&self, pos: &Position, rounds: &Rounds, outcome: Outcome, ender: Player) -> Player {
-        let alternate = pos.opener.other();
         let Some(rule) = rounds.opener else {
             return self.first;
         };
+        let alternate = pos.opener.other();
+        self.opener_by(rule, pos, outcome, ender)
+            .or_else(|| rounds.tie.and_then(|tie| self.opener_by(tie, pos, outcome, ender)))
+            .unwrap_or(alternate)
+    }
+
+    /// The player `rule` names to open the next round, or `None` on a tie (a drawn round for
+    /// `winner` and `loser`, equal seeds for `fewer seeds`).
+    fn opener_by(&self, rule: Opener, pos: &Position, outcome: Outcome, ender: Player) -> Option<Player> {
         match (rule, outcome) {
-            (Opener::Alternate, _) => alternate,
-            (Opener::Same, _) => pos.opener,
-            (Opener::OtherThanEnder, _) => ender.other(),
-            (Opener::Winner | Opener::Loser, Outcome::Draw) => alternate,
-            (Opener::Winner, Outcome::South) | (Opener::Loser, Outcome::North) => Player::South,
-            (Opener::Winner, Outcome::North) | (Opener::Loser, Outcome::South) => Player::North,
+            (Opener::Alternate, _) => Some(pos.opener.other()),
+            (Opener::Same, _) => Some(pos.opener),
+            (Opener::OtherThanEnder, _) => Some(ender.other()),
+            (Opener::Winner | Opener::Loser, Outcome::Draw) => None,
+            (Opener::Winner, Outcome::South) | (Opener::Loser, Outcome::North) => Some(Player::South),
+            (Opener::Winner, Outcome::North) | (Opener::Loser, Outcome::South) => Some(Player::North),
             (Opener::FewerSeeds, _) => {
                 let [south, north] = self.stores(&pos.board);
                 match south.cmp(&north) {
-                    std::cmp::Ordering::Less => Player::South,
-                    std::cmp::Ordering::Greater => Player::North,
-                    std::cmp::Ordering::Equal => alternate,
+                    std::cmp::Ordering::Less => Some(Player::South),
+                    std::cmp::Ordering::Greater => Some(Player::North),
+                    std::cmp::Ordering::Equal => None,
                 }
             }
         }
@@ -126,13 +134,25 @@ impl Game {
             }
             filled
         };
-        for p in Player::BOTH {
+        // With `as many as the other used`, the player with fewer seeds fills first (south with equal
+        // seeds, who fill alike), and the other only as many pits as they used.
+        let order = if fill.as_many_as_used && hand[1] < hand[0] {
+            [Player::North, Player::South]
+        } else {
+            Player::BOTH
+        };
+        let mut used = None;
+        for p in order {
             if Some(p) == copier {
                 continue;
             }
-            let own: Vec<usize> = self.row(p).collect();
-            let limit = if fill.as_many_as_other { as_many } else { own.len() };
-            put(board, &mut hand[p.index()], &own, limit, None);
+            let own = self.fill_order(p, fill.from_right);
+            let limit = match used {
+                Some(k) if fill.as_many_as_used => k,
+                _ if fill.as_many_as_other => as_many,
+                _ => own.len(),
+            };
+            used = Some(put(board, &mut hand[p.index()], &own, limit, None));
         }
         if fill.claim_unfilled {
             for p in Player::BOTH {
@@ -140,10 +160,24 @@ impl Game {
                 if !full || hand[p.index()] == 0 {
                     continue;
                 }
-                let empty: Vec<usize> = self.row(p.other()).filter(|&c| board.cells[c] == 0).collect();
+                let empty: Vec<usize> = self
+                    .fill_order(p.other(), fill.from_right)
+                    .into_iter()
+                    .filter(|&c| board.cells[c] == 0)
+                    .collect();
                 put(board, &mut hand[p.index()], &empty, empty.len(), Some(p));
             }
         }
+    }
+
+    /// A player's pits in the order a fill reaches them: front row first, each row from its owner's
+    /// left (pit 1 first), or from its right with `from right`.
+    fn fill_order(&self, p: Player, from_right: bool) -> Vec<usize> {
+        let mut cells: Vec<usize> = self.row(p).collect();
+        if from_right {
+            cells.chunks_mut(self.columns.max(1)).for_each(<[usize]>::reverse);
+        }
+        cells
     }
 
     /// The pit mirroring `c` across the middle of the board: the other player's pit in the same row,

@@ -268,6 +268,8 @@ pub enum TrackRow {
     Front,
     /// The row furthest from the middle.
     Back,
+    /// A player's own middle row (`b`), between their front and back rows on a side of three rows.
+    Middle,
 }
 
 /// Whose pits a piece of a stated track runs through, seen from the mover.
@@ -323,6 +325,8 @@ pub enum DropKind {
     Track,
     /// `drop at lap end` (and the other moments of their own).
     At(Moment),
+    /// `drop board KEY`: the name is the key (`seeds`, `middle row`, `layout shared`).
+    Board,
 }
 
 /// Whom a memory value is kept for.
@@ -365,8 +369,12 @@ pub enum FillOption {
     RemainderNext,
     /// `as many as the other`.
     AsManyAsOther,
+    /// `as many as the other used`.
+    AsManyAsUsed,
     /// `claim unfilled`.
     ClaimUnfilled,
+    /// `from right`.
+    FromRight,
 }
 
 /// Who opens the next round.
@@ -393,7 +401,7 @@ pub enum ItemKind {
     Game(String),
     /// `extends "PATH"`.
     Extends(String),
-    /// `param NAME = DEFAULT [in LOW..HIGH]`.
+    /// `param NAME = DEFAULT [in LOW..HIGH [even|odd] | in {A, B, ..}]`.
     Param {
         /// Its name.
         name: Spanned<String>,
@@ -401,13 +409,18 @@ pub enum ItemKind {
         default: Spanned<i64>,
         /// Allowed range.
         range: Option<(Spanned<i64>, Spanned<i64>)>,
+        /// `even` (true) or `odd` (false) after the range: only numbers of that parity in it.
+        parity: Option<Spanned<bool>>,
+        /// `in {A, B, ..}`: the only values allowed.
+        values: Option<Spanned<Vec<Spanned<i64>>>>,
     },
     /// `board { pits EXPR }`.
     BoardPits(Expr),
     /// `board { rows EXPR }`.
     BoardRows(Expr),
-    /// `board { seeds EXPR }`.
-    BoardSeeds(Expr),
+    /// `board { seeds EXPR [where COND] ... }`: the `seeds` lines of one board, in order (each
+    /// expression may be a `Where`); the first whose condition holds for a pit gives its seeds.
+    BoardSeeds(Vec<Expr>),
     /// `board { layout south [..] north [..] }`.
     BoardLayout(Vec<LayoutSide>),
     /// `board { layout shared [..] }`.
@@ -488,8 +501,10 @@ pub enum ItemKind {
     SetupMirror,
     /// `rounds { setup store N }`.
     SetupStore(Expr),
-    /// `rounds { next round first ... }`.
-    NextRoundFirst(RoundOpener),
+    /// `rounds { setup by moves }`: the players set up the pits with moves.
+    SetupByMoves,
+    /// `rounds { next round first RULE [else RULE] }`: who opens the next round, and after a tie.
+    NextRoundFirst(RoundOpener, Option<Spanned<RoundOpener>>),
     /// `rounds { setup keep claims }`.
     SetupKeepClaims,
     /// An empty `rounds { }` still declares a match of rounds.

@@ -526,6 +526,7 @@ fn is_rounds_stmt(rule: Rule) -> bool {
             | Rule::match_winner
             | Rule::setup_fill
             | Rule::setup_deal
+            | Rule::setup_by_moves
             | Rule::setup_mirror
             | Rule::setup_store
             | Rule::setup_keep_claims
@@ -715,10 +716,10 @@ impl Builder {
                 let mut part = parts.next().expect("row, range or store");
                 let row = if part.as_rule() == Rule::track_row {
                     let row = Spanned {
-                        node: if part.as_str() == "front" {
-                            TrackRow::Front
-                        } else {
-                            TrackRow::Back
+                        node: match part.as_str() {
+                            "front" => TrackRow::Front,
+                            "middle" => TrackRow::Middle,
+                            _ => TrackRow::Back,
                         },
                         span: self.span(&part),
                     };
@@ -801,12 +802,29 @@ impl Builder {
     }
 
     fn block(&self, pair: Pair<Rule>) -> R<Vec<Item>> {
-        children(pair).map(|p| self.item(p)).collect()
+        let mut items: Vec<Item> = Vec::new();
+        for p in children(pair) {
+            let item = self.item(p)?;
+            // A board's `seeds` lines are one setting, read in order: they are kept together.
+            if let ItemKind::BoardSeeds(more) = &item.kind
+                && let Some(Item {
+                    kind: ItemKind::BoardSeeds(lines),
+                    span,
+                }) = items.iter_mut().find(|i| matches!(i.kind, ItemKind::BoardSeeds(_)))
+            {
+                lines.extend(more.iter().cloned());
+                *span = span.to(item.span);
+                continue;
+            }
+            items.push(item);
+        }
+        Ok(items)
     }
 
     fn item(&self, pair: Pair<Rule>) -> R<Item> {
-        // A track may end in a number expression, which swallows the blanks after it.
-        let span = if pair.as_rule() == Rule::sow_track {
+        // A track may end in a number expression, a `param` and `next round first` in optional words,
+        // which swallow the blanks after them.
+        let span = if matches!(pair.as_rule(), Rule::sow_track | Rule::next_round_first | Rule::param_item) {
             self.expr_span(&pair)
         } else {
             self.span(&pair)
@@ -823,15 +841,34 @@ impl Builder {
                     span: self.span(&name),
                 };
                 let default = self.int(inner.next().expect("default"))?;
-                let range = match (inner.next(), inner.next()) {
-                    (Some(lo), Some(hi)) => Some((self.int(lo)?, self.int(hi)?)),
-                    _ => None,
-                };
-                ItemKind::Param { name, default, range }
+                let (mut range, mut parity, mut values) = (None, None, None);
+                let rest: Vec<Pair<Rule>> = inner.collect();
+                match rest.as_slice() {
+                    [set] if set.as_rule() == Rule::param_values => {
+                        let span = self.span(set);
+                        let list = children(set.clone()).map(|n| self.int(n)).collect::<R<Vec<_>>>()?;
+                        values = Some(Spanned { node: list, span });
+                    }
+                    [lo, hi, more @ ..] => {
+                        range = Some((self.int(lo.clone())?, self.int(hi.clone())?));
+                        parity = more.first().map(|p| Spanned {
+                            node: p.as_str() == "even",
+                            span: self.span(p),
+                        });
+                    }
+                    _ => {}
+                }
+                ItemKind::Param {
+                    name,
+                    default,
+                    range,
+                    parity,
+                    values,
+                }
             }
             Rule::board_pits => ItemKind::BoardPits(self.expr(inner.next().expect("expr"))?),
             Rule::board_rows => ItemKind::BoardRows(self.expr(inner.next().expect("expr"))?),
-            Rule::board_seeds => ItemKind::BoardSeeds(self.expr(inner.next().expect("expr"))?),
+            Rule::board_seeds => ItemKind::BoardSeeds(vec![self.expr(inner.next().expect("expr"))?]),
             Rule::board_layout => {
                 let mut rows = Vec::new();
                 while let (Some(p), Some(list)) = (inner.next(), inner.next()) {
@@ -1036,6 +1073,8 @@ impl Builder {
                             Rule::fill_close => FillOption::CloseUnfilled,
                             Rule::fill_remainder => FillOption::RemainderNext,
                             Rule::fill_as_many => FillOption::AsManyAsOther,
+                            Rule::fill_as_used => FillOption::AsManyAsUsed,
+                            Rule::fill_right => FillOption::FromRight,
                             _ => FillOption::ClaimUnfilled,
                         };
                         Spanned { node, span }
@@ -1044,22 +1083,39 @@ impl Builder {
                 ItemKind::SetupFill(per_pit, options)
             }
             Rule::setup_deal => ItemKind::SetupDeal,
+            Rule::setup_by_moves => ItemKind::SetupByMoves,
             Rule::setup_mirror => ItemKind::SetupMirror,
             Rule::setup_store => ItemKind::SetupStore(self.expr(inner.next().expect("n"))?),
             Rule::next_round_first => {
-                let words: Vec<&str> = inner.next().expect("opener").as_str().split_whitespace().collect();
-                ItemKind::NextRoundFirst(match words[0] {
-                    "alternate" => RoundOpener::Alternate,
-                    "loser" => RoundOpener::Loser,
-                    "winner" => RoundOpener::Winner,
-                    "fewer" => RoundOpener::FewerSeeds,
-                    "other" => RoundOpener::OtherThanEnder,
+                let opener = |p: &Pair<Rule>| match p.as_str().split_whitespace().next() {
+                    Some("alternate") => RoundOpener::Alternate,
+                    Some("loser") => RoundOpener::Loser,
+                    Some("winner") => RoundOpener::Winner,
+                    Some("fewer") => RoundOpener::FewerSeeds,
+                    Some("other") => RoundOpener::OtherThanEnder,
                     _ => RoundOpener::Same,
-                })
+                };
+                let rule = opener(&inner.next().expect("opener"));
+                let tie = inner.find(|p| p.as_rule() == Rule::round_opener).map(|p| Spanned {
+                    node: opener(&p),
+                    span: self.span(&p),
+                });
+                ItemKind::NextRoundFirst(rule, tie)
             }
             Rule::setup_keep_claims => ItemKind::SetupKeepClaims,
             Rule::drop_item => {
                 let kind = inner.next().expect("kind");
+                if kind.as_rule() == Rule::drop_board {
+                    let key = children(kind).next().expect("key");
+                    let name = Spanned {
+                        node: key.as_str().split_whitespace().collect::<Vec<_>>().join(" "),
+                        span: self.span(&key),
+                    };
+                    return Ok(Item {
+                        kind: ItemKind::Drop(DropKind::Board, name),
+                        span,
+                    });
+                }
                 let kind = match kind.as_str() {
                     words if kind.clone().into_inner().next().is_some() => match moment_words(words) {
                         MomentWords::At(m) => DropKind::At(m),
