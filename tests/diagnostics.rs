@@ -157,6 +157,8 @@ const NOT_IN_FIXTURES: &[(&str, &str)] = &[
     ("sow::run::bad_position", "tests/cli.rs"),
     ("sow::run::illegal_move", "tests/cli.rs"),
     ("sow::run::unreadable", "tests/cli.rs"),
+    ("sow::run::parameter_twice", "tests/cli.rs"),
+    ("sow::output::unwritable", "tests/cli.rs"),
     ("sow::record::bad_record", "tests/play.rs"),
     ("sow::record::unreadable", "tests/play.rs"),
     ("sow::record::wrong_result", "tests/play.rs"),
