@@ -240,3 +240,98 @@ proptest! {
         }
     }
 }
+
+/// Runs `f` on a thread with a worker's small stack (as `serve` has) and fails when it takes longer
+/// than [`BOUND`]: a test of a hang must fail, not hang.
+fn within_bound<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let _ = tx.send(f());
+        })
+        .expect("a thread");
+    rx.recv_timeout(BOUND)
+        .unwrap_or_else(|e| panic!("{what}: no answer within {BOUND:?} ({e})"))
+}
+
+/// The codes `text` is refused with, worked out on a small stack within the bound.
+fn codes_of(what: &str, text: String) -> Vec<&'static str> {
+    within_bound(what, move || {
+        let name = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/hostile.sow");
+        match sowlang::load_text(&name, &text, &[]) {
+            Ok(_) => vec![],
+            Err(f) => f.diagnostics.iter().map(|d| d.code).collect(),
+        }
+    })
+}
+
+const HEAD: &str = "game \"x\"\nboard { pits 6 seeds 4 }\nend \"e\" when no_moves remaining owner\n";
+
+// Issue 22, 1: `let`s that each use the one before twice grew exponentially when written out (24
+// lines took 4 GB); refused where used, before anything is copied.
+#[test]
+fn issue_22_doubling_lets_are_refused_where_used() {
+    let lets: String = (1..=40).map(|i| format!("let a{i} = a{} + a{}\n", i - 1, i - 1)).collect();
+    let text = format!("{HEAD}let a0 = ply\n{lets}end \"big\" when a40 > 3\n");
+    assert_eq!(codes_of("forty doubling lets", text), ["sow::check::too_complex"]);
+    // Many uses of a name each within the bound, too many in all.
+    let lets: String = (1..=12).map(|i| format!("let a{i} = a{} + a{}\n", i - 1, i - 1)).collect();
+    let uses: String = (0..40).map(|i| format!("end \"e{i}\" when a12 > {i}\n")).collect();
+    let text = format!("{HEAD}let a0 = ply\n{lets}{uses}");
+    let codes = codes_of("many uses of a long let", text);
+    assert!(
+        !codes.is_empty() && codes.iter().all(|c| *c == "sow::check::too_complex"),
+        "{codes:?}"
+    );
+}
+
+// Issue 22, 2: each `let` may be 200 operations deep, and written out they overflowed the stack (32
+// lines on the main thread, 12 on a server worker); the depth is checked after they are written out.
+#[test]
+fn issue_22_deep_lets_are_refused_on_a_small_stack() {
+    let terms = vec!["1"; 190].join(" + ");
+    let lets: String = (1..=40).map(|i| format!("let b{i} = b{} + {terms}\n", i - 1)).collect();
+    let text = format!("{HEAD}let b0 = 1\n{lets}end \"deep\" when b40 > 3\n");
+    assert_eq!(codes_of("forty deep lets", text), ["sow::check::too_complex"]);
+    // A long chain of names standing for names adds no depth and is taken.
+    let lets: String = (0..20_000).map(|i| format!("let a{i} = a{}\n", i + 1)).collect();
+    let text = format!("{HEAD}let a20000 = ply\n{lets}end \"c\" when a0 > 1\n");
+    assert_eq!(codes_of("a long chain of names", text), Vec::<&str>::new());
+    // A cycle is still one, and a name using it is not blamed for it.
+    let text = format!("{HEAD}let a = b\nlet b = a\nlet c = a + 1\nend \"c\" when c > 1\n");
+    assert_eq!(codes_of("a cycle", text), ["sow::check::cyclic_let", "sow::check::cyclic_let"]);
+}
+
+// Issue 22, 3: the left side of `+` was typed twice at every level, so 30 terms took over 20 s.
+#[test]
+fn issue_22_long_sums_are_typed_in_linear_time() {
+    let text = format!("{HEAD}end \"t\" when last.count + {} > 1000\n", vec!["1"; 150].join(" + "));
+    assert_eq!(codes_of("a long sum in an end rule", text), ["sow::check::unavailable"]);
+    let text = format!("{HEAD}end \"t\" when ply + {} > 1000\n", vec!["1"; 150].join(" + "));
+    assert_eq!(codes_of("a long sum", text), Vec::<&str>::new());
+}
+
+// Issue 22, 4: a broken item starting with a character of several bytes panicked in error recovery.
+#[test]
+fn issue_22_broken_items_starting_with_wide_characters_are_reported() {
+    for wide in ['\u{feff}', '€', '—', '👍'] {
+        let text = format!("{HEAD}{wide}capture \"c\" {{ when x take }}\nparam{wide} p = 3\n{wide}");
+        let codes = codes_of(&format!("an item after {wide:?}"), text);
+        assert!(codes.contains(&"sow::syntax::unexpected_token"), "{codes:?}");
+    }
+    // Every shipped file, with such a character at the start of a line or before a token.
+    let mut rng = StdRng::seed_from_u64(22);
+    for path in shipped() {
+        let text = std::fs::read_to_string(&path).expect("variant");
+        let name = path.with_file_name("mutant.sow");
+        let toks = tokens(&text);
+        for i in sample(toks.len(), 12) {
+            for wide in ["\u{feff}", "€", "—"] {
+                let (s, _) = toks[i];
+                let m = format!("{}{wide}{}", &text[..s], &text[s..]);
+                load_and_play(&name, &m, &format!("{} with {wide:?} before token {i}", path.display()), &mut rng);
+            }
+        }
+    }
+}

@@ -57,3 +57,5 @@ mod end_rules;
 mod serve;
 // The fast forms of rule shapes play exactly like the general engine: every shipped game, move by move.
 mod fast_forms;
+// Outputs never destroy or silently lose data: write errors exit non-zero, plots replace only plots, FIFOs never block.
+mod outputs;

@@ -801,3 +801,132 @@ fn how_many_seeds_to_sow() {
     post(&s, "/api/state", &json!({"game": "how_many_seeds.sow", "moves": ["3:2", "1"]})).refused(422, "sow::serve::illegal_move");
     computer_moves_replay(&s, "how_many_seeds.sow", &["3:2"]);
 }
+
+/// One request with the given header lines (each `Name: value`), raw.
+fn raw_with(server: &Server, method: &str, target: &str, headers: &[&str], body: &[u8]) -> Answer {
+    let mut s = TcpStream::connect(&server.addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
+    let mut head = format!(
+        "{method} {target} HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for h in headers {
+        head.push_str(h);
+        head.push_str("\r\n");
+    }
+    head.push_str("\r\n");
+    s.write_all(head.as_bytes()).expect("send");
+    let _ = s.write_all(body);
+    let mut bytes = Vec::new();
+    let _ = s.read_to_end(&mut bytes);
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no HTTP answer: {text:?}"));
+    Answer {
+        status: head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("status"),
+        content_type: head
+            .lines()
+            .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-type:").map(|v| v.trim().to_string()))
+            .unwrap_or_default(),
+        body: body.to_string(),
+    }
+}
+
+// Issue 22, 5: the game list checked every file on every request, so one hostile file (exponential
+// `let`s, `let`s too deep for a worker's stack) aborted the server or pinned a core; and a file that
+// `extends` one outside the folder had it quoted, path and all. Now each file is checked once, on a
+// stack of its own, and a bad one is listed with its problems while the good ones play.
+#[test]
+fn issue_22_hostile_files_are_listed_and_the_good_ones_served() {
+    let base = std::env::temp_dir().join(format!("sowlang-serve-hostile-{}", std::process::id()));
+    let (dir, outside) = (base.join("served"), base.join("outside"));
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::create_dir_all(&outside).expect("dir");
+    std::fs::copy(root().join("variants/kalah.sow"), dir.join("good.sow")).expect("copy");
+    let head = "game \"x\"\nboard { pits 6 seeds 4 }\nend \"e\" when no_moves remaining owner\n";
+    let doubling: String = (1..=30).map(|i| format!("let a{i} = a{} + a{}\n", i - 1, i - 1)).collect();
+    std::fs::write(
+        dir.join("doubling.sow"),
+        format!("{head}let a0 = ply\n{doubling}end \"big\" when a30 > 3\n"),
+    )
+    .expect("write");
+    let terms = vec!["1"; 190].join(" + ");
+    let deep: String = (1..=40).map(|i| format!("let b{i} = b{} + {terms}\n", i - 1)).collect();
+    std::fs::write(dir.join("deep.sow"), format!("{head}let b0 = 1\n{deep}end \"deep\" when b40 > 3\n")).expect("write");
+    let secret = outside.join("secret.txt");
+    std::fs::write(&secret, "top secret: the teacher's password\nmore of it\n").expect("write");
+    std::fs::write(dir.join("nosy.sow"), format!("extends \"{}\"\ngame \"x\"\n", secret.display())).expect("write");
+
+    let s = serve(&[dir.to_str().expect("path")]);
+    for _ in 0..3 {
+        let games = get(&s, "/api/games").json();
+        let list = games["games"].as_array().expect("list");
+        assert_eq!(list.len(), 4, "{games}");
+        let problems = |id: &str| {
+            list.iter().find(|g| g["id"] == id).expect("listed")["problems"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        };
+        assert!(
+            problems("doubling.sow").contains("sow::check::too_complex"),
+            "{}",
+            problems("doubling.sow")
+        );
+        assert!(problems("deep.sow").contains("sow::check::too_complex"), "{}", problems("deep.sow"));
+        let nosy = problems("nosy.sow");
+        assert!(
+            nosy.contains("sow::") && !nosy.contains("secret:") && !nosy.contains(&outside.display().to_string()),
+            "{nosy}"
+        );
+        assert_eq!(problems("good.sow"), "");
+        assert_eq!(post(&s, "/api/state", &json!({"game": "good.sow", "moves": [1]})).status, 200);
+    }
+    drop(s);
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+// Issue 22, 7: a POST from any other site's page was served (`text/plain` with `Origin:
+// http://evil.example` got 200), so any open page could queue searches here.
+#[test]
+fn issue_22_posts_only_from_the_boards_own_page() {
+    let s = serve(&["variants"]);
+    let body = json!({"game": "kalah.sow", "moves": [1]}).to_string();
+    let own = format!("Origin: http://{}", "localhost");
+    let refused: &[&[&str]] = &[
+        &["Content-Type: text/plain"],
+        &[],
+        &["Content-Type: application/json", "Origin: http://evil.example"],
+        &["Content-Type: application/json", "Origin: null"],
+        &["Content-Type: application/json", "Sec-Fetch-Site: cross-site"],
+        &["Content-Type: application/json", "Sec-Fetch-Site: same-site"],
+    ];
+    for headers in refused {
+        raw_with(&s, "POST", "/api/state", headers, body.as_bytes()).refused(403, "sow::serve::origin");
+    }
+    let served: &[&[&str]] = &[
+        &["Content-Type: application/json"],
+        &[
+            "Content-Type: application/json; charset=utf-8",
+            own.as_str(),
+            "Sec-Fetch-Site: same-origin",
+        ],
+    ];
+    for headers in served {
+        let a = raw_with(&s, "POST", "/api/state", headers, body.as_bytes());
+        assert_eq!(a.status, 200, "{headers:?}: {}", a.body);
+    }
+}
+
+// Issue 22, 6: a request that claimed a large body and sent a few bytes was held for ever.
+#[test]
+fn issue_22_a_body_that_never_comes_is_answered() {
+    let s = serve(&["variants"]);
+    let mut c = TcpStream::connect(&s.addr).expect("connect");
+    c.set_read_timeout(Some(Duration::from_secs(60))).expect("timeout");
+    c.write_all(b"POST /api/state HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"ga")
+        .expect("send");
+    let mut bytes = Vec::new();
+    let _ = c.read_to_end(&mut bytes);
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(text.starts_with("HTTP/1.1 408") && text.contains("sow::serve::timeout"), "{text}");
+}

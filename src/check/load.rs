@@ -131,6 +131,15 @@ fn load_chain(path: &Path, sources: &mut Sources, chain: &mut Vec<PathBuf>, from
 fn read_limited(path: &Path) -> std::io::Result<Result<Vec<u8>, u64>> {
     use std::io::Read;
     let limit = crate::syntax::parse::MAX_SOURCE_BYTES as u64;
+    // Opening a FIFO would wait for a writer (`extends` of one hung the loader), and a device has
+    // no end: only a plain file (or a link to one) is opened.
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() && !meta.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "it is not a plain file (a device, a FIFO or a socket)",
+        ));
+    }
     let file = std::fs::File::open(path)?;
     let len = file.metadata()?.len();
     if len > limit {

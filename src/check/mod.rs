@@ -93,7 +93,8 @@ pub struct Override {
 pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Vec<Diagnostic>> {
     let mut diags = std::mem::take(&mut program.problems);
     let params = params(&program, overrides, &mut diags);
-    lets::expand(&mut program.items, &params, &mut diags);
+    // Expressions refused for their size are left as written: what is found inside only follows from that.
+    let refused = lets::expand(&mut program.items, &params, &mut diags);
     let at_file = program.file_span;
     let find = |pred: &dyn Fn(&ItemKind) -> bool| program.items.iter().find(|i| pred(&i.kind));
 
@@ -565,6 +566,14 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         rules::check(&program, &params, pits, &mut diags);
     }
     diags.retain(|d| !recover::follows_from_broken(d, &program.broken));
+    diags.retain(|d| {
+        d.code == "sow::check::too_complex"
+            || !d.labels.first().is_some_and(|l| {
+                refused
+                    .iter()
+                    .any(|r| r.file == l.span.file && r.start <= l.span.start && l.span.end <= r.end)
+            })
+    });
     let diags = cap(diags, at_file);
     let (errors, warnings): (Vec<_>, Vec<_>) = diags.into_iter().partition(Diagnostic::is_error);
     match (errors.is_empty(), pits, initial) {

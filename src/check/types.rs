@@ -288,7 +288,13 @@ pub struct TypeChecker<'a> {
 impl TypeChecker<'_> {
     /// Checks that `e` has type `want`.
     pub fn expect(&mut self, e: &Expr, want: Ty, scope: Scope) {
-        if let Some(got) = self.ty(e, scope)
+        let got = self.ty(e, scope);
+        self.expect_typed(e, got, want);
+    }
+
+    /// Checks that `e`, of type `got` (`None` when already reported), has type `want`.
+    fn expect_typed(&mut self, e: &Expr, got: Option<Ty>, want: Ty) {
+        if let Some(got) = got
             && got != want
         {
             let help = match (want, got) {
@@ -308,14 +314,6 @@ impl TypeChecker<'_> {
                 .with_help(help),
             );
         }
-    }
-
-    /// Is `e` a pit? Asked without reporting anything: the expression is checked where it is used.
-    fn is_pit(&mut self, e: &Expr, scope: Scope) -> bool {
-        let reported = self.diags.len();
-        let pit = self.ty(e, scope) == Some(Ty::Pit);
-        self.diags.truncate(reported);
-        pit
     }
 
     /// Checks the pits a `take`, `claim` or `move` lists (`verb` is how the list is introduced, as
@@ -536,10 +534,17 @@ impl TypeChecker<'_> {
                     self.expect(b, Ty::Int, scope);
                     Some(Ty::Bool)
                 }
-                BinOp::Add | BinOp::Sub if self.is_pit(a, scope) => {
+                // The left side typed once: typing it again at every level of `a + 1 + 1 ...` took
+                // time exponential in the length of the chain (issue 22).
+                BinOp::Add | BinOp::Sub => {
+                    let ta = self.ty(a, scope);
                     // `PIT + k`: the pit k places further along the track.
+                    let pit = ta == Some(Ty::Pit);
+                    if !pit {
+                        self.expect_typed(a, ta, Ty::Int);
+                    }
                     self.expect(b, Ty::Int, scope);
-                    Some(Ty::Pit)
+                    Some(if pit { Ty::Pit } else { Ty::Int })
                 }
                 _ => {
                     self.expect(a, Ty::Int, scope);

@@ -88,6 +88,9 @@ fn parse_players(s: &str) -> Result<Seats, String> {
     Ok(Seats([names[0].parse()?, names[1].parse()?]))
 }
 
+/// How a plot this command wrote starts (an XML comment before the SVG), so that it may be replaced.
+const PLOT_MARK: &str = "<!-- sowlang analyze plot";
+
 /// The plot's file, checked before the first game. The SVG goes to a hidden file beside it that is
 /// renamed over it at the end, so no half-written plot is ever left; that file is removed when the
 /// run stops before (see `Drop`).
@@ -102,15 +105,12 @@ impl PlotFile {
     fn prepare(path: &Path) -> Result<PlotFile, Diagnostic> {
         let refuse = |message: String, help: &str| Diagnostic::bare("sow::analyze::unwritable", message).with_help(help.to_string());
         let shown = path.display();
-        let name = match path.file_name() {
-            Some(n) if !path.is_dir() => n.to_string_lossy().into_owned(),
-            _ => {
-                return Err(refuse(
-                    format!("the plot `{shown}` is a directory, not a file name"),
-                    "give the plot's file name, e.g. `--plot results.svg`",
-                ));
-            }
-        };
+        if path.file_name().is_none() || path.is_dir() {
+            return Err(refuse(
+                format!("the plot `{shown}` is a directory, not a file name"),
+                "give the plot's file name, e.g. `--plot results.svg`",
+            ));
+        }
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
@@ -121,15 +121,18 @@ impl PlotFile {
                 "create the directory first, or write the plot somewhere else",
             ));
         }
-        if path.exists()
-            && let Err(e) = OpenOptions::new().append(true).open(path)
-        {
+        // Only a plot this command wrote is replaced: never a rule file, a link, a device or a FIFO
+        // (which would also block the command).
+        if let Some(why) = super::output::would_clobber(path, PLOT_MARK) {
             return Err(refuse(
-                format!("cannot write the plot `{shown}`: {e}"),
+                format!("will not replace `{shown}` with the plot: {why}"),
                 "choose another file name for the plot",
             ));
         }
-        let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        let temp = match super::output::temp_beside(path) {
+            Ok(t) => t,
+            Err(e) => return Err(refuse(format!("cannot write the plot `{shown}`: {e}"), "give the plot's file name")),
+        };
         if let Err(e) = OpenOptions::new().write(true).create_new(true).open(&temp) {
             return Err(refuse(
                 format!("cannot write the plot `{shown}`: cannot create a file in `{}`: {e}", dir.display()),
@@ -1036,7 +1039,7 @@ fn plot_svg(r: &Report) -> String {
     labels.push(Label::new(x1 + pw1 / 2.0, axis_y, 12.0, "middle", "result of the game"));
 
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        "{PLOT_MARK} -->\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
     );
     s.push_str(&shapes);
     for l in &labels {

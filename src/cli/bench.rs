@@ -24,7 +24,7 @@ pub struct Args {
     /// The rule file.
     file: PathBuf,
     /// How long to play, in seconds.
-    #[arg(long, default_value_t = 5.0, value_parser = parse_seconds)]
+    #[arg(long, default_value_t = 5.0, value_parser = parse_seconds, allow_negative_numbers = true)]
     seconds: f64,
     /// Threads playing at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -63,6 +63,8 @@ struct Tally {
     playouts: u64,
     moves: u64,
     capped: u64,
+    /// Moves of the playout cut short by the time limit: counted in the moves, not in the lengths.
+    cut: u64,
 }
 
 /// Parses `--seconds`: a positive number of seconds, at most a million.
@@ -83,12 +85,32 @@ fn play_until(game: &Game, start: &Position, seed: u64, deadline: Instant) -> Ta
     // fast one (a read costs about a hundredth of a fast game's playout), never more than a
     // millisecond or two apart.
     let (mut every, mut since, mut read) = (1u32, 0u32, Instant::now());
+    // The moves one call plays: slices of about `SLICE`, the clock read after each, from how long
+    // the last playout took (a whole playout for most games; the first is cut into small slices),
+    // so that a game whose moves are slow (hundreds of seeds relayed around a board) still stops on
+    // time (issue 22).
+    const SLICE: Duration = Duration::from_millis(10);
+    let mut chunk = 16;
     loop {
         let mut pos = start.clone();
-        let p = game.random_playout(&mut pos, &mut rng, PLY_CAP);
+        let mut plies = 0;
+        let finished = loop {
+            let want = chunk.min(PLY_CAP - plies);
+            let p = game.random_playout(&mut pos, &mut rng, want);
+            plies += p.plies;
+            if p.finished || plies >= PLY_CAP || p.plies < want {
+                break p.finished;
+            }
+            if Instant::now() >= deadline {
+                // The moves of a playout cut short count; the playout does not.
+                tally.moves += u64::from(plies);
+                tally.cut += u64::from(plies);
+                return tally;
+            }
+        };
         tally.playouts += 1;
-        tally.moves += u64::from(p.plies);
-        tally.capped += u64::from(!p.finished && p.plies == PLY_CAP);
+        tally.moves += u64::from(plies);
+        tally.capped += u64::from(!finished && plies == PLY_CAP);
         since += 1;
         if since >= every {
             let now = Instant::now();
@@ -96,6 +118,10 @@ fn play_until(game: &Game, start: &Position, seed: u64, deadline: Instant) -> Ta
                 return tally;
             }
             let gap = now - read;
+            if since == 1 && plies > 0 {
+                let fit = f64::from(plies) * SLICE.as_secs_f64() / gap.as_secs_f64();
+                chunk = (fit as u32).clamp(1, PLY_CAP);
+            }
             if gap < Duration::from_micros(500) {
                 every = (every * 2).min(64);
             } else if gap > Duration::from_millis(2) {
@@ -156,6 +182,7 @@ pub fn run(args: Args) -> u8 {
         playouts: a.playouts + t.playouts,
         moves: a.moves + t.moves,
         capped: a.capped + t.capped,
+        cut: a.cut + t.cut,
     });
     let report = JsonBench {
         playouts: total.playouts,
@@ -163,7 +190,7 @@ pub fn run(args: Args) -> u8 {
         seconds,
         playouts_per_sec: total.playouts as f64 / seconds,
         moves_per_sec: total.moves as f64 / seconds,
-        mean_length: total.moves as f64 / total.playouts.max(1) as f64,
+        mean_length: (total.moves - total.cut) as f64 / total.playouts.max(1) as f64,
     };
     if json {
         out(&format!("{}\n", serde_json::to_string(&report).expect("numbers serialise")));

@@ -8,6 +8,7 @@ mod board;
 mod check;
 mod completions;
 mod conform;
+mod output;
 mod perft;
 mod play;
 mod record;
@@ -143,6 +144,12 @@ pub fn main() -> ExitCode {
         Command::Man(args) => completions::man(args),
         Command::Serve(args) => serve::run(args),
     };
+    let lost = OUT_ERROR.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+    if let Some(e) = lost {
+        let d = Diagnostic::bare("sow::output::unwritable", format!("cannot write the output: {e}"))
+            .with_help("check where the output goes: a full disk, or a file that cannot be written");
+        return ExitCode::from(fail(d, 2));
+    }
     ExitCode::from(code)
 }
 
@@ -181,6 +188,21 @@ fn load_start(path: &Path, start: &Start) -> Result<(Loaded, Position), u8> {
 }
 
 fn load(path: &Path, sets: &[Override]) -> Result<Loaded, u8> {
+    // Two values for one parameter: which one was meant is not for us to guess.
+    if let Some((i, twice)) = sets.iter().enumerate().find(|(i, s)| sets[..*i].iter().any(|t| t.name == s.name)) {
+        let first = sets[..i].iter().find(|t| t.name == twice.name).expect("found above");
+        return Err(fail(
+            Diagnostic::bare(
+                "sow::run::parameter_twice",
+                format!(
+                    "the parameter `{}` is set twice: to {} and to {}",
+                    twice.name, first.value, twice.value
+                ),
+            )
+            .with_help(format!("give `--set {}=VALUE` once", twice.name)),
+            2,
+        ));
+    }
     match crate::load_game(path, sets) {
         Ok(l) => Ok(l),
         Err(LoadFailure { sources, diagnostics }) => {
@@ -199,11 +221,20 @@ fn fail(d: Diagnostic, code: u8) -> u8 {
     code
 }
 
-/// Writes to stdout, treating a closed pipe as a normal end.
+/// The first error writing to stdout (a full disk, a closed file), reported when the command ends.
+static OUT_ERROR: std::sync::Mutex<Option<std::io::Error>> = std::sync::Mutex::new(None);
+
+/// Writes to stdout, treating a closed pipe as a normal end; any other error is kept for [`main`],
+/// which reports it and exits with 2, so that no command exits 0 after losing its output.
 fn out(text: &str) {
     let mut o = std::io::stdout().lock();
-    let _ = o.write_all(text.as_bytes());
-    let _ = o.flush();
+    let written = o.write_all(text.as_bytes()).and_then(|()| o.flush());
+    if let Err(e) = written
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        let mut kept = OUT_ERROR.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        kept.get_or_insert(e);
+    }
 }
 
 /// Reads a `--from` file.

@@ -692,7 +692,7 @@ impl Session {
             moves: self.plies.iter().map(|p| p.text.clone()).collect(),
             result: record::result_text(&self.game, pos),
         };
-        if record::would_clobber(&path) {
+        if super::output::would_clobber(&path, record::HEADER).is_some() {
             out(&format!(
                 "did not save: {} exists and is not a game record; choose another name\n",
                 path.display()
@@ -700,7 +700,7 @@ impl Session {
             return;
         }
         let text = draft.render(&path);
-        match record::write_atomic(&path, &text) {
+        match super::output::write_atomic(&path, text.as_bytes()) {
             Ok(()) => {
                 if !quietly {
                     out(&format!("saved the game in {}\n", path.display()));

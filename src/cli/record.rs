@@ -3,9 +3,8 @@
 //! on with (`play --load`) and shown again (`replay`). The format is documented in docs/cli.md
 //! ("Game records"); a record is read into a [`Record`] with the place of every value in the file, so
 //! that a bad value or an illegal move is reported where it stands. Writing goes through a temporary
-//! file and a rename, so that a record is never left half written.
+//! file and a rename (`cli/output.rs`), so that a record is never left half written.
 
-use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 use crate::Override;
@@ -641,49 +640,6 @@ fn relative_rules(rules: &Path, record: &Path) -> PathBuf {
     } else {
         rel
     }
-}
-
-/// Would saving a record at `path` destroy something else? An existing file may be replaced only when
-/// it is a game record itself, so that `save my_game.sow` cannot overwrite a rule file.
-pub fn would_clobber(path: &Path) -> bool {
-    // A folder cannot be overwritten by a rename; writing says why it failed.
-    if !path.exists() || path.is_dir() {
-        return false;
-    }
-    let mut head = Vec::new();
-    let read = std::fs::File::open(path).and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 4096), &mut head));
-    if read.is_err() {
-        return true;
-    }
-    let text = String::from_utf8_lossy(&head);
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
-    !first.is_some_and(|l| l.eq_ignore_ascii_case(HEADER))
-}
-
-/// Writes `text` to `path` through a temporary file in the same folder and a rename, so that the file
-/// at `path` is always either the old record or the whole new one.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file"))?;
-    if path.is_dir() {
-        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "it is a folder"));
-    }
-    let tmp = folder.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let written = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
 }
 
 #[cfg(test)]

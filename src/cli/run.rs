@@ -30,11 +30,20 @@ pub struct Args {
 /// Parses the `--moves` list into moves of `game`: a move, or `None` for a pit written without its
 /// way (`b4` where the mover chooses `b4L` or `b4R`), which is told against the position it is played in.
 pub(super) fn parse_moves(game: &crate::Game, moves: &[String]) -> Result<Vec<Option<usize>>, Diagnostic> {
+    // `--moves ""` plays nothing; an empty item in a list (`,,1`, `3,`) is a slip, not a move.
+    let written = moves.len() > 1 || moves.iter().any(|m| !m.trim().is_empty());
     moves
         .iter()
         .map(|m| m.trim())
-        .filter(|m| !m.is_empty())
-        .map(|m| {
+        .enumerate()
+        .filter(|(_, m)| written || !m.is_empty())
+        .map(|(i, m)| {
+            if m.is_empty() {
+                return Err(
+                    Diagnostic::bare("sow::run::bad_move", format!("move {} of --moves is empty", i + 1))
+                        .with_help("separate the moves with one comma each, e.g. `--moves 3,1,6`"),
+                );
+            }
             // A move's choices are read against its position, when it is played; here its pit.
             let pit = m.split(':').next().unwrap_or(m);
             if let Some(k) = game.parse_move(pit) {

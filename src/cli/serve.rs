@@ -5,7 +5,9 @@
 //! with a JSON error, changing nothing.
 
 mod api;
+mod cache;
 mod catalog;
+mod guard;
 
 use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::path::PathBuf;
@@ -35,14 +37,31 @@ pub struct Args {
     host: IpAddr,
 }
 
-/// Requests worked on at once; a computer player's search keeps a core busy for up to seconds, and
-/// more at once would only make each answer slower.
+/// Searches (computer moves and hints) worked on at once; one keeps a core busy for up to seconds, and
+/// more at once would only make each answer slower. Plain moves never wait for them.
 const WORKERS: usize = 2;
+
+/// Searches waiting or running at once; the next is refused at once (`sow::serve::busy`) rather than
+/// queued for minutes. The queue is first come, first served.
+const MAX_SEARCHES: usize = 8;
+
+/// How long a client may take to send a request's body.
+const BODY_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 
 struct Server {
     catalog: Catalog,
     loopback: bool,
     work: tokio::sync::Semaphore,
+    searches: std::sync::atomic::AtomicUsize,
+}
+
+/// A place among the searches waiting or running, given back when dropped.
+struct Queued<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for Queued<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 /// Runs `serve` until it is stopped.
@@ -93,10 +112,18 @@ pub fn run(args: Args) -> u8 {
         if count == 1 { "" } else { "s" },
         bound.port()
     ));
+    // Every file checked once at the start, in the background, so that the first listing is quick.
+    let warm = catalog.clone();
+    let _ = std::thread::Builder::new().name("sowlang-warm".into()).spawn(move || {
+        for path in warm.files.values() {
+            let _ = warm.cache.get(path);
+        }
+    });
     let server = Arc::new(Server {
         catalog,
         loopback,
         work: tokio::sync::Semaphore::new(WORKERS),
+        searches: std::sync::atomic::AtomicUsize::new(0),
     });
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -108,7 +135,7 @@ pub fn run(args: Args) -> u8 {
         Err(e) => return fail(Diagnostic::bare("sow::serve::stopped", format!("cannot start the server: {e}")), 2),
     };
     let result = runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(listener)?;
+        let listener = guard::Guarded::new(tokio::net::TcpListener::from_std(listener)?);
         let app = axum::Router::new().fallback(handle).with_state(server);
         axum::serve(listener, app).await
     });
@@ -159,23 +186,37 @@ async fn handle(State(server): State<Arc<Server>>, request: Request) -> Response
             "this board answers only pages opened from this computer (http://localhost or http://127.0.0.1)",
         )
         .reply()
+    } else if let Some(refusal) = foreign_post(&parts) {
+        refusal.reply()
     } else {
-        match axum::body::to_bytes(body, MAX_BODY).await {
-            Err(_) => ApiError::new(413, "sow::serve::too_large", "the request is too large or was cut off").reply(),
-            Ok(bytes) => {
+        match tokio::time::timeout(BODY_TIME, axum::body::to_bytes(body, MAX_BODY)).await {
+            Err(_) => ApiError::new(408, "sow::serve::timeout", "the request's body did not come in time").reply(),
+            Ok(Err(_)) => ApiError::new(413, "sow::serve::too_large", "the request is too large or was cut off").reply(),
+            Ok(Ok(bytes)) => {
                 let method = parts.method.as_str().to_string();
                 let path = parts.uri.path().to_string();
-                // Only game requests can take long (a computer player thinking); the page's files and the
-                // game list are answered at once, even while two searches run. The semaphore is never
-                // closed, so acquiring only waits.
-                let permit = if method == "POST" {
-                    Some(server.work.acquire().await.expect("the work semaphore stays open"))
-                } else {
-                    None
+                // Only searches take long (a computer player thinking, a hint); plain moves, the page's
+                // files and the game list are answered at once, even while searches run. The semaphore is
+                // never closed, so acquiring only waits, first come first served.
+                let search = method == "POST" && (path == "/api/computer" || path == "/api/hint");
+                let queued = search.then(|| {
+                    server.searches.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    Queued(&server.searches)
+                });
+                if search && server.searches.load(std::sync::atomic::Ordering::SeqCst) > MAX_SEARCHES {
+                    drop(queued);
+                    return finish(
+                        ApiError::new(503, "sow::serve::busy", "the computer players are busy; try again in a few seconds").reply(),
+                    );
+                }
+                let permit = match search {
+                    true => Some(server.work.acquire().await.expect("the work semaphore stays open")),
+                    false => None,
                 };
                 let for_work = Arc::clone(&server);
                 let reply = tokio::task::spawn_blocking(move || respond(&for_work.catalog, &method, &path, &bytes)).await;
                 drop(permit);
+                drop(queued);
                 reply.unwrap_or_else(|_| {
                     ApiError::new(
                         500,
@@ -187,6 +228,50 @@ async fn handle(State(server): State<Arc<Server>>, request: Request) -> Response
             }
         }
     };
+    finish(reply)
+}
+
+/// Why a POST is not from the board's own page, if it is not: a page on another site may make a
+/// browser send requests here (and so queue searches), but not with a JSON content type without a
+/// preflight the server never grants, and the browser names its origin (`Origin`, `Sec-Fetch-Site`).
+/// Programs that send neither header (curl, the tests) are served.
+fn foreign_post(parts: &axum::http::request::Parts) -> Option<ApiError> {
+    if parts.method != axum::http::Method::POST {
+        return None;
+    }
+    let refuse = |why: &str| {
+        Some(ApiError::new(403, "sow::serve::origin", format!("this request {why}")).help("open the board's own page and play there"))
+    };
+    let json = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return refuse("is not JSON (`Content-Type: application/json`)");
+    }
+    if let Some(site) = parts.headers.get("sec-fetch-site").and_then(|v| v.to_str().ok())
+        && !(site.eq_ignore_ascii_case("same-origin") || site.eq_ignore_ascii_case("none"))
+    {
+        return refuse("comes from another site's page");
+    }
+    if let Some(origin) = parts.headers.get(header::ORIGIN) {
+        let host = parts.headers.get(header::HOST).and_then(|h| h.to_str().ok());
+        let same = origin
+            .to_str()
+            .ok()
+            .and_then(|o| o.split_once("://"))
+            .is_some_and(|(scheme, rest)| scheme == "http" && Some(rest) == host);
+        if !same {
+            return refuse("comes from another site's page");
+        }
+    }
+    None
+}
+
+/// The HTTP response of `reply`, with the headers every answer carries.
+fn finish(reply: api::Reply) -> Response<Body> {
     let mut response = Response::new(Body::from(reply.body));
     *response.status_mut() = axum::http::StatusCode::from_u16(reply.status).expect("statuses used are valid");
     let h = response.headers_mut();

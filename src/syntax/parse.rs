@@ -146,15 +146,25 @@ pub fn parse_recovering(text: &str, file: FileId) -> Recovered {
 /// The first two words of a broken item, for holding back the problems that only follow from it.
 fn describe_broken(text: &str, span: Span) -> Broken {
     let is_word = |c: char| c.is_alphanumeric() || c == '_';
-    let mut words = text[span.start..span.end.min(text.len())]
-        .split(|c: char| !is_word(c))
-        .filter(|w| !w.is_empty());
-    let word = words.next().unwrap_or_default().to_string();
+    // `get`, not an index: a span is not trusted to fall between characters.
+    let item = text.get(span.start..span.end.min(text.len())).unwrap_or_default();
+    // The first word is wherever it starts (after a byte-order mark or a stray `€`, say), and what
+    // follows it is read from its end, never from a byte count (issue 22).
+    let Some(first) = item.find(is_word) else {
+        return Broken {
+            span,
+            word: String::new(),
+            name: None,
+        };
+    };
+    let rest = &item[first..];
+    let end = rest.find(|c: char| !is_word(c)).unwrap_or(rest.len());
+    let word = rest[..end].to_string();
     // The second word counts only when it directly follows the first (`param pits`, not `capture "x"`).
-    let after = text[span.start + word.len()..span.end.min(text.len())].trim_start();
+    let after = rest[end..].trim_start();
     let name = after
         .starts_with(|c: char| c.is_alphabetic() || c == '_')
-        .then(|| words.next().map(str::to_string))
+        .then(|| after.split(|c: char| !is_word(c)).next().map(str::to_string))
         .flatten();
     Broken { span, word, name }
 }

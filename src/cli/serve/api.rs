@@ -116,7 +116,7 @@ impl ApiError {
         self.accepted_moves = Some(moves);
         self
     }
-    fn help(mut self, help: impl Into<String>) -> ApiError {
+    pub fn help(mut self, help: impl Into<String>) -> ApiError {
         self.help = Some(help.into());
         self
     }
@@ -321,12 +321,12 @@ fn pit_of(game: &Game, name: &str) -> String {
     head.to_string()
 }
 
-fn load(catalog: &Catalog, id: &str) -> Result<crate::Loaded, ApiError> {
+fn load(catalog: &Catalog, id: &str) -> Result<std::sync::Arc<crate::Loaded>, ApiError> {
     let path = catalog.path(id).ok_or_else(|| {
         ApiError::new(404, "sow::serve::unknown_game", format!("there is no game `{id}` here"))
             .help("the games served are listed at /api/games")
     })?;
-    crate::load_game(path, &[]).map_err(|f| {
+    catalog.cache.get(path).map_err(|f| {
         let first = f.diagnostics.first().map(|d| d.message.clone()).unwrap_or_default();
         ApiError::new(
             422,
@@ -339,7 +339,7 @@ fn load(catalog: &Catalog, id: &str) -> Result<crate::Loaded, ApiError> {
 
 /// A game replayed up to the last move of a request.
 struct Replayed {
-    loaded: crate::Loaded,
+    loaded: std::sync::Arc<crate::Loaded>,
     pos: Position,
     /// The position before the last move, the move and what it did.
     last: Option<(Position, usize, Vec<Event>)>,
@@ -415,15 +415,32 @@ fn games(catalog: &Catalog) -> Value {
     let list: Vec<Value> = catalog
         .files
         .iter()
-        .map(|(id, path)| match crate::load_game(path, &[]) {
+        .map(|(id, path)| match catalog.cache.get(path) {
             Ok(l) => json!({"id": id, "name": l.game.name, "rows": l.game.rows, "columns": l.game.columns, "problems": null}),
-            Err(f) => {
-                let report: String = f.diagnostics.iter().map(|d| d.render(&f.sources, false)).collect();
-                json!({"id": id, "name": null, "rows": null, "columns": null, "problems": report})
-            }
+            Err(f) => json!({"id": id, "name": null, "rows": null, "columns": null, "problems": problems(catalog, &f)}),
         })
         .collect();
     json!({"single": catalog.single, "games": list, "truncated": catalog.truncated})
+}
+
+/// A file's problems as the page shows them. A problem in a file outside the folder served (a file
+/// that `extends "/etc/passwd"`) is told in one line naming only the file, never quoted from it.
+fn problems(catalog: &Catalog, f: &crate::LoadFailure) -> String {
+    f.diagnostics
+        .iter()
+        .map(|d| {
+            let outside = d.labels.iter().find(|l| !catalog.inside(f.sources.path(l.span.file)));
+            match outside {
+                None => d.render(&f.sources, false),
+                Some(l) => format!(
+                    "{}: {} (in `{}`)\n",
+                    d.code,
+                    d.message,
+                    catalog.display(f.sources.path(l.span.file))
+                ),
+            }
+        })
+        .collect()
 }
 
 fn rules(catalog: &Catalog, id: &str) -> Result<Value, ApiError> {
@@ -432,7 +449,7 @@ fn rules(catalog: &Catalog, id: &str) -> Result<Value, ApiError> {
             .help("the games served are listed at /api/games")
     })?;
     let mut files = Vec::new();
-    match crate::load_game(path, &[]) {
+    match catalog.cache.get(path) {
         Ok(l) => {
             for (p, text) in l.sources.files() {
                 files.push(json!({"path": catalog.display(p), "text": text}));

@@ -22,6 +22,8 @@ pub struct Catalog {
     pub files: BTreeMap<String, PathBuf>,
     /// The scan stopped at [`MAX_FILES`].
     pub truncated: bool,
+    /// Each file as last checked.
+    pub cache: std::sync::Arc<super::cache::Cache>,
 }
 
 impl Catalog {
@@ -40,6 +42,7 @@ impl Catalog {
                 single: true,
                 files,
                 truncated: false,
+                cache: Default::default(),
             });
         }
         let mut truncated = false;
@@ -49,12 +52,24 @@ impl Catalog {
             single: false,
             files,
             truncated,
+            cache: Default::default(),
         })
     }
 
     /// The path of a game, if the id is one of the scanned files.
     pub fn path(&self, id: &str) -> Option<&Path> {
         self.files.get(id).map(PathBuf::as_path)
+    }
+
+    /// Whether `path` lies inside what was served.
+    pub fn inside(&self, path: &Path) -> bool {
+        let base = if self.single {
+            self.root.parent().unwrap_or(Path::new(""))
+        } else {
+            self.root.as_path()
+        };
+        let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        canon(path).starts_with(canon(base))
     }
 
     /// A path read while loading a game (the file or one it `extends`), as the page shows it: relative
