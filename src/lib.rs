@@ -30,6 +30,7 @@ pub mod players;
 pub mod position;
 // Computer players' searches: alpha-beta, MCTS, exact solving of small boards.
 pub mod search;
+pub mod shipped;
 pub mod syntax;
 
 use std::path::Path;

@@ -8,6 +8,7 @@ mod board;
 mod check;
 mod completions;
 mod conform;
+mod list;
 mod perft;
 mod play;
 mod record;
@@ -59,6 +60,8 @@ enum Command {
     Man(completions::ManArgs),
     /// Show a board in the browser to play any rule file, alone, in pairs or against the computer.
     Serve(serve::Args),
+    /// Name the games built into sowlang: every command takes one by name (`sowlang play oware`).
+    List(list::Args),
 }
 
 /// Output format, the same switch on every subcommand.
@@ -142,6 +145,7 @@ pub fn main() -> ExitCode {
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),
         Command::Serve(args) => serve::run(args),
+        Command::List(args) => list::run(args),
     };
     ExitCode::from(code)
 }
