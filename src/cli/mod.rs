@@ -8,6 +8,7 @@ mod board;
 mod check;
 mod completions;
 mod conform;
+pub mod explain;
 mod list;
 mod perft;
 mod play;
@@ -62,6 +63,8 @@ enum Command {
     Serve(serve::Args),
     /// Name the games built into sowlang: every command takes one by name (`sowlang play oware`).
     List(list::Args),
+    /// Write the rules of a game as a sheet to read aloud or print (Markdown or HTML), made from the rules themselves.
+    Explain(explain::Args),
 }
 
 /// Output format, the same switch on every subcommand.
@@ -146,6 +149,7 @@ pub fn main() -> ExitCode {
         Command::Man(args) => completions::man(args),
         Command::Serve(args) => serve::run(args),
         Command::List(args) => list::run(args),
+        Command::Explain(args) => explain::run(args),
     };
     ExitCode::from(code)
 }
