@@ -360,6 +360,13 @@ fn serve_alone_offers_the_built_in_games() {
     assert_eq!(paths, ["reference/openspiel_oware.sow", "oware.sow"]);
     let text = std::fs::read_to_string(root().join("variants/oware.sow")).expect("oware");
     assert_eq!(rules["files"][1]["text"], text);
+    // The rule sheet comes first, in words for the page: no command-line flag in it.
+    let sheet = rules["sheet"].as_str().expect("a sheet");
+    assert!(
+        sheet.starts_with("<article") && sheet.contains("<strong>Endless chasing.</strong>"),
+        "{sheet}"
+    );
+    assert!(!sheet.contains("--set"), "{sheet}");
     assert_eq!(post(&s, "/api/state", &json!({"game": "oware.sow", "moves": ["3"]})).status, 200);
     // One shipped game by name.
     let one = serve_in(&empty, &["kalah"]);

@@ -57,6 +57,8 @@ pub enum Block {
     },
     /// The board at the start, drawn as text.
     Picture(String),
+    /// A note for the command line (`--set`), left out where there is no command line.
+    CommandLine(String),
 }
 
 /// A rule sheet: the game's name and its parts in reading order.
@@ -144,7 +146,10 @@ pub fn explain(checked: &Checked, game: &Game, sources: &Sources) -> Sheet {
     let mut start = game.initial(None);
     game.settle_start(&mut start);
     blocks.push(Block::Picture(super::board::draw(game, &start)));
-    blocks.push(Block::Para(w.setup(items)));
+    blocks.push(Block::Para(w.setup()));
+    if let Some(sizes) = w.sizes(items) {
+        blocks.push(Block::CommandLine(sizes));
+    }
 
     blocks.push(Block::Heading("A move".into()));
     blocks.push(Block::Para(w.sowing(items)));
@@ -231,6 +236,12 @@ pub fn explain(checked: &Checked, game: &Game, sources: &Sources) -> Sheet {
 }
 
 impl Sheet {
+    /// The sheet without its notes about the command line (for the browser board).
+    pub fn without_command_line(mut self) -> Sheet {
+        self.blocks.retain(|b| !matches!(b, Block::CommandLine(_)));
+        self
+    }
+
     /// The sheet in Markdown.
     pub fn markdown(&self) -> String {
         let mut s = format!("# How to play {}\n", self.title);
@@ -239,7 +250,7 @@ impl Sheet {
                 Block::Heading(h) => {
                     let _ = write!(s, "\n## {h}\n");
                 }
-                Block::Para(p) => {
+                Block::Para(p) | Block::CommandLine(p) => {
                     let _ = write!(s, "\n{p}\n");
                 }
                 Block::Rule { name, text } => {
@@ -261,7 +272,7 @@ impl Sheet {
                 Block::Heading(h) => {
                     let _ = writeln!(s, "<h2>{}</h2>", escape(h));
                 }
-                Block::Para(p) => {
+                Block::Para(p) | Block::CommandLine(p) => {
                     let _ = writeln!(s, "<p>{}</p>", inline(p));
                 }
                 Block::Rule { name, text } => {
@@ -410,7 +421,7 @@ impl Words<'_> {
         s
     }
 
-    fn setup(&self, items: &[Item]) -> String {
+    fn setup(&self) -> String {
         let g = self.game;
         let pits = &g.initial[..g.initial.len().saturating_sub(2)];
         let in_pits: u32 = pits.iter().sum();
@@ -435,6 +446,11 @@ impl Words<'_> {
             Player::North => "North",
         };
         let _ = write!(s, " {first} moves first.");
+        s
+    }
+
+    /// The parameters a player may change, with their ranges.
+    fn sizes(&self, items: &[Item]) -> Option<String> {
         let params: Vec<String> = items
             .iter()
             .filter_map(|i| match &i.kind {
@@ -452,10 +468,7 @@ impl Words<'_> {
                 _ => None,
             })
             .collect();
-        if !params.is_empty() {
-            let _ = write!(s, " Other sizes can be played with {}.", params.join(" and "));
-        }
-        s
+        (!params.is_empty()).then(|| format!("Other sizes can be played with {}.", params.join(" and ")))
     }
 
     fn sowing(&self, items: &[Item]) -> String {

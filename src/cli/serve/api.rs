@@ -434,7 +434,9 @@ fn rules(catalog: &Catalog, id: &str) -> Result<Value, ApiError> {
     })?;
     let mut files = Vec::new();
     // The rule sheet in plain words, shown first; the files with their citations are one click further.
-    let sheet = crate::cli::explain::sheet_of(path, &[]).ok().map(|s| s.html());
+    let sheet = crate::cli::explain::sheet_of(path, &[])
+        .ok()
+        .map(|s| s.without_command_line().html());
     match crate::load_game(path, &[]) {
         Ok(l) => {
             for (p, text) in l.sources.files() {
