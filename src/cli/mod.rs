@@ -128,11 +128,21 @@ fn parse_set(s: &str) -> Result<Override, String> {
 
 /// Runs the command line and returns the exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    ExitCode::from(main_with(std::env::args_os()))
+}
+
+/// Runs the command line with these arguments (the program's name first) and returns the exit code:
+/// what the `sowlang` command of the Python package calls.
+pub fn main_with<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return if e.use_stderr() { 2 } else { 0 };
         }
     };
     let code = match cli.command {
@@ -151,7 +161,12 @@ pub fn main() -> ExitCode {
         Command::List(args) => list::run(args),
         Command::Explain(args) => explain::run(args),
     };
-    ExitCode::from(code)
+    code
+}
+
+/// The board as the command line draws it, south at the bottom.
+pub fn board_text(game: &crate::Game, pos: &Position) -> String {
+    board::draw(game, pos)
 }
 
 /// Colour on a terminal unless `NO_COLOR` is set.
