@@ -29,8 +29,12 @@ pub mod engine;
 pub mod explore;
 pub mod players;
 pub mod position;
+// The Python module (`import sowlang`), with the cargo feature `python`.
+#[cfg(feature = "python")]
+mod python;
 // Computer players' searches: alpha-beta, MCTS, exact solving of small boards.
 pub mod search;
+pub mod shipped;
 pub mod syntax;
 
 use std::path::Path;

@@ -41,6 +41,10 @@ mod diagnostics;
 mod cli;
 // analyze, solve, completions, man and check's summary as a user meets them: arguments checked first, Ctrl-C, honest figures.
 mod commands;
+// The games built into the program: `list`, a shipped game by name in every command and `extends`, a file on disk first.
+mod shipped;
+// `explain`: the rule sheet of every shipped game tells each of its rules; sentences of invented rules worked out by hand.
+mod explain;
 // The terminal game through a pipe: undo/redo, game records (save, --load, replay), input, boards, hints.
 mod play;
 // Garbage in: every shipped variant mutated, hostile texts, and a proptest over random valid files; no panic, no hang.

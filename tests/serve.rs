@@ -26,11 +26,16 @@ impl Drop for Server {
 }
 
 fn serve(args: &[&str]) -> Server {
+    serve_in(root(), args)
+}
+
+/// `serve ARGS` run in the folder `dir`.
+fn serve_in(dir: &std::path::Path, args: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
         .arg("serve")
         .args(args)
         .args(["--port", "0"])
-        .current_dir(root())
+        .current_dir(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -333,6 +338,41 @@ fn unknown_games_and_paths_outside_are_refused() {
     assert!(files.iter().all(|f| f["text"].as_str().is_some_and(|t| t.contains("# cites:"))));
     let nested = get(&s, "/api/rules/reference%2Fopenspiel_kalah.sow").json();
     assert!(nested["files"][0]["path"].as_str().expect("path").starts_with("reference/"));
+}
+
+// Issue 21: `serve` in a folder without rule files said "there is no .sow file under ."; the games
+// built into the program are served instead, with the files they extend, as they are in the repository.
+#[test]
+fn serve_alone_offers_the_built_in_games() {
+    let empty = crate::support::scratch("serve", "built_in");
+    let s = serve_in(&empty, &[]);
+    let games = get(&s, "/api/games").json();
+    let list = games["games"].as_array().expect("list");
+    assert_eq!(list.len(), sowlang_files(), "every shipped file is offered");
+    assert!(list.iter().all(|g| g["problems"].is_null()), "{games}");
+    let rules = get(&s, "/api/rules/reference/openspiel_oware.sow").json();
+    let paths: Vec<&str> = rules["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|f| f["path"].as_str().expect("path"))
+        .collect();
+    assert_eq!(paths, ["reference/openspiel_oware.sow", "oware.sow"]);
+    let text = std::fs::read_to_string(root().join("variants/oware.sow")).expect("oware");
+    assert_eq!(rules["files"][1]["text"], text);
+    // The rule sheet comes first, in words for the page: no command-line flag in it.
+    let sheet = rules["sheet"].as_str().expect("a sheet");
+    assert!(
+        sheet.starts_with("<article") && sheet.contains("<strong>Endless chasing.</strong>"),
+        "{sheet}"
+    );
+    assert!(!sheet.contains("--set"), "{sheet}");
+    assert_eq!(post(&s, "/api/state", &json!({"game": "oware.sow", "moves": ["3"]})).status, 200);
+    // One shipped game by name.
+    let one = serve_in(&empty, &["kalah"]);
+    let games = get(&one, "/api/games").json();
+    assert_eq!(games["single"], true);
+    assert_eq!(games["games"][0]["id"], "kalah.sow");
 }
 
 #[test]

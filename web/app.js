@@ -654,8 +654,20 @@
     const box = $("#rules-text");
     box.replaceChildren();
     $("#sources").replaceChildren();
+    $("#rules-sheet").replaceChildren();
+    // The sheet in plain words first; the rule file with its citations one click further (shown at
+    // once only when the file has errors and so no sheet).
+    showRuleSource(false);
     try {
       const r = await api("/api/rules/" + encodeURIComponent(app.gameId));
+      if (r.sheet) {
+        // Built by the server from the rules, every text escaped; parsed, never run (no scripts in it).
+        const doc = new DOMParser().parseFromString(r.sheet, "text/html");
+        const article = doc.querySelector("article");
+        if (article) $("#rules-sheet").appendChild(document.adoptNode(article));
+      } else {
+        showRuleSource(true);
+      }
       const docs = new Set();
       for (const f of r.files) {
         const h = document.createElement("h3");
@@ -686,6 +698,13 @@
       box.textContent = e.message;
     }
     if (!dialog.open) dialog.showModal();
+  }
+
+  function showRuleSource(show) {
+    $("#rules-source").hidden = !show;
+    const button = $("#rules-source-toggle");
+    button.setAttribute("aria-expanded", String(show));
+    button.textContent = show ? "Hide the rule file" : "Show the rule file, with the sentences it comes from";
   }
 
   // ---------- choosing a game ----------
@@ -783,6 +802,7 @@
     });
     $("#hint").addEventListener("click", hint);
     $("#rules").addEventListener("click", showRules);
+    $("#rules-source-toggle").addEventListener("click", () => showRuleSource($("#rules-source").hidden));
     $("#choose").addEventListener("click", showChooser);
     $("#flip").addEventListener("click", () => {
       app.flip = !app.flip;

@@ -49,12 +49,16 @@ fn read_error(path: &Path, err: &std::io::Error, from: Option<Span>) -> Diagnost
     match from {
         Some(span) => Diagnostic::error("sow::load::missing_file", message, span, "extended here")
             .with_help("the path is relative to the file that extends it"),
-        None => Diagnostic::bare("sow::load::missing_file", message)
-            .with_help("check the path: it is relative to the folder the command is run in"),
+        None => Diagnostic::bare("sow::load::missing_file", message).with_help(
+            "check the path: it is relative to the folder the command is run in (`sowlang list` names the games built into sowlang)",
+        ),
     }
 }
 
 fn load_chain(path: &Path, sources: &mut Sources, chain: &mut Vec<PathBuf>, from: Option<Span>) -> Result<Program, Vec<Diagnostic>> {
+    // A path with nothing on disk may name a game built into the program.
+    let resolved = crate::shipped::resolve(path);
+    let path = resolved.as_ref();
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     if let Some(pos) = chain.iter().position(|p| *p == canonical) {
         let mut names: Vec<String> = chain[pos..].iter().map(|p| display_name(p)).collect();
@@ -131,6 +135,10 @@ fn load_chain(path: &Path, sources: &mut Sources, chain: &mut Vec<PathBuf>, from
 fn read_limited(path: &Path) -> std::io::Result<Result<Vec<u8>, u64>> {
     use std::io::Read;
     let limit = crate::syntax::parse::MAX_SOURCE_BYTES as u64;
+    if crate::shipped::is_builtin(path) {
+        let shipped = crate::shipped::at(path).ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))?;
+        return Ok(Ok(shipped.text.as_bytes().to_vec()));
+    }
     // Opening a FIFO would wait for a writer (`extends` of one hung the loader), and a device has
     // no end: only a plain file (or a link to one) is opened.
     let meta = std::fs::metadata(path)?;

@@ -8,6 +8,8 @@ mod board;
 mod check;
 mod completions;
 mod conform;
+pub mod explain;
+mod list;
 mod output;
 mod perft;
 mod play;
@@ -60,6 +62,10 @@ enum Command {
     Man(completions::ManArgs),
     /// Show a board in the browser to play any rule file, alone, in pairs or against the computer.
     Serve(serve::Args),
+    /// Name the games built into sowlang: every command takes one by name (`sowlang play oware`).
+    List(list::Args),
+    /// Write the rules of a game as a sheet to read aloud or print (Markdown or HTML), made from the rules themselves.
+    Explain(explain::Args),
 }
 
 /// Output format, the same switch on every subcommand.
@@ -123,11 +129,21 @@ fn parse_set(s: &str) -> Result<Override, String> {
 
 /// Runs the command line and returns the exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    ExitCode::from(main_with(std::env::args_os()))
+}
+
+/// Runs the command line with these arguments (the program's name first) and returns the exit code:
+/// what the `sowlang` command of the Python package calls.
+pub fn main_with<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return if e.use_stderr() { 2 } else { 0 };
         }
     };
     let code = match cli.command {
@@ -143,14 +159,21 @@ pub fn main() -> ExitCode {
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),
         Command::Serve(args) => serve::run(args),
+        Command::List(args) => list::run(args),
+        Command::Explain(args) => explain::run(args),
     };
     let lost = OUT_ERROR.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
     if let Some(e) = lost {
         let d = Diagnostic::bare("sow::output::unwritable", format!("cannot write the output: {e}"))
             .with_help("check where the output goes: a full disk, or a file that cannot be written");
-        return ExitCode::from(fail(d, 2));
+        return fail(d, 2);
     }
-    ExitCode::from(code)
+    code
+}
+
+/// The board as the command line draws it, south at the bottom.
+pub fn board_text(game: &crate::Game, pos: &Position) -> String {
+    board::draw(game, pos)
 }
 
 /// Colour on a terminal unless `NO_COLOR` is set.

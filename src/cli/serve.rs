@@ -1,5 +1,5 @@
-//! `sowlang serve [FILE|DIR] [--port P] [--host H]`: a board in the browser, for a class to watch
-//! and play. The page (HTML, CSS, JavaScript in `web/`) is built into the binary, so there is nothing
+//! `sowlang serve [FILE|DIR|GAME] [--port P] [--host H]`: a board in the browser, for a class to watch
+//! and play (with no path, the games built into the program). The page (HTML, CSS, JavaScript in `web/`) is built into the binary, so there is nothing
 //! to install. The server listens on the loopback address unless told otherwise, keeps no game state
 //! (each request carries the moves; see `serve/api.rs`), and answers every request it cannot honour
 //! with a JSON error, changing nothing.
@@ -25,9 +25,9 @@ use catalog::Catalog;
 /// Arguments of `serve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A rule file to serve, or a folder: every `.sow` file under it is offered in a chooser.
-    #[arg(default_value = ".")]
-    path: PathBuf,
+    /// A rule file to serve, or a folder: every `.sow` file under it is offered in a chooser. Without
+    /// it, the games built into sowlang (`sowlang list`).
+    path: Option<PathBuf>,
     /// The port to listen on (0 = any free port; the address is printed).
     #[arg(long, default_value_t = 8080)]
     port: u16,
@@ -66,7 +66,11 @@ impl Drop for Queued<'_> {
 
 /// Runs `serve` until it is stopped.
 pub fn run(args: Args) -> u8 {
-    let catalog = match Catalog::scan(&args.path) {
+    let catalog = match &args.path {
+        None => Ok(Catalog::shipped()),
+        Some(path) => Catalog::scan(path),
+    };
+    let catalog = match catalog {
         Ok(c) => c,
         Err(m) => return fail(Diagnostic::bare("sow::serve::unreadable", m), 2),
     };
@@ -74,9 +78,9 @@ pub fn run(args: Args) -> u8 {
         return fail(
             Diagnostic::bare(
                 "sow::serve::no_games",
-                format!("there is no `.sow` file under `{}`", args.path.display()),
+                format!("there is no `.sow` file under `{}`", catalog.root.display()),
             )
-            .with_help("name a rule file or a folder that holds some, e.g. `sowlang serve variants`"),
+            .with_help("name a rule file or a folder that holds some, or run `sowlang serve` alone for the games built into sowlang"),
             2,
         );
     }

@@ -279,8 +279,15 @@ async function playOware(page, url) {
   assert.match(why, /pit \d+: .*(seeds|win|loss).*looking \d+ moves ahead/, "the hint gives a reason and a score: " + why);
   assert.equal(await page.$$eval("#board .pit.hinted", (els) => els.length), 1, "the hinted pit is marked");
 
-  // The rule file with its citations, one click away.
+  // The rules in plain words first (issue 21), the rule file with its citations one click further.
   await page.click("#rules");
+  await page.waitForSelector("#rules-dialog[open] #rules-sheet article h2");
+  const sheet = await page.textContent("#rules-sheet");
+  assert.match(sheet, /How to play Oware/, "the sheet names the game");
+  assert.match(sheet, /Two or three\./, "the sheet tells each rule by name");
+  assert.ok(!(await page.isVisible("#rules-text")), "the rule file waits behind a click");
+  await page.screenshot({ path: path.join(DOCS, "serve-rule-sheet.png") });
+  await page.click("#rules-source-toggle");
   await page.waitForSelector("#rules-dialog[open] .cite-line");
   const cites = await page.$$eval("#rules-dialog .cite-line", (els) => els.length);
   assert.ok(cites > 5, "the rule file's citations are marked");

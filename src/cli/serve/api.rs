@@ -10,7 +10,8 @@
 //! Routes (all answers JSON except the page's own files):
 //! - `GET /`, `/app.js`, `/board.js`, `/style.css`: the page, built into the binary.
 //! - `GET /api/games`: the games offered (id, name, or the problems of a file that does not load).
-//! - `GET /api/rules/ID`: the text of a game's rule file and of every file it `extends`.
+//! - `GET /api/rules/ID`: the text of a game's rule file and of every file it `extends`, and its rule
+//!   sheet in HTML (`sheet`, as `sowlang explain --format html` writes it; null for a file with errors).
 //! - `POST /api/state`: `{"game":ID,"moves":[..],"first":"south"}` -> the board's shape (rows,
 //!   columns, shared pits, ring), the position (the JSON of docs/cli.md), the position before the last
 //!   move, and the last move step by step with its narration. Moves are written as `legal_moves`
@@ -449,11 +450,17 @@ fn rules(catalog: &Catalog, id: &str) -> Result<Value, ApiError> {
             .help("the games served are listed at /api/games")
     })?;
     let mut files = Vec::new();
+    let mut sheet = None;
     match catalog.cache.get(path) {
         Ok(l) => {
             for (p, text) in l.sources.files() {
                 files.push(json!({"path": catalog.display(p), "text": text}));
             }
+            // The rule sheet in plain words, shown first; the files with their citations are one
+            // click further. Made only of a file the cache has checked clean.
+            sheet = crate::cli::explain::sheet_of(path, &[])
+                .ok()
+                .map(|s| s.without_command_line().html());
         }
         Err(_) => {
             // A file with problems is still shown: the teacher may be looking for them.
@@ -462,7 +469,7 @@ fn rules(catalog: &Catalog, id: &str) -> Result<Value, ApiError> {
             files.push(json!({"path": catalog.display(path), "text": text}));
         }
     }
-    Ok(json!({"id": id, "files": files}))
+    Ok(json!({"id": id, "files": files, "sheet": sheet}))
 }
 
 /// A cell as the page names it: whose, which row (counted from the middle, 0 = front), which pit of

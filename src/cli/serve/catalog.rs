@@ -27,8 +27,29 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// Scans `root` (a `.sow` file or a folder). Err = a message for the user.
+    /// The games built into the program, by their paths under `variants/`.
+    pub fn shipped() -> Catalog {
+        Catalog {
+            root: PathBuf::from(crate::shipped::PREFIX),
+            single: false,
+            files: crate::shipped::all().map(|s| (s.path.to_string(), s.builtin_path())).collect(),
+            truncated: false,
+            cache: Default::default(),
+        }
+    }
+
+    /// Scans `root` (a `.sow` file or a folder, or the name of a game built into the program when
+    /// nothing on disk has that name). Err = a message for the user.
     pub fn scan(root: &Path) -> Result<Catalog, String> {
+        if let Some(shipped) = crate::shipped::at(&crate::shipped::resolve(root)) {
+            return Ok(Catalog {
+                root: shipped.builtin_path(),
+                single: true,
+                files: BTreeMap::from([(format!("{}.sow", shipped.name()), shipped.builtin_path())]),
+                truncated: false,
+                cache: Default::default(),
+            });
+        }
         let meta = std::fs::metadata(root).map_err(|e| format!("cannot read `{}`: {e}", root.display()))?;
         let mut files = BTreeMap::new();
         if meta.is_file() {
@@ -75,6 +96,9 @@ impl Catalog {
     /// A path read while loading a game (the file or one it `extends`), as the page shows it: relative
     /// to the folder served when inside it, else the file name only, so no machine path is shown.
     pub fn display(&self, path: &Path) -> String {
+        if crate::shipped::is_builtin(path) {
+            return crate::shipped::at(path).map_or_else(|| slashed(path), |s| s.path.to_string());
+        }
         let base = if self.single {
             self.root.parent().unwrap_or(Path::new(""))
         } else {

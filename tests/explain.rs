@@ -1,0 +1,118 @@
+//! `sowlang explain` (issue 21): the rule sheet of a game, made from its checked rules. Every shipped
+//! game's sheet tells each of its named rules; sentences of invented rules are worked out by hand; the
+//! HTML escapes what the file says; the command fails as the others do.
+
+use crate::support::{root, scratch, shipped};
+use std::path::Path;
+use std::process::Command;
+
+fn sheet(path: &Path, text: Option<&str>) -> (String, String, Vec<String>) {
+    let mut sources = sowlang::diagnostic::Sources::default();
+    let program = match text {
+        Some(t) => sowlang::check::load_text(path, t.to_string(), &mut sources),
+        None => sowlang::check::load(path, &mut sources),
+    }
+    .unwrap_or_else(|d| panic!("{}: {d:?}", path.display()));
+    let checked = sowlang::check::check(program, &[]).unwrap_or_else(|d| panic!("{}: {d:?}", path.display()));
+    let game = sowlang::compile::compile(&checked);
+    let s = sowlang::cli::explain::explain(&checked, &game, &sources);
+    (s.markdown(), s.html(), sowlang::cli::explain::rule_names(&checked))
+}
+
+#[test]
+fn every_shipped_sheet_tells_each_rule_by_name() {
+    for path in shipped() {
+        let (md, html, names) = sheet(&path, None);
+        assert!(!names.is_empty(), "{}: no named rules found", path.display());
+        for name in &names {
+            let shown = format!("{}{}.", name[..1].to_uppercase(), &name[1..]);
+            assert!(
+                md.contains(&format!("**{shown}**")),
+                "{}: the sheet does not tell `{name}`",
+                path.display()
+            );
+            assert!(
+                html.contains(&format!("<strong>{}</strong>", shown.replace('\'', "'"))),
+                "{}: `{name}`",
+                path.display()
+            );
+        }
+        for part in ["## The board", "## A move", "## Captures", "## The end", "```text\n"] {
+            assert!(md.contains(part), "{}: no `{part}`", path.display());
+        }
+    }
+    // A rule a file drops is not told; the rules it inherits are.
+    let (jodu, _, _) = sheet(&root().join("variants/jodu.sow"), None);
+    let (oware, _, _) = sheet(&root().join("variants/oware.sow"), None);
+    assert!(oware.contains("**Two or three.**") && !jodu.contains("**Two or three.**"));
+    assert!(jodu.contains("**Endless chasing.**"));
+}
+
+const INVENTED: &str = r#"game "Little <game>"
+board {
+  pits 3
+  seeds 2
+  stores sown
+}
+sow { into own store }
+capture "home" { when last == store(mover)  then another move }
+capture "away" {
+  when last.side == opponent and last.count in 2..3
+  take last
+  series backward while pit.side == opponent and pit.count is even
+}
+forbid "no singles" when origin.count == 1
+end "empty" when seeds(south) == 0 or seeds(north) == 0 remaining owner
+end "long" when ply > 50 draw
+"#;
+
+#[test]
+fn sentences_say_what_the_rules_say() {
+    let (md, html, names) = sheet(Path::new("invented.sow"), Some(INVENTED));
+    assert_eq!(names, ["home", "away", "no singles", "empty", "long"]);
+    for sentence in [
+        "The board has two rows of 3 pits.",
+        "At the start every pit holds 2 seeds, 12 in all. South moves first.",
+        "The sowing also drops a seed into the mover's own store as it passes",
+        "**Home.** When the last seed falls in the store of the mover, the mover moves again.",
+        "**Away.** When the pit where the last seed fell is on the opponent's side and holds 2 or 3 seeds, the mover takes the seeds of the last pit; then going back the way the seeds came, the seeds of each next pit are taken too, as long as that pit is on the opponent's side and holds an even number of seeds.",
+        "**No singles.** A move is not allowed when the pit played holds 1 seed.",
+        "**Empty.** The game ends when the pits of South hold no seeds, or the pits of North hold no seeds. Each player then takes the seeds left in their own pits.",
+        "**Long.** The game ends when the number of moves played is more than 50. The game is a draw.",
+    ] {
+        assert!(md.contains(sentence), "missing: {sentence}\n{md}");
+    }
+    let other = INVENTED.replace("when last == store(mover)", "when last != store(mover)");
+    let (md, _, _) = sheet(Path::new("invented.sow"), Some(&other));
+    assert!(md.contains("When the last seed does not fall in the store of the mover"), "{md}");
+    // The file's own text is escaped in HTML.
+    assert!(
+        html.contains("How to play Little &lt;game&gt;") && !html.contains("<game>"),
+        "{html}"
+    );
+}
+
+#[test]
+fn explain_runs_as_a_command() {
+    let dir = scratch("explain", "command");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sowlang"))
+            .args(args)
+            .current_dir(&dir)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run")
+    };
+    let md = run(&["explain", "oware"]);
+    assert_eq!(md.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&md.stdout).starts_with("# How to play Oware\n"));
+    let html = run(&["explain", "kalah", "--format", "html"]);
+    assert!(String::from_utf8_lossy(&html.stdout).starts_with("<article class=\"rule-sheet\">"));
+    let missing = run(&["explain", "no_such_game"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(missing.stdout.is_empty());
+    std::fs::write(dir.join("broken.sow"), "game \"Broken\"\nboard { pits 0 }\n").expect("write");
+    let broken = run(&["explain", "broken.sow"]);
+    assert_eq!(broken.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&broken.stderr).contains("sow::check::"));
+}
