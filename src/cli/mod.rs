@@ -145,7 +145,7 @@ where
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
-    let code = match cli.command {
+    match cli.command {
         Command::Check(args) => check::run(args),
         Command::Run(args) => run::run(args),
         Command::Play(args) => play::run(args),
@@ -160,8 +160,7 @@ where
         Command::Serve(args) => serve::run(args),
         Command::List(args) => list::run(args),
         Command::Explain(args) => explain::run(args),
-    };
-    code
+    }
 }
 
 /// The board as the command line draws it, south at the bottom.
