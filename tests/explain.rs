@@ -32,7 +32,14 @@ fn every_shipped_sheet_tells_each_rule_by_name() {
                 path.display()
             );
             assert!(
-                html.contains(&format!("<strong>{}</strong>", shown.replace('\'', "'"))),
+                html.contains(&format!(
+                    "<strong>{}</strong>",
+                    shown
+                        .replace('&', "&amp;")
+                        .replace('<', "&lt;")
+                        .replace('>', "&gt;")
+                        .replace('"', "&quot;")
+                )),
                 "{}: `{name}`",
                 path.display()
             );
