@@ -135,9 +135,7 @@ fn solve_with(method: Method, game: &crate::Game, start: &crate::Position, limit
 /// keeps histories exact), MTD(f) beyond when the rules allow it.
 fn resolve(method: Method, game: &crate::Game, limits: Limits) -> Method {
     match method {
-        Method::Auto if prove::supported(game).is_ok() && solve::estimate_positions(game) > limits.max_positions as f64 => {
-            Method::Mtdf
-        }
+        Method::Auto if prove::supported(game).is_ok() && solve::estimate_positions(game) > limits.max_positions as f64 => Method::Mtdf,
         Method::Auto => Method::Alphabeta,
         m => m,
     }
@@ -202,7 +200,8 @@ fn databases(args: &Args, game: &crate::Game) -> Result<Option<Endgames>, Diagno
     eprintln!(
         "endgame databases: every position with at most {seeds} seeds on the board, {positions} positions ({:.1} MiB){}",
         positions as f64 / f64::from(1u32 << 20),
-        dir.as_ref().map_or(" in memory".to_string(), |d| format!(", kept in {}", d.display()))
+        dir.as_ref()
+            .map_or(" in memory".to_string(), |d| format!(", kept in {}", d.display()))
     );
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::new(positions)
@@ -612,7 +611,10 @@ fn human(game: &crate::Game, start: &crate::Position, s: &Solved, method: &str, 
         t.push_str(&format!("best move: {}\n", game.name_move(start, k)));
     }
     if !s.pv.is_empty() {
-        t.push_str(&format!("principal variation: {}\n", variation_names(game, start, &s.pv).join(", ")));
+        t.push_str(&format!(
+            "principal variation: {}\n",
+            variation_names(game, start, &s.pv).join(", ")
+        ));
     }
     let method = if method == "mtdf" {
         format!(

@@ -326,7 +326,11 @@ impl Endgames {
         };
         let mut loaded = Vec::new();
         for n in 0..=seeds {
-            loaded.push(folder.as_ref().and_then(|f| read_layer(&layer_path(f, n), key(game), n, pits, eg.ranker.count(n))));
+            loaded.push(
+                folder
+                    .as_ref()
+                    .and_then(|f| read_layer(&layer_path(f, n), key(game), n, pits, eg.ranker.count(n))),
+            );
         }
         let total: u64 = (0..=seeds)
             .filter(|&n| loaded[n as usize].is_none())
@@ -476,11 +480,7 @@ fn margin(game: &Game, pos: &Position, p: Player) -> i32 {
 /// Words for a position, in a refusal.
 fn describe(game: &Game, pos: &Position) -> String {
     let pits = game.pit_count();
-    format!(
-        "pits {:?}, {} to move",
-        &pos.board.cells[..pits],
-        pos.to_move.name()
-    )
+    format!("pits {:?}, {} to move", &pos.board.cells[..pits], pos.to_move.name())
 }
 
 impl Worker<'_> {
@@ -575,7 +575,11 @@ impl Worker<'_> {
                     std::cmp::Ordering::Equal => Outcome::Draw,
                 };
                 if child.winner != Some(by_seeds) {
-                    return Err(Unserved::Winner(format!("after {} from {}", game.move_name(k), describe(game, pos))));
+                    return Err(Unserved::Winner(format!(
+                        "after {} from {}",
+                        game.move_name(k),
+                        describe(game, pos)
+                    )));
                 }
                 out.push((gain, None));
                 continue;

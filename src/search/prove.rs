@@ -148,6 +148,11 @@ struct Shared<'a> {
     stop: AtomicBool,
     /// Set when a position recurred on a line.
     recurred: AtomicBool,
+    /// Bound the value by the seeds on the board (see [`Shared::bounds`]).
+    bounded: bool,
+    /// Set when a move broke what the bounds stand on.
+    unbounded: AtomicBool,
+    pits: usize,
     big: i32,
     max_nodes: u64,
 }
@@ -163,6 +168,46 @@ struct Searcher<'a> {
 struct Stop;
 
 impl Shared<'_> {
+    /// The utility of a final margin `m` in the games that are won by the player with more seeds.
+    fn of_margin(&self, m: i32) -> i32 {
+        m.signum() * self.big + m
+    }
+
+    /// Seeds on the board.
+    fn on_board(&self, pos: &Position) -> i32 {
+        pos.board.cells[..self.pits].iter().sum::<u32>() as i32
+    }
+
+    /// Bounds on the utility of `pos` for its player to move, in games whose seeds on the board
+    /// never increase, whose stores never shrink and which the player with more seeds wins: the
+    /// final margin is the margin now give or take the seeds on the board. A null window far from
+    /// the margin now is then answered at once.
+    fn bounds(&self, pos: &Position) -> (i32, i32) {
+        let s = self.game.scores(pos);
+        let m = s[pos.to_move.index()] as i32 - s[pos.to_move.other().index()] as i32;
+        let n = self.on_board(pos);
+        (self.of_margin(m - n), self.of_margin(m + n))
+    }
+
+    /// Does the move from `pos` to `child` keep what [`Shared::bounds`] stands on?
+    fn keeps_bounds(&self, pos: &Position, child: &Position) -> bool {
+        let stores = self.pits..self.pits + 2;
+        let grown = child.board.cells[stores.clone()]
+            .iter()
+            .zip(&pos.board.cells[stores])
+            .all(|(c, p)| c >= p);
+        let by_seeds = !child.over || {
+            let s = self.game.scores(child);
+            let expected = match s[0].cmp(&s[1]) {
+                std::cmp::Ordering::Greater => Some(crate::engine::Outcome::South),
+                std::cmp::Ordering::Less => Some(crate::engine::Outcome::North),
+                std::cmp::Ordering::Equal => Some(crate::engine::Outcome::Draw),
+            };
+            child.winner == expected
+        };
+        grown && by_seeds && (child.over || self.on_board(child) <= self.on_board(pos))
+    }
+
     /// The utility of a position whose value is known without search, for its player to move: a
     /// finished game, or one in the databases.
     fn leaf(&self, pos: &Position) -> Option<i32> {
@@ -172,7 +217,7 @@ impl Shared<'_> {
         let v = self.db?.value(pos)?;
         let s = self.game.scores(pos);
         let m = s[pos.to_move.index()] as i32 - s[pos.to_move.other().index()] as i32 + v;
-        Some(m.signum() * self.big + m)
+        Some(self.of_margin(m))
     }
 }
 
@@ -219,6 +264,15 @@ impl Searcher<'_> {
         if let Some(v) = s.leaf(pos) {
             return Ok(v);
         }
+        if s.bounded {
+            let (lo, hi) = s.bounds(pos);
+            if hi <= alpha {
+                return Ok(hi);
+            }
+            if lo >= beta {
+                return Ok(lo);
+            }
+        }
         let game = s.game;
         let h = game.hash(pos);
         if self.path.contains(&h) {
@@ -251,6 +305,9 @@ impl Searcher<'_> {
             let mut c = pos.clone();
             game.apply(&mut c, k).expect("listed moves are legal");
             let same = c.to_move == mover;
+            if s.bounded && !s.keeps_bounds(pos, &c) {
+                s.unbounded.store(true, Ordering::Relaxed);
+            }
             let exact = s.leaf(&c).map(|v| if same { v } else { -v });
             if let Some(v) = exact
                 && v >= beta
@@ -373,6 +430,9 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
         nodes: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         recurred: AtomicBool::new(false),
+        bounded: super::endgame::servable(game).is_ok(),
+        unbounded: AtomicBool::new(false),
+        pits: game.pit_count(),
         big: big(game) as i32,
         max_nodes: options.max_nodes,
     };
@@ -433,7 +493,13 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
     };
     if shared.recurred.load(Ordering::Relaxed) {
         return Err(Refusal::Rules(
-            "a position recurred during the search, and the full-board solver keeps no history: use `--method alphabeta`"
+            "a position recurred during the search, and the full-board solver keeps no history: use `--method alphabeta`".into(),
+        ));
+    }
+    if shared.unbounded.load(Ordering::Relaxed) {
+        return Err(Refusal::Rules(
+            "a move put seeds back on the board, took seeds from a store or ended a game not won by the player with more seeds, \
+             so the bounds the search used do not hold: use `--method alphabeta`"
                 .into(),
         ));
     }
