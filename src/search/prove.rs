@@ -264,6 +264,13 @@ impl Searcher<'_> {
         if let Some(v) = s.leaf(pos) {
             return Ok(v);
         }
+        let game = s.game;
+        let h = game.hash(pos);
+        // Before the bounds: a recurrence met must be seen (endless play may score outside them).
+        if self.path.contains(&h) {
+            s.recurred.store(true, Ordering::Relaxed);
+            return Ok(0);
+        }
         if s.bounded {
             let (lo, hi) = s.bounds(pos);
             if hi <= alpha {
@@ -272,12 +279,6 @@ impl Searcher<'_> {
             if lo >= beta {
                 return Ok(lo);
             }
-        }
-        let game = s.game;
-        let h = game.hash(pos);
-        if self.path.contains(&h) {
-            s.recurred.store(true, Ordering::Relaxed);
-            return Ok(0);
         }
         let entry = s.table.probe(h);
         if let Some(e) = entry {
