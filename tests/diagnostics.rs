@@ -169,6 +169,9 @@ const NOT_IN_FIXTURES: &[(&str, &str)] = &[
     ("sow::analyze::unwritable", "sowlang analyze"),
     ("sow::solve::too_large", "sowlang solve"),
     ("sow::solve::too_long", "sowlang solve"),
+    ("sow::solve::rules", "sowlang solve --method mtdf (tests/endgame.rs)"),
+    ("sow::solve::endgame", "sowlang solve --endgame N (tests/endgame.rs)"),
+    ("sow::solve::stopped", "sowlang solve, Ctrl-C while the endgame databases are built"),
     (
         "sow::solve::choices",
         "a game with more than 256 moves (with their choices) in one position",

@@ -55,6 +55,8 @@ mod perft;
 mod yardstick;
 // Computer players beat weaker ones on every shipped variant; the exact solver's methods agree.
 mod players;
+// Endgame databases against exhaustive search; every shipped game served or refused with its reason; MTD(f) against the graph solver.
+mod endgame;
 // End rules that read only the stores end games exactly when they would if checked after every move.
 mod end_rules;
 // `sowlang serve`'s HTTP API: answers match the library; bad moves, malformed requests, unknown games and paths outside are refused with JSON errors.

@@ -5,6 +5,7 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -13,12 +14,19 @@ use serde::Serialize;
 use super::{Output, Start, fail, load_start, out};
 use crate::Override;
 use crate::diagnostic::{Diagnostic, Sources};
+use crate::search::endgame::{self, Endgames, Unserved};
+use crate::search::prove;
 use crate::search::solve::{self, Keys, Limits, Progress, Refusal, Solved, Watch};
 use crate::syntax::ast::ItemKind;
 
 /// How to search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Method {
+    /// `alphabeta` when the board's positions fit in memory, else `mtdf` when the rules allow it.
+    Auto,
+    /// MTD(f) over the moves with a bounded table, the endgame databases at the leaves and one
+    /// thread per opening move: for full boards.
+    Mtdf,
     /// Alpha-beta with a transposition table keyed on the position and the history that can matter.
     Alphabeta,
     /// The whole game tree, no table, no pruning: a slow check for tiny boards.
@@ -36,8 +44,23 @@ pub struct Args {
     #[command(flatten)]
     start: Start,
     /// The search method.
-    #[arg(long, value_enum, default_value_t = Method::Alphabeta)]
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
+    /// Endgame databases (with `mtdf`): every position with at most this many seeds on the board
+    /// (default: as many as fit in a quarter of the available memory, at most 2e8 positions).
+    #[arg(long, conflicts_with = "no_endgame")]
+    endgame: Option<u32>,
+    /// Solve without endgame databases.
+    #[arg(long)]
+    no_endgame: bool,
+    /// Where the endgame databases are kept (default: `$SOWLANG_DATABASES`, else
+    /// `$XDG_CACHE_HOME/sowlang/endgame`, else `~/.cache/sowlang/endgame`).
+    #[arg(long)]
+    databases: Option<PathBuf>,
+    /// Memory for the transposition table of `mtdf`, in MiB (default: a third of the memory
+    /// available, at most 8 GiB).
+    #[arg(long)]
+    table_mib: Option<u64>,
     /// Most positions to hold (default: as many as half the available memory holds).
     #[arg(long)]
     max_positions: Option<u64>,
@@ -62,6 +85,7 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 #[derive(Serialize)]
 struct MoveJson {
     pit: usize,
+    name: String,
     value: &'static str,
     margin: i64,
 }
@@ -72,8 +96,14 @@ struct SolvedJson {
     margin: i64,
     nodes: u64,
     to_move: &'static str,
+    /// The first of the best opening moves.
+    best: Option<String>,
     moves: Vec<MoveJson>,
+    /// A principal variation (`mtdf` only), each move with its player.
+    pv: Vec<String>,
     method: &'static str,
+    /// The endgame databases used (`mtdf`): the most seeds on the board of their positions.
+    endgame_seeds: Option<u32>,
     positions: u64,
     components: u64,
     largest_component: u64,
@@ -93,10 +123,121 @@ const MINIMAX_PROBE_NODES: u64 = 5_000_000;
 
 /// Solves `game` from `start` with `method`, reporting to `watch`.
 fn solve_with(method: Method, game: &crate::Game, start: &crate::Position, limits: Limits, watch: &Watch<'_>) -> Result<Solved, Refusal> {
-    match method {
-        Method::Alphabeta => solve::solve_watched(game, start, limits, Keys::Component, watch),
+    match resolve(method, game, limits) {
+        Method::Alphabeta | Method::Auto => solve::solve_watched(game, start, limits, Keys::Component, watch),
         Method::History => solve::solve_watched(game, start, limits, Keys::History, watch),
         Method::Minimax => solve::minimax_watched(game, start, limits.max_nodes, watch),
+        Method::Mtdf => prove::prove(game, start, None, prove_options(None, limits), watch),
+    }
+}
+
+/// The method `auto` stands for: the graph search while the board's positions fit in memory (it
+/// keeps histories exact), MTD(f) beyond when the rules allow it.
+fn resolve(method: Method, game: &crate::Game, limits: Limits) -> Method {
+    match method {
+        Method::Auto if prove::supported(game).is_ok() && solve::estimate_positions(game) > limits.max_positions as f64 => Method::Mtdf,
+        Method::Auto => Method::Alphabeta,
+        m => m,
+    }
+}
+
+fn prove_options(table_mib: Option<u64>, limits: Limits) -> prove::Options {
+    let bytes = match table_mib {
+        Some(m) => m.max(1) << 20,
+        None => (solve::available_memory() / 3).min(8 << 30),
+    };
+    prove::Options {
+        table_bytes: bytes,
+        max_nodes: limits.max_nodes,
+    }
+}
+
+/// Set by Ctrl-C: the database build and the search stop and say so.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The folder of the endgame databases.
+fn database_dir(args: &Args) -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    args.databases
+        .clone()
+        .or_else(|| var("SOWLANG_DATABASES"))
+        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("sowlang").join("endgame")))
+        .or_else(|| var("HOME").map(|d| d.join(".cache").join("sowlang").join("endgame")))
+}
+
+/// The most seeds on the board for databases that fit in a quarter of the available memory and
+/// hold at most 2e8 positions (a few minutes' build on two cores).
+fn default_endgame_seeds(game: &crate::Game) -> u32 {
+    let budget = (solve::available_memory() / 4).min(200_000_000);
+    let pits = game.pit_count();
+    (0..=game.total.min(endgame::MAX_SEEDS))
+        .take_while(|&n| endgame::positions_up_to(pits, n) <= budget)
+        .last()
+        .unwrap_or(0)
+}
+
+/// The endgame databases for `mtdf`, built (or read) with a progress bar, or `None` with a note
+/// on stderr when the rules cannot have them and none were asked for by number.
+fn databases(args: &Args, game: &crate::Game) -> Result<Option<Endgames>, Diagnostic> {
+    if args.no_endgame {
+        return Ok(None);
+    }
+    let asked = args.endgame.is_some();
+    let refuse = |why: &Unserved| {
+        Diagnostic::bare("sow::solve::endgame", format!("no endgame databases for this game: {why}"))
+            .with_help("solve without them: `--no-endgame`")
+    };
+    if let Err(why) = endgame::servable(game) {
+        if asked {
+            return Err(refuse(&why));
+        }
+        eprintln!("note: solving without endgame databases: {why}");
+        return Ok(None);
+    }
+    let seeds = args.endgame.unwrap_or_else(|| default_endgame_seeds(game)).min(game.total);
+    let positions = endgame::positions_up_to(game.pit_count(), seeds.min(endgame::MAX_SEEDS));
+    let dir = database_dir(args);
+    eprintln!(
+        "endgame databases: every position with at most {seeds} seeds on the board, {positions} positions ({:.1} MiB){}",
+        positions as f64 / f64::from(1u32 << 20),
+        dir.as_ref()
+            .map_or(" in memory".to_string(), |d| format!(", kept in {}", d.display()))
+    );
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(positions)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed} [{bar:30}] {percent}% {msg} (about {eta} left)")
+            .expect("the progress template is valid")
+            .progress_chars("=> "),
+    );
+    let report = |p: endgame::BuildProgress| {
+        bar.set_length(p.total.max(1));
+        bar.set_position(p.done);
+        bar.set_message(format!("layer {} of {seeds}", p.layer));
+    };
+    let build = endgame::Build {
+        dir: dir.as_deref(),
+        report: &report,
+        stop: &INTERRUPTED,
+    };
+    let built = Endgames::open(game, seeds, &build);
+    bar.finish_and_clear();
+    match built {
+        Ok(e) => Ok(Some(e)),
+        Err(Unserved::Stopped) => Err(Diagnostic::bare(
+            "sow::solve::stopped",
+            "stopped: the endgame databases were not finished".to_string(),
+        )
+        .with_help("run the same command again: the finished layers are kept and the build goes on from there")),
+        Err(why @ Unserved::Io(_)) => Err(refuse(&why).with_help("give a folder that can be written: `--databases DIR`")),
+        Err(why) if asked => Err(refuse(&why)),
+        Err(why) => {
+            eprintln!("note: solving without endgame databases: {why}");
+            Ok(None)
+        }
     }
 }
 
@@ -113,12 +254,32 @@ pub fn run(args: Args) -> u8 {
         limits.max_positions = m.max(1);
     }
     limits.max_nodes = args.max_nodes.max(1);
+    let method = resolve(args.method, game, limits);
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    let db = if method == Method::Mtdf {
+        if let Err(r) = prove::supported(game) {
+            return fail(refusal(&r, None), 1);
+        }
+        match databases(&args, game) {
+            Ok(db) => db,
+            Err(d) => return fail(d, 1),
+        }
+    } else {
+        None
+    };
     let bar = progress_bar();
     let report = |p: Progress| match p {
         Progress::Graph { positions, bound } => {
             bar.set_message(format!(
                 "exploring the board: {positions} positions found (there can be up to {bound:.1e})"
             ));
+        }
+        Progress::Search { nodes, table, done } if method == Method::Mtdf => {
+            let _ = table;
+            bar.set_message(format!(
+                "searching: {:.0}% of the opening moves solved, {nodes} nodes",
+                100.0 * done
+            ))
         }
         Progress::Search { nodes, table, done } => bar.set_message(format!(
             "searching, about {:.0}% done: {nodes} nodes, {table} positions with their history (this machine holds {})",
@@ -131,12 +292,20 @@ pub fn run(args: Args) -> u8 {
         deadline: args.max_seconds.map(|s| Instant::now() + Duration::from_secs_f64(s)),
         project_after: Some(PROJECT_AFTER),
     };
-    let result = solve_with(args.method, game, &start, limits, &watch);
+    let result = if method == Method::Mtdf {
+        prove::prove(game, &start, db.as_ref(), prove_options(args.table_mib, limits), &watch)
+    } else {
+        solve_with(method, game, &start, limits, &watch)
+    };
     let s = match result {
         Ok(s) => s,
-        Err(Refusal::Choices) => {
+        Err(r @ (Refusal::Choices | Refusal::Rules(_))) => {
             bar.finish_and_clear();
-            return fail(refusal(&Refusal::Choices, None), 1);
+            return fail(refusal(&r, None), 1);
+        }
+        Err(r) if method == Method::Mtdf => {
+            bar.finish_and_clear();
+            return fail(refusal(&r, None), 1);
         }
         Err(r) => {
             bar.set_message("the board is too large; looking for a smaller one that finishes");
@@ -146,27 +315,33 @@ pub fn run(args: Args) -> u8 {
         }
     };
     bar.finish_and_clear();
-    let method = match args.method {
-        Method::Alphabeta => "alphabeta",
+    let method = match method {
+        Method::Alphabeta | Method::Auto => "alphabeta",
         Method::Minimax => "minimax",
         Method::History => "history",
+        Method::Mtdf => "mtdf",
     };
+    let endgame_seeds = db.as_ref().map(Endgames::seeds);
     if json {
         let j = SolvedJson {
             value: s.value.word(),
             margin: s.margin,
             nodes: s.nodes,
             to_move: s.to_move.name(),
+            best: best_move(&s).map(|k| game.name_move(&start, k)),
             moves: s
                 .moves
                 .iter()
                 .map(|&(pit, v, margin)| MoveJson {
                     pit,
+                    name: game.name_move(&start, pit),
                     value: v.word(),
                     margin,
                 })
                 .collect(),
+            pv: variation_names(game, &start, &s.pv),
             method,
+            endgame_seeds,
             positions: s.positions,
             components: s.components.0,
             largest_component: s.components.1,
@@ -175,9 +350,35 @@ pub fn run(args: Args) -> u8 {
         };
         out(&format!("{}\n", serde_json::to_string(&j).expect("results serialise")));
     } else {
-        out(&human(game, &start, &s, method));
+        out(&human(game, &start, &s, method, endgame_seeds));
     }
     0
+}
+
+/// The first of the best opening moves.
+fn best_move(s: &Solved) -> Option<usize> {
+    let key = |&&(_, v, m): &&(usize, solve::Value, i64)| {
+        let r = match v {
+            solve::Value::Win => 1,
+            solve::Value::Draw => 0,
+            solve::Value::Loss => -1,
+        };
+        (r, m)
+    };
+    let best = s.moves.iter().max_by_key(key)?;
+    s.moves.iter().find(|m| key(m) == key(&best)).map(|m| m.0)
+}
+
+/// The moves of a variation by name, each named in the position it is played in.
+fn variation_names(game: &crate::Game, start: &crate::Position, pv: &[usize]) -> Vec<String> {
+    let mut pos = start.clone();
+    pv.iter()
+        .map(|&k| {
+            let name = format!("{} {}", pos.to_move.name(), game.name_move(&pos, k));
+            game.apply(&mut pos, k).expect("a variation's moves are legal");
+            name
+        })
+        .collect()
 }
 
 /// A spinner with a line of text on stderr, only when stderr is a terminal.
@@ -356,6 +557,11 @@ fn refusal(r: &Refusal, smaller: Option<Smaller>) -> Diagnostic {
             format!("cannot solve this board within --max-seconds: the search was still going after {seconds:.1} s"),
             "raise --max-seconds".to_string(),
         ),
+        Refusal::Rules(why) => (
+            "sow::solve::rules",
+            format!("cannot solve this board: {why}"),
+            "`--method alphabeta` keeps the history exact, on boards whose positions fit in memory".to_string(),
+        ),
         Refusal::Choices => (
             "sow::solve::choices",
             "cannot solve this game: a position has more than 256 moves (moves with choices made on the way), more than the solver's tables hold".to_string(),
@@ -363,7 +569,7 @@ fn refusal(r: &Refusal, smaller: Option<Smaller>) -> Diagnostic {
         ),
     };
     let suggestion = match smaller {
-        None if matches!(r, Refusal::Choices) => raise,
+        None if matches!(r, Refusal::Choices | Refusal::Rules(_)) => raise,
         Some(b) => {
             let sets: Vec<String> = b.sets.iter().map(|o| format!("--set {}={}", o.name, o.value)).collect();
             format!(
@@ -380,7 +586,7 @@ fn refusal(r: &Refusal, smaller: Option<Smaller>) -> Diagnostic {
     Diagnostic::bare(code, message).with_help(suggestion)
 }
 
-fn human(game: &crate::Game, start: &crate::Position, s: &Solved, method: &str) -> String {
+fn human(game: &crate::Game, start: &crate::Position, s: &Solved, method: &str, endgame_seeds: Option<u32>) -> String {
     let me = s.to_move.name();
     let them = s.to_move.other().name();
     let result = |v: solve::Value, margin: i64| match v {
@@ -401,7 +607,25 @@ fn human(game: &crate::Game, start: &crate::Position, s: &Solved, method: &str) 
     for &(k, v, m) in &s.moves {
         t.push_str(&format!("  pit {}: {}\n", game.name_move(start, k), result(v, m)));
     }
-    let method = if method == "minimax" {
+    if let Some(k) = best_move(s) {
+        t.push_str(&format!("best move: {}\n", game.name_move(start, k)));
+    }
+    if !s.pv.is_empty() {
+        t.push_str(&format!(
+            "principal variation: {}\n",
+            variation_names(game, start, &s.pv).join(", ")
+        ));
+    }
+    let method = if method == "mtdf" {
+        format!(
+            "MTD(f) with a transposition table ({} entries used){}",
+            s.table,
+            endgame_seeds.map_or(String::new(), |n| format!(
+                " and endgame databases of every position with at most {n} seeds on the board ({} positions)",
+                s.positions
+            ))
+        )
+    } else if method == "minimax" {
         "plain minimax (whole tree, no table)".to_string()
     } else if method == "history" {
         format!(

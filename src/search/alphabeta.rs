@@ -15,6 +15,7 @@ use rand::Rng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
+use super::endgame::Endgames;
 use super::{DECIDED, evaluate, position_key};
 use crate::engine::{Game, Player, Position};
 
@@ -67,6 +68,8 @@ struct Entry {
 
 struct Searcher<'a> {
     game: &'a Game,
+    /// Exact values where a position is in them.
+    db: Option<&'a Endgames>,
     with_ply: bool,
     table: HashMap<u64, Entry>,
     nodes: u64,
@@ -78,6 +81,19 @@ struct Searcher<'a> {
 /// Searches the position and returns the best move, or `None` when there is no legal move. With
 /// `all_scores` every root move gets an exact value (slower; for hints).
 pub fn search(game: &Game, pos: &Position, limits: Limits, all_scores: bool, rng: &mut StdRng) -> Option<Searched> {
+    search_with(game, pos, limits, all_scores, rng, None)
+}
+
+/// [`search`], reading the exact value of every position in the endgame databases `db` instead of
+/// searching or evaluating it: such a score is [`exact_score`], a finished game's score.
+pub fn search_with(
+    game: &Game,
+    pos: &Position,
+    limits: Limits,
+    all_scores: bool,
+    rng: &mut StdRng,
+    db: Option<&Endgames>,
+) -> Option<Searched> {
     let mut moves = game.legal_moves(pos);
     if moves.is_empty() {
         return None;
@@ -103,6 +119,7 @@ pub fn search(game: &Game, pos: &Position, limits: Limits, all_scores: bool, rng
         .collect();
     let mut s = Searcher {
         game,
+        db,
         with_ply: game.uses_ply || game.uses_round_ply,
         table: HashMap::new(),
         nodes: 0,
@@ -187,6 +204,9 @@ impl Searcher<'_> {
         if pos.over {
             return self.terminal(pos);
         }
+        if let Some(v) = self.db.and_then(|d| d.value(pos)) {
+            return exact_score(self.game, pos, v);
+        }
         let moves = self.game.legal_moves(pos);
         if moves.is_empty() {
             // No move and no rule ends the game: score what each player holds.
@@ -259,6 +279,15 @@ impl Searcher<'_> {
         );
         best
     }
+}
+
+/// The score of a position whose value `v` the endgame databases give (see
+/// [`super::endgame`]): what the finished game will score, for the player to move, the winner being
+/// the player with more seeds.
+pub fn exact_score(game: &Game, pos: &Position, v: i32) -> i32 {
+    let s = game.scores(pos);
+    let m = s[pos.to_move.index()] as i32 - s[pos.to_move.other().index()] as i32 + v;
+    m.signum() * super::WIN + m * super::SCALE
 }
 
 /// A position where the player to move has no move and no rule says what happens: the game stops

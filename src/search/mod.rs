@@ -5,7 +5,9 @@
 //! rule file it was given.
 
 pub mod alphabeta;
+pub mod endgame;
 pub mod mcts;
+pub mod prove;
 pub mod solve;
 
 use crate::engine::{Game, Outcome, Player, Position};

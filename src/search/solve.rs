@@ -232,6 +232,9 @@ pub struct Solved {
     pub to_move: Player,
     /// Each legal move at the start with its value and margin.
     pub moves: Vec<(usize, Value, i64)>,
+    /// A principal variation: moves that keep the value, from the start (empty when the method
+    /// does not give one).
+    pub pv: Vec<usize>,
     /// Search nodes visited.
     pub nodes: u64,
     /// Positions in the graph (0 for plain minimax).
@@ -287,6 +290,8 @@ pub enum Refusal {
     /// A position has more than 256 moves (moves with choices), more than the solver's tables (one
     /// byte a move) hold.
     Choices,
+    /// The full-board solver ([`super::prove`]) cannot take these rules: the reason.
+    Rules(String),
 }
 
 impl fmt::Display for Refusal {
@@ -331,6 +336,7 @@ impl fmt::Display for Refusal {
                 (*limit as f64) * BYTES_PER_POSITION as f64 / f64::from(1u32 << 30)
             ),
             Refusal::TooSlow { seconds } => write!(f, "the search did not finish within {seconds:.1} s"),
+            Refusal::Rules(why) => write!(f, "{why}"),
         }
     }
 }
@@ -349,12 +355,12 @@ pub fn estimate_positions(game: &Game) -> f64 {
 }
 
 /// Utility scale: larger than any margin.
-fn big(game: &Game) -> i64 {
+pub(crate) fn big(game: &Game) -> i64 {
     2 * i64::from(game.total) + 1
 }
 
 /// The utility of a finished position for `me`.
-fn utility(game: &Game, pos: &Position, me: Player) -> i64 {
+pub(crate) fn utility(game: &Game, pos: &Position, me: Player) -> i64 {
     let s = game.scores(pos);
     let margin = i64::from(s[me.index()]) - i64::from(s[me.other().index()]);
     let result = match (pos.winner, me) {
@@ -365,7 +371,7 @@ fn utility(game: &Game, pos: &Position, me: Player) -> i64 {
     result * big(game) + margin
 }
 
-fn split(game: &Game, u: i64) -> (Value, i64) {
+pub(crate) fn split(game: &Game, u: i64) -> (Value, i64) {
     let b = big(game);
     if u > b / 2 {
         (Value::Win, u - b)
@@ -505,7 +511,7 @@ impl std::hash::Hasher for PackedHasher {
 type PackedMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<PackedHasher>>;
 
 /// Runs `f` on a thread with a large stack: the searches recurse once per ply of the longest line.
-fn deep<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+pub(crate) fn deep<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(1 << 30)
@@ -592,6 +598,7 @@ fn finish(
                 (k, v, m)
             })
             .collect(),
+        pv: Vec::new(),
         nodes,
         positions,
         components,

@@ -1,0 +1,533 @@
+//! Exact values of full boards: MTD(f) over the engine's moves, with a transposition table of
+//! bounded memory shared by the threads, enhanced transposition cut-offs, move ordering, and the
+//! endgame databases ([`super::endgame`]) at the leaves. Input: a game, its start position and
+//! (optionally) databases; output: a [`Solved`] with the value of every opening move and a
+//! principal variation.
+//!
+//! **Values** are the utilities of [`super::solve`]: `result * BIG + margin` for the player to
+//! move, so the search maximises the result first and then the final seed difference.
+//!
+//! **What it takes.** The table is keyed on [`Game::hash`] (the board and whose turn), which is a
+//! position's whole identity only in games without rounds, a move number or a repetition rule: the
+//! others are refused (the graph solver of [`super::solve`] keeps the history exact). A position
+//! that recurs on the current line would need its history too: the search scores it as endless
+//! play (a draw) and, when that ever happens, refuses its answer rather than risk a table entry
+//! that holds only on one line.
+//!
+//! **Threads.** Each opening move is solved by MTD(f) on its own thread (rayon), all of them
+//! sharing one table, written and read without locks: an entry is two words, the second the data
+//! and the first the key xor the data, so an entry torn by two writers reads as a miss.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::endgame::Endgames;
+use super::solve::{Progress, Refusal, Solved, Watch, big, split, utility};
+use crate::engine::{Game, Position};
+
+/// Bytes per table entry.
+pub const ENTRY_BYTES: u64 = 16;
+
+/// Nodes between two looks at the clock (per thread).
+const WATCH_EVERY: u64 = 1 << 15;
+
+/// How a proof may run.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Memory for the transposition table.
+    pub table_bytes: u64,
+    /// Most nodes (all threads) before giving up.
+    pub max_nodes: u64,
+}
+
+/// The rules this solver can take, or why not.
+pub fn supported(game: &Game) -> Result<(), Refusal> {
+    let why = if game.rounds.is_some() {
+        "the game is a match of rounds"
+    } else if game.uses_repeated {
+        "a rule reads `repeated`, so a position's value depends on the positions before it"
+    } else if game.uses_ply || game.uses_round_ply {
+        "a rule reads the move number"
+    } else if game.uses_starter {
+        "a rule reads who began the game"
+    } else if game.total > 10_000 {
+        "the game has more than 10000 seeds"
+    } else {
+        return Ok(());
+    };
+    Err(Refusal::Rules(format!("the full-board solver cannot take this game: {why}")))
+}
+
+/// A table entry's data: bounds on the value, the move that set them (its place in the list of
+/// legal moves) and the work it cost (log2 of the nodes below it), which decides what is replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Data {
+    lower: i16,
+    upper: i16,
+    best: u8,
+    work: u8,
+}
+
+impl Data {
+    fn pack(self) -> u64 {
+        u64::from(self.lower as u16) | u64::from(self.upper as u16) << 16 | u64::from(self.best) << 32 | u64::from(self.work) << 40
+    }
+
+    fn unpack(x: u64) -> Data {
+        Data {
+            lower: x as u16 as i16,
+            upper: (x >> 16) as u16 as i16,
+            best: (x >> 32) as u8,
+            work: (x >> 40) as u8,
+        }
+    }
+}
+
+/// Buckets of two entries, each (key ^ data, data).
+struct Table {
+    slots: Vec<[AtomicU64; 2]>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(bytes: u64) -> Table {
+        let n = (bytes / ENTRY_BYTES).max(2).next_power_of_two() / 2;
+        Table {
+            slots: (0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(),
+            mask: n as usize - 1,
+        }
+    }
+
+    fn bucket(&self, h: u64) -> usize {
+        (h as usize) & self.mask & !1
+    }
+
+    fn probe(&self, h: u64) -> Option<Data> {
+        let b = self.bucket(h);
+        self.slots[b..b + 2].iter().find_map(|[k, d]| {
+            let d = d.load(Ordering::Relaxed);
+            (k.load(Ordering::Relaxed) ^ d == h && d != 0).then(|| Data::unpack(d))
+        })
+    }
+
+    fn store(&self, h: u64, data: Data) {
+        let b = self.bucket(h);
+        let pair = &self.slots[b..b + 2];
+        let read = |i: usize| {
+            let d = pair[i][1].load(Ordering::Relaxed);
+            (pair[i][0].load(Ordering::Relaxed) ^ d, Data::unpack(d))
+        };
+        let (k0, d0) = read(0);
+        let (k1, d1) = read(1);
+        // The same position, else the entry that cost less.
+        let i = if k0 == h {
+            0
+        } else if k1 == h || d1.work < d0.work {
+            1
+        } else {
+            0
+        };
+        let d = data.pack();
+        pair[i][0].store(h ^ d, Ordering::Relaxed);
+        pair[i][1].store(d, Ordering::Relaxed);
+    }
+
+    fn used(&self) -> u64 {
+        self.slots.iter().filter(|[_, d]| d.load(Ordering::Relaxed) != 0).count() as u64
+    }
+}
+
+/// What every thread shares.
+struct Shared<'a> {
+    game: &'a Game,
+    db: Option<&'a Endgames>,
+    table: Table,
+    nodes: AtomicU64,
+    stop: AtomicBool,
+    /// Set when a position recurred on a line.
+    recurred: AtomicBool,
+    /// Bound the value by the seeds on the board (see [`Shared::bounds`]).
+    bounded: bool,
+    /// Set when a move broke what the bounds stand on.
+    unbounded: AtomicBool,
+    pits: usize,
+    big: i32,
+    max_nodes: u64,
+}
+
+struct Searcher<'a> {
+    s: &'a Shared<'a>,
+    /// Identities of the positions on the current line.
+    path: Vec<u64>,
+    nodes: u64,
+}
+
+/// Stopped: the deadline or the node limit was reached by some thread.
+struct Stop;
+
+impl Shared<'_> {
+    /// The utility of a final margin `m` in the games that are won by the player with more seeds.
+    fn of_margin(&self, m: i32) -> i32 {
+        m.signum() * self.big + m
+    }
+
+    /// Seeds on the board.
+    fn on_board(&self, pos: &Position) -> i32 {
+        pos.board.cells[..self.pits].iter().sum::<u32>() as i32
+    }
+
+    /// Bounds on the utility of `pos` for its player to move, in games whose seeds on the board
+    /// never increase, whose stores never shrink and which the player with more seeds wins: the
+    /// final margin is the margin now give or take the seeds on the board. A null window far from
+    /// the margin now is then answered at once.
+    fn bounds(&self, pos: &Position) -> (i32, i32) {
+        let s = self.game.scores(pos);
+        let m = s[pos.to_move.index()] as i32 - s[pos.to_move.other().index()] as i32;
+        let n = self.on_board(pos);
+        (self.of_margin(m - n), self.of_margin(m + n))
+    }
+
+    /// Does the move from `pos` to `child` keep what [`Shared::bounds`] stands on?
+    fn keeps_bounds(&self, pos: &Position, child: &Position) -> bool {
+        let stores = self.pits..self.pits + 2;
+        let grown = child.board.cells[stores.clone()]
+            .iter()
+            .zip(&pos.board.cells[stores])
+            .all(|(c, p)| c >= p);
+        let by_seeds = !child.over || {
+            let s = self.game.scores(child);
+            let expected = match s[0].cmp(&s[1]) {
+                std::cmp::Ordering::Greater => Some(crate::engine::Outcome::South),
+                std::cmp::Ordering::Less => Some(crate::engine::Outcome::North),
+                std::cmp::Ordering::Equal => Some(crate::engine::Outcome::Draw),
+            };
+            child.winner == expected
+        };
+        grown && by_seeds && (child.over || self.on_board(child) <= self.on_board(pos))
+    }
+
+    /// The utility of a position whose value is known without search, for its player to move: a
+    /// finished game, or one in the databases.
+    fn leaf(&self, pos: &Position) -> Option<i32> {
+        if pos.over {
+            return Some(utility(self.game, pos, pos.to_move) as i32);
+        }
+        let v = self.db?.value(pos)?;
+        let s = self.game.scores(pos);
+        let m = s[pos.to_move.index()] as i32 - s[pos.to_move.other().index()] as i32 + v;
+        Some(self.of_margin(m))
+    }
+}
+
+impl Searcher<'_> {
+    /// The exact utility of `pos` for its player to move.
+    fn mtdf(&mut self, pos: &Position, guess: i32) -> Result<i32, Stop> {
+        let inf = 2 * self.s.big;
+        let (mut lower, mut upper) = (-inf, inf);
+        let mut g = guess;
+        while lower < upper {
+            let beta = if g == lower { g + 1 } else { g };
+            g = self.search(pos, beta - 1, beta)?;
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+            }
+        }
+        Ok(g)
+    }
+
+    /// The utility of a move into `child` for `mover` within `alpha..beta` (fail-soft).
+    fn child(&mut self, child: &Position, same: bool, alpha: i32, beta: i32) -> Result<i32, Stop> {
+        if same {
+            self.search(child, alpha, beta)
+        } else {
+            Ok(-self.search(child, -beta, -alpha)?)
+        }
+    }
+
+    /// The utility of `pos` for its player to move within `alpha..beta` (fail-soft).
+    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> Result<i32, Stop> {
+        let s = self.s;
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(WATCH_EVERY) {
+            let all = s.nodes.fetch_add(WATCH_EVERY, Ordering::Relaxed) + WATCH_EVERY;
+            if all > s.max_nodes {
+                s.stop.store(true, Ordering::Relaxed);
+            }
+            if s.stop.load(Ordering::Relaxed) {
+                return Err(Stop);
+            }
+        }
+        if let Some(v) = s.leaf(pos) {
+            return Ok(v);
+        }
+        let game = s.game;
+        let h = game.hash(pos);
+        // Before the bounds: a recurrence met must be seen (endless play may score outside them).
+        if self.path.contains(&h) {
+            s.recurred.store(true, Ordering::Relaxed);
+            return Ok(0);
+        }
+        if s.bounded {
+            let (lo, hi) = s.bounds(pos);
+            if hi <= alpha {
+                return Ok(hi);
+            }
+            if lo >= beta {
+                return Ok(lo);
+            }
+        }
+        let entry = s.table.probe(h);
+        if let Some(e) = entry {
+            let (lo, up) = (i32::from(e.lower), i32::from(e.upper));
+            if lo >= beta || lo == up {
+                return Ok(lo);
+            }
+            if up <= alpha {
+                return Ok(up);
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(up);
+        }
+        let moves = game.legal_moves(pos);
+        if moves.is_empty() {
+            let ended = super::alphabeta::finished_as_is(game, pos);
+            return Ok(utility(game, &ended, pos.to_move) as i32);
+        }
+        let mover = pos.to_move;
+        let hint = entry.map(|e| usize::from(e.best));
+        // Every child first: their known values and the table's bounds on them may end the search
+        // here (enhanced transposition cut-offs), and they order the moves.
+        let mut children: Vec<(i32, u8, Position, bool, Option<i32>)> = Vec::with_capacity(moves.len());
+        for (place, &k) in moves.iter().enumerate() {
+            let mut c = pos.clone();
+            game.apply(&mut c, k).expect("listed moves are legal");
+            let same = c.to_move == mover;
+            if s.bounded && !s.keeps_bounds(pos, &c) {
+                s.unbounded.store(true, Ordering::Relaxed);
+            }
+            let exact = s.leaf(&c).map(|v| if same { v } else { -v });
+            if let Some(v) = exact
+                && v >= beta
+            {
+                return Ok(v);
+            }
+            if exact.is_none()
+                && let Some(e) = s.table.probe(game.hash(&c))
+            {
+                let bound = if same { i32::from(e.lower) } else { -i32::from(e.upper) };
+                if bound >= beta {
+                    return Ok(bound);
+                }
+            }
+            let order = if hint == Some(place) {
+                i32::MAX
+            } else if let Some(v) = exact {
+                // Known values by what they are worth, on the evaluation's scale.
+                v.saturating_mul(super::SCALE)
+            } else {
+                super::evaluate(game, &c, mover) + if same { 2 * super::SCALE } else { 0 }
+            };
+            children.push((order, place as u8, c, same, exact));
+        }
+        children.sort_by_key(|c| std::cmp::Reverse(c.0));
+        self.path.push(h);
+        let before = self.nodes;
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best = i32::MIN;
+        let mut best_move = 0u8;
+        for (_, place, c, same, exact) in &children {
+            let v = match exact {
+                Some(v) => *v,
+                None => match self.child(c, *same, alpha, beta) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        self.path.pop();
+                        return Err(e);
+                    }
+                },
+            };
+            if v > best {
+                best = v;
+                best_move = *place;
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.path.pop();
+        let mut d = entry.unwrap_or(Data {
+            lower: i16::MIN,
+            upper: i16::MAX,
+            best: 0,
+            work: 0,
+        });
+        d.best = best_move;
+        d.work = (64 - (self.nodes - before).leading_zeros()) as u8;
+        let b = best as i16;
+        if best > alpha0 && best < beta0 {
+            (d.lower, d.upper) = (b, b);
+        } else if best >= beta0 {
+            d.lower = d.lower.max(b);
+        } else {
+            d.upper = d.upper.min(b);
+        }
+        s.table.store(h, d);
+        Ok(best)
+    }
+
+    /// Moves from `start` that keep its value `value` (for its player to move), to the end of the
+    /// game or `limit` moves.
+    fn variation(&mut self, start: &Position, mut value: i32, limit: usize) -> Result<Vec<usize>, Stop> {
+        let game = self.s.game;
+        let mut pos = start.clone();
+        let mut pv = Vec::new();
+        while !pos.over && pv.len() < limit {
+            let mut next = None;
+            for k in game.legal_moves(&pos) {
+                let mut c = pos.clone();
+                game.apply(&mut c, k).expect("listed moves are legal");
+                let same = c.to_move == pos.to_move;
+                // Does the move reach the value? A null window at it answers.
+                let v = match self.s.leaf(&c) {
+                    Some(v) => {
+                        if same {
+                            v
+                        } else {
+                            -v
+                        }
+                    }
+                    None => self.child(&c, same, value - 1, value)?,
+                };
+                if v >= value {
+                    next = Some((k, c, same));
+                    break;
+                }
+            }
+            let Some((k, c, same)) = next else { break };
+            pv.push(k);
+            if !same {
+                value = -value;
+            }
+            pos = c;
+        }
+        Ok(pv)
+    }
+}
+
+/// Solves `start` exactly: the value of every legal move (each on a thread of its own) and a
+/// principal variation.
+pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Options, watch: &Watch<'_>) -> Result<Solved, Refusal> {
+    supported(game)?;
+    let t = Instant::now();
+    let shared = Shared {
+        game,
+        db,
+        table: Table::new(options.table_bytes),
+        nodes: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        recurred: AtomicBool::new(false),
+        bounded: super::endgame::servable(game).is_ok(),
+        unbounded: AtomicBool::new(false),
+        pits: game.pit_count(),
+        big: big(game) as i32,
+        max_nodes: options.max_nodes,
+    };
+    let root = game.legal_moves(start);
+    let done = AtomicU64::new(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .stack_size(64 << 20)
+        .build()
+        .map_err(|e| Refusal::Rules(format!("cannot start the threads: {e}")))?;
+    let searcher = |sh| Searcher {
+        s: sh,
+        path: vec![game.hash(start)],
+        nodes: 0,
+    };
+    let solved: Result<Vec<(usize, i64)>, Stop> = pool.install(|| {
+        std::thread::scope(|scope| {
+            // The clock and the reports, while the threads search.
+            let watcher = scope.spawn(|| {
+                while !shared.stop.load(Ordering::Relaxed) && done.load(Ordering::Relaxed) < root.len() as u64 {
+                    (watch.report)(Progress::Search {
+                        nodes: shared.nodes.load(Ordering::Relaxed),
+                        table: 0,
+                        done: done.load(Ordering::Relaxed) as f64 / root.len().max(1) as f64,
+                    });
+                    if watch.deadline.is_some_and(|d| Instant::now() >= d) {
+                        shared.stop.store(true, Ordering::Relaxed);
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+            });
+            let r = root
+                .par_iter()
+                .map(|&k| {
+                    let mut w = searcher(&shared);
+                    let mut c = start.clone();
+                    game.apply(&mut c, k).expect("listed moves are legal");
+                    let same = c.to_move == start.to_move;
+                    let v = match shared.leaf(&c) {
+                        Some(v) => v,
+                        None => w.mtdf(&c, 0)?,
+                    };
+                    shared.nodes.fetch_add(w.nodes % WATCH_EVERY, Ordering::Relaxed);
+                    done.fetch_add(1, Ordering::Relaxed);
+                    Ok((k, i64::from(if same { v } else { -v })))
+                })
+                .collect::<Result<Vec<_>, Stop>>();
+            done.store(root.len() as u64, Ordering::Relaxed);
+            watcher.join().expect("the clock thread does not panic");
+            r
+        })
+    });
+    let elapsed = t.elapsed().as_secs_f64();
+    let nodes = shared.nodes.load(Ordering::Relaxed);
+    let moves = match solved {
+        Ok(m) => m,
+        Err(Stop) if nodes > options.max_nodes => return Err(Refusal::TooLong { nodes }),
+        Err(Stop) => return Err(Refusal::TooSlow { seconds: elapsed }),
+    };
+    if shared.recurred.load(Ordering::Relaxed) {
+        return Err(Refusal::Rules(
+            "a position recurred during the search, and the full-board solver keeps no history: use `--method alphabeta`".into(),
+        ));
+    }
+    if shared.unbounded.load(Ordering::Relaxed) {
+        return Err(Refusal::Rules(
+            "a move put seeds back on the board, took seeds from a store or ended a game not won by the player with more seeds, \
+             so the bounds the search used do not hold: use `--method alphabeta`"
+                .into(),
+        ));
+    }
+    let u = match moves.iter().map(|&(_, u)| u).max() {
+        Some(u) => u,
+        None => utility(game, &super::alphabeta::finished_as_is(game, start), start.to_move),
+    };
+    let pv = pool
+        .install(|| searcher(&shared).variation(start, u as i32, 400))
+        .unwrap_or_default();
+    let (value, margin) = split(game, u);
+    Ok(Solved {
+        value,
+        margin,
+        to_move: start.to_move,
+        moves: moves
+            .into_iter()
+            .map(|(k, u)| {
+                let (v, m) = split(game, u);
+                (k, v, m)
+            })
+            .collect(),
+        pv,
+        nodes: shared.nodes.load(Ordering::Relaxed),
+        positions: db.map_or(0, |d| super::endgame::positions_up_to(game.pit_count(), d.seeds())),
+        components: (0, 0),
+        table: shared.table.used(),
+        elapsed: t.elapsed(),
+    })
+}
