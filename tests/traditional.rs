@@ -71,3 +71,48 @@ fn pallanguzhi_pasu_goes_to_the_rows_owner() {
     assert_eq!(v["pits"]["south"], json!([0, 0, 1, 1, 0, 0, 0]));
     assert_eq!(stores(&v), (json!(6), json!(0)));
 }
+
+/// A position of `g` from a position JSON (pits, stores, player to move), settled as a start.
+fn from(g: &Game, v: serde_json::Value) -> Position {
+    let mut pos = sowlang::position::from_json(g, &v.to_string()).expect("a position of this board");
+    g.settle_start(&mut pos);
+    pos
+}
+
+/// Plays the named moves from `pos` and returns the position JSON after them.
+fn play(g: &Game, mut pos: Position, moves: &[&str]) -> serde_json::Value {
+    for m in moves {
+        let k = g.parse_move(m).unwrap_or_else(|| panic!("{m} names a move"));
+        g.apply(&mut pos, k).unwrap_or_else(|e| panic!("{m} is legal: {e:?}"));
+    }
+    json_of(g, &pos)
+}
+
+/// Igisoro: south's b8 (2 seeds) sows a8 and a7; a7 held 1, so the last seed falls into a loaded
+/// front pit; north's pits in that column, a2 (3) and b2 (1), both hold seeds: both are taken (4)
+/// and sown on from the pit the move began from, b8: b8, a8, a7, a6. a6 was empty: the move ends.
+/// North is left with a single seed in b8, which may not be played: north cannot move and loses.
+#[test]
+fn igisoro_captures_both_pits_across_and_sows_them_from_the_origin() {
+    let g = load("igisoro.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [[0, 0, 0, 0, 0, 0, 1, 0], [1, 0, 0, 0, 0, 0, 0, 2]],
+                        "north": [[0, 3, 0, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0, 0, 1]]},
+               "stores": {"south": 0, "north": 0}, "to_move": "south"}),
+    );
+    let v = play(&g, pos, &["b8"]);
+    assert_eq!(v["pits"]["south"], json!([[0, 0, 0, 0, 0, 1, 3, 2], [1, 0, 0, 0, 0, 0, 0, 1]]));
+    assert_eq!(v["pits"]["north"], json!([[0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 1]]));
+    assert_eq!(v["winner"], json!("south"));
+}
+
+/// Igisoro from the start: south's b1 (4) sows b2..b5; b5 held 4, so its 5 are lifted and sown
+/// b6, b7, b8, a8, a7; a7 was empty: the move ends with no capture (north's front row is empty).
+#[test]
+fn igisoro_relays_round_the_own_rows_from_the_start() {
+    let g = load("igisoro.sow");
+    let v = play(&g, played(&g, &[]), &["b1"]);
+    assert_eq!(v["pits"]["south"], json!([[0, 0, 0, 0, 0, 0, 1, 1], [0, 5, 5, 5, 0, 5, 5, 5]]));
+    assert_eq!(v["to_move"], json!("north"));
+}
