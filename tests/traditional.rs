@@ -116,3 +116,29 @@ fn igisoro_relays_round_the_own_rows_from_the_start() {
     assert_eq!(v["pits"]["south"], json!([[0, 0, 0, 0, 0, 0, 1, 1], [0, 5, 5, 5, 0, 5, 5, 5]]));
     assert_eq!(v["to_move"], json!("north"));
 }
+
+/// Sat Gol from the start (a ring of seven, four seeds in each): south's s1 sows s2..s5; the hole
+/// after the last, s6 (4), is lifted: s7, s1, s2, s3; then s4 (5): s5, s6, s7, s1, s2; then s3 (6):
+/// s4, s5, s6, s7, s1, s2. The hole after s2, s3, is empty: the hole beyond it, s4 (1), is taken.
+#[test]
+fn sat_gol_sows_on_from_the_hole_after_the_last_until_it_is_empty() {
+    let g = load("sat_gol.sow");
+    let v = play(&g, played(&g, &[]), &["s1"]);
+    assert_eq!(v["pits"]["shared"], json!([3, 8, 0, 0, 7, 2, 7]));
+    assert_eq!(stores(&v), (json!(1), json!(0)));
+    assert_eq!(v["to_move"], json!("north"));
+}
+
+/// Sat Gol: south's s3 (1) falls into s4; the hole after it, s5, is empty, so s6 (3) is taken.
+#[test]
+fn sat_gol_takes_the_hole_beyond_an_empty_one() {
+    let g = load("sat_gol.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [], "north": [], "shared": [0, 0, 1, 0, 0, 3, 2]},
+               "stores": {"south": 0, "north": 0}, "to_move": "south"}),
+    );
+    let v = play(&g, pos, &["s3"]);
+    assert_eq!(v["pits"]["shared"], json!([0, 0, 0, 1, 0, 0, 2]));
+    assert_eq!(stores(&v), (json!(3), json!(0)));
+}
