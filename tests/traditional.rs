@@ -142,3 +142,36 @@ fn sat_gol_takes_the_hole_beyond_an_empty_one() {
     assert_eq!(v["pits"]["shared"], json!([0, 0, 0, 1, 0, 0, 2]));
     assert_eq!(stores(&v), (json!(3), json!(0)));
 }
+
+/// Toguz Kumalak's opening 9: south's pit 9 (9 seeds) sows its first seed back into pit 9, then north
+/// 1..8; north 8 holds 10, even: south takes it. North's 1 (10) sows north 1..9 and south 1, which
+/// holds 10: north takes it.
+#[test]
+fn toguz_kumalak_sows_back_into_the_pit_lifted_and_takes_even_pits() {
+    let g = load("toguz_kumalak.sow");
+    let v = play(&g, played(&g, &[]), &["9", "1"]);
+    assert_eq!(v["pits"]["south"], json!([0, 9, 9, 9, 9, 9, 9, 9, 1]));
+    assert_eq!(v["pits"]["north"], json!([1, 11, 11, 11, 11, 11, 11, 1, 10]));
+    assert_eq!(stores(&v), (json!(10), json!(10)));
+}
+
+/// Toguz Kumalak's tuzdyk. South's 9 (one seed) goes into north 1 alone, making 3: north 1 becomes
+/// south's tuzdyk and its 3 seeds south's. North's 9 (one seed) makes south 1 hold 3, but the pit of
+/// the same number is south's tuzdyk: no tuzdyk, and 3 is odd. South's 8 (3) sows 8, 9 and north 1,
+/// whose seed goes to south (4). North has no seeds left: south takes its own row's 5 (9 - 0).
+#[test]
+fn toguz_kumalak_tuzdyk_is_claimed_once_not_symmetrically_and_feeds_its_owner() {
+    let g = load("toguz_kumalak.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [2, 0, 0, 0, 0, 0, 0, 3, 1], "north": [2, 0, 0, 0, 0, 0, 0, 0, 1]},
+               "stores": {"south": 0, "north": 0}, "to_move": "south"}),
+    );
+    let v = play(&g, pos.clone(), &["9", "9"]);
+    assert_eq!(v["pits"]["south"], json!([3, 0, 0, 0, 0, 0, 0, 3, 0]));
+    assert_eq!(v["pits"]["north"], json!([0, 0, 0, 0, 0, 0, 0, 0, 0]));
+    assert_eq!(stores(&v), (json!(3), json!(0)));
+    let v = play(&g, pos, &["9", "9", "8"]);
+    assert_eq!(stores(&v), (json!(9), json!(0)));
+    assert_eq!(v["winner"], json!("south"));
+}
