@@ -175,3 +175,21 @@ fn toguz_kumalak_tuzdyk_is_claimed_once_not_symmetrically_and_feeds_its_owner() 
     assert_eq!(stores(&v), (json!(9), json!(0)));
     assert_eq!(v["winner"], json!("south"));
 }
+
+/// Igisoro arranged: the players place one seed a move in their own pits, a loaded one too (a1 gets
+/// a second seed: the single-seed rule is for sowing). Placing four in each back pit, in turn, gives
+/// the fixed start, from which south's b1 plays as in the fixed game (b2..b5, relay b5: b6..a7).
+#[test]
+fn igisoro_arranged_places_the_seeds_where_the_players_choose_then_sows() {
+    let g = load("igisoro_arranged.sow");
+    let v = play(&g, played(&g, &[]), &["a1", "b8", "a1"]);
+    assert_eq!(v["pits"]["south"], json!([[2, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0]]));
+    assert_eq!(stores(&v), (json!(30), json!(31)));
+    let names: Vec<String> = (0..64).map(|i| format!("b{}", i / 2 % 8 + 1)).collect();
+    let mut moves: Vec<&str> = names.iter().map(String::as_str).collect();
+    moves.push("b1");
+    let v = play(&g, played(&g, &[]), &moves);
+    assert_eq!(v["pits"]["south"], json!([[0, 0, 0, 0, 0, 0, 1, 1], [0, 5, 5, 5, 0, 5, 5, 5]]));
+    assert_eq!(v["pits"]["north"], json!([[0, 0, 0, 0, 0, 0, 0, 0], [4, 4, 4, 4, 4, 4, 4, 4]]));
+    assert_eq!(stores(&v), (json!(0), json!(0)));
+}
