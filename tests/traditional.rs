@@ -193,3 +193,36 @@ fn igisoro_arranged_places_the_seeds_where_the_players_choose_then_sows() {
     assert_eq!(v["pits"]["north"], json!([[0, 0, 0, 0, 0, 0, 0, 0], [4, 4, 4, 4, 4, 4, 4, 4]]));
     assert_eq!(stores(&v), (json!(0), json!(0)));
 }
+
+/// Oware in rounds: south's 6 (one seed) falls into north 1. South's row is empty and north's only
+/// move (north 1 into north 2) does not feed south: north cannot move and the round ends, each taking
+/// the seeds of their houses: south 30, north 18; south wins the round. Round 2: south fills six houses
+/// (24, 6 left), north four (16, 2 left); south fills north's empty house 5 with 4 and owns it (2
+/// left); north's house 6 stays empty. North may play neither 5 (south's) nor 6 (empty).
+#[test]
+fn oware_rounds_a_round_ends_and_the_loser_loses_the_houses_left_unfilled() {
+    let g = load("oware_rounds.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [0, 0, 0, 0, 0, 1], "north": [0, 0, 0, 0, 0, 0]},
+               "stores": {"south": 30, "north": 17}, "to_move": "south"}),
+    );
+    let v = play(&g, pos, &["6"]);
+    assert_eq!(v["round"], json!(2));
+    assert_eq!(v["pits"]["south"], json!([4, 4, 4, 4, 4, 4]));
+    assert_eq!(v["pits"]["north"], json!([4, 4, 4, 4, 4, 0]));
+    assert_eq!(stores(&v), (json!(2), json!(2)));
+    assert_eq!(v["claimed"]["north"][4], json!("south"));
+    assert_eq!(v["rounds_won"], json!({"south": 1, "north": 0}));
+    let v = play(
+        &g,
+        from(
+            &g,
+            json!({"pits": {"south": [0, 0, 0, 0, 0, 1], "north": [0, 0, 0, 0, 0, 0]},
+               "stores": {"south": 30, "north": 17}, "to_move": "south"}),
+        ),
+        &["6", "1"],
+    );
+    assert_eq!(v["pits"]["south"], json!([0, 5, 5, 5, 5, 4]));
+    assert_eq!(v["legal_moves"], json!([1, 2, 3, 4]));
+}
