@@ -226,3 +226,21 @@ fn oware_rounds_a_round_ends_and_the_loser_loses_the_houses_left_unfilled() {
     assert_eq!(v["pits"]["south"], json!([0, 5, 5, 5, 5, 4]));
     assert_eq!(v["legal_moves"], json!([1, 2, 3, 4]));
 }
+
+/// Selus from the start (three seeds in every hole). South's 6 sows the middle row from south's right:
+/// s6, s5, s4; s4 reaches four and is taken (4). North's 6 sows the middle row from north's right,
+/// which is south's left: s1, s2, s3; s3 reaches four and is taken (4). South's 5 sows south 6 (0 ->
+/// 1), s6 (4 -> 5), s5 (4 -> 5): loaded, five, so lifted: s4, s3, s2, s1 and north 6 (0 -> 1), which
+/// was empty: the turn ends.
+#[test]
+fn selus_snakes_through_the_middle_row_and_takes_fours() {
+    let g = load("selus.sow");
+    let v = play(&g, played(&g, &[]), &["6", "6"]);
+    assert_eq!(v["pits"]["shared"], json!([4, 4, 0, 0, 4, 4]));
+    assert_eq!(stores(&v), (json!(4), json!(4)));
+    let v = play(&g, played(&g, &[]), &["6", "6", "5"]);
+    assert_eq!(v["pits"]["south"], json!([3, 3, 3, 3, 0, 1]));
+    assert_eq!(v["pits"]["shared"], json!([5, 5, 1, 1, 0, 5]));
+    assert_eq!(v["pits"]["north"], json!([3, 3, 3, 3, 3, 1]));
+    assert_eq!(stores(&v), (json!(4), json!(4)));
+}
