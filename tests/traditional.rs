@@ -244,3 +244,22 @@ fn selus_snakes_through_the_middle_row_and_takes_fours() {
     assert_eq!(v["pits"]["north"], json!([3, 3, 3, 3, 3, 1]));
     assert_eq!(stores(&v), (json!(4), json!(4)));
 }
+
+/// Gabata on three rows: south owns s1..s3, north s4..s6. South's s1 (3) sows on along south's
+/// path, into the opponent's row from south's left: north 6, 5, 4, each brought to four and taken by
+/// north, their owner (12). North's s4 (3) sows s5 and s6 (north's, to north: 8) and south 6 (to
+/// south: 4); the last hole is then empty: the move ends. South may play their own half (s2, s3),
+/// not north's.
+#[test]
+fn gabata_three_rows_gives_each_four_to_the_owner_of_its_hole() {
+    let g = load("gabata_three_rows.sow");
+    let v = play(&g, played(&g, &[]), &["s1"]);
+    assert_eq!(v["pits"]["north"], json!([3, 3, 3, 0, 0, 0]));
+    assert_eq!(v["legal_moves"], json!(["1", "2", "3", "s4", "s5", "s6"]));
+    assert_eq!(stores(&v), (json!(0), json!(12)));
+    let v = play(&g, played(&g, &[]), &["s1", "s4"]);
+    assert_eq!(v["pits"]["south"], json!([3, 3, 3, 3, 3, 0]));
+    assert_eq!(v["pits"]["shared"], json!([0, 3, 3, 0, 0, 0]));
+    assert_eq!(stores(&v), (json!(4), json!(20)));
+    assert_eq!(v["legal_moves"], json!(["1", "2", "3", "4", "5", "s2", "s3"]));
+}
