@@ -263,3 +263,35 @@ fn gabata_three_rows_gives_each_four_to_the_owner_of_its_hole() {
     assert_eq!(stores(&v), (json!(4), json!(20)));
     assert_eq!(v["legal_moves"], json!(["1", "2", "3", "4", "5", "s2", "s3"]));
 }
+
+/// Bao la Kujifunza from the start (two seeds everywhere). South's a3L sows a2, a1 (3): north's a8 is
+/// taken and sown from the left end rightwards (a1 is a kimbi): a1, a2 (4); again north a7: a1, a2
+/// (5); north a7 is now empty, so a2's 5 are lifted: a3..a7 (3); north a2 is taken and sown from the
+/// right end leftwards (a7 is a kimbi): a8, a7 (4); north a2 is empty: a7's 4 go on leftwards a6..a3
+/// (2); a middle pit, the sowing going counter-clockwise: north a6 is sown from the right end, a8, a7
+/// (empty before): the move ends. North has lost a2, a6, a7, a8.
+#[test]
+fn bao_la_kujifunza_sows_captures_from_the_end_the_rules_say() {
+    let g = load("bao_la_kujifunza.sow");
+    let v = play(&g, played(&g, &[]), &["a3L"]);
+    assert_eq!(v["pits"]["south"], json!([[5, 0, 2, 4, 4, 4, 1, 4], [2, 2, 2, 2, 2, 2, 2, 2]]));
+    assert_eq!(v["pits"]["north"], json!([[2, 0, 2, 2, 2, 0, 0, 0], [2, 2, 2, 2, 2, 2, 2, 2]]));
+}
+
+/// Bao la Kujifunza: a move that captures nothing with its first lap captures nothing later. South
+/// has no capture (a1, a7 and b8 hold one seed each); b6R sows b7, b8 (2): lifted, a8, a7 (2), a
+/// loaded front pit facing north's loaded a2 (2), but the move is a takasa: a7 is lifted, a6, a5
+/// (empty): the move ends, north's a2 untouched.
+#[test]
+fn bao_la_kujifunza_takasa_captures_nothing() {
+    let g = load("bao_la_kujifunza.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [[1, 0, 0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 2, 0, 1]],
+                        "north": [[0, 2, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0]]},
+               "stores": {"south": 0, "north": 0}, "to_move": "south"}),
+    );
+    let v = play(&g, pos, &["b6R"]);
+    assert_eq!(v["pits"]["south"], json!([[1, 0, 0, 0, 1, 1, 0, 1], [0, 0, 0, 0, 0, 0, 1, 0]]));
+    assert_eq!(v["pits"]["north"], json!([[0, 2, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0]]));
+}
