@@ -71,3 +71,227 @@ fn pallanguzhi_pasu_goes_to_the_rows_owner() {
     assert_eq!(v["pits"]["south"], json!([0, 0, 1, 1, 0, 0, 0]));
     assert_eq!(stores(&v), (json!(6), json!(0)));
 }
+
+/// A position of `g` from a position JSON (pits, stores, player to move), settled as a start.
+fn from(g: &Game, v: serde_json::Value) -> Position {
+    let mut pos = sowlang::position::from_json(g, &v.to_string()).expect("a position of this board");
+    g.settle_start(&mut pos);
+    pos
+}
+
+/// Plays the named moves from `pos` and returns the position JSON after them.
+fn play(g: &Game, mut pos: Position, moves: &[&str]) -> serde_json::Value {
+    for m in moves {
+        let k = g.parse_move(m).unwrap_or_else(|| panic!("{m} names a move"));
+        g.apply(&mut pos, k).unwrap_or_else(|e| panic!("{m} is legal: {e:?}"));
+    }
+    json_of(g, &pos)
+}
+
+/// Igisoro: south's b8 (2 seeds) sows a8 and a7; a7 held 1, so the last seed falls into a loaded
+/// front pit; north's pits in that column, a2 (3) and b2 (1), both hold seeds: both are taken (4)
+/// and sown on from the pit the move began from, b8: b8, a8, a7, a6. a6 was empty: the move ends.
+/// North is left with a single seed in b8, which may not be played: north cannot move and loses.
+#[test]
+fn igisoro_captures_both_pits_across_and_sows_them_from_the_origin() {
+    let g = load("igisoro.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [[0, 0, 0, 0, 0, 0, 1, 0], [1, 0, 0, 0, 0, 0, 0, 2]],
+                        "north": [[0, 3, 0, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0, 0, 1]]},
+               "stores": {"south": 0, "north": 0}, "to_move": "south"}),
+    );
+    let v = play(&g, pos, &["b8"]);
+    assert_eq!(v["pits"]["south"], json!([[0, 0, 0, 0, 0, 1, 3, 2], [1, 0, 0, 0, 0, 0, 0, 1]]));
+    assert_eq!(v["pits"]["north"], json!([[0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 1]]));
+    assert_eq!(v["winner"], json!("south"));
+}
+
+/// Igisoro from the start: south's b1 (4) sows b2..b5; b5 held 4, so its 5 are lifted and sown
+/// b6, b7, b8, a8, a7; a7 was empty: the move ends with no capture (north's front row is empty).
+#[test]
+fn igisoro_relays_round_the_own_rows_from_the_start() {
+    let g = load("igisoro.sow");
+    let v = play(&g, played(&g, &[]), &["b1"]);
+    assert_eq!(v["pits"]["south"], json!([[0, 0, 0, 0, 0, 0, 1, 1], [0, 5, 5, 5, 0, 5, 5, 5]]));
+    assert_eq!(v["to_move"], json!("north"));
+}
+
+/// Sat Gol from the start (a ring of seven, four seeds in each): south's s1 sows s2..s5; the hole
+/// after the last, s6 (4), is lifted: s7, s1, s2, s3; then s4 (5): s5, s6, s7, s1, s2; then s3 (6):
+/// s4, s5, s6, s7, s1, s2. The hole after s2, s3, is empty: the hole beyond it, s4 (1), is taken.
+#[test]
+fn sat_gol_sows_on_from_the_hole_after_the_last_until_it_is_empty() {
+    let g = load("sat_gol.sow");
+    let v = play(&g, played(&g, &[]), &["s1"]);
+    assert_eq!(v["pits"]["shared"], json!([3, 8, 0, 0, 7, 2, 7]));
+    assert_eq!(stores(&v), (json!(1), json!(0)));
+    assert_eq!(v["to_move"], json!("north"));
+}
+
+/// Sat Gol: south's s3 (1) falls into s4; the hole after it, s5, is empty, so s6 (3) is taken.
+#[test]
+fn sat_gol_takes_the_hole_beyond_an_empty_one() {
+    let g = load("sat_gol.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [], "north": [], "shared": [0, 0, 1, 0, 0, 3, 2]},
+               "stores": {"south": 0, "north": 0}, "to_move": "south"}),
+    );
+    let v = play(&g, pos, &["s3"]);
+    assert_eq!(v["pits"]["shared"], json!([0, 0, 0, 1, 0, 0, 2]));
+    assert_eq!(stores(&v), (json!(3), json!(0)));
+}
+
+/// Toguz Kumalak's opening 9: south's pit 9 (9 seeds) sows its first seed back into pit 9, then north
+/// 1..8; north 8 holds 10, even: south takes it. North's 1 (10) sows north 1..9 and south 1, which
+/// holds 10: north takes it.
+#[test]
+fn toguz_kumalak_sows_back_into_the_pit_lifted_and_takes_even_pits() {
+    let g = load("toguz_kumalak.sow");
+    let v = play(&g, played(&g, &[]), &["9", "1"]);
+    assert_eq!(v["pits"]["south"], json!([0, 9, 9, 9, 9, 9, 9, 9, 1]));
+    assert_eq!(v["pits"]["north"], json!([1, 11, 11, 11, 11, 11, 11, 1, 10]));
+    assert_eq!(stores(&v), (json!(10), json!(10)));
+}
+
+/// Toguz Kumalak's tuzdyk. South's 9 (one seed) goes into north 1 alone, making 3: north 1 becomes
+/// south's tuzdyk and its 3 seeds south's. North's 9 (one seed) makes south 1 hold 3, but the pit of
+/// the same number is south's tuzdyk: no tuzdyk, and 3 is odd. South's 8 (3) sows 8, 9 and north 1,
+/// whose seed goes to south (4). North has no seeds left: south takes its own row's 5 (9 - 0).
+#[test]
+fn toguz_kumalak_tuzdyk_is_claimed_once_not_symmetrically_and_feeds_its_owner() {
+    let g = load("toguz_kumalak.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [2, 0, 0, 0, 0, 0, 0, 3, 1], "north": [2, 0, 0, 0, 0, 0, 0, 0, 1]},
+               "stores": {"south": 0, "north": 0}, "to_move": "south"}),
+    );
+    let v = play(&g, pos.clone(), &["9", "9"]);
+    assert_eq!(v["pits"]["south"], json!([3, 0, 0, 0, 0, 0, 0, 3, 0]));
+    assert_eq!(v["pits"]["north"], json!([0, 0, 0, 0, 0, 0, 0, 0, 0]));
+    assert_eq!(stores(&v), (json!(3), json!(0)));
+    let v = play(&g, pos, &["9", "9", "8"]);
+    assert_eq!(stores(&v), (json!(9), json!(0)));
+    assert_eq!(v["winner"], json!("south"));
+}
+
+/// Igisoro arranged: the players place one seed a move in their own pits, a loaded one too (a1 gets
+/// a second seed: the single-seed rule is for sowing). Placing four in each back pit, in turn, gives
+/// the fixed start, from which south's b1 plays as in the fixed game (b2..b5, relay b5: b6..a7).
+#[test]
+fn igisoro_arranged_places_the_seeds_where_the_players_choose_then_sows() {
+    let g = load("igisoro_arranged.sow");
+    let v = play(&g, played(&g, &[]), &["a1", "b8", "a1"]);
+    assert_eq!(v["pits"]["south"], json!([[2, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0]]));
+    assert_eq!(stores(&v), (json!(30), json!(31)));
+    let names: Vec<String> = (0..64).map(|i| format!("b{}", i / 2 % 8 + 1)).collect();
+    let mut moves: Vec<&str> = names.iter().map(String::as_str).collect();
+    moves.push("b1");
+    let v = play(&g, played(&g, &[]), &moves);
+    assert_eq!(v["pits"]["south"], json!([[0, 0, 0, 0, 0, 0, 1, 1], [0, 5, 5, 5, 0, 5, 5, 5]]));
+    assert_eq!(v["pits"]["north"], json!([[0, 0, 0, 0, 0, 0, 0, 0], [4, 4, 4, 4, 4, 4, 4, 4]]));
+    assert_eq!(stores(&v), (json!(0), json!(0)));
+}
+
+/// Oware in rounds: south's 6 (one seed) falls into north 1. South's row is empty and north's only
+/// move (north 1 into north 2) does not feed south: north cannot move and the round ends, each taking
+/// the seeds of their houses: south 30, north 18; south wins the round. Round 2: south fills six houses
+/// (24, 6 left), north four (16, 2 left); south fills north's empty house 5 with 4 and owns it (2
+/// left); north's house 6 stays empty. North may play neither 5 (south's) nor 6 (empty).
+#[test]
+fn oware_rounds_a_round_ends_and_the_loser_loses_the_houses_left_unfilled() {
+    let g = load("oware_rounds.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [0, 0, 0, 0, 0, 1], "north": [0, 0, 0, 0, 0, 0]},
+               "stores": {"south": 30, "north": 17}, "to_move": "south"}),
+    );
+    let v = play(&g, pos, &["6"]);
+    assert_eq!(v["round"], json!(2));
+    assert_eq!(v["pits"]["south"], json!([4, 4, 4, 4, 4, 4]));
+    assert_eq!(v["pits"]["north"], json!([4, 4, 4, 4, 4, 0]));
+    assert_eq!(stores(&v), (json!(2), json!(2)));
+    assert_eq!(v["claimed"]["north"][4], json!("south"));
+    assert_eq!(v["rounds_won"], json!({"south": 1, "north": 0}));
+    let v = play(
+        &g,
+        from(
+            &g,
+            json!({"pits": {"south": [0, 0, 0, 0, 0, 1], "north": [0, 0, 0, 0, 0, 0]},
+               "stores": {"south": 30, "north": 17}, "to_move": "south"}),
+        ),
+        &["6", "1"],
+    );
+    assert_eq!(v["pits"]["south"], json!([0, 5, 5, 5, 5, 4]));
+    assert_eq!(v["legal_moves"], json!([1, 2, 3, 4]));
+}
+
+/// Selus from the start (three seeds in every hole). South's 6 sows the middle row from south's right:
+/// s6, s5, s4; s4 reaches four and is taken (4). North's 6 sows the middle row from north's right,
+/// which is south's left: s1, s2, s3; s3 reaches four and is taken (4). South's 5 sows south 6 (0 ->
+/// 1), s6 (4 -> 5), s5 (4 -> 5): loaded, five, so lifted: s4, s3, s2, s1 and north 6 (0 -> 1), which
+/// was empty: the turn ends.
+#[test]
+fn selus_snakes_through_the_middle_row_and_takes_fours() {
+    let g = load("selus.sow");
+    let v = play(&g, played(&g, &[]), &["6", "6"]);
+    assert_eq!(v["pits"]["shared"], json!([4, 4, 0, 0, 4, 4]));
+    assert_eq!(stores(&v), (json!(4), json!(4)));
+    let v = play(&g, played(&g, &[]), &["6", "6", "5"]);
+    assert_eq!(v["pits"]["south"], json!([3, 3, 3, 3, 0, 1]));
+    assert_eq!(v["pits"]["shared"], json!([5, 5, 1, 1, 0, 5]));
+    assert_eq!(v["pits"]["north"], json!([3, 3, 3, 3, 3, 1]));
+    assert_eq!(stores(&v), (json!(4), json!(4)));
+}
+
+/// Gabata on three rows: south owns s1..s3, north s4..s6. South's s1 (3) sows on along south's
+/// path, into the opponent's row from south's left: north 6, 5, 4, each brought to four and taken by
+/// north, their owner (12). North's s4 (3) sows s5 and s6 (north's, to north: 8) and south 6 (to
+/// south: 4); the last hole is then empty: the move ends. South may play their own half (s2, s3),
+/// not north's.
+#[test]
+fn gabata_three_rows_gives_each_four_to_the_owner_of_its_hole() {
+    let g = load("gabata_three_rows.sow");
+    let v = play(&g, played(&g, &[]), &["s1"]);
+    assert_eq!(v["pits"]["north"], json!([3, 3, 3, 0, 0, 0]));
+    assert_eq!(v["legal_moves"], json!(["1", "2", "3", "s4", "s5", "s6"]));
+    assert_eq!(stores(&v), (json!(0), json!(12)));
+    let v = play(&g, played(&g, &[]), &["s1", "s4"]);
+    assert_eq!(v["pits"]["south"], json!([3, 3, 3, 3, 3, 0]));
+    assert_eq!(v["pits"]["shared"], json!([0, 3, 3, 0, 0, 0]));
+    assert_eq!(stores(&v), (json!(4), json!(20)));
+    assert_eq!(v["legal_moves"], json!(["1", "2", "3", "4", "5", "s2", "s3"]));
+}
+
+/// Bao la Kujifunza from the start (two seeds everywhere). South's a3L sows a2, a1 (3): north's a8 is
+/// taken and sown from the left end rightwards (a1 is a kimbi): a1, a2 (4); again north a7: a1, a2
+/// (5); north a7 is now empty, so a2's 5 are lifted: a3..a7 (3); north a2 is taken and sown from the
+/// right end leftwards (a7 is a kimbi): a8, a7 (4); north a2 is empty: a7's 4 go on leftwards a6..a3
+/// (2); a middle pit, the sowing going counter-clockwise: north a6 is sown from the right end, a8, a7
+/// (empty before): the move ends. North has lost a2, a6, a7, a8.
+#[test]
+fn bao_la_kujifunza_sows_captures_from_the_end_the_rules_say() {
+    let g = load("bao_la_kujifunza.sow");
+    let v = play(&g, played(&g, &[]), &["a3L"]);
+    assert_eq!(v["pits"]["south"], json!([[5, 0, 2, 4, 4, 4, 1, 4], [2, 2, 2, 2, 2, 2, 2, 2]]));
+    assert_eq!(v["pits"]["north"], json!([[2, 0, 2, 2, 2, 0, 0, 0], [2, 2, 2, 2, 2, 2, 2, 2]]));
+}
+
+/// Bao la Kujifunza: a move that captures nothing with its first lap captures nothing later. South
+/// has no capture (a1, a7 and b8 hold one seed each); b6R sows b7, b8 (2): lifted, a8, a7 (2), a
+/// loaded front pit facing north's loaded a2 (2), but the move is a takasa: a7 is lifted, a6, a5
+/// (empty): the move ends, north's a2 untouched.
+#[test]
+fn bao_la_kujifunza_takasa_captures_nothing() {
+    let g = load("bao_la_kujifunza.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [[1, 0, 0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 2, 0, 1]],
+                        "north": [[0, 2, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0]]},
+               "stores": {"south": 0, "north": 0}, "to_move": "south"}),
+    );
+    let v = play(&g, pos, &["b6R"]);
+    assert_eq!(v["pits"]["south"], json!([[1, 0, 0, 0, 1, 1, 0, 1], [0, 0, 0, 0, 0, 0, 1, 0]]));
+    assert_eq!(v["pits"]["north"], json!([[0, 2, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0]]));
+}
