@@ -472,3 +472,21 @@ end "cannot move" when no_moves loser to_move
     assert_eq!(j["pits"]["south"], json!([[3, 2, 2, 3], [3, 2, 0, 3]]));
     assert_eq!(j["pits"]["north"], json!([[0, 2, 2, 2], [2, 2, 2, 2]]));
 }
+
+/// Issue 26 audit: the board drawn for people on a ring owned by nobody (no player has a row) used to
+/// panic on a subtraction below zero; it shows the ring's pits as the shared ones.
+#[test]
+fn issue_26_a_ring_owned_by_nobody_is_drawn() {
+    let g = super::support::invented(
+        r#"
+game "Ring of seven"
+board { ring 7 owned by nobody  seeds 3 }
+capture "threes" { when last.count == 3  take last to mover }
+end "no move" when no_moves
+"#,
+    );
+    let pos = super::support::played(&g, &[1]);
+    let text = sowlang::cli::board_text(&g, &pos);
+    assert!(text.contains("s1") && text.contains("s7"), "{text}");
+    assert!(text.contains("[ 0] [ 4] [ 4] [ 4]"), "{text}");
+}

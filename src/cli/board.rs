@@ -118,7 +118,8 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
             String::new()
         }
     };
-    let row_w = columns * (cell_w + 1) - 1;
+    // A ring owned by nobody has no rows of players: its pits are drawn as the shared ones.
+    let row_w = (columns * (cell_w + 1)).saturating_sub(1);
     let store_w = width.max(2);
     let (left, right) = if stores_at_left(game) { (me, them) } else { (them, me) };
     let left_name = view.name(left);
