@@ -496,17 +496,7 @@ impl Game {
                 }
                 Action::Claim { pits, player } => {
                     let p = ctx.player(player);
-                    let mut cells: Slots<Cell> = Slots::new();
-                    for x in pits {
-                        match x {
-                            PitsExpr::Pit(e) => cells.push(ctx.pit(e)),
-                            PitsExpr::Set(s) => ctx.each_in_set(s, |c| {
-                                cells.push(c);
-                                true
-                            }),
-                        }
-                    }
-                    for &c in cells.iter().filter(|&&c| c != NO_PIT && !self.is_store(c)) {
+                    for &c in self.pits_named(&ctx, pits).iter() {
                         board.claimed[c as usize] = Some(p);
                         log.push(|| Event::Claim {
                             rule: rule.to_string(),
@@ -584,17 +574,7 @@ impl Game {
                     }
                 }
                 Action::Close { pits, closing } => {
-                    let mut cells: Slots<Cell> = Slots::new();
-                    for x in pits {
-                        match x {
-                            PitsExpr::Pit(e) => cells.push(ctx.pit(e)),
-                            PitsExpr::Set(s) => ctx.each_in_set(s, |c| {
-                                cells.push(c);
-                                true
-                            }),
-                        }
-                    }
-                    for &c in cells.iter().filter(|&&c| c != NO_PIT && !self.is_store(c)) {
+                    for &c in self.pits_named(&ctx, pits).iter() {
                         board.closed[c as usize] = *closing;
                         log.push(|| Event::Close {
                             rule: rule.to_string(),
@@ -662,6 +642,27 @@ impl Game {
             log.push(|| e);
         }
         acted
+    }
+
+    /// The pits a list names (a pit, or each pit of a set), read as the rule fired: no pit and
+    /// stores left out, for the actions that change a pit's state (claim, close, open).
+    fn pits_named(&self, ctx: &Ctx, pits: &[PitsExpr]) -> Slots<Cell> {
+        let mut cells: Slots<Cell> = Slots::new();
+        let mut keep = |c: Cell| {
+            if c != NO_PIT && !self.is_store(c) {
+                cells.push(c);
+            }
+        };
+        for x in pits {
+            match x {
+                PitsExpr::Pit(e) => keep(ctx.pit(e)),
+                PitsExpr::Set(s) => ctx.each_in_set(s, |c| {
+                    keep(c);
+                    true
+                }),
+            }
+        }
+        cells
     }
 
     /// How the narration names a take of pit `c` that may find it empty (out of line: only a
