@@ -843,8 +843,8 @@ fn how_many_seeds_to_sow() {
 }
 
 /// One request with the given header lines (each `Name: value`), raw.
-fn raw_with(server: &Server, method: &str, target: &str, headers: &[&str], body: &[u8]) -> Answer {
-    let mut s = TcpStream::connect(&server.addr).expect("connect");
+fn raw_with(addr: &str, method: &str, target: &str, headers: &[&str], body: &[u8]) -> Answer {
+    let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
     let mut head = format!(
         "{method} {target} HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\nConnection: close\r\n",
@@ -941,7 +941,7 @@ fn issue_22_posts_only_from_the_boards_own_page() {
         &["Content-Type: application/json", "Sec-Fetch-Site: same-site"],
     ];
     for headers in refused {
-        raw_with(&s, "POST", "/api/state", headers, body.as_bytes()).refused(403, "sow::serve::origin");
+        raw_with(&s.addr, "POST", "/api/state", headers, body.as_bytes()).refused(403, "sow::serve::origin");
     }
     let served: &[&[&str]] = &[
         &["Content-Type: application/json"],
@@ -952,7 +952,7 @@ fn issue_22_posts_only_from_the_boards_own_page() {
         ],
     ];
     for headers in served {
-        let a = raw_with(&s, "POST", "/api/state", headers, body.as_bytes());
+        let a = raw_with(&s.addr, "POST", "/api/state", headers, body.as_bytes());
         assert_eq!(a.status, 200, "{headers:?}: {}", a.body);
     }
 }
@@ -969,4 +969,62 @@ fn issue_22_a_body_that_never_comes_is_answered() {
     let _ = c.read_to_end(&mut bytes);
     let text = String::from_utf8_lossy(&bytes);
     assert!(text.starts_with("HTTP/1.1 408") && text.contains("sow::serve::timeout"), "{text}");
+}
+
+// Issue 22, 7 (the load test): behind 16 queued computer moves a plain move took 51.7 s, since every POST
+// waited for the same two workers. Here, on loopback, clients keep the searches busy and others hold
+// half-sent requests open, while one player plays plain moves: each is answered at once. Bounded in
+// count (about 40 searches, 40 plain moves) and time (the searches stop within seconds).
+#[test]
+fn issue_22_plain_moves_are_answered_while_the_server_is_abused() {
+    let s = serve(&["variants"]);
+    let addr = s.addr.clone();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // Slow clients: half a request each, held open.
+    let slow: Vec<TcpStream> = (0..30)
+        .map(|_| {
+            let mut c = TcpStream::connect(&addr).expect("connect");
+            c.write_all(b"POST /api/computer HTTP/1.1\r\nHost: localhost\r\nContent-Len")
+                .expect("send");
+            c
+        })
+        .collect();
+    // Busy clients: computer moves of a second each, one after the other, until told to stop.
+    let searchers: Vec<_> = (0..6)
+        .map(|i| {
+            let (addr, stop) = (addr.clone(), std::sync::Arc::clone(&stop));
+            std::thread::spawn(move || {
+                let mut answered = 0;
+                for _ in 0..8 {
+                    if stop.load(std::sync::atomic::Ordering::SeqCst) {
+                        break;
+                    }
+                    let body = json!({"game": "oware.sow", "moves": [i % 6 + 1], "player": "mcts:1s", "seed": i}).to_string();
+                    let a = raw_with(&addr, "POST", "/api/computer", &["Content-Type: application/json"], body.as_bytes());
+                    assert!(a.status == 200 || a.status == 503, "{}", a.body);
+                    answered += usize::from(a.status == 200);
+                }
+                answered
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut times = Vec::new();
+    for i in 0..40 {
+        let started = std::time::Instant::now();
+        let a = post(&s, "/api/state", &json!({"game": "oware.sow", "moves": [i % 6 + 1]}));
+        times.push(started.elapsed());
+        assert_eq!(a.status, 200, "{}", a.body);
+    }
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let searched: usize = searchers.into_iter().map(|t| t.join().expect("a searcher")).sum();
+    drop(slow);
+    times.sort();
+    let p99 = times[times.len() * 99 / 100 - 1];
+    assert!(searched > 0, "no computer move was answered");
+    // Generous for a loaded test machine: a plain move queued behind the searches took seconds.
+    assert!(
+        p99 < Duration::from_millis(1000),
+        "plain moves' 99th percentile {p99:?}; all: {times:?}"
+    );
 }
