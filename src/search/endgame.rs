@@ -510,7 +510,7 @@ impl Worker<'_> {
         }
         let pos = self.position(cells, side, false);
         let moves = self.outcomes(&pos)?;
-        if index % STORE_CHECK_EVERY == 0 {
+        if index.is_multiple_of(STORE_CHECK_EVERY) {
             let other = self.position(cells, side, true);
             if self.outcomes(&other)? != moves {
                 return Err(Unserved::Stores(describe(self.game, &pos)));
