@@ -21,6 +21,8 @@
 
 pub mod board;
 pub mod check;
+// The command line and the browser board (cargo feature `cli`, on by default).
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod compile;
 pub mod conform;
@@ -62,6 +64,19 @@ pub struct LoadFailure {
     /// What is wrong.
     pub diagnostics: Vec<Diagnostic>,
 }
+
+impl std::fmt::Display for LoadFailure {
+    /// Every diagnostic as `sowlang check` prints it, without colour.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for d in &self.diagnostics {
+            f.write_str(&d.render(&self.sources, false))?;
+        }
+        Ok(())
+    }
+}
+
+/// A program can pass a failed load on with `?` as any other error.
+impl std::error::Error for LoadFailure {}
 
 /// Reads, checks and compiles a rule file with parameter overrides.
 pub fn load_game(path: &Path, overrides: &[Override]) -> Result<Loaded, LoadFailure> {

@@ -123,3 +123,14 @@ fn explain_runs_as_a_command() {
     assert_eq!(broken.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&broken.stderr).contains("sow::check::"));
 }
+
+// Issue 21: `LoadFailure` was no `Error`, so a program could not pass it on with `?`.
+#[test]
+fn a_failed_load_is_an_error() {
+    fn load(text: &str) -> Result<sowlang::Game, Box<dyn std::error::Error>> {
+        Ok(sowlang::load_text(Path::new("broken.sow"), text, &[])?.game)
+    }
+    let err = load("game \"Broken\"\nboard { pits 0 }\n").expect_err("refused");
+    assert!(err.to_string().contains("sow::check::out_of_range"), "{err}");
+    assert!(err.to_string().contains("a row of 0 pits is not possible"), "{err}");
+}
