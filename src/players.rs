@@ -13,6 +13,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::engine::{Event, Game, Player, Position};
+use crate::search::endgame::{self, Endgames};
 use crate::search::{self, alphabeta, mcts};
 
 /// Alpha-beta depth when none is given.
@@ -164,6 +165,12 @@ pub struct Choice {
 /// Chooses a move for the player to move, or `None` when there is none. With `all_scores`, search
 /// players give an exact score to every move (slower; for hints).
 pub fn choose(game: &Game, pos: &Position, spec: Spec, all_scores: bool, rng: &mut StdRng) -> Option<Choice> {
+    choose_with(game, pos, spec, all_scores, rng, None)
+}
+
+/// [`choose`], the search players (alpha-beta and MCTS) reading the exact value of every position
+/// in the endgame databases `db`: in such a position they play a best move, exactly.
+pub fn choose_with(game: &Game, pos: &Position, spec: Spec, all_scores: bool, rng: &mut StdRng, db: Option<&Endgames>) -> Option<Choice> {
     let moves = game.legal_moves(pos);
     if moves.is_empty() {
         return None;
@@ -196,7 +203,10 @@ pub fn choose(game: &Game, pos: &Position, spec: Spec, all_scores: bool, rng: &m
             })
         }
         Spec::AlphaBeta(limits) => {
-            let s = alphabeta::search(game, pos, limits, all_scores, rng)?;
+            let s = alphabeta::search_with(game, pos, limits, all_scores, rng, db)?;
+            if let Some(exact) = known(game, pos, s.pit, db) {
+                return Some(exact);
+            }
             Some(Choice {
                 pit: s.pit,
                 why: format!(
@@ -209,7 +219,10 @@ pub fn choose(game: &Game, pos: &Position, spec: Spec, all_scores: bool, rng: &m
             })
         }
         Spec::Mcts(budget) => {
-            let s = mcts::search(game, pos, budget, rng)?;
+            let s = mcts::search_with(game, pos, budget, rng, db)?;
+            if let Some(exact) = known(game, pos, s.pit, db) {
+                return Some(exact);
+            }
             Some(Choice {
                 pit: s.pit,
                 why: format!("won {:.0}% of {} random playouts", 100.0 * s.win_rate, s.playouts),
@@ -221,6 +234,18 @@ pub fn choose(game: &Game, pos: &Position, spec: Spec, all_scores: bool, rng: &m
             })
         }
     }
+}
+
+/// The choice of `pit` in words when `pos` is in the endgame databases: its exact final score
+/// difference and every move's.
+fn known(game: &Game, pos: &Position, pit: usize, db: Option<&Endgames>) -> Option<Choice> {
+    let moves = db?.moves(game, pos)?;
+    let value = moves.iter().find(|m| m.0 == pit)?.1;
+    Some(Choice {
+        pit,
+        why: format!("{} (the endgame databases)", endgame::describe_final(value)),
+        scores: moves.iter().map(|&(k, v)| (k, endgame::describe_final(v))).collect(),
+    })
 }
 
 /// A player's score minus the other's.

@@ -30,6 +30,7 @@ use crate::compile::ir::{Action, Feeding, GrandSlam, Then};
 use crate::diagnostic::Diagnostic;
 use crate::engine::{Event, Game, Outcome};
 use crate::players::{Match, Spec, play_game};
+use crate::search::endgame::Endgames;
 
 /// Most games one run may play: the report keeps each game's length and a hash of its moves.
 pub const MAX_GAMES: u64 = 1_000_000;
@@ -68,6 +69,8 @@ pub struct Args {
     /// Set a parameter (`--set pits=5`); may be repeated.
     #[arg(long = "set", value_parser = parse_set)]
     sets: Vec<Override>,
+    #[command(flatten)]
+    endgames: super::solve::Knowledge,
     #[command(flatten)]
     output: Output,
 }
@@ -186,6 +189,8 @@ struct GameStats {
     /// Round (or game) ends per end rule.
     ends: BTreeMap<String, u64>,
     moves_hash: u64,
+    /// How each side kept its won endgames (with the databases).
+    endgames: [WonEndgames; 2],
 }
 
 /// What is counted in a game and summed over the games.
@@ -388,6 +393,43 @@ struct Report {
     branching: f64,
     distinct_games: u64,
     seconds: f64,
+    /// With the endgame databases (when they exist for the game): how often each side left a won endgame.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    won_endgames: Option<EndgameReport>,
+}
+
+/// The databases' verdict on the players' endgames.
+#[derive(Debug, Serialize)]
+struct EndgameReport {
+    /// The databases hold every position with at most this many seeds on the board.
+    seeds: u32,
+    south: WonEndgames,
+    north: WonEndgames,
+}
+
+fn endgame_report(db: &Endgames, t: &Tally) -> EndgameReport {
+    EndgameReport {
+        seeds: db.seeds(),
+        south: t.endgames[0],
+        north: t.endgames[1],
+    }
+}
+
+/// The report's line on won endgames, when the databases judged the moves.
+fn endgame_line(r: &EndgameReport) -> String {
+    let side = |w: &WonEndgames| {
+        if w.moves == 0 {
+            "never stood in a won endgame".to_string()
+        } else {
+            format!("left {} of {} ({})", w.left, w.moves, pct(w.left as f64 / w.moves as f64))
+        }
+    };
+    format!(
+        "won endgames left (moves from a won position with at most {} seeds on the board after which it is no longer won): south {}, north {}\n",
+        r.seeds,
+        side(&r.south),
+        side(&r.north)
+    )
 }
 
 /// A seed for game `i` of a run seeded with `seed` (splitmix64 of both).
@@ -401,18 +443,53 @@ fn game_seed(seed: u64, i: u64) -> u64 {
     mix(seed ^ mix(i))
 }
 
-fn play_one(game: &Game, m: &Match) -> GameStats {
+fn play_one(game: &Game, m: &Match, db: Option<&Endgames>) -> GameStats {
     let mut stats = GameStats::default();
     let played = play_game(game, m, |_, legal, events| stats.observe(legal, events));
     let mut h = std::collections::hash_map::DefaultHasher::new();
     played.moves.hash(&mut h);
     stats.moves_hash = h.finish();
+    if let Some(db) = db {
+        stats.endgames = judge_endgames(game, db, &played.moves);
+    }
     stats.winner = if played.pos.over { played.pos.winner } else { None };
     stats.ended_by = played.pos.ended_by.clone();
     stats.capped = played.capped;
     stats.stuck = played.stuck;
     stats.plies = played.pos.ply;
     stats
+}
+
+/// Moves made from a won endgame, and how many of them left it, for one side (see
+/// [`judge_endgames`]).
+#[derive(Debug, Default, Clone, Copy, Serialize)]
+struct WonEndgames {
+    /// Moves made from a position of the databases whose exact value is a win for the mover.
+    moves: u64,
+    /// Those after which the position is no longer a win for the mover (a draw or a loss with best play).
+    left: u64,
+}
+
+/// The endgame databases' verdict on a game's moves, per side: every move made from a position the
+/// databases hold whose value is a win for the mover, and whether it kept the win. The game is
+/// played again from the start as `play_game` plays it.
+fn judge_endgames(game: &Game, db: &Endgames, moves: &[usize]) -> [WonEndgames; 2] {
+    let mut sides = [WonEndgames::default(); 2];
+    let mut pos = game.initial(None);
+    game.settle_start(&mut pos);
+    for &k in moves {
+        let mover = pos.to_move;
+        let before = db.final_margin(game, &pos, mover).filter(|_| !pos.over);
+        if game.apply(&mut pos, k).is_err() {
+            break;
+        }
+        if before.is_some_and(|m| m > 0) {
+            let side = &mut sides[mover.index()];
+            side.moves += 1;
+            side.left += u64::from(db.final_margin(game, &pos, mover).is_none_or(|m| m <= 0));
+        }
+    }
+    sides
 }
 
 /// Runs `analyze`.
@@ -436,6 +513,7 @@ pub fn run(args: Args) -> u8 {
             );
         }
     };
+    let db = Arc::new(args.endgames.read(&loaded.game));
     let game = Arc::new(loaded.game);
     let players = args.players.0;
     let games = args.games;
@@ -458,6 +536,7 @@ pub fn run(args: Args) -> u8 {
     let (tx, rx) = mpsc::channel::<GameStats>();
     let worker = {
         let game = Arc::clone(&game);
+        let db = Arc::clone(&db);
         let (seed, random_opening, max_plies) = (args.seed, args.random_opening, args.max_plies);
         std::thread::spawn(move || {
             pool.install(|| {
@@ -471,7 +550,7 @@ pub fn run(args: Args) -> u8 {
                         random_opening,
                         max_plies,
                     };
-                    let _ = tx.send(play_one(&game, &m));
+                    let _ = tx.send(play_one(&game, &m, db.as_ref().as_ref()));
                 });
             });
         })
@@ -511,7 +590,8 @@ pub fn run(args: Args) -> u8 {
         eprintln!("no game finished before the interruption: nothing to report");
         return INTERRUPTED_EXIT;
     }
-    let report = summarise(&args, &game, players, &tally, start.elapsed().as_secs_f64());
+    let mut report = summarise(&args, &game, players, &tally, start.elapsed().as_secs_f64());
+    report.won_endgames = db.as_ref().as_ref().map(|d| endgame_report(d, &tally));
     // The report is printed even when the plot cannot be written at the last moment (a full disk):
     // the games are not lost for it.
     if json {
@@ -570,6 +650,7 @@ struct Tally {
     lengths: Vec<u32>,
     hashes: HashSet<u64>,
     counts: Counts,
+    endgames: [WonEndgames; 2],
     /// Per rule (end rules as `end: NAME`): its kind, firings, and games in which it fired.
     rules: BTreeMap<String, (&'static str, u64, u64)>,
 }
@@ -615,6 +696,10 @@ impl Tally {
         self.lengths.push(g.plies);
         self.hashes.insert(g.moves_hash);
         self.counts.add(g.counts);
+        for (sum, side) in self.endgames.iter_mut().zip(g.endgames) {
+            sum.moves += side.moves;
+            sum.left += side.left;
+        }
         let kind = |name: &str| {
             if game.triggers.iter().any(|t| t.name == name) {
                 "trigger"
@@ -719,6 +804,7 @@ fn summarise(args: &Args, game: &Game, players: [Spec; 2], t: &Tally, seconds: f
         },
         distinct_games: t.hashes.len() as u64,
         seconds,
+        won_endgames: None,
     }
 }
 
@@ -844,6 +930,9 @@ fn human(r: &Report) -> String {
         "mean branching factor: {:.2}; distinct games: {} of {}\n",
         r.branching, r.distinct_games, r.games
     ));
+    if let Some(e) = &r.won_endgames {
+        s.push_str(&endgame_line(e));
+    }
     s
 }
 

@@ -22,7 +22,8 @@ use super::{Side, Start, fail, load, out, read_position_file, report};
 use crate::Override;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{Event, Game, Outcome, Player, Position};
-use crate::players::{Spec, choose};
+use crate::players::{Spec, choose_with};
+use crate::search::endgame::{self, Endgames};
 use crate::search::{self, alphabeta};
 
 /// Who the person plays against.
@@ -87,6 +88,8 @@ pub struct Args {
     hint_depth: Option<u32>,
     #[command(flatten)]
     start: Start,
+    #[command(flatten)]
+    endgames: super::solve::Knowledge,
 }
 
 /// The commands after the first (a move, whose words depend on the game: [`Session::help`]).
@@ -152,6 +155,8 @@ struct Session {
     /// Save after every move.
     autosave: bool,
     hint: alphabeta::Limits,
+    /// The game's endgame databases, when they exist: the computer and the hints read them.
+    db: Option<Endgames>,
     rng: StdRng,
     /// The number of moves played when the end of the game was last announced.
     ended_at: Option<usize>,
@@ -231,7 +236,9 @@ fn setup(args: &Args) -> Result<Session, u8> {
             time: Some(Duration::from_secs_f64(args.hint_time)),
         },
     };
+    let db = args.endgames.read(&game);
     let mut session = Session {
+        db,
         game,
         rules,
         sets,
@@ -551,7 +558,8 @@ impl Session {
         let label = format!("{} is thinking", self.who(pos.to_move));
         let game = &self.game;
         let rng = &mut self.rng;
-        let choice = thinking(&label, || choose(game, &pos, spec, false, rng));
+        let db = self.db.as_ref();
+        let choice = thinking(&label, || choose_with(game, &pos, spec, false, rng, db));
         let k = choice.expect("the caller checked that there is a legal move").pit;
         match record::play(game, &pos, &record::move_text(game, &pos, k)) {
             Ok(ply) => {
@@ -717,12 +725,16 @@ impl Session {
         let pos = self.pos().clone();
         let limits = self.hint;
         let rng = &mut self.rng;
+        let db = self.db.as_ref();
         let started = Instant::now();
-        let found = thinking("thinking about a hint", || alphabeta::search(game, &pos, limits, true, rng));
+        let found = thinking("thinking about a hint", || alphabeta::search_with(game, &pos, limits, true, rng, db));
         let elapsed = started.elapsed();
         let Some(found) = found else {
             return "there is no legal move\n".into();
         };
+        if let Some(exact) = db.and_then(|d| d.moves(game, &pos)) {
+            return self.exact_hint(&pos, found.pit, &exact);
+        }
         let does = |k: usize| -> Vec<String> {
             match record::play(game, &pos, &record::move_text(game, &pos, k)) {
                 Ok(ply) => effects(game, &pos, &ply, &self.view),
@@ -786,6 +798,52 @@ impl Session {
                 "  pit {:<3} {:<width$}  {what}\n",
                 record::move_text(game, &pos, k),
                 search::describe_score(v)
+            ));
+        }
+        s
+    }
+}
+
+impl Session {
+    /// The hint in a position of the endgame databases: every move's exact result with best play.
+    fn exact_hint(&self, pos: &Position, pit: usize, exact: &[(usize, i32)]) -> String {
+        let game = &self.game;
+        let does = |k: usize| -> Vec<String> {
+            match record::play(game, pos, &record::move_text(game, pos, k)) {
+                Ok(ply) => effects(game, pos, &ply, &self.view),
+                Err(_) => Vec::new(),
+            }
+        };
+        let value = |k: usize| exact.iter().find(|m| m.0 == k).map_or(0, |m| m.1);
+        let best = does(pit);
+        let name = record::move_text(game, pos, pit);
+        if self.quiet {
+            return format!("try pit {name}: it {}\n", endgame::describe_final(value(pit)));
+        }
+        let mut s = format!(
+            "hint: pit {name} {}{}\n",
+            endgame::describe_final(value(pit)),
+            if best.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", best.join(", "))
+            }
+        );
+        s.push_str("  The endgame databases hold this position: each result is exact, the final score difference\n  for you if both sides play their best from there.\n");
+        let mut ranked = exact.to_vec();
+        ranked.sort_by_key(|&(k, v)| (std::cmp::Reverse(v), k));
+        let width = ranked.iter().map(|&(_, v)| endgame::describe_final(v).len()).max().unwrap_or(0);
+        for (k, v) in ranked {
+            let what = does(k);
+            let what = if what.is_empty() {
+                "no capture".to_string()
+            } else {
+                what.join(", ")
+            };
+            s.push_str(&format!(
+                "  pit {:<3} {:<width$}  {what}\n",
+                record::move_text(game, pos, k),
+                endgame::describe_final(v)
             ));
         }
         s

@@ -53,6 +53,10 @@ pub struct Args {
     /// Solve without endgame databases.
     #[arg(long)]
     no_endgame: bool,
+    /// Build (or finish) the endgame databases and stop without solving: `play`, `analyze` and
+    /// `serve` then read them (with `--endgame N` for their size).
+    #[arg(long, conflicts_with = "no_endgame")]
+    only_endgames: bool,
     /// Where the endgame databases are kept (default: `$SOWLANG_DATABASES`, else
     /// `$XDG_CACHE_HOME/sowlang/endgame`, else `~/.cache/sowlang/endgame`).
     #[arg(long)]
@@ -157,12 +161,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// The folder of the endgame databases.
 fn database_dir(args: &Args) -> Option<PathBuf> {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    args.databases
-        .clone()
-        .or_else(|| var("SOWLANG_DATABASES"))
-        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("sowlang").join("endgame")))
-        .or_else(|| var("HOME").map(|d| d.join(".cache").join("sowlang").join("endgame")))
+    args.databases.clone().or_else(endgame::default_dir)
 }
 
 /// The most seeds on the board for databases that fit in a quarter of the available memory and
@@ -241,6 +240,54 @@ fn databases(args: &Args, game: &crate::Game) -> Result<Option<Endgames>, Diagno
     }
 }
 
+/// `--only-endgames`: builds the databases, says where they are, and stops.
+fn build_only(args: &Args, game: &crate::Game) -> u8 {
+    if let Err(why) = endgame::servable(game) {
+        return fail(
+            Diagnostic::bare("sow::solve::endgame", format!("no endgame databases for this game: {why}")),
+            1,
+        );
+    }
+    match databases(args, game) {
+        Ok(Some(db)) => {
+            let place = database_dir(args).map_or("in memory only (no folder to keep them in)".to_string(), |d| {
+                format!("in {}", d.display())
+            });
+            out(&format!(
+                "endgame databases of every position with at most {} seeds on the board, {place}\n",
+                db.seeds()
+            ));
+            0
+        }
+        Ok(None) => 1,
+        Err(d) => fail(d, 1),
+    }
+}
+
+/// How `play`, `analyze` and `serve` find the endgame databases: they read the ones that exist and
+/// never build any (`sowlang solve FILE --only-endgames` builds them).
+#[derive(Debug, Clone, clap::Args)]
+pub struct Knowledge {
+    /// Where the endgame databases are read from (default: `$SOWLANG_DATABASES`, else
+    /// `$XDG_CACHE_HOME/sowlang/endgame`, else `~/.cache/sowlang/endgame`); they are read when
+    /// they exist, never built here: `sowlang solve FILE --only-endgames --endgame N` builds them.
+    #[arg(long, value_name = "DIR")]
+    pub databases: Option<PathBuf>,
+    /// Do without the endgame databases even when they exist.
+    #[arg(long, conflicts_with = "databases")]
+    pub no_endgame: bool,
+}
+
+impl Knowledge {
+    /// The game's databases when they exist (see [`Endgames::read`]), or `None`.
+    pub fn read(&self, game: &crate::Game) -> Option<Endgames> {
+        if self.no_endgame {
+            return None;
+        }
+        Endgames::read(game, &self.databases.clone().or_else(endgame::default_dir)?)
+    }
+}
+
 /// Runs `solve`.
 pub fn run(args: Args) -> u8 {
     let json = args.output.json();
@@ -256,6 +303,9 @@ pub fn run(args: Args) -> u8 {
     limits.max_nodes = args.max_nodes.max(1);
     let method = resolve(args.method, game, limits);
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    if args.only_endgames {
+        return build_only(&args, game);
+    }
     let db = if method == Method::Mtdf {
         if let Err(r) = prove::supported(game) {
             return fail(refusal(&r, None), 1);

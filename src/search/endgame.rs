@@ -143,6 +143,26 @@ pub fn key(game: &Game) -> u64 {
     h
 }
 
+/// The folder where the endgame databases are kept when none is named: `$SOWLANG_DATABASES`, else
+/// `$XDG_CACHE_HOME/sowlang/endgame`, else `~/.cache/sowlang/endgame` (each game in its own folder
+/// inside, named by its [`key`]).
+pub fn default_dir() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var("SOWLANG_DATABASES")
+        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("sowlang").join("endgame")))
+        .or_else(|| var("HOME").map(|d| d.join(".cache").join("sowlang").join("endgame")))
+}
+
+/// A final score difference in words, for a player: "wins by 3 with best play", "draws with best
+/// play", "loses by 1 with best play".
+pub fn describe_final(margin: i32) -> String {
+    match margin.cmp(&0) {
+        std::cmp::Ordering::Greater => format!("wins by {margin} with best play"),
+        std::cmp::Ordering::Equal => "draws with best play".to_string(),
+        std::cmp::Ordering::Less => format!("loses by {} with best play", -margin),
+    }
+}
+
 /// Numbers the ways to put `n` seeds into `pits` pits (see the module documentation).
 #[derive(Debug, Clone)]
 pub struct Ranker {
@@ -371,6 +391,66 @@ impl Endgames {
         let r = self.ranker.rank(cells);
         let i = pos.to_move.index() as u64 * self.counts[n as usize] + r;
         Some(i32::from(layer.values()[i as usize] as i8))
+    }
+
+    /// The finished layers of `game` in `dir`, from 0 seeds on the board up to the last one before
+    /// the first missing (or damaged) layer: read, never built, so that a player or a hint costs no
+    /// build. `None` when the rules cannot have databases or there is none.
+    pub fn read(game: &Game, dir: &Path) -> Option<Endgames> {
+        servable(game).ok()?;
+        let folder = dir.join(format!("{:016x}", key(game)));
+        if !folder.is_dir() {
+            return None;
+        }
+        let pits = game.pit_count();
+        let most = game.total.min(MAX_SEEDS);
+        let ranker = Ranker::new(pits, most);
+        let k = key(game);
+        let mut layers = Vec::new();
+        let mut counts = Vec::new();
+        for n in 0..=most {
+            let Some(b) = read_layer(&layer_path(&folder, n), k, n, pits, ranker.count(n)) else {
+                break;
+            };
+            layers.push(b);
+            counts.push(ranker.count(n));
+        }
+        if layers.is_empty() {
+            return None;
+        }
+        Some(Endgames {
+            ranker,
+            pits,
+            layers,
+            counts,
+        })
+    }
+
+    /// The final score difference for `player` (their score minus the other's) when the game is
+    /// played out from `pos` with best play, if `pos` is finished or in the databases.
+    pub fn final_margin(&self, game: &Game, pos: &Position, player: Player) -> Option<i32> {
+        let now = margin(game, pos, player);
+        if pos.over {
+            return Some(now);
+        }
+        let v = self.value(pos)?;
+        Some(if pos.to_move == player { now + v } else { now - v })
+    }
+
+    /// Every legal move of `pos` with the final score difference it leads to for the player to move,
+    /// with best play after it, when `pos` is in the databases (its moves then lead to positions in
+    /// them or to the end of the game).
+    pub fn moves(&self, game: &Game, pos: &Position) -> Option<Vec<(usize, i32)>> {
+        self.value(pos)?;
+        let mover = pos.to_move;
+        game.legal_moves(pos)
+            .into_iter()
+            .map(|k| {
+                let mut child = pos.clone();
+                game.apply(&mut child, k).ok()?;
+                Some((k, self.final_margin(game, &child, mover)?))
+            })
+            .collect()
     }
 
     /// Builds layer `n`, the layers below it being done.

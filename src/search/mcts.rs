@@ -12,6 +12,7 @@ use rand::Rng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
+use super::endgame::Endgames;
 use super::evaluate;
 use crate::engine::{Game, Outcome, Player, Position};
 
@@ -57,6 +58,24 @@ struct Node {
 
 /// Searches the position, or returns `None` when there is no legal move.
 pub fn search(game: &Game, pos: &Position, budget: Budget, rng: &mut StdRng) -> Option<Searched> {
+    search_with(game, pos, budget, rng, None)
+}
+
+/// [`search`] with the endgame databases `db`: a position in them is not searched but answered
+/// with a best move (its reward the exact result), and a playout that reaches one stops there with
+/// the exact result.
+pub fn search_with(game: &Game, pos: &Position, budget: Budget, rng: &mut StdRng, db: Option<&Endgames>) -> Option<Searched> {
+    if let Some(exact) = db.and_then(|d| d.moves(game, pos)).filter(|m| !m.is_empty()) {
+        let best = exact.iter().map(|m| m.1).max()?;
+        let ties: Vec<usize> = exact.iter().filter(|m| m.1 == best).map(|m| m.0).collect();
+        let reward = |m: i32| 0.5 + 0.5 * f64::from(m.signum());
+        return Some(Searched {
+            pit: ties[rng.gen_range(0..ties.len())],
+            win_rate: reward(best),
+            playouts: 0,
+            moves: exact.iter().map(|&(k, m)| (k, 0, reward(m))).collect(),
+        });
+    }
     let mut untried = game.legal_moves(pos);
     if untried.is_empty() {
         return None;
@@ -118,7 +137,7 @@ pub fn search(game: &Game, pos: &Position, budget: Budget, rng: &mut StdRng) -> 
             }
         }
         // Simulation, then backing up.
-        let south = playout(game, &nodes[at].pos, rng);
+        let south = playout(game, &nodes[at].pos, rng, db);
         for &n in &path {
             let node = &mut nodes[n];
             node.visits += 1;
@@ -153,14 +172,17 @@ fn uct(n: &Node, log_parent: f64) -> f64 {
     n.reward / v + EXPLORATION * (log_parent / v).sqrt()
 }
 
-/// Plays at random to the end (or [`PLAYOUT_PLIES`]) and returns south's reward: 1 for a win, 0.5
-/// for a draw, 0 for a loss.
-fn playout(game: &Game, pos: &Position, rng: &mut StdRng) -> f64 {
+/// Plays at random to the end (or [`PLAYOUT_PLIES`], or a position in the databases `db`, whose
+/// result is known) and returns south's reward: 1 for a win, 0.5 for a draw, 0 for a loss.
+fn playout(game: &Game, pos: &Position, rng: &mut StdRng, db: Option<&Endgames>) -> f64 {
     let mut p = pos.clone();
     let mut pits: Vec<usize> = (1..=game.move_count()).collect();
     for _ in 0..PLAYOUT_PLIES {
         if p.over {
             break;
+        }
+        if let Some(m) = db.and_then(|d| d.final_margin(game, &p, Player::South)) {
+            return 0.5 + 0.5 * f64::from(m.signum());
         }
         if game.uses_choose {
             // A pit's moves differ by the answers they carry: they are listed to draw one.

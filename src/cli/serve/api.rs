@@ -972,8 +972,17 @@ fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
         depth: HINT_DEPTH,
         time: Some(HINT_TIME),
     };
-    let searched = alphabeta::search(game, pos, limits, true, &mut rng)
+    // The endgame databases that exist are read (never built): in a position they hold, every
+    // move's result is exact.
+    let db = crate::search::endgame::default_dir().and_then(|d| crate::search::endgame::Endgames::read(game, &d));
+    let searched = alphabeta::search_with(game, pos, limits, true, &mut rng, db.as_ref())
         .ok_or_else(|| ApiError::new(422, "sow::serve::no_move", format!("{} has no legal move", pos.to_move.name())))?;
+    let exact = db.as_ref().and_then(|d| d.moves(game, pos));
+    let exact_of = |k: usize| exact.as_ref().and_then(|e| e.iter().find(|m| m.0 == k)).map(|m| m.1);
+    let score_text = |k: usize, s: i32| match exact_of(k) {
+        Some(m) => crate::search::endgame::describe_final(m),
+        None => describe_score(s),
+    };
     let me = pos.to_move;
     let mut moves: Vec<(i32, Value)> = game
         .legal_moves(pos)
@@ -992,7 +1001,7 @@ fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
                     "captures": e.captured,
                     "another_move": e.another,
                     "feeds": e.feeds,
-                    "score": score.map(describe_score),
+                    "score": score.map(|s| score_text(k, s)),
                 }),
             ))
         })
@@ -1009,13 +1018,20 @@ fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
     } else {
         format!("{} ({words})", game.name_move(pos, searched.pit))
     };
-    Ok(json!({
-        "best": move_json(game, pos, searched.pit),
-        "why": format!(
+    let why = match exact_of(searched.pit) {
+        Some(m) => format!(
+            "pit {named}: {best}; it {} (exact: the endgame databases hold this position)",
+            crate::search::endgame::describe_final(m)
+        ),
+        None => format!(
             "pit {named}: {best}; with best play from both sides this leads to {} (looking {} moves ahead, counting both players' moves)",
             describe_score(searched.score),
             searched.depth
         ),
+    };
+    Ok(json!({
+        "best": move_json(game, pos, searched.pit),
+        "why": why,
         "depth": searched.depth,
         "moves": moves.into_iter().map(|(_, v)| v).collect::<Vec<_>>(),
     }))
