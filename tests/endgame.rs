@@ -286,3 +286,176 @@ fn alphabeta_with_databases_plays_every_endgame_position_perfectly_at_depth_one(
     assert_eq!(perfect, positions, "depth one with the databases is perfect");
     assert!(blind_perfect < positions, "without them it is not ({blind_perfect} of {positions})");
 }
+
+/// Runs sowlang from the repository root with `input` piped to it: exit code and stdout.
+fn sowlang(args: &[&str], input: &[u8]) -> (i32, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        // Only the databases a test names are read.
+        .env_remove("SOWLANG_DATABASES")
+        // A folder that does not exist: reading never creates one.
+        .env("XDG_CACHE_HOME", std::env::temp_dir().join("sowlang-endgame-no-such-cache"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sowlang");
+    let _ = child.stdin.take().expect("stdin").write_all(input);
+    let out = child.wait_with_output().expect("sowlang ends");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Kalah with 3 pits and 2 seeds: south [0,1,1], north [1,0,0], stores 4 and 5, south to move.
+/// Pit 3 sows into south's store (another move), then pit 2 ends in the empty south 3 across from
+/// north 1's seed: 2 seeds taken, 7 to 5, a win by 2. Pit 2 instead makes south 3 hold 2; north's
+/// only move, pit 1, sows into the empty north 2 across from an empty pit (nothing taken); south's
+/// only move, pit 3, sows the store and north 1 and empties south's row, so north keeps its 2 seeds:
+/// 5 to 7, a loss by 2.
+const WON_BY_TWO: &str = r#"{"pits":{"south":[0,1,1],"north":[1,0,0]},"stores":{"south":4,"north":5},"to_move":"south"}"#;
+
+#[test]
+fn a_hint_in_a_database_position_gives_every_move_s_exact_result() {
+    let dir = scratch("endgame", "hint");
+    let game = kalah(3, 2);
+    Endgames::open(
+        &game,
+        12,
+        &Build {
+            dir: Some(&dir),
+            report: &|_| {},
+            stop: &GO,
+        },
+    )
+    .expect("served");
+    let puzzle = dir.join("won-by-two.json");
+    std::fs::write(&puzzle, WON_BY_TWO).expect("write");
+    let (dir_arg, puzzle_arg) = (dir.display().to_string(), puzzle.display().to_string());
+    let base = [
+        "play",
+        "variants/kalah.sow",
+        "--set",
+        "pits=3",
+        "--set",
+        "seeds=2",
+        "--vs",
+        "human",
+        "--from",
+        &puzzle_arg,
+        "--hint-depth",
+        "1",
+    ];
+    let with: Vec<&str> = base.iter().copied().chain(["--databases", &dir_arg]).collect();
+    let (code, text) = sowlang(&with, b"hint\nquit\n");
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("hint: pit 3 wins by 2 with best play"), "{text}");
+    assert!(text.contains("pit 2   loses by 2 with best play"), "{text}");
+    // Without them, one ply ahead sees neither end: no exact word.
+    let without: Vec<&str> = base.iter().copied().chain(["--no-endgame"]).collect();
+    let (code, text) = sowlang(&without, b"hint\nquit\n");
+    assert_eq!(code, 0, "{text}");
+    assert!(!text.contains("with best play:"), "{text}");
+    assert!(text.contains("hint: pit"), "{text}");
+    // `analyze` judges the players' endgames with the same databases, and only when it has them.
+    let analyze = [
+        "analyze",
+        "variants/kalah.sow",
+        "--set",
+        "pits=3",
+        "--set",
+        "seeds=2",
+        "--games",
+        "20",
+        "--players",
+        "random,random",
+        "--json",
+    ];
+    let (code, text) = sowlang(&[&analyze[..], &["--databases", &dir_arg]].concat(), b"");
+    assert_eq!(code, 0, "{text}");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let judged = &report["won_endgames"];
+    assert_eq!(judged["seeds"], 12, "{text}");
+    let (moves, left) = (|s: &str| judged[s]["moves"].as_u64().expect("moves"), |s: &str| judged[s]["left"].as_u64().expect("left"));
+    assert!(left("south") <= moves("south") && left("north") <= moves("north"), "{text}");
+    // Random players stand in won endgames and leave some of them.
+    assert!(moves("south") + moves("north") > 0 && left("south") + left("north") > 0, "{text}");
+    let (_, text) = sowlang(&[&analyze[..], &["--no-endgame"]].concat(), b"");
+    assert!(!text.contains("won_endgames"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_search_players_with_databases_play_a_best_move_in_every_database_position() {
+    use rand::SeedableRng;
+    use sowlang::players::{self, Spec};
+    use sowlang::search::{alphabeta, mcts};
+    let game = kalah(3, 2);
+    let db = in_memory(&game, game.total).expect("served");
+    let specs = [
+        Spec::AlphaBeta(alphabeta::Limits { depth: 1, time: None }),
+        Spec::Mcts(mcts::Budget { playouts: 20, time: None }),
+    ];
+    let mut rng = rand::rngs::StdRng::seed_from_u64(24);
+    let (mut positions, mut blind_perfect) = (0, 0);
+    for pos in reachable(&game) {
+        if game.legal_moves(&pos).len() < 2 {
+            continue;
+        }
+        positions += 1;
+        // Each move's final score difference for the mover, worked out here from the values alone.
+        let keeps = |k: usize| {
+            let mut c = pos.clone();
+            game.apply(&mut c, k).expect("legal");
+            let now = if c.to_move == pos.to_move { margin(&game, &c) } else { -margin(&game, &c) };
+            let after = if c.over { 0 } else { i64::from(db.value(&c).expect("in the databases")) };
+            now + if c.to_move == pos.to_move { after } else { -after }
+        };
+        let best = margin(&game, &pos) + i64::from(db.value(&pos).expect("in the databases"));
+        for spec in specs {
+            let chosen = players::choose_with(&game, &pos, spec, false, &mut rng, Some(&db)).expect("a move");
+            assert_eq!(keeps(chosen.pit), best, "{spec}: {:?} {}", &pos.board.cells[..], pos.to_move.name());
+            let words = if best > 0 {
+                format!("wins by {best} with best play")
+            } else if best == 0 {
+                "draws with best play".to_string()
+            } else {
+                format!("loses by {} with best play", -best)
+            };
+            assert!(chosen.why.starts_with(&words), "{spec}: {}", chosen.why);
+        }
+        let blind = players::choose(&game, &pos, specs[1], false, &mut rng).expect("a move");
+        blind_perfect += usize::from(keeps(blind.pit) == best);
+    }
+    assert!(positions > 100, "{positions}");
+    assert!(blind_perfect < positions, "MCTS without them is not perfect ({blind_perfect} of {positions})");
+}
+
+#[test]
+fn databases_are_read_only_where_their_layers_are() {
+    let dir = scratch("endgame", "read");
+    let game = kalah(3, 2);
+    assert!(Endgames::read(&game, &dir).is_none(), "nothing there: nothing read, nothing built");
+    assert!(!dir.join(format!("{:016x}", endgame::key(&game))).exists());
+    Endgames::open(
+        &game,
+        6,
+        &Build {
+            dir: Some(&dir),
+            report: &|_| {},
+            stop: &GO,
+        },
+    )
+    .expect("served");
+    assert_eq!(Endgames::read(&game, &dir).map(|d| d.seeds()), Some(6));
+    // A missing layer ends what is read: the layers above it cannot be trusted to be of this build.
+    let folder = dir.join(format!("{:016x}", endgame::key(&game)));
+    std::fs::remove_file(folder.join("layer-004.sowdb")).expect("remove");
+    let db = Endgames::read(&game, &dir).expect("layers 0 to 3");
+    assert_eq!(db.seeds(), 3);
+    let files = std::fs::read_dir(&folder).expect("folder").count();
+    assert_eq!(files, 6, "reading built nothing");
+    let _ = std::fs::remove_dir_all(&dir);
+}

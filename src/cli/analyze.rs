@@ -450,7 +450,10 @@ fn play_one(game: &Game, m: &Match, db: Option<&Endgames>) -> GameStats {
     played.moves.hash(&mut h);
     stats.moves_hash = h.finish();
     if let Some(db) = db {
-        stats.endgames = judge_endgames(game, db, &played.moves);
+        // Where `play_game` starts.
+        let mut start = game.initial(None);
+        game.settle_start(&mut start);
+        stats.endgames = judge_endgames(game, db, &start, &played.moves);
     }
     stats.winner = if played.pos.over { played.pos.winner } else { None };
     stats.ended_by = played.pos.ended_by.clone();
@@ -471,12 +474,11 @@ struct WonEndgames {
 }
 
 /// The endgame databases' verdict on a game's moves, per side: every move made from a position the
-/// databases hold whose value is a win for the mover, and whether it kept the win. The game is
-/// played again from the start as `play_game` plays it.
-fn judge_endgames(game: &Game, db: &Endgames, moves: &[usize]) -> [WonEndgames; 2] {
+/// databases hold whose value is a win for the mover, and whether it kept the win. The game's
+/// `moves` are played again from `start`.
+fn judge_endgames(game: &Game, db: &Endgames, start: &crate::engine::Position, moves: &[usize]) -> [WonEndgames; 2] {
     let mut sides = [WonEndgames::default(); 2];
-    let mut pos = game.initial(None);
-    game.settle_start(&mut pos);
+    let mut pos = start.clone();
     for &k in moves {
         let mover = pos.to_move;
         let before = db.final_margin(game, &pos, mover).filter(|_| !pos.over);
@@ -1142,6 +1144,44 @@ fn plot_svg(r: &Report) -> String {
 mod tests {
     use super::*;
     use crate::engine::Player;
+
+    #[test]
+    fn a_won_endgame_left_is_counted_for_the_side_that_left_it() {
+        let sets = [
+            Override {
+                name: "pits".into(),
+                value: 3,
+            },
+            Override {
+                name: "seeds".into(),
+                value: 2,
+            },
+        ];
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/kalah.sow");
+        let game = crate::load_game(&file, &sets).unwrap_or_else(|_| panic!("kalah loads")).game;
+        let stop = AtomicBool::new(false);
+        let build = crate::search::endgame::Build {
+            dir: None,
+            report: &|_| {},
+            stop: &stop,
+        };
+        let db = Endgames::open(&game, 12, &build).expect("kalah is served");
+        // South [0,1,1], north [1,0,0], stores 4 and 5, south to move. Pit 3 sows into the store
+        // (another move), then pit 2 ends in the empty south 3 across from north 1's seed: 2 seeds
+        // taken, 7 to 5, a win by 2. Pit 2 instead makes south 3 hold 2; north's only move, pit 1,
+        // sows into the empty north 2 across from an empty pit (nothing taken); south's only move,
+        // pit 3, sows the store and north 1 and empties south's row: north keeps its 2 seeds, 5 to 7.
+        let text = r#"{"pits":{"south":[0,1,1],"north":[1,0,0]},"stores":{"south":4,"north":5},"to_move":"south"}"#;
+        let start = crate::position::from_json(&game, text).expect("a position");
+        assert_eq!(db.final_margin(&game, &start, Player::South), Some(2));
+        let kept = judge_endgames(&game, &db, &start, &[3, 2]);
+        assert_eq!((kept[0].moves, kept[0].left, kept[1].moves), (2, 0, 0));
+        let left = judge_endgames(&game, &db, &start, &[2, 1, 3]);
+        // South left its win; north then stood in a won endgame and kept it; south's last move was
+        // from a lost position.
+        assert_eq!((left[0].moves, left[0].left), (1, 1));
+        assert_eq!((left[1].moves, left[1].left), (1, 0));
+    }
 
     #[test]
     fn wilson_interval_brackets_the_rate() {
