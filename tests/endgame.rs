@@ -459,3 +459,102 @@ fn databases_are_read_only_where_their_layers_are() {
     assert_eq!(files, 6, "reading built nothing");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Positions met in random games of `game` (every one of `games` games from the start, each move
+/// drawn with `seed`).
+fn visited(game: &Game, games: u64, seed: u64) -> Vec<Position> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = game.initial(None);
+        game.settle_start(&mut pos);
+        for _ in 0..300 {
+            let moves = game.legal_moves(&pos);
+            if pos.over || moves.is_empty() {
+                break;
+            }
+            out.push(pos.clone());
+            let k = moves[rng.gen_range(0..moves.len())];
+            game.apply(&mut pos, k).expect("legal");
+        }
+    }
+    out
+}
+
+#[test]
+fn the_fast_successors_are_the_general_engine_s_moves_and_positions() {
+    let mut compared = Vec::new();
+    // The shipped games the fast form serves for a search (those without a repetition rule or
+    // relay sowing), and Oware without its repetition rule: feeding, a grand slam, captures in a
+    // series and end rules on the stores.
+    let oware = std::fs::read_to_string(root().join("variants/oware.sow")).expect("oware");
+    let no_repetition = oware.replace("end \"endless chasing\" when repeated remaining split", "");
+    assert_ne!(oware, no_repetition);
+    let invented = sowlang::load_text(Path::new("oware_without_repetition.sow"), &no_repetition, &[])
+        .unwrap_or_else(|_| panic!("checks"))
+        .game;
+    let games = shipped()
+        .into_iter()
+        .filter_map(|f| Some((f.file_stem()?.to_string_lossy().to_string(), sowlang::load_game(&f, &[]).ok()?.game)))
+        .chain([("oware_without_repetition".to_string(), invented)]);
+    for (name, game) in games {
+        let general = game.without_fast_form();
+        let mut fast = 0;
+        for pos in visited(&game, 20, 7) {
+            let mut out = Vec::new();
+            if !game.fast_children(&pos, &mut out) {
+                continue;
+            }
+            let expected: Vec<(usize, Position)> = general
+                .legal_moves(&pos)
+                .into_iter()
+                .map(|k| {
+                    let mut c = pos.clone();
+                    general.apply(&mut c, k).expect("legal");
+                    (k, c)
+                })
+                .collect();
+            assert_eq!(out, expected, "{name}: {:?}", pos.board.cells);
+            fast += 1;
+        }
+        if fast > 0 {
+            compared.push(name);
+        }
+    }
+    assert!(compared.iter().any(|n| n == "kalah"), "{compared:?}");
+    assert!(compared.iter().any(|n| n == "oware_without_repetition"), "{compared:?}");
+    println!("{compared:?}");
+}
+
+#[test]
+fn databases_and_proofs_are_the_same_with_the_fast_form_and_without() {
+    for (pits, seeds) in [(3, 2), (4, 2), (2, 4)] {
+        let game = kalah(pits, seeds);
+        assert!(game.has_fast_form());
+        let general = game.without_fast_form();
+        let upto = game.total.min(10);
+        let (fast_db, general_db) = (in_memory(&game, upto).expect("served"), in_memory(&general, upto).expect("served"));
+        for n in 0..=upto {
+            assert_eq!(fast_db.layer_values(n), general_db.layer_values(n), "pits={pits} seeds={seeds} layer {n}");
+        }
+        let mut start = game.initial(None);
+        game.settle_start(&mut start);
+        let options = prove::Options {
+            table_bytes: 4 << 20,
+            max_nodes: 50_000_000,
+        };
+        for db in [None, Some(5)] {
+            let (a, b) = match db {
+                Some(n) => (
+                    in_memory(&game, n).expect("served"),
+                    in_memory(&general, n).expect("served"),
+                ),
+                None => (in_memory(&game, 0).expect("served"), in_memory(&general, 0).expect("served")),
+            };
+            let fast = prove::prove(&game, &start, Some(&a), options, &Watch::QUIET).expect("small");
+            let slow = prove::prove(&general, &start, Some(&b), options, &Watch::QUIET).expect("small");
+            assert_eq!((fast.value, fast.margin, &fast.moves), (slow.value, slow.margin, &slow.moves), "pits={pits} seeds={seeds}");
+        }
+    }
+}

@@ -744,6 +744,71 @@ impl Game {
     }
 }
 
+impl Game {
+    /// Every legal move of `pos` (in order) with the position it leads to, worked out in fast form
+    /// for the exact searches (the full-board solver, the endgame databases): the end rules are read
+    /// as a playout reads them (`Game::fast_loop`, but the store-only rules after every move, since a
+    /// search may start anywhere), and a move after which one holds is finished by the general
+    /// engine (`Game::end_and_go_on`), so each position is the one `apply` leaves. `false`, with
+    /// `out` untouched, when the general engine must answer: no fast form for `pos`, moves that
+    /// relay, or a history of positions to keep.
+    pub fn fast_children(&self, pos: &Position, out: &mut Vec<(usize, Position)>) -> bool {
+        let hints = Hints::of(self, pos);
+        let Some(ff) = self.fast_form_for(pos, hints) else {
+            return false;
+        };
+        if ff.relay.is_some() || self.uses_repeated {
+            return false;
+        }
+        let board = pos.board.cells.iter().enumerate().fold(0u128, |b, (c, &n)| b | u128::from(n) << (8 * c));
+        let mover = pos.to_move;
+        let mut left = ff.legal(board, filled_bits(board), mover);
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let (after, another) = ff.play(board, mover.index() * ff.side + i, mover);
+            let at = Packed {
+                board: after,
+                to_move: if another { mover } else { mover.other() },
+                ply: pos.ply + 1,
+            };
+            let filled = filled_bits(after);
+            let next = ff.legal(after, filled, at.to_move);
+            let mut holding = if next == 0 { self.end_kinds.no_moves } else { 0 };
+            if ff.row_rules != 0 || !ff.probes.is_empty() {
+                let (mut any_hold, mut all_fail) = (0, 0);
+                if ff.row_rules != 0 {
+                    let empty = usize::from(filled & ff.row_cells[0] == 0) * 2 + usize::from(filled & ff.row_cells[1] == 0);
+                    (any_hold, all_fail) = ff.row_probes[(mover.index() * 8 + at.to_move.index() * 4 + empty) & 15];
+                }
+                for (rule, probe) in &ff.probes {
+                    let holds = ff.probe(probe, &at);
+                    any_hold |= u64::from(holds) << rule;
+                    all_fail |= u64::from(!holds) << rule;
+                }
+                holding |= any_hold & ff.any_probes | ff.all_probes & !all_fail;
+            }
+            if !ff.store_hits.is_empty() {
+                holding |= ff.store_rules_holding(after);
+            }
+            if ff.tested != 0 {
+                holding |= self.tested_ends(ff, &at, mover);
+            }
+            let mut child = pos.clone();
+            for (c, n) in child.board.cells.iter_mut().enumerate() {
+                *n = lane(after, c);
+            }
+            child.to_move = at.to_move;
+            child.ply = at.ply;
+            if holding != 0 {
+                self.end_and_go_on(&mut child, mover, holding.trailing_zeros() as usize, hints, &mut Silent);
+            }
+            out.push((i + 1, child));
+        }
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

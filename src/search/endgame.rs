@@ -393,6 +393,11 @@ impl Endgames {
         Some(i32::from(layer.values()[i as usize] as i8))
     }
 
+    /// The values of layer `n` (south to move, then north), as the files hold them.
+    pub fn layer_values(&self, n: u32) -> Option<&[u8]> {
+        self.layers.get(n as usize).map(Bytes::values)
+    }
+
     /// The finished layers of `game` in `dir`, from 0 seeds on the board up to the last one before
     /// the first missing (or damaged) layer: read, never built, so that a player or a hint costs no
     /// build. `None` when the rules cannot have databases or there is none.
@@ -643,9 +648,7 @@ impl Worker<'_> {
         let before = margin(game, pos, mover);
         let pits = self.eg.pits;
         let mut out = Vec::new();
-        for k in game.legal_moves(pos) {
-            let mut child = pos.clone();
-            game.apply(&mut child, k).expect("listed moves are legal");
+        for (k, child) in super::successors(game, pos) {
             let gain = margin(game, &child, mover) - before;
             if child.over {
                 let s = game.scores(&child);

@@ -64,6 +64,21 @@ pub fn describe_score(score: i32) -> String {
     }
 }
 
+/// Every legal move of `pos` (in order) with the position it leads to: in the game's fast form when
+/// it has one for `pos` ([`Game::fast_children`]), else by the general engine. The exact searches
+/// (the full-board solver, the endgame databases) visit every position this way.
+pub fn successors(game: &Game, pos: &Position) -> Vec<(usize, Position)> {
+    let mut out = Vec::new();
+    if !game.fast_children(pos, &mut out) {
+        out.extend(game.legal_moves(pos).into_iter().map(|k| {
+            let mut c = pos.clone();
+            game.apply(&mut c, k).expect("listed moves are legal");
+            (k, c)
+        }));
+    }
+    out
+}
+
 /// What a position is, for a transposition table: the board (seeds, claims, closures), whose turn,
 /// the round and rounds won, and the move number when some rule reads it (or the moves of the round).
 /// Not the history: see

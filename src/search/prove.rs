@@ -292,7 +292,7 @@ impl Searcher<'_> {
             alpha = alpha.max(lo);
             beta = beta.min(up);
         }
-        let moves = game.legal_moves(pos);
+        let moves = super::successors(game, pos);
         if moves.is_empty() {
             let ended = super::alphabeta::finished_as_is(game, pos);
             return Ok(utility(game, &ended, pos.to_move) as i32);
@@ -302,9 +302,7 @@ impl Searcher<'_> {
         // Every child first: their known values and the table's bounds on them may end the search
         // here (enhanced transposition cut-offs), and they order the moves.
         let mut children: Vec<(i32, u8, Position, bool, Option<i32>)> = Vec::with_capacity(moves.len());
-        for (place, &k) in moves.iter().enumerate() {
-            let mut c = pos.clone();
-            game.apply(&mut c, k).expect("listed moves are legal");
+        for (place, (_, c)) in moves.into_iter().enumerate() {
             let same = c.to_move == mover;
             if s.bounded && !s.keeps_bounds(pos, &c) {
                 s.unbounded.store(true, Ordering::Relaxed);
