@@ -228,3 +228,90 @@ fn solving_a_full_board_is_refused_with_an_estimate() {
     let text = r.to_string();
     assert!(text.contains("positions") && text.contains("e1"), "{text}");
 }
+
+/// The measurement of docs/analysis.md ("Players with endgame databases"): each player with the
+/// endgame databases against the same player without them, from the same random endgame positions
+/// of Kalah(6,4), once from each seat. Run it on purpose (it builds databases of 3.9e7 positions):
+/// `cargo test --release --test main -- --ignored --nocapture players_with_endgame_databases`.
+#[test]
+#[ignore = "a measurement: builds databases of 14 seeds on the board for Kalah(6,4), about a minute"]
+fn players_with_endgame_databases_against_the_same_players_without() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use sowlang::players::choose_with;
+    use sowlang::search::endgame::{Build, Endgames};
+    use sowlang::search::{alphabeta, mcts};
+    use std::sync::atomic::AtomicBool;
+
+    const SEEDS: u32 = 14;
+    let game = load(&crate::support::root().join("variants/kalah.sow"), &[]).expect("kalah");
+    let stop = AtomicBool::new(false);
+    let started = std::time::Instant::now();
+    let db = Endgames::open(
+        &game,
+        SEEDS,
+        &Build {
+            dir: None,
+            report: &|_| {},
+            stop: &stop,
+        },
+    )
+    .expect("kalah is served");
+    println!("databases of {SEEDS} seeds built in {:.1} s", started.elapsed().as_secs_f64());
+    let pits = game.pit_count();
+    // Positions of random games when 15 to 20 seeds are left on the board: just beyond the
+    // databases, so that a search reaches them within a few plies.
+    let mut rng = StdRng::seed_from_u64(2024);
+    let mut starts = Vec::new();
+    while starts.len() < 200 {
+        let mut pos = game.initial(None);
+        game.settle_start(&mut pos);
+        let target = rng.gen_range(15..=20);
+        loop {
+            let moves = game.legal_moves(&pos);
+            if pos.over || moves.is_empty() {
+                break;
+            }
+            if pos.board.cells[..pits].iter().sum::<u32>() <= target {
+                starts.push(pos.clone());
+                break;
+            }
+            game.apply(&mut pos, moves[rng.gen_range(0..moves.len())]).expect("legal");
+        }
+    }
+    let specs = [
+        Spec::AlphaBeta(alphabeta::Limits { depth: 2, time: None }),
+        Spec::AlphaBeta(alphabeta::Limits { depth: 4, time: None }),
+        Spec::Mcts(mcts::Budget { playouts: 300, time: None }),
+    ];
+    for spec in specs {
+        let results: Vec<(i64, Outcome, Player)> = starts
+            .par_iter()
+            .enumerate()
+            .flat_map(|(i, start)| {
+                [Player::South, Player::North].into_par_iter().map(move |knows| (i, start, knows))
+            })
+            .map(|(i, start, knows)| {
+                let mut rng = StdRng::seed_from_u64(i as u64);
+                let mut pos = start.clone();
+                while !pos.over {
+                    let db = (pos.to_move == knows).then_some(&db);
+                    let Some(c) = choose_with(&game, &pos, spec, false, &mut rng, db) else { break };
+                    game.apply(&mut pos, c.pit).expect("legal");
+                }
+                let s = game.scores(&pos);
+                let margin = i64::from(s[knows.index()]) - i64::from(s[knows.other().index()]);
+                (margin, pos.winner.unwrap_or(Outcome::Draw), knows)
+            })
+            .collect();
+        let won = |o: Outcome, p: Player| matches!((o, p), (Outcome::South, Player::South) | (Outcome::North, Player::North));
+        let wins = results.iter().filter(|r| won(r.1, r.2)).count();
+        let losses = results.iter().filter(|r| won(r.1, r.2.other())).count();
+        let draws = results.len() - wins - losses;
+        let mean = results.iter().map(|r| r.0).sum::<i64>() as f64 / results.len() as f64;
+        println!(
+            "{spec}: with the databases {wins} wins, {draws} draws, {losses} losses of {} games; mean final margin {mean:+.2}",
+            results.len()
+        );
+    }
+}
