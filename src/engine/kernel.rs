@@ -744,15 +744,37 @@ impl Game {
     }
 }
 
+/// A move worked out in fast form for a search (see [`Game::fast_moves`]).
+#[derive(Debug, Clone)]
+pub struct FastMove {
+    /// The move's number.
+    pub pit: usize,
+    /// The seeds of every cell after it (pits, then the two stores), one byte a cell.
+    pub cells: u128,
+    /// Who moves next.
+    pub to_move: Player,
+    /// The finished position, when an end rule held after the move (then `cells` and `to_move`
+    /// are as the move left them, before the end rule).
+    pub ended: Option<Box<Position>>,
+}
+
+impl FastMove {
+    /// The seeds in cell `c` after the move.
+    #[inline]
+    pub fn seeds(&self, c: usize) -> u32 {
+        lane(self.cells, c)
+    }
+}
+
 impl Game {
-    /// Every legal move of `pos` (in order) with the position it leads to, worked out in fast form
-    /// for the exact searches (the full-board solver, the endgame databases): the end rules are read
-    /// as a playout reads them (`Game::fast_loop`, but the store-only rules after every move, since a
-    /// search may start anywhere), and a move after which one holds is finished by the general
-    /// engine (`Game::end_and_go_on`), so each position is the one `apply` leaves. `false`, with
-    /// `out` untouched, when the general engine must answer: no fast form for `pos`, moves that
-    /// relay, or a history of positions to keep.
-    pub fn fast_children(&self, pos: &Position, out: &mut Vec<(usize, Position)>) -> bool {
+    /// Every legal move of `pos` (in order), worked out in fast form for the exact searches (the
+    /// full-board solver, the endgame databases), without a position for each: the end rules are
+    /// read as a playout reads them (`Game::fast_loop`, but the store-only rules after every move,
+    /// since a search may start anywhere), and a move after which one holds is finished by the
+    /// general engine (`Game::end_and_go_on`), so each result is the one `apply` gives. `false`,
+    /// with `out` untouched, when the general engine must answer: no fast form for `pos`, moves
+    /// that relay, or a history of positions to keep.
+    pub fn fast_moves(&self, pos: &Position, out: &mut Vec<FastMove>) -> bool {
         let hints = Hints::of(self, pos);
         let Some(ff) = self.fast_form_for(pos, hints) else {
             return false;
@@ -794,17 +816,50 @@ impl Game {
             if ff.tested != 0 {
                 holding |= self.tested_ends(ff, &at, mover);
             }
-            let mut child = pos.clone();
-            for (c, n) in child.board.cells.iter_mut().enumerate() {
-                *n = lane(after, c);
-            }
-            child.to_move = at.to_move;
-            child.ply = at.ply;
-            if holding != 0 {
+            let ended = (holding != 0).then(|| {
+                let mut child = Box::new(pos.clone());
+                self.unpack_move(&mut child, after, at.to_move);
                 self.end_and_go_on(&mut child, mover, holding.trailing_zeros() as usize, hints, &mut Silent);
-            }
-            out.push((i + 1, child));
+                child
+            });
+            out.push(FastMove {
+                pit: i + 1,
+                cells: after,
+                to_move: at.to_move,
+                ended,
+            });
         }
+        true
+    }
+
+    /// `pos` made the position a [`FastMove`] from it leads to, when no end rule held: its cells,
+    /// the player to move and the move number.
+    pub fn unpack_move(&self, pos: &mut Position, cells: u128, to_move: Player) {
+        for (c, n) in pos.board.cells.iter_mut().enumerate() {
+            *n = lane(cells, c);
+        }
+        pos.to_move = to_move;
+        pos.ply += 1;
+    }
+
+    /// Every legal move of `pos` (in order) with the position it leads to, from [`Game::fast_moves`];
+    /// `false` when the general engine must answer.
+    pub fn fast_children(&self, pos: &Position, out: &mut Vec<(usize, Position)>) -> bool {
+        let mut moves = Vec::new();
+        if !self.fast_moves(pos, &mut moves) {
+            return false;
+        }
+        out.extend(moves.into_iter().map(|m| {
+            let child = match m.ended {
+                Some(p) => *p,
+                None => {
+                    let mut c = pos.clone();
+                    self.unpack_move(&mut c, m.cells, m.to_move);
+                    c
+                }
+            };
+            (m.pit, child)
+        }));
         true
     }
 }

@@ -23,6 +23,7 @@ pub use crate::compile::ir::Game;
 pub use choice::{CHOICE_SHIFT, move_base};
 pub(crate) use eval::empty_extremes;
 pub use history::History;
+pub use kernel::FastMove;
 pub use moves::Moves;
 pub use perft::Playout;
 pub use perft::draw;

@@ -644,41 +644,63 @@ impl Worker<'_> {
     #[allow(clippy::type_complexity)]
     fn outcomes(&self, pos: &Position) -> Result<Vec<(i32, Option<(Vec<u32>, bool)>)>, Unserved> {
         let game = self.game;
-        let mover = pos.to_move;
-        let before = margin(game, pos, mover);
-        let pits = self.eg.pits;
+        let before = margin(game, pos, pos.to_move);
         let mut out = Vec::new();
-        for (k, child) in super::successors(game, pos) {
-            let gain = margin(game, &child, mover) - before;
-            if child.over {
-                let s = game.scores(&child);
-                let by_seeds = match s[0].cmp(&s[1]) {
-                    std::cmp::Ordering::Greater => Outcome::South,
-                    std::cmp::Ordering::Less => Outcome::North,
-                    std::cmp::Ordering::Equal => Outcome::Draw,
-                };
-                if child.winner != Some(by_seeds) {
-                    return Err(Unserved::Winner(format!(
-                        "after {} from {}",
-                        game.move_name(k),
-                        describe(game, pos)
-                    )));
+        let mut fast = Vec::new();
+        if game.fast_moves(pos, &mut fast) {
+            // One position, made each move's in turn, rather than a copy a move.
+            let mut scratch = pos.clone();
+            for m in fast {
+                match &m.ended {
+                    Some(child) => out.push(self.outcome(pos, m.pit, child, before)?),
+                    None => {
+                        scratch.ply = pos.ply;
+                        game.unpack_move(&mut scratch, m.cells, m.to_move);
+                        out.push(self.outcome(pos, m.pit, &scratch, before)?);
+                    }
                 }
-                out.push((gain, None));
-                continue;
             }
-            let cells = child.board.cells[..pits].to_vec();
-            if cells.iter().sum::<u32>() > self.n {
-                return Err(Unserved::Grows(format!("{} from {}", game.move_name(k), describe(game, pos))));
+        } else {
+            for (k, child) in super::successors(game, pos) {
+                out.push(self.outcome(pos, k, &child, before)?);
             }
-            out.push((gain, Some((cells, child.to_move == mover))));
         }
         if out.is_empty() && !pos.over {
             // As the searches score a position without moves: finished as it is.
             let ended = super::alphabeta::finished_as_is(game, pos);
-            out.push((margin(game, &ended, mover) - before, None));
+            out.push((margin(game, &ended, pos.to_move) - before, None));
         }
         Ok(out)
+    }
+
+    /// What move `k` from `pos` (whose mover's margin is `before`) into `child` adds to the mover's
+    /// score difference, and where it leads, checking what the databases stand on.
+    #[allow(clippy::type_complexity)]
+    fn outcome(&self, pos: &Position, k: usize, child: &Position, before: i32) -> Result<(i32, Option<(Vec<u32>, bool)>), Unserved> {
+        let game = self.game;
+        let mover = pos.to_move;
+        let gain = margin(game, child, mover) - before;
+        if child.over {
+            let s = game.scores(child);
+            let by_seeds = match s[0].cmp(&s[1]) {
+                std::cmp::Ordering::Greater => Outcome::South,
+                std::cmp::Ordering::Less => Outcome::North,
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            };
+            if child.winner != Some(by_seeds) {
+                return Err(Unserved::Winner(format!(
+                    "after {} from {}",
+                    game.move_name(k),
+                    describe(game, pos)
+                )));
+            }
+            return Ok((gain, None));
+        }
+        let cells = child.board.cells[..self.eg.pits].to_vec();
+        if cells.iter().sum::<u32>() > self.n {
+            return Err(Unserved::Grows(format!("{} from {}", game.move_name(k), describe(game, pos))));
+        }
+        Ok((gain, Some((cells, child.to_move == mover))))
     }
 }
 
