@@ -134,6 +134,16 @@ impl Table {
         pair[i][1].store(d, Ordering::Relaxed);
     }
 
+    /// Asks the processor to bring `h`'s bucket into the cache, so that a probe soon after does not
+    /// wait for memory.
+    #[inline]
+    fn prefetch(&self, h: u64) {
+        #[cfg(target_arch = "x86_64")]
+        safe_arch::prefetch_t0(&self.slots[self.bucket(h)]);
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = h;
+    }
+
     fn used(&self) -> u64 {
         self.slots.iter().filter(|[_, d]| d.load(Ordering::Relaxed) != 0).count() as u64
     }
@@ -301,6 +311,12 @@ impl Searcher<'_> {
         let hint = entry.map(|e| usize::from(e.best));
         // Every child first: their known values and the table's bounds on them may end the search
         // here (enhanced transposition cut-offs), and they order the moves.
+        // Every child's bucket asked for first: the probes below then wait for memory about once a
+        // node rather than once a child (the table is far larger than the caches, and a probe
+        // missed them nine times in ten; perf, Kalah 5x3).
+        for (_, c) in &moves {
+            s.table.prefetch(game.hash(c));
+        }
         let mut children: Vec<(i32, u8, Position, bool, Option<i32>)> = Vec::with_capacity(moves.len());
         for (place, (_, c)) in moves.into_iter().enumerate() {
             let same = c.to_move == mover;
