@@ -378,7 +378,10 @@ fn a_hint_in_a_database_position_gives_every_move_s_exact_result() {
     let report: serde_json::Value = serde_json::from_str(&text).expect("json");
     let judged = &report["won_endgames"];
     assert_eq!(judged["seeds"], 12, "{text}");
-    let (moves, left) = (|s: &str| judged[s]["moves"].as_u64().expect("moves"), |s: &str| judged[s]["left"].as_u64().expect("left"));
+    let (moves, left) = (
+        |s: &str| judged[s]["moves"].as_u64().expect("moves"),
+        |s: &str| judged[s]["left"].as_u64().expect("left"),
+    );
     assert!(left("south") <= moves("south") && left("north") <= moves("north"), "{text}");
     // Random players stand in won endgames and leave some of them.
     assert!(moves("south") + moves("north") > 0 && left("south") + left("north") > 0, "{text}");
@@ -409,8 +412,16 @@ fn the_search_players_with_databases_play_a_best_move_in_every_database_position
         let keeps = |k: usize| {
             let mut c = pos.clone();
             game.apply(&mut c, k).expect("legal");
-            let now = if c.to_move == pos.to_move { margin(&game, &c) } else { -margin(&game, &c) };
-            let after = if c.over { 0 } else { i64::from(db.value(&c).expect("in the databases")) };
+            let now = if c.to_move == pos.to_move {
+                margin(&game, &c)
+            } else {
+                -margin(&game, &c)
+            };
+            let after = if c.over {
+                0
+            } else {
+                i64::from(db.value(&c).expect("in the databases"))
+            };
             now + if c.to_move == pos.to_move { after } else { -after }
         };
         let best = margin(&game, &pos) + i64::from(db.value(&pos).expect("in the databases"));
@@ -430,7 +441,10 @@ fn the_search_players_with_databases_play_a_best_move_in_every_database_position
         blind_perfect += usize::from(keeps(blind.pit) == best);
     }
     assert!(positions > 100, "{positions}");
-    assert!(blind_perfect < positions, "MCTS without them is not perfect ({blind_perfect} of {positions})");
+    assert!(
+        blind_perfect < positions,
+        "MCTS without them is not perfect ({blind_perfect} of {positions})"
+    );
 }
 
 #[test]
@@ -536,7 +550,11 @@ fn databases_and_proofs_are_the_same_with_the_fast_form_and_without() {
         let upto = game.total.min(10);
         let (fast_db, general_db) = (in_memory(&game, upto).expect("served"), in_memory(&general, upto).expect("served"));
         for n in 0..=upto {
-            assert_eq!(fast_db.layer_values(n), general_db.layer_values(n), "pits={pits} seeds={seeds} layer {n}");
+            assert_eq!(
+                fast_db.layer_values(n),
+                general_db.layer_values(n),
+                "pits={pits} seeds={seeds} layer {n}"
+            );
         }
         let mut start = game.initial(None);
         game.settle_start(&mut start);
@@ -546,15 +564,16 @@ fn databases_and_proofs_are_the_same_with_the_fast_form_and_without() {
         };
         for db in [None, Some(5)] {
             let (a, b) = match db {
-                Some(n) => (
-                    in_memory(&game, n).expect("served"),
-                    in_memory(&general, n).expect("served"),
-                ),
+                Some(n) => (in_memory(&game, n).expect("served"), in_memory(&general, n).expect("served")),
                 None => (in_memory(&game, 0).expect("served"), in_memory(&general, 0).expect("served")),
             };
             let fast = prove::prove(&game, &start, Some(&a), options, &Watch::QUIET).expect("small");
             let slow = prove::prove(&general, &start, Some(&b), options, &Watch::QUIET).expect("small");
-            assert_eq!((fast.value, fast.margin, &fast.moves), (slow.value, slow.margin, &slow.moves), "pits={pits} seeds={seeds}");
+            assert_eq!(
+                (fast.value, fast.margin, &fast.moves),
+                (slow.value, slow.margin, &slow.moves),
+                "pits={pits} seeds={seeds}"
+            );
         }
     }
 }

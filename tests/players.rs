@@ -288,15 +288,15 @@ fn players_with_endgame_databases_against_the_same_players_without() {
         let results: Vec<(i64, Outcome, Player)> = starts
             .par_iter()
             .enumerate()
-            .flat_map(|(i, start)| {
-                [Player::South, Player::North].into_par_iter().map(move |knows| (i, start, knows))
-            })
+            .flat_map(|(i, start)| [Player::South, Player::North].into_par_iter().map(move |knows| (i, start, knows)))
             .map(|(i, start, knows)| {
                 let mut rng = StdRng::seed_from_u64(i as u64);
                 let mut pos = start.clone();
                 while !pos.over {
                     let db = (pos.to_move == knows).then_some(&db);
-                    let Some(c) = choose_with(&game, &pos, spec, false, &mut rng, db) else { break };
+                    let Some(c) = choose_with(&game, &pos, spec, false, &mut rng, db) else {
+                        break;
+                    };
                     game.apply(&mut pos, c.pit).expect("legal");
                 }
                 let s = game.scores(&pos);

@@ -727,7 +727,9 @@ impl Session {
         let rng = &mut self.rng;
         let db = self.db.as_ref();
         let started = Instant::now();
-        let found = thinking("thinking about a hint", || alphabeta::search_with(game, &pos, limits, true, rng, db));
+        let found = thinking("thinking about a hint", || {
+            alphabeta::search_with(game, &pos, limits, true, rng, db)
+        });
         let elapsed = started.elapsed();
         let Some(found) = found else {
             return "there is no legal move\n".into();

@@ -782,7 +782,12 @@ impl Game {
         if ff.relay.is_some() || self.uses_repeated {
             return false;
         }
-        let board = pos.board.cells.iter().enumerate().fold(0u128, |b, (c, &n)| b | u128::from(n) << (8 * c));
+        let board = pos
+            .board
+            .cells
+            .iter()
+            .enumerate()
+            .fold(0u128, |b, (c, &n)| b | u128::from(n) << (8 * c));
         let mover = pos.to_move;
         let mut left = ff.legal(board, filled_bits(board), mover);
         while left != 0 {
