@@ -108,7 +108,7 @@ impl<T: Clone> PerPit<T> {
 }
 
 /// A move as the position JSON lists it: a pit number on a board of one row a player, else the
-/// row letter and number (`"b3"`).
+/// row letter and number (`"b3"`); a pass the rules allow is `"pass"`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum MoveJson {
@@ -123,7 +123,7 @@ impl MoveJson {
     pub fn of(game: &Game, pos: &Position, k: usize) -> MoveJson {
         // Plain numbers while every move is one of the player's own pits on a one-row side.
         let numbered = game.rows == 1 && game.choices == 1 && !game.uses_choose && (game.shared == 0 || game.play_from == PlayFrom::Own);
-        if numbered {
+        if numbered && !game.is_pass(k) {
             MoveJson::Number(k)
         } else {
             MoveJson::Name(game.name_move(pos, k))
