@@ -31,15 +31,32 @@ fn issue_26_a_start_where_only_the_player_to_move_is_blocked_passes_first() {
     // A position given to start from (`run --from`) is settled the same way.
     let from = root().join("target").join("issue_26_blocked.json");
     std::fs::create_dir_all(from.parent().expect("dir")).expect("dir");
-    std::fs::write(&from, r#"{"pits":{"south":[0,0],"north":[1,1]},"stores":{"south":0,"north":0},"to_move":"south"}"#).expect("write");
+    std::fs::write(
+        &from,
+        r#"{"pits":{"south":[0,0],"north":[1,1]},"stores":{"south":0,"north":0},"to_move":"south"}"#,
+    )
+    .expect("write");
     let file = scratch("issue26", "blocked").join("blocked.sow");
     std::fs::write(&file, BLOCKED_AT_THE_START).expect("write");
-    let out = sowlang(&["run", file.to_str().expect("path"), "--from", from.to_str().expect("path"), "--json"]);
+    let out = sowlang(&[
+        "run",
+        file.to_str().expect("path"),
+        "--from",
+        from.to_str().expect("path"),
+        "--json",
+    ]);
     let j: serde_json::Value = serde_json::from_str(&out.0).unwrap_or_else(|e| panic!("{e}: {} {}", out.0, out.1));
     assert_eq!(j["over"], false);
     assert_eq!(j["to_move"], "north");
     // When neither can move, the turn stays and the end rule ends the game.
-    let g = invented(&BLOCKED_AT_THE_START.replace("north [1, 1]", "north [0, 0]  stores captures"));
+    let g = invented(
+        &BLOCKED_AT_THE_START
+            .replace("south [0, 0] north [1, 1]", "south [1, 0] north [1, 0]")
+            .replace(
+                "pass when unable",
+                "forbid \"single seeds stay\" when origin.count == 1\npass when unable",
+            ),
+    );
     let mut pos = g.initial(None);
     g.settle_start(&mut pos);
     assert!(pos.over);
@@ -75,7 +92,13 @@ rounds {
     assert_eq!(pos.round, 2);
     assert_eq!(pos.opener, sowlang::Player::South);
     assert!(
-        events.iter().any(|e| matches!(e, Event::Pass { player: sowlang::Player::South, chosen: false })),
+        events.iter().any(|e| matches!(
+            e,
+            Event::Pass {
+                player: sowlang::Player::South,
+                chosen: false
+            }
+        )),
         "south passes at the start of round 2: {events:?}"
     );
     assert_eq!(pos.to_move, sowlang::Player::North, "the round is not stuck");
@@ -180,14 +203,17 @@ end "no move" when no_moves remaining owner
     let mut pos = g.initial(None);
     g.settle_start(&mut pos);
     let first: Vec<String> = g.legal_moves(&pos).iter().map(|&k| g.name_move(&pos, k)).collect();
-    assert_eq!(first, ["1:usual", "1:backwards", "2:usual", "2:backwards", "3:usual", "3:backwards"]);
+    assert_eq!(
+        first,
+        ["1:usual", "1:backwards", "2:usual", "2:backwards", "3:usual", "3:backwards"]
+    );
     let k = g.read_move(&pos, "1:usual").expect("read");
     g.apply(&mut pos, k).expect("legal");
     let then: Vec<String> = g.legal_moves(&pos).iter().map(|&k| g.name_move(&pos, k)).collect();
     assert_eq!(then, ["1:usual", "2:usual", "3:usual"]);
 }
 
-/// The docs' game "A long relay": south's move relays 1,601 laps, one of north's seeds moved a lap,
+/// The docs' game "A long relay": south's move sows 1,600 laps, one of north's seeds moved a lap,
 /// and ends. It was refused as never ending past 1,000 laps; within its stated limit it is legal, a
 /// move that goes round for ever is refused as such, and the default limit is said to be one.
 const LONG_RELAY: &str = r#"
@@ -223,13 +249,22 @@ fn issue_26_a_relay_that_ends_after_many_laps_is_legal_and_one_that_loops_is_sai
     assert_eq!(g.legal_moves(&pos), [1]);
     let events = g.apply_traced(&mut pos, 1).expect("the long relay is legal");
     let laps = events.iter().filter(|e| matches!(e, Event::PickUp { .. })).count();
-    assert_eq!(laps, 1601);
-    assert_eq!(json_of(&g, &pos)["pits"], json!({"south": [1, 0, 0], "north": [0, 0, 1600]}));
+    assert_eq!(laps, 1600);
+    // South 1's seed goes to south 2 and back every lap; north's 1,600 seeds end in north 3. North's
+    // one move from there would go round for ever: north cannot move, and the game ends, each
+    // player taking the seeds of their own row.
+    let moved: Vec<_> = events.iter().filter(|e| matches!(e, Event::MoveSeeds { .. })).collect();
+    assert_eq!(moved.len(), 3200);
+    assert!(pos.over);
+    assert_eq!(json_of(&g, &pos)["stores"], json!({"south": 1, "north": 1600}));
     // Under the default limit of 1,000 laps the move is refused, and said not to have been seen to
     // loop: it might end later.
     let default = invented(&LONG_RELAY.replace("relay limit 2000", ""));
     let why = refusal(&default, 1);
-    assert!(why.contains("1000 laps") && why.contains("the default") && why.contains("might end later"), "{why}");
+    assert!(
+        why.contains("1000 laps") && why.contains("the default") && why.contains("might end later"),
+        "{why}"
+    );
     // A seed moved out of north 1 and back each lap: the second watched lap starts as the first.
     let looping = invented(&LONG_RELAY.replace(
         "move 1 from (if pit(north, 1).count > 0 then pit(north, 1) else pit(north, 2)) to pit(north, 3)",
@@ -277,7 +312,11 @@ end "no move" when no_moves remaining owner
     g.settle_start(&mut pos);
     let legal = g.legal_moves(&pos);
     assert_eq!(legal.len(), 256);
-    assert!(legal.iter().all(|&k| g.name_move(&pos, k).starts_with("2:1:")), "{:?}", g.name_move(&pos, legal[0]));
+    assert!(
+        legal.iter().all(|&k| g.name_move(&pos, k).starts_with("2:1:")),
+        "{:?}",
+        g.name_move(&pos, legal[0])
+    );
 }
 
 /// Bao's start: the ten seeds a player has lie in a5 (6), a6 and a7 (2 each); an entry into an empty
@@ -292,7 +331,8 @@ fn issue_26_moves_that_do_the_same_are_listed_once() {
     assert_eq!(names, ["a1L", "a2L", "a3L", "a4L", "a5L", "a6L", "a7L", "a8L", "a5R", "a6R", "a7R"]);
     let (mut left, mut right) = (pos.clone(), pos.clone());
     bao.apply(&mut left, bao.read_move(&pos, "a1L").expect("a1L")).expect("legal");
-    bao.apply(&mut right, bao.read_move(&pos, "a1R").expect("a1R is still read")).expect("legal");
+    bao.apply(&mut right, bao.read_move(&pos, "a1R").expect("a1R is still read"))
+        .expect("legal");
     assert_eq!(left, right);
     // The same in a game whose mover chooses only the way: entering a seed from the store into an
     // empty pit.
@@ -307,9 +347,16 @@ end "no move" when no_moves remaining owner
     let mut pos = g.initial(None);
     g.settle_start(&mut pos);
     let names: Vec<String> = g.legal_moves(&pos).iter().map(|&k| g.name_move(&pos, k)).collect();
-    // South 2 (loaded) sends the seed on either way; south 1 and 3 hold it.
-    assert_eq!(names, ["1L", "2L", "3L"].map(String::from).to_vec().into_iter().chain(["2R".to_string()]).collect::<Vec<_>>());
-    assert_eq!(g.perft(&pos, 1), [4]);
+    // The one seed entered falls into the pit played, whichever way it would go on: three moves,
+    // named by the counter-clockwise way, which is south's right.
+    assert_eq!(names, ["1R", "2R", "3R"]);
+    assert_eq!(g.perft(&pos, 1), [3]);
+    let (mut right, mut left) = (pos.clone(), pos.clone());
+    g.apply(&mut right, g.read_move(&pos, "2R").expect("2R")).expect("legal");
+    g.apply(&mut left, g.read_move(&pos, "2L").expect("2L is still read"))
+        .expect("legal");
+    assert_eq!(right, left);
+    assert_eq!(json_of(&g, &right)["pits"]["south"], json!([0, 3, 0]));
 }
 
 /// A rule that only sets memory fired (it was counted 0 times), an `after move` rule among them; the
@@ -332,7 +379,15 @@ end "long" when ply >= 30 remaining owner
 "#,
     )
     .expect("write");
-    let (out, err, code) = sowlang(&["analyze", file.to_str().expect("path"), "--games", "4", "--players", "random,random", "--json"]);
+    let (out, err, code) = sowlang(&[
+        "analyze",
+        file.to_str().expect("path"),
+        "--games",
+        "4",
+        "--players",
+        "random,random",
+        "--json",
+    ]);
     assert_eq!(code, 0, "{err}");
     let report: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     let every = &report["rules"]["every move"];
@@ -356,7 +411,16 @@ rounds {
 "#,
     )
     .expect("write");
-    let (out, err, code) = sowlang(&["analyze", rounds.to_str().expect("path"), "--games", "2", "--players", "random,random", "--max-plies", "20"]);
+    let (out, err, code) = sowlang(&[
+        "analyze",
+        rounds.to_str().expect("path"),
+        "--games",
+        "2",
+        "--players",
+        "random,random",
+        "--max-plies",
+        "20",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("length cap 20 plies a match, every round counted"), "{out}");
 }
@@ -377,11 +441,13 @@ end "no move" when no_moves remaining owner
 "#,
         &[],
     )
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     let message = &failure.diagnostics[0].message;
     assert!(!message.contains("known only after a move"), "{message}");
-    assert!(message.contains("`after move` rules included") && message.contains("`end` rule"), "{message}");
+    assert!(
+        message.contains("`after move` rules included") && message.contains("`end` rule"),
+        "{message}"
+    );
 }
 
 /// Seeds taken and sown again from the pit played, which `skip origin` passes over: the trace named
@@ -404,7 +470,10 @@ end "no move" when no_moves remaining owner
     let mut pos = g.initial(None);
     let events = g.apply_traced(&mut pos, 1).expect("legal");
     let lines = g.narrate(&events);
-    assert!(lines.iter().any(|l| l.contains("sows the 1 seed taken on, from south 2")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("sows the 1 seed taken on, from south 2")),
+        "{lines:#?}"
+    );
     assert!(!lines.iter().any(|l| l.contains("taken on, from south 1")), "{lines:#?}");
 }
 
@@ -449,7 +518,11 @@ fn issue_26_jodu_allows_only_boards_whose_games_end() {
         name: "seeds".into(),
         value: v,
     };
-    assert!(sowlang::load_game(&path, &[set(top + 1)]).is_err(), "{} seeds a pit is refused", top + 1);
+    assert!(
+        sowlang::load_game(&path, &[set(top + 1)]).is_err(),
+        "{} seeds a pit is refused",
+        top + 1
+    );
     let game = sowlang::load_game(&path, &[set(top)]).expect("the top of the range").game;
     for seed in 0..40 {
         let mut pos = game.initial(None);
@@ -491,7 +564,10 @@ fn issue_26_moruba_and_hus_end_a_repetition_alike_for_one_reason() {
     assert_eq!(moruba, hus);
     assert!(moruba.ends_with("draw"), "{moruba}");
     let reason = |why: &str| why.split("and call it a draw").nth(1).map(str::to_string);
-    assert!(reason(&moruba_why).is_some() && reason(&moruba_why) == reason(&hus_why), "{moruba_why}\n{hus_why}");
+    assert!(
+        reason(&moruba_why).is_some() && reason(&moruba_why) == reason(&hus_why),
+        "{moruba_why}\n{hus_why}"
+    );
 }
 
 /// The docs' game "Pass while behind": a player behind in captures may pass.
@@ -505,47 +581,37 @@ end "no move" when no_moves remaining owner
 end "round and round" when repeated remaining owner
 "#;
 
-/// `pass when COND`: a move named `pass` while COND holds, played like any other move.
+/// `pass when COND`: a move named `pass` while COND holds, played like any other move. One seed a
+/// pit: south 3 sows its seed into north 1, which then holds 2, and takes them; north, behind by 2,
+/// may pass (north 1 is empty: north's moves are 2, 3 and the pass); south, ahead, may not.
 #[test]
 fn issue_26_a_player_may_pass_while_the_rules_allow_it() {
-    let g = invented(PASS_WHILE_BEHIND);
+    let g = invented(&PASS_WHILE_BEHIND.replace("seeds 2", "layout south [1, 1, 1] north [1, 1, 1]"));
     let mut pos = g.initial(None);
     g.settle_start(&mut pos);
     assert_eq!(g.legal_moves(&pos), [1, 2, 3], "nobody is behind at the start");
     assert_eq!(g.read_move(&pos, "pass"), Some(g.pass_move()));
     let mut refused = pos.clone();
     assert!(matches!(g.apply(&mut refused, g.pass_move()), Err(MoveError::Illegal { .. })));
-    // South 3 sows north 1 and north 2 (2 each... north 1: 3, north 2: 3): no capture. South 2 sows
-    // south 3 and north 1 (3): none. South 1 sows south 2 and 3. North then captures with north 2:
-    // its 2 seeds go to north 3 and south 1 (2 after south 1... ) — worked through with the engine's
-    // moves below, checking only what a pass does.
     g.apply(&mut pos, 3).expect("south 3");
-    let north = pos.clone();
-    let names: Vec<String> = g.legal_moves(&north).iter().map(|&k| g.name_move(&north, k)).collect();
-    assert!(!names.contains(&"pass".to_string()), "north is not behind: {names:?}");
-    // Find a north move that captures, after which south is behind and may pass.
-    let capture = g
-        .legal_moves(&north)
-        .into_iter()
-        .find(|&k| {
-            let mut p = north.clone();
-            g.apply(&mut p, k).is_ok() && sowlang::position::to_json(&g, &p).stores.north > 0
-        })
-        .expect("north can capture");
-    g.apply(&mut pos, capture).expect("north captures");
+    assert_eq!(json_of(&g, &pos)["pits"], json!({"south": [1, 1, 0], "north": [0, 1, 1]}));
+    assert_eq!(json_of(&g, &pos)["stores"], json!({"south": 2, "north": 0}));
     let listed: Vec<String> = g.legal_moves(&pos).iter().map(|&k| g.name_move(&pos, k)).collect();
-    assert_eq!(listed.last().map(String::as_str), Some("pass"), "{listed:?}");
+    assert_eq!(listed, ["2", "3", "pass"]);
     let board = pos.board.clone();
-    let events = g.apply_traced(&mut pos, g.pass_move()).expect("south passes");
+    let events = g.apply_traced(&mut pos, g.pass_move()).expect("north passes");
     assert!(matches!(events.as_slice(), [Event::Pass { chosen: true, .. }, ..]), "{events:?}");
-    assert_eq!(g.narrate(&events)[0], "south passes");
+    assert_eq!(g.narrate(&events)[0], "north passes");
     assert_eq!(pos.board, board, "no seed moves");
-    assert_eq!(pos.to_move, sowlang::Player::North);
-    assert_eq!(json_of(&g, &pos)["ply"], 3);
-    // The position JSON lists it by name.
+    assert_eq!(pos.to_move, sowlang::Player::South);
+    assert_eq!(json_of(&g, &pos)["ply"], 2);
+    // South is ahead: no pass.
+    let listed: Vec<String> = g.legal_moves(&pos).iter().map(|&k| g.name_move(&pos, k)).collect();
+    assert_eq!(listed, ["1", "2"]);
+    // The position JSON lists the pass by name where it is allowed.
     let mut back = pos.clone();
-    back.to_move = sowlang::Player::South;
-    assert!(json_of(&g, &back)["legal_moves"].as_array().expect("moves").contains(&json!("pass")));
+    back.to_move = sowlang::Player::North;
+    assert_eq!(json_of(&g, &back)["legal_moves"], json!(["2", "3", "pass"]));
 }
 
 /// The pass on the command line, by the computer players and in `analyze`.
@@ -589,9 +655,12 @@ end "no move" when no_moves remaining owner
 "#,
         &[],
     )
-    .err()
-    .expect("refused");
-    assert!(failure.diagnostics.iter().any(|d| d.message.contains("and the pass make 65")), "{:?}", failure.diagnostics);
+    .expect_err("refused");
+    assert!(
+        failure.diagnostics.iter().any(|d| d.message.contains("and the pass make 65")),
+        "{:?}",
+        failure.diagnostics
+    );
     assert!(
         sowlang::load_text(
             std::path::Path::new("narrow.sow"),

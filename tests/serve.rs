@@ -560,7 +560,13 @@ fn boards_with_shared_pits() {
         .collect();
     assert_eq!(
         ids,
-        ["how_many_seeds.sow", "middle_row.sow", "passing.sow", "ring_halves.sow", "ring_of_nobody.sow"]
+        [
+            "how_many_seeds.sow",
+            "middle_row.sow",
+            "passing.sow",
+            "ring_halves.sow",
+            "ring_of_nobody.sow"
+        ]
     );
 
     // A middle row of three. South's track: south 1..3, the middle row s3..s1, north 3..1. South plays
@@ -774,13 +780,7 @@ fn moves_with_choices() {
     );
     // A choice that is not there: the legal moves are listed.
     let v = post(&s, "/api/state", &json!({"game": "bao.sow", "moves": ["a4L", "a5L:up"]})).refused(422, "sow::serve::bad_move");
-    assert!(
-        v["error"]["help"]
-            .as_str()
-            .expect("help")
-            .ends_with("a5L:ccw, a5L:cw"),
-        "{v}"
-    );
+    assert!(v["error"]["help"].as_str().expect("help").ends_with("a5L:ccw, a5L:cw"), "{v}");
     assert_eq!(v["error"]["accepted_moves"], 1);
 
     computer_moves_replay(&s, "bao.sow", &["a4L"]);
@@ -1039,13 +1039,15 @@ fn issue_22_plain_moves_are_answered_while_the_server_is_abused() {
 #[test]
 fn issue_26_move_numbers_past_the_board_are_refused() {
     let s = serve(&["variants"]);
-    for game in ["oware.sow", "bao.sow"] {
-        for m in [json!(257), json!(4_294_967_297u64), json!("257")] {
-            let v = post(&s, "/api/state", &json!({"game": game, "moves": [m]})).refused(422, "sow::serve::illegal_move");
-            let message = v["error"]["message"].as_str().expect("message");
-            assert!(message.contains("there is no pit"), "{game} {m}: {message}");
-            assert_eq!(v["error"]["accepted_moves"], 0);
-        }
+    for m in [json!(257), json!(4_294_967_297u64), json!("257")] {
+        let v = post(&s, "/api/state", &json!({"game": "oware.sow", "moves": [m]})).refused(422, "sow::serve::illegal_move");
+        let message = v["error"]["message"].as_str().expect("message");
+        assert!(message.contains("there is no pit"), "{m}: {message}");
+        assert_eq!(v["error"]["accepted_moves"], 0);
+        // Bao's moves are names (`a5L`): a number is none of them, and the answer lists the moves.
+        let v = post(&s, "/api/state", &json!({"game": "bao.sow", "moves": [m]})).refused(422, "sow::serve::bad_move");
+        assert!(v["error"]["help"].as_str().is_some_and(|h| h.contains("a5L")), "{m}: {v}");
+        assert_eq!(v["error"]["accepted_moves"], 0);
     }
     // A pass where the rules allow none is refused too.
     let v = post(&s, "/api/state", &json!({"game": "oware.sow", "moves": ["pass"]})).refused(422, "sow::serve::bad_move");

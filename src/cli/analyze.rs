@@ -803,7 +803,11 @@ fn human(r: &Report) -> String {
             r.unfinished,
             pct(r.unfinished as f64 / r.games as f64),
             r.max_plies,
-            if r.max_plies_over == "match" { " a match, every round counted" } else { "" },
+            if r.max_plies_over == "match" {
+                " a match, every round counted"
+            } else {
+                ""
+            },
             r.capped,
             r.stuck
         ));

@@ -545,7 +545,10 @@ impl Session {
                 self.announce(&ply, None);
                 self.push(ply);
             }
-            Err(why) => out(&format!("{} cannot be played: {why}; try again\n", crate::engine::pit_word(text.trim()))),
+            Err(why) => out(&format!(
+                "{} cannot be played: {why}; try again\n",
+                crate::engine::pit_word(text.trim())
+            )),
         }
     }
 

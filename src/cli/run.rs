@@ -153,7 +153,11 @@ pub fn run(args: Args) -> u8 {
         if let Err(e) = result {
             let message = match e {
                 crate::engine::MoveError::Illegal { name, reason, .. } => {
-                    format!("move {} of --moves ({}) is not allowed: {reason}", i + 1, crate::engine::pit_word(&name))
+                    format!(
+                        "move {} of --moves ({}) is not allowed: {reason}",
+                        i + 1,
+                        crate::engine::pit_word(&name)
+                    )
                 }
                 crate::engine::MoveError::GameOver => format!(
                     "move {} of --moves ({}) comes after the end of the game",

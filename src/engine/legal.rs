@@ -242,7 +242,11 @@ impl Game {
                 return Moves::from_bits(filled);
             }
             let ways = Moves::from_bits(self.directions_of(rules.phase, filled));
-            return if rules.phase.sow.either { self.distinct_ways(pos, rules, ways) } else { ways };
+            return if rules.phase.sow.either {
+                self.distinct_ways(pos, rules, ways)
+            } else {
+                ways
+            };
         }
         let moves = self.legal_checked(pos, rules);
         if self.choices > 1 && !self.uses_choose && rules.phase.sow.either {
@@ -466,9 +470,11 @@ impl Game {
             if from[p] < 2 {
                 continue;
             }
-            let key = board.cells.iter().zip(&self.hash_keys).fold(u64::from(*another), |h, (&c, &k)| {
-                h.wrapping_add(u64::from(c).wrapping_mul(k))
-            });
+            let key = board
+                .cells
+                .iter()
+                .zip(&self.hash_keys)
+                .fold(u64::from(*another), |h, (&c, &k)| h.wrapping_add(u64::from(c).wrapping_mul(k)));
             let same = seen.entry((p, key)).or_default();
             if same.iter().any(|&j| landings[j] == landings[i]) {
                 keep[i] = false;
@@ -566,7 +572,11 @@ impl Game {
         if self.is_pass(k) {
             // A pass takes nothing and asks nothing: the rules of the phase that applies allow it
             // or not.
-            return if self.pass_allowed(pos, rules) { Ok(0) } else { Err(Refusal::CannotPass) };
+            return if self.pass_allowed(pos, rules) {
+                Ok(0)
+            } else {
+                Err(Refusal::CannotPass)
+            };
         }
         let rules = match choices {
             Some(c) => self.chosen_rules(pos, rules, Some(c)),
@@ -616,9 +626,7 @@ impl Game {
         }
         let mut after = board.clone();
         let turn = Turn::of(self, pos, rules, k, choices);
-        let sown = self
-            .sow(&mut after, turn, origin, phase, &mut Silent)
-            .map_err(Refusal::Endless)?;
+        let sown = self.sow(&mut after, turn, origin, phase, &mut Silent).map_err(Refusal::Endless)?;
         if phase.sows_nothing {
             // The `after move` rules are the move: tried here, their choices are found, and a move
             // that leaves every seed where it was is not one.
@@ -676,8 +684,7 @@ impl Game {
     /// Why a pit number as [`Game::parse_move`] reads it (not a move carrying choices) is no pit of
     /// the board, in words ("there is no pit 9; pits are numbered 1 to 6"), when it is none.
     pub fn no_such_pit(&self, pit: usize) -> Option<String> {
-        (pit == 0 || pit > self.move_count())
-            .then(|| self.refusal(self.phases.last().expect("the usual rules"), pit, Refusal::NoSuchPit))
+        (pit == 0 || pit > self.move_count()).then(|| self.refusal(self.phases.last().expect("the usual rules"), pit, Refusal::NoSuchPit))
     }
 
     /// A refusal in words.
@@ -716,7 +723,11 @@ impl Game {
             Refusal::Forbidden(i) => phase.forbids[i].reason.clone(),
             Refusal::Endless(Endless::Limit { laps, stated, watched }) => format!(
                 "its sowing never ends within {laps} laps, the most a move may sow ({}){}",
-                if stated { "`relay limit`" } else { "the default; `relay limit N` sets another" },
+                if stated {
+                    "`relay limit`"
+                } else {
+                    "the default; `relay limit N` sets another"
+                },
                 if watched {
                     "; it did not come back to a state it was in, so it might end later"
                 } else {

@@ -274,7 +274,10 @@ impl Game {
         }
         // Most moves end within a few laps: the watch starts past them, so that they copy no board
         // (a loop is still seen, a few laps later).
-        match (sow.watch_loops && lap > WATCH_FROM).then(|| watch.repeats(lap, board, before, start)).flatten() {
+        match (sow.watch_loops && lap > WATCH_FROM)
+            .then(|| watch.repeats(lap, board, before, start))
+            .flatten()
+        {
             Some(since) => Err(Endless::Loop { lap, since }),
             None => Ok(()),
         }
