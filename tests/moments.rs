@@ -386,3 +386,47 @@ rounds { setup fill 2  match ends when round > 50  match winner most rounds }
 fn pos_round(j: &serde_json::Value) -> i64 {
     j["round"].as_i64().unwrap_or(1)
 }
+
+/// `can_move(P)` read in a `forbid ... after move` and in an `end` rule. North's row is empty: south 1
+/// (one seed) would leave it so, and north could not move; south 3's two seeds reach north 1 and
+/// north 2. So only 3 is legal; after it north can move, and the game goes on.
+#[test]
+fn can_move_asks_whether_a_player_has_a_legal_move_on_the_board() {
+    let g = game(
+        r#"
+game "Leave a move"
+board { pits 3  layout south [1, 0, 2] north [0, 0, 0]  stores captures }
+sow { direction ccw }
+forbid "leave the opponent a move" after move when not can_move(opponent)
+end "stuck" when not can_move(to_move) remaining owner
+"#,
+    );
+    let mut pos = g.initial(None);
+    g.settle_start(&mut pos);
+    assert_eq!(g.legal_moves(&pos), [3]);
+    let j = after(&g, &[3]);
+    assert_eq!(rows(&j), (json!([1, 0, 0]), json!([1, 1, 0]), json!(0), json!(0)));
+    assert_eq!(j["over"], false);
+    // North 2 sows into north 3; south 1 then leaves north its seeds in north 1 and north 3, and is
+    // legal.
+    let pos = played(&g, &[3, 2]);
+    assert_eq!(g.legal_moves(&pos), [1]);
+    // The end rule: north, to move after south 1, can move. With north's row empty instead (north
+    // 2's seed gone to south 1), north could not, and the game would end.
+    let j = after(&g, &[3, 2, 1]);
+    assert_eq!(rows(&j), (json!([0, 1, 0]), json!([1, 0, 1]), json!(0), json!(0)));
+    assert_eq!(j["over"], false);
+    // Without the forbid, south 1 leaves north nothing to play: "stuck" ends the game, south's seed
+    // in south 2 going to south.
+    let g = game(
+        r#"
+game "Stuck"
+board { pits 3  layout south [1, 0, 2] north [0, 0, 0]  stores captures }
+sow { direction ccw }
+end "stuck" when not can_move(to_move) remaining owner
+"#,
+    );
+    let j = after(&g, &[1]);
+    assert_eq!(j["ended_by"], "stuck");
+    assert_eq!(rows(&j), (json!([0, 0, 0]), json!([0, 0, 0]), json!(3), json!(0)));
+}

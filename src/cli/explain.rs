@@ -996,6 +996,9 @@ impl Words<'_> {
                 ExprKind::Name(n) if n == "clockwise" => "the sowing goes counter-clockwise".into(),
                 ExprKind::Name(n) if n == "final" => "it is not the move's last seed".into(),
                 ExprKind::Name(n) if n == "can_feed" => "the player to move cannot give the opponent any seeds".into(),
+                ExprKind::Call(f, args) if f.node == "can_move" && args.len() == 1 => {
+                    format!("{} would have no move to make", self.player(&args[0]))
+                }
                 _ => format!("it is not so that {}", self.cond(inner)),
             },
             ExprKind::Name(n) => match n.as_str() {
@@ -1012,6 +1015,9 @@ impl Words<'_> {
                 _ => self.written(e),
             },
             ExprKind::Call(f, args) if f.node == "any" && args.len() == 1 => format!("there is a pit among {}", self.pits(&args[0])),
+            ExprKind::Call(f, args) if f.node == "can_move" && args.len() == 1 => {
+                format!("{} would have a move to make", self.player(&args[0]))
+            }
             ExprKind::Parity(x, even) => match self.holder(x) {
                 Some((who, one, after)) => format!("{who} {one} an {} number of seeds{after}", if *even { "even" } else { "odd" }),
                 None => format!("{} is {}", self.number(x), if *even { "even" } else { "odd" }),

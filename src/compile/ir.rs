@@ -813,6 +813,8 @@ pub enum Expr {
     PitOf(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `seeds(P)`.
     Seeds(Box<Expr>),
+    /// `can_move(P)`: P would have a legal move (a pass aside) if it were P's turn on this board.
+    CanMove(Box<Expr>),
     /// `captured(P)`.
     Captured(Box<Expr>),
     /// `rounds_won(P)`.
@@ -887,6 +889,7 @@ impl Expr {
             | Expr::Relation(_, x)
             | Expr::Store(x)
             | Expr::Seeds(x)
+            | Expr::CanMove(x)
             | Expr::Captured(x)
             | Expr::RoundsWon(x)
             | Expr::Field(x, _)
@@ -1212,6 +1215,8 @@ pub enum Op {
     Other,
     /// Player → the seeds in their row.
     Seeds,
+    /// Pops a player: would they have a legal move on this board?
+    CanMove,
     /// Player → the seeds in their store.
     Captured,
     /// Player → the rounds they won.

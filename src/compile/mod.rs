@@ -929,6 +929,7 @@ impl Lower<'_> {
                 }
                 "other" => Expr::Other(b(&args[0])),
                 "seeds" => Expr::Seeds(b(&args[0])),
+                "can_move" => Expr::CanMove(b(&args[0])),
                 "captured" => Expr::Captured(b(&args[0])),
                 "rounds_won" => Expr::RoundsWon(b(&args[0])),
                 "choose" if args.len() == 1 && is_set(&args[0]) => Expr::ChooseIn(Box::new(self.set(&args[0]))),
