@@ -6,6 +6,7 @@ pub(crate) mod board;
 mod lets;
 pub mod load;
 mod recover;
+mod round_moments;
 mod rules;
 mod start;
 mod stated_ends;
@@ -514,6 +515,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         );
     }
     stated_ends::check(&program.items, &mut diags);
+    round_moments::check_places(&program.items, &mut diags);
     if !has_end && !stated_ends::any(&program.items) {
         diags.push(
             Diagnostic::error(
@@ -725,6 +727,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
             }
             ItemKind::At(Moment::LapEnd | Moment::AfterCapture, def) => check_lap_rule(def, tc, statics, diags),
             ItemKind::At(Moment::TurnStart, def) => check_turn_start(def, tc, diags),
+            ItemKind::At(Moment::RoundStart | Moment::RoundEnd, def) => round_moments::check_rule(def, tc, diags),
             _ => {}
         }
     }
