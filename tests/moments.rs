@@ -460,3 +460,29 @@ rounds { setup fill 2  match ends when round > 50  match winner most rounds }
     assert_eq!(j["memory"]["tally"], json!({"south": 1, "north": 0}));
     assert_eq!(j["memory"]["starts"], 2);
 }
+
+/// A phase sets aside a usual `forbid`: in the opening (the first two moves) single seeds may be
+/// played. South 1 sows its seed into south 2; north 3 sows its seed into south 1; from the third
+/// move on, south 1's single seed stays again and only south 2 (3 seeds) may be played.
+#[test]
+fn a_phase_sets_aside_a_usual_forbid() {
+    let g = game(
+        r#"
+game "Opening"
+board { pits 3  layout south [1, 2, 0] north [1, 1, 1] }
+sow { direction ccw }
+forbid "single seeds stay" when origin.count == 1
+phase "opening" when ply < 2 {
+  drop forbid "single seeds stay"
+}
+end "no move" when no_moves remaining owner
+"#,
+    );
+    let pos = played(&g, &[]);
+    assert_eq!(g.legal_moves(&pos), [1, 2]);
+    let pos = played(&g, &[1]);
+    assert_eq!(g.legal_moves(&pos), [1, 2, 3]);
+    let pos = played(&g, &[1, 3]);
+    assert_eq!(super::support::json_of(&g, &pos)["pits"]["south"], json!([1, 3, 0]));
+    assert_eq!(g.legal_moves(&pos), [2]);
+}

@@ -438,6 +438,31 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         | ItemKind::ForbidAfter(..)
                         | ItemKind::PhaseOptional
                         | ItemKind::CapturesRequired => {}
+                        ItemKind::Drop(crate::syntax::ast::DropKind::Forbid, name) => {
+                            let usual = program.items.iter().any(|u| {
+                                matches!(&u.kind, ItemKind::Forbid(n, _) | ItemKind::ForbidAfter(n, _) if n.node == name.node)
+                            });
+                            if !usual {
+                                diags.push(
+                                    Diagnostic::error(
+                                        "sow::check::unknown_name",
+                                        format!("no usual `forbid` is named \"{}\"", name.node),
+                                        name.span,
+                                        "not a forbid of the usual rules",
+                                    )
+                                    .with_help("a phase sets aside a `forbid` written at the top level of the file, by its name"),
+                                );
+                            }
+                        }
+                        ItemKind::Drop(..) => diags.push(
+                            Diagnostic::error(
+                                "sow::check::misplaced",
+                                "a phase can set aside only a usual `forbid`",
+                                i.span,
+                                "in a phase",
+                            )
+                            .with_help("a phase replaces the usual captures with its own, and adds its own rules at each moment; `drop forbid \"NAME\"` lifts a usual forbid while the phase applies"),
+                        ),
                         _ => diags.push(
                             Diagnostic::error(
                                 "sow::check::misplaced",

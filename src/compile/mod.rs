@@ -635,6 +635,8 @@ impl Lower<'_> {
                     when: self.after_sowing(|l| l.cond(cond)),
                     after: true,
                 }),
+                // The phase sets aside a usual forbid (check made sure one has the name).
+                ItemKind::Drop(ast::DropKind::Forbid, name) => forbids.retain(|f| f.reason != name.node),
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
                     when: self.after_sowing(|l| l.cond(cond)),
