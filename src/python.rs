@@ -218,7 +218,9 @@ impl PyState {
     /// Writes `observation_tensor()` into `out`, a writable one-dimensional `float32` numpy array of
     /// `observation_tensor_size()` (a row of a batch, say), with no array made.
     fn write_observation_tensor(&self, out: &Bound<'_, PyArray1<f32>>) -> PyResult<()> {
-        let mut out = out.try_readwrite().map_err(|e| PyValueError::new_err(format!("cannot write into the array: {e}")))?;
+        let mut out = out
+            .try_readwrite()
+            .map_err(|e| PyValueError::new_err(format!("cannot write into the array: {e}")))?;
         let out = out
             .as_slice_mut()
             .map_err(|_| PyValueError::new_err("the array must be contiguous"))?;
@@ -261,13 +263,22 @@ impl PyState {
     /// cannot fit, after a few seconds when the search is on course to outgrow memory; so does a
     /// search still going after `max_seconds`. Python's lock is released meanwhile.
     #[pyo3(signature = (max_seconds = None, max_positions = None))]
-    fn solve<'py>(&self, py: Python<'py>, max_seconds: Option<f64>, max_positions: Option<u64>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    fn solve<'py>(
+        &self,
+        py: Python<'py>,
+        max_seconds: Option<f64>,
+        max_positions: Option<u64>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         if self.pos.over {
             return Err(PyValueError::new_err("the game is over: there is nothing to solve"));
         }
         let deadline = match max_seconds {
             Some(t) if t.is_finite() && t > 0.0 && t <= 3.2e7 => Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(t)),
-            Some(t) => return Err(PyValueError::new_err(format!("max_seconds must be above 0 and at most a year, not {t}"))),
+            Some(t) => {
+                return Err(PyValueError::new_err(format!(
+                    "max_seconds must be above 0 and at most a year, not {t}"
+                )));
+            }
             None => None,
         };
         let mut limits = Limits::from_memory();
@@ -341,7 +352,9 @@ fn observation(game: &Game, pos: &Position) -> Vec<f32> {
 fn refusal_text(r: &Refusal) -> String {
     match r {
         Refusal::TooLarge { .. } | Refusal::TableFull { .. } | Refusal::Projected { .. } => {
-            format!("cannot solve this board: {r}; solve() is for small boards (fewer pits or seeds: load the game with pits=..., seeds=...)")
+            format!(
+                "cannot solve this board: {r}; solve() is for small boards (fewer pits or seeds: load the game with pits=..., seeds=...)"
+            )
         }
         Refusal::TooSlow { .. } | Refusal::TooLong { .. } => format!("cannot solve this board: {r}"),
         Refusal::Choices | Refusal::Rules(_) => format!("cannot solve this game: {r}"),

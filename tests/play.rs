@@ -558,7 +558,8 @@ fn a_loaded_record_keeps_who_played_each_side() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("computer (south, greedy) plays pit 5\n"), "{}", run.stdout);
     assert!(
-        run.stdout.ends_with(&format!("you (north) to move (6): saved the game in {rec}\nstopped\n")),
+        run.stdout
+            .ends_with(&format!("you (north) to move (6): saved the game in {rec}\nstopped\n")),
         "{}",
         run.stdout
     );

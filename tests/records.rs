@@ -95,7 +95,10 @@ fn leaving_a_loaded_game_saves_it() {
     // A game not loaded from a record is not saved on leaving.
     let run = sowlang(&dir, &["play", "tiny.sow", "--vs", "human", "--quiet"], b"1\nquit\n");
     assert!(!run.stdout.contains("saved"), "{}", run.stdout);
-    let files: Vec<_> = std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
     assert_eq!(files.len(), 2, "{files:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -107,7 +110,9 @@ fn an_edited_rule_file_is_caught() {
     std::fs::write(&rules, TINY).expect("write");
     let run = sowlang(&dir, &["play", "tiny.sow", "--vs", "human", "--quiet"], b"1\nsave game.txt\nquit\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let hash = value(&read(&dir.join("game.txt")), "rules-hash").expect("a rules-hash line").to_string();
+    let hash = value(&read(&dir.join("game.txt")), "rules-hash")
+        .expect("a rules-hash line")
+        .to_string();
     // The same rules with other line endings hash the same: the record still replays.
     std::fs::write(&rules, TINY.replace('\n', "\r\n")).expect("write");
     let run = sowlang(&dir, &["replay", "game.txt", "--json"], b"");
@@ -119,7 +124,8 @@ fn an_edited_rule_file_is_caught() {
         assert_eq!((run.code, run.stdout.as_str()), (1, ""), "{args:?}: {}", run.stderr);
         assert!(run.stderr.starts_with("sow::record::rules_changed"), "{}", run.stderr);
         assert!(
-            run.stderr.contains("the rule file `tiny.sow` is not the one this game was played with"),
+            run.stderr
+                .contains("the rule file `tiny.sow` is not the one this game was played with"),
             "{}",
             run.stderr
         );
@@ -128,7 +134,11 @@ fn an_edited_rule_file_is_caught() {
     // --any-rules goes on with the file as it is, and says so.
     let run = sowlang(&dir, &["replay", "game.txt", "--any-rules", "--json"], b"");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stderr.contains("has changed since this game was saved; going on with it"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("has changed since this game was saved; going on with it"),
+        "{}",
+        run.stderr
+    );
     let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     // Pit 1's four seeds sown into pits 2 and 3 and north's 1 and 2.
     assert_eq!(json["pits"]["south"], serde_json::json!([0, 5, 5]));
@@ -181,7 +191,11 @@ fn a_record_saved_with_its_rules_plays_on_without_its_file() {
     assert_eq!(again.lines().filter(|l| l.starts_with("rules-text: ")).count(), saved.len());
 
     // A record whose saved rules were edited no longer matches its hash.
-    std::fs::write(away.join("kept.txt"), kept.replace("rules-text:   seeds 2", "rules-text:   seeds 3")).expect("write");
+    std::fs::write(
+        away.join("kept.txt"),
+        kept.replace("rules-text:   seeds 2", "rules-text:   seeds 3"),
+    )
+    .expect("write");
     let run = sowlang(&away, &["replay", "kept.txt"], b"");
     assert_eq!((run.code, run.stdout.as_str()), (1, ""), "{}", run.stderr);
     assert!(run.stderr.contains("are not the ones its `rules-hash` names"), "{}", run.stderr);

@@ -642,10 +642,7 @@ fn seats_text(r: &Report) -> String {
 
 /// The `--swap` lines of the human report.
 fn swap_text(r: &SwapReport) -> String {
-    let mut s = format!(
-        "{} against {}: {} wins, {} losses, {} draws",
-        r.a, r.b, r.a_wins, r.b_wins, r.draws
-    );
+    let mut s = format!("{} against {}: {} wins, {} losses, {} draws", r.a, r.b, r.a_wins, r.b_wins, r.draws);
     if r.unfinished > 0 {
         s.push_str(&format!(", {} unfinished (left out)", r.unfinished));
     }

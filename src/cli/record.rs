@@ -97,8 +97,7 @@ pub fn parse(path: &Path, file: FileId, text: &str) -> Result<Record, Diagnostic
             continue;
         }
         let Some(colon) = body.find(':') else {
-            return Err(bad("a record line is `key: value`", body_span, "no `:` on this line")
-                .with_help(KEYS));
+            return Err(bad("a record line is `key: value`", body_span, "no `:` on this line").with_help(KEYS));
         };
         let key = body[..colon].trim().to_ascii_lowercase();
         let value = &body[colon + 1..];
@@ -573,7 +572,9 @@ fn load_rules(rec: &Record, any_rules: bool, sources: &crate::diagnostic::Source
                     "the hash of the rules the game was played with",
                 )
                 .with_label(text.span, "the rules saved in the record")
-                .with_help("give the rule file it was played with, or remove the `rules-hash:` line to play with the saved rules as they are"),
+                .with_help(
+                    "give the rule file it was played with, or remove the `rules-hash:` line to play with the saved rules as they are",
+                ),
                 1,
             ));
         }
@@ -583,7 +584,10 @@ fn load_rules(rec: &Record, any_rules: bool, sources: &crate::diagnostic::Source
     let file = match crate::load_game(&rec.rules.value, &rec.sets) {
         Ok(l) => l,
         Err(f) => {
-            let missing = f.diagnostics.iter().any(|d| d.code == "sow::load::missing_file" && d.labels.is_empty());
+            let missing = f
+                .diagnostics
+                .iter()
+                .any(|d| d.code == "sow::load::missing_file" && d.labels.is_empty());
             if missing && rec.rules_text.is_some() && !any_rules {
                 return from_record(&format!("the rule file `{shown}` cannot be read"));
             }
