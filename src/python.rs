@@ -62,6 +62,18 @@ impl PyGame {
     fn fixed(&self) -> PyResult<usize> {
         fixed_actions(&self.game)
     }
+
+    /// `state`, the `i`th of a batch, is a state of this game (another game's would not fit its rows).
+    fn same_game(&self, state: &PyState, i: usize) -> PyResult<()> {
+        if Arc::ptr_eq(&self.game, &state.game) {
+            Ok(())
+        } else {
+            Err(PyValueError::new_err(format!(
+                "state {i} is a state of {:?}, not of this game ({:?})",
+                state.game.name, self.game.name
+            )))
+        }
+    }
 }
 
 fn fixed_actions(game: &Game) -> PyResult<usize> {
@@ -105,6 +117,33 @@ impl PyGame {
     /// The length of `State.observation_tensor()`.
     fn observation_tensor_size(&self) -> usize {
         self.game.initial(None).board.cells.len() + 2
+    }
+
+    /// The observation tensors of `states` (states of this game) as the rows of one `float32` array
+    /// of shape `(len(states), observation_tensor_size())`: one vector filled by the engine and
+    /// handed to numpy without a copy, for a batch of environments.
+    fn observation_tensors<'py>(&self, py: Python<'py>, states: Vec<PyRef<'py, PyState>>) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
+        let width = self.observation_tensor_size();
+        let mut all = Vec::with_capacity(states.len() * width);
+        for (i, s) in states.iter().enumerate() {
+            self.same_game(s, i)?;
+            all.extend(observation(&s.game, &s.pos));
+        }
+        PyArray1::from_vec(py, all).reshape([states.len(), width])
+    }
+
+    /// The legal-action masks of `states` (states of this game) as the rows of one `int8` array of
+    /// shape `(len(states), num_distinct_actions())`, made without a copy as `observation_tensors`.
+    fn legal_actions_masks<'py>(&self, py: Python<'py>, states: Vec<PyRef<'py, PyState>>) -> PyResult<Bound<'py, numpy::PyArray2<i8>>> {
+        let width = self.fixed()?;
+        let mut all = vec![0i8; states.len() * width];
+        for (i, s) in states.iter().enumerate() {
+            self.same_game(s, i)?;
+            for a in s.legal_actions() {
+                all[i * width + a] = 1;
+            }
+        }
+        PyArray1::from_vec(py, all).reshape([states.len(), width])
     }
 
     /// Plays `n` games of uniformly random moves from the start, at the engine's speed (the GIL is

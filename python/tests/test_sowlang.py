@@ -115,6 +115,20 @@ def test_arrays_are_numpy_and_own_their_data():
     assert (batch[1] * 48).round().tolist()[:14] == [4] * 12 + [0, 0]
     with pytest.raises(ValueError, match="holds 15 numbers"):
         state.write_observation_tensor(np.zeros(15, dtype=np.float32))
+    # A batch in one call: rows in the order of the states.
+    game = sowlang.load("kalah")
+    states = [game.new_initial_state() for _ in range(3)]
+    states[2].apply_action(2)
+    obs = game.observation_tensors(states)
+    assert obs.shape == (3, 16) and obs.dtype == np.float32 and obs.flags.c_contiguous
+    assert (obs[2, :14] * 48).round().tolist() == [4, 4, 0, 5, 5, 5] + [4] * 6 + [1, 0]
+    assert obs[0].tolist() == states[0].observation_tensor().tolist()
+    masks = game.legal_actions_masks(states)
+    assert masks.shape == (3, 6) and masks.dtype == np.int8
+    assert masks.tolist() == [[1] * 6, [1] * 6, [1, 1, 0, 1, 1, 1]]
+    with pytest.raises(ValueError, match="state 1 is a state of"):
+        game.observation_tensors([states[0], sowlang.load("oware").new_initial_state()])
+    assert game.observation_tensors([]).shape == (0, 16)
 
 
 def test_computer_players():
