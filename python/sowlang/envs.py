@@ -2,7 +2,7 @@
 
 - ``SowingAEC``: a PettingZoo AEC environment, the two players as agents ``"south"`` and ``"north"``;
   each observation is a dict ``{"observation": ..., "action_mask": ...}``, as PettingZoo's board games
-  give it. Needs ``pip install sowlang[envs]`` (pettingzoo).
+  give it. Needs pettingzoo (``pip install '.[envs]'`` in the repository).
 - ``SowingEnv``: a Gymnasium environment for one agent playing one seat against a computer player
   named as on the command line (``"random"``, ``"greedy"``, ``"alphabeta:3"``, ``"mcts:500"``); the
   mask of legal actions is in ``info["action_mask"]`` and ``env.action_masks()`` (what masked
@@ -84,6 +84,8 @@ class SowingEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.game.num_distinct_actions())
         self.opponent = player_name(opponent)
         self.state = self.game.new_initial_state()
+        # The episode ended (a result, a truncation or an illegal action): step() wants a reset().
+        self._over = False
 
     def _stopped(self) -> bool:
         """The game cannot go on: no legal move without an end, or the move limit reached."""
@@ -110,24 +112,28 @@ class SowingEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         self.state = self.game.new_initial_state()
+        self._over = False
         self._opponent_moves()
         if self.render_mode == "human":
             self.render()
         return self.state.observation_tensor(), self._info()
 
     def step(self, action):
-        if self.state.is_terminal() or self._stopped():
+        if self._over or self.state.is_terminal() or self._stopped():
             raise RuntimeError("the episode is over: call reset()")
         action = int(action)
         if action not in self.state.legal_actions():
+            self._over = True
             return self.state.observation_tensor(), -1.0, True, False, self._info(illegal_action=True)
         self.state.apply_action(action)
         self._opponent_moves()
         terminated = self.state.is_terminal()
+        truncated = self._stopped()
+        self._over = terminated or truncated
         reward = float(self.state.returns()[self.seat]) if terminated else 0.0
         if self.render_mode == "human":
             self.render()
-        return self.state.observation_tensor(), reward, terminated, self._stopped(), self._info()
+        return self.state.observation_tensor(), reward, terminated, truncated, self._info()
 
     def render(self):
         if self.render_mode == "ansi":

@@ -62,12 +62,20 @@ def test_aec_a_whole_game_pays_the_returns():
     assert sum(r) == 0
 
 
-def test_aec_truncates_at_the_move_limit():
+def test_truncation_at_the_move_limit():
     env = SowingAEC("oware", max_moves=4)
     env.reset()
     for _ in range(4):
         env.step(env.state.legal_actions()[0])
     assert all(env.truncations.values()) and not any(env.terminations.values())
+    # The single-agent one: the agent's move and the opponent's reply make 2 moves each step.
+    gym = SowingEnv("oware", opponent="random", max_moves=4)
+    gym.reset(seed=0)
+    assert gym.step(gym.state.legal_actions()[0])[2:4] == (False, False)
+    obs, reward, terminated, truncated, info = gym.step(gym.state.legal_actions()[0])
+    assert (reward, terminated, truncated) == (0.0, False, True)
+    with pytest.raises(RuntimeError, match="reset"):
+        gym.step(0)
 
 
 def test_gym_opponent_moves_and_masks():
@@ -101,6 +109,11 @@ def test_gym_illegal_action_loses():
     env.step(2)  # the last seed in south's store: south moves again, pit 3 now empty
     obs, reward, terminated, truncated, info = env.step(2)
     assert (reward, terminated, info.get("illegal_action")) == (-1.0, True, True)
+    # The episode is over: the next step asks for a reset, which starts again.
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env.reset(seed=0)
+    assert env.state.move_number() == 0 and env.step(0)[2] is False
 
 
 def test_envs_refuse_bad_arguments():
