@@ -314,6 +314,8 @@ fn kind_word(kind: DropKind) -> &'static str {
         DropKind::At(Moment::TurnStart) => "at turn start",
         DropKind::At(Moment::LapEnd) => "at lap end",
         DropKind::At(Moment::AfterCapture) => "after capture",
+        DropKind::At(Moment::RoundStart) => "at round start",
+        DropKind::At(Moment::RoundEnd) => "at round end",
         DropKind::Board => "board",
     }
 }
@@ -359,6 +361,8 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::CapturesRequired => "captures required".into(),
         ItemKind::PhaseOptional => "optional".into(),
         ItemKind::PassWhenUnable => "pass when unable".into(),
+        // One voluntary pass rule a file (or phase): a child file's replaces its parent's.
+        ItemKind::PassWhen(_) => "pass when".into(),
         ItemKind::Let(name, _) => format!("let {}", name.node),
         ItemKind::First(_) => "first".into(),
         ItemKind::SowDirection(_) => "sow direction".into(),

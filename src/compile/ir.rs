@@ -40,6 +40,13 @@ pub struct Game {
     pub grand_slam: Option<GrandSlam>,
     /// End rules in order.
     pub ends: Vec<EndRule>,
+    /// The end rules of `end game | round` actions: a rule's `then` names one
+    /// ([`Then::EndGame`]).
+    pub stated_ends: Vec<EndRule>,
+    /// Rules `at round start`, in order: carried out once a round is set up (the first included).
+    pub round_starts: Vec<Rule>,
+    /// Rules `at round end`, in order: carried out once a round's result is counted.
+    pub round_ends: Vec<Rule>,
     /// Rounds, if the game is a match.
     pub rounds: Option<Rounds>,
     /// Some rule claims pits (the position shows `claimed`).
@@ -68,6 +75,9 @@ pub struct Game {
     pub uses_choose: bool,
     /// A player with no legal move passes the turn while the other player can move.
     pub passing: bool,
+    /// Some phase lets the player to move pass (`pass when COND`): the move numbered
+    /// [`Game::pass_move`], named `pass`.
+    pub may_pass: bool,
     /// Some expression reads a pit's count `before` the latest seed (else the engine does not track it).
     pub uses_before: bool,
     /// Some expression reads `total` (worked out once per position then).
@@ -204,6 +214,9 @@ pub struct Phase {
     /// `optional`: the mover may choose this phase's rules while its condition holds; the phase
     /// never applies by itself.
     pub optional: bool,
+    /// `pass when COND`: while one of these holds (the top level's hold in every phase), the
+    /// player to move may pass.
+    pub passes: Vec<Code>,
     /// Every move must be sown on a copy to know whether it may be played (relays that may never end,
     /// a forbidden grand slam, forbid rules on what the move did, required captures), or may be
     /// played from an empty pit (moves from the store).
@@ -270,8 +283,15 @@ pub struct Sow {
     /// A move's first lap starts otherwise than by taking every seed of the pit played (`from store`,
     /// `start in origin`, `lift`, or a phase's `no sowing`, whose first lap never starts).
     pub special_start: bool,
-    /// Most laps per move.
-    pub relay_limit: u32,
+    /// Most laps per move, as `relay limit N` states it.
+    pub relay_limit: Option<u32>,
+    /// Most laps per move: the stated limit, else [`crate::check::limits::DEFAULT_RELAY_LIMIT`]. A
+    /// move whose sowing would go on past them is not legal.
+    pub lap_cap: u32,
+    /// A move whose sowing comes back to a state a lap of it started in (it would go round for ever)
+    /// is seen to, and refused as never ending before the cap; not when a rule read while sowing
+    /// reads `lap` or `taken`, which only grow, so that no state comes back.
+    pub watch_loops: bool,
 }
 
 /// How the pits a `skip when` rule passes over are found.
@@ -339,6 +359,9 @@ pub enum Then {
     End,
     /// The mover moves again.
     AnotherMove,
+    /// The move stops and the game (or the round) ends by `Game::stated_ends[i]` (an `end game |
+    /// round` action).
+    EndGame(u16),
 }
 
 /// Who receives seeds.
@@ -510,6 +533,8 @@ pub struct EndRule {
     pub reads_only_stores: bool,
     /// How the engine tests the rule after a move (worked out from the fields above).
     pub test: EndTest,
+    /// An `end game` action's rule: in a game of rounds, the match ends with the round.
+    pub whole_game: bool,
     /// For a rule that reads only the stores, in a game with few seeds: its answer for every pair
     /// of store counts, worked out by the engine's evaluator the first time the rule is tested
     /// (see `Game::store_table`).
@@ -792,6 +817,8 @@ pub enum Expr {
     PitOf(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `seeds(P)`.
     Seeds(Box<Expr>),
+    /// `can_move(P)`: P would have a legal move (a pass aside) if it were P's turn on this board.
+    CanMove(Box<Expr>),
     /// `captured(P)`.
     Captured(Box<Expr>),
     /// `rounds_won(P)`.
@@ -866,6 +893,7 @@ impl Expr {
             | Expr::Relation(_, x)
             | Expr::Store(x)
             | Expr::Seeds(x)
+            | Expr::CanMove(x)
             | Expr::Captured(x)
             | Expr::RoundsWon(x)
             | Expr::Field(x, _)
@@ -1191,6 +1219,8 @@ pub enum Op {
     Other,
     /// Player → the seeds in their row.
     Seeds,
+    /// Pops a player: would they have a legal move on this board?
+    CanMove,
     /// Player → the seeds in their store.
     Captured,
     /// Player → the rounds they won.

@@ -36,6 +36,7 @@ pub fn compile(checked: &Checked) -> Game {
                 _ => None,
             })
             .collect(),
+        stated_ends: Default::default(),
     };
     let (memory, memory_start) = lower.memory_layout(items);
     lower.memory = memory;
@@ -71,6 +72,17 @@ pub fn compile(checked: &Checked) -> Game {
             _ => None,
         })
         .collect();
+    let round_rules = |moment: ast::Moment| -> Vec<Rule> {
+        items
+            .iter()
+            .filter_map(|i| match &i.kind {
+                ItemKind::At(m, def) if *m == moment => Some(lower.rule(def)),
+                _ => None,
+            })
+            .collect()
+    };
+    let round_starts = round_rules(ast::Moment::RoundStart);
+    let round_ends = round_rules(ast::Moment::RoundEnd);
     let feeding = items.iter().find_map(|i| match &i.kind {
         ItemKind::Feeding(None) => Some(Feeding::Required),
         ItemKind::Feeding(Some(p)) => Some(Feeding::Penalty(lower.player(p))),
@@ -85,50 +97,14 @@ pub fn compile(checked: &Checked) -> Game {
     let ends: Vec<EndRule> = items
         .iter()
         .filter_map(|i| match &i.kind {
-            ItemKind::End(name, cond, remaining, from, result) => {
-                let when = lower.expr(cond);
-                let asks_can_feed = when.mentions(&|e| matches!(e, Expr::CanFeed));
-                Some(
-                    EndRule {
-                        name: name.node.clone(),
-                        asks_moves: asks_can_feed || when.mentions(&|e| matches!(e, Expr::NoMoves)),
-                        asks_can_feed,
-                        reads_repeated: when.mentions(&|e| matches!(e, Expr::Repeated)),
-                        reads_only_stores: !when.mentions(&|e| match e {
-                            Expr::Captured(who) => !matches!(**who, Expr::Player(_)),
-                            _ => !matches!(
-                                e,
-                                Expr::Int(_)
-                                    | Expr::Bool(_)
-                                    | Expr::Player(_)
-                                    | Expr::Total
-                                    | Expr::Neg(_)
-                                    | Expr::Not(_)
-                                    | Expr::Binary(..)
-                                    | Expr::InRange(..)
-                                    | Expr::InSet(..)
-                            ),
-                        }),
-                        when: Gen::bool(lower.pits, &lower.typer.bool(&when)),
-                        result: result.as_ref().map(|r| match r {
-                            ast::EndResult::Winner(p) => EndResult::Winner(lower.player(p)),
-                            ast::EndResult::Loser(p) => EndResult::Loser(lower.player(p)),
-                            ast::EndResult::Draw => EndResult::Draw,
-                        }),
-                        test: EndTest::General,
-                        store_table: Default::default(),
-                        remaining_from: from.as_ref().map(|pits| lower.pits(pits)),
-                        remaining: match remaining {
-                            None | Some(ast::Remaining::Uncounted) => Remaining::Uncounted,
-                            Some(ast::Remaining::Owner) => Remaining::Owner,
-                            Some(ast::Remaining::To(p)) => Remaining::To(lower.player(p)),
-                            Some(ast::Remaining::Split) => Remaining::Split,
-                            Some(ast::Remaining::InPlace) => Remaining::InPlace,
-                        },
-                    }
-                    .with_test(),
-                )
-            }
+            ItemKind::End(name, cond, remaining, from, result) => Some(lower.end_rule(
+                &name.node,
+                lower.expr(cond),
+                remaining.as_ref(),
+                from.as_deref(),
+                result.as_ref(),
+                false,
+            )),
             _ => None,
         })
         .collect();
@@ -207,11 +183,14 @@ pub fn compile(checked: &Checked) -> Game {
         phase.tracks = Player::BOTH.map(|p| track(&geometry, p, &ccw, params));
         phase.cw_tracks = Player::BOTH.map(|p| track(&geometry, p, &cw, params));
         phase.capture_at = may_hold_where(&phase.captures, Reg::Last, &sides, geometry.pit_count());
+        phase.sow.lap_cap = phase.sow.relay_limit.unwrap_or(limits::DEFAULT_RELAY_LIMIT);
+        phase.sow.watch_loops = !lower.typer.counters.get();
     }
     // Per mover and cell, the counts of the pit a seed falls into with which some trigger may hold:
     // most seeds fall where none can, and are sown without a look at the triggers.
     let trigger_at = may_hold_where(&triggers, Reg::Pit, &sides, geometry.pit_count());
     let end_kinds = EndKinds::of(&ends);
+    let may_pass = phases.iter().any(|p| !p.passes.is_empty());
     // Moves that take seeds from the store shrink it too.
     let enters_from_store = phases.iter().any(|p| p.sow.from_store.is_some());
     let mut game = Game {
@@ -230,6 +209,9 @@ pub fn compile(checked: &Checked) -> Game {
         feeding,
         grand_slam,
         ends,
+        stated_ends: lower.stated_ends.take(),
+        round_starts,
+        round_ends,
         rounds,
         uses_claims,
         uses_closed,
@@ -243,6 +225,7 @@ pub fn compile(checked: &Checked) -> Game {
         uses_starter: lower.typer.starter.get(),
         uses_choose,
         passing: items.iter().any(|i| matches!(i.kind, ItemKind::PassWhenUnable)),
+        may_pass,
         uses_total: lower.typer.total.get(),
         stores_only_grow: !lower.takes_from_store.get() && !enters_from_store,
         hash_keys: hash_keys(cells, memory_start.len()),
@@ -462,9 +445,64 @@ struct Lower<'a> {
     memory: Vec<MemorySlot>,
     /// The tracks declared by name (`track "NAME" = ...`).
     tracks: Vec<(String, Vec<ast::TrackPiece>)>,
+    /// The end rules `end game | round` actions carry out, in the order met.
+    stated_ends: std::cell::RefCell<Vec<EndRule>>,
 }
 
 impl Lower<'_> {
+    /// An end rule: an `end` item's (whose condition is `when`), or the one an `end game | round`
+    /// action carries out (`when` true; `whole_game`: a match of rounds ends with it).
+    fn end_rule(
+        &self,
+        name: &str,
+        when: Expr,
+        remaining: Option<&ast::Remaining>,
+        from: Option<&ast::Expr>,
+        result: Option<&ast::EndResult>,
+        whole_game: bool,
+    ) -> EndRule {
+        let asks_can_feed = when.mentions(&|e| matches!(e, Expr::CanFeed));
+        EndRule {
+            name: name.to_string(),
+            asks_moves: asks_can_feed || when.mentions(&|e| matches!(e, Expr::NoMoves)),
+            asks_can_feed,
+            reads_repeated: when.mentions(&|e| matches!(e, Expr::Repeated)),
+            reads_only_stores: !when.mentions(&|e| match e {
+                Expr::Captured(who) => !matches!(**who, Expr::Player(_)),
+                _ => !matches!(
+                    e,
+                    Expr::Int(_)
+                        | Expr::Bool(_)
+                        | Expr::Player(_)
+                        | Expr::Total
+                        | Expr::Neg(_)
+                        | Expr::Not(_)
+                        | Expr::Binary(..)
+                        | Expr::InRange(..)
+                        | Expr::InSet(..)
+                ),
+            }),
+            when: Gen::bool(self.pits, &self.typer.bool(&when)),
+            result: result.map(|r| match r {
+                ast::EndResult::Winner(p) => EndResult::Winner(self.player(p)),
+                ast::EndResult::Loser(p) => EndResult::Loser(self.player(p)),
+                ast::EndResult::Draw => EndResult::Draw,
+            }),
+            test: EndTest::General,
+            store_table: Default::default(),
+            remaining_from: from.map(|pits| self.pits(pits)),
+            remaining: match remaining {
+                None | Some(ast::Remaining::Uncounted) => Remaining::Uncounted,
+                Some(ast::Remaining::Owner) => Remaining::Owner,
+                Some(ast::Remaining::To(p)) => Remaining::To(self.player(p)),
+                Some(ast::Remaining::Split) => Remaining::Split,
+                Some(ast::Remaining::InPlace) => Remaining::InPlace,
+            },
+            whole_game,
+        }
+        .with_test()
+    }
+
     /// Where each value of `memory { }` lies, and every value at the start.
     fn memory_layout(&self, items: &[Item]) -> (Vec<MemorySlot>, Vec<i64>) {
         let mut slots = Vec::new();
@@ -509,6 +547,15 @@ impl Lower<'_> {
     }
 
     /// A player, typed.
+    /// Lowers what is read once a move's sowing is over (a `forbid`, an `after move` rule): its
+    /// reading `lap` or `taken` does not count as the sowing's.
+    fn after_sowing<T>(&self, lower: impl FnOnce(&Self) -> T) -> T {
+        let before = self.typer.counters.get();
+        let lowered = lower(self);
+        self.typer.counters.set(before);
+        lowered
+    }
+
     fn player(&self, e: &ast::Expr) -> Code {
         Gen::player(self.pits, &self.typer.player(&self.expr(e)))
     }
@@ -529,9 +576,12 @@ impl Lower<'_> {
             start_in_origin: None,
             lift: None,
             special_start: false,
-            relay_limit: limits::DEFAULT_RELAY_LIMIT,
+            relay_limit: None,
+            lap_cap: limits::DEFAULT_RELAY_LIMIT,
+            watch_loops: true,
         });
         let mut forbids = base.map(|b| b.forbids.clone()).unwrap_or_default();
+        let mut passes = base.map(|b| b.passes.clone()).unwrap_or_default();
         let mut captures = Vec::new();
         let mut replaces_captures = base.is_none();
         let mut captures_required = base.is_some_and(|b| b.captures_required);
@@ -576,16 +626,18 @@ impl Lower<'_> {
                 ItemKind::SowStartInOrigin(cond) => {
                     sow.start_in_origin = Some(cond.as_ref().map_or_else(|| Code::constant(1), |c| self.cond(c)));
                 }
-                ItemKind::SowRelayLimit(e) => sow.relay_limit = self.int(e) as u32,
+                ItemKind::SowRelayLimit(e) => sow.relay_limit = Some(self.int(e) as u32),
                 ItemKind::SowLift(e) => sow.lift = Some(Gen::int(self.pits, &self.typer.int(&self.expr(e)))),
+                // A forbid is read before the move or once its sowing is over: what it reads of
+                // `lap` and `taken` does not steer a sowing.
                 ItemKind::ForbidAfter(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
-                    when: self.cond(cond),
+                    when: self.after_sowing(|l| l.cond(cond)),
                     after: true,
                 }),
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
-                    when: self.cond(cond),
+                    when: self.after_sowing(|l| l.cond(cond)),
                     after: mentions(cond, "taken") || mentions(cond, "lap") || mentions(cond, "lifted"),
                 }),
                 ItemKind::Capture(def) => {
@@ -596,10 +648,12 @@ impl Lower<'_> {
                 ItemKind::AfterMove(def) => {
                     // Whether this rule chooses, the game's flag kept as it was.
                     let chose_before = self.typer.chooses.replace(false);
-                    after_moves.push(self.rule(def));
+                    after_moves.push(self.after_sowing(|l| l.rule(def)));
                     after_moves_choose |= self.typer.chooses.get();
                     self.typer.chooses.set(chose_before || self.typer.chooses.get());
                 }
+                // A round's start and end are no moment of a move: the game keeps those rules.
+                ItemKind::At(ast::Moment::RoundStart | ast::Moment::RoundEnd, _) => {}
                 ItemKind::At(moment, def) => {
                     let chose_before = self.typer.chooses.replace(false);
                     moments[*moment as usize].push(self.rule(def));
@@ -607,6 +661,7 @@ impl Lower<'_> {
                     self.typer.chooses.set(chose_before || self.typer.chooses.get());
                 }
                 ItemKind::NoSowing => sows_nothing = true,
+                ItemKind::PassWhen(cond) => passes.push(self.cond(cond)),
                 _ => {}
             }
         }
@@ -635,6 +690,7 @@ impl Lower<'_> {
             judges_outcome: forbids.iter().any(|f| f.after),
             captures_required,
             optional,
+            passes,
             sows_to_judge: false,
             forbids,
             captures,
@@ -773,6 +829,18 @@ impl Lower<'_> {
                         add: matches!(a.node, ast::Action::Add(..)),
                     });
                 }
+                ast::Action::End(end) => {
+                    let mut stated = self.stated_ends.borrow_mut();
+                    stated.push(self.end_rule(
+                        &def.name.node,
+                        Expr::Bool(true),
+                        end.remaining.as_ref(),
+                        end.from.as_deref(),
+                        end.result.as_ref(),
+                        end.whole_game,
+                    ));
+                    then = Then::EndGame((stated.len() - 1) as u16);
+                }
                 ast::Action::Then(t) => {
                     then = match t {
                         ast::Then::End => Then::End,
@@ -876,6 +944,7 @@ impl Lower<'_> {
                 }
                 "other" => Expr::Other(b(&args[0])),
                 "seeds" => Expr::Seeds(b(&args[0])),
+                "can_move" => Expr::CanMove(b(&args[0])),
                 "captured" => Expr::Captured(b(&args[0])),
                 "rounds_won" => Expr::RoundsWon(b(&args[0])),
                 "choose" if args.len() == 1 && is_set(&args[0]) => Expr::ChooseIn(Box::new(self.set(&args[0]))),

@@ -153,6 +153,8 @@ pub(crate) enum BoolExpr {
     NoMoves,
     /// The player to move has a legal move that leaves the other player's row with seeds.
     CanFeed,
+    /// `can_move(P)`.
+    CanMove(PlayerExpr),
     /// The position occurred before.
     Repeated,
     /// The move sows clockwise by choice.
@@ -239,6 +241,7 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Clockwise
         | Expr::NoMoves
         | Expr::CanFeed
+        | Expr::CanMove(_)
         | Expr::Repeated
         | Expr::Not(_)
         | Expr::InRange(..)
@@ -292,6 +295,9 @@ pub(crate) struct Typer {
     pub starter: Cell<bool>,
     /// Some expression asks the mover to choose.
     pub chooses: Cell<bool>,
+    /// Some expression read while sowing reads `lap` or `taken`, which only grow during a move (the
+    /// lowering of a `forbid` or an `after move` rule, read once the sowing is over, puts it back).
+    pub counters: Cell<bool>,
 }
 
 impl Typer {
@@ -306,6 +312,7 @@ impl Typer {
             Expr::Clockwise => BoolExpr::Clockwise,
             Expr::NoMoves => BoolExpr::NoMoves,
             Expr::CanFeed => BoolExpr::CanFeed,
+            Expr::CanMove(p) => BoolExpr::CanMove(self.player(p)),
             Expr::Repeated => {
                 self.repeated.set(true);
                 BoolExpr::Repeated
@@ -387,13 +394,19 @@ impl Typer {
         }
         match e {
             Expr::Int(n) => IntExpr::Int(*n),
-            Expr::Lap => IntExpr::Lap,
+            Expr::Lap => {
+                self.counters.set(true);
+                IntExpr::Lap
+            }
             Expr::If(c, a, b) => match self.bool(c) {
                 BoolExpr::Bool(true) => self.int(a),
                 BoolExpr::Bool(false) => self.int(b),
                 c => IntExpr::If(Box::new(c), Box::new(self.int(a)), Box::new(self.int(b))),
             },
-            Expr::Taken => IntExpr::Taken,
+            Expr::Taken => {
+                self.counters.set(true);
+                IntExpr::Taken
+            }
             Expr::Lifted => IntExpr::Lifted,
             Expr::InHand => IntExpr::InHand,
             Expr::Ply => {

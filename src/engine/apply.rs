@@ -31,15 +31,19 @@ impl Game {
         let rules = self.move_rules(pos, Hints::default());
         self.check_move(pos, rules, k).map_err(|r| MoveError::Illegal {
             pit: k,
-            name: self.move_name(move_base(k)),
+            // A number with bits past the pit in a game without choices is no move: named whole.
+            name: self.move_name(if self.uses_choose { move_base(k) } else { k }),
             reason: match r {
                 Refusal::BadChoice => {
-                    let same_pit: Vec<String> = self
-                        .legal_moves(pos)
-                        .into_iter()
-                        .filter(|&j| move_base(j) == move_base(k))
-                        .map(|j| self.name_move(pos, j))
-                        .collect();
+                    let legal = self.legal_moves(pos);
+                    let pit = |j: usize| self.move_parts(move_base(j)).0;
+                    // The moves of this pit and way; when the list names none (another way does the
+                    // same), those of the pit.
+                    let mut same: Vec<usize> = legal.iter().copied().filter(|&j| move_base(j) == move_base(k)).collect();
+                    if same.is_empty() {
+                        same = legal.into_iter().filter(|&j| pit(j) == pit(k)).collect();
+                    }
+                    let same_pit: Vec<String> = same.into_iter().map(|j| self.name_move(pos, j)).collect();
                     format!(
                         "{}; the moves from this pit are {}",
                         self.refusal(rules.phase, k, r),
@@ -56,6 +60,9 @@ impl Game {
     /// Plays the legal move `k` (`rules` are the position's [`MoveRules`]). Returns the legal moves of
     /// the position reached when the end rules had to work them out.
     pub(crate) fn play(&self, pos: &mut Position, k: usize, rules: MoveRules, hints: Hints, log: &mut impl Narrate) -> Option<Moves> {
+        if self.is_pass(k) {
+            return self.play_pass(pos, hints, log);
+        }
         let choices = self.uses_choose.then(|| Choices::of_move(k));
         let rules = match &choices {
             Some(c) => self.chosen_rules(pos, rules, Some(c)),
@@ -83,24 +90,29 @@ impl Game {
         let turn = Turn::of(self, pos, rules, k, choices.as_ref());
         let sown = match self.sow(&mut pos.board, turn, origin, phase, log) {
             Ok(s) => s,
-            Err(e) => unreachable!(
-                "a legal move's sowing ends (check_move sowed it when it might not): {} laps",
-                e.laps
-            ),
+            Err(e) => unreachable!("a legal move's sowing ends (check_move sowed it when it might not): {e:?}"),
         };
         let mut hash_delta = sown.hash_delta;
         let mut another = sown.another;
+        let mut ended = sown.ended;
         // `sown` goes by value: a reference would keep it in memory on every move, for a rule few
         // games have.
-        if !phase.after_moves.is_empty() {
-            let (changed, again) = self.after_move(&mut pos.board, turn, origin, sown, phase, log);
+        if ended.is_none() && !phase.after_moves.is_empty() {
+            let (changed, again, end) = self.after_move(&mut pos.board, turn, origin, sown, phase, log);
             if changed {
                 // The memory or the seeds changed: the position's identity is worked out afresh.
                 hash_delta = None;
             }
             another |= again;
+            ended = end;
         }
         pos.ply += 1;
+        if let Some(i) = ended {
+            // A rule ended the game (or the round) where it fired: the turn passes, and no end rule
+            // of the file is read before it.
+            pos.to_move = mover.other();
+            return self.end_and_go_on(pos, mover, &self.stated_ends[i as usize], hints, log);
+        }
         if penalty_possible && self.row_seeds(&pos.board, mover.other()) == 0 {
             self.feeding_penalty(pos, mover, log);
             return None;
@@ -118,10 +130,33 @@ impl Game {
         self.settle(pos, mover, repeated, first_move || stores_grew, hints, log)
     }
 
+    /// The pass the rules allow (`pass when COND`): no seed moves and no rule of a move runs; the
+    /// turn goes to the other player (who, with `pass when unable`, passes back when unable to
+    /// move), the pass counts as a move (`ply`, the history), and the end rules are read as after
+    /// any move.
+    #[cold]
+    #[inline(never)]
+    fn play_pass(&self, pos: &mut Position, hints: Hints, log: &mut impl Narrate) -> Option<Moves> {
+        let mover = pos.to_move;
+        log.push(|| Event::Pass {
+            player: mover,
+            chosen: true,
+        });
+        let first_move = pos.ply == 0;
+        pos.ply += 1;
+        pos.to_move = mover.other();
+        if self.passing {
+            self.pass_if_unable(pos, hints, log);
+        }
+        // Only the player to move changed: the identity moves by the turn's part alone.
+        let repeated = self.uses_repeated && self.remember(pos, mover, Some(0), false);
+        self.settle(pos, mover, repeated, first_move, hints, log)
+    }
+
     /// The `after move` rules of `phase`, after the sowing of `turn`'s move from `origin`: every one
     /// whose condition holds is carried out, in order, each reading what the ones before it left.
-    /// Returns whether the memory, the seeds or the claims changed, and whether a rule gave the
-    /// mover another move.
+    /// Returns whether the memory, the seeds or the claims changed, whether a rule gave the mover
+    /// another move, and the end rule of one that ended the game (the rules after it are not read).
     #[cold]
     #[inline(never)]
     pub(super) fn after_move(
@@ -132,7 +167,7 @@ impl Game {
         sown: Sown,
         phase: &Phase,
         log: &mut impl Narrate,
-    ) -> (bool, bool) {
+    ) -> (bool, bool, Option<u16>) {
         let before = board.clone();
         let track = phase.track(turn.mover, turn.cw);
         let mut another = false;
@@ -148,28 +183,36 @@ impl Game {
             if ctx.bool(&rule.when) {
                 self.act(board, &snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, None, log);
                 self.narrate_then(rule, log);
+                if let Then::EndGame(i) = rule.then {
+                    return (*board != before, another, Some(i));
+                }
                 another |= rule.then == Then::AnotherMove;
             }
         }
-        (*board != before, another)
+        (*board != before, another, None)
     }
 
     /// `pass when unable`: the player to move who has no legal move passes the turn when the other
-    /// player has one. When neither has, the turn stays, for the end rules to see.
+    /// player has one. When neither has, the turn stays, for the end rules to see. Returns whether
+    /// the turn passed.
     #[cold]
     #[inline(never)]
-    pub(super) fn pass_if_unable(&self, pos: &mut Position, hints: Hints, log: &mut impl Narrate) {
+    pub(super) fn pass_if_unable(&self, pos: &mut Position, hints: Hints, log: &mut impl Narrate) -> bool {
         let unable = |pos: &Position| self.legal_with(pos, self.move_rules(pos, hints)).is_empty();
         if !unable(pos) {
-            return;
+            return false;
         }
         let passer = pos.to_move;
         pos.to_move = passer.other();
         if unable(pos) {
             pos.to_move = passer;
-            return;
+            return false;
         }
-        log.push(|| Event::Pass { player: passer });
+        log.push(|| Event::Pass {
+            player: passer,
+            chosen: false,
+        });
+        true
     }
 
     /// Could the mover, whose opponent has no seeds, give them some (for a feeding penalty)?
@@ -216,6 +259,7 @@ impl Game {
             &Remaining::To(Code::constant(receiver.index() as i64)),
             None,
             None,
+            false,
             mover,
             log,
         );
