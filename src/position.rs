@@ -122,7 +122,11 @@ impl MoveJson {
     /// The move `k` of `game` in position `pos` as the JSON lists it.
     pub fn of(game: &Game, pos: &Position, k: usize) -> MoveJson {
         // Plain numbers while every move is one of the player's own pits on a one-row side.
-        let numbered = game.rows == 1 && game.choices == 1 && !game.uses_choose && (game.shared == 0 || game.play_from == PlayFrom::Own);
+        let numbered = game.rows == 1
+            && game.choices == 1
+            && !game.uses_choose
+            && !game.plays_across
+            && (game.shared == 0 || game.play_from == PlayFrom::Own);
         if numbered {
             MoveJson::Number(k)
         } else {
@@ -366,7 +370,7 @@ fn pit_text(game: &Game, c: crate::engine::Cell) -> Option<String> {
     if usize::from(c) >= game.pit_count() + 2 {
         return None;
     }
-    Some(match game.side(c) {
+    Some(match game.side_of(c) {
         None => format!("shared {}", game.pit_name(game.move_of(c))),
         Some(side) if game.is_store(c) => format!("{} store", side.name()),
         Some(side) => format!("{} {}", side.name(), game.pit_name(game.move_of(c))),
@@ -479,7 +483,7 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
     let mut cells = Vec::with_capacity(game.pit_count() + 2);
     for (c, v) in read_pits(game, &json.pits, "the position")?.into_iter().enumerate() {
         let c = c as crate::engine::Cell;
-        let what = match game.side(c) {
+        let what = match game.side_of(c) {
             Some(p) => format!("{}'s pit {}", p.name(), game.pit_name(game.move_of(c))),
             None => game.describe(c),
         };

@@ -54,6 +54,8 @@ pub struct Checked {
     pub(crate) ring: bool,
     /// Whose pits a move may start from.
     pub(crate) play_from: PlayFrom,
+    /// Which rows are owned by halves.
+    pub(crate) halves: crate::board::Halves,
     /// Seeds of every cell at the start (pits, then the two stores); with `seeds_cases`, the most
     /// of them in every pit, until the engine has chosen each pit's.
     pub(crate) initial: Vec<u32>,
@@ -76,6 +78,8 @@ impl Checked {
             rows: self.rows,
             shared: self.shared,
             ring: self.ring,
+            halves: self.halves,
+            plays_across: self.play_from == PlayFrom::Owned && self.pits * self.rows > 0,
         }
     }
 }
@@ -201,6 +205,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 .with_help("a ring's shared pits come from `ring N owned by nobody` or an odd N"),
         );
     }
+    let halves = halves(&program.items, ring.is_some(), &mut diags);
     let geometry = pits.map(|columns| match ring {
         Some(g) => g,
         None => crate::board::Geometry {
@@ -208,6 +213,8 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             rows,
             shared: if middle.is_some() { columns } else { 0 },
             ring: false,
+            halves,
+            plays_across: false,
         },
     });
     let shared = geometry.map_or(0, |g| g.shared);
@@ -223,6 +230,10 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         } else {
             PlayFrom::Own
         });
+    let geometry = geometry.map(|g| crate::board::Geometry {
+        plays_across: play_from == PlayFrom::Owned && g.side_pits() > 0,
+        ..g
+    });
     if let Some(g) = geometry {
         check_play_from(&program.items, g, play_from, &mut diags);
     }
@@ -585,6 +596,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             shared,
             ring: ring.is_some(),
             play_from,
+            halves,
             initial,
             seeds_cases,
             fill,
@@ -851,6 +863,26 @@ fn ring_size(items: &[Item], statics: &Statics, diags: &mut Vec<Diagnostic>) -> 
     Some(crate::board::Geometry::ring(n as usize, owner))
 }
 
+/// Which rows the board's `owned by halves` gives by halves: every row (the middle row too), or the
+/// middle row only. A ring says it in its own words (`ring N owned by halves`).
+fn halves(items: &[Item], ring: bool, diags: &mut Vec<Diagnostic>) -> crate::board::Halves {
+    use crate::board::Halves;
+    let mut halves = Halves::None;
+    for item in items {
+        let ItemKind::BoardHalves(h) = item.kind else { continue };
+        if ring && h == Halves::Board {
+            diags.push(
+                Diagnostic::error("sow::check::conflict", "a ring is owned by halves in its own words", item.span, "owned by halves")
+                    .with_help("write `ring N owned by halves`"),
+            );
+        }
+        if halves != Halves::Board {
+            halves = h;
+        }
+    }
+    halves
+}
+
 /// A move may start from pits that exist, and the moves of a player fit the engine.
 fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFrom, diags: &mut Vec<Diagnostic>) {
     let item = items.iter().find(|i| matches!(i.kind, ItemKind::PlayFrom(_)));
@@ -858,6 +890,8 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
         let none = match play_from {
             PlayFrom::Shared => (g.shared == 0).then_some("this board has no shared pits"),
             PlayFrom::Own | PlayFrom::Any => (g.side_pits() == 0).then_some("on this ring the players own no pits"),
+            // On a ring owned by nobody a claim is the only way to own a pit: it may come.
+            PlayFrom::Owned => None,
         };
         if let Some(why) = none {
             diags.push(
@@ -887,12 +921,18 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
             .with_help("a round's set-up fills each player's own pits from their store; shared pits have no owner to fill them (a board of rows may have a `middle row`)"),
         );
     }
-    let move_pits = g.side_pits() + g.shared;
+    let move_pits = g.move_pits();
+    // With `play from owned` the opponent's pits are moves too (when the mover owns them).
+    let which = if g.plays_across {
+        "a player's pits, the shared pits and the opponent's"
+    } else {
+        "a player's pits and the shared pits"
+    };
     if move_pits as i64 > limits::MAX_SIDE_PITS {
         diags.push(
             Diagnostic::error(
                 "sow::check::out_of_range",
-                format!("a player's pits and the shared pits make {move_pits} moves, more than the engine plays"),
+                format!("{which} make {move_pits} moves, more than the engine plays"),
                 item.map_or_else(
                     || {
                         items
@@ -904,10 +944,7 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
                 ),
                 "the pits a move may name",
             )
-            .with_help(format!(
-                "a player's pits and the shared pits may be at most {} together",
-                limits::MAX_SIDE_PITS
-            )),
+            .with_help(format!("{which} may be at most {} together", limits::MAX_SIDE_PITS)),
         );
     }
 }
@@ -1208,7 +1245,7 @@ fn check_tracks(
                 });
             }
             ItemKind::SowDirection(crate::syntax::ast::Direction::Either)
-                if 2 * (g.side_pits() + g.shared) as i64 > limits::MAX_SIDE_PITS =>
+                if 2 * g.move_pits() as i64 > limits::MAX_SIDE_PITS =>
             {
                 diags.push(
                     Diagnostic::error(
