@@ -872,7 +872,7 @@ fn halves(items: &[Item], ring: bool, diags: &mut Vec<Diagnostic>) -> crate::boa
         let ItemKind::BoardHalves(h) = item.kind else { continue };
         if ring && h == Halves::Board {
             diags.push(
-                Diagnostic::error("sow::check::conflict", "a ring is owned by halves in its own words", item.span, "owned by halves")
+                Diagnostic::error("sow::check::conflict", "a ring says who owns its pits in its own words", item.span, "owned by halves")
                     .with_help("write `ring N owned by halves`"),
             );
         }

@@ -149,7 +149,6 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::pit_ref => "a pit such as `a3`",
         Rule::board_middle => "`middle row`",
         Rule::board_halves => "`owned by halves`",
-        Rule::owned_halves => "`owned by halves`",
         Rule::board_ring => "`ring`",
         Rule::ring_owner => "`halves` or `nobody`",
         Rule::layout_shared => "`layout shared [..]`",

@@ -816,7 +816,7 @@ impl Builder {
         let mut items: Vec<Item> = Vec::new();
         for p in children(pair) {
             // `middle row owned by halves` is two settings: the row, and who owns it.
-            let middle_halves = p.as_rule() == Rule::board_middle && p.clone().into_inner().next().is_some();
+            let middle_halves = p.as_rule() == Rule::board_middle && p.clone().into_inner().any(|o| o.as_str() == "halves");
             let item = self.item(p)?;
             if middle_halves {
                 items.push(Item {
@@ -843,7 +843,10 @@ impl Builder {
     fn item(&self, pair: Pair<Rule>) -> R<Item> {
         // A track may end in a number expression, a `param` and `next round first` in optional words,
         // which swallow the blanks after them.
-        let span = if matches!(pair.as_rule(), Rule::sow_track | Rule::next_round_first | Rule::param_item) {
+        let span = if matches!(
+            pair.as_rule(),
+            Rule::sow_track | Rule::next_round_first | Rule::param_item | Rule::board_middle
+        ) {
             self.expr_span(&pair)
         } else {
             self.span(&pair)
