@@ -143,6 +143,52 @@ fn sat_gol_takes_the_hole_beyond_an_empty_one() {
     assert_eq!(stores(&v), (json!(3), json!(0)));
 }
 
+/// Sat Gol in rounds: one seed left, in s1; stores 14 and 13. Each move sows it into the next hole;
+/// the hole after that is empty and so is the one beyond, so nothing is taken. Both players have only
+/// that move: after 14 moves the seed is back in s1 with south to move, the position repeats and the
+/// round ends, south ahead (14 to 13). The seed stays in s1; south, who opened the round, fills the
+/// next empty holes s2, s3, s4 (12, 2 left), north goes on with s5, s6, s7 (12, 1 left).
+#[test]
+fn sat_gol_a_round_ends_going_round_and_the_players_fill_the_ring_in_turn() {
+    let g = load("sat_gol.sow");
+    let start = |north: u32| {
+        from(
+            &g,
+            json!({"pits": {"south": [], "north": [], "shared": [1, 0, 0, 0, 0, 0, 0]},
+                   "stores": {"south": 14, "north": north}, "to_move": "south"}),
+        )
+    };
+    let round: Vec<String> = (0..14).map(|i| format!("s{}", i % 7 + 1)).collect();
+    let round: Vec<&str> = round.iter().map(String::as_str).collect();
+    let v = play(&g, start(13), &round[..13]);
+    assert_eq!((v["round"].clone(), v["pits"]["shared"].clone()), (json!(1), json!([0, 0, 0, 0, 0, 0, 1])));
+    let v = play(&g, start(13), &round);
+    assert_eq!(v["round"], json!(2));
+    assert_eq!(v["rounds_won"], json!({"south": 1, "north": 0}));
+    assert_eq!(v["pits"]["shared"], json!([1, 4, 4, 4, 4, 4, 4]));
+    assert_eq!(stores(&v), (json!(2), json!(1)));
+    assert_eq!(v["to_move"], json!("south"));
+}
+
+/// Sat Gol: the same round with north holding 3 seeds: when it ends north cannot fill a hole, and the
+/// match is over; south has more seeds (14 to 3; the seed in s1 is nobody's) and wins it.
+#[test]
+fn sat_gol_a_player_who_cannot_fill_a_hole_is_out() {
+    let g = load("sat_gol.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [], "north": [], "shared": [1, 0, 0, 0, 0, 0, 0]},
+               "stores": {"south": 14, "north": 3}, "to_move": "south"}),
+    );
+    let round: Vec<String> = (0..14).map(|i| format!("s{}", i % 7 + 1)).collect();
+    let round: Vec<&str> = round.iter().map(String::as_str).collect();
+    let v = play(&g, pos, &round);
+    assert_eq!(v["over"], json!(true));
+    assert_eq!(v["winner"], json!("south"));
+    assert_eq!(v["pits"]["shared"], json!([1, 0, 0, 0, 0, 0, 0]));
+    assert_eq!(stores(&v), (json!(14), json!(3)));
+}
+
 /// Toguz Kumalak's opening 9: south's pit 9 (9 seeds) sows its first seed back into pit 9, then north
 /// 1..8; north 8 holds 10, even: south takes it. North's 1 (10) sows north 1..9 and south 1, which
 /// holds 10: north takes it.

@@ -863,6 +863,43 @@ fn ring_size(items: &[Item], statics: &Statics, diags: &mut Vec<Diagnostic>) -> 
     Some(crate::board::Geometry::ring(n as usize, owner))
 }
 
+/// On a ring owned by nobody a round is set up by the players filling its empty pits in turn
+/// (`setup fill N`): the set-ups that fill a player's own pits, or pits counted from an end, have no
+/// meaning there.
+fn shared_ring_setup(items: &[Item], diags: &mut Vec<Diagnostic>) {
+    let mut refuse = |span: Span, word: &str| {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::unsupported",
+                format!("`{word}` has no meaning on a ring owned by nobody"),
+                span,
+                "this set-up",
+            )
+            .with_help("on a ring owned by nobody the players fill its empty pits in turn: `setup fill N`, with `close unfilled` or `remainder next`"),
+        )
+    };
+    for item in items {
+        match &item.kind {
+            ItemKind::SetupDeal => refuse(item.span, "setup deal"),
+            ItemKind::SetupMirror => refuse(item.span, "setup mirror"),
+            ItemKind::SetupByMoves => refuse(item.span, "setup by moves"),
+            ItemKind::SetupFill(_, options) => {
+                for option in options {
+                    let word = match option.node {
+                        FillOption::ClaimUnfilled => "claim unfilled",
+                        FillOption::AsManyAsOther => "as many as the other",
+                        FillOption::AsManyAsUsed => "as many as the other used",
+                        FillOption::FromRight => "from right",
+                        FillOption::CloseUnfilled | FillOption::RemainderNext => continue,
+                    };
+                    refuse(option.span, word);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Which rows the board's `owned by halves` gives by halves: every row (the middle row too), or the
 /// middle row only. A ring says it in its own words (`ring N owned by halves`).
 fn halves(items: &[Item], ring: bool, diags: &mut Vec<Diagnostic>) -> crate::board::Halves {
@@ -905,10 +942,11 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
             );
         }
     }
-    // A middle row keeps its seeds from round to round; a ring's shared pits are not a row of the
-    // board a set-up could leave alone, and a ring owned by nobody has no pits to fill.
+    // A middle row keeps its seeds from round to round; the one shared pit of an odd ring owned by
+    // halves is not a row a set-up could leave alone.
     if g.shared > 0
         && g.ring
+        && g.side_pits() > 0
         && let Some(rounds) = items.iter().find(|i| matches!(i.kind, ItemKind::Rounds))
     {
         diags.push(
@@ -920,6 +958,9 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
             )
             .with_help("a round's set-up fills each player's own pits from their store; shared pits have no owner to fill them (a board of rows may have a `middle row`)"),
         );
+    }
+    if g.ring && g.side_pits() == 0 {
+        shared_ring_setup(items, diags);
     }
     let move_pits = g.move_pits();
     // With `play from owned` the opponent's pits are moves too (when the mover owns them).
