@@ -146,7 +146,7 @@ fn sat_gol_takes_the_hole_beyond_an_empty_one() {
 /// Sat Gol in rounds: one seed left, in s1; stores 14 and 13. Each move sows it into the next hole;
 /// the hole after that is empty and so is the one beyond, so nothing is taken. Both players have only
 /// that move: after 14 moves the seed is back in s1 with south to move, the position repeats and the
-/// round ends, south ahead (14 to 13). The seed stays in s1; south, who opened the round, fills the
+/// round ends, south ahead (14 to 13). The seed stays in s1; south, who opens every round, fills the
 /// next empty holes s2, s3, s4 (12, 2 left), north goes on with s5, s6, s7 (12, 1 left).
 #[test]
 fn sat_gol_a_round_ends_going_round_and_the_players_fill_the_ring_in_turn() {
