@@ -69,7 +69,9 @@ fn a_middle_row_owned_by_halves_is_played_and_taken_by_each_half_s_owner() {
     let v = json(&g, &play(&g, &["s2", "s3"]));
     assert_eq!(v["pits"]["shared"], json!([0, 0, 0, 0]));
     assert_eq!(v["stores"], json!({"south": 2, "north": 2}));
-    let err = g.apply(&mut start.clone(), g.parse_move("s3").expect("a pit")).expect_err("north's half");
+    let err = g
+        .apply(&mut start.clone(), g.parse_move("s3").expect("a pit"))
+        .expect_err("north's half");
     assert!(err.to_string().contains("a pit the player owns"), "{err}");
 }
 

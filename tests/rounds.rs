@@ -423,5 +423,8 @@ fn rounds_on_a_ring_owned_by_nobody_fill_its_empty_pits_in_turn() {
     assert_eq!(v["stores"], json!({"south": 0, "north": 1}));
     assert_eq!(v["to_move"], json!("south"));
     let docs = std::fs::read_to_string(super::support::root().join("docs/language.md")).expect("the reference");
-    assert!(docs.contains(SHARED_RING_ROUNDS.trim()), "docs/language.md no longer shows the example");
+    assert!(
+        docs.contains(SHARED_RING_ROUNDS.trim()),
+        "docs/language.md no longer shows the example"
+    );
 }

@@ -161,7 +161,10 @@ fn sat_gol_a_round_ends_going_round_and_the_players_fill_the_ring_in_turn() {
     let round: Vec<String> = (0..14).map(|i| format!("s{}", i % 7 + 1)).collect();
     let round: Vec<&str> = round.iter().map(String::as_str).collect();
     let v = play(&g, start(13), &round[..13]);
-    assert_eq!((v["round"].clone(), v["pits"]["shared"].clone()), (json!(1), json!([0, 0, 0, 0, 0, 0, 1])));
+    assert_eq!(
+        (v["round"].clone(), v["pits"]["shared"].clone()),
+        (json!(1), json!([0, 0, 0, 0, 0, 0, 1]))
+    );
     let v = play(&g, start(13), &round);
     assert_eq!(v["round"], json!(2));
     assert_eq!(v["rounds_won"], json!({"south": 1, "north": 0}));

@@ -909,8 +909,13 @@ fn halves(items: &[Item], ring: bool, diags: &mut Vec<Diagnostic>) -> crate::boa
         let ItemKind::BoardHalves(h) = item.kind else { continue };
         if ring && h == Halves::Board {
             diags.push(
-                Diagnostic::error("sow::check::conflict", "a ring says who owns its pits in its own words", item.span, "owned by halves")
-                    .with_help("write `ring N owned by halves`"),
+                Diagnostic::error(
+                    "sow::check::conflict",
+                    "a ring says who owns its pits in its own words",
+                    item.span,
+                    "owned by halves",
+                )
+                .with_help("write `ring N owned by halves`"),
             );
         }
         if halves != Halves::Board {
@@ -1285,10 +1290,8 @@ fn check_tracks(
                     )),
                 });
             }
-            ItemKind::SowDirection(crate::syntax::ast::Direction::Either)
-                if 2 * g.move_pits() as i64 > limits::MAX_SIDE_PITS =>
-            {
-                diags.push(
+            ItemKind::SowDirection(crate::syntax::ast::Direction::Either) if 2 * g.move_pits() as i64 > limits::MAX_SIDE_PITS => diags
+                .push(
                     Diagnostic::error(
                         "sow::check::out_of_range",
                         "with the direction chosen, a player's pits make more moves than the engine plays",
@@ -1299,8 +1302,7 @@ fn check_tracks(
                         "a player may have at most {} pits when the direction is chosen",
                         limits::MAX_SIDE_PITS / 2
                     )),
-                )
-            }
+                ),
             ItemKind::SowIntoStore(true) if g.rows > 1 || g.shared > 0 => diags.push(
                 Diagnostic::error(
                     "sow::check::unsupported",
