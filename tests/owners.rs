@@ -166,3 +166,45 @@ fn the_games_played_here_are_the_ones_the_reference_shows() {
         assert!(docs.contains(text.trim()), "docs/language.md no longer shows:\n{text}");
     }
 }
+
+/// Random games of every game here and of the traditional games that own pits by halves, by claim or
+/// by a round's set-up: every listed move is accepted and named so that it reads back as itself, every
+/// move not listed is refused, and the seeds add up to the same total throughout.
+#[test]
+fn random_games_keep_their_seeds_and_their_move_names() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    let mut games: Vec<(String, Game)> = [HALVES_OF_THE_MIDDLE, HALVES_OF_THE_BOARD, CLAIMED_AND_PLAYED]
+        .iter()
+        .map(|t| (t.lines().nth(1).unwrap_or_default().to_string(), game(t)))
+        .collect();
+    for name in ["oware_rounds.sow", "gabata_three_rows.sow", "sat_gol.sow"] {
+        let path = super::support::root().join("tests/fixtures/traditional").join(name);
+        games.push((name.into(), sowlang::load_game(&path, &[]).expect("checks").game));
+    }
+    for (name, g) in &games {
+        for seed in 0..40 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut pos = g.initial(None);
+            g.settle_start(&mut pos);
+            let total = g.seed_total(&pos);
+            while !pos.over && pos.ply < 400 {
+                let moves = g.legal_moves(&pos);
+                assert!(!moves.is_empty(), "{name} game {seed}: no move and not over at ply {}", pos.ply);
+                for k in 1..=g.move_count() {
+                    if !moves.contains(&k) {
+                        assert!(
+                            g.apply(&mut pos.clone(), k).is_err(),
+                            "{name} game {seed}: {k} accepted, not listed"
+                        );
+                    }
+                }
+                let k = moves[rng.gen_range(0..moves.len())];
+                assert_eq!(g.parse_move(&g.move_name(k)), Some(k), "{name}: the name of {k} reads back");
+                g.apply(&mut pos, k)
+                    .unwrap_or_else(|e| panic!("{name} game {seed}: listed {k} refused: {e}"));
+                assert_eq!(g.seed_total(&pos), total, "{name} game {seed}: seeds at ply {}", pos.ply);
+            }
+        }
+    }
+}
