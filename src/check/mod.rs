@@ -967,6 +967,22 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
     if g.ring && g.side_pits() == 0 {
         shared_ring_setup(items, diags);
     }
+    // A set-up fills the players' rows: a half of the board or of the middle row would be left out.
+    if g.halves != crate::board::Halves::None
+        && let Some(rounds) = items.iter().find(|i| matches!(i.kind, ItemKind::Rounds))
+    {
+        let halves = items.iter().find(|i| matches!(i.kind, ItemKind::BoardHalves(_)));
+        diags.push(
+            Diagnostic::error(
+                "sow::check::unsupported",
+                "a match of rounds is not played on a board owned by halves",
+                rounds.span,
+                "rounds",
+            )
+            .with_label(halves.map_or(rounds.span, |h| h.span), "owned by halves")
+            .with_help("a round's set-up fills each player's rows from their store, not the halves they own"),
+        );
+    }
     let move_pits = g.move_pits();
     // With `play from owned` the opponent's pits are moves too (when the mover owns them).
     let which = if g.plays_across {
@@ -1321,6 +1337,23 @@ fn check_tracks(
                 )
                 .with_help("state the track with the store in it: `track shared 1..8, mover store`"),
             ),
+            ItemKind::PlayFrom(PlayFrom::Owned)
+                if own_track(top_track)
+                    || items.iter().any(|i| match &i.kind {
+                        ItemKind::Phase(_, _, inner) => inner.iter().any(|i| matches!(i.kind, ItemKind::SowTrack(TrackKind::Own))),
+                        _ => false,
+                    }) =>
+            {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::unsupported",
+                        "a pit owned in the opponent's rows is not on a player's own track",
+                        item.span,
+                        "pits played wherever they lie",
+                    )
+                    .with_help("state the track through both players' rows (`track mover ..., opponent ...`), or play from `own`"),
+                )
+            }
             ItemKind::SowIntoStore(_) if own_track(top_track) && play_from != PlayFrom::Own => diags.push(
                 Diagnostic::error(
                     "sow::check::unsupported",
