@@ -415,7 +415,12 @@ fn rounds_on_a_ring_owned_by_nobody_fill_its_empty_pits_in_turn() {
                          "stores": {"south": 3, "north": 5}, "to_move": "south"});
     let mut pos = sowlang::position::from_json(&g, &json_in.to_string()).expect("a position of this board");
     g.settle_start(&mut pos);
-    g.apply(&mut pos, g.parse_move("s4").expect("a pit")).expect("a legal move");
+    let events = g.apply_traced(&mut pos, g.parse_move("s4").expect("a pit")).expect("a legal move");
+    let told = g.narrate(&events).join("\n");
+    assert!(
+        told.contains("round 2 is set up: the ring [2 2 1 2 2]; stores south 0, north 1"),
+        "{told}"
+    );
     let v = super::support::json_of(&g, &pos);
     assert_eq!(v["round"], json!(2));
     assert_eq!(v["rounds_won"], json!({"south": 0, "north": 0}));
