@@ -487,7 +487,7 @@ impl Words<'_> {
             PlayFrom::Own => "one of their own pits",
             PlayFrom::Shared => "one of the pits that belong to nobody",
             PlayFrom::Any => "any pit, their own or one that belongs to nobody",
-            PlayFrom::Owned => "any pit they own, wherever it lies",
+            PlayFrom::Owned => "any pit they own (wherever it lies)",
         };
         let lift = items.iter().find_map(|i| match &i.kind {
             ItemKind::SowLift(e) => Some(self.number(e)),
