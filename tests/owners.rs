@@ -114,8 +114,8 @@ fn a_pit_claimed_in_the_opponent_s_row_is_played_by_its_claimer() {
 }
 
 /// A move from the opponent's pit `j` is the third block of numbers (after the player's own pits
-/// and the shared ones), written `j'`; a plain number past the player's own pits names no pit, and
-/// an opponent's pit is no move where the game does not play owned pits.
+/// and the shared ones), written `j'`; a plain number past the player's own pits names no pit (nor
+/// the pass), and an opponent's pit is no move where the game does not play owned pits.
 #[test]
 fn moves_from_the_opponent_s_row_are_named_with_a_prime() {
     let g = game(CLAIMED_AND_PLAYED);
@@ -130,6 +130,12 @@ fn moves_from_the_opponent_s_row_are_named_with_a_prime() {
     let plain = game("game \"Plain\"\nboard { pits 3  seeds 2 }\nend \"no move\" when no_moves\n");
     assert_eq!((plain.move_count(), plain.parse_move("2'")), (3, None));
     assert_eq!(json(&plain, &play(&plain, &[]))["legal_moves"], json!([1, 2, 3]));
+    // The pass is written `pass`: the number after the pits is no move either.
+    let passing = game("game \"Passing\"\nboard { pits 3  seeds 2 }\npass when true\nend \"no move\" when no_moves\n");
+    assert_eq!(
+        (passing.pass_move(), passing.parse_move("4"), passing.parse_move("pass")),
+        (4, None, Some(4))
+    );
 }
 
 /// A pit owned by halves has that half's player as `.side` and `.owner`; a claim changes `.owner`

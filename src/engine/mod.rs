@@ -176,8 +176,8 @@ impl Game {
             }
             let pit: usize = text.parse().ok()?;
             // A number past the player's own pits would otherwise be read as a shared pit, written
-            // `s1`, or an opponent's, written `1'`: such a number names no pit.
-            if self.move_pits() > self.side_pits() && (self.side_pits() + 1..=self.move_pits()).contains(&pit) {
+            // `s1`, an opponent's, written `1'`, or the pass, written `pass`: such a number names no pit.
+            if (self.side_pits() + 1..=self.move_pits()).contains(&pit) || self.is_pass(pit) {
                 return None;
             }
             return Some(pit);
