@@ -314,6 +314,8 @@ fn kind_word(kind: DropKind) -> &'static str {
         DropKind::At(Moment::TurnStart) => "at turn start",
         DropKind::At(Moment::LapEnd) => "at lap end",
         DropKind::At(Moment::AfterCapture) => "after capture",
+        DropKind::At(Moment::RoundStart) => "at round start",
+        DropKind::At(Moment::RoundEnd) => "at round end",
         DropKind::Board => "board",
     }
 }

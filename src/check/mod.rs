@@ -6,6 +6,7 @@ pub(crate) mod board;
 mod lets;
 pub mod load;
 mod recover;
+mod round_moments;
 mod rules;
 mod start;
 mod stated_ends;
@@ -448,6 +449,31 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         | ItemKind::ForbidAfter(..)
                         | ItemKind::PhaseOptional
                         | ItemKind::CapturesRequired => {}
+                        ItemKind::Drop(crate::syntax::ast::DropKind::Forbid, name) => {
+                            let usual = program.items.iter().any(|u| {
+                                matches!(&u.kind, ItemKind::Forbid(n, _) | ItemKind::ForbidAfter(n, _) if n.node == name.node)
+                            });
+                            if !usual {
+                                diags.push(
+                                    Diagnostic::error(
+                                        "sow::check::unknown_name",
+                                        format!("no usual `forbid` is named \"{}\"", name.node),
+                                        name.span,
+                                        "not a forbid of the usual rules",
+                                    )
+                                    .with_help("a phase sets aside a `forbid` written at the top level of the file, by its name"),
+                                );
+                            }
+                        }
+                        ItemKind::Drop(..) => diags.push(
+                            Diagnostic::error(
+                                "sow::check::misplaced",
+                                "a phase can set aside only a usual `forbid`",
+                                i.span,
+                                "in a phase",
+                            )
+                            .with_help("a phase replaces the usual captures with its own, and adds its own rules at each moment; `drop forbid \"NAME\"` lifts a usual forbid while the phase applies"),
+                        ),
                         _ => diags.push(
                             Diagnostic::error(
                                 "sow::check::misplaced",
@@ -525,6 +551,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         );
     }
     stated_ends::check(&program.items, &mut diags);
+    round_moments::check_places(&program.items, &mut diags);
     if !has_end && !stated_ends::any(&program.items) {
         diags.push(
             Diagnostic::error(
@@ -737,6 +764,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
             }
             ItemKind::At(Moment::LapEnd | Moment::AfterCapture, def) => check_lap_rule(def, tc, statics, diags),
             ItemKind::At(Moment::TurnStart, def) => check_turn_start(def, tc, diags),
+            ItemKind::At(Moment::RoundStart | Moment::RoundEnd, def) => round_moments::check_rule(def, tc, diags),
             _ => {}
         }
     }

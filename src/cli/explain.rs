@@ -662,6 +662,8 @@ impl Words<'_> {
                         crate::syntax::ast::Moment::TurnStart => "At the start of a turn, before the seeds are picked up",
                         crate::syntax::ast::Moment::LapEnd => "Whenever a lap of sowing ends",
                         crate::syntax::ast::Moment::AfterCapture => "Right after a capture",
+                        crate::syntax::ast::Moment::RoundStart => "When a round is set up, before its first move",
+                        crate::syntax::ast::Moment::RoundEnd => "When a round ends, before its seeds go back to their owners",
                     },
                     self.rule(r, "the mover", "the pit looked at")
                 ),

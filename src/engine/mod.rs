@@ -229,6 +229,11 @@ impl Game {
             ended_by: None,
             history: History::new(),
         };
+        if self.rounds.is_some() && !self.round_starts.is_empty() {
+            // The first round starts too.
+            let opener = pos.to_move;
+            self.round_rules(&mut pos, &self.round_starts, opener, &mut trace::Silent);
+        }
         pos.history.push(self.hash(&pos));
         pos
     }

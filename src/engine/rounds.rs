@@ -1,9 +1,37 @@
 //! Rounds: who opens the next one and how its board is set up from the seeds each player holds.
 
+use super::trace::Narrate;
 use super::{Board, Game, Outcome, Player, Position};
-use crate::compile::ir::{Fill, Opener, Rounds};
+use crate::compile::ir::{Fill, Opener, Rounds, Rule};
 
 impl Game {
+    /// The rules of a round's start or end (`rules`), in order, each that holds carried out on the
+    /// board the ones before it left; `mover` is the player who moved last (at the end) or who opens
+    /// the round (at the start).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn round_rules(&self, pos: &mut Position, rules: &[Rule], mover: Player, log: &mut impl Narrate) {
+        let phase = self.phases.last().expect("the usual rules");
+        for rule in rules {
+            // The rule's actions read the position as it was when it fired.
+            let frozen = pos.clone();
+            let ctx = self.ctx_at(&frozen, mover);
+            if ctx.bool(&rule.when) {
+                self.act(
+                    &mut pos.board,
+                    &frozen.board,
+                    &rule.actions,
+                    &rule.name,
+                    phase,
+                    false,
+                    ctx,
+                    None,
+                    log,
+                );
+            }
+        }
+    }
+
     /// Who opens the round after one that ended with `outcome`, whose last move `ender` made. Every
     /// seed is in a store by now. A drawn round, or equal seeds, leave it to alternation.
     pub(super) fn next_opener(&self, pos: &Position, rounds: &Rounds, outcome: Outcome, ender: Player) -> Player {

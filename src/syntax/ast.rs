@@ -319,6 +319,11 @@ pub enum Moment {
     LapEnd,
     /// `after capture`: right after a capture rule was carried out at the end of a lap.
     AfterCapture,
+    /// `at round start`: a round of a match is set up, before its first move.
+    RoundStart,
+    /// `at round end`: a round has ended (its result counted), before its seeds go back to their
+    /// owners and the next round is set up.
+    RoundEnd,
 }
 
 /// Which kind of named item `drop` removes.

@@ -602,6 +602,8 @@ fn moment_words(text: &str) -> MomentWords {
     match text.split_whitespace().collect::<Vec<_>>().as_slice() {
         [_, "turn", "start"] => MomentWords::At(Moment::TurnStart),
         [_, "lap", "end"] => MomentWords::At(Moment::LapEnd),
+        [_, "round", "start"] => MomentWords::At(Moment::RoundStart),
+        [_, "round", "end"] => MomentWords::At(Moment::RoundEnd),
         [_, "each", "seed"] => MomentWords::EachSeed,
         [_, "move", "end"] => MomentWords::MoveEnd,
         _ => MomentWords::At(Moment::AfterCapture),
