@@ -49,6 +49,10 @@ mod shipped;
 mod explain;
 // The terminal game through a pipe: undo/redo, game records (save, --load, replay), input, boards, hints.
 mod play;
+// analyze --swap: seats exchanged every second game, the first player's score and Elo difference.
+mod match_up;
+// Game records and their rules: the rules' hash, `save --with-rules`, saving on leaving, new names.
+mod records;
 // Garbage in: every shipped variant mutated, hostile texts, and a proptest over random valid files; no panic, no hang.
 mod garbage;
 // Perft counts from the start position match the known counts for the OpenSpiel rule sets.
