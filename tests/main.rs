@@ -15,6 +15,8 @@ mod memory;
 mod moments;
 // Stores as places of the circuit (taken, lifted, moved from and into) on tiny invented boards, worked out by hand.
 mod stores;
+// Pits owned as the rules give it (by halves, by claim, played wherever they lie) on tiny invented boards, worked out by hand.
+mod owners;
 // Traditional games written from their rules for issue 26 (tests/fixtures/traditional), hand-worked boards.
 mod traditional;
 // Choices during a move (`choose`, `lift`, `sow taken .. either`) on tiny invented games, worked out by hand.

@@ -353,6 +353,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::BoardLayout(_) => "board layout".into(),
         ItemKind::BoardLayoutShared(_) => "board layout shared".into(),
         ItemKind::BoardMiddle => "board middle row".into(),
+        ItemKind::BoardHalves(_) => "board owned by halves".into(),
         ItemKind::BoardRing(..) => "board ring".into(),
         ItemKind::PlayFrom(_) => "play from".into(),
         ItemKind::BoardStores(_) => "board stores".into(),

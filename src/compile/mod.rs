@@ -155,7 +155,8 @@ pub fn compile(checked: &Checked) -> Game {
     let uses_can_feed = items
         .iter()
         .any(|i| matches!(&i.kind, ItemKind::End(_, cond, ..) if mentions(cond, "can_feed")));
-    let sides: Vec<Option<Player>> = (0..cells).map(|c| geometry.side_of(c as Cell)).collect();
+    // A pit's `.side`: its row's player, or on a board owned by halves the half's.
+    let sides: Vec<Option<Player>> = (0..cells).map(|c| geometry.part_of(c as Cell)).collect();
     let chooses_way = |rules: &Vec<Rule>| {
         rules
             .iter()

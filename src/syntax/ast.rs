@@ -447,6 +447,8 @@ pub enum ItemKind {
     BoardLayoutShared(Spanned<Vec<Expr>>),
     /// `board { middle row }`.
     BoardMiddle,
+    /// `owned by halves` (every row), or the middle row's (`middle row owned by halves`).
+    BoardHalves(crate::board::Halves),
     /// `board { ring EXPR [owned by halves|nobody] }`.
     BoardRing(Expr, RingOwner),
     /// `play from own|shared|any`.
