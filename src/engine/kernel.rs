@@ -718,7 +718,7 @@ impl Game {
                 *plies = played;
                 // Without rounds the game ends here, and a finished game keeps no history.
                 self.unpack(ff, &at, pos, &mut seen, REPEATS && self.rounds.is_some());
-                return Handed::GoOn(self.end_and_go_on(pos, mover, rule, hints, &mut Silent));
+                return Handed::GoOn(self.end_and_go_on(pos, mover, &self.ends[rule], hints, &mut Silent));
             }
             moves = next;
         };
@@ -837,7 +837,7 @@ impl Game {
             let ended = (holding != 0).then(|| {
                 let mut child = Box::new(pos.clone());
                 self.unpack_move(&mut child, after, at.to_move);
-                self.end_and_go_on(&mut child, mover, holding.trailing_zeros() as usize, hints, &mut Silent);
+                self.end_and_go_on(&mut child, mover, &self.ends[holding.trailing_zeros() as usize], hints, &mut Silent);
                 child
             });
             out.push(FastMove {
