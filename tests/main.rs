@@ -65,3 +65,5 @@ mod serve;
 mod fast_forms;
 // Outputs never destroy or silently lose data: write errors exit non-zero, plots replace only plots, FIFOs never block.
 mod outputs;
+// Bao la Kiswahili: a thousand random games end by its rules with the 64 seeds kept; no two listed moves alike.
+mod bao_la_kiswahili;
