@@ -22,11 +22,7 @@ fn bao() -> sowlang::Game {
 #[test]
 fn random_games_keep_the_64_seeds_and_end_by_the_rules() {
     let game = bao();
-    let ends = [
-        "bao hamna",
-        "bao hamna: the mover emptied their own front row",
-        "no legal move",
-    ];
+    let ends = ["bao hamna", "bao hamna: the mover emptied their own front row", "no legal move"];
     let mut longest = 0;
     for seed in 0..GAMES {
         let mut rng = StdRng::seed_from_u64(seed);
@@ -36,7 +32,11 @@ fn random_games_keep_the_64_seeds_and_end_by_the_rules() {
         while !pos.over {
             assert!(pos.ply < CAP, "game {seed} reached {CAP} plies");
             let moves = game.legal_moves(&pos);
-            assert!(!moves.is_empty(), "game {seed}: no legal move at ply {} and the game goes on", pos.ply);
+            assert!(
+                !moves.is_empty(),
+                "game {seed}: no legal move at ply {} and the game goes on",
+                pos.ply
+            );
             let k = moves[rng.gen_range(0..moves.len())];
             game.apply(&mut pos, k)
                 .unwrap_or_else(|e| panic!("game {seed}: listed move {k} refused: {e}"));

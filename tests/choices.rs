@@ -252,7 +252,11 @@ fn named_options_are_written_and_read_by_their_words() {
     listed.sort();
     assert_eq!(listed, ["1", "2:keep", "2:spend", "3:keep", "3:spend"]);
     assert_eq!(json(&g, &play(&g, &["2:keep"]))["memory"]["kept"]["south"], json!(1));
-    assert_eq!(json(&g, &play(&g, &["3:SPEND"]))["memory"]["kept"]["south"], json!(0), "read whatever the case");
+    assert_eq!(
+        json(&g, &play(&g, &["3:SPEND"]))["memory"]["kept"]["south"],
+        json!(0),
+        "read whatever the case"
+    );
     assert_eq!(g.read_move(&start, "2:1"), None, "the value is not the word");
 }
 

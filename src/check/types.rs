@@ -730,8 +730,13 @@ impl TypeChecker<'_> {
         }
         if let Some(bare) = args.iter().find(|a| !matches!(a.kind, ExprKind::Labelled(..))) {
             self.diags.push(
-                Diagnostic::error("sow::check::wrong_arguments", "name every option of this choice, or none", bare.span, "no name")
-                    .with_help("write `VALUE as \"WORD\"` for this option too"),
+                Diagnostic::error(
+                    "sow::check::wrong_arguments",
+                    "name every option of this choice, or none",
+                    bare.span,
+                    "no name",
+                )
+                .with_help("write `VALUE as \"WORD\"` for this option too"),
             );
         }
         for (i, w) in words.iter().enumerate() {
@@ -748,8 +753,13 @@ impl TypeChecker<'_> {
                 );
             } else if let Some(first) = words[..i].iter().find(|v| v.node.eq_ignore_ascii_case(&w.node)) {
                 self.diags.push(
-                    Diagnostic::error("sow::check::duplicate", format!("two options are named `{}`", w.node), w.span, "again")
-                        .with_label(first.span, "first"),
+                    Diagnostic::error(
+                        "sow::check::duplicate",
+                        format!("two options are named `{}`", w.node),
+                        w.span,
+                        "again",
+                    )
+                    .with_label(first.span, "first"),
                 );
             }
         }

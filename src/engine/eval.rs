@@ -662,7 +662,11 @@ impl<'a> Ctx<'a> {
                         }
                         _ => {
                             let options: Vec<i64> = (lo..=hi).collect();
-                            if options.is_empty() { lo } else { self.chosen(&options, false, &[]) }
+                            if options.is_empty() {
+                                lo
+                            } else {
+                                self.chosen(&options, false, &[])
+                            }
                         }
                     };
                 }
