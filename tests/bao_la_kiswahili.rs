@@ -51,11 +51,10 @@ fn random_games_keep_the_64_seeds_and_end_by_the_rules() {
 }
 
 /// Each move is applied and the positions compared. The file lists a capture at a kimbi only the way its
-/// seeds go, and a namua capture that ends the game only clockwise; the other moves that come to the same
-/// board (a namua capture of eight seeds, sown from either kichwa into the whole front row) are for the
-/// engine's general listing of such moves once (the `defects` branch), and until it is merged this fails.
+/// seeds go, and a namua capture that ends the game only clockwise; the engine lists once the other moves
+/// that come to the same position (a namua capture of eight seeds sown from either kichwa into the whole
+/// front row).
 #[test]
-#[ignore = "two entries of eight captured seeds fill the front row alike: needs the engine to list such moves once"]
 fn no_two_listed_moves_do_the_same_thing() {
     let game = bao();
     for seed in 0..100 {
