@@ -8,6 +8,7 @@ pub mod load;
 mod recover;
 mod rules;
 mod start;
+mod stated_ends;
 mod stores;
 mod types;
 
@@ -512,7 +513,8 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             .with_help("remove one of them"),
         );
     }
-    if !has_end {
+    stated_ends::check(&program.items, &mut diags);
+    if !has_end && !stated_ends::any(&program.items) {
         diags.push(
             Diagnostic::error(
                 "sow::check::no_end",
@@ -1433,6 +1435,17 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
         }
         Action::Close(pits, _) => tc.expect_pit_list(pits, scope, "close"),
         Action::Then(_) => {}
+        Action::End(end) => {
+            if let Some(Remaining::To(p)) = &end.remaining {
+                tc.expect(p, Ty::Player, scope);
+            }
+            if let Some(pits) = &end.from {
+                tc.expect_pits(pits, scope);
+            }
+            if let Some(EndResult::Winner(p) | EndResult::Loser(p)) = &end.result {
+                tc.expect(p, Ty::Player, scope);
+            }
+        }
         Action::Set(target, value) => {
             if let Some(m) = tc.memory_target(target, scope) {
                 tc.expect(value, if m.holds_pit { Ty::Pit } else { Ty::Int }, scope);

@@ -163,6 +163,21 @@ pub enum Action {
     SowFrom(SowAgain),
     /// `close PITS` (true) or `open PITS` (false).
     Close(Vec<Expr>, bool),
+    /// `end game | round ...`: the move stops and the game (or round) ends.
+    End(EndAction),
+}
+
+/// What an `end game | round` action ends, and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndAction {
+    /// `end game` (else `end round`): in a game of rounds, the whole match ends.
+    pub whole_game: bool,
+    /// `remaining MODE`.
+    pub remaining: Option<Remaining>,
+    /// `remaining ... from PITS`.
+    pub from: Option<Box<Expr>>,
+    /// The result stated; `None`: the scores decide.
+    pub result: Option<EndResult>,
 }
 
 /// Where and which way the seeds a rule took are sown again.

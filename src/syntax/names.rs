@@ -188,6 +188,8 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::sow_taken_from => "`from PIT`",
         Rule::sow_taken_after => "`after PIT`",
         Rule::then_action => "`then`",
+        Rule::end_action => "`end game` or `end round`",
+        Rule::end_scope => "`end game` or `end round`",
         Rule::then_kind => "`end`, `continue` or `another move`",
         Rule::pit_list => "pits",
         Rule::remaining => "`remaining`",

@@ -1044,23 +1044,7 @@ impl Builder {
             Rule::end_item => {
                 let name = self.string(inner.next().expect("name"));
                 let cond = self.expr(inner.next().expect("cond"))?;
-                let mut remaining = None;
-                let mut from = None;
-                let mut result = None;
-                for part in inner {
-                    if part.as_rule() == Rule::end_result {
-                        let r = children(part).next().expect("result");
-                        result = Some(match r.as_rule() {
-                            Rule::result_winner => EndResult::Winner(self.expr(children(r).next().expect("player"))?),
-                            Rule::result_loser => EndResult::Loser(self.expr(children(r).next().expect("player"))?),
-                            _ => EndResult::Draw,
-                        });
-                    } else {
-                        let (mode, pits) = self.remaining(part)?;
-                        remaining = Some(mode);
-                        from = pits.map(Box::new);
-                    }
-                }
+                let (remaining, from, result) = self.end_how(inner)?;
                 ItemKind::End(name, cond, remaining, from, result)
             }
             Rule::phase_item => {
@@ -1199,6 +1183,16 @@ impl Builder {
                         direction,
                     })
                 }
+                Rule::end_action => {
+                    let whole_game = parts.next().expect("scope").as_str().ends_with("game");
+                    let (remaining, from, result) = self.end_how(parts)?;
+                    Action::End(EndAction {
+                        whole_game,
+                        remaining,
+                        from,
+                        result,
+                    })
+                }
                 Rule::close_action => {
                     let closing = parts.next().expect("word").as_str() == "close";
                     Action::Close(self.pit_list(parts.next().expect("pits"))?, closing)
@@ -1316,6 +1310,28 @@ impl Builder {
     }
 
     /// `remaining MODE [from PITS]`: the mode, and the pits it is limited to.
+    /// The `remaining MODE [from PITS]` and the result after an end rule's condition (or an `end`
+    /// action's scope).
+    #[allow(clippy::type_complexity)]
+    fn end_how<'i>(&self, parts: impl Iterator<Item = Pair<'i, Rule>>) -> R<(Option<Remaining>, Option<Box<Expr>>, Option<EndResult>)> {
+        let (mut remaining, mut from, mut result) = (None, None, None);
+        for part in parts {
+            if part.as_rule() == Rule::end_result {
+                let r = children(part).next().expect("result");
+                result = Some(match r.as_rule() {
+                    Rule::result_winner => EndResult::Winner(self.expr(children(r).next().expect("player"))?),
+                    Rule::result_loser => EndResult::Loser(self.expr(children(r).next().expect("player"))?),
+                    _ => EndResult::Draw,
+                });
+            } else {
+                let (mode, pits) = self.remaining(part)?;
+                remaining = Some(mode);
+                from = pits.map(Box::new);
+            }
+        }
+        Ok((remaining, from, result))
+    }
+
     fn remaining(&self, pair: Pair<Rule>) -> R<(Remaining, Option<Expr>)> {
         let mut parts = children(pair);
         let mode = children(parts.next().expect("mode")).next().expect("kind");
