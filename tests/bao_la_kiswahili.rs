@@ -107,3 +107,23 @@ fn take_n_from_a_pit_then_sow_taken() {
     assert_eq!(json["pits"]["south"], serde_json::json!([0, 1, 1, 1]));
     assert_eq!(json["pits"]["north"], serde_json::json!([2, 0, 2, 2]));
 }
+
+/// Rule 23: a move that never ends is not legal, seen exactly: after these 46 moves (a random game that
+/// `check --explore` met), south's b2L relays round and round, its lap 3,772 starting as lap 2,080 did. The
+/// file keeps the move's own state in memory, not in `lap` and `taken`, so the engine can see the repeat.
+#[test]
+fn a_move_that_never_ends_is_refused_as_going_round_for_ever() {
+    let game = bao();
+    let before = "a6L,a5L,a3L,a5R,a8L:stop,a8L,a3R,a7L,a5R,a3L,a1R,a5L,a2R,a8L:safari,a3R,a7L,a5R,a6R,a4R,a4L,a4L,\
+                  a3L,a8L,a3L,a7L,a3R,a3L,a3L,a4L,a6L,a6R,a8L,a3R,a8L,a2R,a3R,a3L,a3L,a4L,a3R,a5R,a3L,a8L,a3R,a4R,b6R";
+    let moves: Vec<&str> = before.split(',').collect();
+    let mut pos = crate::support::play_named(&game, &moves);
+    assert_eq!(
+        crate::support::move_names(&game, &pos),
+        ["a4L", "b4R", "b4L", "b5L"],
+        "b2L is not listed"
+    );
+    let b2l = game.parse_move("b2L").expect("a pit and a way");
+    let why = game.apply(&mut pos, b2l).expect_err("b2L never ends").to_string();
+    assert!(why.contains("would start as lap"), "{why}");
+}
