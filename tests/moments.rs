@@ -430,3 +430,59 @@ end "stuck" when not can_move(to_move) remaining owner
     assert_eq!(j["ended_by"], "stuck");
     assert_eq!(rows(&j), (json!([0, 0, 0]), json!([0, 0, 0]), json!(3), json!(0)));
 }
+
+/// Rules at a round's start and end. Round 1 ends at south's first move (south 2 makes three in
+/// north 2: "three" ends the round, south winning it); "tally" counts it for south, who moved last.
+/// The seeds go back (south 3 + 2 = 5, north 3) and round 2 is filled two a pit: south both pits and
+/// 1 in store, north one pit and 1 in store; south opens it, and "a seed back" moves south's stored
+/// seed into south 2. "starts" counts round 1's start and round 2's.
+#[test]
+fn rules_at_the_start_and_the_end_of_a_round() {
+    let g = game(
+        r#"
+game "Rounds"
+board { pits 2  seeds 2 }
+memory { player tally = 0  game starts = 0 }
+sow { direction ccw }
+at lap end "three" { when last.side == opponent and last.count == 3  take last  end round winner mover }
+at round end "tally" { when true  add 1 to mover.tally }
+at round start "starts" { when true  add 1 to game.starts }
+at round start "a seed back" { when round > 1  move 1 from store(mover) to pit(mover, 2) }
+end "stuck" when no_moves remaining owner
+rounds { setup fill 2  match ends when round > 50  match winner most rounds }
+"#,
+    );
+    let start = after(&g, &[]);
+    assert_eq!(start["memory"]["starts"], 1, "{start}");
+    let j = after(&g, &[2]);
+    assert_eq!(j["round"], 2, "{j}");
+    assert_eq!(rows(&j), (json!([2, 3]), json!([2, 0]), json!(0), json!(1)));
+    assert_eq!(j["memory"]["tally"], json!({"south": 1, "north": 0}));
+    assert_eq!(j["memory"]["starts"], 2);
+}
+
+/// A phase sets aside a usual `forbid`: in the opening (the first two moves) single seeds may be
+/// played. South 1 sows its seed into south 2; north 3 sows its seed into south 1; from the third
+/// move on, south 1's single seed stays again and only south 2 (3 seeds) may be played.
+#[test]
+fn a_phase_sets_aside_a_usual_forbid() {
+    let g = game(
+        r#"
+game "Opening"
+board { pits 3  layout south [1, 2, 0] north [1, 1, 1] }
+sow { direction ccw }
+forbid "single seeds stay" when origin.count == 1
+phase "opening" when ply < 2 {
+  drop forbid "single seeds stay"
+}
+end "no move" when no_moves remaining owner
+"#,
+    );
+    let pos = played(&g, &[]);
+    assert_eq!(g.legal_moves(&pos), [1, 2]);
+    let pos = played(&g, &[1]);
+    assert_eq!(g.legal_moves(&pos), [1, 2, 3]);
+    let pos = played(&g, &[1, 3]);
+    assert_eq!(super::support::json_of(&g, &pos)["pits"]["south"], json!([1, 3, 0]));
+    assert_eq!(g.legal_moves(&pos), [2]);
+}

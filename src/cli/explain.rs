@@ -410,8 +410,19 @@ impl Words<'_> {
                 number_word(g.rows)
             )
         };
-        if g.shared > 0 && !g.ring {
-            let _ = write!(s, " Between them lies a middle row of {} pits that belongs to nobody.", g.shared);
+        match g.halves {
+            crate::board::Halves::Board => s.push_str(
+                " But the board is owned by halves: each player owns the half on their left, in every row (the pits across from their left half too).",
+            ),
+            _ if g.shared > 0 && !g.ring => {
+                let whose = if g.halves == crate::board::Halves::Middle {
+                    ": each player owns the half on their left"
+                } else {
+                    " that belongs to nobody"
+                };
+                let _ = write!(s, " Between them lies a middle row of {} pits{whose}.", g.shared);
+            }
+            _ => {}
         }
         if g.stores_sown {
             s.push_str(" Each player has a store at their end of the board: they sow into it, and their captures go there.");
@@ -476,6 +487,7 @@ impl Words<'_> {
             PlayFrom::Own => "one of their own pits",
             PlayFrom::Shared => "one of the pits that belong to nobody",
             PlayFrom::Any => "any pit, their own or one that belongs to nobody",
+            PlayFrom::Owned => "any pit they own (wherever it lies)",
         };
         let lift = items.iter().find_map(|i| match &i.kind {
             ItemKind::SowLift(e) => Some(self.number(e)),
@@ -599,6 +611,10 @@ impl Words<'_> {
                 ItemKind::MatchEnds(c) => s.push(format!("The match ends when {}.", self.cond(c))),
                 ItemKind::MatchWinner(MatchMeasure::Rounds) => s.push("The player who won more rounds wins the match.".into()),
                 ItemKind::MatchWinner(MatchMeasure::Seeds) => s.push("The player holding more seeds at the end wins the match.".into()),
+                ItemKind::SetupFill(n, _) if self.game.ring && self.game.side_pits() == 0 => s.push(format!(
+                    "To set up a round, the players fill the ring's empty pits with {} each from the seeds they hold, in ring order: first the player who opens the round, then the other from the next empty pit.",
+                    self.amount(n)
+                )),
                 ItemKind::SetupFill(n, _) => s.push(format!(
                     "To set up a round, each player fills their pits with {} each from the seeds they hold, from their first pit on.",
                     self.amount(n)
@@ -646,6 +662,8 @@ impl Words<'_> {
                         crate::syntax::ast::Moment::TurnStart => "At the start of a turn, before the seeds are picked up",
                         crate::syntax::ast::Moment::LapEnd => "Whenever a lap of sowing ends",
                         crate::syntax::ast::Moment::AfterCapture => "Right after a capture",
+                        crate::syntax::ast::Moment::RoundStart => "When a round is set up, before its first move",
+                        crate::syntax::ast::Moment::RoundEnd => "When a round ends, before its seeds go back to their owners",
                     },
                     self.rule(r, "the mover", "the pit looked at")
                 ),

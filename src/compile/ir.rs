@@ -43,6 +43,10 @@ pub struct Game {
     /// The end rules of `end game | round` actions: a rule's `then` names one
     /// ([`Then::EndGame`]).
     pub stated_ends: Vec<EndRule>,
+    /// Rules `at round start`, in order: carried out once a round is set up (the first included).
+    pub round_starts: Vec<Rule>,
+    /// Rules `at round end`, in order: carried out once a round's result is counted.
+    pub round_ends: Vec<Rule>,
     /// Rounds, if the game is a match.
     pub rounds: Option<Rounds>,
     /// Some rule claims pits (the position shows `claimed`).

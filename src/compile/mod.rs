@@ -72,6 +72,17 @@ pub fn compile(checked: &Checked) -> Game {
             _ => None,
         })
         .collect();
+    let round_rules = |moment: ast::Moment| -> Vec<Rule> {
+        items
+            .iter()
+            .filter_map(|i| match &i.kind {
+                ItemKind::At(m, def) if *m == moment => Some(lower.rule(def)),
+                _ => None,
+            })
+            .collect()
+    };
+    let round_starts = round_rules(ast::Moment::RoundStart);
+    let round_ends = round_rules(ast::Moment::RoundEnd);
     let feeding = items.iter().find_map(|i| match &i.kind {
         ItemKind::Feeding(None) => Some(Feeding::Required),
         ItemKind::Feeding(Some(p)) => Some(Feeding::Penalty(lower.player(p))),
@@ -144,7 +155,8 @@ pub fn compile(checked: &Checked) -> Game {
     let uses_can_feed = items
         .iter()
         .any(|i| matches!(&i.kind, ItemKind::End(_, cond, ..) if mentions(cond, "can_feed")));
-    let sides: Vec<Option<Player>> = (0..cells).map(|c| geometry.side_of(c as Cell)).collect();
+    // A pit's `.side`: its row's player, or on a board owned by halves the half's.
+    let sides: Vec<Option<Player>> = (0..cells).map(|c| geometry.part_of(c as Cell)).collect();
     let chooses_way = |rules: &Vec<Rule>| {
         rules
             .iter()
@@ -199,6 +211,8 @@ pub fn compile(checked: &Checked) -> Game {
         grand_slam,
         ends,
         stated_ends: lower.stated_ends.take(),
+        round_starts,
+        round_ends,
         rounds,
         uses_claims,
         uses_closed,
@@ -622,6 +636,8 @@ impl Lower<'_> {
                     when: self.after_sowing(|l| l.cond(cond)),
                     after: true,
                 }),
+                // The phase sets aside a usual forbid (check made sure one has the name).
+                ItemKind::Drop(ast::DropKind::Forbid, name) => forbids.retain(|f| f.reason != name.node),
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
                     when: self.after_sowing(|l| l.cond(cond)),
@@ -639,6 +655,8 @@ impl Lower<'_> {
                     after_moves_choose |= self.typer.chooses.get();
                     self.typer.chooses.set(chose_before || self.typer.chooses.get());
                 }
+                // A round's start and end are no moment of a move: the game keeps those rules.
+                ItemKind::At(ast::Moment::RoundStart | ast::Moment::RoundEnd, _) => {}
                 ItemKind::At(moment, def) => {
                     let chose_before = self.typer.chooses.replace(false);
                     moments[*moment as usize].push(self.rule(def));

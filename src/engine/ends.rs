@@ -407,6 +407,9 @@ impl Game {
             Outcome::North => pos.rounds_won[1] += 1,
             Outcome::Draw => {}
         }
+        if !self.round_ends.is_empty() {
+            self.round_rules(pos, &self.round_ends, mover, log);
+        }
         // Whatever the end rule left on the board goes back to its owner before the next round; a
         // middle row's pits nobody claimed have no owner, and keep their seeds into the next round.
         for c in 0..n2 {
@@ -446,6 +449,9 @@ impl Game {
             claimed: pos.board.claimed.to_vec(),
             opener: rounds.opener.map(|_| opener),
         });
+        if !self.round_starts.is_empty() {
+            self.round_rules(pos, &self.round_starts, opener, log);
+        }
         true
     }
 }

@@ -165,7 +165,7 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             inner.regs[Reg::Pit as usize] = c;
-            let in_row = set.row.as_ref().is_none_or(|p| self.game.side(c) == Some(self.player(p)));
+            let in_row = set.row.as_ref().is_none_or(|p| self.game.side_of(c) == Some(self.player(p)));
             if in_row && set.filters.iter().all(|cond| inner.bool(cond)) {
                 return c;
             }

@@ -319,6 +319,11 @@ pub enum Moment {
     LapEnd,
     /// `after capture`: right after a capture rule was carried out at the end of a lap.
     AfterCapture,
+    /// `at round start`: a round of a match is set up, before its first move.
+    RoundStart,
+    /// `at round end`: a round has ended (its result counted), before its seeds go back to their
+    /// owners and the next round is set up.
+    RoundEnd,
 }
 
 /// Which kind of named item `drop` removes.
@@ -442,6 +447,8 @@ pub enum ItemKind {
     BoardLayoutShared(Spanned<Vec<Expr>>),
     /// `board { middle row }`.
     BoardMiddle,
+    /// `owned by halves` (every row), or the middle row's (`middle row owned by halves`).
+    BoardHalves(crate::board::Halves),
     /// `board { ring EXPR [owned by halves|nobody] }`.
     BoardRing(Expr, RingOwner),
     /// `play from own|shared|any`.

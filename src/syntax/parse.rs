@@ -551,6 +551,7 @@ fn is_board_stmt(rule: Rule) -> bool {
         Rule::board_pits
             | Rule::board_rows
             | Rule::board_middle
+            | Rule::board_halves
             | Rule::board_ring
             | Rule::board_seeds
             | Rule::layout_shared
@@ -601,6 +602,8 @@ fn moment_words(text: &str) -> MomentWords {
     match text.split_whitespace().collect::<Vec<_>>().as_slice() {
         [_, "turn", "start"] => MomentWords::At(Moment::TurnStart),
         [_, "lap", "end"] => MomentWords::At(Moment::LapEnd),
+        [_, "round", "start"] => MomentWords::At(Moment::RoundStart),
+        [_, "round", "end"] => MomentWords::At(Moment::RoundEnd),
         [_, "each", "seed"] => MomentWords::EachSeed,
         [_, "move", "end"] => MomentWords::MoveEnd,
         _ => MomentWords::At(Moment::AfterCapture),
@@ -814,7 +817,15 @@ impl Builder {
     fn block(&self, pair: Pair<Rule>) -> R<Vec<Item>> {
         let mut items: Vec<Item> = Vec::new();
         for p in children(pair) {
+            // `middle row owned by halves` is two settings: the row, and who owns it.
+            let middle_halves = p.as_rule() == Rule::board_middle && p.clone().into_inner().any(|o| o.as_str() == "halves");
             let item = self.item(p)?;
+            if middle_halves {
+                items.push(Item {
+                    kind: ItemKind::BoardHalves(crate::board::Halves::Middle),
+                    span: item.span,
+                });
+            }
             // A board's `seeds` lines are one setting, read in order: they are kept together.
             if let ItemKind::BoardSeeds(more) = &item.kind
                 && let Some(Item {
@@ -834,7 +845,10 @@ impl Builder {
     fn item(&self, pair: Pair<Rule>) -> R<Item> {
         // A track may end in a number expression, a `param` and `next round first` in optional words,
         // which swallow the blanks after them.
-        let span = if matches!(pair.as_rule(), Rule::sow_track | Rule::next_round_first | Rule::param_item) {
+        let span = if matches!(
+            pair.as_rule(),
+            Rule::sow_track | Rule::next_round_first | Rule::param_item | Rule::board_middle
+        ) {
             self.expr_span(&pair)
         } else {
             self.span(&pair)
@@ -955,6 +969,7 @@ impl Builder {
                 ItemKind::Track(name, self.track_path(inner.next().expect("path"))?)
             }
             Rule::board_middle => ItemKind::BoardMiddle,
+            Rule::board_halves => ItemKind::BoardHalves(crate::board::Halves::Board),
             Rule::board_ring => {
                 let size = self.expr(inner.next().expect("expr"))?;
                 ItemKind::BoardRing(
@@ -966,6 +981,7 @@ impl Builder {
                 )
             }
             Rule::play_from_item => ItemKind::PlayFrom(match inner.next().expect("whose").as_str() {
+                "owned" => PlayFrom::Owned,
                 "shared" => PlayFrom::Shared,
                 "any" => PlayFrom::Any,
                 _ => PlayFrom::Own,
