@@ -438,7 +438,9 @@ fn game_line(id: &str, loaded: &crate::Loaded) -> Value {
     let mut sources: Vec<String> = Vec::new();
     for (_, text) in loaded.sources.files() {
         for line in text.lines() {
-            let Some(rest) = line.trim_start().strip_prefix("# cites:") else { continue };
+            let Some(rest) = line.trim_start().strip_prefix("# cites:") else {
+                continue;
+            };
             let doc = rest.split(',').next().unwrap_or_default().trim();
             if !doc.is_empty() && !sources.iter().any(|s| s == doc) {
                 sources.push(doc.to_string());
@@ -855,10 +857,9 @@ fn store_is_hand(game: &Game) -> bool {
     game.phases.iter().any(|p| p.sow.from_store.is_some())
 }
 
-/// The moves of the player to move that the rules refuse now, each with the engine's reason ("it is
-/// empty", a `forbid` rule's own words): `{"3": "it is empty", "b4L": ...}`, named as `legal_moves`
-/// names moves (without the choices a move would carry). A pit some move of which is legal is left
-/// out: tapping it plays.
+/// The pits of the player to move (and the shared ones) that no move may start from now, each with
+/// the engine's reason for its first move ("it is empty", a `forbid` rule's own words): `{"3": "it is
+/// empty", "b4": ...}`, a pit named as moves name it, without a direction or choices.
 fn refusals(game: &Game, pos: &Position) -> Value {
     let mut out = serde_json::Map::new();
     if pos.over {
@@ -868,7 +869,11 @@ fn refusals(game: &Game, pos: &Position) -> Value {
     let pit_of_move = |k: usize| {
         let name = game.name_move(pos, k);
         let head = name.split(':').next().unwrap_or_default().to_string();
-        if game.choices > 1 { head.trim_end_matches(['L', 'R']).to_string() } else { head }
+        if game.choices > 1 {
+            head.trim_end_matches(['L', 'R']).to_string()
+        } else {
+            head
+        }
     };
     let playable: Vec<String> = legal.iter().map(|&k| pit_of_move(k)).collect();
     for k in 1..=game.move_count() {
@@ -877,11 +882,7 @@ fn refusals(game: &Game, pos: &Position) -> Value {
         }
         let mut tried = pos.clone();
         if let Err(MoveError::Illegal { reason, .. }) = game.apply(&mut tried, k) {
-            let name = match move_json(game, pos, k) {
-                Value::String(s) => s,
-                other => other.to_string(),
-            };
-            out.entry(name).or_insert(Value::String(reason));
+            out.entry(pit_of_move(k)).or_insert(Value::String(reason));
         }
     }
     Value::Object(out)
@@ -1047,7 +1048,11 @@ fn describe(e: &Effect, me: Player) -> String {
 fn plain_hint(game: &Game, pos: &Position, k: usize) -> String {
     let name = game.name_move(pos, k);
     let head = name.split(':').next().unwrap_or_default();
-    let pit = if game.choices > 1 { head.trim_end_matches(['L', 'R']) } else { head };
+    let pit = if game.choices > 1 {
+        head.trim_end_matches(['L', 'R'])
+    } else {
+        head
+    };
     let pit = if pit.starts_with('s') && game.shared > 0 {
         format!("Shared pit {pit}")
     } else {
@@ -1072,14 +1077,16 @@ fn plain_hint(game: &Game, pos: &Position, k: usize) -> String {
         said.push(format!("Try {}.", pit.to_lowercase()));
     }
     match e.ends {
-        Some(w) if matches!((w, pos.to_move), (Some(Outcome::South), Player::South) | (Some(Outcome::North), Player::North)) => {
+        Some(w)
+            if matches!(
+                (w, pos.to_move),
+                (Some(Outcome::South), Player::South) | (Some(Outcome::North), Player::North)
+            ) =>
+        {
             said.push("It wins the game!".into());
         }
         Some(_) => said.push("It ends the game.".into()),
-        None if e.reply_capture > 0 => said.push(format!(
-            "Then your opponent can capture up to {}.",
-            seeds(e.reply_capture)
-        )),
+        None if e.reply_capture > 0 => said.push(format!("Then your opponent can capture up to {}.", seeds(e.reply_capture))),
         None if !next.over && next.to_move != pos.to_move => {
             said.push("Then your opponent cannot capture anything.".into());
         }
