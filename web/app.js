@@ -328,7 +328,7 @@
       if (hand) classes.push("hand");
       const g = el("g", { class: classes.join(" "), "data-key": k, "data-side": s.side, "data-count": counts[k] }, svg);
       if (hand) {
-        const palm = drawHand(g, x, y, h);
+        const palm = drawHand(g, x, y, h, s.at === "left");
         drawSeeds(g, counts[k] || 0, x + STORE / 2, palm.cy, 40, palm.ry, 90);
       } else {
         el("rect", { class: "hole", x: x + 8, y: y + 4, width: STORE - 16, height: h - 8, rx: 50 }, g);
@@ -349,17 +349,20 @@
    * An open hand, palm up, in a store's place: four fingers above a palm, and a thumb. Returns where
    * its seeds lie: on the palm, clear of the count written at the bottom.
    */
-  function drawHand(g, x, y, h) {
+  function drawHand(g, x, y, h, thumbRight) {
     const cx = x + STORE / 2;
     const fingerTop = y + 54;
-    const palmTop = y + Math.min(130, h * 0.38);
-    [-33, -11, 11, 33].forEach((dx, i) => {
-      const top = fingerTop + (i === 0 || i === 3 ? 16 : 0);
-      el("rect", { class: "finger", x: cx + dx - 9, y: top, width: 18, height: palmTop - top + 20, rx: 9 }, g);
+    const palmTop = y + Math.min(120, h * 0.36);
+    [-36, -12, 12, 36].forEach((dx, i) => {
+      const top = fingerTop + [18, 4, 0, 10][thumbRight ? 3 - i : i];
+      el("rect", { class: "finger", x: cx + dx - 11, y: top, width: 22, height: palmTop - top + 24, rx: 11 }, g);
     });
-    el("rect", { class: "finger", x: x + 2, y: palmTop + 30, width: 40, height: 18, rx: 9, transform: "rotate(-35 " + (x + 22) + " " + (palmTop + 39) + ")" }, g);
+    // The thumb, on the side towards the board, pointing up and out; its root hidden by the palm.
+    const tx = thumbRight ? x + STORE - 30 : x + 30;
+    const ty = palmTop + 46;
+    el("rect", { class: "finger", x: tx, y: ty - 11, width: 52, height: 22, rx: 11, transform: "rotate(" + (thumbRight ? -50 : 230) + " " + tx + " " + ty + ")" }, g);
     const bottom = y + h - 6;
-    el("rect", { class: "hole", x: x + 10, y: palmTop, width: STORE - 20, height: bottom - palmTop, rx: 34 }, g);
+    el("rect", { class: "hole", x: x + 6, y: palmTop, width: STORE - 12, height: bottom - palmTop, rx: 40 }, g);
     return { cy: (palmTop + bottom - 30) / 2, ry: Math.max(10, (bottom - 30 - palmTop) / 2 - 12) };
   }
 
@@ -888,7 +891,7 @@
       const sources = document.createElement("span");
       sources.className = "sources";
       sources.textContent = g.sources && g.sources.length ? "from " + g.sources.join(", ") : g.id;
-      sources.title = g.id;
+      sources.title = (g.sources || []).join(", ") + " (" + g.id + ")";
       const mark = document.createElement("span");
       if (g.first_game) {
         mark.className = "first-game";
