@@ -9,7 +9,8 @@
 //!
 //! Routes (all answers JSON except the page's own files):
 //! - `GET /`, `/app.js`, `/board.js`, `/style.css`: the page, built into the binary.
-//! - `GET /api/games`: the games offered (id, name, or the problems of a file that does not load).
+//! - `GET /api/games`: the games offered, sorted by name (id, name, the board in words, the documents
+//!   cited, whether it is a good first game; or the problems of a file that does not load).
 //! - `GET /api/rules/ID`: the text of a game's rule file and of every file it `extends`, and its rule
 //!   sheet in HTML (`sheet`, as `sowlang explain --format html` writes it; null for a file with errors).
 //! - `POST /api/state`: `{"game":ID,"moves":[..],"first":"south"}` -> the board's shape (rows,
@@ -19,8 +20,11 @@
 //!   during the move). `options` tells apart the moves that start from one pit: for each, its
 //!   choices in words (`choices`, `words`), what it does at once (`does`) and the first step of its
 //!   story that differs from the others' (`differs`); the last move carries its `words` too.
+//!   `refused` says why each pit that cannot be played now is refused; `game.hand` that the stores
+//!   hold seeds in hand.
 //! - `POST /api/computer`: the same plus `"player":"alphabeta:4"` -> the move that player chooses, and why.
-//! - `POST /api/hint`: the same -> every legal move with its choices in words, what it does and its score.
+//! - `POST /api/hint`: the same -> every legal move with its choices in words, what it does and its
+//!   score, and the hint for children in plain words (`plain`).
 //!
 //! Errors are `{"error":{"code":..,"message":..,"help":..,"accepted_moves":..}}` with a 4xx status;
 //! `accepted_moves` counts the moves of a refused list that were fine, so a page can show that position.
