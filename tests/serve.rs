@@ -1184,6 +1184,8 @@ fn issue_21_serve_on_every_network_prints_the_addresses_to_open() {
     let _ = child.wait();
     let expected: Vec<String> = want.iter().map(|ip| format!("http://{ip}:{port}/")).collect();
     assert_eq!(urls, expected, "{first} / {second}");
+}
+
 /// Issue 26: a number's bits past the pit were read as another pit (257 and 4294967297 as pit 1, in
 /// Oware; as pit a1 with an answer, in Bao): such a number names no pit, and is refused, saying so.
 #[test]

@@ -1044,6 +1044,8 @@ async function classroom(page, url, fixtures) {
   assert.ok(await page.isVisible("#setup"), "the set-up comes back");
   await page.setViewportSize({ width: 1280, height: 900 });
   console.log("browser test: a class's board: presentation at 1024x768 and 1920x1080 (two, three and four rows, rings), rings on playable pits, wrong taps, moves, hints, hands, Turn board, the chooser");
+}
+
 /**
  * A pass the rules allow (tests/fixtures/serve/passing.sow, `pass when ...`; issue 26): the page shows a
  * Pass button while the player to move may pass, plays the move `pass` with it, and hides it otherwise.
