@@ -757,7 +757,11 @@ async function omwesoChoices(page, url) {
   let guard = 0;
   while (!state.pos.over && asked < 2) {
     assert.ok(++guard < 80, "the page asks which way within 80 moves");
-    const key = state.legal[Math.floor(random() * state.legal.length)];
+    // Since moves that do the same thing are listed once (issue 26), few of Omweso's pits start
+    // several moves: the child touches one of those when there is one, so that the page asks.
+    const several = state.legal.filter((k) => state.pos.legal_moves.filter((m) => keyOfMove(state.pos.to_move, String(m)) === k).length > 1);
+    const pool = several.length ? several : state.legal;
+    const key = pool[Math.floor(random() * pool.length)];
     const played = await clickAndChoose(page, key, state, (o) => o[Math.floor(random() * o.length)].move);
     if (played.asked) asked++;
     const next = await check(page, OMWESO, "omweso after " + played.move, names);
