@@ -908,6 +908,15 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                             }
                             Action::Close(pits, _) => pits.iter().for_each(|p| expr(p, out)),
                             Action::Then(_) => {}
+                            Action::End(end) => {
+                                if let Some(Remaining::To(p)) = &end.remaining {
+                                    expr(p, out);
+                                }
+                                end.from.iter().for_each(|p| expr(p, out));
+                                if let Some(EndResult::Winner(p) | EndResult::Loser(p)) = &end.result {
+                                    expr(p, out);
+                                }
+                            }
                             Action::Set(a, b) | Action::Add(a, b) => [a, b].iter().for_each(|x| expr(x, out)),
                         }
                     }

@@ -15,6 +15,8 @@ mod memory;
 mod moments;
 // Stores as places of the circuit (taken, lifted, moved from and into) on tiny invented boards, worked out by hand.
 mod stores;
+// Pits owned as the rules give it (by halves, by claim, played wherever they lie) on tiny invented boards, worked out by hand.
+mod owners;
 // Traditional games written from their rules for issue 26 (tests/fixtures/traditional), hand-worked boards.
 mod traditional;
 // Choices during a move (`choose`, `lift`, `sow taken .. either`) on tiny invented games, worked out by hand.
@@ -47,6 +49,10 @@ mod shipped;
 mod explain;
 // The terminal game through a pipe: undo/redo, game records (save, --load, replay), input, boards, hints.
 mod play;
+// analyze --swap: seats exchanged every second game, the first player's score and Elo difference.
+mod match_up;
+// Game records and their rules: the rules' hash, `save --with-rules`, saving on leaving, new names.
+mod records;
 // Garbage in: every shipped variant mutated, hostile texts, and a proptest over random valid files; no panic, no hang.
 mod garbage;
 // Perft counts from the start position match the known counts for the OpenSpiel rule sets.

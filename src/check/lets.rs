@@ -355,6 +355,17 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
                         }
                         Action::Close(pits, _) => pits.iter_mut().for_each(&mut *f),
                         Action::Then(_) => {}
+                        Action::End(end) => {
+                            if let Some(Remaining::To(p)) = &mut end.remaining {
+                                f(p);
+                            }
+                            if let Some(pits) = &mut end.from {
+                                f(pits);
+                            }
+                            if let Some(EndResult::Winner(p) | EndResult::Loser(p)) = &mut end.result {
+                                f(p);
+                            }
+                        }
                         Action::Set(target, value) => {
                             f(target);
                             f(value);

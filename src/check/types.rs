@@ -228,6 +228,7 @@ pub fn undeclared_help(n: &str, board_pits: Option<usize>) -> String {
 }
 
 pub(crate) const FUNCTIONS: &[&str] = &[
+    "can_move",
     "opposite",
     "behind",
     "in_front",
@@ -950,6 +951,7 @@ impl TypeChecker<'_> {
             "size" | "sum" => (&[Ty::Set], Ty::Int),
             "leftmost" | "rightmost" => (&[Ty::Set], Ty::Pit),
             "seeds" | "captured" | "rounds_won" => (&[Ty::Player], Ty::Int),
+            "can_move" => (&[Ty::Player], Ty::Bool),
             other => {
                 let mut d = Diagnostic::error(
                     "sow::check::unknown_name",

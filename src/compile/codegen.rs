@@ -123,6 +123,10 @@ impl Gen {
             BoolExpr::Final | BoolExpr::NoMoves | BoolExpr::CanFeed | BoolExpr::Repeated | BoolExpr::Clockwise => {
                 self.push(Op::Flag(flag(e).expect("a flag")));
             }
+            BoolExpr::CanMove(p) => {
+                self.who(p);
+                self.unary(Op::CanMove);
+            }
             BoolExpr::Claimed(p) => {
                 self.place(p);
                 self.unary(Op::Claimed);
@@ -456,6 +460,7 @@ fn test(e: &BoolExpr, pits: usize) -> Option<Test> {
         | BoolExpr::Or(..)
         | BoolExpr::InRange(_)
         | BoolExpr::InSet(..)
+        | BoolExpr::CanMove(_)
         | BoolExpr::SameBool(..) => None,
     }
 }

@@ -43,6 +43,13 @@ pub struct Game {
     pub grand_slam: Option<GrandSlam>,
     /// End rules in order.
     pub ends: Vec<EndRule>,
+    /// The end rules of `end game | round` actions: a rule's `then` names one
+    /// ([`Then::EndGame`]).
+    pub stated_ends: Vec<EndRule>,
+    /// Rules `at round start`, in order: carried out once a round is set up (the first included).
+    pub round_starts: Vec<Rule>,
+    /// Rules `at round end`, in order: carried out once a round's result is counted.
+    pub round_ends: Vec<Rule>,
     /// Rounds, if the game is a match.
     pub rounds: Option<Rounds>,
     /// Some rule claims pits (the position shows `claimed`).
@@ -355,6 +362,9 @@ pub enum Then {
     End,
     /// The mover moves again.
     AnotherMove,
+    /// The move stops and the game (or the round) ends by `Game::stated_ends[i]` (an `end game |
+    /// round` action).
+    EndGame(u16),
 }
 
 /// Who receives seeds.
@@ -526,6 +536,8 @@ pub struct EndRule {
     pub reads_only_stores: bool,
     /// How the engine tests the rule after a move (worked out from the fields above).
     pub test: EndTest,
+    /// An `end game` action's rule: in a game of rounds, the match ends with the round.
+    pub whole_game: bool,
     /// For a rule that reads only the stores, in a game with few seeds: its answer for every pair
     /// of store counts, worked out by the engine's evaluator the first time the rule is tested
     /// (see `Game::store_table`).
@@ -808,6 +820,8 @@ pub enum Expr {
     PitOf(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `seeds(P)`.
     Seeds(Box<Expr>),
+    /// `can_move(P)`: P would have a legal move (a pass aside) if it were P's turn on this board.
+    CanMove(Box<Expr>),
     /// `captured(P)`.
     Captured(Box<Expr>),
     /// `rounds_won(P)`.
@@ -882,6 +896,7 @@ impl Expr {
             | Expr::Relation(_, x)
             | Expr::Store(x)
             | Expr::Seeds(x)
+            | Expr::CanMove(x)
             | Expr::Captured(x)
             | Expr::RoundsWon(x)
             | Expr::Field(x, _)
@@ -1207,6 +1222,8 @@ pub enum Op {
     Other,
     /// Player → the seeds in their row.
     Seeds,
+    /// Pops a player: would they have a legal move on this board?
+    CanMove,
     /// Player → the seeds in their store.
     Captured,
     /// Player → the rounds they won.

@@ -153,6 +153,8 @@ pub(crate) enum BoolExpr {
     NoMoves,
     /// The player to move has a legal move that leaves the other player's row with seeds.
     CanFeed,
+    /// `can_move(P)`.
+    CanMove(PlayerExpr),
     /// The position occurred before.
     Repeated,
     /// The move sows clockwise by choice.
@@ -239,6 +241,7 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Clockwise
         | Expr::NoMoves
         | Expr::CanFeed
+        | Expr::CanMove(_)
         | Expr::Repeated
         | Expr::Not(_)
         | Expr::InRange(..)
@@ -309,6 +312,7 @@ impl Typer {
             Expr::Clockwise => BoolExpr::Clockwise,
             Expr::NoMoves => BoolExpr::NoMoves,
             Expr::CanFeed => BoolExpr::CanFeed,
+            Expr::CanMove(p) => BoolExpr::CanMove(self.player(p)),
             Expr::Repeated => {
                 self.repeated.set(true);
                 BoolExpr::Repeated
