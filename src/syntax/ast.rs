@@ -617,6 +617,8 @@ pub enum ExprKind {
     Name(String),
     /// `f(a, b)`.
     Call(Spanned<String>, Vec<Expr>),
+    /// `VALUE as "WORD"`: an option of `choose(..)` with the word a move writes for it.
+    Labelled(Box<Expr>, Spanned<String>),
     /// `e.field`.
     Field(Box<Expr>, Spanned<String>),
     /// `-e`.
@@ -649,6 +651,7 @@ impl Expr {
         match &self.kind {
             ExprKind::Int(_) | ExprKind::Name(_) => None,
             ExprKind::Call(_, args) => args.iter().find_map(|a| a.find_map(f)),
+            ExprKind::Labelled(a, _) => a.find_map(f),
             ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) | ExprKind::Parity(b, _) => b.find_map(f),
             ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) | ExprKind::ChooseRange(a, b) => a.find_map(f).or_else(|| b.find_map(f)),
             ExprKind::InRange(a, b, c) | ExprKind::If(a, b, c) => a.find_map(f).or_else(|| b.find_map(f)).or_else(|| c.find_map(f)),

@@ -244,6 +244,8 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::mul_op => "`*`, `/` or `%`",
         Rule::neg => "`-`",
         Rule::call => "a call such as `opposite(last)`",
+        Rule::call_arg => "an argument",
+        Rule::labelled => "an option named for the mover, such as `1 as \"stop\"`",
         Rule::player_lit => "`south` or `north`",
         Rule::ident => "a name",
         Rule::int => "a number",

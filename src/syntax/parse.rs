@@ -1577,6 +1577,18 @@ impl Builder {
                 },
                 1,
             )),
+            Rule::labelled => {
+                let mut inner = children(pair);
+                let (value, d) = self.node(inner.next().expect("value"))?;
+                let word = self.string(inner.next().expect("word"));
+                Ok((
+                    Expr {
+                        kind: ExprKind::Labelled(Box::new(value), word),
+                        span,
+                    },
+                    d,
+                ))
+            }
             Rule::call => {
                 let mut inner = children(pair);
                 let name = inner.next().expect("name");
