@@ -844,7 +844,7 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                 }
                 args.iter().for_each(|a| expr(a, out));
             }
-            ExprKind::Field(x, _) | ExprKind::Neg(x) | ExprKind::Not(x) | ExprKind::Parity(x, _) => expr(x, out),
+            ExprKind::Field(x, _) | ExprKind::Neg(x) | ExprKind::Not(x) | ExprKind::Parity(x, _) | ExprKind::Labelled(x, _) => expr(x, out),
             ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) | ExprKind::ChooseRange(a, b) => {
                 expr(a, out);
                 expr(b, out);

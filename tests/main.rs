@@ -73,3 +73,5 @@ mod fast_forms;
 mod outputs;
 // Issue 26's defects and passes, each with the test that would catch it coming back: passes at the start of a turn and by choice, move numbers, move names, long relays, moves listed once, analyze, the trace, the variant files.
 mod issue_26;
+// Bao la Kiswahili: a thousand random games end by its rules with the 64 seeds kept; no two listed moves alike.
+mod bao_la_kiswahili;

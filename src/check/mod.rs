@@ -775,6 +775,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
 fn check_lap_rule(def: &RuleDef, tc: &mut TypeChecker, statics: &Statics, diags: &mut Vec<Diagnostic>) {
     tc.expect(&def.when, Ty::Bool, Scope::lap_end());
     let mut took = false;
+    let mut took_some = false;
     let mut thens = 0;
     for a in &def.actions {
         match &a.node {
@@ -788,7 +789,9 @@ fn check_lap_rule(def: &RuleDef, tc: &mut TypeChecker, statics: &Statics, diags:
                 .with_help("write `take last` first: the series walks on from the first pit taken"),
             ),
             Action::Take(..) => took = true,
-            Action::SowTaken(_) if !took => diags.push(
+            // `take N from PIT` fills the hand too, but a series walks only from a `take`'s pits.
+            Action::TakeSome(..) => took_some = true,
+            Action::SowTaken(_) if !took && !took_some => diags.push(
                 Diagnostic::error(
                     "sow::check::misplaced",
                     "`sow taken` must follow a `take`",

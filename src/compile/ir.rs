@@ -10,6 +10,9 @@ use crate::board::{Cell, Geometry, Player};
 pub struct Game {
     /// Display name.
     pub name: String,
+    /// How hard the game is to learn (`level beginner|intermediate|advanced`), for people choosing a
+    /// game; no rule reads it.
+    pub level: Option<String>,
     /// The `seeds` lines read by pit, in order (seeds, and the condition on `pit`, `None` for every
     /// pit), until [`crate::engine::prepare`] has given each pit the seeds of the first that holds.
     pub seeds_cases: Vec<(u32, Option<Code>)>,
@@ -847,7 +850,8 @@ pub enum Expr {
     /// flag says so.
     Memory(MemoryRef, bool, Box<Expr>),
     /// `choose(A, B, ..)`: the value the mover chooses among those listed.
-    Choose(Vec<Expr>),
+    /// The words naming the options, in order (none: the options are written as their values).
+    Choose(Vec<Expr>, Vec<String>),
     /// `choose(SET)`: the pit of the set the mover chooses.
     ChooseIn(Box<SetExpr>),
     /// `choose(LOW..HIGH)`: the number the mover chooses.
@@ -904,7 +908,7 @@ impl Expr {
             Expr::Aggregate(_, s) | Expr::ChooseIn(s) => set(s),
             Expr::Seek(x, s, _) => x.mentions(pred) || set(s),
             Expr::Binary(_, a, b) | Expr::ChooseRange(a, b) => a.mentions(pred) || b.mentions(pred),
-            Expr::Choose(items) => items.iter().any(|i| i.mentions(pred)),
+            Expr::Choose(items, _) => items.iter().any(|i| i.mentions(pred)),
             Expr::InRange(a, b, c) | Expr::If(a, b, c) | Expr::PitOf(a, b, c) => a.mentions(pred) || b.mentions(pred) || c.mentions(pred),
             Expr::InSet(a, items) => a.mentions(pred) || items.iter().any(|i| i.mentions(pred)),
         }
@@ -920,6 +924,8 @@ pub struct Code {
     pub ops: Vec<Op>,
     /// The sets of pits its `Any`, `Size`, ... ops walk.
     pub sets: Vec<PitSet>,
+    /// The words naming the options of its `Choose` ops that name them.
+    pub words: Vec<Vec<String>>,
     /// The most values on the stack at once.
     pub depth: u32,
     /// How the engine answers the condition without running `ops`, when it can (most conditions).
@@ -966,6 +972,7 @@ impl Code {
         Code {
             ops: vec![Op::Int(n)],
             sets: Vec::new(),
+            words: Vec::new(),
             depth: 1,
             quick: Quick::Run,
         }
@@ -1248,8 +1255,8 @@ pub enum Op {
     /// Number and `n` more → the number is one of them?
     InSet(u32),
     /// Pop that many values (pits when the flag says so) and push the one the mover chooses among
-    /// them.
-    Choose(u32, bool),
+    /// them; the options' words are the code's `words` at the last index (none past its end).
+    Choose(u32, bool, u32),
     /// Push the pit the mover chooses of a set.
     ChooseIn(u32),
     /// Pop the highest number and the lowest, and push the one the mover chooses between them.

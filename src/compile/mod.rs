@@ -197,6 +197,10 @@ pub fn compile(checked: &Checked) -> Game {
     let mut game = Game {
         seeds_cases: Vec::new(),
         name,
+        level: items.iter().find_map(|i| match &i.kind {
+            ItemKind::Level(l) => Some(l.clone()),
+            _ => None,
+        }),
         geometry,
         play_from: checked.play_from,
         choices: if phases.iter().any(|p| p.sow.either) { 2 } else { 1 },
@@ -392,7 +396,7 @@ fn may_be_store(e: &PitExpr, sows_into_store: bool) -> bool {
         PitExpr::FirstLapEnd => sows_into_store,
         // A rule may keep any pit in memory, a store too.
         PitExpr::Memory(..) => true,
-        PitExpr::Choose(items) => items.iter().any(|i| may_be_store(i, sows_into_store)),
+        PitExpr::Choose(items, _) => items.iter().any(|i| may_be_store(i, sows_into_store)),
         PitExpr::ChooseIn(_) => false,
     }
 }
@@ -951,7 +955,17 @@ impl Lower<'_> {
                 "captured" => Expr::Captured(b(&args[0])),
                 "rounds_won" => Expr::RoundsWon(b(&args[0])),
                 "choose" if args.len() == 1 && is_set(&args[0]) => Expr::ChooseIn(Box::new(self.set(&args[0]))),
-                "choose" => Expr::Choose(args.iter().map(|a| self.expr(a)).collect()),
+                "choose" => {
+                    // The words of named options (`1 as "stop"`); check has seen that all or none have one.
+                    let words = args
+                        .iter()
+                        .filter_map(|a| match &a.kind {
+                            ExprKind::Labelled(_, w) => Some(w.node.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    Expr::Choose(args.iter().map(|a| self.expr(a)).collect(), words)
+                }
                 f => {
                     let agg = match f {
                         "any" => Aggregate::Any,
@@ -1013,6 +1027,8 @@ impl Lower<'_> {
             ExprKind::Parity(x, even) => Expr::Parity(b(x), *even),
             ExprKind::If(c, x, y) => Expr::If(b(c), b(x), b(y)),
             ExprKind::ChooseRange(lo, hi) => Expr::ChooseRange(b(lo), b(hi)),
+            // A named option of `choose` is its value; the word was read with the choice.
+            ExprKind::Labelled(value, _) => self.expr(value),
             // A set used where a value is expected was rejected by check; as a pit list it is
             // handled by `pits`.
             ExprKind::Where(..) => Expr::Bool(false),

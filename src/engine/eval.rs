@@ -528,9 +528,9 @@ impl<'a> Ctx<'a> {
         can
     }
 
-    /// The option the mover chose among `options` (pits when `pits`, else numbers): the first
-    /// outside a move; no pit when there is none to choose.
-    fn chosen(&self, options: &[i64], pits: bool) -> i64 {
+    /// The option the mover chose among `options` (pits when `pits`, else numbers; `words` name
+    /// them when the rules did): the first outside a move; no pit when there is none to choose.
+    fn chosen(&self, options: &[i64], pits: bool, words: &[&str]) -> i64 {
         let Some(&first) = options.first() else {
             return if pits { i64::from(NO_PIT) } else { 0 };
         };
@@ -538,7 +538,9 @@ impl<'a> Ctx<'a> {
             return first;
         };
         let i = choices.pick(options.len(), |i| {
-            if pits {
+            if let Some(w) = words.get(i) {
+                (*w).to_string()
+            } else if pits {
                 self.game.choice_name(self.mover, options[i] as Cell)
             } else {
                 options[i].to_string()
@@ -657,18 +659,24 @@ impl<'a> Ctx<'a> {
                     let x = pop!();
                     acc = i64::from(lo <= x && x <= acc);
                 }
-                Op::Choose(n, pits) => {
-                    // The options, then the last of them in `acc`.
+                Op::Choose(n, pits, w) => {
+                    // The options, then the last of them in `acc`; an option's word is the first
+                    // given to its value.
                     let n = n as usize;
                     sp -= n - 1;
+                    let words = code.words.get(w as usize);
                     let mut options: Vec<i64> = Vec::with_capacity(n);
-                    for &v in stack[sp..sp + n - 1].iter().chain(std::iter::once(&acc)) {
+                    let mut named: Vec<&str> = Vec::new();
+                    for (i, &v) in stack[sp..sp + n - 1].iter().chain(std::iter::once(&acc)).enumerate() {
                         let missing_pit = pits && v == i64::from(NO_PIT);
                         if !missing_pit && !options.contains(&v) {
                             options.push(v);
+                            if let Some(words) = words {
+                                named.push(&words[i]);
+                            }
                         }
                     }
-                    acc = self.chosen(&options, pits);
+                    acc = self.chosen(&options, pits, &named);
                 }
                 Op::ChooseIn(i) => {
                     let mut options: Vec<i64> = Vec::new();
@@ -676,7 +684,7 @@ impl<'a> Ctx<'a> {
                         options.push(i64::from(c));
                         true
                     });
-                    push!(self.chosen(&options, true));
+                    push!(self.chosen(&options, true, &[]));
                 }
                 Op::ChooseRange => {
                     let lo = pop!();
@@ -689,7 +697,11 @@ impl<'a> Ctx<'a> {
                         }
                         _ => {
                             let options: Vec<i64> = (lo..=hi).collect();
-                            if options.is_empty() { lo } else { self.chosen(&options, false) }
+                            if options.is_empty() {
+                                lo
+                            } else {
+                                self.chosen(&options, false, &[])
+                            }
                         }
                     };
                 }

@@ -419,6 +419,8 @@ pub enum RoundOpener {
 pub enum ItemKind {
     /// `game "NAME"`.
     Game(String),
+    /// `level beginner|intermediate|advanced`: how hard the game is to learn (no rule reads it).
+    Level(String),
     /// `extends "PATH"`.
     Extends(String),
     /// `param NAME = DEFAULT [in LOW..HIGH [even|odd] | in {A, B, ..}]`.
@@ -615,6 +617,8 @@ pub enum ExprKind {
     Name(String),
     /// `f(a, b)`.
     Call(Spanned<String>, Vec<Expr>),
+    /// `VALUE as "WORD"`: an option of `choose(..)` with the word a move writes for it.
+    Labelled(Box<Expr>, Spanned<String>),
     /// `e.field`.
     Field(Box<Expr>, Spanned<String>),
     /// `-e`.
@@ -647,6 +651,7 @@ impl Expr {
         match &self.kind {
             ExprKind::Int(_) | ExprKind::Name(_) => None,
             ExprKind::Call(_, args) => args.iter().find_map(|a| a.find_map(f)),
+            ExprKind::Labelled(a, _) => a.find_map(f),
             ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) | ExprKind::Parity(b, _) => b.find_map(f),
             ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) | ExprKind::ChooseRange(a, b) => a.find_map(f).or_else(|| b.find_map(f)),
             ExprKind::InRange(a, b, c) | ExprKind::If(a, b, c) => a.find_map(f).or_else(|| b.find_map(f)).or_else(|| c.find_map(f)),
