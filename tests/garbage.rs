@@ -176,7 +176,7 @@ fn capture_action() -> impl Strategy<Value = String> {
 }
 
 prop_compose! {
-    fn valid_file()(
+    pub(crate) fn valid_file()(
         pits in 1..8i64,
         seeds in 1..6i64,
         cw in any::<bool>(),
