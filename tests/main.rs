@@ -51,6 +51,8 @@ mod play;
 mod garbage;
 // Every accepted rule file (shipped with parameter settings, fixtures, mutants, generated) plays 100 random games soundly.
 mod accepted_files;
+// The kept fuzz corpus (fuzz/corpus) and mutants of it through the libFuzzer targets' harness, on a stable toolchain.
+mod fuzz_corpus;
 // Perft counts from the start position match the known counts for the OpenSpiel rule sets.
 mod perft;
 // The hand-written yardsticks in benches/ play exactly like the interpreter, so timing them is fair.
