@@ -22,12 +22,18 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let seconds: u64 = args.first().map_or(30, |s| s.parse().expect("SECONDS is a whole number"));
     let seed: u64 = args.get(1).map_or_else(
-        || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        || {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        },
         |s| s.parse().expect("SEED is a whole number"),
     );
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // libFuzzer's inputs run on the main thread's 8 MB stack; so do these.
-    let worker = std::thread::Builder::new().stack_size(8 << 20).spawn(move || run(root, seconds, seed));
+    let worker = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || run(root, seconds, seed));
     worker.expect("a thread").join().unwrap_or(ExitCode::FAILURE)
 }
 

@@ -28,7 +28,11 @@ pub fn file_name() -> &'static Path {
     NAME.get_or_init(|| {
         // The crate including this file is the repository's (the stable driver) or fuzz/ (cargo-fuzz).
         let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let root = if crate_dir.join("variants").is_dir() { crate_dir } else { crate_dir.parent().expect("fuzz/ is in the repository") };
+        let root = if crate_dir.join("variants").is_dir() {
+            crate_dir
+        } else {
+            crate_dir.parent().expect("fuzz/ is in the repository")
+        };
         root.join("variants/fuzz.sow")
     })
 }
@@ -43,7 +47,10 @@ pub fn parse_check(data: &[u8]) -> Option<sowlang::Game> {
                 assert!(!d.labels.is_empty(), "a diagnostic without a span: {d:?}");
                 for label in &d.labels {
                     let len = failure.sources.text(label.span.file).len();
-                    assert!(label.span.start <= label.span.end && label.span.end <= len, "span outside its file: {d:?}");
+                    assert!(
+                        label.span.start <= label.span.end && label.span.end <= len,
+                        "span outside its file: {d:?}"
+                    );
                 }
                 let _ = d.render(&failure.sources, false);
             }
@@ -80,8 +87,13 @@ pub fn play(data: &[u8]) {
         }
         let k = moves[usize::from(pick) % moves.len()];
         let name = game.name_move(&pos, k);
-        assert_eq!(game.read_move(&pos, &name), Some(k), "move {k} is named `{name}`, which reads back otherwise");
-        game.apply(&mut pos, k).unwrap_or_else(|e| panic!("a move listed as legal ({name}) is refused: {e}"));
+        assert_eq!(
+            game.read_move(&pos, &name),
+            Some(k),
+            "move {k} is named `{name}`, which reads back otherwise"
+        );
+        game.apply(&mut pos, k)
+            .unwrap_or_else(|e| panic!("a move listed as legal ({name}) is refused: {e}"));
         assert_eq!(game.seed_total(&pos), total, "seeds were created or destroyed by {name}");
     }
 }

@@ -25,7 +25,9 @@ pub fn dictionary(root: &Path) -> Vec<Vec<u8>> {
     let mut words = Vec::new();
     for line in text.lines() {
         let line = line.trim();
-        let Some(quoted) = line.strip_prefix('"').and_then(|l| l.strip_suffix('"')) else { continue };
+        let Some(quoted) = line.strip_prefix('"').and_then(|l| l.strip_suffix('"')) else {
+            continue;
+        };
         let bytes = quoted.as_bytes();
         let mut word = Vec::new();
         let mut i = 0;
@@ -52,7 +54,21 @@ pub fn dictionary(root: &Path) -> Vec<Vec<u8>> {
 }
 
 /// Numbers worth trying: edges of the board's and the counters' types.
-const NUMBERS: &[&str] = &["0", "1", "2", "3", "7", "64", "255", "256", "1000", "65536", "4294967296", "-1", "9223372036854775807"];
+const NUMBERS: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "3",
+    "7",
+    "64",
+    "255",
+    "256",
+    "1000",
+    "65536",
+    "4294967296",
+    "-1",
+    "9223372036854775807",
+];
 
 /// Byte offsets in `data` where a token may start or end: after whitespace, or at its ends.
 fn boundaries(data: &[u8]) -> Vec<usize> {
@@ -88,7 +104,11 @@ pub fn mutate(data: &[u8], skip: usize, dict: &[Vec<u8>], others: &[(String, Vec
         match rng.gen_range(0..9) {
             // A word of the language, where a token may stand or anywhere.
             0 | 1 => {
-                let at = if rng.gen_bool(0.8) { *pick(rng, &cuts) } else { rng.gen_range(0..=text.len()) };
+                let at = if rng.gen_bool(0.8) {
+                    *pick(rng, &cuts)
+                } else {
+                    rng.gen_range(0..=text.len())
+                };
                 let mut word = pick(rng, dict).clone();
                 if rng.gen_bool(0.5) {
                     word.push(b' ');
@@ -170,7 +190,11 @@ pub fn mutants(root: &Path, target: &str, runs: usize, rng: &mut impl Rng, mut e
     let dict = dictionary(root);
     for n in 0..runs {
         let (_, seed) = pick(rng, &corpus);
-        let skip = if target == "play" { seed.first().map_or(0, |&c| 1 + usize::from(c)) } else { 0 };
+        let skip = if target == "play" {
+            seed.first().map_or(0, |&c| 1 + usize::from(c))
+        } else {
+            0
+        };
         let input = mutate(seed, skip, &dict, &corpus, rng);
         if !each(&input) {
             return n + 1;

@@ -66,10 +66,19 @@ fn sow_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// the bounds of its range, the values beside the default, and the listed values.
 fn parameter_settings(path: &Path) -> Vec<(String, Vec<i64>)> {
     let mut sources = sowlang::diagnostic::Sources::default();
-    let Ok(program) = sowlang::check::load(path, &mut sources) else { return Vec::new() };
+    let Ok(program) = sowlang::check::load(path, &mut sources) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for item in &program.items {
-        if let ItemKind::Param { name, default, range, values, .. } = &item.kind {
+        if let ItemKind::Param {
+            name,
+            default,
+            range,
+            values,
+            ..
+        } = &item.kind
+        {
             let d = default.node;
             let mut tries = vec![d - 1, d + 1];
             if let Some((lo, hi)) = range {
@@ -142,11 +151,17 @@ fn mutants_that_check_clean_play_soundly() {
                 0 if !numbers.is_empty() => {
                     let (s, e) = numbers[rng.gen_range(0..numbers.len())];
                     let n = [0, 1, 2, 3, 5, 7, 12, 40][rng.gen_range(0..8)];
-                    (format!("{}{n}{}", &text[..s], &text[e..]), format!("`{}` at byte {s} made {n}", &text[s..e]))
+                    (
+                        format!("{}{n}{}", &text[..s], &text[e..]),
+                        format!("`{}` at byte {s} made {n}", &text[s..e]),
+                    )
                 }
                 1 => {
                     let i = rng.gen_range(0..lines.len());
-                    (lines.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, l)| *l).collect(), format!("line {} dropped", i + 1))
+                    (
+                        lines.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, l)| *l).collect(),
+                        format!("line {} dropped", i + 1),
+                    )
                 }
                 _ => {
                     let i = rng.gen_range(0..lines.len());

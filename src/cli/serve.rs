@@ -97,7 +97,11 @@ impl<'a> Queued<'a> {
             ));
         }
         if s.all >= MAX_SEARCHES {
-            return Err(ApiError::new(503, "sow::serve::busy", "the computer players are busy; try again in a few seconds"));
+            return Err(ApiError::new(
+                503,
+                "sow::serve::busy",
+                "the computer players are busy; try again in a few seconds",
+            ));
         }
         s.all += 1;
         *s.by_client.entry(client).or_insert(0) += 1;
@@ -310,12 +314,20 @@ async fn handle(State(server): State<Arc<Server>>, request: Request) -> Response
 /// is no proxy has no use for them; refusing them keeps the `Host` check the only word on the host.
 fn unclear_host(parts: &axum::http::request::Parts) -> Option<ApiError> {
     if parts.headers.get_all(header::HOST).iter().count() > 1 {
-        return Some(ApiError::new(400, "sow::serve::host", "the request has more than one `Host` header"));
+        return Some(ApiError::new(
+            400,
+            "sow::serve::host",
+            "the request has more than one `Host` header",
+        ));
     }
     if parts.uri.scheme().is_some() || parts.uri.authority().is_some() {
         return Some(
-            ApiError::new(400, "sow::serve::host", "the request line names a whole URL; this board is not a proxy")
-                .help("ask for the path alone (`GET /api/games`), with the host in the `Host` header"),
+            ApiError::new(
+                400,
+                "sow::serve::host",
+                "the request line names a whole URL; this board is not a proxy",
+            )
+            .help("ask for the path alone (`GET /api/games`), with the host in the `Host` header"),
         );
     }
     None
