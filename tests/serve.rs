@@ -1105,3 +1105,26 @@ fn issue_22_one_client_cannot_hog_the_searches() {
     // Once they are answered, the client may ask again.
     assert_eq!(post(&s, "/api/hint", &json!({"game": "oware.sow", "moves": [1]})).status, 200);
 }
+
+// Issue 22, 6: idle connections were held for ever (300 of 300 still open after a minute), and at the
+// open-file limit the board stopped answering everyone. A connection on which no request comes is
+// closed when its head's time is up (10 s; the idle limit, 30 s, closes those between requests), those
+// beyond the 256 open at once wait to be accepted, and the board answers the next client.
+#[test]
+fn issue_22_idle_connections_are_closed() {
+    let s = serve(&["variants"]);
+    let mut idle: Vec<TcpStream> = (0..300).filter_map(|_| TcpStream::connect(&s.addr).ok()).collect();
+    assert!(idle.len() > 250, "only {} connections opened", idle.len());
+    // Each is closed by the server: reading gives the end of the stream, well before this limit.
+    let first = &mut idle[0];
+    first.set_read_timeout(Some(Duration::from_secs(120))).expect("timeout");
+    let mut buf = [0u8; 16];
+    assert!(matches!(first.read(&mut buf), Ok(0) | Err(_)), "an idle connection was answered");
+    let mut closed = 0;
+    for c in &mut idle {
+        c.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
+        closed += usize::from(matches!(c.read(&mut buf), Ok(0)));
+    }
+    assert!(closed > 250, "only {closed} of the idle connections were closed");
+    assert_eq!(get(&s, "/api/games").status, 200);
+}
