@@ -108,7 +108,7 @@ impl<T: Clone> PerPit<T> {
 }
 
 /// A move as the position JSON lists it: a pit number on a board of one row a player, else the
-/// row letter and number (`"b3"`).
+/// row letter and number (`"b3"`); a pass the rules allow is `"pass"`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum MoveJson {
@@ -121,8 +121,13 @@ pub enum MoveJson {
 impl MoveJson {
     /// The move `k` of `game` in position `pos` as the JSON lists it.
     pub fn of(game: &Game, pos: &Position, k: usize) -> MoveJson {
-        // Plain numbers while every move is one of the player's own pits on a one-row side.
-        let numbered = game.rows == 1 && game.choices == 1 && !game.uses_choose && (game.shared == 0 || game.play_from == PlayFrom::Own);
+        // Plain numbers while every move is one of the player's own pits on a one-row side; a game
+        // with a pass lists names (`3`, `pass`), so that one list never mixes numbers and names.
+        let numbered = game.rows == 1
+            && game.choices == 1
+            && !game.uses_choose
+            && !game.may_pass
+            && (game.shared == 0 || game.play_from == PlayFrom::Own);
         if numbered {
             MoveJson::Number(k)
         } else {

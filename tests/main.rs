@@ -69,3 +69,5 @@ mod serve;
 mod fast_forms;
 // Outputs never destroy or silently lose data: write errors exit non-zero, plots replace only plots, FIFOs never block.
 mod outputs;
+// Issue 26's defects and passes, each with the test that would catch it coming back: passes at the start of a turn and by choice, move numbers, move names, long relays, moves listed once, analyze, the trace, the variant files.
+mod issue_26;

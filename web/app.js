@@ -405,6 +405,9 @@
     status(text, cls);
     $("#undo").disabled = app.moves.length === 0;
     $("#hint").disabled = data.position.over || data.stuck || !seat(data.position.to_move).human;
+    // A pass the rules allow (`pass when ...`) is a move of its own, played with its button.
+    const pos = data.position;
+    $("#pass-row").hidden = pos.over || !seat(pos.to_move).human || !(pos.legal_moves || []).includes("pass");
   }
 
   async function load(animated) {
@@ -794,6 +797,9 @@
       load(false).catch(() => {});
     });
     $("#undo").addEventListener("click", undo);
+    $("#pass").addEventListener("click", () => {
+      if (document.body.dataset.busy !== "1") play("pass");
+    });
     $("#choice-cancel").addEventListener("click", () => {
       if (closeChoice() && app.data) show(app.data);
     });

@@ -359,6 +359,8 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::CapturesRequired => "captures required".into(),
         ItemKind::PhaseOptional => "optional".into(),
         ItemKind::PassWhenUnable => "pass when unable".into(),
+        // One voluntary pass rule a file (or phase): a child file's replaces its parent's.
+        ItemKind::PassWhen(_) => "pass when".into(),
         ItemKind::Let(name, _) => format!("let {}", name.node),
         ItemKind::First(_) => "first".into(),
         ItemKind::SowDirection(_) => "sow direction".into(),

@@ -144,6 +144,14 @@ impl Scope {
             before_lifting: false,
         }
     }
+    /// A `pass when` condition: at the start of a turn, before any pit is named (`mover` is the
+    /// player who may pass).
+    pub fn turn_start() -> Self {
+        Scope {
+            origin: false,
+            ..Self::move_start()
+        }
+    }
     /// A `phase ... when` condition: before the move, when the pit it starts from is not yet known.
     pub fn phase_choice() -> Self {
         Scope {
@@ -798,7 +806,23 @@ impl TypeChecker<'_> {
                 if scope.after_move {
                     None
                 } else {
-                    unavailable("it is known only after a move, in an `end` rule")
+                    // An `after move` rule runs after the move too, but before what these read is
+                    // settled: its actions may change it, and the turn has not passed yet.
+                    unavailable(match n {
+                        "no_moves" => {
+                            "whether the player to move has a legal move is known only once the move is over, \
+                             its `after move` rules included, and the turn has passed: only an `end` rule reads it"
+                        }
+                        "can_feed" => {
+                            "whether the player to move can give the other player seeds is known only once the \
+                             move is over, its `after move` rules included, and the turn has passed: only an `end` \
+                             rule reads it"
+                        }
+                        _ => {
+                            "whether the position came before is known only once the move is over, its `after \
+                             move` rules included, and the turn has passed: only an `end` rule reads it"
+                        }
+                    })
                 },
             ),
             _ => {

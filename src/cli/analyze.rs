@@ -59,7 +59,8 @@ pub struct Args {
     /// Plies played at random at the start of each game, so that games differ.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     random_opening: u32,
-    /// Plies after which a game is stopped unfinished (1 to 1000000).
+    /// Plies after which a game is stopped unfinished (1 to 1000000); in a game of rounds, the plies
+    /// of the whole match.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_plies: u32,
     /// Write an SVG with the length histogram and the seat win rates (its directory must exist).
@@ -181,7 +182,8 @@ struct GameStats {
     stuck: bool,
     plies: u32,
     counts: Counts,
-    /// Firings per rule name (a firing is one application of a rule that moved seeds or claimed).
+    /// Firings per rule name (a firing is one application of a rule that moved seeds, claimed or set
+    /// memory).
     firings: BTreeMap<String, u64>,
     /// Round (or game) ends per end rule.
     ends: BTreeMap<String, u64>,
@@ -234,7 +236,11 @@ impl GameStats {
                     captured |= *seeds > 0;
                     Some(rule.as_str())
                 }
-                Event::MoveSeeds { rule, .. } | Event::ShortMove { rule, .. } | Event::Claim { rule, .. } => Some(rule.as_str()),
+                // A rule that only sets memory fires too: its change of memory is its action.
+                Event::MoveSeeds { rule, .. }
+                | Event::ShortMove { rule, .. }
+                | Event::Claim { rule, .. }
+                | Event::Remember { rule, .. } => Some(rule.as_str()),
                 Event::PickUp { lap, .. } if *lap > 1 => {
                     self.counts.relay_laps += 1;
                     None
@@ -322,7 +328,7 @@ struct Length {
 
 #[derive(Debug, Serialize)]
 struct RuleStats {
-    /// `capture`, `trigger` or `end`.
+    /// `capture`, `trigger`, `after move` or `end`.
     kind: &'static str,
     total: u64,
     per_game: f64,
@@ -365,6 +371,8 @@ struct Report {
     seed: u64,
     random_opening: u32,
     max_plies: u32,
+    /// What `max_plies` counts the plies of: `game`, or `match` in a game of rounds (every round's).
+    max_plies_over: &'static str,
     wins: Sides<u64>,
     draws: u64,
     unfinished: u64,
@@ -575,9 +583,9 @@ struct Tally {
 }
 
 impl Tally {
-    /// An empty tally that already lists every rule of the game that moves seeds or claims pits,
-    /// so that one that never fired shows as such. A rule with no action (one that only grants
-    /// another move) leaves no event to count; the extra moves are counted instead.
+    /// An empty tally that already lists every rule of the game that moves seeds, claims pits or
+    /// sets memory, so that one that never fired shows as such. A rule with no action (one that
+    /// only grants another move) leaves no event to count; the extra moves are counted instead.
     fn new(game: &Game) -> Tally {
         let mut rules = BTreeMap::new();
         for r in game.phases.iter().flat_map(|p| p.captures.iter()) {
@@ -587,6 +595,11 @@ impl Tally {
         }
         for r in game.triggers.iter().filter(|r| !r.actions.is_empty()) {
             rules.insert(r.name.clone(), ("trigger", 0, 0));
+        }
+        for r in game.phases.iter().flat_map(|p| p.after_moves.iter()) {
+            if !r.actions.is_empty() {
+                rules.entry(r.name.clone()).or_insert(("after move", 0, 0));
+            }
         }
         for e in &game.ends {
             rules.insert(format!("end: {}", e.name), ("end", 0, 0));
@@ -618,8 +631,10 @@ impl Tally {
         let kind = |name: &str| {
             if game.triggers.iter().any(|t| t.name == name) {
                 "trigger"
-            } else {
+            } else if game.phases.iter().any(|p| p.captures.iter().any(|c| c.name == name)) {
                 "capture"
+            } else {
+                "after move"
             }
         };
         for (name, c) in g.firings {
@@ -682,6 +697,7 @@ fn summarise(args: &Args, game: &Game, players: [Spec; 2], t: &Tally, seconds: f
         seed: args.seed,
         random_opening: args.random_opening,
         max_plies: args.max_plies,
+        max_plies_over: if game.rounds.is_some() { "match" } else { "game" },
         wins: Sides {
             south: t.south,
             north: t.north,
@@ -782,11 +798,16 @@ fn human(r: &Report) -> String {
     }
     if r.unfinished > 0 {
         s.push_str(&format!(
-            "{:<22}{:>7}{:>9}   (length cap {}: {}, no legal move: {})\n",
+            "{:<22}{:>7}{:>9}   (length cap {} plies{}: {}, no legal move: {})\n",
             "unfinished",
             r.unfinished,
             pct(r.unfinished as f64 / r.games as f64),
             r.max_plies,
+            if r.max_plies_over == "match" {
+                " a match, every round counted"
+            } else {
+                ""
+            },
             r.capped,
             r.stuck
         ));

@@ -123,6 +123,9 @@ fn what_to_type(game: &Game) -> String {
     if example != "3" {
         what.push_str(&format!(" (`{example}`)"));
     }
+    if game.may_pass {
+        what.push_str(", or `pass` when the rules allow it");
+    }
     what
 }
 
@@ -542,7 +545,10 @@ impl Session {
                 self.announce(&ply, None);
                 self.push(ply);
             }
-            Err(why) => out(&format!("pit {text} cannot be played: {why}; try again\n")),
+            Err(why) => out(&format!(
+                "{} cannot be played: {why}; try again\n",
+                crate::engine::pit_word(text.trim())
+            )),
         }
     }
 
@@ -591,9 +597,9 @@ impl Session {
             } else {
                 format!(": {}", what.join(", "))
             };
-            out(&format!("{who} {verb} pit {}{what}\n", ply.text));
+            out(&format!("{who} {verb} {}{what}\n", crate::engine::pit_word(&ply.text)));
         } else {
-            out(&format!("{who} {verb} pit {}\n", ply.text));
+            out(&format!("{who} {verb} {}\n", crate::engine::pit_word(&ply.text)));
             // The engine's own first line ("south plays pit 3") would say it a second time.
             let steps: Vec<Event> = ply.events.iter().filter(|e| !matches!(e, Event::Move { .. })).cloned().collect();
             for line in self.game.narrate(&steps) {
@@ -736,12 +742,12 @@ impl Session {
             } else {
                 format!(" ({})", best.join(", "))
             };
-            return format!("try pit {}{why}\n", record::move_text(game, &pos, found.pit));
+            return format!("try {}{why}\n", crate::engine::pit_word(&record::move_text(game, &pos, found.pit)));
         }
         let decided = found.score.abs() >= search::DECIDED;
         let mut s = format!(
-            "hint: pit {} looks best{}\n",
-            record::move_text(game, &pos, found.pit),
+            "hint: {} looks best{}\n",
+            crate::engine::pit_word(&record::move_text(game, &pos, found.pit)),
             if best.is_empty() {
                 String::new()
             } else {
@@ -783,8 +789,8 @@ impl Session {
                 what.join(", ")
             };
             s.push_str(&format!(
-                "  pit {:<3} {:<width$}  {what}\n",
-                record::move_text(game, &pos, k),
+                "  {:<7} {:<width$}  {what}\n",
+                crate::engine::pit_word(&record::move_text(game, &pos, k)),
                 search::describe_score(v)
             ));
         }

@@ -306,6 +306,13 @@ pub fn notation(game: &Game, list: bool) -> (String, Vec<String>) {
     if game.uses_choose {
         words.push_str(", then the answers to the choices the move meets, each after a `:`");
     }
+    if game.may_pass {
+        words.push_str(if list {
+            ", or `pass` where the rules allow it"
+        } else {
+            ", or `pass` when the rules allow it"
+        });
+    }
     (words, examples)
 }
 

@@ -73,7 +73,7 @@ pub fn run(args: Args) -> u8 {
     let mut before = &opened.start;
     for (i, ply) in opened.plies.iter().enumerate() {
         text.push('\n');
-        let head = format!("move {}: {} plays pit {}", i + 1, ply.mover.name(), ply.text);
+        let head = format!("move {}: {} plays {}", i + 1, ply.mover.name(), crate::engine::pit_word(&ply.text));
         if args.trace {
             text.push_str(&format!("{head}\n"));
             let steps: Vec<Event> = ply.events.iter().filter(|e| !matches!(e, Event::Move { .. })).cloned().collect();

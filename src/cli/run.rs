@@ -76,6 +76,14 @@ fn not_a_move(game: &crate::Game, pos: &crate::Position, i: usize, text: &str) -
         )
         .with_help(legal());
     }
+    let pit = text.split(':').next().unwrap_or(text);
+    if let Some(why) = game.parse_move(pit).and_then(|k| game.no_such_pit(k)) {
+        return Diagnostic::bare(
+            "sow::run::illegal_move",
+            format!("move {} of --moves (`{text}`) is not allowed: {why}", i + 1),
+        )
+        .with_help(legal());
+    }
     match super::record::meant(game, pos, text) {
         Some(m) if m.stuck => Diagnostic::bare(
             "sow::run::illegal_move",
@@ -145,12 +153,16 @@ pub fn run(args: Args) -> u8 {
         if let Err(e) = result {
             let message = match e {
                 crate::engine::MoveError::Illegal { name, reason, .. } => {
-                    format!("move {} of --moves (pit {name}) is not allowed: {reason}", i + 1)
+                    format!(
+                        "move {} of --moves ({}) is not allowed: {reason}",
+                        i + 1,
+                        crate::engine::pit_word(&name)
+                    )
                 }
                 crate::engine::MoveError::GameOver => format!(
-                    "move {} of --moves (pit {}) comes after the end of the game",
+                    "move {} of --moves ({}) comes after the end of the game",
                     i + 1,
-                    game.name_move(&pos, k)
+                    crate::engine::pit_word(&game.name_move(&pos, k))
                 ),
             };
             let d = Diagnostic::bare("sow::run::illegal_move", message).with_help(match game.legal_moves(&pos).as_slice() {

@@ -68,6 +68,9 @@ pub struct Game {
     pub uses_choose: bool,
     /// A player with no legal move passes the turn while the other player can move.
     pub passing: bool,
+    /// Some phase lets the player to move pass (`pass when COND`): the move numbered
+    /// [`Game::pass_move`], named `pass`.
+    pub may_pass: bool,
     /// Some expression reads a pit's count `before` the latest seed (else the engine does not track it).
     pub uses_before: bool,
     /// Some expression reads `total` (worked out once per position then).
@@ -204,6 +207,9 @@ pub struct Phase {
     /// `optional`: the mover may choose this phase's rules while its condition holds; the phase
     /// never applies by itself.
     pub optional: bool,
+    /// `pass when COND`: while one of these holds (the top level's hold in every phase), the
+    /// player to move may pass.
+    pub passes: Vec<Code>,
     /// Every move must be sown on a copy to know whether it may be played (relays that may never end,
     /// a forbidden grand slam, forbid rules on what the move did, required captures), or may be
     /// played from an empty pit (moves from the store).
@@ -270,8 +276,15 @@ pub struct Sow {
     /// A move's first lap starts otherwise than by taking every seed of the pit played (`from store`,
     /// `start in origin`, `lift`, or a phase's `no sowing`, whose first lap never starts).
     pub special_start: bool,
-    /// Most laps per move.
-    pub relay_limit: u32,
+    /// Most laps per move, as `relay limit N` states it.
+    pub relay_limit: Option<u32>,
+    /// Most laps per move: the stated limit, else [`crate::check::limits::DEFAULT_RELAY_LIMIT`]. A
+    /// move whose sowing would go on past them is not legal.
+    pub lap_cap: u32,
+    /// A move whose sowing comes back to a state a lap of it started in (it would go round for ever)
+    /// is seen to, and refused as never ending before the cap; not when a rule read while sowing
+    /// reads `lap` or `taken`, which only grow, so that no state comes back.
+    pub watch_loops: bool,
 }
 
 /// How the pits a `skip when` rule passes over are found.

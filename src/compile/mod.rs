@@ -207,11 +207,14 @@ pub fn compile(checked: &Checked) -> Game {
         phase.tracks = Player::BOTH.map(|p| track(&geometry, p, &ccw, params));
         phase.cw_tracks = Player::BOTH.map(|p| track(&geometry, p, &cw, params));
         phase.capture_at = may_hold_where(&phase.captures, Reg::Last, &sides, geometry.pit_count());
+        phase.sow.lap_cap = phase.sow.relay_limit.unwrap_or(limits::DEFAULT_RELAY_LIMIT);
+        phase.sow.watch_loops = !lower.typer.counters.get();
     }
     // Per mover and cell, the counts of the pit a seed falls into with which some trigger may hold:
     // most seeds fall where none can, and are sown without a look at the triggers.
     let trigger_at = may_hold_where(&triggers, Reg::Pit, &sides, geometry.pit_count());
     let end_kinds = EndKinds::of(&ends);
+    let may_pass = phases.iter().any(|p| !p.passes.is_empty());
     // Moves that take seeds from the store shrink it too.
     let enters_from_store = phases.iter().any(|p| p.sow.from_store.is_some());
     let mut game = Game {
@@ -243,6 +246,7 @@ pub fn compile(checked: &Checked) -> Game {
         uses_starter: lower.typer.starter.get(),
         uses_choose,
         passing: items.iter().any(|i| matches!(i.kind, ItemKind::PassWhenUnable)),
+        may_pass,
         uses_total: lower.typer.total.get(),
         stores_only_grow: !lower.takes_from_store.get() && !enters_from_store,
         hash_keys: hash_keys(cells, memory_start.len()),
@@ -509,6 +513,15 @@ impl Lower<'_> {
     }
 
     /// A player, typed.
+    /// Lowers what is read once a move's sowing is over (a `forbid`, an `after move` rule): its
+    /// reading `lap` or `taken` does not count as the sowing's.
+    fn after_sowing<T>(&self, lower: impl FnOnce(&Self) -> T) -> T {
+        let before = self.typer.counters.get();
+        let lowered = lower(self);
+        self.typer.counters.set(before);
+        lowered
+    }
+
     fn player(&self, e: &ast::Expr) -> Code {
         Gen::player(self.pits, &self.typer.player(&self.expr(e)))
     }
@@ -529,9 +542,12 @@ impl Lower<'_> {
             start_in_origin: None,
             lift: None,
             special_start: false,
-            relay_limit: limits::DEFAULT_RELAY_LIMIT,
+            relay_limit: None,
+            lap_cap: limits::DEFAULT_RELAY_LIMIT,
+            watch_loops: true,
         });
         let mut forbids = base.map(|b| b.forbids.clone()).unwrap_or_default();
+        let mut passes = base.map(|b| b.passes.clone()).unwrap_or_default();
         let mut captures = Vec::new();
         let mut replaces_captures = base.is_none();
         let mut captures_required = base.is_some_and(|b| b.captures_required);
@@ -576,16 +592,18 @@ impl Lower<'_> {
                 ItemKind::SowStartInOrigin(cond) => {
                     sow.start_in_origin = Some(cond.as_ref().map_or_else(|| Code::constant(1), |c| self.cond(c)));
                 }
-                ItemKind::SowRelayLimit(e) => sow.relay_limit = self.int(e) as u32,
+                ItemKind::SowRelayLimit(e) => sow.relay_limit = Some(self.int(e) as u32),
                 ItemKind::SowLift(e) => sow.lift = Some(Gen::int(self.pits, &self.typer.int(&self.expr(e)))),
+                // A forbid is read before the move or once its sowing is over: what it reads of
+                // `lap` and `taken` does not steer a sowing.
                 ItemKind::ForbidAfter(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
-                    when: self.cond(cond),
+                    when: self.after_sowing(|l| l.cond(cond)),
                     after: true,
                 }),
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
-                    when: self.cond(cond),
+                    when: self.after_sowing(|l| l.cond(cond)),
                     after: mentions(cond, "taken") || mentions(cond, "lap") || mentions(cond, "lifted"),
                 }),
                 ItemKind::Capture(def) => {
@@ -596,7 +614,7 @@ impl Lower<'_> {
                 ItemKind::AfterMove(def) => {
                     // Whether this rule chooses, the game's flag kept as it was.
                     let chose_before = self.typer.chooses.replace(false);
-                    after_moves.push(self.rule(def));
+                    after_moves.push(self.after_sowing(|l| l.rule(def)));
                     after_moves_choose |= self.typer.chooses.get();
                     self.typer.chooses.set(chose_before || self.typer.chooses.get());
                 }
@@ -607,6 +625,7 @@ impl Lower<'_> {
                     self.typer.chooses.set(chose_before || self.typer.chooses.get());
                 }
                 ItemKind::NoSowing => sows_nothing = true,
+                ItemKind::PassWhen(cond) => passes.push(self.cond(cond)),
                 _ => {}
             }
         }
@@ -635,6 +654,7 @@ impl Lower<'_> {
             judges_outcome: forbids.iter().any(|f| f.after),
             captures_required,
             optional,
+            passes,
             sows_to_judge: false,
             forbids,
             captures,

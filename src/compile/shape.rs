@@ -127,7 +127,9 @@ pub struct FastRelay {
     /// The relay rule's condition of `last`, with what the engine adds to it: `last` is a pit (not
     /// a store) that holds seeds.
     pub when: CellCond,
-    /// Most laps a move: a move whose sowing would go on past them is not legal.
+    /// Most laps a move (`relay limit`, or the default): a move whose sowing would go on past them
+    /// is not legal. One whose sowing comes back to the board and pit a lap started from goes round
+    /// for ever, and is refused as soon as that is seen.
     pub limit: u32,
     /// Per mover and cell, the counts of `last` (bit `k` for `k` seeds, bit 63 for 63 or more) with
     /// which the end of a lap there goes straight on to another lap: no capture rule may hold
@@ -314,6 +316,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         && !phase.sows_nothing
         && !game.uses_choose
         && !game.passing
+        && !game.may_pass
         && game.total <= 255
         && game.ends.len() <= 64
         && matches!(game.play_from, crate::board::PlayFrom::Own);
@@ -557,7 +560,7 @@ fn relay(game: &Game, ff: &FastForm, phase: &crate::compile::ir::Phase, code: &C
     }
     let mut relay = Box::new(FastRelay {
         when,
-        limit: sow.relay_limit,
+        limit: sow.lap_cap,
         go,
         stop,
         partial: [[[0; PLACES]; LANES]; 2],

@@ -292,6 +292,9 @@ pub(crate) struct Typer {
     pub starter: Cell<bool>,
     /// Some expression asks the mover to choose.
     pub chooses: Cell<bool>,
+    /// Some expression read while sowing reads `lap` or `taken`, which only grow during a move (the
+    /// lowering of a `forbid` or an `after move` rule, read once the sowing is over, puts it back).
+    pub counters: Cell<bool>,
 }
 
 impl Typer {
@@ -387,13 +390,19 @@ impl Typer {
         }
         match e {
             Expr::Int(n) => IntExpr::Int(*n),
-            Expr::Lap => IntExpr::Lap,
+            Expr::Lap => {
+                self.counters.set(true);
+                IntExpr::Lap
+            }
             Expr::If(c, a, b) => match self.bool(c) {
                 BoolExpr::Bool(true) => self.int(a),
                 BoolExpr::Bool(false) => self.int(b),
                 c => IntExpr::If(Box::new(c), Box::new(self.int(a)), Box::new(self.int(b))),
             },
-            Expr::Taken => IntExpr::Taken,
+            Expr::Taken => {
+                self.counters.set(true);
+                IntExpr::Taken
+            }
             Expr::Lifted => IntExpr::Lifted,
             Expr::InHand => IntExpr::InHand,
             Expr::Ply => {

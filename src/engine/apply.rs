@@ -31,15 +31,19 @@ impl Game {
         let rules = self.move_rules(pos, Hints::default());
         self.check_move(pos, rules, k).map_err(|r| MoveError::Illegal {
             pit: k,
-            name: self.move_name(move_base(k)),
+            // A number with bits past the pit in a game without choices is no move: named whole.
+            name: self.move_name(if self.uses_choose { move_base(k) } else { k }),
             reason: match r {
                 Refusal::BadChoice => {
-                    let same_pit: Vec<String> = self
-                        .legal_moves(pos)
-                        .into_iter()
-                        .filter(|&j| move_base(j) == move_base(k))
-                        .map(|j| self.name_move(pos, j))
-                        .collect();
+                    let legal = self.legal_moves(pos);
+                    let pit = |j: usize| self.move_parts(move_base(j)).0;
+                    // The moves of this pit and way; when the list names none (another way does the
+                    // same), those of the pit.
+                    let mut same: Vec<usize> = legal.iter().copied().filter(|&j| move_base(j) == move_base(k)).collect();
+                    if same.is_empty() {
+                        same = legal.into_iter().filter(|&j| pit(j) == pit(k)).collect();
+                    }
+                    let same_pit: Vec<String> = same.into_iter().map(|j| self.name_move(pos, j)).collect();
                     format!(
                         "{}; the moves from this pit are {}",
                         self.refusal(rules.phase, k, r),
@@ -56,6 +60,9 @@ impl Game {
     /// Plays the legal move `k` (`rules` are the position's [`MoveRules`]). Returns the legal moves of
     /// the position reached when the end rules had to work them out.
     pub(crate) fn play(&self, pos: &mut Position, k: usize, rules: MoveRules, hints: Hints, log: &mut impl Narrate) -> Option<Moves> {
+        if self.is_pass(k) {
+            return self.play_pass(pos, hints, log);
+        }
         let choices = self.uses_choose.then(|| Choices::of_move(k));
         let rules = match &choices {
             Some(c) => self.chosen_rules(pos, rules, Some(c)),
@@ -83,10 +90,7 @@ impl Game {
         let turn = Turn::of(self, pos, rules, k, choices.as_ref());
         let sown = match self.sow(&mut pos.board, turn, origin, phase, log) {
             Ok(s) => s,
-            Err(e) => unreachable!(
-                "a legal move's sowing ends (check_move sowed it when it might not): {} laps",
-                e.laps
-            ),
+            Err(e) => unreachable!("a legal move's sowing ends (check_move sowed it when it might not): {e:?}"),
         };
         let mut hash_delta = sown.hash_delta;
         let mut another = sown.another;
@@ -116,6 +120,29 @@ impl Game {
         let stores_grew = self.stores(&pos.board) != stores_before;
         let repeated = self.uses_repeated && self.remember(pos, mover, hash_delta, stores_grew);
         self.settle(pos, mover, repeated, first_move || stores_grew, hints, log)
+    }
+
+    /// The pass the rules allow (`pass when COND`): no seed moves and no rule of a move runs; the
+    /// turn goes to the other player (who, with `pass when unable`, passes back when unable to
+    /// move), the pass counts as a move (`ply`, the history), and the end rules are read as after
+    /// any move.
+    #[cold]
+    #[inline(never)]
+    fn play_pass(&self, pos: &mut Position, hints: Hints, log: &mut impl Narrate) -> Option<Moves> {
+        let mover = pos.to_move;
+        log.push(|| Event::Pass {
+            player: mover,
+            chosen: true,
+        });
+        let first_move = pos.ply == 0;
+        pos.ply += 1;
+        pos.to_move = mover.other();
+        if self.passing {
+            self.pass_if_unable(pos, hints, log);
+        }
+        // Only the player to move changed: the identity moves by the turn's part alone.
+        let repeated = self.uses_repeated && self.remember(pos, mover, Some(0), false);
+        self.settle(pos, mover, repeated, first_move, hints, log)
     }
 
     /// The `after move` rules of `phase`, after the sowing of `turn`'s move from `origin`: every one
@@ -155,21 +182,26 @@ impl Game {
     }
 
     /// `pass when unable`: the player to move who has no legal move passes the turn when the other
-    /// player has one. When neither has, the turn stays, for the end rules to see.
+    /// player has one. When neither has, the turn stays, for the end rules to see. Returns whether
+    /// the turn passed.
     #[cold]
     #[inline(never)]
-    pub(super) fn pass_if_unable(&self, pos: &mut Position, hints: Hints, log: &mut impl Narrate) {
+    pub(super) fn pass_if_unable(&self, pos: &mut Position, hints: Hints, log: &mut impl Narrate) -> bool {
         let unable = |pos: &Position| self.legal_with(pos, self.move_rules(pos, hints)).is_empty();
         if !unable(pos) {
-            return;
+            return false;
         }
         let passer = pos.to_move;
         pos.to_move = passer.other();
         if unable(pos) {
             pos.to_move = passer;
-            return;
+            return false;
         }
-        log.push(|| Event::Pass { player: passer });
+        log.push(|| Event::Pass {
+            player: passer,
+            chosen: false,
+        });
+        true
     }
 
     /// Could the mover, whose opponent has no seeds, give them some (for a feeding penalty)?

@@ -63,9 +63,16 @@ impl Choices {
     }
 
     /// The option (0-based) chosen among `options`; `label` names an option when the move is
-    /// being named. With one option there is nothing to choose and no bit is read.
+    /// being named. With one option no bit is read, but the answer is still named, so that a move
+    /// is written with one answer for each choice it meets whatever the count of options (`1:1`
+    /// for a pit whose choice has one value, as `2:1` for one whose has two).
     pub fn pick(&self, options: usize, label: impl Fn(usize) -> String) -> usize {
         if options <= 1 {
+            if options == 1
+                && let Some(labels) = &self.labels
+            {
+                labels.borrow_mut().push(label(0));
+            }
             return 0;
         }
         let width = width(options);

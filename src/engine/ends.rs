@@ -11,9 +11,23 @@ impl Game {
     /// Settles a position given from outside (a start position, `--from`, [`crate::position::from_json`]):
     /// the end rules are checked as if the other player had just moved, so a finished position reads as
     /// finished. Call it before playing moves on such a position.
+    /// With `pass when unable`, a player to move who has no legal move passes first, when the other
+    /// player has one (the start of a turn, as after a move).
     pub fn settle_start(&self, pos: &mut Position) {
         if !pos.over {
+            self.pass_at_start(pos, Hints::default(), &mut Silent);
             self.settle(pos, pos.to_move.other(), false, true, Hints::default(), &mut Silent);
+        }
+    }
+
+    /// `pass when unable` at the start of a turn that no move led to (a position given from outside,
+    /// the start of a round): the player to move who cannot move passes when the other can, before
+    /// the end rules are read, as after a move. The position the pass leaves replaces the one before
+    /// it in the history (it is the position play goes on from).
+    pub(super) fn pass_at_start(&self, pos: &mut Position, hints: Hints, log: &mut impl Narrate) {
+        if self.passing && self.pass_if_unable(pos, hints, log) && self.uses_repeated && pos.history.last().is_some() {
+            let h = self.hash(pos);
+            pos.history.replace_last(h);
         }
     }
 
@@ -241,6 +255,8 @@ impl Game {
             ) {
                 return None;
             }
+            // The round's opener who cannot move passes, before the end rules are read.
+            self.pass_at_start(pos, hints, log);
             mover = pos.to_move.other();
             match self.end_rule_holding(pos, mover, false, true, hints) {
                 (None, moves) => return moves,

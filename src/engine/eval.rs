@@ -648,7 +648,8 @@ impl<'a> Ctx<'a> {
                     let lo = pop!();
                     let hi = acc;
                     acc = match self.choices {
-                        Some(choices) if hi - lo >= MAX_RANGE_CHOICE => {
+                        // An empty range leaves the mover nothing to answer: no such move.
+                        Some(choices) if hi - lo >= MAX_RANGE_CHOICE || hi < lo => {
                             choices.refuse();
                             lo
                         }

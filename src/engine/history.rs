@@ -48,6 +48,17 @@ impl History {
         self.filter = [0; 8];
     }
 
+    /// Replaces the identity of the current position, the last: a pass at the start of a turn
+    /// changes who is to move in the position play goes on from. Rare, so the filter is rebuilt.
+    pub fn replace_last(&mut self, hash: u64) {
+        self.hashes.pop();
+        self.filter = [0; 8];
+        for &h in &self.hashes {
+            self.filter[Self::word(h)] |= Self::bit(h);
+        }
+        self.push(hash);
+    }
+
     /// Was a position with this identity seen?
     #[inline]
     pub fn contains(&self, hash: u64) -> bool {

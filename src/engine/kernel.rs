@@ -375,12 +375,16 @@ impl FastForm {
     /// A move of a relay game from `origin`, as `Game::sow` plays it: after each lap the first
     /// capture rule that holds (which may end the move or give another), then the relay rule. The
     /// board after and whether the mover moves again, or `None` when the sowing would go on past the
-    /// relay limit (the move is not legal).
+    /// relay limit, or comes back to the board and pit an earlier lap started from (Brent's cycle
+    /// finding, as `Game::sow` does it): the move is not legal.
     #[inline(always)]
     fn play_relay(&self, rt: &FastRelay, b: u128, origin: usize, mover: Player) -> Option<(u128, bool)> {
         let (mut b, mut last) = self.sow(b, origin);
         let m = mover.index() & 1;
         let mut laps = 1;
+        // The state of the lap kept for Brent's cycle finding (none yet: no lap starts from a cell
+        // past the lanes), laps compared with it, and laps until the next is kept.
+        let (mut kept, mut since, mut power) = ((0u128, usize::MAX), 0u32, 1u32);
         loop {
             let mut n = lane(b, last);
             let at = last & (LANES - 1);
@@ -408,8 +412,17 @@ impl FastForm {
                 }
             }
             laps += 1;
-            if laps > rt.limit {
+            // The board and the pit a lap starts from are all that its sowing and the laps after it
+            // depend on here (the rules test `last` only): one seen again goes round for ever, and
+            // would pass the limit in the end, so the move is refused at once.
+            if laps > rt.limit || kept == (b, last) {
                 return None;
+            }
+            since += 1;
+            if since >= power {
+                kept = (b, last);
+                power *= 2;
+                since = 0;
             }
             (b, last) = self.sow_on(rt, b, last, n as usize, origin, mover);
         }

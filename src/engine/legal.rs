@@ -7,7 +7,7 @@ use super::choice::{CHOICE_SHIFT, Choices, move_base, width as choice_width};
 use super::eval::Ctx;
 use super::trace::Silent;
 use super::turn::*;
-use super::{Cell, Game, Moves, Player, Position};
+use super::{Board, Cell, Game, Moves, Player, Position};
 use crate::compile::ir::{Feeding, GrandSlam, Phase, Reg};
 
 impl Game {
@@ -84,13 +84,36 @@ impl Game {
             if pos.over {
                 return Vec::new();
             }
-            return self
-                .choice_moves(pos, self.move_rules(pos, Hints::default()))
-                .into_iter()
-                .map(|m| m.0)
-                .collect();
+            let rules = self.move_rules(pos, Hints::default());
+            let mut moves: Vec<usize> = self.choice_moves(pos, rules).into_iter().map(|m| m.0).collect();
+            if self.may_pass && self.pass_allowed(pos, rules) {
+                moves.push(self.pass_move());
+            }
+            return moves;
         }
         self.legal_set(pos).iter().collect()
+    }
+
+    /// The number of the move `pass` (in a game with `pass when COND`): the one after every pit's
+    /// moves, both ways.
+    #[inline]
+    pub fn pass_move(&self) -> usize {
+        self.move_count() + 1
+    }
+
+    /// Is move `k` the pass of a game that has one?
+    #[inline]
+    pub fn is_pass(&self, k: usize) -> bool {
+        self.may_pass && k == self.pass_move()
+    }
+
+    /// May the player to move pass now: does a `pass when` condition of the phase that applies hold
+    /// (read with `mover` the player to move)?
+    #[cold]
+    #[inline(never)]
+    pub(super) fn pass_allowed(&self, pos: &Position, rules: MoveRules) -> bool {
+        let ctx = self.ctx_at(pos, pos.to_move);
+        rules.phase.passes.iter().any(|c| ctx.bool(c))
     }
 
     /// The moves the player to move may make, as a set; empty once over. Allocates nothing.
@@ -104,6 +127,10 @@ impl Game {
     /// The name of move `k` of `pos`: [`Game::move_name`], then each choice the move carries, in the
     /// order the move meets them, after a `:` (`a3R:a8:cw`).
     pub fn name_move(&self, pos: &Position, k: usize) -> String {
+        if !self.uses_choose || self.is_pass(k) {
+            // No bits past the pit: a larger number is named whole, as no move.
+            return self.move_name(k);
+        }
         let mut name = self.move_name(move_base(k));
         for label in self.choice_labels(pos, k) {
             name.push(':');
@@ -114,11 +141,11 @@ impl Game {
 
     /// The words for the choices move `k` of `pos` carries.
     pub(super) fn choice_labels(&self, pos: &Position, k: usize) -> Vec<String> {
-        if !self.uses_choose || pos.over {
+        if !self.uses_choose || pos.over || self.is_pass(k) {
             return Vec::new();
         }
         let choices = Choices::of_move(k).labelled();
-        let _ = self.probe(pos, self.move_rules(pos, Hints::default()), k, Some(&choices));
+        let _ = self.probe(pos, self.move_rules(pos, Hints::default()), k, Some(&choices), None);
         choices.labels()
     }
 
@@ -132,12 +159,26 @@ impl Game {
         }
         let pit = text.split_once(':').map_or(text, |(p, _)| p);
         let base = self.parse_move(pit)?;
-        let from_pit: Vec<usize> = self.legal_moves(pos).into_iter().filter(|&k| move_base(k) == base).collect();
-        match from_pit.iter().find(|&&k| self.name_move(pos, k).eq_ignore_ascii_case(text)) {
-            Some(&k) => Some(k),
-            None if from_pit.is_empty() && pit.len() == text.len() => Some(base),
-            None => None,
+        if base >= 1 << CHOICE_SHIFT {
+            // Its bits past the pit would be read as answers to choices (257 as pit 1 with an
+            // answer): a number this large is no pit, nor any move.
+            return None;
         }
+        let listed = self.legal_moves(pos);
+        let named = |k: usize| move_base(k) == base && self.name_move(pos, k).eq_ignore_ascii_case(text);
+        if let Some(&k) = listed.iter().find(|&&k| named(k)) {
+            return Some(k);
+        }
+        if !pos.over && pit.len() < text.len() {
+            // A legal move the list leaves out because a listed one from the same pit does the same
+            // (`a3R:cw` where `a3L:cw` is listed) is still a move of the rules: played as written.
+            let rules = self.move_rules(pos, Hints::default());
+            if let Some((k, _)) = self.all_choice_moves(pos, rules, false).0.into_iter().find(|&(k, _)| named(k)) {
+                return Some(k);
+            }
+        }
+        let from_pit = listed.iter().any(|&k| move_base(k) == base);
+        (!from_pit && pit.len() == text.len()).then_some(base)
     }
 
     /// What a text that [`Game::read_move`] does not read as a move of `pos` could have meant, when it
@@ -176,9 +217,20 @@ impl Game {
         Some((pit, moves))
     }
 
-    /// The legal moves of a position that is not over, given its rules.
+    /// The legal moves of a position that is not over, given its rules: the pits', and the pass
+    /// when the rules allow it now.
     #[inline(always)]
     pub(crate) fn legal_with(&self, pos: &Position, rules: MoveRules) -> Moves {
+        let moves = self.legal_pits(pos, rules);
+        if self.may_pass && self.pass_allowed(pos, rules) {
+            return Moves::from_bits(moves.bits() | 1 << (self.pass_move() - 1));
+        }
+        moves
+    }
+
+    /// The legal moves from the pits of a position that is not over, given its rules.
+    #[inline(always)]
+    fn legal_pits(&self, pos: &Position, rules: MoveRules) -> Moves {
         if rules.open && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
             // With every pit open, a move is legal when its pit holds seeds.
             let filled = if self.shared == 0 {
@@ -189,9 +241,18 @@ impl Game {
             if self.choices == 1 {
                 return Moves::from_bits(filled);
             }
-            return Moves::from_bits(self.directions_of(rules.phase, filled));
+            let ways = Moves::from_bits(self.directions_of(rules.phase, filled));
+            return if rules.phase.sow.either {
+                self.distinct_ways(pos, rules, ways)
+            } else {
+                ways
+            };
         }
-        self.legal_checked(pos, rules)
+        let moves = self.legal_checked(pos, rules);
+        if self.choices > 1 && !self.uses_choose && rules.phase.sow.either {
+            return self.distinct_ways(pos, rules, moves);
+        }
+        moves
     }
 
     /// The legal moves when some pit is closed, or a move may be refused for what its sowing does.
@@ -319,7 +380,8 @@ impl Game {
     /// forbidden grand slam, or an opponent who must be fed.
     pub(super) fn check_move(&self, pos: &Position, rules: MoveRules, k: usize) -> Result<(), Refusal> {
         let taken = self.check_move_taking(pos, rules, k)?;
-        if rules.phase.captures_required && taken == 0 && self.some_move_takes(pos, rules) {
+        // A pass is allowed by its own rule, whatever the pits' moves could take.
+        if rules.phase.captures_required && taken == 0 && !self.is_pass(k) && self.some_move_takes(pos, rules) {
             return Err(Refusal::MustCapture);
         }
         Ok(())
@@ -331,13 +393,27 @@ impl Game {
     #[cold]
     #[inline(never)]
     pub(super) fn choice_moves(&self, pos: &Position, rules: MoveRules) -> Vec<(usize, u32)> {
-        let mut moves = Vec::new();
-        for base in 1..=self.move_count() {
+        let (mut moves, landings) = self.all_choice_moves(pos, rules, true);
+        self.distinct_choices(&mut moves, landings);
+        moves
+    }
+
+    /// [`Game::choice_moves`] with the moves that do what an earlier one from the same pit does; with
+    /// `keep`, what each leaves ([`Game::landing`]), in the same order.
+    #[allow(clippy::type_complexity)]
+    fn all_choice_moves(&self, pos: &Position, rules: MoveRules, keep: bool) -> (Vec<(usize, u32)>, Vec<Option<(Board, bool)>>) {
+        let required = rules.phase.captures_required;
+        // With `captures required`, the moves that take seeds apart from the others: the list is
+        // cut at its most moves only after the rule has chosen which of them are offered.
+        let (mut moves, mut taking) = (Vec::new(), Vec::new());
+        let (mut left, mut taken_left) = (Vec::new(), Vec::new());
+        'pits: for base in 1..=self.move_count() {
             // Choices known so far, and how many of their bits.
             let mut unanswered = vec![(0u64, 0u32)];
             while let Some((code, known)) = unanswered.pop() {
                 let choices = Choices::given(code, known);
-                let tried = self.probe(pos, rules, base, Some(&choices));
+                let mut landing = None;
+                let tried = self.probe(pos, rules, base, Some(&choices), keep.then_some(&mut landing));
                 if let Some((options, at)) = choices.open() {
                     // The rest of the move was played with made-up answers: only its next choice
                     // counts. The options are pushed last first, so that they come out in order.
@@ -345,17 +421,113 @@ impl Game {
                         unanswered.push((code | o << at, at + choice_width(options)));
                     }
                 } else if let (Ok(taken), false) = (tried, choices.fault()) {
-                    moves.push((base | (code as usize) << CHOICE_SHIFT, taken));
-                    if moves.len() >= MAX_CHOICE_MOVES {
-                        return moves;
+                    let found = (base | (code as usize) << CHOICE_SHIFT, taken);
+                    if required && taken > 0 {
+                        taking.push(found);
+                        if keep {
+                            taken_left.push(landing);
+                        }
+                        if taking.len() >= MAX_CHOICE_MOVES {
+                            break 'pits;
+                        }
+                    } else if moves.len() < MAX_CHOICE_MOVES {
+                        moves.push(found);
+                        if keep {
+                            left.push(landing);
+                        }
+                    } else if !required {
+                        break 'pits;
                     }
                 }
             }
         }
-        if rules.phase.captures_required && moves.iter().any(|m| m.1 > 0) {
-            moves.retain(|m| m.1 > 0);
+        if taking.is_empty() { (moves, left) } else { (taking, taken_left) }
+    }
+
+    /// Leaves out of `moves` (complete moves with choices, in the engine's order) each move that does
+    /// what an earlier move from the same pit does: the same position after it. Two answers that
+    /// come to the same thing (an entry into an empty pit, `L` or `R`) are one move, listed by the
+    /// first one's name, so that a player, a search or `analyze` does not count it twice.
+    #[cold]
+    #[inline(never)]
+    fn distinct_choices(&self, moves: &mut Vec<(usize, u32)>, landings: Vec<Option<(Board, bool)>>) {
+        let pit = |k: usize| self.move_parts(move_base(k)).0;
+        // Moves from each pit: a pit with one move has nothing to compare.
+        let mut from = vec![0usize; self.move_pits() + 1];
+        for m in moves.iter() {
+            from[pit(m.0)] += 1;
         }
-        moves
+        if from.iter().all(|&n| n < 2) {
+            return;
+        }
+        // What each kept move of a pit with several leaves, found by a cheap key first.
+        let mut seen: std::collections::HashMap<(usize, u64), Vec<usize>> = std::collections::HashMap::new();
+        let mut keep = vec![true; moves.len()];
+        for (i, m) in moves.iter().enumerate() {
+            let p = pit(m.0);
+            // A move that was not sown (none is, where choices are found) is told by its number.
+            let Some((board, another)) = &landings[i] else { continue };
+            if from[p] < 2 {
+                continue;
+            }
+            let key = board
+                .cells
+                .iter()
+                .zip(&self.hash_keys)
+                .fold(u64::from(*another), |h, (&c, &k)| h.wrapping_add(u64::from(c).wrapping_mul(k)));
+            let same = seen.entry((p, key)).or_default();
+            if same.iter().any(|&j| landings[j] == landings[i]) {
+                keep[i] = false;
+            } else {
+                same.push(i);
+            }
+        }
+        let mut i = 0;
+        moves.retain(|_| {
+            i += 1;
+            keep[i - 1]
+        });
+    }
+
+    /// [`Game::distinct_choices`] for a game whose mover chooses the way of each move (`L`, `R`) and
+    /// no other answer: of the two ways from a pit that leave the same position, the first (the
+    /// lower number) stays.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn distinct_ways(&self, pos: &Position, rules: MoveRules, moves: Moves) -> Moves {
+        let pits = self.move_pits();
+        let mut distinct = moves;
+        for k in moves.iter().take_while(|&k| k <= pits) {
+            if moves.contains(k + pits) && self.landing(pos, rules, k) == self.landing(pos, rules, k + pits) {
+                distinct = Moves::from_bits(distinct.bits() & !(1 << (k + pits - 1)));
+            }
+        }
+        distinct
+    }
+
+    /// What the legal move `k` of `pos` leaves: the board after its sowing and `after move` rules,
+    /// and whether the mover moves again. The rest of the position after it (the turn, the end
+    /// rules, the history) follows from these, so two moves that leave the same are the same move.
+    fn landing(&self, pos: &Position, rules: MoveRules, k: usize) -> (Board, bool) {
+        let choices = self.uses_choose.then(|| Choices::of_move(k));
+        let rules = match &choices {
+            Some(c) => self.chosen_rules(pos, rules, Some(c)),
+            None => rules,
+        };
+        let phase = rules.phase;
+        let mut after = pos.board.clone();
+        let turn = Turn::of(self, pos, rules, k, choices.as_ref());
+        let origin = self.pit(pos.to_move, self.move_parts(move_base(k)).0);
+        match self.sow(&mut after, turn, origin, phase, &mut Silent) {
+            Ok(sown) => {
+                if !phase.after_moves.is_empty() {
+                    self.after_move(&mut after, turn, origin, sown, phase, &mut Silent);
+                }
+                (after, sown.another)
+            }
+            // Not a legal move: never the same as another.
+            Err(_) => (pos.board.clone(), true),
+        }
     }
 
     /// Whether some move of the position takes seeds (for `captures required`).
@@ -363,7 +535,7 @@ impl Game {
     #[inline(never)]
     pub(super) fn some_move_takes(&self, pos: &Position, rules: MoveRules) -> bool {
         if self.uses_choose {
-            return self.choice_moves(pos, rules).iter().any(|m| m.1 > 0);
+            return self.all_choice_moves(pos, rules, false).0.iter().any(|m| m.1 > 0);
         }
         (1..=self.move_count()).any(|j| self.check_move_taking(pos, rules, j).is_ok_and(|taken| taken > 0))
     }
@@ -374,7 +546,7 @@ impl Game {
     pub(super) fn check_move_taking(&self, pos: &Position, rules: MoveRules, k: usize) -> Result<u32, Refusal> {
         if self.uses_choose {
             let choices = Choices::of_move(k);
-            let taken = self.probe(pos, rules, k, Some(&choices))?;
+            let taken = self.probe(pos, rules, k, Some(&choices), None)?;
             // Every choice named an option, none was left out, and no bit is left over (so that one
             // move has one number).
             let spare = (k >> CHOICE_SHIFT) as u64 >> choices.used().min(63);
@@ -383,16 +555,38 @@ impl Game {
             }
             return Ok(taken);
         }
-        self.probe(pos, rules, k, None)
+        self.probe(pos, rules, k, None, None)
     }
 
     /// [`Game::check_move_taking`] with the move's choices as given: on the way to the legal moves,
     /// only the first of them may be known.
-    pub(super) fn probe(&self, pos: &Position, rules: MoveRules, k: usize, choices: Option<&Choices>) -> Result<u32, Refusal> {
+    /// With `keep`, a complete legal move that was sown leaves there what [`Game::landing`] says.
+    pub(super) fn probe(
+        &self,
+        pos: &Position,
+        rules: MoveRules,
+        k: usize,
+        choices: Option<&Choices>,
+        keep: Option<&mut Option<(Board, bool)>>,
+    ) -> Result<u32, Refusal> {
+        if self.is_pass(k) {
+            // A pass takes nothing and asks nothing: the rules of the phase that applies allow it
+            // or not.
+            return if self.pass_allowed(pos, rules) {
+                Ok(0)
+            } else {
+                Err(Refusal::CannotPass)
+            };
+        }
         let rules = match choices {
             Some(c) => self.chosen_rules(pos, rules, Some(c)),
             None => rules,
         };
+        // Only a game whose moves carry choices reads the bits above the pit: elsewhere a number
+        // past them names no pit (257 is not pit 1 again).
+        if choices.is_none() && k != move_base(k) {
+            return Err(Refusal::NoSuchPit);
+        }
         let k = move_base(k);
         if k == 0 || k > self.move_count() {
             return Err(Refusal::NoSuchPit);
@@ -432,9 +626,7 @@ impl Game {
         }
         let mut after = board.clone();
         let turn = Turn::of(self, pos, rules, k, choices);
-        let sown = self
-            .sow(&mut after, turn, origin, phase, &mut Silent)
-            .map_err(|e| if e.nowhere { Refusal::Nowhere } else { Refusal::Endless(e.laps) })?;
+        let sown = self.sow(&mut after, turn, origin, phase, &mut Silent).map_err(Refusal::Endless)?;
         if phase.sows_nothing {
             // The `after move` rules are the move: tried here, their choices are found, and a move
             // that leaves every seed where it was is not one.
@@ -473,11 +665,26 @@ impl Game {
         if rules.must_feed && self.row_seeds(&after, pos.to_move.other()) == 0 {
             return Err(Refusal::Starves);
         }
+        let after_moved = phase.after_moves_choose || phase.sows_nothing;
         if phase.after_moves_choose && !phase.sows_nothing {
             // Only memory changes here, after what the rules above read: tried for the choices.
             self.after_move(&mut after, turn, origin, sown, phase, &mut Silent);
         }
+        if let Some(keep) = keep
+            && choices.is_none_or(|c| c.open().is_none() && !c.fault())
+        {
+            if !after_moved && !phase.after_moves.is_empty() {
+                self.after_move(&mut after, turn, origin, sown, phase, &mut Silent);
+            }
+            *keep = Some((after, sown.another));
+        }
         Ok(sown.taken)
+    }
+
+    /// Why a pit number as [`Game::parse_move`] reads it (not a move carrying choices) is no pit of
+    /// the board, in words ("there is no pit 9; pits are numbered 1 to 6"), when it is none.
+    pub fn no_such_pit(&self, pit: usize) -> Option<String> {
+        (pit == 0 || pit > self.move_count()).then(|| self.refusal(self.phases.last().expect("the usual rules"), pit, Refusal::NoSuchPit))
     }
 
     /// A refusal in words.
@@ -498,6 +705,7 @@ impl Game {
                     String::new()
                 }
             ),
+            Refusal::CannotPass => "the rules let a player pass only while their `pass when` condition holds".into(),
             Refusal::NotPlayable => match self.play_from {
                 PlayFrom::Shared => "a move starts from a shared pit".into(),
                 _ => "a move starts from one of the player's own pits".into(),
@@ -513,8 +721,25 @@ impl Game {
             Refusal::Unchanged => "it would leave every seed where it is, and in this phase a move must move seeds".into(),
             Refusal::BadChoice => "its choices do not answer the ones the rules ask for".into(),
             Refusal::Forbidden(i) => phase.forbids[i].reason.clone(),
-            Refusal::Endless(laps) => format!("its sowing never ends (more than {laps} laps)"),
-            Refusal::Nowhere => {
+            Refusal::Endless(Endless::Limit { laps, stated, watched }) => format!(
+                "its sowing never ends within {laps} laps, the most a move may sow ({}){}",
+                if stated {
+                    "`relay limit`"
+                } else {
+                    "the default; `relay limit N` sets another"
+                },
+                if watched {
+                    "; it did not come back to a state it was in, so it might end later"
+                } else {
+                    "; the rules read `lap` or `taken` while sowing, so a sowing that goes round for ever cannot be \
+                     told from one that ends later"
+                }
+            ),
+            Refusal::Endless(Endless::Loop { lap, since }) => format!(
+                "its sowing never ends: lap {lap} would start as lap {since} did (the same board, the same pit \
+                 to go on from, the same seeds in hand and the same way), so it would go round for ever"
+            ),
+            Refusal::Endless(Endless::Nowhere { .. }) => {
                 "its sowing never ends: every pit of the track is passed over, so the seeds in hand have nowhere to go".into()
             }
             Refusal::GrandSlam => "it would capture every seed of the opponent (a grand slam), which this game forbids".into(),

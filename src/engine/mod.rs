@@ -64,6 +64,12 @@ pub struct Position {
     pub history: History,
 }
 
+/// A move named as [`Game::name_move`] writes it, as the object of a sentence: `pit a3`, or `the
+/// pass`.
+pub fn pit_word(name: &str) -> String {
+    if name == "pass" { "the pass".into() } else { format!("pit {name}") }
+}
+
 /// Does `cond` hold for the pit `c` as `pit`, on `board` before any move (a board's `seeds N where
 /// COND`)?
 pub(crate) fn holds_for_pit(game: &Game, board: &Board, cond: &crate::compile::ir::Code, c: Cell) -> bool {
@@ -125,6 +131,9 @@ impl Game {
     /// mover's left or right along the pit's row (`3R`, `a5L`). Round a ring shared by nobody, `R`
     /// is the way of counter-clockwise sowing.
     pub fn move_name(&self, k: usize) -> String {
+        if self.is_pass(k) {
+            return "pass".into();
+        }
         if k == 0 || k > self.move_count() {
             return k.to_string();
         }
@@ -148,6 +157,9 @@ impl Game {
     /// written for those); otherwise `None` when the text names no pit of the board.
     pub fn parse_move(&self, text: &str) -> Option<usize> {
         let mut text = text.trim();
+        if self.may_pass && text.eq_ignore_ascii_case("pass") {
+            return Some(self.pass_move());
+        }
         // The direction, when the mover chooses it.
         let mut right = None;
         if self.choices > 1 {

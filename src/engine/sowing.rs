@@ -7,6 +7,9 @@ use super::turn::*;
 use super::{Board, Cell, Game, Slots};
 use crate::compile::ir::{NO_PIT, Phase, Reg, Sow, Then, Track};
 
+/// The lap after which a sowing is watched for going round for ever.
+const WATCH_FROM: u32 = 32;
+
 impl Game {
     /// Sows from `origin` on `board` (in place), with triggers, captures, relays and the grand slam
     /// policy. `turn` gives the rest of the context (the mover, ply, round).
@@ -40,6 +43,8 @@ impl Game {
             only_moved = false;
             taken += self.turn_start_rules(board, turn, origin, phase, &mut captured, log);
         }
+        // The states laps started in, to see a sowing that goes round for ever.
+        let mut watch = LoopWatch::default();
         loop {
             let hand = match pulled.take() {
                 Some(pull) => {
@@ -48,7 +53,7 @@ impl Game {
                     track = phase.track(turn.mover, turn.cw);
                     log.push(|| Event::SowAgain {
                         seeds: pull.seeds,
-                        from: track.next[pull.after as usize],
+                        from: self.first_sown_after(board, turn, origin, phase, lap, before.as_deref(), taken, pull.after),
                         lap,
                     });
                     pull.seeds
@@ -104,7 +109,7 @@ impl Game {
                     hand,
                     skipped,
                 )
-                .ok_or(Endless { laps: lap, nowhere: true })?;
+                .ok_or(Endless::Nowhere { laps: lap })?;
                 hash_delta = hash_delta.wrapping_add(lap_sown.keys);
                 lap_sown.last
             } else {
@@ -158,16 +163,22 @@ impl Game {
             }
             if let Some(then) = then {
                 only_moved = false;
-                if pulled.is_some() {
+                if let Some(pull) = pulled {
                     // The taken seeds are sown on at once: a lap of their own, which the capture and
                     // relay rules then read like any other.
                     lap += 1;
-                    if lap > sow.relay_limit {
-                        return Err(Endless {
-                            laps: sow.relay_limit,
-                            nowhere: false,
-                        });
-                    }
+                    self.lap_may_start(
+                        sow,
+                        &mut watch,
+                        lap,
+                        board,
+                        before.as_ref(),
+                        LapStart {
+                            cell: pull.after,
+                            hand: Some(pull.seeds),
+                            cw: pull.cw,
+                        },
+                    )?;
                     continue;
                 }
                 // Tested one by one rather than matched: most laps end with no rule fired, and a
@@ -208,12 +219,18 @@ impl Game {
                 break;
             }
             lap += 1;
-            if lap > sow.relay_limit {
-                return Err(Endless {
-                    laps: sow.relay_limit,
-                    nowhere: false,
-                });
-            }
+            self.lap_may_start(
+                sow,
+                &mut watch,
+                lap,
+                board,
+                before.as_ref(),
+                LapStart {
+                    cell: relay_pit,
+                    hand: None,
+                    cw: turn.cw,
+                },
+            )?;
             start = relay_pit;
         }
         let grand_slam = match &captured {
@@ -232,6 +249,38 @@ impl Game {
             cw: turn.cw,
             hash_delta: only_moved.then_some(hash_delta),
         })
+    }
+
+    /// May lap `lap` of a move start, in the state `state` makes? Not past the phase's cap on laps
+    /// (`relay limit`, or the default), nor in a state an earlier lap started in: the sowing would
+    /// go round for ever (looked for unless the rules read `lap` or `taken` while sowing).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn lap_may_start(
+        &self,
+        sow: &Sow,
+        watch: &mut LoopWatch,
+        lap: u32,
+        board: &Board,
+        before: Option<&Slots<u32>>,
+        start: LapStart,
+    ) -> Result<(), Endless> {
+        if lap > sow.lap_cap {
+            return Err(Endless::Limit {
+                laps: sow.lap_cap,
+                stated: sow.relay_limit.is_some(),
+                watched: sow.watch_loops,
+            });
+        }
+        // Most moves end within a few laps: the watch starts past them, so that they copy no board
+        // (a loop is still seen, a few laps later).
+        match (sow.watch_loops && lap > WATCH_FROM)
+            .then(|| watch.repeats(lap, board, before, start))
+            .flatten()
+        {
+            Some(since) => Err(Endless::Loop { lap, since }),
+            None => Ok(()),
+        }
     }
 
     /// The first pick-up of a move whose phase starts otherwise than by taking every seed of the pit
@@ -282,43 +331,19 @@ impl Game {
         taken: &mut u32,
         log: &mut impl Narrate,
     ) -> Result<Cell, Endless> {
-        let sow = &phase.sow;
         let track = phase.track(turn.mover, turn.cw);
         let mut c = start;
         let mut last = start;
         let mut sown_into = Vec::new();
         let mut passed = 0usize;
-        let table = sow.skip_table(turn.mover);
-        // One test a seed for games without `skip when`.
-        let stated = sow.skip.is_some();
         while hand > 0 {
             c = track.next[c as usize];
-            let why = if sow.skip_origin && c == origin {
-                Some(Passed::Origin)
-            } else if board.closed.get(c as usize).copied().unwrap_or(false) {
-                Some(Passed::Closed)
-            } else if stated
-                && (table.is_some_and(|t| t[c as usize])
-                    || sow.skip_each().is_some_and(|cond| {
-                        Ctx {
-                            lap,
-                            before: before.as_deref(),
-                            track: Some(track),
-                            taken: *taken,
-                            ..self.ctx_turn(turn, board).with(Reg::Pit, c).with(Reg::Origin, origin)
-                        }
-                        .bool(cond)
-                    }))
-            {
-                Some(Passed::Stated)
-            } else {
-                None
-            };
+            let why = self.passed_over(board, turn, origin, phase, lap, before.as_deref(), *taken, c);
             if let Some(why) = why {
                 passed += 1;
                 if passed > track.cells.len() {
                     // Every cell of the track is skipped: the seeds cannot be sown.
-                    return Err(Endless { laps: lap, nowhere: true });
+                    return Err(Endless::Nowhere { laps: lap });
                 }
                 // Told where it happens: after the seeds sown before it.
                 if log.enabled() && !sown_into.is_empty() {
@@ -378,6 +403,72 @@ impl Game {
             log.push(|| Event::Sown { lap, cells: sown_into });
         }
         Ok(last)
+    }
+}
+
+impl Game {
+    /// Why a seed sown by `turn`'s move from `origin` in lap `lap` passes over the cell `c`, if it
+    /// does: the origin passed over, a closed pit, or a `skip when`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn passed_over(
+        &self,
+        board: &Board,
+        turn: Turn,
+        origin: Cell,
+        phase: &Phase,
+        lap: u32,
+        before: Option<&[u32]>,
+        taken: u32,
+        c: Cell,
+    ) -> Option<Passed> {
+        let sow = &phase.sow;
+        if sow.skip_origin && c == origin {
+            Some(Passed::Origin)
+        } else if board.closed.get(c as usize).copied().unwrap_or(false) {
+            Some(Passed::Closed)
+        } else if sow.skip.is_some()
+            && (sow.skip_table(turn.mover).is_some_and(|t| t[c as usize])
+                || sow.skip_each().is_some_and(|cond| {
+                    Ctx {
+                        lap,
+                        before,
+                        track: Some(phase.track(turn.mover, turn.cw)),
+                        taken,
+                        ..self.ctx_turn(turn, board).with(Reg::Pit, c).with(Reg::Origin, origin)
+                    }
+                    .bool(cond)
+                }))
+        {
+            Some(Passed::Stated)
+        } else {
+            None
+        }
+    }
+
+    /// The cell the first of the seeds sown on after `after` falls into, as [`Game::sow_one_by_one`]
+    /// finds it (for the narration: the cell after `after` may be passed over).
+    #[allow(clippy::too_many_arguments)]
+    fn first_sown_after(
+        &self,
+        board: &Board,
+        turn: Turn,
+        origin: Cell,
+        phase: &Phase,
+        lap: u32,
+        before: Option<&[u32]>,
+        taken: u32,
+        after: Cell,
+    ) -> Cell {
+        let track = phase.track(turn.mover, turn.cw);
+        let mut c = track.next[after as usize];
+        for _ in 0..track.cells.len() {
+            if self.passed_over(board, turn, origin, phase, lap, before, taken, c).is_none() {
+                break;
+            }
+            c = track.next[c as usize];
+        }
+        c
     }
 }
 

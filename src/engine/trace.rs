@@ -157,10 +157,13 @@ pub enum Event {
         /// In words.
         why: String,
     },
-    /// The player to move cannot move and passes the turn.
+    /// The player to move passes the turn: unable to move (`pass when unable`), or by choice, as
+    /// the rules allow (`pass when COND`, the move `pass`).
     Pass {
         /// Who passes.
         player: Player,
+        /// The pass was the player's move (else they could not move).
+        chosen: bool,
     },
     /// The mover moves again.
     AnotherMove {
@@ -514,7 +517,8 @@ impl Game {
                 }
                 Event::TurnEnds { why } => format!("  the move ends: {why}"),
                 Event::AnotherMove { player } => format!("  {} moves again", player.name()),
-                Event::Pass { player } => format!("{} cannot move and passes", player.name()),
+                Event::Pass { player, chosen: false } => format!("{} cannot move and passes", player.name()),
+                Event::Pass { player, chosen: true } => format!("{} passes", player.name()),
                 Event::GrandSlam { undone: true } => {
                     "  grand slam: the move would leave the opponent no seeds, so the captured seeds go back".into()
                 }

@@ -27,7 +27,7 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::GameOver => write!(f, "the game is over: no more moves can be played"),
-            MoveError::Illegal { name, reason, .. } => write!(f, "pit {name} cannot be played: {reason}"),
+            MoveError::Illegal { name, reason, .. } => write!(f, "{} cannot be played: {reason}", super::pit_word(name)),
         }
     }
 }
@@ -35,10 +35,88 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 /// The sowing of one move failed to finish.
-pub(super) struct Endless {
-    pub(super) laps: u32,
-    /// The seeds in hand found no cell to fall into (every cell of the track is passed over).
-    pub(super) nowhere: bool,
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Endless {
+    /// The seeds in hand of lap `laps` found no cell to fall into (every cell of the track is
+    /// passed over).
+    Nowhere { laps: u32 },
+    /// The sowing would go past the most laps a move may sow (`relay limit`, `stated`, or the
+    /// default) without having been seen to go round for ever (`watched`: it was looked for; not
+    /// when the rules read `lap` or `taken` while sowing).
+    Limit { laps: u32, stated: bool, watched: bool },
+    /// Lap `lap` starts in the state lap `since` started in: the sowing goes round for ever.
+    Loop { lap: u32, since: u32 },
+}
+
+/// What a sowing looks at to see that it goes round for ever: Brent's cycle finding over the states
+/// its laps start in (the board, where the lap starts, the seeds in hand, its way, and the counts
+/// before the latest seed when the rules read them). The state of the lap numbered a power of two
+/// is kept, and each lap after it compared with it: a sowing that repeats itself is caught within
+/// a few times the length of its cycle, and one that ends is never taken for endless (its laps'
+/// states are all different, or the same state would lead to the same laps again).
+#[derive(Default)]
+pub(super) struct LoopWatch {
+    /// The state kept, and the lap it started.
+    kept: Option<(LapState, u32)>,
+    /// Laps compared with it so far.
+    since: u32,
+    /// Laps to compare with it before the next one is kept instead.
+    power: u32,
+}
+
+/// The state a lap starts in: everything its sowing, and the laps after it, depend on.
+pub(super) struct LapState {
+    pub(super) board: super::Board,
+    pub(super) before: Option<Slots<u32>>,
+    /// Where the lap starts: see [`LapStart`].
+    pub(super) start: LapStart,
+}
+
+/// Where a lap starts, besides the board.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct LapStart {
+    /// The cell the lap starts after (a relay's pit, or where taken seeds are sown from).
+    pub(super) cell: Cell,
+    /// The seeds in hand when they are not picked up from that cell (taken seeds).
+    pub(super) hand: Option<u32>,
+    /// The way.
+    pub(super) cw: bool,
+}
+
+impl LoopWatch {
+    /// Lap `lap` is about to start from `start` on `board` (with `before`, the counts before the
+    /// latest seed, when the rules read them): the lap it repeats, if some earlier lap started in
+    /// the same state. The state is copied only when it is kept.
+    #[inline]
+    pub(super) fn repeats(&mut self, lap: u32, board: &super::Board, before: Option<&Slots<u32>>, start: LapStart) -> Option<u32> {
+        if let Some((kept, at)) = &self.kept
+            && kept.start == start
+            && kept.board == *board
+            && kept.before.as_ref() == before
+        {
+            return Some(*at);
+        }
+        self.since += 1;
+        if self.since >= self.power {
+            self.keep(lap, board, before, start);
+        }
+        None
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn keep(&mut self, lap: u32, board: &super::Board, before: Option<&Slots<u32>>, start: LapStart) {
+        self.kept = Some((
+            LapState {
+                board: board.clone(),
+                before: before.cloned(),
+                start,
+            },
+            lap,
+        ));
+        self.power = (self.power * 2).max(1);
+        self.since = 0;
+    }
 }
 
 /// Seeds taken by a capture rule during a move, to put back for a grand slam.
@@ -138,15 +216,16 @@ pub(super) enum Refusal {
     Forbidden(usize),
     /// A move takes seeds from the store, which is empty.
     NoReserve,
+    /// The pass, while no `pass when` condition holds.
+    CannotPass,
     /// Another move takes seeds, and this one takes none.
     MustCapture,
     /// The mover chose a direction the phase does not sow in.
     FixedDirection,
     /// The move does not answer the choices its rules ask, or names an option that does not exist.
     BadChoice,
-    Endless(u32),
-    /// A lap's seeds find no cell to fall into.
-    Nowhere,
+    /// The sowing never ends, seen as [`Endless`] says.
+    Endless(Endless),
     GrandSlam,
     Starves,
 }

@@ -157,7 +157,8 @@ fn uct(n: &Node, log_parent: f64) -> f64 {
 /// for a draw, 0 for a loss.
 fn playout(game: &Game, pos: &Position, rng: &mut StdRng) -> f64 {
     let mut p = pos.clone();
-    let mut pits: Vec<usize> = (1..=game.move_count()).collect();
+    // The pass, where the rules allow one, is a move like the pits'.
+    let mut pits: Vec<usize> = (1..=game.move_count()).chain(game.may_pass.then(|| game.pass_move())).collect();
     for _ in 0..PLAYOUT_PLIES {
         if p.over {
             break;

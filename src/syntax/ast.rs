@@ -445,6 +445,8 @@ pub enum ItemKind {
     PhaseOptional,
     /// `pass when unable`.
     PassWhenUnable,
+    /// `pass when COND`: while COND holds, the player to move may pass.
+    PassWhen(Expr),
     /// `let NAME = EXPR`.
     Let(Spanned<String>, Expr),
     /// `first south|north`.

@@ -908,7 +908,14 @@ impl Builder {
             Rule::sow_from_store => ItemKind::SowFromStore(self.expr(inner.next().expect("expr"))?),
             Rule::captures_required => ItemKind::CapturesRequired,
             Rule::phase_optional => ItemKind::PhaseOptional,
-            Rule::pass_item => ItemKind::PassWhenUnable,
+            Rule::pass_item => {
+                let when = inner.next().expect("unable or a condition");
+                if when.as_rule() == Rule::pass_unable {
+                    ItemKind::PassWhenUnable
+                } else {
+                    ItemKind::PassWhen(self.expr(when)?)
+                }
+            }
             Rule::let_item => {
                 let name = inner.next().expect("name");
                 let name = Spanned {

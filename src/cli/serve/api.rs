@@ -281,7 +281,23 @@ fn parse_move(game: &Game, pos: &Position, v: &Value, index: usize) -> Result<us
                 .collect()
         })
         .unwrap_or_default();
-    let err = if could_be.is_empty() {
+    // A number past the board (`257`, `4294967297`) names no pit: said so, not read as another pit.
+    let no_pit = text
+        .as_deref()
+        .and_then(|t| game.parse_move(t.split(':').next().unwrap_or(t)))
+        .and_then(|k| game.no_such_pit(k));
+    let err = if let Some(why) = no_pit {
+        ApiError::new(
+            422,
+            "sow::serve::illegal_move",
+            format!("move {} (`{shown}`) is not allowed: {why}", index + 1),
+        )
+        .help(if legal.is_empty() {
+            "no move can be played there".to_string()
+        } else {
+            format!("the legal moves there are {}", legal.join(", "))
+        })
+    } else if could_be.is_empty() {
         ApiError::new(
             422,
             "sow::serve::bad_move",
@@ -387,10 +403,10 @@ fn replay(catalog: &Catalog, req: &GameRequest) -> Result<Replayed, ApiError> {
                     422,
                     "sow::serve::illegal_move",
                     format!(
-                        "move {} ({} plays pit {}) is not allowed: {why}",
+                        "move {} ({} plays {}) is not allowed: {why}",
                         i + 1,
                         before.to_move.name(),
-                        game.name_move(&before, k)
+                        crate::engine::pit_word(&game.name_move(&before, k))
                     ),
                 )
                 .help(if legal.is_empty() {
@@ -720,7 +736,7 @@ fn steps(game: &Game, before: &Position, events: &[Event]) -> Vec<Value> {
                     json!({"kind": "close", "rule": rule, "cell": cell(game, *c), "closing": closing, "text": text})
                 }
                 Event::AnotherMove { player } => json!({"kind": "another_move", "player": player, "text": text}),
-                Event::Pass { player } => json!({"kind": "pass", "player": player, "text": text}),
+                Event::Pass { player, chosen } => json!({"kind": "pass", "player": player, "chosen": chosen, "text": text}),
                 // These change the board as a whole (seeds handed over, a new round): the page shows
                 // the position after the move at this step.
                 Event::GameEnds { .. } | Event::RoundSetup { .. } | Event::MatchEnds { .. } => {
