@@ -844,7 +844,7 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                 }
                 args.iter().for_each(|a| expr(a, out));
             }
-            ExprKind::Field(x, _) | ExprKind::Neg(x) | ExprKind::Not(x) | ExprKind::Parity(x, _) => expr(x, out),
+            ExprKind::Field(x, _) | ExprKind::Neg(x) | ExprKind::Not(x) | ExprKind::Parity(x, _) | ExprKind::Labelled(x, _) => expr(x, out),
             ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) | ExprKind::ChooseRange(a, b) => {
                 expr(a, out);
                 expr(b, out);
@@ -908,6 +908,15 @@ fn extreme_calls(program: &Program) -> Vec<Span> {
                             }
                             Action::Close(pits, _) => pits.iter().for_each(|p| expr(p, out)),
                             Action::Then(_) => {}
+                            Action::End(end) => {
+                                if let Some(Remaining::To(p)) = &end.remaining {
+                                    expr(p, out);
+                                }
+                                end.from.iter().for_each(|p| expr(p, out));
+                                if let Some(EndResult::Winner(p) | EndResult::Loser(p)) = &end.result {
+                                    expr(p, out);
+                                }
+                            }
                             Action::Set(a, b) | Action::Add(a, b) => [a, b].iter().for_each(|x| expr(x, out)),
                         }
                     }

@@ -127,6 +127,7 @@ impl MoveJson {
             && game.choices == 1
             && !game.uses_choose
             && !game.may_pass
+            && !game.plays_across
             && (game.shared == 0 || game.play_from == PlayFrom::Own);
         if numbered {
             MoveJson::Number(k)
@@ -371,7 +372,7 @@ fn pit_text(game: &Game, c: crate::engine::Cell) -> Option<String> {
     if usize::from(c) >= game.pit_count() + 2 {
         return None;
     }
-    Some(match game.side(c) {
+    Some(match game.side_of(c) {
         None => format!("shared {}", game.pit_name(game.move_of(c))),
         Some(side) if game.is_store(c) => format!("{} store", side.name()),
         Some(side) => format!("{} {}", side.name(), game.pit_name(game.move_of(c))),
@@ -484,7 +485,7 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
     let mut cells = Vec::with_capacity(game.pit_count() + 2);
     for (c, v) in read_pits(game, &json.pits, "the position")?.into_iter().enumerate() {
         let c = c as crate::engine::Cell;
-        let what = match game.side(c) {
+        let what = match game.side_of(c) {
             Some(p) => format!("{}'s pit {}", p.name(), game.pit_name(game.move_of(c))),
             None => game.describe(c),
         };

@@ -10,11 +10,27 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rand::SeedableRng;
+use rand::rngs::StdRng;
 
 use crate::engine::{Game, Outcome, Player, Position};
+use crate::players::{self, Spec};
+use crate::search::solve::{self, Limits, Refusal, Watch};
+
+pyo3::create_exception!(
+    sowlang,
+    SolveRefused,
+    PyValueError,
+    "The board cannot be solved here: too many positions for this machine's memory, or not within the time given."
+);
+
+/// How long the solver searches before it judges, from how fast its table grows, whether the
+/// board can fit in memory at all: long enough for the projection to mean something, short enough
+/// that a board far too large is refused at once rather than after the memory is gone.
+const PROJECT_AFTER: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// OpenSpiel's id of the player to move in a finished game.
 const TERMINAL_PLAYER: i64 = -4;
@@ -45,6 +61,18 @@ impl PyGame {
     /// Actions are fixed per game only when no move carries choices made during it.
     fn fixed(&self) -> PyResult<usize> {
         fixed_actions(&self.game)
+    }
+
+    /// `state`, the `i`th of a batch, is a state of this game (another game's would not fit its rows).
+    fn same_game(&self, state: &PyState, i: usize) -> PyResult<()> {
+        if Arc::ptr_eq(&self.game, &state.game) {
+            Ok(())
+        } else {
+            Err(PyValueError::new_err(format!(
+                "state {i} is a state of {:?}, not of this game ({:?})",
+                state.game.name, self.game.name
+            )))
+        }
     }
 }
 
@@ -89,6 +117,33 @@ impl PyGame {
     /// The length of `State.observation_tensor()`.
     fn observation_tensor_size(&self) -> usize {
         self.game.initial(None).board.cells.len() + 2
+    }
+
+    /// The observation tensors of `states` (states of this game) as the rows of one `float32` array
+    /// of shape `(len(states), observation_tensor_size())`: one vector filled by the engine and
+    /// handed to numpy without a copy, for a batch of environments.
+    fn observation_tensors<'py>(&self, py: Python<'py>, states: Vec<PyRef<'py, PyState>>) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
+        let width = self.observation_tensor_size();
+        let mut all = Vec::with_capacity(states.len() * width);
+        for (i, s) in states.iter().enumerate() {
+            self.same_game(s, i)?;
+            all.extend(observation(&s.game, &s.pos));
+        }
+        PyArray1::from_vec(py, all).reshape([states.len(), width])
+    }
+
+    /// The legal-action masks of `states` (states of this game) as the rows of one `int8` array of
+    /// shape `(len(states), num_distinct_actions())`, made without a copy as `observation_tensors`.
+    fn legal_actions_masks<'py>(&self, py: Python<'py>, states: Vec<PyRef<'py, PyState>>) -> PyResult<Bound<'py, numpy::PyArray2<i8>>> {
+        let width = self.fixed()?;
+        let mut all = vec![0i8; states.len() * width];
+        for (i, s) in states.iter().enumerate() {
+            self.same_game(s, i)?;
+            for a in s.legal_actions() {
+                all[i * width + a] = 1;
+            }
+        }
+        PyArray1::from_vec(py, all).reshape([states.len(), width])
     }
 
     /// Plays `n` games of uniformly random moves from the start, at the engine's speed (the GIL is
@@ -151,13 +206,14 @@ impl PyState {
         self.game.legal_moves(&self.pos).into_iter().map(|k| k - 1).collect()
     }
 
-    /// 1 for each legal action and 0 for the others, over the game's whole action space.
-    fn legal_actions_mask(&self) -> PyResult<Vec<i64>> {
-        let mut mask = vec![0i64; fixed_actions(&self.game)?];
+    /// 1 for each legal action and 0 for the others, over the game's whole action space: a numpy
+    /// array of `int8` that owns the vector the engine filled (no copy).
+    fn legal_actions_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let mut mask = vec![0i8; fixed_actions(&self.game)?];
         for a in self.legal_actions() {
             mask[a] = 1;
         }
-        Ok(mask)
+        Ok(PyArray1::from_vec(py, mask))
     }
 
     /// Plays an action; an illegal one raises `ValueError` and changes nothing.
@@ -192,13 +248,105 @@ impl PyState {
     }
 
     /// Seeds in each cell (pits in the engine's order, then south's and north's store), each divided
-    /// by all the seeds of the game, then who is to move (1, 0 for south; 0, 1 for north).
-    fn observation_tensor(&self) -> Vec<f32> {
-        let total = self.game.seed_total(&self.pos).max(1) as f32;
-        let mut t: Vec<f32> = self.pos.board.cells.iter().map(|&c| c as f32 / total).collect();
-        let south = f32::from(u8::from(self.pos.to_move == Player::South));
-        t.extend([south, 1.0 - south]);
-        t
+    /// by all the seeds of the game, then who is to move (1, 0 for south; 0, 1 for north): a numpy
+    /// array of `float32` that owns the vector it was computed into (no copy).
+    fn observation_tensor<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        PyArray1::from_vec(py, observation(&self.game, &self.pos))
+    }
+
+    /// Writes `observation_tensor()` into `out`, a writable one-dimensional `float32` numpy array of
+    /// `observation_tensor_size()` (a row of a batch, say), with no array made.
+    fn write_observation_tensor(&self, out: &Bound<'_, PyArray1<f32>>) -> PyResult<()> {
+        let mut out = out
+            .try_readwrite()
+            .map_err(|e| PyValueError::new_err(format!("cannot write into the array: {e}")))?;
+        let out = out
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("the array must be contiguous"))?;
+        let t = observation(&self.game, &self.pos);
+        if out.len() != t.len() {
+            return Err(PyValueError::new_err(format!(
+                "the array holds {} numbers, the observation {}",
+                out.len(),
+                t.len()
+            )));
+        }
+        out.copy_from_slice(&t);
+        Ok(())
+    }
+
+    /// The action a computer player chooses here, the player named as on the command line
+    /// (`random`, `greedy`, `alphabeta:3`, `alphabeta:500ms`, `mcts:2000`, `mcts:1s`). Its random
+    /// choices (ties, playouts) are drawn from `seed`, so the same seed gives the same action unless
+    /// the player thinks for a time. Python's lock is released while it thinks.
+    #[pyo3(signature = (player, seed = 0))]
+    fn computer_action(&self, py: Python<'_>, player: &str, seed: u64) -> PyResult<usize> {
+        let spec: Spec = player.parse().map_err(PyValueError::new_err)?;
+        if self.pos.over {
+            return Err(PyValueError::new_err("the game is over: there is no action to choose"));
+        }
+        let game = Arc::clone(&self.game);
+        let pos = self.pos.clone();
+        let choice = py.allow_threads(move || players::choose(&game, &pos, spec, false, &mut StdRng::seed_from_u64(seed)));
+        match choice {
+            Some(c) => Ok(c.pit - 1),
+            None => Err(PyValueError::new_err("the player to move has no legal action")),
+        }
+    }
+
+    /// The exact value of this position with best play by both sides, for small boards: a dict with
+    /// `value` (`"win"`, `"draw"` or `"loss"` for the player to move), `margin` (that player's final
+    /// seed difference), `player` (who is to move), `actions` (each legal action's value and margin
+    /// for the player to move, as a dict of pairs) and `best` (the actions that keep that margin).
+    /// A board too large for this machine's memory raises `SolveRefused`, at once when its positions
+    /// cannot fit, after a few seconds when the search is on course to outgrow memory; so does a
+    /// search still going after `max_seconds`. Python's lock is released meanwhile.
+    #[pyo3(signature = (max_seconds = None, max_positions = None))]
+    fn solve<'py>(
+        &self,
+        py: Python<'py>,
+        max_seconds: Option<f64>,
+        max_positions: Option<u64>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        if self.pos.over {
+            return Err(PyValueError::new_err("the game is over: there is nothing to solve"));
+        }
+        let deadline = match max_seconds {
+            Some(t) if t.is_finite() && t > 0.0 && t <= 3.2e7 => Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(t)),
+            Some(t) => {
+                return Err(PyValueError::new_err(format!(
+                    "max_seconds must be above 0 and at most a year, not {t}"
+                )));
+            }
+            None => None,
+        };
+        let mut limits = Limits::from_memory();
+        if let Some(m) = max_positions {
+            limits.max_positions = m.max(1);
+        }
+        let game = Arc::clone(&self.game);
+        let pos = self.pos.clone();
+        let solved = py.allow_threads(move || {
+            let watch = Watch {
+                report: &|_| {},
+                deadline,
+                project_after: Some(PROJECT_AFTER),
+            };
+            solve::solve_watched(&game, &pos, limits, solve::Keys::Component, &watch)
+        });
+        let s = solved.map_err(|r| SolveRefused::new_err(refusal_text(&r)))?;
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("value", s.value.word())?;
+        d.set_item("margin", s.margin)?;
+        d.set_item("player", player_id(s.to_move))?;
+        let actions = pyo3::types::PyDict::new(py);
+        for &(k, v, m) in &s.moves {
+            actions.set_item(k - 1, (v.word(), m))?;
+        }
+        d.set_item("actions", actions)?;
+        let best: Vec<usize> = s.moves.iter().filter(|m| m.2 == s.margin).map(|m| m.0 - 1).collect();
+        d.set_item("best", best)?;
+        Ok(d)
     }
 
     /// The move an action plays, as the command line names it (`3`, `a5L`).
@@ -226,6 +374,29 @@ impl PyState {
 
     fn __str__(&self) -> String {
         crate::cli::board_text(&self.game, &self.pos)
+    }
+}
+
+/// See `State.observation_tensor`.
+fn observation(game: &Game, pos: &Position) -> Vec<f32> {
+    let total = game.seed_total(pos).max(1) as f32;
+    let mut t = Vec::with_capacity(pos.board.cells.len() + 2);
+    t.extend(pos.board.cells.iter().map(|&c| c as f32 / total));
+    let south = f32::from(u8::from(pos.to_move == Player::South));
+    t.extend([south, 1.0 - south]);
+    t
+}
+
+/// Why the solver gave up, as a sentence that says what to do.
+fn refusal_text(r: &Refusal) -> String {
+    match r {
+        Refusal::TooLarge { .. } | Refusal::TableFull { .. } | Refusal::Projected { .. } => {
+            format!(
+                "cannot solve this board: {r}; solve() is for small boards (fewer pits or seeds: load the game with pits=..., seeds=...)"
+            )
+        }
+        Refusal::TooSlow { .. } | Refusal::TooLong { .. } => format!("cannot solve this board: {r}"),
+        Refusal::Choices | Refusal::Rules(_) => format!("cannot solve this game: {r}"),
     }
 }
 
@@ -257,6 +428,13 @@ fn load(rules: &str, params: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResul
     }
 }
 
+/// A computer player's name as the command line writes it (`alphabeta` is `alphabeta:6`); a name
+/// that is no player raises `ValueError` with the list of players.
+#[pyfunction]
+fn player_name(player: &str) -> PyResult<String> {
+    player.parse::<Spec>().map(|s| s.to_string()).map_err(PyValueError::new_err)
+}
+
 /// The names of the games built into sowlang.
 #[pyfunction]
 fn shipped_games() -> Vec<&'static str> {
@@ -275,8 +453,10 @@ fn run_cli(py: Python<'_>, args: Vec<String>) -> u8 {
 fn _sowlang(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
+    m.add("SolveRefused", m.py().get_type::<SolveRefused>())?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(shipped_games, m)?)?;
+    m.add_function(wrap_pyfunction!(player_name, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     Ok(())
 }

@@ -233,3 +233,45 @@ fn a_special_sowing_may_be_made_once_a_game() {
     // form whether or not an optional phase is offered (issue 26).
     assert_eq!(names(&g, &pos), ["2:usual", "3:usual"], "south's special sowing is spent");
 }
+
+/// Three pits a side, two seeds each; after a move whose last seed falls in north's row, south keeps it or
+/// spends it, a choice whose options are named by words (`choose(1 as "keep", 0 as "spend")`).
+const KEEP_OR_SPEND: &str = r#"
+game "Keep or spend"
+board { pits 3  seeds 2 }
+memory { player kept = 0 }
+sow { direction ccw }
+after move "the last seed" { when last.side == opponent  set mover.kept = choose(1 as "keep", 0 as "spend") }
+end "no move" when no_moves remaining owner
+"#;
+
+#[test]
+fn named_options_are_written_and_read_by_their_words() {
+    let g = game(KEEP_OR_SPEND);
+    let start = play(&g, &[]);
+    // Pit 1 ends in south's pit 3 (no choice); pits 2 and 3 end in north's row.
+    let mut listed = names(&g, &start);
+    listed.sort();
+    assert_eq!(listed, ["1", "2:keep", "2:spend", "3:keep", "3:spend"]);
+    assert_eq!(json(&g, &play(&g, &["2:keep"]))["memory"]["kept"]["south"], json!(1));
+    assert_eq!(
+        json(&g, &play(&g, &["3:SPEND"]))["memory"]["kept"]["south"],
+        json!(0),
+        "read whatever the case"
+    );
+    assert_eq!(g.read_move(&start, "2:1"), None, "the value is not the word");
+}
+
+#[test]
+fn option_words_are_checked() {
+    let refused = |rule: &str, why: &str| {
+        let text = KEEP_OR_SPEND.replace(r#"choose(1 as "keep", 0 as "spend")"#, rule);
+        let failed = sowlang::load_text(std::path::Path::new("invented.sow"), &text, &[]).expect_err(why);
+        let shown: Vec<String> = failed.diagnostics.iter().map(|d| d.message.clone()).collect();
+        shown.join("; ")
+    };
+    assert!(refused(r#"choose(1 as "keep", 0)"#, "one option unnamed").contains("name every option"));
+    assert!(refused(r#"choose(1 as "keep", 0 as "KEEP")"#, "two alike").contains("two options are named"));
+    assert!(refused(r#"choose(1 as "keep it", 0 as "spend")"#, "a space").contains("cannot be written in a move"));
+    assert!(refused(r#"captured(south as "keep")"#, "outside choose").contains("names an option of `choose`"));
+}

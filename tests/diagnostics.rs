@@ -162,6 +162,8 @@ const NOT_IN_FIXTURES: &[(&str, &str)] = &[
     ("sow::record::bad_record", "tests/play.rs"),
     ("sow::record::unreadable", "tests/play.rs"),
     ("sow::record::wrong_result", "tests/play.rs"),
+    ("sow::record::rules_missing", "tests/records.rs"),
+    ("sow::record::rules_changed", "tests/records.rs"),
     ("sow::conform::bad_trace", "sowlang conform (tests/conformance.rs)"),
     ("sow::conform::rules_rejected", "sowlang conform (tests/conformance.rs)"),
     ("sow::conform::unreadable", "sowlang conform (tests/conformance.rs)"),

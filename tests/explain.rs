@@ -134,3 +134,30 @@ fn a_failed_load_is_an_error() {
     assert!(err.to_string().contains("sow::check::out_of_range"), "{err}");
     assert!(err.to_string().contains("a row of 0 pits is not possible"), "{err}");
 }
+
+/// Pits owned as the rules give it: the sheet says who owns the middle row or the board's halves, that
+/// a player plays every pit they own, and how a ring owned by nobody is set up for a round.
+#[test]
+fn sheets_tell_who_owns_a_pit_and_how_a_shared_ring_is_set_up() {
+    let fixture = |name: &str| root().join("tests/fixtures/traditional").join(name);
+    let (gabata, _, _) = sheet(&fixture("gabata_three_rows.sow"), None);
+    assert!(
+        gabata.contains("Between them lies a middle row of 6 pits: each player owns the half on their left."),
+        "{gabata}"
+    );
+    assert!(
+        gabata.contains("chooses any pit they own (wherever it lies) that holds seeds"),
+        "{gabata}"
+    );
+    let halves = "game \"Halves\"\nboard { pits 4  owned by halves  seeds 2 }\nplay from owned\nend \"no move\" when no_moves\n";
+    let (md, _, _) = sheet(Path::new("halves.sow"), Some(halves));
+    assert!(
+        md.contains("But the board is owned by halves: each player owns the half on their left, in every row"),
+        "{md}"
+    );
+    let (sat_gol, _, _) = sheet(&fixture("sat_gol.sow"), None);
+    assert!(
+        sat_gol.contains("the players fill the ring's empty pits with 4 seeds each from the seeds they hold, in ring order"),
+        "{sat_gol}"
+    );
+}

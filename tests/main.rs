@@ -15,6 +15,8 @@ mod memory;
 mod moments;
 // Stores as places of the circuit (taken, lifted, moved from and into) on tiny invented boards, worked out by hand.
 mod stores;
+// Pits owned as the rules give it (by halves, by claim, played wherever they lie) on tiny invented boards, worked out by hand.
+mod owners;
 // Traditional games written from their rules for issue 26 (tests/fixtures/traditional), hand-worked boards.
 mod traditional;
 // Choices during a move (`choose`, `lift`, `sow taken .. either`) on tiny invented games, worked out by hand.
@@ -47,6 +49,10 @@ mod shipped;
 mod explain;
 // The terminal game through a pipe: undo/redo, game records (save, --load, replay), input, boards, hints.
 mod play;
+// analyze --swap: seats exchanged every second game, the first player's score and Elo difference.
+mod match_up;
+// Game records and their rules: the rules' hash, `save --with-rules`, saving on leaving, new names.
+mod records;
 // Garbage in: every shipped variant mutated, hostile texts, and a proptest over random valid files; no panic, no hang.
 mod garbage;
 // Every accepted rule file (shipped with parameter settings, fixtures, mutants, generated) plays 100 random games soundly.
@@ -71,3 +77,5 @@ mod fast_forms;
 mod outputs;
 // Issue 26's defects and passes, each with the test that would catch it coming back: passes at the start of a turn and by choice, move numbers, move names, long relays, moves listed once, analyze, the trace, the variant files.
 mod issue_26;
+// Bao la Kiswahili: a thousand random games end by its rules with the 64 seeds kept; no two listed moves alike.
+mod bao_la_kiswahili;

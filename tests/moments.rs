@@ -270,3 +270,219 @@ end "no move" when no_moves remaining owner
     let back = sowlang::position::from_json(&g, &serde_json::to_string(&one).expect("json")).expect("reads back");
     assert_eq!(back.board.memory, played(&g, &[3]).board.memory);
 }
+
+/// The docs' "Sudden death": south's 3 sows north 1 and north 2, which then holds 3; "three in a pit"
+/// takes them and ends the game: each player takes the seeds of their own row (south 2 + 2, north
+/// 3 + 2), and south wins as the rule says, though north holds more (south 3 + 4 = 7, north 5).
+const SUDDEN_DEATH: &str = r#"
+game "Sudden death"
+board { pits 3  seeds 2  stores captures }
+sow { direction ccw }
+at lap end "three in a pit" { when last.side == opponent and last.count == 3  take last  end game remaining owner winner mover }
+end "no move" when no_moves remaining owner
+"#;
+
+#[test]
+fn a_rule_ends_the_game_where_it_fires_with_its_stated_result() {
+    let g = game(SUDDEN_DEATH);
+    let mut pos = g.initial(None);
+    g.settle_start(&mut pos);
+    let events = g.apply_traced(&mut pos, 3).expect("legal");
+    let j = super::support::json_of(&g, &pos);
+    assert_eq!(rows(&j), (json!([0, 0, 0]), json!([0, 0, 0]), json!(7), json!(5)));
+    assert_eq!(j["over"], true);
+    assert_eq!(j["winner"], "south");
+    assert_eq!(pos.ended_by.as_deref(), Some("three in a pit"));
+    assert_eq!(j["ply"], 1);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::GameEnds { rule, stated: true, .. } if rule == "three in a pit")),
+        "{events:?}"
+    );
+    // Without a stated result the stores decide.
+    let g = game(
+        &SUDDEN_DEATH
+            .replace(" winner mover", "")
+            .replace("seeds 2", "layout south [0, 0, 2] north [5, 2, 0]"),
+    );
+    let j = after(&g, &[3]);
+    // South 3's two seeds: north 1 (6), north 2 (3), taken: south 3; north's row goes to north: 6.
+    assert_eq!(rows(&j), (json!([0, 0, 0]), json!([0, 0, 0]), json!(3), json!(6)));
+    assert_eq!(j["winner"], "north");
+}
+
+/// The move stops where the game ends: no later lap, relay or rule. South's 1 sows south 2 and 3
+/// (each 3 now): the relay would lift south 3, but "three" ends the game at the first lap's end;
+/// `remaining` is not said, so the seeds stay on the board, counted for nobody, and the stores (0
+/// each) make a draw.
+#[test]
+fn nothing_of_the_move_follows_the_end_of_the_game() {
+    let g = game(
+        r#"
+game "Stop"
+board { pits 3  layout south [2, 2, 2] north [1, 1, 1]  stores captures }
+memory { player after = 0 }
+sow { direction ccw  relay when last.count > 1 }
+at lap end "three" { when last.count == 3  end game }
+at move end "after" { when true  set mover.after = 1 }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    let j = after(&g, &[1]);
+    assert_eq!(rows(&j), (json!([0, 3, 3]), json!([1, 1, 1]), json!(0), json!(0)));
+    assert_eq!(j["winner"], "draw");
+    assert_eq!(j["memory"]["after"]["south"], 0, "{j}");
+}
+
+/// At the start of a turn: a move from a pit of one seed gives the game up before anything is
+/// lifted. South plays 1 (one seed): north wins, the board untouched.
+#[test]
+fn a_rule_at_turn_start_may_end_the_game() {
+    let g = game(
+        r#"
+game "Resign"
+board { pits 3  layout south [1, 2, 0] north [1, 1, 1]  stores captures }
+sow { direction ccw }
+at turn start "resigns" { when origin.count == 1  end game loser mover }
+end "no move" when no_moves remaining owner
+"#,
+    );
+    let j = after(&g, &[1]);
+    assert_eq!(rows(&j), (json!([1, 2, 0]), json!([1, 1, 1]), json!(0), json!(0)));
+    assert_eq!(j["winner"], "north");
+    // Pit 2 (two seeds) plays as usual.
+    let j = after(&g, &[2]);
+    assert_eq!(rows(&j), (json!([1, 0, 1]), json!([2, 1, 1]), json!(0), json!(0)));
+    assert_eq!(j["over"], false);
+}
+
+/// In a game of rounds, `end round` ends the round (south, who made three, wins it; the seeds left go
+/// back to their owners: south 3 + 2 = 5, north 3, and the next round is filled two a pit: south
+/// both pits and 1 in store, north one pit and 1 in store) and `end game` the whole match.
+#[test]
+fn end_round_and_end_game_in_a_game_of_rounds() {
+    let text = r#"
+game "Rounds"
+board { pits 2  seeds 2 }
+sow { direction ccw }
+at lap end "three" { when last.side == opponent and last.count == 3  take last  end round winner mover }
+end "stuck" when no_moves remaining owner
+rounds { setup fill 2  match ends when round > 50  match winner most rounds }
+"#;
+    let g = game(text);
+    let j = after(&g, &[2]);
+    assert_eq!(j["round"], 2, "{j}");
+    assert_eq!(j["over"], false);
+    assert_eq!(rows(&j), (json!([2, 2]), json!([2, 0]), json!(1), json!(1)));
+    assert_eq!(j["rounds_won"], json!({"south": 1, "north": 0}));
+    let g = game(&text.replace("end round", "end game"));
+    let j = after(&g, &[2]);
+    assert_eq!(j["over"], true);
+    assert_eq!(j["winner"], "south");
+    assert_eq!(pos_round(&j), 1);
+}
+
+fn pos_round(j: &serde_json::Value) -> i64 {
+    j["round"].as_i64().unwrap_or(1)
+}
+
+/// `can_move(P)` read in a `forbid ... after move` and in an `end` rule. North's row is empty: south 1
+/// (one seed) would leave it so, and north could not move; south 3's two seeds reach north 1 and
+/// north 2. So only 3 is legal; after it north can move, and the game goes on.
+#[test]
+fn can_move_asks_whether_a_player_has_a_legal_move_on_the_board() {
+    let g = game(
+        r#"
+game "Leave a move"
+board { pits 3  layout south [1, 0, 2] north [0, 0, 0]  stores captures }
+sow { direction ccw }
+forbid "leave the opponent a move" after move when not can_move(opponent)
+end "stuck" when not can_move(to_move) remaining owner
+"#,
+    );
+    let mut pos = g.initial(None);
+    g.settle_start(&mut pos);
+    assert_eq!(g.legal_moves(&pos), [3]);
+    let j = after(&g, &[3]);
+    assert_eq!(rows(&j), (json!([1, 0, 0]), json!([1, 1, 0]), json!(0), json!(0)));
+    assert_eq!(j["over"], false);
+    // North 2 sows into north 3; south 1 then leaves north its seeds in north 1 and north 3, and is
+    // legal.
+    let pos = played(&g, &[3, 2]);
+    assert_eq!(g.legal_moves(&pos), [1]);
+    // The end rule: north, to move after south 1, can move. With north's row empty instead (north
+    // 2's seed gone to south 1), north could not, and the game would end.
+    let j = after(&g, &[3, 2, 1]);
+    assert_eq!(rows(&j), (json!([0, 1, 0]), json!([1, 0, 1]), json!(0), json!(0)));
+    assert_eq!(j["over"], false);
+    // Without the forbid, south 1 leaves north nothing to play: "stuck" ends the game, south's seed
+    // in south 2 going to south.
+    let g = game(
+        r#"
+game "Stuck"
+board { pits 3  layout south [1, 0, 2] north [0, 0, 0]  stores captures }
+sow { direction ccw }
+end "stuck" when not can_move(to_move) remaining owner
+"#,
+    );
+    let j = after(&g, &[1]);
+    assert_eq!(j["ended_by"], "stuck");
+    assert_eq!(rows(&j), (json!([0, 0, 0]), json!([0, 0, 0]), json!(3), json!(0)));
+}
+
+/// Rules at a round's start and end. Round 1 ends at south's first move (south 2 makes three in
+/// north 2: "three" ends the round, south winning it); "tally" counts it for south, who moved last.
+/// The seeds go back (south 3 + 2 = 5, north 3) and round 2 is filled two a pit: south both pits and
+/// 1 in store, north one pit and 1 in store; south opens it, and "a seed back" moves south's stored
+/// seed into south 2. "starts" counts round 1's start and round 2's.
+#[test]
+fn rules_at_the_start_and_the_end_of_a_round() {
+    let g = game(
+        r#"
+game "Rounds"
+board { pits 2  seeds 2 }
+memory { player tally = 0  game starts = 0 }
+sow { direction ccw }
+at lap end "three" { when last.side == opponent and last.count == 3  take last  end round winner mover }
+at round end "tally" { when true  add 1 to mover.tally }
+at round start "starts" { when true  add 1 to game.starts }
+at round start "a seed back" { when round > 1  move 1 from store(mover) to pit(mover, 2) }
+end "stuck" when no_moves remaining owner
+rounds { setup fill 2  match ends when round > 50  match winner most rounds }
+"#,
+    );
+    let start = after(&g, &[]);
+    assert_eq!(start["memory"]["starts"], 1, "{start}");
+    let j = after(&g, &[2]);
+    assert_eq!(j["round"], 2, "{j}");
+    assert_eq!(rows(&j), (json!([2, 3]), json!([2, 0]), json!(0), json!(1)));
+    assert_eq!(j["memory"]["tally"], json!({"south": 1, "north": 0}));
+    assert_eq!(j["memory"]["starts"], 2);
+}
+
+/// A phase sets aside a usual `forbid`: in the opening (the first two moves) single seeds may be
+/// played. South 1 sows its seed into south 2; north 3 sows its seed into south 1; from the third
+/// move on, south 1's single seed stays again and only south 2 (3 seeds) may be played.
+#[test]
+fn a_phase_sets_aside_a_usual_forbid() {
+    let g = game(
+        r#"
+game "Opening"
+board { pits 3  layout south [1, 2, 0] north [1, 1, 1] }
+sow { direction ccw }
+forbid "single seeds stay" when origin.count == 1
+phase "opening" when ply < 2 {
+  drop forbid "single seeds stay"
+}
+end "no move" when no_moves remaining owner
+"#,
+    );
+    let pos = played(&g, &[]);
+    assert_eq!(g.legal_moves(&pos), [1, 2]);
+    let pos = played(&g, &[1]);
+    assert_eq!(g.legal_moves(&pos), [1, 2, 3]);
+    let pos = played(&g, &[1, 3]);
+    assert_eq!(super::support::json_of(&g, &pos)["pits"]["south"], json!([1, 3, 0]));
+    assert_eq!(g.legal_moves(&pos), [2]);
+}

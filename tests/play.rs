@@ -307,6 +307,10 @@ fn check_record(path: &Path, moves: &str, result: &str) {
     assert!(Path::new(rules).is_relative(), "{rules}");
     let found = std::fs::canonicalize(path.parent().expect("folder").join(rules)).expect("the rule file");
     assert_eq!(found, std::fs::canonicalize(root().join(OWARE)).expect("oware"));
+    // The hash of the rules (tests/records.rs checks what it catches).
+    let hash = lines[2].strip_prefix("rules-hash: ").expect("rules-hash line");
+    assert!(hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()), "{hash}");
+    let lines = [&lines[..2], &lines[3..]].concat();
     assert_eq!(lines[2], "first: south");
     let from: serde_json::Value = serde_json::from_str(lines[3].strip_prefix("from: ").expect("from line")).expect("json");
     assert_eq!(from["pits"]["south"], serde_json::json!([0, 0, 0, 0, 3, 1]));
@@ -539,18 +543,28 @@ fn a_loaded_record_keeps_who_played_each_side() {
     let dir = scratch("play", "seats");
     let oware = root().join(OWARE).display().to_string();
     let record = dir.join("seats.txt");
-    std::fs::write(
-        &record,
-        format!("sowlang record 1\nrules: {oware}\nfrom: {PUZZLE}\nSouth: greedy\nnorth: human\nmoves:\n"),
-    )
-    .expect("write");
+    // Written anew before each game: leaving a game loaded from a record saves the moves played.
+    let write = || {
+        std::fs::write(
+            &record,
+            format!("sowlang record 1\nrules: {oware}\nfrom: {PUZZLE}\nSouth: greedy\nnorth: human\nmoves:\n"),
+        )
+        .expect("write")
+    };
+    write();
     let rec = record.display().to_string();
     // The computer (south, greedy) moves first and takes the 5 seeds of pit 5; the person sits north.
     let run = sowlang(&["play", "--load", &rec], b"quit\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("computer (south, greedy) plays pit 5\n"), "{}", run.stdout);
-    assert!(run.stdout.ends_with("you (north) to move (6): stopped\n"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .ends_with(&format!("you (north) to move (6): saved the game in {rec}\nstopped\n")),
+        "{}",
+        run.stdout
+    );
     // --vs and --side override the record.
+    write();
     let run = sowlang(&["play", "--load", &rec, "--vs", "human"], b"quit\n");
     assert!(run.stdout.ends_with("south to move (5, 6): stopped\n"), "{}", run.stdout);
     let run = sowlang(&["play", "--load", &rec, "--side", "south"], b"quit\n");

@@ -391,3 +391,45 @@ fn every_set_up_keeps_every_seed() {
         }
     }
 }
+
+/// The docs' "Rounds round a shared ring" (docs/language.md, `rounds`).
+const SHARED_RING_ROUNDS: &str = r#"
+game "Rounds round a shared ring"
+board { ring 5 owned by nobody  seeds 2 }
+capture "a pair" { when last.count == 2  take last to mover }
+end "no move" when no_moves
+rounds {
+  setup fill 2 remainder next
+  match ends when round == 3
+}
+"#;
+
+/// A ring of five owned by nobody: s4 and s5 hold one seed each, south 3 in store, north 5. South's s4
+/// sows s5 (2): a pair, taken (south 5). No seed is left: north cannot move, the round ends, drawn at
+/// 5 each. South (the file's first) opens the next round and fills the empty ring from s1: s1 and s2
+/// with 2 each, the last seed into s3; north goes on with s4 and s5 and keeps 1 in store.
+#[test]
+fn rounds_on_a_ring_owned_by_nobody_fill_its_empty_pits_in_turn() {
+    let g = game(SHARED_RING_ROUNDS);
+    let json_in = json!({"pits": {"south": [], "north": [], "shared": [0, 0, 0, 1, 1]},
+                         "stores": {"south": 3, "north": 5}, "to_move": "south"});
+    let mut pos = sowlang::position::from_json(&g, &json_in.to_string()).expect("a position of this board");
+    g.settle_start(&mut pos);
+    let events = g.apply_traced(&mut pos, g.parse_move("s4").expect("a pit")).expect("a legal move");
+    let told = g.narrate(&events).join("\n");
+    assert!(
+        told.contains("round 2 is set up: the ring [2 2 1 2 2]; stores south 0, north 1"),
+        "{told}"
+    );
+    let v = super::support::json_of(&g, &pos);
+    assert_eq!(v["round"], json!(2));
+    assert_eq!(v["rounds_won"], json!({"south": 0, "north": 0}));
+    assert_eq!(v["pits"]["shared"], json!([2, 2, 1, 2, 2]));
+    assert_eq!(v["stores"], json!({"south": 0, "north": 1}));
+    assert_eq!(v["to_move"], json!("south"));
+    let docs = std::fs::read_to_string(super::support::root().join("docs/language.md")).expect("the reference");
+    assert!(
+        docs.contains(SHARED_RING_ROUNDS.trim()),
+        "docs/language.md no longer shows the example"
+    );
+}

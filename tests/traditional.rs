@@ -143,6 +143,55 @@ fn sat_gol_takes_the_hole_beyond_an_empty_one() {
     assert_eq!(stores(&v), (json!(3), json!(0)));
 }
 
+/// Sat Gol in rounds: one seed left, in s1; stores 14 and 13. Each move sows it into the next hole;
+/// the hole after that is empty and so is the one beyond, so nothing is taken. Both players have only
+/// that move: after 14 moves the seed is back in s1 with south to move, the position repeats and the
+/// round ends, south ahead (14 to 13). The seed stays in s1; south, who opens every round, fills the
+/// next empty holes s2, s3, s4 (12, 2 left), north goes on with s5, s6, s7 (12, 1 left).
+#[test]
+fn sat_gol_a_round_ends_going_round_and_the_players_fill_the_ring_in_turn() {
+    let g = load("sat_gol.sow");
+    let start = |north: u32| {
+        from(
+            &g,
+            json!({"pits": {"south": [], "north": [], "shared": [1, 0, 0, 0, 0, 0, 0]},
+                   "stores": {"south": 14, "north": north}, "to_move": "south"}),
+        )
+    };
+    let round: Vec<String> = (0..14).map(|i| format!("s{}", i % 7 + 1)).collect();
+    let round: Vec<&str> = round.iter().map(String::as_str).collect();
+    let v = play(&g, start(13), &round[..13]);
+    assert_eq!(
+        (v["round"].clone(), v["pits"]["shared"].clone()),
+        (json!(1), json!([0, 0, 0, 0, 0, 0, 1]))
+    );
+    let v = play(&g, start(13), &round);
+    assert_eq!(v["round"], json!(2));
+    assert_eq!(v["rounds_won"], json!({"south": 1, "north": 0}));
+    assert_eq!(v["pits"]["shared"], json!([1, 4, 4, 4, 4, 4, 4]));
+    assert_eq!(stores(&v), (json!(2), json!(1)));
+    assert_eq!(v["to_move"], json!("south"));
+}
+
+/// Sat Gol: the same round with north holding 3 seeds: when it ends north cannot fill a hole, and the
+/// match is over; south has more seeds (14 to 3; the seed in s1 is nobody's) and wins it.
+#[test]
+fn sat_gol_a_player_who_cannot_fill_a_hole_is_out() {
+    let g = load("sat_gol.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [], "north": [], "shared": [1, 0, 0, 0, 0, 0, 0]},
+               "stores": {"south": 14, "north": 3}, "to_move": "south"}),
+    );
+    let round: Vec<String> = (0..14).map(|i| format!("s{}", i % 7 + 1)).collect();
+    let round: Vec<&str> = round.iter().map(String::as_str).collect();
+    let v = play(&g, pos, &round);
+    assert_eq!(v["over"], json!(true));
+    assert_eq!(v["winner"], json!("south"));
+    assert_eq!(v["pits"]["shared"], json!([1, 0, 0, 0, 0, 0, 0]));
+    assert_eq!(stores(&v), (json!(14), json!(3)));
+}
+
 /// Toguz Kumalak's opening 9: south's pit 9 (9 seeds) sows its first seed back into pit 9, then north
 /// 1..8; north 8 holds 10, even: south takes it. North's 1 (10) sows north 1..9 and south 1, which
 /// holds 10: north takes it.
@@ -198,33 +247,74 @@ fn igisoro_arranged_places_the_seeds_where_the_players_choose_then_sows() {
 /// move (north 1 into north 2) does not feed south: north cannot move and the round ends, each taking
 /// the seeds of their houses: south 30, north 18; south wins the round. Round 2: south fills six houses
 /// (24, 6 left), north four (16, 2 left); south fills north's empty house 5 with 4 and owns it (2
-/// left); north's house 6 stays empty. North may play neither 5 (south's) nor 6 (empty).
+/// left); north's house 6 stays empty. South plays their six houses and north's 5 (`5'`); after
+/// south's 1 (south 2..5), north may play neither 5 (south's) nor 6 (empty).
 #[test]
 fn oware_rounds_a_round_ends_and_the_loser_loses_the_houses_left_unfilled() {
     let g = load("oware_rounds.sow");
-    let pos = from(
-        &g,
-        json!({"pits": {"south": [0, 0, 0, 0, 0, 1], "north": [0, 0, 0, 0, 0, 0]},
-               "stores": {"south": 30, "north": 17}, "to_move": "south"}),
-    );
-    let v = play(&g, pos, &["6"]);
+    let start = || {
+        from(
+            &g,
+            json!({"pits": {"south": [0, 0, 0, 0, 0, 1], "north": [0, 0, 0, 0, 0, 0]},
+                   "stores": {"south": 30, "north": 17}, "to_move": "south"}),
+        )
+    };
+    let v = play(&g, start(), &["6"]);
     assert_eq!(v["round"], json!(2));
     assert_eq!(v["pits"]["south"], json!([4, 4, 4, 4, 4, 4]));
     assert_eq!(v["pits"]["north"], json!([4, 4, 4, 4, 4, 0]));
     assert_eq!(stores(&v), (json!(2), json!(2)));
     assert_eq!(v["claimed"]["north"][4], json!("south"));
     assert_eq!(v["rounds_won"], json!({"south": 1, "north": 0}));
-    let v = play(
-        &g,
-        from(
-            &g,
-            json!({"pits": {"south": [0, 0, 0, 0, 0, 1], "north": [0, 0, 0, 0, 0, 0]},
-               "stores": {"south": 30, "north": 17}, "to_move": "south"}),
-        ),
-        &["6", "1"],
-    );
+    assert_eq!(v["legal_moves"], json!(["1", "2", "3", "4", "5", "6", "5'"]));
+    let v = play(&g, start(), &["6", "1"]);
     assert_eq!(v["pits"]["south"], json!([0, 5, 5, 5, 5, 4]));
-    assert_eq!(v["legal_moves"], json!([1, 2, 3, 4]));
+    assert_eq!(v["legal_moves"], json!(["1", "2", "3", "4"]));
+}
+
+/// Oware in rounds: the house south owns in north's row is south's to play. Round 2 as above (south's
+/// houses 4 each, north's 1-5 4 each, 5 south's, 6 empty): south plays north's 5 (`5'`, 4 seeds):
+/// north 6 (1), south 1, 2, 3 (5 each); the last seed is in south's own row: no capture. North may
+/// play 1-4 and 6, not 5 (south's, and empty now).
+#[test]
+fn oware_rounds_a_claimed_house_is_played_by_its_claimer() {
+    let g = load("oware_rounds.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [0, 0, 0, 0, 0, 1], "north": [0, 0, 0, 0, 0, 0]},
+               "stores": {"south": 30, "north": 17}, "to_move": "south"}),
+    );
+    let v = play(&g, pos, &["6", "5'"]);
+    assert_eq!(v["pits"]["south"], json!([5, 5, 5, 4, 4, 4]));
+    assert_eq!(v["pits"]["north"], json!([4, 4, 4, 4, 0, 1]));
+    assert_eq!(stores(&v), (json!(2), json!(2)));
+    assert_eq!(v["to_move"], json!("north"));
+    assert_eq!(v["legal_moves"], json!(["1", "2", "3", "4", "6"]));
+}
+
+/// Oware in rounds: what a claimed house holds when the round ends is its owner's. Round 2, south's
+/// row holds one seed (6) and north's only north's house 5, claimed by south (3). South's 6 falls
+/// into north 1. South has no seeds and north's one move (north 1 into north 2) does not feed south:
+/// north cannot move, the round ends. North 1's seed goes to north (24 + 1 = 25), north 5's three to
+/// south (20 + 3 = 23): north wins the round. Round 3: north fills six houses (1 left), south five
+/// (3 left); north cannot fill south's sixth: it stays empty, and the claim ends with the round.
+#[test]
+fn oware_rounds_a_claimed_house_is_its_owners_when_the_round_ends() {
+    let g = load("oware_rounds.sow");
+    let pos = from(
+        &g,
+        json!({"pits": {"south": [0, 0, 0, 0, 0, 1], "north": [0, 0, 0, 0, 3, 0]},
+               "stores": {"south": 20, "north": 24}, "to_move": "south", "round": 2,
+               "claimed": {"south": [null, null, null, null, null, null],
+                           "north": [null, null, null, null, "south", null]}}),
+    );
+    let v = play(&g, pos, &["6"]);
+    assert_eq!(v["round"], json!(3));
+    assert_eq!(v["rounds_won"], json!({"south": 0, "north": 1}));
+    assert_eq!(v["pits"]["south"], json!([4, 4, 4, 4, 4, 0]));
+    assert_eq!(v["pits"]["north"], json!([4, 4, 4, 4, 4, 4]));
+    assert_eq!(stores(&v), (json!(3), json!(1)));
+    assert_eq!(v["claimed"]["north"][4], json!(null));
 }
 
 /// Selus from the start (three seeds in every hole). South's 6 sows the middle row from south's right:

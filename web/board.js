@@ -45,27 +45,33 @@
 
   /**
    * A move as the pit the player touches: 3 -> row 0 pit 3; "a3" -> row 0 pit 3; "b4" -> row 1 pit 4;
-   * "3L" -> row 0 pit 3 with the choice "L"; "s2" (or "s2R") -> shared pit 2. Null when it is not a
-   * move in any known notation. Rows are lettered a to d at most, so `s` never names a row.
+   * "3L" -> row 0 pit 3 with the choice "L"; "s2" (or "s2R") -> shared pit 2; "5'" (or "5'R") -> the
+   * opponent's pit 5 (a pit the mover owns in the opponent's row), marked `theirs`. Null when it is
+   * not a move in any known notation. Rows are lettered a to d at most, so `s` never names a row.
    */
   function parseMove(m) {
     if (typeof m === "number" && Number.isInteger(m) && m > 0) return { row: 0, pit: m, choice: "" };
     if (typeof m !== "string") return null;
-    const match = /^\s*([a-z]?)(\d+)(.*?)\s*$/i.exec(m);
+    const match = /^\s*([a-z]?)(\d+)('?)(.*?)\s*$/i.exec(m);
     if (!match) return null;
     const letter = match[1].toLowerCase();
     const pit = parseInt(match[2], 10);
     if (!(pit > 0)) return null;
-    if (letter === "s") return { shared: true, pit: pit, choice: match[3] };
+    if (letter === "s") return { shared: true, pit: pit, choice: match[4] };
     const row = letter ? letter.charCodeAt(0) - 97 : 0;
-    return { row: row, pit: pit, choice: match[3] };
+    const p = { row: row, pit: pit, choice: match[4] };
+    if (match[3]) p.theirs = true;
+    return p;
   }
 
-  /** The key of the pit a move of `mover` starts from: one of the mover's pits, or a shared pit. */
+  /** The key of the pit a move of `mover` starts from: one of the mover's pits, a pit of the
+   * opponent's the mover owns, or a shared pit. */
   function moveKey(mover, m) {
     const p = parseMove(m);
     if (!p) return null;
-    return p.shared ? key({ shared: true, pit: p.pit }) : key({ side: mover, row: p.row, pit: p.pit });
+    if (p.shared) return key({ shared: true, pit: p.pit });
+    const side = p.theirs ? SIDES[1 - SIDES.indexOf(mover)] : mover;
+    return key({ side: side, row: p.row, pit: p.pit });
   }
 
   /** The legal moves grouped by the pit they start from: key -> [moves]. */
@@ -83,7 +89,8 @@
   function pitName(ref, flat) {
     if (ref.shared) return "s" + ref.pit;
     if (ref.store) return "store";
-    return flat ? String(ref.pit) : String.fromCharCode(97 + (ref.row || 0)) + ref.pit;
+    const name = flat ? String(ref.pit) : String.fromCharCode(97 + (ref.row || 0)) + ref.pit;
+    return ref.theirs ? name + "'" : name;
   }
 
   /** Seeds per cell: key -> count. */

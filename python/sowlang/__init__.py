@@ -11,14 +11,16 @@
 
 The games built into the package are listed by ``sowlang.shipped_games()``; ``sowlang.load(name,
 pits=5)`` sets a parameter of the rules. ``game.random_playouts(n, seed)`` plays ``n`` random games at
-the engine's speed.
+the engine's speed; ``state.computer_action("alphabeta:3", seed=1)`` asks a computer player for an
+action and ``state.solve()`` solves a small board. ``sowlang.envs`` has a PettingZoo and a Gymnasium
+environment (``pip install sowlang[envs]``).
 """
 
 import sys as _sys
 
-from ._sowlang import Game, State, load, run_cli, shipped_games
+from ._sowlang import Game, SolveRefused, State, load, player_name, run_cli, shipped_games
 
-__all__ = ["Game", "State", "load", "shipped_games", "run_cli"]
+__all__ = ["Game", "State", "SolveRefused", "load", "player_name", "shipped_games", "run_cli"]
 
 
 def _command() -> None:

@@ -1,7 +1,7 @@
 //! The board's shape: each player's rows of pits, the shared pits (a middle row, a ring's), the two
 //! stores, and every relation between cells that depends on the shape alone.
 
-use super::{Cell, NO_PIT, Player};
+use super::{Cell, Halves, NO_PIT, Player};
 
 /// The cells of a board: each player's pits (rows × columns, front row first, each row from its
 /// owner's left), the shared pits, then south's store and north's store.
@@ -16,6 +16,13 @@ pub struct Geometry {
     pub shared: usize,
     /// The board is a ring: its shared pits follow one another round it, and have no left or right.
     pub ring: bool,
+    /// Which rows are owned by halves rather than by the player whose row they are.
+    pub halves: Halves,
+    /// A move may start from a pit of the opponent's rows (`play from owned`: a pit claimed there, or
+    /// the mover's half of a board owned by halves). Those moves come as a third block of move
+    /// numbers, after the player's own pits and the shared ones: the opponent's pit `j` is move
+    /// `side_pits + shared + j`, written `j'` as a chosen pit is.
+    pub plays_across: bool,
 }
 
 impl Geometry {
@@ -34,6 +41,25 @@ impl Geometry {
             c if c < self.pit_count() => None,
             c if c == self.pit_count() => Some(Player::South),
             _ => Some(Player::North),
+        }
+    }
+
+    /// The player whose part of the board the cell is in, which is the owner of a pit nobody has
+    /// claimed: the player whose row (or store) it is, or on a board owned by halves the player the
+    /// half on whose left lies the pit (of an odd row, the middle pit keeps its row's player, or
+    /// nobody in a middle row); `None` for a shared pit of nobody's.
+    pub fn part_of(&self, c: Cell) -> Option<Player> {
+        let row_player = self.side_of(c);
+        let split = match self.halves {
+            Halves::None => false,
+            Halves::Middle => self.is_shared(c),
+            Halves::Board => !self.is_store(c),
+        };
+        let column = if split && !self.ring { self.across(c) } else { None };
+        match column {
+            Some(col) if 2 * col <= self.columns => Some(Player::South),
+            Some(col) if 2 * col > self.columns + 1 => Some(Player::North),
+            _ => row_player,
         }
     }
 
@@ -60,18 +86,23 @@ impl Geometry {
 
     /// The cell of a player's pit `k` (1-based): pit `k` of the front row on a board of one row a
     /// player; on larger boards `k - 1 = row * columns + number - 1`, rows counted from the middle.
-    /// Past the player's own pits, `side_pits + j` is shared pit `j`, the same cell for both players.
+    /// Past the player's own pits, `side_pits + j` is shared pit `j`, the same cell for both players;
+    /// past those, where moves reach across, the opponent's pit `j` (see [`Geometry::plays_across`]).
     pub fn pit(&self, p: Player, k: usize) -> Cell {
-        if k > self.side_pits() {
-            (2 * self.side_pits() + k - self.side_pits() - 1) as Cell
+        let n = self.side_pits();
+        if k > n + self.shared {
+            (p.other().index() * n + k - n - self.shared - 1) as Cell
+        } else if k > n {
+            (2 * n + k - n - 1) as Cell
         } else {
-            (p.index() * self.side_pits() + k - 1) as Cell
+            (p.index() * n + k - 1) as Cell
         }
     }
 
-    /// The pits a move may name: a player's own, then the shared ones.
+    /// The pits a move may name: a player's own, then the shared ones, then, where moves reach
+    /// across, the opponent's.
     pub fn move_pits(&self) -> usize {
-        self.side_pits() + self.shared
+        self.side_pits() + self.shared + if self.plays_across { self.side_pits() } else { 0 }
     }
 
     /// The pit (1-based, as [`Geometry::pit`] reads it) a move starts from, and whether it sows clockwise
@@ -207,7 +238,11 @@ impl Geometry {
     /// one row a player, else its row letter (`a` the front row) and number; `s` and the number for
     /// a shared pit.
     pub fn pit_name(&self, k: usize) -> String {
-        if k > self.side_pits() && k <= self.move_pits() {
+        let across = self.side_pits() + self.shared;
+        if k > across && k <= self.move_pits() {
+            return format!("{}'", self.pit_name(k - across));
+        }
+        if k > self.side_pits() && k <= across {
             return format!("s{}", k - self.side_pits());
         }
         if self.rows == 1 || k == 0 || k > self.side_pits() {
@@ -222,6 +257,10 @@ impl Geometry {
     /// or `None` when the text names no such pit of the board.
     pub fn parse_pit(&self, text: &str) -> Option<usize> {
         let text = text.trim();
+        if let Some(theirs) = text.strip_suffix('\'') {
+            let k = self.parse_pit(theirs).filter(|&k| k <= self.side_pits())?;
+            return self.plays_across.then(|| self.side_pits() + self.shared + k);
+        }
         let first = text.chars().next()?;
         if self.rows == 1 && first.is_ascii_digit() {
             let pit: usize = text.parse().ok()?;

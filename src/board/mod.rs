@@ -77,6 +77,22 @@ pub enum PlayFrom {
     Shared,
     /// Both.
     Any,
+    /// The pits the player owns, wherever they lie: their own rows' pits nobody else claimed, the
+    /// pits they claimed, their half of a board owned by halves.
+    Owned,
+}
+
+/// Which pits belong to the players by halves of the board, each player owning the half on their
+/// left, rather than to the player whose row they are in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Halves {
+    /// None: each row is its player's, a middle row nobody's.
+    #[default]
+    None,
+    /// The middle row (`middle row owned by halves`).
+    Middle,
+    /// Every row (`owned by halves`).
+    Board,
 }
 
 /// The seeds and the state of every pit: what sowing changes. Each list reads as a slice and is kept

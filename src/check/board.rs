@@ -19,6 +19,7 @@ impl Geometry {
             rows: 1,
             shared,
             ring: true,
+            ..Geometry::default()
         }
     }
 
@@ -207,6 +208,8 @@ impl Geometry {
             return;
         }
         let playable = |c: usize| match play_from {
+            // A pit anywhere may come to be owned (claimed, or half of a board owned by halves).
+            PlayFrom::Owned => true,
             PlayFrom::Own => c < self.side_pits(),
             PlayFrom::Shared => (2 * self.side_pits()..self.pit_count()).contains(&c),
             PlayFrom::Any => c < self.side_pits() || (2 * self.side_pits()..self.pit_count()).contains(&c),

@@ -139,6 +139,7 @@ fn parts(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
         ExprKind::Int(_) | ExprKind::Name(_) => vec![],
         ExprKind::Call(_, args) => args.iter().collect(),
+        ExprKind::Labelled(a, _) => vec![a],
         ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) | ExprKind::Parity(b, _) => vec![b],
         ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) | ExprKind::ChooseRange(a, b) => vec![a, b],
         ExprKind::InRange(a, b, c) | ExprKind::If(a, b, c) => vec![a, b, c],
@@ -253,6 +254,7 @@ fn substitute(e: &mut Expr, lets: &Lets) {
     match &mut e.kind {
         ExprKind::Int(_) | ExprKind::Name(_) => {}
         ExprKind::Call(_, args) => args.iter_mut().for_each(go),
+        ExprKind::Labelled(a, _) => go(a),
         ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) | ExprKind::Parity(b, _) => go(b),
         ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) | ExprKind::ChooseRange(a, b) => {
             go(a);
@@ -355,6 +357,17 @@ fn each_expr(items: &mut [Item], f: &mut dyn FnMut(&mut Expr)) {
                         }
                         Action::Close(pits, _) => pits.iter_mut().for_each(&mut *f),
                         Action::Then(_) => {}
+                        Action::End(end) => {
+                            if let Some(Remaining::To(p)) = &mut end.remaining {
+                                f(p);
+                            }
+                            if let Some(pits) = &mut end.from {
+                                f(pits);
+                            }
+                            if let Some(EndResult::Winner(p) | EndResult::Loser(p)) = &mut end.result {
+                                f(p);
+                            }
+                        }
                         Action::Set(target, value) => {
                             f(target);
                             f(value);

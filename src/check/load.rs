@@ -314,6 +314,8 @@ fn kind_word(kind: DropKind) -> &'static str {
         DropKind::At(Moment::TurnStart) => "at turn start",
         DropKind::At(Moment::LapEnd) => "at lap end",
         DropKind::At(Moment::AfterCapture) => "after capture",
+        DropKind::At(Moment::RoundStart) => "at round start",
+        DropKind::At(Moment::RoundEnd) => "at round end",
         DropKind::Board => "board",
     }
 }
@@ -351,6 +353,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::BoardLayout(_) => "board layout".into(),
         ItemKind::BoardLayoutShared(_) => "board layout shared".into(),
         ItemKind::BoardMiddle => "board middle row".into(),
+        ItemKind::BoardHalves(_) => "board owned by halves".into(),
         ItemKind::BoardRing(..) => "board ring".into(),
         ItemKind::PlayFrom(_) => "play from".into(),
         ItemKind::BoardStores(_) => "board stores".into(),

@@ -6,8 +6,10 @@ pub(crate) mod board;
 mod lets;
 pub mod load;
 mod recover;
+mod round_moments;
 mod rules;
 mod start;
+mod stated_ends;
 mod stores;
 mod types;
 
@@ -59,6 +61,8 @@ pub struct Checked {
     pub(crate) ring: bool,
     /// Whose pits a move may start from.
     pub(crate) play_from: PlayFrom,
+    /// Which rows are owned by halves.
+    pub(crate) halves: crate::board::Halves,
     /// Seeds of every cell at the start (pits, then the two stores); with `seeds_cases`, the most
     /// of them in every pit, until the engine has chosen each pit's.
     pub(crate) initial: Vec<u32>,
@@ -81,6 +85,8 @@ impl Checked {
             rows: self.rows,
             shared: self.shared,
             ring: self.ring,
+            halves: self.halves,
+            plays_across: self.play_from == PlayFrom::Owned && self.pits * self.rows > 0,
         }
     }
 }
@@ -206,6 +212,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                 .with_help("a ring's shared pits come from `ring N owned by nobody` or an odd N"),
         );
     }
+    let halves = halves(&program.items, ring.is_some(), &mut diags);
     let geometry = pits.map(|columns| match ring {
         Some(g) => g,
         None => crate::board::Geometry {
@@ -213,6 +220,8 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             rows,
             shared: if middle.is_some() { columns } else { 0 },
             ring: false,
+            halves,
+            plays_across: false,
         },
     });
     let shared = geometry.map_or(0, |g| g.shared);
@@ -228,6 +237,10 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         } else {
             PlayFrom::Own
         });
+    let geometry = geometry.map(|g| crate::board::Geometry {
+        plays_across: play_from == PlayFrom::Owned && g.side_pits() > 0,
+        ..g
+    });
     if let Some(g) = geometry {
         check_play_from(&program.items, g, play_from, &mut diags);
     }
@@ -436,6 +449,31 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
                         | ItemKind::ForbidAfter(..)
                         | ItemKind::PhaseOptional
                         | ItemKind::CapturesRequired => {}
+                        ItemKind::Drop(crate::syntax::ast::DropKind::Forbid, name) => {
+                            let usual = program.items.iter().any(|u| {
+                                matches!(&u.kind, ItemKind::Forbid(n, _) | ItemKind::ForbidAfter(n, _) if n.node == name.node)
+                            });
+                            if !usual {
+                                diags.push(
+                                    Diagnostic::error(
+                                        "sow::check::unknown_name",
+                                        format!("no usual `forbid` is named \"{}\"", name.node),
+                                        name.span,
+                                        "not a forbid of the usual rules",
+                                    )
+                                    .with_help("a phase sets aside a `forbid` written at the top level of the file, by its name"),
+                                );
+                            }
+                        }
+                        ItemKind::Drop(..) => diags.push(
+                            Diagnostic::error(
+                                "sow::check::misplaced",
+                                "a phase can set aside only a usual `forbid`",
+                                i.span,
+                                "in a phase",
+                            )
+                            .with_help("a phase replaces the usual captures with its own, and adds its own rules at each moment; `drop forbid \"NAME\"` lifts a usual forbid while the phase applies"),
+                        ),
                         _ => diags.push(
                             Diagnostic::error(
                                 "sow::check::misplaced",
@@ -512,7 +550,9 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             .with_help("remove one of them"),
         );
     }
-    if !has_end {
+    stated_ends::check(&program.items, &mut diags);
+    round_moments::check_places(&program.items, &mut diags);
+    if !has_end && !stated_ends::any(&program.items) {
         diags.push(
             Diagnostic::error(
                 "sow::check::no_end",
@@ -592,6 +632,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             shared,
             ring: ring.is_some(),
             play_from,
+            halves,
             initial,
             seeds_cases,
             fill,
@@ -723,6 +764,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
             }
             ItemKind::At(Moment::LapEnd | Moment::AfterCapture, def) => check_lap_rule(def, tc, statics, diags),
             ItemKind::At(Moment::TurnStart, def) => check_turn_start(def, tc, diags),
+            ItemKind::At(Moment::RoundStart | Moment::RoundEnd, def) => round_moments::check_rule(def, tc, diags),
             _ => {}
         }
     }
@@ -733,6 +775,7 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
 fn check_lap_rule(def: &RuleDef, tc: &mut TypeChecker, statics: &Statics, diags: &mut Vec<Diagnostic>) {
     tc.expect(&def.when, Ty::Bool, Scope::lap_end());
     let mut took = false;
+    let mut took_some = false;
     let mut thens = 0;
     for a in &def.actions {
         match &a.node {
@@ -746,7 +789,9 @@ fn check_lap_rule(def: &RuleDef, tc: &mut TypeChecker, statics: &Statics, diags:
                 .with_help("write `take last` first: the series walks on from the first pit taken"),
             ),
             Action::Take(..) => took = true,
-            Action::SowTaken(_) if !took => diags.push(
+            // `take N from PIT` fills the hand too, but a series walks only from a `take`'s pits.
+            Action::TakeSome(..) => took_some = true,
+            Action::SowTaken(_) if !took && !took_some => diags.push(
                 Diagnostic::error(
                     "sow::check::misplaced",
                     "`sow taken` must follow a `take`",
@@ -858,6 +903,68 @@ fn ring_size(items: &[Item], statics: &Statics, diags: &mut Vec<Diagnostic>) -> 
     Some(crate::board::Geometry::ring(n as usize, owner))
 }
 
+/// On a ring owned by nobody a round is set up by the players filling its empty pits in turn
+/// (`setup fill N`): the set-ups that fill a player's own pits, or pits counted from an end, have no
+/// meaning there.
+fn shared_ring_setup(items: &[Item], diags: &mut Vec<Diagnostic>) {
+    let mut refuse = |span: Span, word: &str| {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::unsupported",
+                format!("`{word}` has no meaning on a ring owned by nobody"),
+                span,
+                "this set-up",
+            )
+            .with_help("on a ring owned by nobody the players fill its empty pits in turn: `setup fill N`, with `close unfilled` or `remainder next`"),
+        )
+    };
+    for item in items {
+        match &item.kind {
+            ItemKind::SetupDeal => refuse(item.span, "setup deal"),
+            ItemKind::SetupMirror => refuse(item.span, "setup mirror"),
+            ItemKind::SetupByMoves => refuse(item.span, "setup by moves"),
+            ItemKind::SetupFill(_, options) => {
+                for option in options {
+                    let word = match option.node {
+                        FillOption::ClaimUnfilled => "claim unfilled",
+                        FillOption::AsManyAsOther => "as many as the other",
+                        FillOption::AsManyAsUsed => "as many as the other used",
+                        FillOption::FromRight => "from right",
+                        FillOption::CloseUnfilled | FillOption::RemainderNext => continue,
+                    };
+                    refuse(option.span, word);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Which rows the board's `owned by halves` gives by halves: every row (the middle row too), or the
+/// middle row only. A ring says it in its own words (`ring N owned by halves`).
+fn halves(items: &[Item], ring: bool, diags: &mut Vec<Diagnostic>) -> crate::board::Halves {
+    use crate::board::Halves;
+    let mut halves = Halves::None;
+    for item in items {
+        let ItemKind::BoardHalves(h) = item.kind else { continue };
+        if ring && h == Halves::Board {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::conflict",
+                    "a ring says who owns its pits in its own words",
+                    item.span,
+                    "owned by halves",
+                )
+                .with_help("write `ring N owned by halves`"),
+            );
+        }
+        if halves != Halves::Board {
+            halves = h;
+        }
+    }
+    halves
+}
+
 /// A move may start from pits that exist, and the moves of a player fit the engine.
 fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFrom, diags: &mut Vec<Diagnostic>) {
     let item = items.iter().find(|i| matches!(i.kind, ItemKind::PlayFrom(_)));
@@ -865,6 +972,8 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
         let none = match play_from {
             PlayFrom::Shared => (g.shared == 0).then_some("this board has no shared pits"),
             PlayFrom::Own | PlayFrom::Any => (g.side_pits() == 0).then_some("on this ring the players own no pits"),
+            // On a ring owned by nobody a claim is the only way to own a pit: it may come.
+            PlayFrom::Owned => None,
         };
         if let Some(why) = none {
             diags.push(
@@ -878,10 +987,11 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
             );
         }
     }
-    // A middle row keeps its seeds from round to round; a ring's shared pits are not a row of the
-    // board a set-up could leave alone, and a ring owned by nobody has no pits to fill.
+    // A middle row keeps its seeds from round to round; the one shared pit of an odd ring owned by
+    // halves is not a row a set-up could leave alone.
     if g.shared > 0
         && g.ring
+        && g.side_pits() > 0
         && let Some(rounds) = items.iter().find(|i| matches!(i.kind, ItemKind::Rounds))
     {
         diags.push(
@@ -894,12 +1004,37 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
             .with_help("a round's set-up fills each player's own pits from their store; shared pits have no owner to fill them (a board of rows may have a `middle row`)"),
         );
     }
-    let move_pits = g.side_pits() + g.shared;
+    if g.ring && g.side_pits() == 0 {
+        shared_ring_setup(items, diags);
+    }
+    // A set-up fills the players' rows: a half of the board or of the middle row would be left out.
+    if g.halves != crate::board::Halves::None
+        && let Some(rounds) = items.iter().find(|i| matches!(i.kind, ItemKind::Rounds))
+    {
+        let halves = items.iter().find(|i| matches!(i.kind, ItemKind::BoardHalves(_)));
+        diags.push(
+            Diagnostic::error(
+                "sow::check::unsupported",
+                "a match of rounds is not played on a board owned by halves",
+                rounds.span,
+                "rounds",
+            )
+            .with_label(halves.map_or(rounds.span, |h| h.span), "owned by halves")
+            .with_help("a round's set-up fills each player's rows from their store, not the halves they own"),
+        );
+    }
+    let move_pits = g.move_pits();
+    // With `play from owned` the opponent's pits are moves too (when the mover owns them).
+    let which = if g.plays_across {
+        "a player's pits, the shared pits and the opponent's"
+    } else {
+        "a player's pits and the shared pits"
+    };
     if move_pits as i64 > limits::MAX_SIDE_PITS {
         diags.push(
             Diagnostic::error(
                 "sow::check::out_of_range",
-                format!("a player's pits and the shared pits make {move_pits} moves, more than the engine plays"),
+                format!("{which} make {move_pits} moves, more than the engine plays"),
                 item.map_or_else(
                     || {
                         items
@@ -911,10 +1046,7 @@ fn check_play_from(items: &[Item], g: crate::board::Geometry, play_from: PlayFro
                 ),
                 "the pits a move may name",
             )
-            .with_help(format!(
-                "a player's pits and the shared pits may be at most {} together",
-                limits::MAX_SIDE_PITS
-            )),
+            .with_help(format!("{which} may be at most {} together", limits::MAX_SIDE_PITS)),
         );
     }
     // A pass is a move of its own, numbered after the pits (and their ways).
@@ -1247,10 +1379,8 @@ fn check_tracks(
                     )),
                 });
             }
-            ItemKind::SowDirection(crate::syntax::ast::Direction::Either)
-                if 2 * (g.side_pits() + g.shared) as i64 > limits::MAX_SIDE_PITS =>
-            {
-                diags.push(
+            ItemKind::SowDirection(crate::syntax::ast::Direction::Either) if 2 * g.move_pits() as i64 > limits::MAX_SIDE_PITS => diags
+                .push(
                     Diagnostic::error(
                         "sow::check::out_of_range",
                         "with the direction chosen, a player's pits make more moves than the engine plays",
@@ -1261,8 +1391,7 @@ fn check_tracks(
                         "a player may have at most {} pits when the direction is chosen",
                         limits::MAX_SIDE_PITS / 2
                     )),
-                )
-            }
+                ),
             ItemKind::SowIntoStore(true) if g.rows > 1 || g.shared > 0 => diags.push(
                 Diagnostic::error(
                     "sow::check::unsupported",
@@ -1281,6 +1410,23 @@ fn check_tracks(
                 )
                 .with_help("state the track with the store in it: `track shared 1..8, mover store`"),
             ),
+            ItemKind::PlayFrom(PlayFrom::Owned)
+                if own_track(top_track)
+                    || items.iter().any(|i| match &i.kind {
+                        ItemKind::Phase(_, _, inner) => inner.iter().any(|i| matches!(i.kind, ItemKind::SowTrack(TrackKind::Own))),
+                        _ => false,
+                    }) =>
+            {
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::unsupported",
+                        "a pit owned in the opponent's rows is not on a player's own track",
+                        item.span,
+                        "pits played wherever they lie",
+                    )
+                    .with_help("state the track through both players' rows (`track mover ..., opponent ...`), or play from `own`"),
+                )
+            }
             ItemKind::SowIntoStore(_) if own_track(top_track) && play_from != PlayFrom::Own => diags.push(
                 Diagnostic::error(
                     "sow::check::unsupported",
@@ -1430,6 +1576,17 @@ fn check_action(action: &Action, _span: Span, tc: &mut TypeChecker, scope: Scope
         }
         Action::Close(pits, _) => tc.expect_pit_list(pits, scope, "close"),
         Action::Then(_) => {}
+        Action::End(end) => {
+            if let Some(Remaining::To(p)) = &end.remaining {
+                tc.expect(p, Ty::Player, scope);
+            }
+            if let Some(pits) = &end.from {
+                tc.expect_pits(pits, scope);
+            }
+            if let Some(EndResult::Winner(p) | EndResult::Loser(p)) = &end.result {
+                tc.expect(p, Ty::Player, scope);
+            }
+        }
         Action::Set(target, value) => {
             if let Some(m) = tc.memory_target(target, scope) {
                 tc.expect(value, if m.holds_pit { Ty::Pit } else { Ty::Int }, scope);

@@ -228,6 +228,7 @@ pub fn undeclared_help(n: &str, board_pits: Option<usize>) -> String {
 }
 
 pub(crate) const FUNCTIONS: &[&str] = &[
+    "can_move",
     "opposite",
     "behind",
     "in_front",
@@ -618,6 +619,18 @@ impl TypeChecker<'_> {
                 self.expect(cond, Ty::Bool, scope.with_pit());
                 Some(Ty::Set)
             }
+            ExprKind::Labelled(_, word) => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "sow::check::misplaced",
+                        format!("`as \"{}\"` names an option of `choose`, and this is not one", word.node),
+                        e.span,
+                        "not an option of `choose`",
+                    )
+                    .with_help("name the options of a choice: `choose(1 as \"stop\", 0 as \"go_on\")`"),
+                );
+                None
+            }
             ExprKind::ChooseRange(lo, hi) => {
                 self.may_choose(e, scope);
                 self.expect(lo, Ty::Int, scope);
@@ -675,6 +688,8 @@ impl TypeChecker<'_> {
             );
             return None;
         };
+        self.option_words(args);
+        let first = unlabelled(first);
         let ty = self.ty(first, scope)?;
         if ty == Ty::Set {
             if args.len() > 1 {
@@ -703,9 +718,60 @@ impl TypeChecker<'_> {
             return None;
         }
         for a in &args[1..] {
-            self.expect(a, ty, scope);
+            self.expect(unlabelled(a), ty, scope);
         }
         Some(ty)
+    }
+
+    /// The words of a choice's named options (`choose(1 as "stop", 0 as "go_on")`): every option named
+    /// or none, each a word a move can carry after its `:` (letters, digits, `_`, `-`), no two alike
+    /// (moves are read whatever the case).
+    fn option_words(&mut self, args: &[Expr]) {
+        let words: Vec<&crate::syntax::ast::Spanned<String>> = args
+            .iter()
+            .filter_map(|a| match &a.kind {
+                ExprKind::Labelled(_, w) => Some(w),
+                _ => None,
+            })
+            .collect();
+        if words.is_empty() {
+            return;
+        }
+        if let Some(bare) = args.iter().find(|a| !matches!(a.kind, ExprKind::Labelled(..))) {
+            self.diags.push(
+                Diagnostic::error(
+                    "sow::check::wrong_arguments",
+                    "name every option of this choice, or none",
+                    bare.span,
+                    "no name",
+                )
+                .with_help("write `VALUE as \"WORD\"` for this option too"),
+            );
+        }
+        for (i, w) in words.iter().enumerate() {
+            let word_like = !w.node.is_empty() && w.node.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            if !word_like {
+                self.diags.push(
+                    Diagnostic::error(
+                        "sow::check::wrong_arguments",
+                        format!("`{}` cannot be written in a move", w.node),
+                        w.span,
+                        "not one word",
+                    )
+                    .with_help("use letters, digits, `_` and `-` only (`go_on`)"),
+                );
+            } else if let Some(first) = words[..i].iter().find(|v| v.node.eq_ignore_ascii_case(&w.node)) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "sow::check::duplicate",
+                        format!("two options are named `{}`", w.node),
+                        w.span,
+                        "again",
+                    )
+                    .with_label(first.span, "first"),
+                );
+            }
+        }
     }
 
     fn name(&mut self, e: &Expr, n: &str, scope: Scope) -> Option<Ty> {
@@ -950,6 +1016,7 @@ impl TypeChecker<'_> {
             "size" | "sum" => (&[Ty::Set], Ty::Int),
             "leftmost" | "rightmost" => (&[Ty::Set], Ty::Pit),
             "seeds" | "captured" | "rounds_won" => (&[Ty::Player], Ty::Int),
+            "can_move" => (&[Ty::Player], Ty::Bool),
             other => {
                 let mut d = Diagnostic::error(
                     "sow::check::unknown_name",
@@ -1055,6 +1122,14 @@ fn leaves<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
             leaves(b, out);
         }
         _ => out.push(e),
+    }
+}
+
+/// An option of `choose` without the word it may be named by.
+fn unlabelled(a: &Expr) -> &Expr {
+    match &a.kind {
+        ExprKind::Labelled(value, _) => value,
+        _ => a,
     }
 }
 

@@ -69,6 +69,11 @@ pub struct Args {
     /// Set a parameter (`--set pits=5`); may be repeated.
     #[arg(long = "set", value_parser = parse_set)]
     sets: Vec<Override>,
+    /// Play every second game with the seats exchanged (the same opening as the game before it), and
+    /// report the first player's score against the second and their Elo difference with its 95%
+    /// interval.
+    #[arg(long)]
+    swap: bool,
     #[command(flatten)]
     output: Output,
 }
@@ -188,6 +193,8 @@ struct GameStats {
     /// Round (or game) ends per end rule.
     ends: BTreeMap<String, u64>,
     moves_hash: u64,
+    /// Played with the seats exchanged (`--swap`): the second player sat south.
+    swapped: bool,
 }
 
 /// What is counted in a game and summed over the games.
@@ -379,6 +386,9 @@ struct Report {
     win_rate: Sides<Share>,
     draw_rate: Share,
     ended_by: BTreeMap<String, u64>,
+    /// With `--swap`: the first player's score against the second, and their Elo difference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    swap: Option<SwapReport>,
     /// Games ended by a rule that reads a repeated position (only when the game has one).
     #[serde(skip_serializing_if = "Option::is_none")]
     repetition: Option<u64>,
@@ -466,20 +476,23 @@ pub fn run(args: Args) -> u8 {
     let (tx, rx) = mpsc::channel::<GameStats>();
     let worker = {
         let game = Arc::clone(&game);
-        let (seed, random_opening, max_plies) = (args.seed, args.random_opening, args.max_plies);
+        let (seed, random_opening, max_plies, swap) = (args.seed, args.random_opening, args.max_plies, args.swap);
         std::thread::spawn(move || {
             pool.install(|| {
                 (0..games).into_par_iter().for_each_with(tx, |tx, i| {
                     if INTERRUPTED.load(Ordering::SeqCst) {
                         return;
                     }
+                    let (players, seed, swapped) = seating(players, seed, i, swap);
                     let m = Match {
                         players,
-                        seed: game_seed(seed, i),
+                        seed,
                         random_opening,
                         max_plies,
                     };
-                    let _ = tx.send(play_one(&game, &m));
+                    let mut stats = play_one(&game, &m);
+                    stats.swapped = swapped;
+                    let _ = tx.send(stats);
                 });
             });
         })
@@ -535,6 +548,129 @@ pub fn run(args: Args) -> u8 {
     if interrupted { INTERRUPTED_EXIT } else { 0 }
 }
 
+/// Who sits where in game `i`, and its seed. With `swap`, the odd games exchange the seats and play
+/// the seed of the game before them, so that each pair of games has the same random opening with
+/// the players on either side of it.
+fn seating(players: [Spec; 2], seed: u64, i: u64, swap: bool) -> ([Spec; 2], u64, bool) {
+    if !swap {
+        return (players, game_seed(seed, i), false);
+    }
+    let swapped = i % 2 == 1;
+    let seats = if swapped { [players[1], players[0]] } else { players };
+    (seats, game_seed(seed, i / 2), swapped)
+}
+
+/// The first player's results against the second (`--players A,B`), whatever their seats.
+#[derive(Debug, Default, Clone, Copy)]
+struct MatchUp {
+    a_wins: u64,
+    b_wins: u64,
+    draws: u64,
+    unfinished: u64,
+}
+
+impl MatchUp {
+    fn add(&mut self, g: &GameStats) {
+        let a_is_south = !g.swapped;
+        match (g.winner, a_is_south) {
+            (Some(Outcome::South), true) | (Some(Outcome::North), false) => self.a_wins += 1,
+            (Some(Outcome::South), false) | (Some(Outcome::North), true) => self.b_wins += 1,
+            (Some(Outcome::Draw), _) => self.draws += 1,
+            (None, _) => self.unfinished += 1,
+        }
+    }
+
+    fn report(&self, players: [Spec; 2]) -> SwapReport {
+        let scored = self.a_wins + self.b_wins + self.draws;
+        let (score, elo, ci) = elo_difference(self.a_wins, self.draws, self.b_wins);
+        SwapReport {
+            a: players[0].to_string(),
+            b: players[1].to_string(),
+            a_wins: self.a_wins,
+            b_wins: self.b_wins,
+            draws: self.draws,
+            unfinished: self.unfinished,
+            scored,
+            a_score: score,
+            elo,
+            elo_ci95: ci,
+        }
+    }
+}
+
+/// `--swap`: the first player (`a`) against the second (`b`), over the games that ended.
+#[derive(Debug, Serialize)]
+struct SwapReport {
+    a: String,
+    b: String,
+    a_wins: u64,
+    b_wins: u64,
+    draws: u64,
+    /// Games stopped unfinished: left out of the score.
+    unfinished: u64,
+    /// Games that ended (won, lost or drawn): the score's games.
+    scored: u64,
+    /// The first player's points (a win 1, a draw 1/2) over the games that ended.
+    a_score: f64,
+    /// The first player's Elo rating minus the second's, from `a_score`; `null` when it has no
+    /// finite value (one player won every game, or no game ended).
+    elo: Option<f64>,
+    /// Its 95% interval; a bound is `null` where it is infinite.
+    elo_ci95: [Option<f64>; 2],
+}
+
+/// The Elo difference that a score `p` (points per game, 0 < p < 1) stands for: `400 log10(p / (1 - p))`.
+fn elo_of(p: f64) -> Option<f64> {
+    (p > 0.0 && p < 1.0).then(|| 400.0 * (p / (1.0 - p)).log10())
+}
+
+/// The first player's score from its wins, draws and losses, the Elo difference it stands for, and
+/// that difference's 95% interval: the score's normal interval, `p ± 1.96 σ / √n` with σ the standard
+/// deviation of the points of one game (1, 1/2, 0), each bound turned into Elo (a bound at or beyond
+/// 0 or 1 is infinite, `None`).
+fn elo_difference(wins: u64, draws: u64, losses: u64) -> (f64, Option<f64>, [Option<f64>; 2]) {
+    let n = (wins + draws + losses) as f64;
+    if n == 0.0 {
+        return (0.0, None, [None, None]);
+    }
+    let (w, d, l) = (wins as f64 / n, draws as f64 / n, losses as f64 / n);
+    let p = w + d / 2.0;
+    let variance = w * (1.0 - p).powi(2) + d * (0.5 - p).powi(2) + l * p.powi(2);
+    let half = 1.959_963_984_540_054 * (variance / n).sqrt();
+    (p, elo_of(p), [elo_of(p - half), elo_of(p + half)])
+}
+
+/// Who played where, for the report's first line.
+fn seats_text(r: &Report) -> String {
+    match &r.swap {
+        Some(sw) => format!("{} vs {}, seats exchanged every second game", sw.a, sw.b),
+        None => format!("{} (south) vs {} (north)", r.players.south, r.players.north),
+    }
+}
+
+/// The `--swap` lines of the human report.
+fn swap_text(r: &SwapReport) -> String {
+    let mut s = format!("{} against {}: {} wins, {} losses, {} draws", r.a, r.b, r.a_wins, r.b_wins, r.draws);
+    if r.unfinished > 0 {
+        s.push_str(&format!(", {} unfinished (left out)", r.unfinished));
+    }
+    let bound = |b: Option<f64>, infinite: &str| b.map_or(infinite.to_string(), |x| format!("{x:+.0}"));
+    match r.elo {
+        Some(elo) => s.push_str(&format!(
+            "\n  score {}, Elo difference {elo:+.0} (95% interval {} to {})\n",
+            pct(r.a_score),
+            bound(r.elo_ci95[0], "-infinity"),
+            bound(r.elo_ci95[1], "+infinity")
+        )),
+        None if r.scored == 0 => s.push_str("\n  no game ended: no Elo difference\n"),
+        None => s.push_str(&format!(
+            "\n  score {}: one player won every game that ended, so the Elo difference has no finite estimate\n",
+            pct(r.a_score)
+        )),
+    }
+    s
+}
+
 /// Which events the rules can produce at all, read from the compiled rules: a figure for something
 /// the rules cannot do is left out of the report rather than printed as a zero.
 #[derive(Debug, Clone, Copy)]
@@ -580,6 +716,8 @@ struct Tally {
     counts: Counts,
     /// Per rule (end rules as `end: NAME`): its kind, firings, and games in which it fired.
     rules: BTreeMap<String, (&'static str, u64, u64)>,
+    /// The first player's results against the second, whatever their seats (`--swap`).
+    match_up: MatchUp,
 }
 
 impl Tally {
@@ -608,6 +746,7 @@ impl Tally {
     }
 
     fn add(&mut self, game: &Game, g: GameStats) {
+        self.match_up.add(&g);
         self.games += 1;
         match g.winner {
             Some(Outcome::South) => self.south += 1,
@@ -709,6 +848,7 @@ fn summarise(args: &Args, game: &Game, players: [Spec; 2], t: &Tally, seconds: f
             north: share(t.north, n),
         },
         draw_rate: share(t.draws, n),
+        swap: args.swap.then(|| t.match_up.report(players)),
         ended_by: t.ended_by.clone(),
         repetition: shown(can.repetition, t.repetition).then_some(t.repetition),
         capped: t.capped,
@@ -768,12 +908,11 @@ fn human(r: &Report) -> String {
         ));
     }
     s.push_str(&format!(
-        "{} ({}): {} games, {} (south) vs {} (north), seed {}{}, {:.1} s\n",
+        "{} ({}): {} games, {}, seed {}{}, {:.1} s\n",
         r.game,
         r.file,
         r.games,
-        r.players.south,
-        r.players.north,
+        seats_text(r),
         r.seed,
         if r.random_opening > 0 {
             format!(", {} random opening plies", r.random_opening)
@@ -811,6 +950,9 @@ fn human(r: &Report) -> String {
             r.capped,
             r.stuck
         ));
+    }
+    if let Some(sw) = &r.swap {
+        s.push_str(&swap_text(sw));
     }
     if !r.ended_by.is_empty() {
         let list: Vec<String> = r.ended_by.iter().map(|(k, v)| format!("\"{k}\" {v}")).collect();
@@ -1074,6 +1216,39 @@ fn plot_svg(r: &Report) -> String {
 mod tests {
     use super::*;
     use crate::engine::Player;
+
+    #[test]
+    fn elo_from_a_score_and_its_interval() {
+        // 6 wins, 2 losses: p = 3/4, 400 log10(3) = 190.85; σ² = 3/4 (1/4)² + 1/4 (3/4)² = 3/16,
+        // half = 1.96 √(3/16 / 8) = 0.30006: the upper bound is past 1, infinite.
+        let (p, elo, [lo, hi]) = elo_difference(6, 0, 2);
+        assert_eq!(p, 0.75);
+        assert!((elo.expect("finite") - 190.85).abs() < 0.01);
+        // p - half = 0.44994: 400 log10(0.44994 / 0.55006) = -34.90.
+        assert!((lo.expect("finite") + 34.90).abs() < 0.01, "{lo:?}");
+        assert_eq!(hi, None);
+        // Even: 0, and an interval symmetric about it. 5 wins, 5 losses: half = 1.96 √(1/4 / 10) =
+        // 0.30990, 400 log10(0.80990 / 0.19010) = 400 · 0.62945 = 251.78.
+        let (p, elo, [lo, hi]) = elo_difference(5, 0, 5);
+        assert_eq!((p, elo), (0.5, Some(0.0)));
+        assert!((hi.expect("finite") - 251.78).abs() < 0.01 && (lo.expect("finite") + 251.78).abs() < 0.01);
+        // Draws count half and narrow the interval: 2 wins, 6 draws, 2 losses: σ² = 2/10 (1/2)² · 2 = 1/10.
+        let (p, _, [lo, _]) = elo_difference(2, 6, 2);
+        assert_eq!(p, 0.5);
+        let half = 1.959_963_984_540_054 * (0.1f64 / 10.0).sqrt();
+        assert!((lo.expect("finite") - 400.0 * ((0.5 - half) / (0.5 + half)).log10()).abs() < 1e-9);
+        // Every game won: no finite difference.
+        assert_eq!(elo_difference(4, 0, 0).1, None);
+        assert_eq!(elo_difference(0, 0, 0).1, None);
+    }
+
+    #[test]
+    fn swapped_games_pair_up_on_one_seed() {
+        let (a, b) = (Spec::Random, Spec::Greedy);
+        assert_eq!(seating([a, b], 7, 4, true), ([a, b], game_seed(7, 2), false));
+        assert_eq!(seating([a, b], 7, 5, true), ([b, a], game_seed(7, 2), true));
+        assert_eq!(seating([a, b], 7, 5, false), ([a, b], game_seed(7, 5), false));
+    }
 
     #[test]
     fn wilson_interval_brackets_the_rate() {

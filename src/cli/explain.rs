@@ -124,7 +124,7 @@ pub fn rule_names(checked: &Checked) -> Vec<String> {
 fn collect_names(items: &[Item], names: &mut Vec<String>) {
     for item in items {
         match &item.kind {
-            ItemKind::Capture(r) | ItemKind::Trigger(r) | ItemKind::AfterMove(r) => names.push(r.name.node.clone()),
+            ItemKind::Capture(r) | ItemKind::Trigger(r) | ItemKind::AfterMove(r) | ItemKind::At(_, r) => names.push(r.name.node.clone()),
             ItemKind::Forbid(n, _) | ItemKind::ForbidAfter(n, _) | ItemKind::End(n, ..) => names.push(n.node.clone()),
             ItemKind::Phase(n, _, inner) => {
                 names.push(n.node.clone());
@@ -202,7 +202,7 @@ pub fn explain(checked: &Checked, game: &Game, sources: &Sources) -> Sheet {
     let special: Vec<Block> = items
         .iter()
         .filter_map(|i| match &i.kind {
-            ItemKind::Forbid(..) | ItemKind::ForbidAfter(..) | ItemKind::AfterMove(_) => w.named_rule(i),
+            ItemKind::Forbid(..) | ItemKind::ForbidAfter(..) | ItemKind::AfterMove(_) | ItemKind::At(..) => w.named_rule(i),
             _ => w.special(i).map(Block::Para),
         })
         .collect();
@@ -410,8 +410,19 @@ impl Words<'_> {
                 number_word(g.rows)
             )
         };
-        if g.shared > 0 && !g.ring {
-            let _ = write!(s, " Between them lies a middle row of {} pits that belongs to nobody.", g.shared);
+        match g.halves {
+            crate::board::Halves::Board => s.push_str(
+                " But the board is owned by halves: each player owns the half on their left, in every row (the pits across from their left half too).",
+            ),
+            _ if g.shared > 0 && !g.ring => {
+                let whose = if g.halves == crate::board::Halves::Middle {
+                    ": each player owns the half on their left"
+                } else {
+                    " that belongs to nobody"
+                };
+                let _ = write!(s, " Between them lies a middle row of {} pits{whose}.", g.shared);
+            }
+            _ => {}
         }
         if g.stores_sown {
             s.push_str(" Each player has a store at their end of the board: they sow into it, and their captures go there.");
@@ -476,6 +487,7 @@ impl Words<'_> {
             PlayFrom::Own => "one of their own pits",
             PlayFrom::Shared => "one of the pits that belong to nobody",
             PlayFrom::Any => "any pit, their own or one that belongs to nobody",
+            PlayFrom::Owned => "any pit they own (wherever it lies)",
         };
         let lift = items.iter().find_map(|i| match &i.kind {
             ItemKind::SowLift(e) => Some(self.number(e)),
@@ -599,6 +611,10 @@ impl Words<'_> {
                 ItemKind::MatchEnds(c) => s.push(format!("The match ends when {}.", self.cond(c))),
                 ItemKind::MatchWinner(MatchMeasure::Rounds) => s.push("The player who won more rounds wins the match.".into()),
                 ItemKind::MatchWinner(MatchMeasure::Seeds) => s.push("The player holding more seeds at the end wins the match.".into()),
+                ItemKind::SetupFill(n, _) if self.game.ring && self.game.side_pits() == 0 => s.push(format!(
+                    "To set up a round, the players fill the ring's empty pits with {} each from the seeds they hold, in ring order: first the player who opens the round, then the other from the next empty pit.",
+                    self.amount(n)
+                )),
                 ItemKind::SetupFill(n, _) => s.push(format!(
                     "To set up a round, each player fills their pits with {} each from the seeds they hold, from their first pit on.",
                     self.amount(n)
@@ -646,6 +662,8 @@ impl Words<'_> {
                         crate::syntax::ast::Moment::TurnStart => "At the start of a turn, before the seeds are picked up",
                         crate::syntax::ast::Moment::LapEnd => "Whenever a lap of sowing ends",
                         crate::syntax::ast::Moment::AfterCapture => "Right after a capture",
+                        crate::syntax::ast::Moment::RoundStart => "When a round is set up, before its first move",
+                        crate::syntax::ast::Moment::RoundEnd => "When a round ends, before its seeds go back to their owners",
                     },
                     self.rule(r, "the mover", "the pit looked at")
                 ),
@@ -657,38 +675,7 @@ impl Words<'_> {
             ),
             ItemKind::End(n, c, remaining, from, result) => {
                 let mut t = shorter(&format!("The game ends when {}.", self.cond(c)));
-                let whose = from.as_ref().map(|f| format!(" of {}", self.pits(f))).unwrap_or_default();
-                match remaining {
-                    Some(Remaining::Owner) => {
-                        let _ = write!(t, " Each player then takes the seeds left{whose} in their own pits.");
-                    }
-                    Some(Remaining::To(p)) => {
-                        let _ = write!(t, " The seeds left{whose} go to {}.", self.player(p));
-                    }
-                    Some(Remaining::Split) => {
-                        let _ = write!(
-                            t,
-                            " The seeds left{whose} are shared evenly; the odd one goes to the player with more on their side."
-                        );
-                    }
-                    Some(Remaining::InPlace) => {
-                        let _ = write!(t, " The seeds left{whose} count for the player whose pits they lie in.");
-                    }
-                    Some(Remaining::Uncounted) => {
-                        let _ = write!(t, " The seeds left{whose} count for nobody.");
-                    }
-                    None => {}
-                }
-                match result {
-                    Some(EndResult::Winner(p)) => {
-                        let _ = write!(t, " {} wins.", capitalized(&self.player(p)));
-                    }
-                    Some(EndResult::Loser(p)) => {
-                        let _ = write!(t, " {} loses.", capitalized(&self.player(p)));
-                    }
-                    Some(EndResult::Draw) => t.push_str(" The game is a draw."),
-                    None => {}
-                }
+                t.push_str(&self.end_how(remaining.as_ref(), from.as_deref(), result.as_ref()));
                 (&n.node, t)
             }
             _ => return None,
@@ -703,6 +690,45 @@ impl Words<'_> {
         s.push_str(&actions.join("; then "));
         s.push('.');
         shorter(&s.replace("the pit looked at", pit))
+    }
+
+    /// What happens to the seeds left and who wins, when the game ends: sentences, each with a
+    /// space before it.
+    fn end_how(&self, remaining: Option<&Remaining>, from: Option<&Expr>, result: Option<&EndResult>) -> String {
+        let mut t = String::new();
+        let whose = from.map(|f| format!(" of {}", self.pits(f))).unwrap_or_default();
+        match remaining {
+            Some(Remaining::Owner) => {
+                let _ = write!(t, " Each player then takes the seeds left{whose} in their own pits.");
+            }
+            Some(Remaining::To(p)) => {
+                let _ = write!(t, " The seeds left{whose} go to {}.", self.player(p));
+            }
+            Some(Remaining::Split) => {
+                let _ = write!(
+                    t,
+                    " The seeds left{whose} are shared evenly; the odd one goes to the player with more on their side."
+                );
+            }
+            Some(Remaining::InPlace) => {
+                let _ = write!(t, " The seeds left{whose} count for the player whose pits they lie in.");
+            }
+            Some(Remaining::Uncounted) => {
+                let _ = write!(t, " The seeds left{whose} count for nobody.");
+            }
+            None => {}
+        }
+        match result {
+            Some(EndResult::Winner(p)) => {
+                let _ = write!(t, " {} wins.", capitalized(&self.player(p)));
+            }
+            Some(EndResult::Loser(p)) => {
+                let _ = write!(t, " {} loses.", capitalized(&self.player(p)));
+            }
+            Some(EndResult::Draw) => t.push_str(" The game is a draw."),
+            None => {}
+        }
+        t
     }
 
     fn action(&self, a: &Action, who: &str) -> String {
@@ -794,6 +820,24 @@ impl Words<'_> {
                     format!("{what} are closed: out of play, their seeds stay in them")
                 } else {
                     format!("{what} are open again")
+                }
+            }
+            Action::End(end) => {
+                let what = if end.whole_game { "the game ends" } else { "the round ends" };
+                let how = self.end_how(end.remaining.as_ref(), end.from.as_deref(), end.result.as_ref());
+                // The sentences of `end_how` start with a capital: within this rule's sentence they
+                // are clauses after a colon, lower-cased.
+                let clauses: Vec<String> = how
+                    .trim()
+                    .trim_end_matches('.')
+                    .split(". ")
+                    .filter(|c| !c.is_empty())
+                    .map(uncapitalized)
+                    .collect();
+                if clauses.is_empty() {
+                    what.to_string()
+                } else {
+                    format!("{what}: {}", clauses.join("; "))
                 }
             }
             Action::Then(Then::End) => "the move ends".into(),
@@ -970,6 +1014,9 @@ impl Words<'_> {
                 ExprKind::Name(n) if n == "clockwise" => "the sowing goes counter-clockwise".into(),
                 ExprKind::Name(n) if n == "final" => "it is not the move's last seed".into(),
                 ExprKind::Name(n) if n == "can_feed" => "the player to move cannot give the opponent any seeds".into(),
+                ExprKind::Call(f, args) if f.node == "can_move" && args.len() == 1 => {
+                    format!("{} would have no move to make", self.player(&args[0]))
+                }
                 _ => format!("it is not so that {}", self.cond(inner)),
             },
             ExprKind::Name(n) => match n.as_str() {
@@ -986,6 +1033,9 @@ impl Words<'_> {
                 _ => self.written(e),
             },
             ExprKind::Call(f, args) if f.node == "any" && args.len() == 1 => format!("there is a pit among {}", self.pits(&args[0])),
+            ExprKind::Call(f, args) if f.node == "can_move" && args.len() == 1 => {
+                format!("{} would have a move to make", self.player(&args[0]))
+            }
             ExprKind::Parity(x, even) => match self.holder(x) {
                 Some((who, one, after)) => format!("{who} {one} an {} number of seeds{after}", if *even { "even" } else { "odd" }),
                 None => format!("{} is {}", self.number(x), if *even { "even" } else { "odd" }),

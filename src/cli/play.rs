@@ -73,6 +73,14 @@ pub struct Args {
     /// Keep the game record in this file, written again after every move.
     #[arg(long)]
     save: Option<PathBuf>,
+    /// Records saved carry the rules themselves, not only the rule file's name and hash, so that they
+    /// can be played on when the file is missing or has changed (as `save --with-rules`).
+    #[arg(long)]
+    with_rules: bool,
+    /// With --load: go on with the record's rule file as it is now even if it has changed since the
+    /// game was saved (the record's moves are still checked one by one).
+    #[arg(long, requires = "load")]
+    any_rules: bool,
     /// Less text, for children: no step-by-step narration, short prompts and hints.
     #[arg(long, short)]
     quiet: bool,
@@ -95,7 +103,8 @@ const HELP: &str = "  undo [N]       take back your last move (and the computer'
   hint           what the computer would play, what each move does and its score
   moves          the legal moves
   board          draw the board again
-  save [FILE]    save the game as a record (`sowlang play --load FILE` goes on with it)
+  save [FILE]    save the game as a record (`sowlang play --load FILE` goes on with it);
+                 `save --with-rules [FILE]` puts the rules themselves in it
   quit           stop
 ";
 
@@ -158,6 +167,22 @@ struct Session {
     rng: StdRng,
     /// The number of moves played when the end of the game was last announced.
     ended_at: Option<usize>,
+    saved: Saved,
+}
+
+/// What saving needs to know besides the game: the rules' hash and text, and what was saved last.
+struct Saved {
+    /// [`record::rules_hash`] of the rules played.
+    rules_hash: String,
+    /// The rule file's text, for `save --with-rules`.
+    rules_text: String,
+    /// Records are saved with the rules in them (`--with-rules`, `save --with-rules`, or a loaded
+    /// record that had them).
+    with_rules: bool,
+    /// The game came from a record (`--load`): leaving saves it there.
+    loaded_record: bool,
+    /// The moves as last saved (or loaded).
+    moves: Vec<String>,
 }
 
 /// Runs `play`.
@@ -171,9 +196,10 @@ pub fn run(args: Args) -> u8 {
 /// Turns the arguments into a session: the game, the start, the moves of a loaded record, who plays.
 fn setup(args: &Args) -> Result<Session, u8> {
     let opened = match &args.load {
-        Some(path) => Some(record::open(path)?),
+        Some(path) => Some(record::open(path, args.any_rules)?),
         None => None,
     };
+    let with_rules = args.with_rules || opened.as_ref().is_some_and(|r| r.with_rules);
     let (loaded, rules, sets, start, from, plies, record_seats) = match opened {
         Some(r) => {
             let mut seats = [None, None];
@@ -211,6 +237,13 @@ fn setup(args: &Args) -> Result<Session, u8> {
             };
             (loaded, file, args.start.sets.clone(), start, from, Vec::new(), [None, None])
         }
+    };
+    let saved = Saved {
+        rules_hash: record::rules_hash(&loaded.sources),
+        rules_text: record::main_rules_text(&loaded.sources).unwrap_or_default(),
+        with_rules,
+        loaded_record: args.load.is_some(),
+        moves: plies.iter().map(|p| p.text.clone()).collect(),
     };
     let game = loaded.game;
     let seats = seats(args, record_seats);
@@ -255,6 +288,7 @@ fn setup(args: &Args) -> Result<Session, u8> {
         hint,
         rng: StdRng::seed_from_u64(args.seed),
         ended_at: None,
+        saved,
     };
     session.mark_last();
     Ok(session)
@@ -415,6 +449,7 @@ impl Session {
             match input.read_until(b'\n', &mut bytes) {
                 Ok(0) | Err(_) => {
                     out("\n");
+                    self.save_on_leaving();
                     if finished && pos.over {
                         return 0;
                     }
@@ -450,6 +485,7 @@ impl Session {
             };
             match first.as_str() {
                 "q" | "quit" | "exit" | "stop" => {
+                    self.save_on_leaving();
                     out("stopped\n");
                     return 0;
                 }
@@ -468,14 +504,7 @@ impl Session {
                     Ok(n) => self.redo(n),
                     Err(e) => out(&format!("{e}; write `redo` or `redo 3`\n")),
                 },
-                "save" => {
-                    let to = words.get(1).map(|_| {
-                        // The file name keeps its case: take it from the line as typed.
-                        let raw = line.trim();
-                        PathBuf::from(raw[raw.find(char::is_whitespace).unwrap_or(raw.len())..].trim())
-                    });
-                    self.save(to, false);
-                }
+                "save" => self.save_command(&line),
                 word if finished => out(&format!(
                     "the game is over, so `{}` does nothing; `undo`, `save FILE` or `quit`\n",
                     echo(word)
@@ -677,10 +706,44 @@ impl Session {
         }
     }
 
-    /// Saves the game as a record at `to`, or where the last save (or `--save`, `--load`) went;
-    /// `quietly` (the save after every move of `--save`) says nothing unless it fails.
+    /// `save [--with-rules] [FILE]`, as typed on `line`.
+    fn save_command(&mut self, line: &str) {
+        // The file name keeps its case and inner spaces: take it from the line as typed.
+        let raw = line.trim();
+        let mut rest = raw[raw.find(char::is_whitespace).unwrap_or(raw.len())..].trim();
+        if let Some(after) = rest.strip_prefix("--with-rules")
+            && (after.is_empty() || after.starts_with(char::is_whitespace))
+        {
+            self.saved.with_rules = true;
+            rest = after.trim();
+        }
+        let to = (!rest.is_empty()).then(|| PathBuf::from(rest));
+        self.save(to, false);
+    }
+
+    /// Leaving a game loaded from a record (`quit`, or the input ended) saves it where it was loaded
+    /// from (or last saved), when moves were played or taken back since.
+    fn save_on_leaving(&mut self) {
+        let moves: Vec<String> = self.plies.iter().map(|p| p.text.clone()).collect();
+        if self.saved.loaded_record && moves != self.saved.moves && !self.autosave {
+            self.save(None, false);
+        }
+    }
+
+    /// A name for a record when `save` is given none: `RULES-N.txt` in the working folder, RULES the
+    /// rule file's name and N the first number no file has, so that nothing is ever replaced.
+    fn fresh_record_name(&self) -> Option<PathBuf> {
+        let stem = self.rules.file_stem().and_then(|s| s.to_str()).unwrap_or("game");
+        (1..10_000u32)
+            .map(|n| PathBuf::from(format!("{stem}-{n}.txt")))
+            .find(|p| std::fs::symlink_metadata(p).is_err())
+    }
+
+    /// Saves the game as a record at `to`, or where the last save (or `--save`, `--load`) went, or
+    /// under a new name ([`Session::fresh_record_name`]); `quietly` (the save after every move of
+    /// `--save`) says nothing unless it fails.
     fn save(&mut self, to: Option<PathBuf>, quietly: bool) {
-        let Some(path) = to.or_else(|| self.save_to.clone()) else {
+        let Some(path) = to.or_else(|| self.save_to.clone()).or_else(|| self.fresh_record_name()) else {
             out("say where: `save FILE` (for example `save game.txt`)\n");
             return;
         };
@@ -697,6 +760,8 @@ impl Session {
             players,
             moves: self.plies.iter().map(|p| p.text.clone()).collect(),
             result: record::result_text(&self.game, pos),
+            rules_hash: self.saved.rules_hash.clone(),
+            rules_text: self.saved.with_rules.then_some(self.saved.rules_text.as_str()),
         };
         if super::output::would_clobber(&path, record::HEADER).is_some() {
             out(&format!(
@@ -711,6 +776,7 @@ impl Session {
                 if !quietly {
                     out(&format!("saved the game in {}\n", path.display()));
                 }
+                self.saved.moves = draft.moves;
                 self.save_to = Some(path);
             }
             Err(e) => out(&format!("could not save the game in {}: {e}\n", path.display())),

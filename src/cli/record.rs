@@ -43,6 +43,10 @@ pub struct Record {
     pub moves: Vec<Placed<String>>,
     /// The result as written (`south wins (south 25, north 23)`, `draw`, `unfinished`).
     pub result: Option<Placed<String>>,
+    /// The hash of the rules the game was played with ([`rules_hash`]), as written.
+    pub rules_hash: Option<Placed<String>>,
+    /// The rule file's text saved in the record (`rules-text:` lines), when it was saved with them.
+    pub rules_text: Option<Placed<String>>,
 }
 
 fn span(file: FileId, start: usize, end: usize) -> Span {
@@ -66,6 +70,8 @@ pub fn parse(path: &Path, file: FileId, text: &str) -> Result<Record, Diagnostic
     let mut players: [Option<Placed<String>>; 2] = [None, None];
     let mut moves = Vec::new();
     let mut result = None;
+    let mut rules_hash = None;
+    let mut rules_text: Option<Placed<String>> = None;
     let mut offset = 0;
     for raw in text.split_inclusive('\n') {
         let line_start = offset;
@@ -91,8 +97,7 @@ pub fn parse(path: &Path, file: FileId, text: &str) -> Result<Record, Diagnostic
             continue;
         }
         let Some(colon) = body.find(':') else {
-            return Err(bad("a record line is `key: value`", body_span, "no `:` on this line")
-                .with_help("the keys are rules, set, first, from, south, north, moves and result"));
+            return Err(bad("a record line is `key: value`", body_span, "no `:` on this line").with_help(KEYS));
         };
         let key = body[..colon].trim().to_ascii_lowercase();
         let value = &body[colon + 1..];
@@ -169,6 +174,32 @@ pub fn parse(path: &Path, file: FileId, text: &str) -> Result<Record, Diagnostic
                     at += i + len;
                 }
             }
+            "rules-hash" => {
+                once(rules_hash.is_some())?;
+                rules_hash = Some(Placed {
+                    value: value.to_ascii_lowercase(),
+                    span: value_span,
+                });
+            }
+            "rules-text" => {
+                // The line of the rule file as it was, after `: ` (its own indentation and trailing
+                // spaces kept), so that the text saved hashes as the file did.
+                let after = &line[line.find(':').map_or(line.len(), |c| c + 1)..];
+                let kept = after.strip_prefix(' ').unwrap_or(after);
+                match &mut rules_text {
+                    Some(t) => {
+                        t.value.push('\n');
+                        t.value.push_str(kept);
+                        t.span.end = body_span.end;
+                    }
+                    None => {
+                        rules_text = Some(Placed {
+                            value: kept.to_string(),
+                            span: body_span,
+                        })
+                    }
+                }
+            }
             "result" => {
                 once(result.is_some())?;
                 result = Some(Placed {
@@ -178,8 +209,7 @@ pub fn parse(path: &Path, file: FileId, text: &str) -> Result<Record, Diagnostic
             }
             other => {
                 let key_span = span(file, line_start + lead, line_start + lead + other.len());
-                return Err(bad(format!("`{other}` is not a key of a game record"), key_span, "unknown key")
-                    .with_help("the keys are rules, set, first, from, south, north, moves and result"));
+                return Err(bad(format!("`{other}` is not a key of a game record"), key_span, "unknown key").with_help(KEYS));
             }
         }
     }
@@ -206,7 +236,42 @@ pub fn parse(path: &Path, file: FileId, text: &str) -> Result<Record, Diagnostic
         players,
         moves,
         result,
+        rules_hash,
+        rules_text,
     })
+}
+
+/// The keys of a record, for help texts.
+const KEYS: &str = "the keys are rules, rules-hash, rules-text, set, first, from, south, north, moves and result";
+
+/// A hash of the rules a game is played with, written in its record as `rules-hash:` so that a record
+/// moved away from its rule file, or a rule file edited since, is noticed when the record is read:
+/// FNV-1a (64 bits; stable across builds and machines, unlike the standard hasher) over the text of
+/// every rule file the game read (the file, then those it extends), each line ending in a newline,
+/// as 16 hexadecimal digits. Any change to the text counts, a comment too: whether an edit changes
+/// the game is not for a hash to tell.
+pub fn rules_hash(sources: &crate::diagnostic::Sources) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for (_, text) in sources.files() {
+        for line in text.lines() {
+            eat(line.as_bytes());
+            eat(b"\n");
+        }
+        // Between two files: a byte no text holds, so that a line moved from one file to the next counts.
+        eat(&[0]);
+    }
+    format!("{h:016x}")
+}
+
+/// The text of the rule file a game was loaded from (the first file read), to be saved in a record.
+pub fn main_rules_text(sources: &crate::diagnostic::Sources) -> Option<String> {
+    sources.files().next().map(|(_, t)| t.to_string())
 }
 
 fn player(s: &str) -> Option<Player> {
@@ -482,13 +547,116 @@ pub struct Opened {
     pub players: [Option<Placed<String>>; 2],
     /// The result as written.
     pub result: Option<Placed<String>>,
+    /// The record carried its rules (`rules-text:`): a record saved again carries them too.
+    pub with_rules: bool,
     /// The record's text, for diagnostics pointing into it.
     pub sources: crate::diagnostic::Sources,
 }
 
-/// Reads the record at `path`, loads its rule file and plays its moves, checking each. On failure the
-/// diagnostic is printed and the exit code returned: 2 when a file cannot be read, else 1.
-pub fn open(path: &Path) -> Result<Opened, u8> {
+/// Loads the game of a record: its rule file, checked against the record's `rules-hash`; the rules
+/// saved in the record when the file is missing or has changed since; the file as it is now with
+/// `any_rules`. Every departure from the file is said on stderr. On failure the diagnostics are
+/// printed and the exit code returned.
+fn load_rules(rec: &Record, any_rules: bool, sources: &crate::diagnostic::Sources) -> Result<crate::Loaded, u8> {
+    let shown = rec.rules.value.display();
+    let reject = |d: Diagnostic, code: u8| {
+        super::report(&[d], sources);
+        code
+    };
+    let from_record = |why: &str| -> Result<crate::Loaded, u8> {
+        let text = rec.rules_text.as_ref().expect("called when the record has its rules");
+        let loaded = crate::load_text(&rec.rules.value, &text.value, &rec.sets).map_err(|f| {
+            super::report(&f.diagnostics, &f.sources);
+            1
+        })?;
+        if let Some(h) = &rec.rules_hash
+            && rules_hash(&loaded.sources) != h.value
+        {
+            return Err(reject(
+                bad(
+                    "the rules saved in this record are not the ones its `rules-hash` names: the record was edited",
+                    h.span,
+                    "the hash of the rules the game was played with",
+                )
+                .with_label(text.span, "the rules saved in the record")
+                .with_help(
+                    "give the rule file it was played with, or remove the `rules-hash:` line to play with the saved rules as they are",
+                ),
+                1,
+            ));
+        }
+        note(&format!("{why}: playing with the rules saved in the record"));
+        Ok(loaded)
+    };
+    let file = match crate::load_game(&rec.rules.value, &rec.sets) {
+        Ok(l) => l,
+        Err(f) => {
+            let missing = f
+                .diagnostics
+                .iter()
+                .any(|d| d.code == "sow::load::missing_file" && d.labels.is_empty());
+            if missing && rec.rules_text.is_some() && !any_rules {
+                return from_record(&format!("the rule file `{shown}` cannot be read"));
+            }
+            if missing {
+                return Err(reject(
+                    Diagnostic::error(
+                        "sow::record::rules_missing",
+                        format!("cannot find the rule file `{shown}` this game was played with"),
+                        rec.rules.span,
+                        "the rule file, relative to the record's folder",
+                    )
+                    .with_help(
+                        "the record may have been moved away from its rule file: move it back beside it, or correct the `rules:` line; \
+                         `save --with-rules` in `sowlang play` writes records that carry their rules",
+                    ),
+                    2,
+                ));
+            }
+            super::report(&f.diagnostics, &f.sources);
+            return Err(1);
+        }
+    };
+    let Some(written) = &rec.rules_hash else {
+        return Ok(file);
+    };
+    if rules_hash(&file.sources) == written.value {
+        return Ok(file);
+    }
+    if any_rules {
+        note(&format!(
+            "the rule file `{shown}` has changed since this game was saved; going on with it as it is now (--any-rules)"
+        ));
+        return Ok(file);
+    }
+    if rec.rules_text.is_some() {
+        return from_record(&format!("the rule file `{shown}` has changed since this game was saved"));
+    }
+    Err(reject(
+        Diagnostic::error(
+            "sow::record::rules_changed",
+            format!("the rule file `{shown}` is not the one this game was played with"),
+            written.span,
+            "the hash of the rules the game was played with",
+        )
+        .with_label(rec.rules.span, "this file's rules hash differently")
+        .with_help(
+            "the file was edited since the game was saved, or the record was moved beside another file of that name; \
+             `--any-rules` goes on with the file as it is now (its moves are still checked one by one)",
+        ),
+        1,
+    ))
+}
+
+/// Says on stderr how a record's game was loaded when it is not from its rule file as it was.
+fn note(text: &str) {
+    eprintln!("note: {text}");
+}
+
+/// Reads the record at `path`, loads its rules (see [`load_rules`]) and plays its moves, checking
+/// each. On failure the diagnostic is printed and the exit code returned: 2 when a file cannot be
+/// read, else 1.
+pub fn open(path: &Path, any_rules: bool) -> Result<Opened, u8> {
     let text = read(path).map_err(|d| super::fail(d, 2))?;
     let mut sources = crate::diagnostic::Sources::default();
     let file = sources.add(path.to_path_buf(), text.clone());
@@ -497,7 +665,7 @@ pub fn open(path: &Path) -> Result<Opened, u8> {
         1
     };
     let rec = parse(path, file, &text).map_err(|d| reject(d, &sources))?;
-    let loaded = super::load(&rec.rules.value, &rec.sets)?;
+    let loaded = load_rules(&rec, any_rules, &sources)?;
     let game = &loaded.game;
     let start = start_position(
         game,
@@ -540,6 +708,7 @@ pub fn open(path: &Path) -> Result<Opened, u8> {
         plies,
         players: rec.players,
         result: rec.result,
+        with_rules: rec.rules_text.is_some(),
         loaded,
         sources,
     })
@@ -586,6 +755,10 @@ pub struct Draft<'a> {
     pub moves: Vec<String>,
     /// The result line.
     pub result: String,
+    /// The hash of the rules played ([`rules_hash`]).
+    pub rules_hash: String,
+    /// The rule file's text, to be saved in the record (`save --with-rules`).
+    pub rules_text: Option<&'a str>,
 }
 
 impl Draft<'_> {
@@ -598,6 +771,7 @@ impl Draft<'_> {
         s.push('\n');
         s.push_str("# a game of sowlang; `sowlang replay FILE` shows it, `sowlang play --load FILE` goes on with it\n");
         s.push_str(&format!("rules: {}\n", rules.display()));
+        s.push_str(&format!("rules-hash: {}\n", self.rules_hash));
         for o in self.sets {
             s.push_str(&format!("set: {}={}\n", o.name, o.value));
         }
@@ -614,6 +788,13 @@ impl Draft<'_> {
             s.push_str(&format!("moves: {}\n", chunk.join(" ")));
         }
         s.push_str(&format!("result: {}\n", self.result));
+        if let Some(text) = self.rules_text {
+            s.push_str("# the rules the game was played with, used when the rule file is missing or has changed\n");
+            for line in text.lines() {
+                // Trailing spaces are kept, so the saved text hashes as the file did.
+                s.push_str(&format!("rules-text: {line}\n"));
+            }
+        }
         s
     }
 }

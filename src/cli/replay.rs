@@ -23,13 +23,17 @@ pub struct Args {
     /// Draw the board from this player's side.
     #[arg(long, value_enum, default_value_t = Side::South)]
     side: Side,
+    /// Go on with the record's rule file as it is now even if it has changed since the game was
+    /// saved (the record's moves are still checked one by one).
+    #[arg(long)]
+    any_rules: bool,
     #[command(flatten)]
     output: Output,
 }
 
 /// Runs `replay`.
 pub fn run(args: Args) -> u8 {
-    let opened = match record::open(&args.record) {
+    let opened = match record::open(&args.record, args.any_rules) {
         Ok(o) => o,
         Err(code) => return code,
     };

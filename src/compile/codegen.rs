@@ -13,6 +13,7 @@ pub(crate) struct Gen {
     pits: usize,
     ops: Vec<Op>,
     sets: Vec<PitSet>,
+    words: Vec<Vec<String>>,
     depth: u32,
     max: u32,
 }
@@ -23,6 +24,7 @@ impl Gen {
             pits,
             ops: Vec::new(),
             sets: Vec::new(),
+            words: Vec::new(),
             depth: 0,
             max: 0,
         }
@@ -58,12 +60,21 @@ impl Gen {
         }
     }
 
+    /// Where a choice's option words are kept (past the end of `words` when it has none).
+    fn words_index(&mut self, words: &[String]) -> u32 {
+        if !words.is_empty() {
+            self.words.push(words.to_vec());
+        }
+        (self.words.len() - usize::from(!words.is_empty())) as u32
+    }
+
     fn finish(mut self, f: impl FnOnce(&mut Self)) -> Code {
         f(&mut self);
         debug_assert_eq!(self.depth, 1, "a program leaves one value");
         Code {
             ops: self.ops,
             sets: self.sets,
+            words: self.words,
             depth: self.max,
             quick: Quick::Run,
         }
@@ -122,6 +133,10 @@ impl Gen {
             BoolExpr::Bool(b) => self.push(Op::Int(i64::from(*b))),
             BoolExpr::Final | BoolExpr::NoMoves | BoolExpr::CanFeed | BoolExpr::Repeated | BoolExpr::Clockwise => {
                 self.push(Op::Flag(flag(e).expect("a flag")));
+            }
+            BoolExpr::CanMove(p) => {
+                self.who(p);
+                self.unary(Op::CanMove);
             }
             BoolExpr::Claimed(p) => {
                 self.place(p);
@@ -246,11 +261,12 @@ impl Gen {
                 self.who(p);
                 self.unary(Op::RoundsWon);
             }
-            IntExpr::Choose(items) => {
+            IntExpr::Choose(items, words) => {
                 for i in items {
                     self.num(i);
                 }
-                self.op(Op::Choose(items.len() as u32, false), items.len() as u32);
+                let w = self.words_index(words);
+                self.op(Op::Choose(items.len() as u32, false, w), items.len() as u32);
             }
             IntExpr::ChooseRange(lo, hi) => {
                 self.num(lo);
@@ -350,11 +366,12 @@ impl Gen {
                 self.push(Op::Rightmost(i));
             }
             PitExpr::Memory(r, whose) => self.memory(*r, whose),
-            PitExpr::Choose(items) => {
+            PitExpr::Choose(items, words) => {
                 for i in items {
                     self.place(i);
                 }
-                self.op(Op::Choose(items.len() as u32, true), items.len() as u32);
+                let w = self.words_index(words);
+                self.op(Op::Choose(items.len() as u32, true, w), items.len() as u32);
             }
             PitExpr::ChooseIn(s) => {
                 let i = self.set_index(s);
@@ -456,6 +473,7 @@ fn test(e: &BoolExpr, pits: usize) -> Option<Test> {
         | BoolExpr::Or(..)
         | BoolExpr::InRange(_)
         | BoolExpr::InSet(..)
+        | BoolExpr::CanMove(_)
         | BoolExpr::SameBool(..) => None,
     }
 }

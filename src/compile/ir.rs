@@ -40,6 +40,13 @@ pub struct Game {
     pub grand_slam: Option<GrandSlam>,
     /// End rules in order.
     pub ends: Vec<EndRule>,
+    /// The end rules of `end game | round` actions: a rule's `then` names one
+    /// ([`Then::EndGame`]).
+    pub stated_ends: Vec<EndRule>,
+    /// Rules `at round start`, in order: carried out once a round is set up (the first included).
+    pub round_starts: Vec<Rule>,
+    /// Rules `at round end`, in order: carried out once a round's result is counted.
+    pub round_ends: Vec<Rule>,
     /// Rounds, if the game is a match.
     pub rounds: Option<Rounds>,
     /// Some rule claims pits (the position shows `claimed`).
@@ -352,6 +359,9 @@ pub enum Then {
     End,
     /// The mover moves again.
     AnotherMove,
+    /// The move stops and the game (or the round) ends by `Game::stated_ends[i]` (an `end game |
+    /// round` action).
+    EndGame(u16),
 }
 
 /// Who receives seeds.
@@ -523,6 +533,8 @@ pub struct EndRule {
     pub reads_only_stores: bool,
     /// How the engine tests the rule after a move (worked out from the fields above).
     pub test: EndTest,
+    /// An `end game` action's rule: in a game of rounds, the match ends with the round.
+    pub whole_game: bool,
     /// For a rule that reads only the stores, in a game with few seeds: its answer for every pair
     /// of store counts, worked out by the engine's evaluator the first time the rule is tested
     /// (see `Game::store_table`).
@@ -805,6 +817,8 @@ pub enum Expr {
     PitOf(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `seeds(P)`.
     Seeds(Box<Expr>),
+    /// `can_move(P)`: P would have a legal move (a pass aside) if it were P's turn on this board.
+    CanMove(Box<Expr>),
     /// `captured(P)`.
     Captured(Box<Expr>),
     /// `rounds_won(P)`.
@@ -833,7 +847,8 @@ pub enum Expr {
     /// flag says so.
     Memory(MemoryRef, bool, Box<Expr>),
     /// `choose(A, B, ..)`: the value the mover chooses among those listed.
-    Choose(Vec<Expr>),
+    /// The words naming the options, in order (none: the options are written as their values).
+    Choose(Vec<Expr>, Vec<String>),
     /// `choose(SET)`: the pit of the set the mover chooses.
     ChooseIn(Box<SetExpr>),
     /// `choose(LOW..HIGH)`: the number the mover chooses.
@@ -879,6 +894,7 @@ impl Expr {
             | Expr::Relation(_, x)
             | Expr::Store(x)
             | Expr::Seeds(x)
+            | Expr::CanMove(x)
             | Expr::Captured(x)
             | Expr::RoundsWon(x)
             | Expr::Field(x, _)
@@ -889,7 +905,7 @@ impl Expr {
             Expr::Aggregate(_, s) | Expr::ChooseIn(s) => set(s),
             Expr::Seek(x, s, _) => x.mentions(pred) || set(s),
             Expr::Binary(_, a, b) | Expr::ChooseRange(a, b) => a.mentions(pred) || b.mentions(pred),
-            Expr::Choose(items) => items.iter().any(|i| i.mentions(pred)),
+            Expr::Choose(items, _) => items.iter().any(|i| i.mentions(pred)),
             Expr::InRange(a, b, c) | Expr::If(a, b, c) | Expr::PitOf(a, b, c) => a.mentions(pred) || b.mentions(pred) || c.mentions(pred),
             Expr::InSet(a, items) => a.mentions(pred) || items.iter().any(|i| i.mentions(pred)),
         }
@@ -905,6 +921,8 @@ pub struct Code {
     pub ops: Vec<Op>,
     /// The sets of pits its `Any`, `Size`, ... ops walk.
     pub sets: Vec<PitSet>,
+    /// The words naming the options of its `Choose` ops that name them.
+    pub words: Vec<Vec<String>>,
     /// The most values on the stack at once.
     pub depth: u32,
     /// How the engine answers the condition without running `ops`, when it can (most conditions).
@@ -951,6 +969,7 @@ impl Code {
         Code {
             ops: vec![Op::Int(n)],
             sets: Vec::new(),
+            words: Vec::new(),
             depth: 1,
             quick: Quick::Run,
         }
@@ -1204,6 +1223,8 @@ pub enum Op {
     Other,
     /// Player → the seeds in their row.
     Seeds,
+    /// Pops a player: would they have a legal move on this board?
+    CanMove,
     /// Player → the seeds in their store.
     Captured,
     /// Player → the rounds they won.
@@ -1231,8 +1252,8 @@ pub enum Op {
     /// Number and `n` more → the number is one of them?
     InSet(u32),
     /// Pop that many values (pits when the flag says so) and push the one the mover chooses among
-    /// them.
-    Choose(u32, bool),
+    /// them; the options' words are the code's `words` at the last index (none past its end).
+    Choose(u32, bool, u32),
     /// Push the pit the mover chooses of a set.
     ChooseIn(u32),
     /// Pop the highest number and the lowest, and push the one the mover chooses between them.

@@ -36,6 +36,7 @@ pub fn compile(checked: &Checked) -> Game {
                 _ => None,
             })
             .collect(),
+        stated_ends: Default::default(),
     };
     let (memory, memory_start) = lower.memory_layout(items);
     lower.memory = memory;
@@ -71,6 +72,17 @@ pub fn compile(checked: &Checked) -> Game {
             _ => None,
         })
         .collect();
+    let round_rules = |moment: ast::Moment| -> Vec<Rule> {
+        items
+            .iter()
+            .filter_map(|i| match &i.kind {
+                ItemKind::At(m, def) if *m == moment => Some(lower.rule(def)),
+                _ => None,
+            })
+            .collect()
+    };
+    let round_starts = round_rules(ast::Moment::RoundStart);
+    let round_ends = round_rules(ast::Moment::RoundEnd);
     let feeding = items.iter().find_map(|i| match &i.kind {
         ItemKind::Feeding(None) => Some(Feeding::Required),
         ItemKind::Feeding(Some(p)) => Some(Feeding::Penalty(lower.player(p))),
@@ -85,50 +97,14 @@ pub fn compile(checked: &Checked) -> Game {
     let ends: Vec<EndRule> = items
         .iter()
         .filter_map(|i| match &i.kind {
-            ItemKind::End(name, cond, remaining, from, result) => {
-                let when = lower.expr(cond);
-                let asks_can_feed = when.mentions(&|e| matches!(e, Expr::CanFeed));
-                Some(
-                    EndRule {
-                        name: name.node.clone(),
-                        asks_moves: asks_can_feed || when.mentions(&|e| matches!(e, Expr::NoMoves)),
-                        asks_can_feed,
-                        reads_repeated: when.mentions(&|e| matches!(e, Expr::Repeated)),
-                        reads_only_stores: !when.mentions(&|e| match e {
-                            Expr::Captured(who) => !matches!(**who, Expr::Player(_)),
-                            _ => !matches!(
-                                e,
-                                Expr::Int(_)
-                                    | Expr::Bool(_)
-                                    | Expr::Player(_)
-                                    | Expr::Total
-                                    | Expr::Neg(_)
-                                    | Expr::Not(_)
-                                    | Expr::Binary(..)
-                                    | Expr::InRange(..)
-                                    | Expr::InSet(..)
-                            ),
-                        }),
-                        when: Gen::bool(lower.pits, &lower.typer.bool(&when)),
-                        result: result.as_ref().map(|r| match r {
-                            ast::EndResult::Winner(p) => EndResult::Winner(lower.player(p)),
-                            ast::EndResult::Loser(p) => EndResult::Loser(lower.player(p)),
-                            ast::EndResult::Draw => EndResult::Draw,
-                        }),
-                        test: EndTest::General,
-                        store_table: Default::default(),
-                        remaining_from: from.as_ref().map(|pits| lower.pits(pits)),
-                        remaining: match remaining {
-                            None | Some(ast::Remaining::Uncounted) => Remaining::Uncounted,
-                            Some(ast::Remaining::Owner) => Remaining::Owner,
-                            Some(ast::Remaining::To(p)) => Remaining::To(lower.player(p)),
-                            Some(ast::Remaining::Split) => Remaining::Split,
-                            Some(ast::Remaining::InPlace) => Remaining::InPlace,
-                        },
-                    }
-                    .with_test(),
-                )
-            }
+            ItemKind::End(name, cond, remaining, from, result) => Some(lower.end_rule(
+                &name.node,
+                lower.expr(cond),
+                remaining.as_ref(),
+                from.as_deref(),
+                result.as_ref(),
+                false,
+            )),
             _ => None,
         })
         .collect();
@@ -179,7 +155,8 @@ pub fn compile(checked: &Checked) -> Game {
     let uses_can_feed = items
         .iter()
         .any(|i| matches!(&i.kind, ItemKind::End(_, cond, ..) if mentions(cond, "can_feed")));
-    let sides: Vec<Option<Player>> = (0..cells).map(|c| geometry.side_of(c as Cell)).collect();
+    // A pit's `.side`: its row's player, or on a board owned by halves the half's.
+    let sides: Vec<Option<Player>> = (0..cells).map(|c| geometry.part_of(c as Cell)).collect();
     let chooses_way = |rules: &Vec<Rule>| {
         rules
             .iter()
@@ -233,6 +210,9 @@ pub fn compile(checked: &Checked) -> Game {
         feeding,
         grand_slam,
         ends,
+        stated_ends: lower.stated_ends.take(),
+        round_starts,
+        round_ends,
         rounds,
         uses_claims,
         uses_closed,
@@ -412,7 +392,7 @@ fn may_be_store(e: &PitExpr, sows_into_store: bool) -> bool {
         PitExpr::FirstLapEnd => sows_into_store,
         // A rule may keep any pit in memory, a store too.
         PitExpr::Memory(..) => true,
-        PitExpr::Choose(items) => items.iter().any(|i| may_be_store(i, sows_into_store)),
+        PitExpr::Choose(items, _) => items.iter().any(|i| may_be_store(i, sows_into_store)),
         PitExpr::ChooseIn(_) => false,
     }
 }
@@ -466,9 +446,64 @@ struct Lower<'a> {
     memory: Vec<MemorySlot>,
     /// The tracks declared by name (`track "NAME" = ...`).
     tracks: Vec<(String, Vec<ast::TrackPiece>)>,
+    /// The end rules `end game | round` actions carry out, in the order met.
+    stated_ends: std::cell::RefCell<Vec<EndRule>>,
 }
 
 impl Lower<'_> {
+    /// An end rule: an `end` item's (whose condition is `when`), or the one an `end game | round`
+    /// action carries out (`when` true; `whole_game`: a match of rounds ends with it).
+    fn end_rule(
+        &self,
+        name: &str,
+        when: Expr,
+        remaining: Option<&ast::Remaining>,
+        from: Option<&ast::Expr>,
+        result: Option<&ast::EndResult>,
+        whole_game: bool,
+    ) -> EndRule {
+        let asks_can_feed = when.mentions(&|e| matches!(e, Expr::CanFeed));
+        EndRule {
+            name: name.to_string(),
+            asks_moves: asks_can_feed || when.mentions(&|e| matches!(e, Expr::NoMoves)),
+            asks_can_feed,
+            reads_repeated: when.mentions(&|e| matches!(e, Expr::Repeated)),
+            reads_only_stores: !when.mentions(&|e| match e {
+                Expr::Captured(who) => !matches!(**who, Expr::Player(_)),
+                _ => !matches!(
+                    e,
+                    Expr::Int(_)
+                        | Expr::Bool(_)
+                        | Expr::Player(_)
+                        | Expr::Total
+                        | Expr::Neg(_)
+                        | Expr::Not(_)
+                        | Expr::Binary(..)
+                        | Expr::InRange(..)
+                        | Expr::InSet(..)
+                ),
+            }),
+            when: Gen::bool(self.pits, &self.typer.bool(&when)),
+            result: result.map(|r| match r {
+                ast::EndResult::Winner(p) => EndResult::Winner(self.player(p)),
+                ast::EndResult::Loser(p) => EndResult::Loser(self.player(p)),
+                ast::EndResult::Draw => EndResult::Draw,
+            }),
+            test: EndTest::General,
+            store_table: Default::default(),
+            remaining_from: from.map(|pits| self.pits(pits)),
+            remaining: match remaining {
+                None | Some(ast::Remaining::Uncounted) => Remaining::Uncounted,
+                Some(ast::Remaining::Owner) => Remaining::Owner,
+                Some(ast::Remaining::To(p)) => Remaining::To(self.player(p)),
+                Some(ast::Remaining::Split) => Remaining::Split,
+                Some(ast::Remaining::InPlace) => Remaining::InPlace,
+            },
+            whole_game,
+        }
+        .with_test()
+    }
+
     /// Where each value of `memory { }` lies, and every value at the start.
     fn memory_layout(&self, items: &[Item]) -> (Vec<MemorySlot>, Vec<i64>) {
         let mut slots = Vec::new();
@@ -601,6 +636,8 @@ impl Lower<'_> {
                     when: self.after_sowing(|l| l.cond(cond)),
                     after: true,
                 }),
+                // The phase sets aside a usual forbid (check made sure one has the name).
+                ItemKind::Drop(ast::DropKind::Forbid, name) => forbids.retain(|f| f.reason != name.node),
                 ItemKind::Forbid(reason, cond) => forbids.push(Forbid {
                     reason: reason.node.clone(),
                     when: self.after_sowing(|l| l.cond(cond)),
@@ -618,6 +655,8 @@ impl Lower<'_> {
                     after_moves_choose |= self.typer.chooses.get();
                     self.typer.chooses.set(chose_before || self.typer.chooses.get());
                 }
+                // A round's start and end are no moment of a move: the game keeps those rules.
+                ItemKind::At(ast::Moment::RoundStart | ast::Moment::RoundEnd, _) => {}
                 ItemKind::At(moment, def) => {
                     let chose_before = self.typer.chooses.replace(false);
                     moments[*moment as usize].push(self.rule(def));
@@ -793,6 +832,18 @@ impl Lower<'_> {
                         add: matches!(a.node, ast::Action::Add(..)),
                     });
                 }
+                ast::Action::End(end) => {
+                    let mut stated = self.stated_ends.borrow_mut();
+                    stated.push(self.end_rule(
+                        &def.name.node,
+                        Expr::Bool(true),
+                        end.remaining.as_ref(),
+                        end.from.as_deref(),
+                        end.result.as_ref(),
+                        end.whole_game,
+                    ));
+                    then = Then::EndGame((stated.len() - 1) as u16);
+                }
                 ast::Action::Then(t) => {
                     then = match t {
                         ast::Then::End => Then::End,
@@ -896,10 +947,21 @@ impl Lower<'_> {
                 }
                 "other" => Expr::Other(b(&args[0])),
                 "seeds" => Expr::Seeds(b(&args[0])),
+                "can_move" => Expr::CanMove(b(&args[0])),
                 "captured" => Expr::Captured(b(&args[0])),
                 "rounds_won" => Expr::RoundsWon(b(&args[0])),
                 "choose" if args.len() == 1 && is_set(&args[0]) => Expr::ChooseIn(Box::new(self.set(&args[0]))),
-                "choose" => Expr::Choose(args.iter().map(|a| self.expr(a)).collect()),
+                "choose" => {
+                    // The words of named options (`1 as "stop"`); check has seen that all or none have one.
+                    let words = args
+                        .iter()
+                        .filter_map(|a| match &a.kind {
+                            ExprKind::Labelled(_, w) => Some(w.node.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    Expr::Choose(args.iter().map(|a| self.expr(a)).collect(), words)
+                }
                 f => {
                     let agg = match f {
                         "any" => Aggregate::Any,
@@ -961,6 +1023,8 @@ impl Lower<'_> {
             ExprKind::Parity(x, even) => Expr::Parity(b(x), *even),
             ExprKind::If(c, x, y) => Expr::If(b(c), b(x), b(y)),
             ExprKind::ChooseRange(lo, hi) => Expr::ChooseRange(b(lo), b(hi)),
+            // A named option of `choose` is its value; the word was read with the choice.
+            ExprKind::Labelled(value, _) => self.expr(value),
             // A set used where a value is expected was rejected by check; as a pit list it is
             // handled by `pits`.
             ExprKind::Where(..) => Expr::Bool(false),

@@ -302,7 +302,12 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
     let sow = &phase.sow;
     let pits = game.pit_count();
     let cells = pits + 2;
-    let plain_board = game.rows == 1 && game.shared == 0 && !game.ring && game.choices == 1 && cells <= LANES;
+    let plain_board = game.rows == 1
+        && game.shared == 0
+        && !game.ring
+        && game.choices == 1
+        && game.halves == crate::board::Halves::None
+        && cells <= LANES;
     let plain_rules = game.triggers.is_empty()
         && game.rounds.is_none()
         && !game.uses_claims

@@ -48,7 +48,8 @@ pub(crate) enum PitExpr {
     /// `PIT + k`, `PIT - k`: k places along the track (back for k below 0).
     Along(Box<PitExpr>, Box<IntExpr>),
     /// `choose(A, B, ..)`: the pit the mover chooses among those listed.
-    Choose(Vec<PitExpr>),
+    /// With the words naming the options (none: written as the mover names the pits).
+    Choose(Vec<PitExpr>, Vec<String>),
     /// `choose(SET)`: the pit the mover chooses of a set.
     ChooseIn(Box<Pits>),
 }
@@ -137,7 +138,8 @@ pub(crate) enum IntExpr {
     /// A number kept in memory.
     Memory(MemoryRef, Box<Whose>),
     /// `choose(A, B, ..)`: the number the mover chooses among those listed.
-    Choose(Vec<IntExpr>),
+    /// With the words naming the options (none: written as their values).
+    Choose(Vec<IntExpr>, Vec<String>),
     /// `choose(LOW..HIGH)`: the number the mover chooses between two.
     ChooseRange(Box<IntExpr>, Box<IntExpr>),
 }
@@ -153,6 +155,8 @@ pub(crate) enum BoolExpr {
     NoMoves,
     /// The player to move has a legal move that leaves the other player's row with seeds.
     CanFeed,
+    /// `can_move(P)`.
+    CanMove(PlayerExpr),
     /// The position occurred before.
     Repeated,
     /// The move sows clockwise by choice.
@@ -214,7 +218,7 @@ enum Ty {
 fn ty(e: &Expr) -> Ty {
     match e {
         Expr::If(_, a, _) => ty(a),
-        Expr::Choose(items) => items.first().map_or(Ty::Int, ty),
+        Expr::Choose(items, _) => items.first().map_or(Ty::Int, ty),
         Expr::ChooseIn(_) => Ty::Pit,
         Expr::ChooseRange(..) => Ty::Int,
         Expr::Memory(_, true, _) | Expr::NoPit => Ty::Pit,
@@ -239,6 +243,7 @@ fn ty(e: &Expr) -> Ty {
         | Expr::Clockwise
         | Expr::NoMoves
         | Expr::CanFeed
+        | Expr::CanMove(_)
         | Expr::Repeated
         | Expr::Not(_)
         | Expr::InRange(..)
@@ -309,6 +314,7 @@ impl Typer {
             Expr::Clockwise => BoolExpr::Clockwise,
             Expr::NoMoves => BoolExpr::NoMoves,
             Expr::CanFeed => BoolExpr::CanFeed,
+            Expr::CanMove(p) => BoolExpr::CanMove(self.player(p)),
             Expr::Repeated => {
                 self.repeated.set(true);
                 BoolExpr::Repeated
@@ -437,9 +443,9 @@ impl Typer {
             Expr::Field(p, PitField::Row) => IntExpr::Row(self.pit(p)),
             Expr::Field(p, _) => IntExpr::Number(self.pit(p)),
             Expr::Memory(r, _, whose) => IntExpr::Memory(*r, Box::new(self.whose(*r, whose))),
-            Expr::Choose(items) => {
+            Expr::Choose(items, words) => {
                 self.chooses.set(true);
-                IntExpr::Choose(items.iter().map(|i| self.int(i)).collect())
+                IntExpr::Choose(items.iter().map(|i| self.int(i)).collect(), words.clone())
             }
             Expr::ChooseRange(lo, hi) => {
                 self.chooses.set(true);
@@ -551,7 +557,7 @@ impl Typer {
             Expr::Aggregate(_, set) => PitExpr::Rightmost(Box::new(self.set(set))),
             Expr::NoPit => PitExpr::NoPit,
             Expr::Memory(r, _, whose) => PitExpr::Memory(*r, Box::new(self.whose(*r, whose))),
-            Expr::Choose(_) | Expr::ChooseIn(_) => {
+            Expr::Choose(..) | Expr::ChooseIn(_) => {
                 self.chooses.set(true);
                 self.chosen_pit(e)
             }
@@ -561,7 +567,7 @@ impl Typer {
 
     fn chosen_pit(&self, e: &Expr) -> PitExpr {
         match e {
-            Expr::Choose(items) => PitExpr::Choose(items.iter().map(|i| self.pit(i)).collect()),
+            Expr::Choose(items, words) => PitExpr::Choose(items.iter().map(|i| self.pit(i)).collect(), words.clone()),
             Expr::ChooseIn(set) => PitExpr::ChooseIn(Box::new(self.set(set))),
             _ => unreachable!("ty() said this is a pit"),
         }

@@ -112,7 +112,8 @@ impl Game {
     }
 
     /// The rules `at turn start`, before the move's seeds are lifted: every one that holds is carried
-    /// out, in order. Returns the seeds they took.
+    /// out, in order, until one ends the game. Returns the seeds they took, and the end rule of one
+    /// that ended the game.
     #[cold]
     #[inline(never)]
     pub(super) fn turn_start_rules(
@@ -123,7 +124,7 @@ impl Game {
         phase: &Phase,
         captured: &mut Option<CaptureLog>,
         log: &mut impl Narrate,
-    ) -> u32 {
+    ) -> (u32, Option<u16>) {
         let track = phase.track(turn.mover, turn.cw);
         let mut taken = 0;
         for rule in &phase.turn_starts {
@@ -136,9 +137,12 @@ impl Game {
                 taken += self
                     .fire(board, turn, None, origin, origin, 0, phase, rule, taken, captured, log)
                     .taken;
+                if let Then::EndGame(i) = rule.then {
+                    return (taken, Some(i));
+                }
             }
         }
-        taken
+        (taken, None)
     }
 
     /// Carries out the actions of the capture rule `rule`, which holds at the end of a lap.

@@ -94,17 +94,25 @@ impl Game {
         };
         let mut hash_delta = sown.hash_delta;
         let mut another = sown.another;
+        let mut ended = sown.ended;
         // `sown` goes by value: a reference would keep it in memory on every move, for a rule few
         // games have.
-        if !phase.after_moves.is_empty() {
-            let (changed, again) = self.after_move(&mut pos.board, turn, origin, sown, phase, log);
+        if ended.is_none() && !phase.after_moves.is_empty() {
+            let (changed, again, end) = self.after_move(&mut pos.board, turn, origin, sown, phase, log);
             if changed {
                 // The memory or the seeds changed: the position's identity is worked out afresh.
                 hash_delta = None;
             }
             another |= again;
+            ended = end;
         }
         pos.ply += 1;
+        if let Some(i) = ended {
+            // A rule ended the game (or the round) where it fired: the turn passes, and no end rule
+            // of the file is read before it.
+            pos.to_move = mover.other();
+            return self.end_and_go_on(pos, mover, &self.stated_ends[i as usize], hints, log);
+        }
         if penalty_possible && self.row_seeds(&pos.board, mover.other()) == 0 {
             self.feeding_penalty(pos, mover, log);
             return None;
@@ -147,8 +155,8 @@ impl Game {
 
     /// The `after move` rules of `phase`, after the sowing of `turn`'s move from `origin`: every one
     /// whose condition holds is carried out, in order, each reading what the ones before it left.
-    /// Returns whether the memory, the seeds or the claims changed, and whether a rule gave the
-    /// mover another move.
+    /// Returns whether the memory, the seeds or the claims changed, whether a rule gave the mover
+    /// another move, and the end rule of one that ended the game (the rules after it are not read).
     #[cold]
     #[inline(never)]
     pub(super) fn after_move(
@@ -159,7 +167,7 @@ impl Game {
         sown: Sown,
         phase: &Phase,
         log: &mut impl Narrate,
-    ) -> (bool, bool) {
+    ) -> (bool, bool, Option<u16>) {
         let before = board.clone();
         let track = phase.track(turn.mover, turn.cw);
         let mut another = false;
@@ -175,10 +183,13 @@ impl Game {
             if ctx.bool(&rule.when) {
                 self.act(board, &snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, None, log);
                 self.narrate_then(rule, log);
+                if let Then::EndGame(i) = rule.then {
+                    return (*board != before, another, Some(i));
+                }
                 another |= rule.then == Then::AnotherMove;
             }
         }
-        (*board != before, another)
+        (*board != before, another, None)
     }
 
     /// `pass when unable`: the player to move who has no legal move passes the turn when the other
@@ -248,6 +259,7 @@ impl Game {
             &Remaining::To(Code::constant(receiver.index() as i64)),
             None,
             None,
+            false,
             mover,
             log,
         );

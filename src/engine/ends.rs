@@ -46,7 +46,7 @@ impl Game {
     ) -> Option<Moves> {
         match self.end_rule_holding(pos, mover, repeated, stores_changed, hints) {
             (None, moves) => moves,
-            (Some(rule), _) => self.end_and_go_on(pos, mover, rule, hints, log),
+            (Some(rule), _) => self.end_and_go_on(pos, mover, &self.ends[rule], hints, log),
         }
     }
 
@@ -236,20 +236,20 @@ impl Game {
         &self,
         pos: &mut Position,
         mover: Player,
-        rule: usize,
+        rule: &EndRule,
         hints: Hints,
         log: &mut impl Narrate,
     ) -> Option<Moves> {
-        let mut rule = rule;
+        let mut ending = rule;
         let mut mover = mover;
         for _ in 0..MAX_EMPTY_ROUNDS {
-            let ending = &self.ends[rule];
             if !self.finish(
                 pos,
                 &ending.name,
                 &ending.remaining,
                 ending.remaining_from.as_ref(),
                 ending.result.as_ref(),
+                ending.whole_game,
                 mover,
                 log,
             ) {
@@ -260,7 +260,7 @@ impl Game {
             mover = pos.to_move.other();
             match self.end_rule_holding(pos, mover, false, true, hints) {
                 (None, moves) => return moves,
-                (Some(next), _) => rule = next,
+                (Some(next), _) => ending = &self.ends[next],
             }
         }
         pos.over = true;
@@ -303,6 +303,7 @@ impl Game {
         remaining: &Remaining,
         from: Option<&PitsExpr>,
         result: Option<&EndResult>,
+        whole_game: bool,
         mover: Player,
         log: &mut impl Narrate,
     ) -> bool {
@@ -406,6 +407,9 @@ impl Game {
             Outcome::North => pos.rounds_won[1] += 1,
             Outcome::Draw => {}
         }
+        if !self.round_ends.is_empty() {
+            self.round_rules(pos, &self.round_ends, mover, log);
+        }
         // Whatever the end rule left on the board goes back to its owner before the next round; a
         // middle row's pits nobody claimed have no owner, and keep their seeds into the next round.
         for c in 0..n2 {
@@ -416,9 +420,11 @@ impl Game {
         }
         pos.counted_in_place = false;
         let ctx = self.ctx_at(pos, mover);
-        if ctx.bool(&rounds.match_ends) {
+        if whole_game || ctx.bool(&rounds.match_ends) {
             let measure = if rounds.by_rounds { pos.rounds_won } else { self.scores(pos) };
             let winner = match measure[0].cmp(&measure[1]) {
+                // An `end game` that states its result decides the match with it.
+                _ if whole_game && result.is_some() => outcome,
                 std::cmp::Ordering::Greater => Outcome::South,
                 std::cmp::Ordering::Less => Outcome::North,
                 std::cmp::Ordering::Equal => Outcome::Draw,
@@ -443,6 +449,9 @@ impl Game {
             claimed: pos.board.claimed.to_vec(),
             opener: rounds.opener.map(|_| opener),
         });
+        if !self.round_starts.is_empty() {
+            self.round_rules(pos, &self.round_starts, opener, log);
+        }
         true
     }
 }

@@ -2,7 +2,7 @@
 //! in progress: a small stack machine, allocation-free for every usual expression.
 
 use super::choice::Choices;
-use super::{Board, Cell, Game, Player};
+use super::{Board, Cell, Game, Player, Position};
 use crate::compile::ir::{Code, Flag, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
 
 /// Values a program may hold at once without a heap allocation.
@@ -165,7 +165,7 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             inner.regs[Reg::Pit as usize] = c;
-            let in_row = set.row.as_ref().is_none_or(|p| self.game.side(c) == Some(self.player(p)));
+            let in_row = set.row.as_ref().is_none_or(|p| self.game.side_of(c) == Some(self.player(p)));
             if in_row && set.filters.iter().all(|cond| inner.bool(cond)) {
                 return c;
             }
@@ -495,9 +495,42 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The option the mover chose among `options` (pits when `pits`, else numbers): the first
-    /// outside a move; no pit when there is none to choose.
-    fn chosen(&self, options: &[i64], pits: bool) -> i64 {
+    /// `can_move(P)`: would P have a legal move other than a pass, were it P's turn on this board?
+    /// The moves are tried by the engine, whose rules may ask `can_move` in turn: asked inside
+    /// such a trial it answers true, so that each question is one level deep and ends.
+    #[cold]
+    #[inline(never)]
+    fn can_move(&self, p: Player) -> bool {
+        thread_local! {
+            static ASKING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        }
+        if ASKING.get() {
+            return true;
+        }
+        let pos = Position {
+            board: self.board.clone(),
+            to_move: p,
+            ply: self.ply,
+            round: self.round,
+            round_start: self.ply.saturating_sub(self.round_ply),
+            starter: self.starter,
+            opener: self.starter,
+            rounds_won: self.rounds_won,
+            over: false,
+            winner: None,
+            counted_in_place: false,
+            ended_by: None,
+            history: Default::default(),
+        };
+        ASKING.set(true);
+        let can = self.game.legal_moves(&pos).into_iter().any(|k| !self.game.is_pass(k));
+        ASKING.set(false);
+        can
+    }
+
+    /// The option the mover chose among `options` (pits when `pits`, else numbers; `words` name
+    /// them when the rules did): the first outside a move; no pit when there is none to choose.
+    fn chosen(&self, options: &[i64], pits: bool, words: &[&str]) -> i64 {
         let Some(&first) = options.first() else {
             return if pits { i64::from(NO_PIT) } else { 0 };
         };
@@ -505,7 +538,9 @@ impl<'a> Ctx<'a> {
             return first;
         };
         let i = choices.pick(options.len(), |i| {
-            if pits {
+            if let Some(w) = words.get(i) {
+                (*w).to_string()
+            } else if pits {
                 self.game.choice_name(self.mover, options[i] as Cell)
             } else {
                 options[i].to_string()
@@ -601,6 +636,7 @@ impl<'a> Ctx<'a> {
                 Op::Store => acc = i64::from(self.game.store(self.as_player(acc))),
                 Op::Other => acc = self.as_player(acc).other().index() as i64,
                 Op::Seeds => acc = i64::from(self.game.row_seeds(self.board, self.as_player(acc))),
+                Op::CanMove => acc = i64::from(self.can_move(self.as_player(acc))),
                 Op::Captured => acc = i64::from(self.count(self.game.store(self.as_player(acc)))),
                 Op::RoundsWon => acc = i64::from(self.rounds_won[self.as_player(acc).index()]),
                 Op::Not => acc = i64::from(acc == 0),
@@ -623,18 +659,24 @@ impl<'a> Ctx<'a> {
                     let x = pop!();
                     acc = i64::from(lo <= x && x <= acc);
                 }
-                Op::Choose(n, pits) => {
-                    // The options, then the last of them in `acc`.
+                Op::Choose(n, pits, w) => {
+                    // The options, then the last of them in `acc`; an option's word is the first
+                    // given to its value.
                     let n = n as usize;
                     sp -= n - 1;
+                    let words = code.words.get(w as usize);
                     let mut options: Vec<i64> = Vec::with_capacity(n);
-                    for &v in stack[sp..sp + n - 1].iter().chain(std::iter::once(&acc)) {
+                    let mut named: Vec<&str> = Vec::new();
+                    for (i, &v) in stack[sp..sp + n - 1].iter().chain(std::iter::once(&acc)).enumerate() {
                         let missing_pit = pits && v == i64::from(NO_PIT);
                         if !missing_pit && !options.contains(&v) {
                             options.push(v);
+                            if let Some(words) = words {
+                                named.push(&words[i]);
+                            }
                         }
                     }
-                    acc = self.chosen(&options, pits);
+                    acc = self.chosen(&options, pits, &named);
                 }
                 Op::ChooseIn(i) => {
                     let mut options: Vec<i64> = Vec::new();
@@ -642,7 +684,7 @@ impl<'a> Ctx<'a> {
                         options.push(i64::from(c));
                         true
                     });
-                    push!(self.chosen(&options, true));
+                    push!(self.chosen(&options, true, &[]));
                 }
                 Op::ChooseRange => {
                     let lo = pop!();
@@ -655,7 +697,11 @@ impl<'a> Ctx<'a> {
                         }
                         _ => {
                             let options: Vec<i64> = (lo..=hi).collect();
-                            if options.is_empty() { lo } else { self.chosen(&options, false) }
+                            if options.is_empty() {
+                                lo
+                            } else {
+                                self.chosen(&options, false, &[])
+                            }
                         }
                     };
                 }

@@ -718,7 +718,7 @@ impl Game {
                 *plies = played;
                 // Without rounds the game ends here, and a finished game keeps no history.
                 self.unpack(ff, &at, pos, &mut seen, REPEATS && self.rounds.is_some());
-                return Handed::GoOn(self.end_and_go_on(pos, mover, rule, hints, &mut Silent));
+                return Handed::GoOn(self.end_and_go_on(pos, mover, &self.ends[rule], hints, &mut Silent));
             }
             moves = next;
         };

@@ -233,7 +233,7 @@ impl Game {
     fn legal_pits(&self, pos: &Position, rules: MoveRules) -> Moves {
         if rules.open && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
             // With every pit open, a move is legal when its pit holds seeds.
-            let filled = if self.shared == 0 {
+            let filled = if self.shared == 0 && !self.plays_across {
                 self.filled_pits(&pos.board, pos.to_move)
             } else {
                 self.filled_playable(&pos.board, pos.to_move)
@@ -269,6 +269,7 @@ impl Game {
         }
         if self.choices == 1
             && self.shared == 0
+            && !self.plays_across
             && rules.phase.forbids.is_empty()
             && !rules.must_feed
             && !rules.sow_always
@@ -592,7 +593,7 @@ impl Game {
             return Err(Refusal::NoSuchPit);
         }
         let (pit, chosen_cw) = self.move_parts(k);
-        if self.shared > 0 && !self.may_play(pit) {
+        if (self.shared > 0 || self.plays_across) && !self.may_play(&pos.board, pos.to_move, pit) {
             return Err(Refusal::NotPlayable);
         }
         if self.choices > 1 && !rules.phase.sow.either && chosen_cw == rules.phase.sow.ccw {
@@ -708,6 +709,7 @@ impl Game {
             Refusal::CannotPass => "the rules let a player pass only while their `pass when` condition holds".into(),
             Refusal::NotPlayable => match self.play_from {
                 PlayFrom::Shared => "a move starts from a shared pit".into(),
+                PlayFrom::Owned => "a move starts from a pit the player owns".into(),
                 _ => "a move starts from one of the player's own pits".into(),
             },
             Refusal::Closed => "it is closed for this round".into(),

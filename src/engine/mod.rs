@@ -115,7 +115,7 @@ impl Game {
     /// How a pit chosen during a move is written after the move's pit: as the mover names their own
     /// pits (`a8`, `3`, `s2`), the opponent's with a `'` (`a8'`), a store as `store` (`store'`).
     pub fn choice_name(&self, mover: Player, c: Cell) -> String {
-        let theirs = self.side(c).is_some_and(|p| p != mover);
+        let theirs = self.side_of(c).is_some_and(|p| p != mover);
         let name = if self.is_store(c) {
             "store".to_string()
         } else {
@@ -171,10 +171,13 @@ impl Game {
             text = &text[..text.len() - 1];
         }
         if self.rows == 1 && self.choices == 1 && text.starts_with(|c: char| c.is_ascii_digit()) {
+            if text.ends_with('\'') {
+                return self.parse_pit(text);
+            }
             let pit: usize = text.parse().ok()?;
-            // A number past the player's own pits would otherwise be read as a shared pit, which
-            // is written `s1`: such a number names no pit.
-            if self.shared > 0 && (self.side_pits() + 1..=self.move_pits()).contains(&pit) {
+            // A number past the player's own pits would otherwise be read as a shared pit, written
+            // `s1`, an opponent's, written `1'`, or the pass, written `pass`: such a number names no pit.
+            if (self.side_pits() + 1..=self.move_pits()).contains(&pit) || self.is_pass(pit) {
                 return None;
             }
             return Some(pit);
@@ -196,7 +199,7 @@ impl Game {
 
     /// "south's pit 3", "north's store", "shared pit s2".
     pub fn describe(&self, c: Cell) -> String {
-        match self.side(c) {
+        match self.side_of(c) {
             Some(p) if self.is_store(c) => format!("{}'s store", p.name()),
             Some(p) => format!("{} {}", p.name(), self.pit_name(self.move_of(c))),
             None => format!("shared pit {}", self.pit_name(self.move_of(c))),
@@ -226,6 +229,11 @@ impl Game {
             ended_by: None,
             history: History::new(),
         };
+        if self.rounds.is_some() && !self.round_starts.is_empty() {
+            // The first round starts too.
+            let opener = pos.to_move;
+            self.round_rules(&mut pos, &self.round_starts, opener, &mut trace::Silent);
+        }
         pos.history.push(self.hash(&pos));
         pos
     }
@@ -259,22 +267,29 @@ impl Game {
             .fold(0u64, |bits, &c| (bits << 1) | u64::from(c != 0))
     }
 
-    /// May a move start from the player's pit `k` (1-based, as [`Game::pit`] reads it; past the
-    /// player's own pits, the shared ones)?
-    pub(crate) fn may_play(&self, k: usize) -> bool {
+    /// May `p` start a move from their pit `k` (1-based, as [`Game::pit`] reads it; past the
+    /// player's own pits, the shared ones, then the opponent's)?
+    pub(crate) fn may_play(&self, board: &Board, p: Player, k: usize) -> bool {
         let shared = k > self.side_pits();
         match self.play_from {
             PlayFrom::Own => !shared,
             PlayFrom::Shared => shared,
             PlayFrom::Any => true,
+            PlayFrom::Owned => self.owner(board, self.pit(p, k)) == Some(p),
         }
     }
 
-    /// On a board with shared pits, the pits `p` may play that hold seeds, as bits (bit `k-1` for
-    /// the player's pit `k`, the shared pits after the player's own).
+    /// On a board with shared pits, or where `p` plays the pits they own, the pits `p` may play that
+    /// hold seeds, as bits (bit `k-1` for the player's pit `k`, the shared pits after the player's
+    /// own, then the opponent's).
     #[cold]
     #[inline(never)]
     pub(crate) fn filled_playable(&self, board: &Board, p: Player) -> u64 {
+        if self.play_from == PlayFrom::Owned {
+            return (1..=self.move_pits())
+                .filter(|&k| board.cells[self.pit(p, k) as usize] != 0 && self.may_play(board, p, k))
+                .fold(0u64, |bits, k| bits | 1 << (k - 1));
+        }
         let own = match self.play_from {
             PlayFrom::Shared => 0,
             _ => self.filled_pits(board, p),

@@ -1,9 +1,37 @@
 //! Rounds: who opens the next one and how its board is set up from the seeds each player holds.
 
+use super::trace::Narrate;
 use super::{Board, Game, Outcome, Player, Position};
-use crate::compile::ir::{Fill, Opener, Rounds};
+use crate::compile::ir::{Fill, Opener, Rounds, Rule};
 
 impl Game {
+    /// The rules of a round's start or end (`rules`), in order, each that holds carried out on the
+    /// board the ones before it left; `mover` is the player who moved last (at the end) or who opens
+    /// the round (at the start).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn round_rules(&self, pos: &mut Position, rules: &[Rule], mover: Player, log: &mut impl Narrate) {
+        let phase = self.phases.last().expect("the usual rules");
+        for rule in rules {
+            // The rule's actions read the position as it was when it fired.
+            let frozen = pos.clone();
+            let ctx = self.ctx_at(&frozen, mover);
+            if ctx.bool(&rule.when) {
+                self.act(
+                    &mut pos.board,
+                    &frozen.board,
+                    &rule.actions,
+                    &rule.name,
+                    phase,
+                    false,
+                    ctx,
+                    None,
+                    log,
+                );
+            }
+        }
+    }
+
     /// Who opens the round after one that ended with `outcome`, whose last move `ender` made. Every
     /// seed is in a store by now. A drawn round, or equal seeds, leave it to alternation.
     pub(super) fn next_opener(&self, pos: &Position, rounds: &Rounds, outcome: Outcome, ender: Player) -> Player {
@@ -61,7 +89,11 @@ impl Game {
             std::cmp::Ordering::Equal => opener.other(),
         });
         if let Some(fill) = rounds.fill {
-            self.fill_pits(&mut pos.board, fill, &mut hand, copier);
+            if self.side_pits() == 0 {
+                self.fill_shared_ring(&mut pos.board, fill, &mut hand, opener);
+            } else {
+                self.fill_pits(&mut pos.board, fill, &mut hand, copier);
+            }
         }
         if rounds.deal {
             let fewest = hand.iter().copied().min().unwrap_or(0);
@@ -85,8 +117,10 @@ impl Game {
                 hand[copier.index()] -= seeds;
             }
         }
+        // The pits a set-up fills: the players' rows, or a ring owned by nobody.
+        let filled = if n == 0 { self.shared_pits() } else { 0..2 * n };
         if rounds.fill.is_some_and(|f| f.close_unfilled) {
-            for c in 0..2 * n {
+            for c in filled {
                 pos.board.closed[c] = pos.board.cells[c] == 0;
             }
         }
@@ -166,6 +200,24 @@ impl Game {
                     .filter(|&c| board.cells[c] == 0)
                     .collect();
                 put(board, &mut hand[p.index()], &empty, empty.len(), Some(p));
+            }
+        }
+    }
+
+    /// `setup fill N` on a ring owned by nobody: the round's opener fills the ring's empty pits in
+    /// ring order, from `s1`, N seeds each while their hand allows, and the other player goes on from
+    /// the next empty pit. Pits that kept seeds from the round before are left as they are.
+    fn fill_shared_ring(&self, board: &mut Board, fill: Fill, hand: &mut [u32; 2], opener: Player) {
+        board.closed.iter_mut().for_each(|c| *c = false);
+        let empty: Vec<usize> = self.shared_pits().filter(|&c| board.cells[c] == 0).collect();
+        let mut empty = empty.into_iter();
+        for p in [opener, opener.other()] {
+            let hand = &mut hand[p.index()];
+            while *hand > 0 && (*hand >= fill.per_pit || fill.remainder_next) {
+                let Some(c) = empty.next() else { return };
+                let seeds = (*hand).min(fill.per_pit);
+                *hand -= seeds;
+                board.cells[c] = seeds;
             }
         }
     }

@@ -39,9 +39,27 @@ impl Game {
         let mut taken = 0u32;
         let mut pulled: Option<Pull> = None;
         let mut final_last: Cell;
+        // A rule that ends the game stops the move where it fires.
+        let mut ended: Option<u16> = None;
         if !phase.turn_starts.is_empty() {
             only_moved = false;
-            taken += self.turn_start_rules(board, turn, origin, phase, &mut captured, log);
+            let (took, end) = self.turn_start_rules(board, turn, origin, phase, &mut captured, log);
+            taken += took;
+            if end.is_some() {
+                return Ok(Sown {
+                    another: false,
+                    last: origin,
+                    laps: 0,
+                    taken,
+                    lifted: 0,
+                    lap_start: origin,
+                    first_lap_end: origin,
+                    grand_slam: false,
+                    cw: turn.cw,
+                    hash_delta: None,
+                    ended: end,
+                });
+            }
         }
         // The states laps started in, to see a sowing that goes round for ever.
         let mut watch = LoopWatch::default();
@@ -75,6 +93,7 @@ impl Game {
                                 grand_slam: false,
                                 cw: turn.cw,
                                 hash_delta: Some(0),
+                                ended: None,
                             });
                         }
                         let (from, hand, after) = self.first_pick_up(board, turn, origin, sow, track);
@@ -190,6 +209,10 @@ impl Game {
                 if then == Then::End {
                     break;
                 }
+                if let Then::EndGame(i) = then {
+                    ended = Some(i);
+                    break;
+                }
             }
             // The pit a relay goes on from: `last`, or the one `relay from` names.
             let mut relay_pit = last;
@@ -248,6 +271,7 @@ impl Game {
             grand_slam,
             cw: turn.cw,
             hash_delta: only_moved.then_some(hash_delta),
+            ended,
         })
     }
 

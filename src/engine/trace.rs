@@ -580,10 +580,18 @@ impl Game {
                             .join(" ")
                     };
                     let opens = opener.map_or(String::new(), |p| format!("; {} opens it", p.name()));
+                    // A ring owned by nobody has no rows: the set-up filled the ring.
+                    let pits = if self.side_pits() == 0 {
+                        let ring: Vec<String> = self
+                            .shared_pits()
+                            .map(|c| if closed[c] { "closed".to_string() } else { cells[c].to_string() })
+                            .collect();
+                        format!("the ring [{}]", ring.join(" "))
+                    } else {
+                        format!("south [{}], north [{}]", row(Player::South), row(Player::North))
+                    };
                     format!(
-                        "round {round} is set up: south [{}], north [{}]; stores south {}, north {}{opens}",
-                        row(Player::South),
-                        row(Player::North),
+                        "round {round} is set up: {pits}; stores south {}, north {}{opens}",
                         cells[n],
                         cells[n + 1]
                     )

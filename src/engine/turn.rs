@@ -179,6 +179,9 @@ pub(super) struct Sown {
     /// the track (no capture, no trigger): then the next position's hash is the last one's plus this,
     /// a few additions instead of a pass over every cell.
     pub(super) hash_delta: Option<u64>,
+    /// A rule's `end game | round` stopped the move: the index of its end rule in
+    /// `Game::stated_ends`.
+    pub(super) ended: Option<u16>,
 }
 
 /// Seeds a capture rule took into the mover's hand to sow again (`sow taken`).

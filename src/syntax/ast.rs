@@ -163,6 +163,21 @@ pub enum Action {
     SowFrom(SowAgain),
     /// `close PITS` (true) or `open PITS` (false).
     Close(Vec<Expr>, bool),
+    /// `end game | round ...`: the move stops and the game (or round) ends.
+    End(EndAction),
+}
+
+/// What an `end game | round` action ends, and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndAction {
+    /// `end game` (else `end round`): in a game of rounds, the whole match ends.
+    pub whole_game: bool,
+    /// `remaining MODE`.
+    pub remaining: Option<Remaining>,
+    /// `remaining ... from PITS`.
+    pub from: Option<Box<Expr>>,
+    /// The result stated; `None`: the scores decide.
+    pub result: Option<EndResult>,
 }
 
 /// Where and which way the seeds a rule took are sown again.
@@ -304,6 +319,11 @@ pub enum Moment {
     LapEnd,
     /// `after capture`: right after a capture rule was carried out at the end of a lap.
     AfterCapture,
+    /// `at round start`: a round of a match is set up, before its first move.
+    RoundStart,
+    /// `at round end`: a round has ended (its result counted), before its seeds go back to their
+    /// owners and the next round is set up.
+    RoundEnd,
 }
 
 /// Which kind of named item `drop` removes.
@@ -427,6 +447,8 @@ pub enum ItemKind {
     BoardLayoutShared(Spanned<Vec<Expr>>),
     /// `board { middle row }`.
     BoardMiddle,
+    /// `owned by halves` (every row), or the middle row's (`middle row owned by halves`).
+    BoardHalves(crate::board::Halves),
     /// `board { ring EXPR [owned by halves|nobody] }`.
     BoardRing(Expr, RingOwner),
     /// `play from own|shared|any`.
@@ -593,6 +615,8 @@ pub enum ExprKind {
     Name(String),
     /// `f(a, b)`.
     Call(Spanned<String>, Vec<Expr>),
+    /// `VALUE as "WORD"`: an option of `choose(..)` with the word a move writes for it.
+    Labelled(Box<Expr>, Spanned<String>),
     /// `e.field`.
     Field(Box<Expr>, Spanned<String>),
     /// `-e`.
@@ -625,6 +649,7 @@ impl Expr {
         match &self.kind {
             ExprKind::Int(_) | ExprKind::Name(_) => None,
             ExprKind::Call(_, args) => args.iter().find_map(|a| a.find_map(f)),
+            ExprKind::Labelled(a, _) => a.find_map(f),
             ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) | ExprKind::Parity(b, _) => b.find_map(f),
             ExprKind::Binary(_, a, b) | ExprKind::Where(a, b) | ExprKind::ChooseRange(a, b) => a.find_map(f).or_else(|| b.find_map(f)),
             ExprKind::InRange(a, b, c) | ExprKind::If(a, b, c) => a.find_map(f).or_else(|| b.find_map(f)).or_else(|| c.find_map(f)),

@@ -551,6 +551,7 @@ fn is_board_stmt(rule: Rule) -> bool {
         Rule::board_pits
             | Rule::board_rows
             | Rule::board_middle
+            | Rule::board_halves
             | Rule::board_ring
             | Rule::board_seeds
             | Rule::layout_shared
@@ -601,6 +602,8 @@ fn moment_words(text: &str) -> MomentWords {
     match text.split_whitespace().collect::<Vec<_>>().as_slice() {
         [_, "turn", "start"] => MomentWords::At(Moment::TurnStart),
         [_, "lap", "end"] => MomentWords::At(Moment::LapEnd),
+        [_, "round", "start"] => MomentWords::At(Moment::RoundStart),
+        [_, "round", "end"] => MomentWords::At(Moment::RoundEnd),
         [_, "each", "seed"] => MomentWords::EachSeed,
         [_, "move", "end"] => MomentWords::MoveEnd,
         _ => MomentWords::At(Moment::AfterCapture),
@@ -814,7 +817,15 @@ impl Builder {
     fn block(&self, pair: Pair<Rule>) -> R<Vec<Item>> {
         let mut items: Vec<Item> = Vec::new();
         for p in children(pair) {
+            // `middle row owned by halves` is two settings: the row, and who owns it.
+            let middle_halves = p.as_rule() == Rule::board_middle && p.clone().into_inner().any(|o| o.as_str() == "halves");
             let item = self.item(p)?;
+            if middle_halves {
+                items.push(Item {
+                    kind: ItemKind::BoardHalves(crate::board::Halves::Middle),
+                    span: item.span,
+                });
+            }
             // A board's `seeds` lines are one setting, read in order: they are kept together.
             if let ItemKind::BoardSeeds(more) = &item.kind
                 && let Some(Item {
@@ -834,7 +845,10 @@ impl Builder {
     fn item(&self, pair: Pair<Rule>) -> R<Item> {
         // A track may end in a number expression, a `param` and `next round first` in optional words,
         // which swallow the blanks after them.
-        let span = if matches!(pair.as_rule(), Rule::sow_track | Rule::next_round_first | Rule::param_item) {
+        let span = if matches!(
+            pair.as_rule(),
+            Rule::sow_track | Rule::next_round_first | Rule::param_item | Rule::board_middle
+        ) {
             self.expr_span(&pair)
         } else {
             self.span(&pair)
@@ -955,6 +969,7 @@ impl Builder {
                 ItemKind::Track(name, self.track_path(inner.next().expect("path"))?)
             }
             Rule::board_middle => ItemKind::BoardMiddle,
+            Rule::board_halves => ItemKind::BoardHalves(crate::board::Halves::Board),
             Rule::board_ring => {
                 let size = self.expr(inner.next().expect("expr"))?;
                 ItemKind::BoardRing(
@@ -966,6 +981,7 @@ impl Builder {
                 )
             }
             Rule::play_from_item => ItemKind::PlayFrom(match inner.next().expect("whose").as_str() {
+                "owned" => PlayFrom::Owned,
                 "shared" => PlayFrom::Shared,
                 "any" => PlayFrom::Any,
                 _ => PlayFrom::Own,
@@ -1044,23 +1060,7 @@ impl Builder {
             Rule::end_item => {
                 let name = self.string(inner.next().expect("name"));
                 let cond = self.expr(inner.next().expect("cond"))?;
-                let mut remaining = None;
-                let mut from = None;
-                let mut result = None;
-                for part in inner {
-                    if part.as_rule() == Rule::end_result {
-                        let r = children(part).next().expect("result");
-                        result = Some(match r.as_rule() {
-                            Rule::result_winner => EndResult::Winner(self.expr(children(r).next().expect("player"))?),
-                            Rule::result_loser => EndResult::Loser(self.expr(children(r).next().expect("player"))?),
-                            _ => EndResult::Draw,
-                        });
-                    } else {
-                        let (mode, pits) = self.remaining(part)?;
-                        remaining = Some(mode);
-                        from = pits.map(Box::new);
-                    }
-                }
+                let (remaining, from, result) = self.end_how(inner)?;
                 ItemKind::End(name, cond, remaining, from, result)
             }
             Rule::phase_item => {
@@ -1199,6 +1199,16 @@ impl Builder {
                         direction,
                     })
                 }
+                Rule::end_action => {
+                    let whole_game = parts.next().expect("scope").as_str().ends_with("game");
+                    let (remaining, from, result) = self.end_how(parts)?;
+                    Action::End(EndAction {
+                        whole_game,
+                        remaining,
+                        from,
+                        result,
+                    })
+                }
                 Rule::close_action => {
                     let closing = parts.next().expect("word").as_str() == "close";
                     Action::Close(self.pit_list(parts.next().expect("pits"))?, closing)
@@ -1316,6 +1326,28 @@ impl Builder {
     }
 
     /// `remaining MODE [from PITS]`: the mode, and the pits it is limited to.
+    /// The `remaining MODE [from PITS]` and the result after an end rule's condition (or an `end`
+    /// action's scope).
+    #[allow(clippy::type_complexity)]
+    fn end_how<'i>(&self, parts: impl Iterator<Item = Pair<'i, Rule>>) -> R<(Option<Remaining>, Option<Box<Expr>>, Option<EndResult>)> {
+        let (mut remaining, mut from, mut result) = (None, None, None);
+        for part in parts {
+            if part.as_rule() == Rule::end_result {
+                let r = children(part).next().expect("result");
+                result = Some(match r.as_rule() {
+                    Rule::result_winner => EndResult::Winner(self.expr(children(r).next().expect("player"))?),
+                    Rule::result_loser => EndResult::Loser(self.expr(children(r).next().expect("player"))?),
+                    _ => EndResult::Draw,
+                });
+            } else {
+                let (mode, pits) = self.remaining(part)?;
+                remaining = Some(mode);
+                from = pits.map(Box::new);
+            }
+        }
+        Ok((remaining, from, result))
+    }
+
     fn remaining(&self, pair: Pair<Rule>) -> R<(Remaining, Option<Expr>)> {
         let mut parts = children(pair);
         let mode = children(parts.next().expect("mode")).next().expect("kind");
@@ -1543,6 +1575,18 @@ impl Builder {
                 },
                 1,
             )),
+            Rule::labelled => {
+                let mut inner = children(pair);
+                let (value, d) = self.node(inner.next().expect("value"))?;
+                let word = self.string(inner.next().expect("word"));
+                Ok((
+                    Expr {
+                        kind: ExprKind::Labelled(Box::new(value), word),
+                        span,
+                    },
+                    d,
+                ))
+            }
             Rule::call => {
                 let mut inner = children(pair);
                 let name = inner.next().expect("name");

@@ -296,3 +296,12 @@ test("a move sown through shared pits is replayed seed by seed", () => {
   assert.equal(f[f.length - 1].marks["shared:2"], "last");
   assert.deepEqual(f[f.length - 1].counts, B.countsOf(after));
 });
+
+test("a pit owned in the opponent's row: 5' starts from the opponent's pit 5", () => {
+  assert.deepEqual(B.parseMove("5'"), { row: 0, pit: 5, choice: "", theirs: true });
+  assert.deepEqual(B.parseMove("b3'R"), { row: 1, pit: 3, choice: "R", theirs: true });
+  assert.equal(B.moveKey("south", "5'"), "north:0:5");
+  assert.equal(B.moveKey("north", "5'"), "south:0:5");
+  assert.deepEqual(B.movesByPit({ to_move: "south", legal_moves: ["1", "5'"] }), { "south:0:1": ["1"], "north:0:5": ["5'"] });
+  assert.equal(B.pitName(B.parseMove("5'"), true), "5'");
+});
