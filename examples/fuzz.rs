@@ -4,7 +4,8 @@
 //!
 //! Usage: `cargo run --release --example fuzz -- [SECONDS] [SEED]` (defaults: 30, a seed from the clock).
 //! A panic prints the seed, the target and the input, writes the input to `target/fuzz-finding`, and
-//! exits 1; otherwise it prints the executions and their rate and exits 0.
+//! exits 1; otherwise it prints the executions and their rate and exits 0. The slowest input is written
+//! to `target/fuzz-slowest`.
 
 #[path = "../fuzz/harness.rs"]
 mod harness;
@@ -72,6 +73,9 @@ fn run(root: &Path, seconds: u64, seed: u64) -> ExitCode {
         total as f64 / elapsed,
         slowest.0
     );
+    // The slowest input, to replay alone: at a low priority on a busy machine its time may be mostly
+    // waiting for a core.
+    let _ = std::fs::write(root.join("target/fuzz-slowest"), &slowest.1);
     match finding {
         None => ExitCode::SUCCESS,
         Some((target, input)) => {
