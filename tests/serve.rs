@@ -1134,6 +1134,158 @@ fn issue_22_idle_connections_are_closed() {
     assert_eq!(get(&s, "/api/games").status, 200);
 }
 
+// ---------------------------------------------------------------- issue 21: a board for a class
+
+/// The games of a served folder, in the chooser's order.
+fn chooser(s: &Server) -> Vec<Value> {
+    get(s, "/api/games").json()["games"].as_array().expect("list").clone()
+}
+
+#[test]
+fn issue_21_the_chooser_has_one_line_per_game_sorted_by_name() {
+    // https: issue 21 ("the chooser gives names only"): each game's line says its board, the documents
+    // its rules cite and whether it is a good first game; the list is sorted by name, not by file.
+    let s = serve(&["variants"]);
+    let games = chooser(&s);
+    let names: Vec<String> = games.iter().map(|g| g["name"].as_str().expect("name").to_lowercase()).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted, "sorted by name");
+    let line = |id: &str| games.iter().find(|g| g["id"] == id).unwrap_or_else(|| panic!("{id}")).clone();
+    let oware = line("oware.sow");
+    assert_eq!(oware["shape"], "2 rows of 6");
+    assert_eq!(oware["sources"], json!(["african-sowing-game-rules.txt"]));
+    assert_eq!(oware["first_game"], false);
+    assert_eq!(line("hus.sow")["shape"], "4 rows of 8");
+    // Ba-awa's file says `level beginner` (children play it, says its source).
+    let ba_awa = line("ba_awa.sow");
+    assert_eq!(ba_awa["first_game"], true);
+    assert_eq!(ba_awa["sources"], json!(["mancala-family-overview.txt"]));
+    // A file that extends another cites the other's documents too.
+    let reference = line("reference/openspiel_oware.sow");
+    assert!(
+        reference["sources"]
+            .as_array()
+            .expect("sources")
+            .contains(&json!("african-sowing-game-rules.txt")),
+        "{reference}"
+    );
+    let fixtures = serve(&["tests/fixtures/serve"]);
+    let shapes: Vec<(String, String)> = chooser(&fixtures)
+        .iter()
+        .map(|g| {
+            (
+                g["id"].as_str().expect("id").to_string(),
+                g["shape"].as_str().expect("shape").to_string(),
+            )
+        })
+        .collect();
+    for (id, shape) in [
+        ("middle_row.sow", "3 rows of 3 (the middle one shared)"),
+        ("ring_halves.sow", "a ring of 9 pits"),
+        ("ring_of_nobody.sow", "a ring of 7 pits"),
+    ] {
+        assert!(shapes.contains(&(id.to_string(), shape.to_string())), "{id}: {shapes:?}");
+    }
+}
+
+#[test]
+fn issue_21_a_pit_the_rules_refuse_is_told_why() {
+    // https: issue 21 ("tapping an empty pit does nothing at all"): the answer says why each pit that
+    // cannot be played is refused, in the engine's words; the legal ones are not listed.
+    let s = serve(&["variants"]);
+    // After 3, 3 south's pit 3 is empty (3 sowed its 4 seeds; north's 3 did not reach it).
+    let a = post(&s, "/api/state", &json!({"game": "oware.sow", "moves": [3, 3]})).json();
+    assert_eq!(a["refused"], json!({"3": "it is empty"}));
+    // At Bao's start every seed is entered into the front row: the back row's pits are refused with
+    // the rule's own words, and the front row's empty pits may be entered into.
+    let b = post(&s, "/api/state", &json!({"game": "bao.sow", "moves": []})).json();
+    let refused = b["refused"].as_object().expect("refused");
+    assert_eq!(refused.len(), 8, "{refused:?}");
+    for pit in 1..=8 {
+        let reason = refused.get(&format!("b{pit}")).unwrap_or_else(|| panic!("b{pit}: {refused:?}"));
+        assert_eq!(reason, "a seed is entered into the front row");
+    }
+    // Bao's seeds in hand are kept in the store until entered: the page draws the store as a hand.
+    assert_eq!(b["game"]["hand"], true);
+    assert_eq!(a["game"]["hand"], false);
+}
+
+#[test]
+fn issue_21_the_childrens_hint_in_whole_seeds_and_plain_words() {
+    // https: issue 21 ("hints read +10.38 seeds with best play"): besides the detailed hint, one in
+    // whole seeds and plain words. Worked by hand on a board of three pits a side, one seed in each:
+    // pit 1 reaches south's pit 2 (no capture; north then has no capture: north 3 only reaches
+    // south's empty pit 1); pit 2 reaches south's pit 3 (north's 3 then makes south's pit 1 two and
+    // takes them); pit 3 makes north's pit 1 two and takes them (then north's 3 takes south's pit 1
+    // the same way).
+    let dir = crate::support::scratch("serve", "plain_hint");
+    std::fs::write(
+        dir.join("plain.sow"),
+        r#"game "Plain hint"
+board { pits 3  seeds 1  stores captures }
+capture "two" { when last.side == opponent and last.count == 2  take last }
+end "no move" when no_moves remaining owner
+"#,
+    )
+    .expect("write");
+    let s = serve_in(&dir, &["plain.sow"]);
+    let h = post(&s, "/api/hint", &json!({"game": "plain.sow", "moves": []})).json();
+    let said = |m: u64| match m {
+        1 => "Try pit 1. Then your opponent cannot capture anything.",
+        2 => "Try pit 2. Then your opponent can capture up to 2 seeds.",
+        3 => "Pit 3 captures 2 seeds. Then your opponent can capture up to 2 seeds.",
+        _ => panic!("no move {m}"),
+    };
+    assert_eq!(h["plain"], said(h["best"].as_u64().expect("best")), "{h}");
+    // The adult's hint is still there, with its score.
+    assert!(h["why"].as_str().expect("why").contains("moves ahead"), "{h}");
+}
+
+#[test]
+fn issue_21_serve_on_every_network_prints_the_addresses_to_open() {
+    // https: issue 21 ("`serve --host 0.0.0.0` prints localhost"): it prints each of this computer's
+    // non-loopback IPv4 addresses as a page address, or says it has none.
+    let want: Vec<String> = if_addrs::get_if_addrs()
+        .expect("interfaces")
+        .iter()
+        .filter(|i| !i.is_loopback() && i.ip().is_ipv4())
+        .map(|i| i.ip().to_string())
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .args(["serve", "variants/kalah.sow", "--host", "0.0.0.0", "--port", "0"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start sowlang serve");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut next = || lines.next().expect("a line").expect("text");
+    let first = next();
+    let port = first
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .and_then(|h| h.rsplit(':').next())
+        .expect("port")
+        .to_string();
+    let second = next();
+    // Only as many lines as there are addresses are read: the server prints nothing more.
+    let urls: Vec<String> = if want.is_empty() {
+        assert!(second.contains("no network address"), "{second}");
+        Vec::new()
+    } else {
+        assert_eq!(second, "other computers and tablets on the network open one of:");
+        want.iter()
+            .map(|_| next().trim().split("   ").next().expect("url").to_string())
+            .collect()
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    let expected: Vec<String> = want.iter().map(|ip| format!("http://{ip}:{port}/")).collect();
+    assert_eq!(urls, expected, "{first} / {second}");
+}
+
 /// Issue 26: a number's bits past the pit were read as another pit (257 and 4294967297 as pit 1, in
 /// Oware; as pit a1 with an answer, in Bao): such a number names no pit, and is refused, saying so.
 #[test]

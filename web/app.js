@@ -115,6 +115,8 @@
       s[side] = { name: el.querySelector(".name").value, kind: el.querySelector(".kind").value, strength: el.querySelector(".strength").value };
     }
     s.speed = $("#speed").value;
+    s.hints = $("#hint-level").value;
+    s.presenting = document.body.classList.contains("presenting");
     try {
       localStorage.setItem("sowlang-serve", JSON.stringify(s));
     } catch (e) {
@@ -139,6 +141,17 @@
       if (s && s[side] && s[side].strength) el.querySelector(".strength").value = s[side].strength;
     }
     if (s && s.speed) $("#speed").value = s.speed;
+    if (s && (s.hints === "child" || s.hints === "adult")) $("#hint-level").value = s.hints;
+    // `?present` in the address opens in presentation, as does the last choice made on this computer.
+    present(/[?&]present\b/.test(location.search) || !!(s && s.presenting));
+  }
+
+  /** Folds the set-up panel away (or back): the board, the last move and the moves fill the screen. */
+  function present(on) {
+    document.body.classList.toggle("presenting", on);
+    const b = $("#present");
+    b.setAttribute("aria-pressed", String(on));
+    b.textContent = on ? "Show set-up" : "Presentation";
   }
 
   // ---------- the address keeps the game ----------
@@ -195,10 +208,10 @@
     if (data.game && data.game.rounds && pos.rounds_won) {
       const r = "Round " + pos.round + " (rounds won: " + who("south") + " " + pos.rounds_won.south + ", " + who("north") + " " + pos.rounds_won.north + "). ";
       const mover = seat(pos.to_move);
-      return [r + whoSide(pos.to_move) + " to move" + (mover.human ? ": touch one of the glowing pits" : ""), "turn"];
+      return [r + whoSide(pos.to_move) + " to move" + (mover.human ? ": touch a pit with a white ring" : ""), "turn"];
     }
     const mover = seat(pos.to_move);
-    if (mover.human) return [whoSide(pos.to_move) + " to move: touch one of the glowing pits", "turn"];
+    if (mover.human) return [whoSide(pos.to_move) + " to move: touch a pit with a white ring", "turn"];
     return [whoSide(pos.to_move) + " to move", "turn"];
   }
 
@@ -277,6 +290,10 @@
         g.setAttribute("aria-label", "play " + (p.shared ? "shared pit " : "pit ") + B.pitName(p, flat) + " (" + counts[k] + " seeds)");
       }
       el("circle", { class: "hole", cx: cx, cy: cy, r: 42 }, g);
+      if (legal[k]) {
+        el("circle", { class: "legal-halo", cx: cx, cy: cy, r: 47 }, g);
+        el("circle", { class: "legal-ring", cx: cx, cy: cy, r: 47 }, g);
+      }
       if (claimed[k]) el("circle", { class: "claim " + claimed[k], cx: cx, cy: cy, r: 46 }, g);
       drawSeeds(g, counts[k] || 0, cx, cy, 34, 34, 30);
       const label = el("text", { class: "pit-name", x: cx - 40, y: cy - 32 }, g);
@@ -297,6 +314,9 @@
       });
     }
 
+    // A store that holds seeds still to be entered into play (`sow { from store N }`) is the player's
+    // hand: drawn as an open hand, so that its seeds are not read as a score.
+    const hand = !!(app.board && app.board.hand);
     for (const s of L.stores) {
       const k = B.key(s);
       const x = s.at === "left" ? 10 : width - 10 - STORE;
@@ -305,25 +325,53 @@
       const classes = ["store", s.side];
       if (view.active === k) classes.push("active");
       if (view.path && view.path[k]) classes.push("sown");
+      if (hand) classes.push("hand");
       const g = el("g", { class: classes.join(" "), "data-key": k, "data-side": s.side, "data-count": counts[k] }, svg);
-      el("rect", { class: "hole", x: x + 8, y: y + 4, width: STORE - 16, height: h - 8, rx: 50 }, g);
-      drawSeeds(g, counts[k] || 0, x + STORE / 2, y + h / 2 + 10, 44, h / 2 - 50, 90);
+      if (hand) {
+        const palm = drawHand(g, x, y, h, s.at === "left");
+        drawSeeds(g, counts[k] || 0, x + STORE / 2, palm.cy, 40, palm.ry, 90);
+      } else {
+        el("rect", { class: "hole", x: x + 8, y: y + 4, width: STORE - 16, height: h - 8, rx: 50 }, g);
+        drawSeeds(g, counts[k] || 0, x + STORE / 2, y + h / 2 + 10, 44, h / 2 - 50, 90);
+      }
       const name = seat(s.side).name;
       const t = el("text", { class: "store-name", x: x + STORE / 2, y: y + 26, "text-anchor": "middle" }, g);
       t.textContent = (name.length > 11 ? name.slice(0, 10) + "…" : name) + "'s";
       const t2 = el("text", { class: "store-name", x: x + STORE / 2, y: y + 44, "text-anchor": "middle" }, g);
-      t2.textContent = "store";
+      t2.textContent = hand ? "seeds in hand" : "store";
       const count = el("text", { class: "count store-count", x: x + STORE / 2, y: y + h - 16, "text-anchor": "middle" }, g);
       count.textContent = counts[k] || 0;
     }
     svg.setAttribute("aria-label", describeBoard(position, counts, L, flat));
   }
 
+  /**
+   * An open hand, palm up, in a store's place: four fingers above a palm, and a thumb. Returns where
+   * its seeds lie: on the palm, clear of the count written at the bottom.
+   */
+  function drawHand(g, x, y, h, thumbRight) {
+    const cx = x + STORE / 2;
+    const fingerTop = y + 54;
+    const palmTop = y + Math.min(120, h * 0.36);
+    [-36, -12, 12, 36].forEach((dx, i) => {
+      const top = fingerTop + [18, 4, 0, 10][thumbRight ? 3 - i : i];
+      el("rect", { class: "finger", x: cx + dx - 11, y: top, width: 22, height: palmTop - top + 24, rx: 11 }, g);
+    });
+    // The thumb, on the side towards the board, pointing up and out; its root hidden by the palm.
+    const tx = thumbRight ? x + STORE - 30 : x + 30;
+    const ty = palmTop + 46;
+    el("rect", { class: "finger", x: tx, y: ty - 11, width: 52, height: 22, rx: 11, transform: "rotate(" + (thumbRight ? -50 : 230) + " " + tx + " " + ty + ")" }, g);
+    const bottom = y + h - 6;
+    el("rect", { class: "hole", x: x + 6, y: palmTop, width: STORE - 12, height: bottom - palmTop, rx: 40 }, g);
+    return { cy: (palmTop + bottom - 30) / 2, ry: Math.max(10, (bottom - 30 - palmTop) / 2 - 12) };
+  }
+
   function describeBoard(position, counts, L, flat) {
     const parts = [];
     for (const side of [L.top, L.bottom]) {
       const rows = B.rowsOf(position.pits[side]).map((row, r) => row.map((_, i) => counts[B.key({ side: side, row: r, pit: i + 1 })]).join(" "));
-      parts.push(side + ": " + rows.join(" / ") + ", store " + counts[B.key({ side: side, store: true })]);
+      const kept = app.board && app.board.hand ? ", in hand " : ", store ";
+      parts.push(side + ": " + rows.join(" / ") + kept + counts[B.key({ side: side, store: true })]);
     }
     const shared = (position.pits.shared || []).map((_, i) => counts[B.key({ shared: true, pit: i + 1 })]);
     if (shared.length) parts.push("shared pits s1 to s" + shared.length + ": " + shared.join(" "));
@@ -374,6 +422,48 @@
     });
   }
 
+  /**
+   * Every move of the game so far, both players', numbered: the child's own move stays in sight when
+   * the computer answers. Each line names the player and the pit (with its choices, as written in the
+   * address).
+   */
+  function listMoves(data) {
+    const ol = $("#move-list");
+    ol.replaceChildren();
+    const flat = B.isFlat(data.position);
+    (data.moves || []).forEach((m, i) => {
+      const side = (data.sides || [])[i] || "";
+      const li = document.createElement("li");
+      li.className = side + (i === data.moves.length - 1 ? " latest" : "");
+      const whoEl = document.createElement("span");
+      whoEl.className = "who";
+      whoEl.textContent = side ? seat(side).name : "";
+      const p = Object.assign({ side: side }, B.parseMove(m) || { pit: m });
+      const rest = String(m).slice(String(B.pitName(p, flat)).length);
+      li.append(whoEl, document.createTextNode((p.shared ? ": shared pit " : ": pit ") + B.pitName(p, flat) + rest));
+      ol.appendChild(li);
+    });
+    if (!ol.children.length) {
+      const li = document.createElement("li");
+      li.className = "none";
+      li.textContent = "no move yet";
+      ol.appendChild(li);
+    }
+    const box = $("#moves-panel");
+    box.scrollTop = box.scrollHeight;
+  }
+
+  /** The seats' titles say where each player sits as the board is shown now: "North (bottom)" once turned. */
+  function seatLegends() {
+    const bottom = app.flip ? "north" : "south";
+    for (const side of ["north", "south"]) {
+      const fs = document.querySelector('.seat[data-side="' + side + '"]');
+      fs.querySelector("legend").textContent = side[0].toUpperCase() + side.slice(1) + (side === bottom ? " (bottom)" : " (top)");
+      // The seat of the player at the top comes first, as on the board.
+      fs.style.order = side === bottom ? "1" : "0";
+    }
+  }
+
   // ---------- playing ----------
 
   function sleep(ms) {
@@ -401,6 +491,8 @@
     app.data = data;
     draw(data.position, B.countsOf(data.position), finalView(data));
     narrate(data, -1);
+    listMoves(data);
+    seatLegends();
     const [text, cls] = statusFor(data);
     status(text, cls);
     $("#undo").disabled = app.moves.length === 0;
@@ -419,6 +511,7 @@
     app.hinted = null;
     app.hintedMove = null;
     $("#hint-panel").hidden = true;
+    tell("");
     try {
       const data = await api("/api/state", request());
       if (gen !== app.gen) return;
@@ -472,12 +565,50 @@
   }
 
   function clickPit(k, g) {
-    if (document.body.dataset.busy === "1" || !app.data) return;
+    if (!app.data) return;
+    if (document.body.dataset.busy === "1") {
+      const pos = app.data.position;
+      if (!pos.over && !seat(pos.to_move).human) tell("Wait a moment: " + whoSide(pos.to_move) + " is playing.");
+      return;
+    }
     const byPit = legalView(app.data);
     const moves = byPit[k];
-    if (!moves) return;
+    if (!moves) return tell(wrongTap(app.data, k));
+    tell("");
     if (moves.length === 1) return play(moves[0]);
     askWhich(k, moves);
+  }
+
+  /** Says (or, with "", clears) why a tap did nothing, in a few words a teacher would say aloud. */
+  function tell(text) {
+    const el = $("#tap");
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
+  /**
+   * Why the pit with key `k` cannot be played now, as one would say it to a child: the game is over,
+   * it is the computer's turn, it is the other player's pit, it is empty, or the rules' own reason
+   * (the server's `refused`, in the engine's words).
+   */
+  function wrongTap(data, k) {
+    const pos = data.position;
+    if (pos.over) return "The game is over. Touch New game to play again.";
+    const mover = pos.to_move;
+    if (!seat(mover).human) return "It is " + whoSide(mover) + "'s turn: wait for the computer to play.";
+    const flat = B.isFlat(pos);
+    const parts = k.split(":");
+    const shared = parts[0] === "shared";
+    const side = shared ? null : parts[0];
+    const ref = shared ? { shared: true, pit: parseInt(parts[1], 10) } : { side: side, row: parseInt(parts[1], 10), pit: parseInt(parts[2], 10) };
+    const name = (shared ? "Shared pit " : "Pit ") + B.pitName(ref, flat);
+    const you = seat(mover).name;
+    if (!shared && side !== mover) return "That is " + seat(side).name + "'s pit. " + you + ", touch one of your own pits with a white ring.";
+    const reason = (data.refused || {})[B.pitName(ref, flat)];
+    const count = B.countsOf(pos)[k] || 0;
+    if (reason === "it is empty" || (!reason && count === 0)) return name + " is empty. " + you + ", choose a pit with seeds in it.";
+    if (reason) return name + " cannot be played now: " + reason + ".";
+    return name + " cannot be played now. " + you + ", touch a pit with a white ring.";
   }
 
   // ---------- a pit that starts several moves: which one? ----------
@@ -630,6 +761,12 @@
       const mover = app.data.position.to_move;
       app.hinted = B.moveKey(mover, h.best);
       app.hintedMove = String(h.best);
+      // For children the pit and what it does in whole seeds; for adults every move with its score.
+      const adult = $("#hint-level").value === "adult";
+      $("#hint-plain").textContent = h.plain || "";
+      $("#hint-plain").hidden = adult || !h.plain;
+      $("#hint-why").hidden = !adult && !!h.plain;
+      $("#hint-moves").hidden = !adult && !!h.plain;
       $("#hint-why").textContent = "Try " + h.why + ".";
       const ul = $("#hint-moves");
       ul.replaceChildren();
@@ -747,12 +884,23 @@
       b.type = "button";
       b.className = "game";
       b.dataset.id = g.id;
+      // One line: the name, the board, the documents the rules come from, a good first game's mark.
       const name = document.createElement("strong");
+      name.className = "name";
       name.textContent = g.name || g.id;
-      const file = document.createElement("span");
-      file.className = "file";
-      file.textContent = g.id;
-      b.append(name, file);
+      const shape = document.createElement("span");
+      shape.className = "shape";
+      shape.textContent = g.shape || "";
+      const sources = document.createElement("span");
+      sources.className = "sources";
+      sources.textContent = g.sources && g.sources.length ? "from " + g.sources.join(", ") : g.id;
+      sources.title = (g.sources || []).join(", ") + " (" + g.id + ")";
+      const mark = document.createElement("span");
+      if (g.first_game) {
+        mark.className = "first-game";
+        mark.textContent = "★ good first game";
+      }
+      b.append(name, shape, sources, mark);
       li.appendChild(b);
       if (g.problems) {
         b.disabled = true;
@@ -812,8 +960,14 @@
     $("#choose").addEventListener("click", showChooser);
     $("#flip").addEventListener("click", () => {
       app.flip = !app.flip;
+      seatLegends();
       if (app.data) show(app.data);
     });
+    $("#present").addEventListener("click", () => {
+      present(!document.body.classList.contains("presenting"));
+      saveSettings();
+    });
+    $("#hint-level").addEventListener("change", saveSettings);
     try {
       const list = await api("/api/games");
       app.games = list.games;

@@ -345,6 +345,7 @@ fn describe_key(key: &str) -> String {
 pub fn item_key(kind: &ItemKind) -> Option<String> {
     Some(match kind {
         ItemKind::Game(_) => "game".into(),
+        ItemKind::Level(_) => "level".into(),
         ItemKind::Extends(_) | ItemKind::Drop(..) => return None,
         ItemKind::Param { name, .. } => format!("param {}", name.node),
         ItemKind::BoardPits(_) => "board pits".into(),

@@ -174,6 +174,9 @@ pub fn run(args: Args) -> u8 {
         if count == 1 { "" } else { "s" },
         bound.port()
     ));
+    if bound.ip().is_unspecified() {
+        out(&network_addresses(bound));
+    }
     // Every file checked once at the start, in the background, so that the first listing is quick.
     let warm = catalog.clone();
     let _ = std::thread::Builder::new().name("sowlang-warm".into()).spawn(move || {
@@ -223,6 +226,24 @@ async fn listen(listener: TcpListener, server: Arc<Server>) -> std::io::Result<(
                 .await;
         });
     }
+}
+
+/// What a server listening on every network (`--host 0.0.0.0` or `::`) prints for the tablets of a
+/// class: the address of each of this computer's network interfaces, as a page address to type in.
+/// Loopback interfaces are left out (a tablet cannot reach them), and so are IPv6 ones when listening
+/// on IPv4's `0.0.0.0`, which does not answer them.
+fn network_addresses(bound: SocketAddr) -> String {
+    let interfaces = if_addrs::get_if_addrs().unwrap_or_default();
+    let mut urls: Vec<String> = interfaces
+        .iter()
+        .filter(|i| !i.is_loopback() && (bound.is_ipv6() || i.ip().is_ipv4()))
+        .map(|i| format!("  http://{}:{}/   ({})\n", url_host(i.ip()), bound.port(), i.name))
+        .collect();
+    urls.dedup();
+    if urls.is_empty() {
+        return "this computer has no network address other computers can reach (is it on the network?)\n".into();
+    }
+    format!("other computers and tablets on the network open one of:\n{}", urls.concat())
 }
 
 /// An address to listen on: an IP address, or `localhost`.

@@ -10,6 +10,9 @@ use crate::board::{Cell, Geometry, Player};
 pub struct Game {
     /// Display name.
     pub name: String,
+    /// How hard the game is to learn (`level beginner|intermediate|advanced`), for people choosing a
+    /// game; no rule reads it.
+    pub level: Option<String>,
     /// The `seeds` lines read by pit, in order (seeds, and the condition on `pit`, `None` for every
     /// pit), until [`crate::engine::prepare`] has given each pit the seeds of the first that holds.
     pub seeds_cases: Vec<(u32, Option<Code>)>,

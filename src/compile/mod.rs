@@ -197,6 +197,10 @@ pub fn compile(checked: &Checked) -> Game {
     let mut game = Game {
         seeds_cases: Vec::new(),
         name,
+        level: items.iter().find_map(|i| match &i.kind {
+            ItemKind::Level(l) => Some(l.clone()),
+            _ => None,
+        }),
         geometry,
         play_from: checked.play_from,
         choices: if phases.iter().any(|p| p.sow.either) { 2 } else { 1 },

@@ -419,6 +419,8 @@ pub enum RoundOpener {
 pub enum ItemKind {
     /// `game "NAME"`.
     Game(String),
+    /// `level beginner|intermediate|advanced`: how hard the game is to learn (no rule reads it).
+    Level(String),
     /// `extends "PATH"`.
     Extends(String),
     /// `param NAME = DEFAULT [in LOW..HIGH [even|odd] | in {A, B, ..}]`.

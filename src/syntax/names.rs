@@ -80,6 +80,8 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::EOI => "the end of the file",
         Rule::file => "a rule file",
         Rule::game_item => "`game`",
+        Rule::level_item => "`level`",
+        Rule::level_name => "`beginner`, `intermediate` or `advanced`",
         Rule::extends_item => "`extends`",
         Rule::param_item => "`param`",
         Rule::param_values => "a set of values such as `{6, 8, 10}`",

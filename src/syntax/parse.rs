@@ -565,6 +565,7 @@ fn is_item(rule: Rule) -> bool {
     matches!(
         rule,
         Rule::game_item
+            | Rule::level_item
             | Rule::play_from_item
             | Rule::extends_item
             | Rule::param_item
@@ -857,6 +858,7 @@ impl Builder {
         let mut inner = children(pair);
         let kind = match rule {
             Rule::game_item => ItemKind::Game(self.string(inner.next().expect("name")).node),
+            Rule::level_item => ItemKind::Level(inner.next().expect("the grammar gives a level").as_str().to_string()),
             Rule::extends_item => ItemKind::Extends(self.string(inner.next().expect("path")).node),
             Rule::param_item => {
                 let name = inner.next().expect("name");

@@ -9,7 +9,8 @@
 //!
 //! Routes (all answers JSON except the page's own files):
 //! - `GET /`, `/app.js`, `/board.js`, `/style.css`: the page, built into the binary.
-//! - `GET /api/games`: the games offered (id, name, or the problems of a file that does not load).
+//! - `GET /api/games`: the games offered, sorted by name (id, name, the board in words, the documents
+//!   cited, whether it is a good first game; or the problems of a file that does not load).
 //! - `GET /api/rules/ID`: the text of a game's rule file and of every file it `extends`, and its rule
 //!   sheet in HTML (`sheet`, as `sowlang explain --format html` writes it; null for a file with errors).
 //! - `POST /api/state`: `{"game":ID,"moves":[..],"first":"south"}` -> the board's shape (rows,
@@ -19,8 +20,11 @@
 //!   during the move). `options` tells apart the moves that start from one pit: for each, its
 //!   choices in words (`choices`, `words`), what it does at once (`does`) and the first step of its
 //!   story that differs from the others' (`differs`); the last move carries its `words` too.
+//!   `refused` says why each pit that cannot be played now is refused; `game.hand` that the stores
+//!   hold seeds in hand.
 //! - `POST /api/computer`: the same plus `"player":"alphabeta:4"` -> the move that player chooses, and why.
-//! - `POST /api/hint`: the same -> every legal move with its choices in words, what it does and its score.
+//! - `POST /api/hint`: the same -> every legal move with its choices in words, what it does and its
+//!   score, and the hint for children in plain words (`plain`).
 //!
 //! Errors are `{"error":{"code":..,"message":..,"help":..,"accepted_moves":..}}` with a 4xx status;
 //! `accepted_moves` counts the moves of a refused list that were fine, so a page can show that position.
@@ -429,15 +433,61 @@ fn replay(catalog: &Catalog, req: &GameRequest) -> Result<Replayed, ApiError> {
 }
 
 fn games(catalog: &Catalog) -> Value {
-    let list: Vec<Value> = catalog
+    let mut list: Vec<(String, Value)> = catalog
         .files
         .iter()
         .map(|(id, path)| match catalog.cache.get(path) {
-            Ok(l) => json!({"id": id, "name": l.game.name, "rows": l.game.rows, "columns": l.game.columns, "problems": null}),
-            Err(f) => json!({"id": id, "name": null, "rows": null, "columns": null, "problems": problems(catalog, &f)}),
+            Ok(l) => (l.game.name.to_lowercase(), game_line(id, &l)),
+            Err(f) => (
+                id.to_lowercase(),
+                json!({"id": id, "name": null, "rows": null, "columns": null, "problems": problems(catalog, &f)}),
+            ),
         })
         .collect();
+    // The chooser lists games by name, as a teacher looks for them; a file with problems by its file name.
+    list.sort_by(|a, b| a.0.cmp(&b.0));
+    let list: Vec<Value> = list.into_iter().map(|(_, v)| v).collect();
     json!({"single": catalog.single, "games": list, "truncated": catalog.truncated})
+}
+
+/// One game of the chooser, all of it read from its rule files: its name, its board in words
+/// (`shape`), the documents its rules cite (`sources`, from the `# cites:` lines, in the order first
+/// cited) and whether its file marks it a good first game (`level beginner`).
+fn game_line(id: &str, loaded: &crate::Loaded) -> Value {
+    let game = &loaded.game;
+    let mut sources: Vec<String> = Vec::new();
+    for (_, text) in loaded.sources.files() {
+        for line in text.lines() {
+            let Some(rest) = line.trim_start().strip_prefix("# cites:") else {
+                continue;
+            };
+            let doc = rest.split(',').next().unwrap_or_default().trim();
+            if !doc.is_empty() && !sources.iter().any(|s| s == doc) {
+                sources.push(doc.to_string());
+            }
+        }
+    }
+    json!({"id": id, "name": game.name, "rows": game.rows, "columns": game.columns,
+           "shape": shape_words(game), "sources": sources, "first_game": first_game(game),
+           "problems": null})
+}
+
+/// Is the game marked a good first game (`level beginner` in its rule file)?
+fn first_game(game: &Game) -> bool {
+    game.level.as_deref() == Some("beginner")
+}
+
+/// The board in a few words, as the chooser shows it: "2 rows of 6", "4 rows of 8", "3 rows of 7 (the
+/// middle one shared)", "a ring of 9 pits".
+fn shape_words(game: &Game) -> String {
+    let rows = game.rows * 2;
+    if game.ring {
+        return format!("a ring of {} pits", game.side_pits() * 2 + game.shared);
+    }
+    if game.shared > 0 {
+        return format!("{} rows of {} (the middle one shared)", rows + 1, game.columns);
+    }
+    format!("{rows} rows of {}", game.columns)
 }
 
 /// A file's problems as the page shows them. A problem in a file outside the folder served (a file
@@ -805,17 +855,57 @@ fn state(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
         "game": {"id": req.game, "name": game.name, "rows": game.rows, "columns": game.columns,
                  "shared": game.shared, "ring": game.ring,
                  "stores_sown": game.stores_sown,
+                 "hand": store_is_hand(game),
                  "rounds": game.rounds.is_some()},
         "moves": r.move_names,
         "sides": r.sides,
         "position": crate::position::to_json(game, pos),
         // The moves that share their pit with another, told apart in words, for the page to ask which.
         "options": options(game, pos),
+        // Why each move that cannot be played now is refused, for the page to say when it is tapped.
+        "refused": refusals(game, pos),
         "scores": {"south": scores[0], "north": scores[1]},
         "stuck": stuck,
         "status": status,
         "last": last,
     }))
+}
+
+/// Does a player's store hold seeds in hand (seeds still to be entered into play, taken from the store
+/// by a phase's `sow { from store N }`), so that the page draws it as a hand and not as a score?
+fn store_is_hand(game: &Game) -> bool {
+    game.phases.iter().any(|p| p.sow.from_store.is_some())
+}
+
+/// The pits of the player to move (and the shared ones) that no move may start from now, each with
+/// the engine's reason for its first move ("it is empty", a `forbid` rule's own words): `{"3": "it is
+/// empty", "b4": ...}`, a pit named as moves name it, without a direction or choices.
+fn refusals(game: &Game, pos: &Position) -> Value {
+    let mut out = serde_json::Map::new();
+    if pos.over {
+        return Value::Object(out);
+    }
+    let legal = game.legal_moves(pos);
+    let pit_of_move = |k: usize| {
+        let name = game.name_move(pos, k);
+        let head = name.split(':').next().unwrap_or_default().to_string();
+        if game.choices > 1 {
+            head.trim_end_matches(['L', 'R']).to_string()
+        } else {
+            head
+        }
+    };
+    let playable: Vec<String> = legal.iter().map(|&k| pit_of_move(k)).collect();
+    for k in 1..=game.move_count() {
+        if playable.contains(&pit_of_move(k)) {
+            continue;
+        }
+        let mut tried = pos.clone();
+        if let Err(MoveError::Illegal { reason, .. }) = game.apply(&mut tried, k) {
+            out.entry(pit_of_move(k)).or_insert(Value::String(reason));
+        }
+    }
+    Value::Object(out)
 }
 
 /// A player spec from the page, held to limits that answer within seconds on any board.
@@ -972,6 +1062,59 @@ fn describe(e: &Effect, me: Player) -> String {
     parts.join("; ")
 }
 
+/// The hint for children: the pit to try and what it does at once, in whole seeds and plain words,
+/// spoken to the player ("Pit 6 captures 3 seeds. Then your opponent can capture up to 2 seeds.").
+/// The detailed hint (`why`, `moves`) is for adults; this one keeps to what a child can see happen.
+fn plain_hint(game: &Game, pos: &Position, k: usize) -> String {
+    let name = game.name_move(pos, k);
+    let head = name.split(':').next().unwrap_or_default();
+    let pit = if game.choices > 1 {
+        head.trim_end_matches(['L', 'R'])
+    } else {
+        head
+    };
+    let pit = if pit.starts_with('s') && game.shared > 0 {
+        format!("Shared pit {pit}")
+    } else {
+        format!("Pit {pit}")
+    };
+    let Some((next, events)) = played(game, pos, k) else {
+        return format!("Try pit {pit}.");
+    };
+    let e = effect_of(game, pos, &next, &events, true);
+    let mut said = Vec::new();
+    if e.captured > 0 {
+        said.push(format!("{pit} captures {}.", seeds(e.captured)));
+    }
+    if e.another {
+        said.push(if said.is_empty() {
+            format!("{pit} gives you another turn.")
+        } else {
+            "It gives you another turn.".to_string()
+        });
+    }
+    if said.is_empty() {
+        said.push(format!("Try {}.", pit.to_lowercase()));
+    }
+    match e.ends {
+        Some(w)
+            if matches!(
+                (w, pos.to_move),
+                (Some(Outcome::South), Player::South) | (Some(Outcome::North), Player::North)
+            ) =>
+        {
+            said.push("It wins the game!".into());
+        }
+        Some(_) => said.push("It ends the game.".into()),
+        None if e.reply_capture > 0 => said.push(format!("Then your opponent can capture up to {}.", seeds(e.reply_capture))),
+        None if !next.over && next.to_move != pos.to_move => {
+            said.push("Then your opponent cannot capture anything.".into());
+        }
+        None => {}
+    }
+    said.join(" ")
+}
+
 fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
     let r = replay(catalog, req)?;
     let game = &r.loaded.game;
@@ -1027,6 +1170,7 @@ fn hint(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
     };
     Ok(json!({
         "best": move_json(game, pos, searched.pit),
+        "plain": plain_hint(game, pos, searched.pit),
         "why": format!(
             "pit {named}: {best}; with best play from both sides this leads to {} (looking {} moves ahead, counting both players' moves)",
             describe_score(searched.score),
