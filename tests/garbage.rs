@@ -176,7 +176,7 @@ fn capture_action() -> impl Strategy<Value = String> {
 }
 
 prop_compose! {
-    fn valid_file()(
+    pub(crate) fn valid_file()(
         pits in 1..8i64,
         seeds in 1..6i64,
         cw in any::<bool>(),
@@ -333,5 +333,28 @@ fn issue_22_broken_items_starting_with_wide_characters_are_reported() {
                 load_and_play(&name, &m, &format!("{} with {wide:?} before token {i}", path.display()), &mut rng);
             }
         }
+    }
+}
+
+// Issue 22, 4 (the leftover): a file starting with a UTF-8 byte-order mark, as some editors save one,
+// was refused with "only plain ASCII signs are operators". The mark at the very start is passed over
+// (tests/fixtures/byte_order_mark.sow); anywhere else it is a stray character, refused where it stands.
+#[test]
+fn issue_22_a_byte_order_mark_at_the_start_is_passed_over() {
+    let fixture = crate::support::root().join("tests/fixtures/byte_order_mark.sow");
+    let text = std::fs::read_to_string(&fixture).expect("the fixture");
+    assert!(text.starts_with('\u{feff}'), "the fixture lost its mark");
+    let with = sowlang::load_game(&fixture, &[]).unwrap_or_else(|f| panic!("{f}"));
+    let without = sowlang::load_text(&fixture, &text['\u{feff}'.len_utf8()..], &[]).unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!(format!("{:?}", with.game), format!("{:?}", without.game));
+    for path in shipped() {
+        let text = format!("\u{feff}{}", std::fs::read_to_string(&path).expect("variant"));
+        assert!(sowlang::load_text(&path, &text, &[]).is_ok(), "{} with a mark", path.display());
+    }
+    // A second mark, or one after the first line, is refused at its place.
+    for (text, at) in [(format!("\u{feff}\u{feff}{HEAD}"), 3), (format!("{HEAD}\u{feff}"), HEAD.len())] {
+        let failure = sowlang::load_text(Path::new("marked.sow"), &text, &[]).expect_err("a stray mark");
+        let d = &failure.diagnostics[0];
+        assert_eq!((d.code, d.labels[0].span.start), ("sow::syntax::unexpected_token", at), "{failure}");
     }
 }

@@ -55,6 +55,10 @@ mod match_up;
 mod records;
 // Garbage in: every shipped variant mutated, hostile texts, and a proptest over random valid files; no panic, no hang.
 mod garbage;
+// Every accepted rule file (shipped with parameter settings, fixtures, mutants, generated) plays 100 random games soundly.
+mod accepted_files;
+// The kept fuzz corpus (fuzz/corpus) and mutants of it through the libFuzzer targets' harness, on a stable toolchain.
+mod fuzz_corpus;
 // Perft counts from the start position match the known counts for the OpenSpiel rule sets.
 mod perft;
 // The hand-written yardsticks in benches/ play exactly like the interpreter, so timing them is fair.

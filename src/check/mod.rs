@@ -777,7 +777,27 @@ fn check_lap_rule(def: &RuleDef, tc: &mut TypeChecker, statics: &Statics, diags:
     let mut took = false;
     let mut took_some = false;
     let mut thens = 0;
+    // Issue 22 (found by fuzzing): a `take` after `sow taken` lifted seeds that were never sown, so the
+    // board lost them. The sowing ends the rule's moment: nothing may follow it in the rule.
+    let mut sown_at = None;
     for a in &def.actions {
+        if let Some(sown) = sown_at
+            && !matches!(a.node, Action::Then(_))
+        {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::misplaced",
+                    "nothing may follow the sowing of taken seeds in its rule",
+                    a.span,
+                    "after the seeds are sown again",
+                )
+                .with_label(sown, "the rule's seeds are sown here, which ends it")
+                .with_help("write this action before the sowing, or in a rule of its own"),
+            );
+        }
+        if matches!(a.node, Action::SowTaken(_) | Action::SowFrom(_)) {
+            sown_at = Some(a.span);
+        }
         match &a.node {
             Action::Series(..) if !took => diags.push(
                 Diagnostic::error(

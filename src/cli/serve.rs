@@ -45,22 +45,80 @@ const WORKERS: usize = 2;
 /// queued for minutes. The queue is first come, first served.
 const MAX_SEARCHES: usize = 8;
 
+/// Searches one client (one computer's address) may have waiting or running at once; the next is
+/// refused at once (`sow::serve::busy`, 429), so that one client cannot fill the queue and keep the
+/// others' computer players waiting. A page asks for one at a time.
+const SEARCHES_PER_CLIENT: usize = 3;
+
 /// How long a client may take to send a request's body.
 const BODY_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// How long a client may take to send a request's head (its request line and headers), however
+/// steadily it sends: hyper closes the connection after it.
+const HEAD_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Header lines a request may have (hyper's default is 100; the board's page sends about 15).
+const MAX_HEADERS: usize = 64;
+
+/// The address a request came from.
+#[derive(Debug, Clone, Copy)]
+struct Client(IpAddr);
 
 struct Server {
     catalog: Catalog,
     loopback: bool,
     work: tokio::sync::Semaphore,
-    searches: std::sync::atomic::AtomicUsize,
+    /// Searches waiting or running, in all and by client.
+    searches: std::sync::Mutex<Searches>,
+}
+
+#[derive(Default)]
+struct Searches {
+    all: usize,
+    by_client: std::collections::HashMap<IpAddr, usize>,
 }
 
 /// A place among the searches waiting or running, given back when dropped.
-struct Queued<'a>(&'a std::sync::atomic::AtomicUsize);
+struct Queued<'a> {
+    searches: &'a std::sync::Mutex<Searches>,
+    client: IpAddr,
+}
+
+impl<'a> Queued<'a> {
+    /// A place for a search of `client`, or the refusal when the queue or the client's share is full.
+    fn take(searches: &'a std::sync::Mutex<Searches>, client: IpAddr) -> Result<Queued<'a>, ApiError> {
+        let mut s = searches.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mine = s.by_client.get(&client).copied().unwrap_or(0);
+        if mine >= SEARCHES_PER_CLIENT {
+            return Err(ApiError::new(
+                429,
+                "sow::serve::busy",
+                format!("this computer already has {mine} computer moves or hints waiting; wait for them before asking for more"),
+            ));
+        }
+        if s.all >= MAX_SEARCHES {
+            return Err(ApiError::new(
+                503,
+                "sow::serve::busy",
+                "the computer players are busy; try again in a few seconds",
+            ));
+        }
+        s.all += 1;
+        *s.by_client.entry(client).or_insert(0) += 1;
+        Ok(Queued { searches, client })
+    }
+}
 
 impl Drop for Queued<'_> {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        let mut s = self.searches.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        s.all -= 1;
+        if let Some(n) = s.by_client.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                s.by_client.remove(&self.client);
+            }
+        }
     }
 }
 
@@ -130,7 +188,7 @@ pub fn run(args: Args) -> u8 {
         catalog,
         loopback,
         work: tokio::sync::Semaphore::new(WORKERS),
-        searches: std::sync::atomic::AtomicUsize::new(0),
+        searches: std::sync::Mutex::new(Searches::default()),
     });
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -141,14 +199,32 @@ pub fn run(args: Args) -> u8 {
         Ok(r) => r,
         Err(e) => return fail(Diagnostic::bare("sow::serve::stopped", format!("cannot start the server: {e}")), 2),
     };
-    let result = runtime.block_on(async move {
-        let listener = guard::Guarded::new(tokio::net::TcpListener::from_std(listener)?);
-        let app = axum::Router::new().fallback(handle).with_state(server);
-        axum::serve(listener, app).await
-    });
+    let result = runtime.block_on(listen(listener, server));
     match result {
         Ok(()) => 0,
         Err(e) => fail(Diagnostic::bare("sow::serve::stopped", format!("the server stopped: {e}")), 2),
+    }
+}
+
+/// Serves connections until the process stops. hyper is driven here rather than through `axum::serve`
+/// for the settings axum does not expose: a time limit on a request's head, apart from the guard's
+/// idle limit (a client trickling a header byte every few seconds is never idle), and a bound on the
+/// number of header lines.
+async fn listen(listener: TcpListener, server: Arc<Server>) -> std::io::Result<()> {
+    let mut listener = guard::Guarded::new(tokio::net::TcpListener::from_std(listener)?);
+    let app = axum::Router::new().fallback(handle).with_state(server);
+    loop {
+        let (connection, addr) = axum::serve::Listener::accept(&mut listener).await;
+        // Each request knows its client, for the searches' fair share.
+        let service = hyper_util::service::TowerToHyperService::new(app.clone().layer(axum::Extension(Client(addr.ip()))));
+        tokio::spawn(async move {
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEAD_TIME)
+                .max_headers(MAX_HEADERS)
+                .serve_connection(hyper_util::rt::TokioIo::new(connection), service)
+                .await;
+        });
     }
 }
 
@@ -204,7 +280,9 @@ fn local_host(host: Option<&HeaderValue>) -> bool {
 
 async fn handle(State(server): State<Arc<Server>>, request: Request) -> Response<Body> {
     let (parts, body) = request.into_parts();
-    let reply = if server.loopback && !local_host(parts.headers.get(header::HOST)) {
+    let reply = if let Some(refusal) = unclear_host(&parts) {
+        refusal.reply()
+    } else if server.loopback && !local_host(parts.headers.get(header::HOST)) {
         ApiError::new(
             403,
             "sow::serve::host",
@@ -224,16 +302,11 @@ async fn handle(State(server): State<Arc<Server>>, request: Request) -> Response
                 // files and the game list are answered at once, even while searches run. The semaphore is
                 // never closed, so acquiring only waits, first come first served.
                 let search = method == "POST" && (path == "/api/computer" || path == "/api/hint");
-                let queued = search.then(|| {
-                    server.searches.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    Queued(&server.searches)
-                });
-                if search && server.searches.load(std::sync::atomic::Ordering::SeqCst) > MAX_SEARCHES {
-                    drop(queued);
-                    return finish(
-                        ApiError::new(503, "sow::serve::busy", "the computer players are busy; try again in a few seconds").reply(),
-                    );
-                }
+                let client = parts.extensions.get::<Client>().map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0);
+                let queued = match search.then(|| Queued::take(&server.searches, client)).transpose() {
+                    Ok(queued) => queued,
+                    Err(refusal) => return finish(refusal.reply()),
+                };
                 let permit = match search {
                     true => Some(server.work.acquire().await.expect("the work semaphore stays open")),
                     false => None,
@@ -254,6 +327,31 @@ async fn handle(State(server): State<Arc<Server>>, request: Request) -> Response
         }
     };
     finish(reply)
+}
+
+/// Why the host a request is for is unclear, if it is: two `Host` headers (a proxy and the server
+/// could each read another), or a request line naming a whole URL (`GET http://other.example/ HTTP/1.1`,
+/// whose host HTTP says wins over the header). A browser sends neither to the board, and a server that
+/// is no proxy has no use for them; refusing them keeps the `Host` check the only word on the host.
+fn unclear_host(parts: &axum::http::request::Parts) -> Option<ApiError> {
+    if parts.headers.get_all(header::HOST).iter().count() > 1 {
+        return Some(ApiError::new(
+            400,
+            "sow::serve::host",
+            "the request has more than one `Host` header",
+        ));
+    }
+    if parts.uri.scheme().is_some() || parts.uri.authority().is_some() {
+        return Some(
+            ApiError::new(
+                400,
+                "sow::serve::host",
+                "the request line names a whole URL; this board is not a proxy",
+            )
+            .help("ask for the path alone (`GET /api/games`), with the host in the `Host` header"),
+        );
+    }
+    None
 }
 
 /// Why a POST is not from the board's own page, if it is not: a page on another site may make a
