@@ -7,37 +7,12 @@
 //! Every board below is worked out by hand from Oware's rules (variants/oware.sow), from a small
 //! puzzle position in which the moves are few and the replies forced, never copied from the program.
 
-use crate::support::{root, scratch};
-use std::io::Write;
+use crate::support::{Run, root, scratch, sowlang_in};
 use std::path::Path;
-use std::process::{Command, Stdio};
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
 
 /// Runs sowlang from the repository root with `input` piped to it.
 fn sowlang(args: &[&str], input: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .env_remove("RUST_BACKTRACE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run sowlang");
-    // A command that stops before reading its input (a refused record) closes the pipe: not an error.
-    let _ = child.stdin.take().expect("stdin").write_all(input);
-    let out = child.wait_with_output().expect("sowlang ends");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    sowlang_in(root(), args, input)
 }
 
 const OWARE: &str = "variants/oware.sow";

@@ -4,37 +4,8 @@
 //! message (`--any-rules` goes on); `play` saves on `quit` and at the end of its input when the game
 //! came from a record; `save` with no name picks a new one and replaces nothing.
 
-use crate::support::{root, scratch};
-use std::io::Write;
+use crate::support::{root, scratch, sowlang_in as sowlang};
 use std::path::Path;
-use std::process::{Command, Stdio};
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs sowlang in `dir` with `input` piped to it.
-fn sowlang(dir: &Path, args: &[&str], input: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env_remove("RUST_BACKTRACE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run sowlang");
-    let _ = child.stdin.take().expect("stdin").write_all(input);
-    let out = child.wait_with_output().expect("sowlang ends");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
 
 /// A game of our own under a name no shipped game has, so that a missing file cannot be stood in for
 /// by a built-in game: three pits of two seeds a side, no captures, the game ends when the player to

@@ -79,3 +79,34 @@ pub fn play_named(game: &sowlang::Game, moves: &[&str]) -> sowlang::Position {
 pub fn move_names(game: &sowlang::Game, pos: &sowlang::Position) -> Vec<String> {
     game.legal_moves(pos).into_iter().map(|k| game.name_move(pos, k)).collect()
 }
+
+/// What a run of the command printed, and how it ended.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs sowlang in `dir` with `input` piped to it.
+pub fn sowlang_in(dir: &Path, args: &[&str], input: &[u8]) -> Run {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env_remove("RUST_BACKTRACE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sowlang");
+    // A command that stops before reading its input (a refused record) closes the pipe: not an error.
+    let _ = child.stdin.take().expect("stdin").write_all(input);
+    let out = child.wait_with_output().expect("sowlang ends");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}

@@ -809,12 +809,7 @@ impl Session {
         if let Some(exact) = db.and_then(|d| d.moves(game, &pos)) {
             return self.exact_hint(&pos, found.pit, &exact);
         }
-        let does = |k: usize| -> Vec<String> {
-            match record::play(game, &pos, &record::move_text(game, &pos, k)) {
-                Ok(ply) => effects(game, &pos, &ply, &self.view),
-                Err(_) => Vec::new(),
-            }
-        };
+        let does = |k: usize| self.does(&pos, k);
         let best = does(found.pit);
         if self.quiet {
             let why = if best.is_empty() {
@@ -858,11 +853,29 @@ impl Session {
                 "  A score is the lead in seeds it expects for you if both sides play their best for that many plies;\n  past that it only counts seeds, so it is a guess, not a promise.\n",
             );
         }
-        let mut ranked = found.scores.clone();
+        s.push_str(&self.ranked(&pos, &found.scores, search::describe_score));
+        s
+    }
+}
+
+impl Session {
+    /// What move `k` of `pos` does at once, in words ([`effects`]).
+    fn does(&self, pos: &Position, k: usize) -> Vec<String> {
+        match record::play(&self.game, pos, &record::move_text(&self.game, pos, k)) {
+            Ok(ply) => effects(&self.game, pos, &ply, &self.view),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// The moves of a hint, best first, a line each: the move, its value in words (`describe`) and
+    /// what it does at once.
+    fn ranked(&self, pos: &Position, scores: &[(usize, i32)], describe: fn(i32) -> String) -> String {
+        let mut ranked = scores.to_vec();
         ranked.sort_by_key(|&(k, v)| (std::cmp::Reverse(v), k));
-        let width = ranked.iter().map(|&(_, v)| search::describe_score(v).len()).max().unwrap_or(0);
+        let width = ranked.iter().map(|&(_, v)| describe(v).len()).max().unwrap_or(0);
+        let mut s = String::new();
         for (k, v) in ranked {
-            let what = does(k);
+            let what = self.does(pos, k);
             let what = if what.is_empty() {
                 "no capture".to_string()
             } else {
@@ -870,24 +883,17 @@ impl Session {
             };
             s.push_str(&format!(
                 "  {:<7} {:<width$}  {what}\n",
-                crate::engine::pit_word(&record::move_text(game, &pos, k)),
-                search::describe_score(v)
+                crate::engine::pit_word(&record::move_text(&self.game, pos, k)),
+                describe(v)
             ));
         }
         s
     }
-}
 
-impl Session {
     /// The hint in a position of the endgame databases: every move's exact result with best play.
     fn exact_hint(&self, pos: &Position, pit: usize, exact: &[(usize, i32)]) -> String {
         let game = &self.game;
-        let does = |k: usize| -> Vec<String> {
-            match record::play(game, pos, &record::move_text(game, pos, k)) {
-                Ok(ply) => effects(game, pos, &ply, &self.view),
-                Err(_) => Vec::new(),
-            }
-        };
+        let does = |k: usize| self.does(pos, k);
         let value = |k: usize| exact.iter().find(|m| m.0 == k).map_or(0, |m| m.1);
         let best = does(pit);
         let name = record::move_text(game, pos, pit);
@@ -904,22 +910,7 @@ impl Session {
             }
         );
         s.push_str("  The endgame databases hold this position: each result is exact, the final score difference\n  for you if both sides play their best from there.\n");
-        let mut ranked = exact.to_vec();
-        ranked.sort_by_key(|&(k, v)| (std::cmp::Reverse(v), k));
-        let width = ranked.iter().map(|&(_, v)| endgame::describe_final(v).len()).max().unwrap_or(0);
-        for (k, v) in ranked {
-            let what = does(k);
-            let what = if what.is_empty() {
-                "no capture".to_string()
-            } else {
-                what.join(", ")
-            };
-            s.push_str(&format!(
-                "  pit {:<3} {:<width$}  {what}\n",
-                record::move_text(game, pos, k),
-                endgame::describe_final(v)
-            ));
-        }
+        s.push_str(&self.ranked(pos, exact, endgame::describe_final));
         s
     }
 }

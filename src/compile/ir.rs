@@ -14,7 +14,7 @@ pub struct Game {
     /// game; no rule reads it.
     pub level: Option<String>,
     /// The `seeds` lines read by pit, in order (seeds, and the condition on `pit`, `None` for every
-    /// pit), until [`crate::engine::prepare`] has given each pit the seeds of the first that holds.
+    /// pit), until the engine's `prepare` (the stage above) has given each pit the seeds of the first that holds.
     pub seeds_cases: Vec<(u32, Option<Code>)>,
     /// The board's shape (a `Game` reads as its [`Geometry`] too: `game.opposite(c)`).
     pub geometry: Geometry,

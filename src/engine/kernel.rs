@@ -225,6 +225,24 @@ impl Seen {
 }
 
 impl FastForm {
+    /// The end rules answered by probes (a row emptied, a few cells' counts) that hold after
+    /// `mover`'s move reached `at`, whose filled cells are `filled`; `rows`: some rule asks whether a
+    /// row is empty. Inlined, so that a playout that knows `rows` before the game tests it no more.
+    #[inline(always)]
+    fn probes_holding(&self, rows: bool, filled: u32, mover: Player, at: &Packed) -> u64 {
+        let (mut any_hold, mut all_fail) = (0, 0);
+        if rows {
+            let empty = usize::from(filled & self.row_cells[0] == 0) * 2 + usize::from(filled & self.row_cells[1] == 0);
+            (any_hold, all_fail) = self.row_probes[(mover.index() * 8 + at.to_move.index() * 4 + empty) & 15];
+        }
+        for (rule, probe) in &self.probes {
+            let holds = self.probe(probe, at);
+            any_hold |= u64::from(holds) << rule;
+            all_fail |= u64::from(!holds) << rule;
+        }
+        any_hold & self.any_probes | self.all_probes & !all_fail
+    }
+
     #[inline(always)]
     fn store(&self, p: Player) -> usize {
         self.pits + p.index()
@@ -695,17 +713,7 @@ impl Game {
                 holding |= kinds.repeated;
             }
             if ROWS || !ff.probes.is_empty() {
-                let (mut any_hold, mut all_fail) = (0, 0);
-                if ROWS {
-                    let empty = usize::from(filled & ff.row_cells[0] == 0) * 2 + usize::from(filled & ff.row_cells[1] == 0);
-                    (any_hold, all_fail) = ff.row_probes[(mover.index() * 8 + at.to_move.index() * 4 + empty) & 15];
-                }
-                for (rule, probe) in &ff.probes {
-                    let holds = ff.probe(probe, &at);
-                    any_hold |= u64::from(holds) << rule;
-                    all_fail |= u64::from(!holds) << rule;
-                }
-                holding |= any_hold & ff.any_probes | ff.all_probes & !all_fail;
+                holding |= ff.probes_holding(ROWS, filled, mover, &at);
             }
             if STORES && (first_move || stores_grew) && (!RELAY || !ff.store_hits.is_empty()) {
                 holding |= ff.store_rules_holding(at.board);
@@ -816,17 +824,7 @@ impl Game {
             let next = ff.legal(after, filled, at.to_move);
             let mut holding = if next == 0 { self.end_kinds.no_moves } else { 0 };
             if ff.row_rules != 0 || !ff.probes.is_empty() {
-                let (mut any_hold, mut all_fail) = (0, 0);
-                if ff.row_rules != 0 {
-                    let empty = usize::from(filled & ff.row_cells[0] == 0) * 2 + usize::from(filled & ff.row_cells[1] == 0);
-                    (any_hold, all_fail) = ff.row_probes[(mover.index() * 8 + at.to_move.index() * 4 + empty) & 15];
-                }
-                for (rule, probe) in &ff.probes {
-                    let holds = ff.probe(probe, &at);
-                    any_hold |= u64::from(holds) << rule;
-                    all_fail |= u64::from(!holds) << rule;
-                }
-                holding |= any_hold & ff.any_probes | ff.all_probes & !all_fail;
+                holding |= ff.probes_holding(ff.row_rules != 0, filled, mover, &at);
             }
             if !ff.store_hits.is_empty() {
                 holding |= ff.store_rules_holding(after);
