@@ -950,6 +950,8 @@ fn shared_ring_setup(items: &[Item], diags: &mut Vec<Diagnostic>) {
                         FillOption::AsManyAsOther => "as many as the other",
                         FillOption::AsManyAsUsed => "as many as the other used",
                         FillOption::FromRight => "from right",
+                        FillOption::RemainderMadeUp => "remainder made up",
+                        FillOption::RemainderMadeUpClaimed => "remainder made up and claimed",
                         FillOption::CloseUnfilled | FillOption::RemainderNext => continue,
                     };
                     refuse(option.span, word);
@@ -1138,6 +1140,8 @@ fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags
     let word = |o: FillOption| match o {
         FillOption::CloseUnfilled => "close unfilled",
         FillOption::RemainderNext => "remainder next",
+        FillOption::RemainderMadeUp => "remainder made up",
+        FillOption::RemainderMadeUpClaimed => "remainder made up and claimed",
         FillOption::AsManyAsOther => "as many as the other",
         FillOption::AsManyAsUsed => "as many as the other used",
         FillOption::ClaimUnfilled => "claim unfilled",
@@ -1158,6 +1162,30 @@ fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags
         }
     }
     let find = |o: FillOption| options.iter().find(|b| b.node == o);
+    // Where the seeds short of a whole pit go: one answer at most.
+    let remainders: Vec<_> = options
+        .iter()
+        .filter(|o| {
+            matches!(
+                o.node,
+                FillOption::RemainderNext | FillOption::RemainderMadeUp | FillOption::RemainderMadeUpClaimed
+            )
+        })
+        .collect();
+    if let [first, second, ..] = remainders[..]
+        && first.node != second.node
+    {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                format!("`{}` and `{}` cannot go together", word(first.node), word(second.node)),
+                second.span,
+                "this",
+            )
+            .with_label(first.span, "and this")
+            .with_help("each says where the seeds short of a whole pit go: keep one of them"),
+        );
+    }
     if let (Some(a), Some(b)) = (find(FillOption::AsManyAsOther), find(FillOption::AsManyAsUsed)) {
         diags.push(
             Diagnostic::error(
@@ -1181,6 +1209,14 @@ fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags
         (
             FillOption::RemainderNext,
             "it is not said whether the pit of the remainder counts as one the other must match",
+        ),
+        (
+            FillOption::RemainderMadeUp,
+            "it is not said whether the pit made up counts as one the other must match",
+        ),
+        (
+            FillOption::RemainderMadeUpClaimed,
+            "it is not said whether the pit made up counts as one the other must match",
         ),
     ] {
         if let Some(b) = find(other) {
@@ -1230,6 +1266,10 @@ fn check_mirror(items: &[Item], diags: &mut Vec<Diagnostic>) {
             FillOption::AsManyAsUsed => (
                 "as many as the other used",
                 "it says which pits the other player fills, and so does the copy",
+            ),
+            FillOption::RemainderMadeUp | FillOption::RemainderMadeUpClaimed => (
+                "remainder made up",
+                "the seeds that make the pit up are the copier's, which the copy places itself",
             ),
             _ => continue,
         };

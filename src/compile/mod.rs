@@ -126,6 +126,11 @@ pub fn compile(checked: &Checked) -> Game {
                     per_pit: checked.fill.unwrap_or(1),
                     close_unfilled: has(ast::FillOption::CloseUnfilled),
                     remainder_next: has(ast::FillOption::RemainderNext),
+                    made_up: if has(ast::FillOption::RemainderMadeUpClaimed) {
+                        Some(true)
+                    } else {
+                        has(ast::FillOption::RemainderMadeUp).then_some(false)
+                    },
                     as_many_as_other: has(ast::FillOption::AsManyAsOther),
                     as_many_as_used: has(ast::FillOption::AsManyAsUsed),
                     claim_unfilled: has(ast::FillOption::ClaimUnfilled),
@@ -148,7 +153,7 @@ pub fn compile(checked: &Checked) -> Game {
         }),
     });
     let fill = rounds.as_ref().and_then(|r| r.fill);
-    let uses_claims = uses(items, &|a| matches!(a, ast::Action::Claim(..))) || fill.is_some_and(|f| f.claim_unfilled);
+    let uses_claims = uses(items, &|a| matches!(a, ast::Action::Claim(..))) || fill.is_some_and(|f| f.claim_unfilled || f.made_up == Some(true));
     // A rule that closes or opens pits during a move: no move may count on the pits staying open.
     let closes_in_moves = uses(items, &|a| matches!(a, ast::Action::Close(..)));
     let uses_closed = fill.is_some_and(|f| f.close_unfilled) || closes_in_moves;

@@ -387,6 +387,10 @@ pub enum FillOption {
     CloseUnfilled,
     /// `remainder next`.
     RemainderNext,
+    /// `remainder made up`: the other player makes the short pit up to a whole one.
+    RemainderMadeUp,
+    /// `remainder made up and claimed`: the same, and the player who made it up owns the pit.
+    RemainderMadeUpClaimed,
     /// `as many as the other`.
     AsManyAsOther,
     /// `as many as the other used`.

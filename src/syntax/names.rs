@@ -214,6 +214,8 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::fill_option => "an option of `setup fill` (`close unfilled`, `remainder next`, `as many as the other`, `claim unfilled`)",
         Rule::fill_close => "`close unfilled`",
         Rule::fill_remainder => "`remainder next`",
+        Rule::fill_made_up => "`remainder made up`",
+        Rule::fill_claimed => "`and claimed`",
         Rule::fill_as_many => "`as many as the other`",
         Rule::fill_as_used => "`as many as the other used`",
         Rule::fill_claim => "`claim unfilled`",

@@ -1088,7 +1088,12 @@ impl Builder {
                 let options = inner
                     .map(|o| {
                         let span = self.span(&o);
-                        let node = match children(o).next().expect("option").as_rule() {
+                        let option = children(o).next().expect("option");
+                        let node = match option.as_rule() {
+                            Rule::fill_made_up if children(option.clone()).next().is_some() => {
+                                FillOption::RemainderMadeUpClaimed
+                            }
+                            Rule::fill_made_up => FillOption::RemainderMadeUp,
                             Rule::fill_close => FillOption::CloseUnfilled,
                             Rule::fill_remainder => FillOption::RemainderNext,
                             Rule::fill_as_many => FillOption::AsManyAsOther,
