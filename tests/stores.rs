@@ -219,3 +219,39 @@ fn a_series_walks_over_closed_pits() {
     let v = after_from(&g, pos, 1);
     assert_eq!(board(&v), (json!([0, 0, 0]), json!([0, 4, 3]), json!(3), json!(0)));
 }
+
+// ---------------------------------------------------------------- a series through the stores
+
+/// The docs' "A run through the store" (docs/language.md, "Series").
+const THROUGH_THE_STORE: &str = r#"
+game "A run through the store"
+board { pits 3  seeds 1  stores sown }
+sow { direction ccw  into both stores }
+capture "ones and twos" {
+  when last.side == opponent and last.count == 2
+  take last
+  series forward including stores while pit.side == opponent and pit.count in 1..2
+}
+end "no move" when no_moves remaining owner
+"#;
+
+/// South's 3 (two seeds) sows south's store (1) and north 1 (now 2): north 1 is taken, and the walk
+/// goes on through north 2 and north 3 (1 each) into north's store (2 seeds), taken too; south 1 is
+/// the mover's own and stops it. South's store: 1 + 2 + 1 + 1 + 2 = 7. Without `including stores` the
+/// walk passes over north's store to south 1 and stops: south 5, north's store keeps its 2.
+#[test]
+fn a_series_including_stores_takes_the_store_on_its_way() {
+    let from = json!({"pits": {"south": [0, 0, 2], "north": [1, 1, 1]},
+                      "stores": {"south": 0, "north": 2}, "to_move": "south"});
+    let run = |text: &str| {
+        let g = game(text);
+        let pos = sowlang::position::from_json(&g, &from.to_string()).expect("a position of this board");
+        after_from(&g, pos, 3)
+    };
+    let v = run(THROUGH_THE_STORE);
+    assert_eq!(board(&v), (json!([0, 0, 0]), json!([0, 0, 0]), json!(7), json!(0)));
+    let v = run(&THROUGH_THE_STORE.replace(" including stores", ""));
+    assert_eq!(board(&v), (json!([0, 0, 0]), json!([0, 0, 0]), json!(5), json!(2)));
+    let docs = std::fs::read_to_string(super::support::root().join("docs/language.md")).expect("the reference");
+    assert!(docs.contains(THROUGH_THE_STORE.trim()), "docs/language.md no longer shows the example");
+}

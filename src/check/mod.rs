@@ -689,6 +689,9 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
     stores::relay_from_off_track(items, stores_sown, diags);
     let mut capture_names: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
     for item in items {
+        if let ItemKind::Capture(def) | ItemKind::AfterMove(def) | ItemKind::At(_, def) = &item.kind {
+            stores::series_stores_off_track(def, stores_sown, diags);
+        }
         match &item.kind {
             ItemKind::SowRelay(e) => tc.expect(e, Ty::Bool, Scope::lap_end()),
             ItemKind::SowRelayFrom(e) => tc.expect(e, Ty::Pit, Scope::lap_end()),

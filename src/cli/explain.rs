@@ -756,6 +756,9 @@ impl Words<'_> {
                 if sd.with_opposite {
                     t.push_str(", each with the pit facing it");
                 }
+                if sd.with_stores.is_some() {
+                    t.push_str(" (a store on the way is looked at and taken like a pit)");
+                }
                 if let Some((cap, unit)) = &sd.cap {
                     let unit = match unit {
                         crate::syntax::ast::CapUnit::Pits => "pits",

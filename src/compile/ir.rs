@@ -468,6 +468,9 @@ pub struct Series {
     pub forward: bool,
     /// It looks at every second pit only.
     pub every_other: bool,
+    /// The stores on the track are places of the walk, looked at and taken like pits (else it passes
+    /// over them).
+    pub with_stores: bool,
     /// It goes on while this holds (`pit` is the pit looked at).
     pub cond: Code,
     /// Each pit taken is taken with the pit across.

@@ -743,6 +743,10 @@ impl Lower<'_> {
                     series: None,
                 }),
                 ast::Action::Series(def) => {
+                    if def.with_stores.is_some() {
+                        // The walk may take a store's seeds: stores no longer only grow.
+                        self.takes_from_store.set(true);
+                    }
                     if let Some(Action::Take { series, .. }) = actions.iter_mut().rev().find(|a| matches!(a, Action::Take { .. })) {
                         let cap = |unit| match &def.cap {
                             Some((n, u)) if *u == unit => u32::try_from(self.int(n)).unwrap_or(u32::MAX),
@@ -754,12 +758,14 @@ impl Lower<'_> {
                             backward,
                             forward,
                             every_other: def.every_other,
+                            with_stores: def.with_stores.is_some(),
                             cond: self.cond(&def.cond),
                             with_opposite: def.with_opposite,
                             max_pits,
                             max_seeds,
                             plain: backward != forward
                                 && !def.every_other
+                                && def.with_stores.is_none()
                                 && !def.with_opposite
                                 && max_pits == u32::MAX
                                 && max_seeds == u32::MAX,

@@ -415,7 +415,12 @@ impl Game {
                             let mut passed = 0usize;
                             for _ in 1..walk.cells.len() {
                                 c = if forward { walk.next[c as usize] } else { walk.prev[c as usize] };
-                                if self.is_store(c) || snapshot.closed[c as usize] {
+                                let passed_over = if self.is_store(c) {
+                                    !series.with_stores
+                                } else {
+                                    snapshot.closed[c as usize]
+                                };
+                                if passed_over {
                                     continue;
                                 }
                                 passed += 1;

@@ -100,13 +100,15 @@ pub enum CapUnit {
     Seeds,
 }
 
-/// `series DIR [every other pit] while COND [with opposite] [at most N pits|seeds]`.
+/// `series DIR [every other pit] [including stores] while COND [with opposite] [at most N pits|seeds]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeriesDef {
     /// Which way it walks.
     pub dir: SeriesDir,
     /// It looks at every second pit only.
     pub every_other: bool,
+    /// `including stores`, where it was written: the stores on the track are places of the walk.
+    pub with_stores: Option<Span>,
     /// It goes on while this holds of `pit`.
     pub cond: Expr,
     /// Each pit taken is taken with the pit across.

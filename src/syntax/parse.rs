@@ -1227,12 +1227,14 @@ impl Builder {
                         _ => SeriesDir::BothWays,
                     };
                     let mut every_other = false;
+                    let mut with_stores = None;
                     let mut with_opposite = false;
                     let mut cond = None;
                     let mut cap = None;
                     for part in parts {
                         match part.as_rule() {
                             Rule::every_other => every_other = true,
+                            Rule::with_stores => with_stores = Some(self.span(&part)),
                             Rule::with_opposite => with_opposite = true,
                             Rule::series_cap => {
                                 let mut inner = children(part);
@@ -1250,6 +1252,7 @@ impl Builder {
                     Action::Series(SeriesDef {
                         dir,
                         every_other,
+                        with_stores,
                         cond: cond.expect("the grammar asks for a condition"),
                         with_opposite,
                         cap,
