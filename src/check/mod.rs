@@ -10,6 +10,7 @@ mod round_moments;
 mod rules;
 mod start;
 mod stated_ends;
+mod store_pit;
 mod stores;
 mod types;
 
@@ -63,6 +64,8 @@ pub struct Checked {
     pub(crate) play_from: PlayFrom,
     /// Which rows are owned by halves.
     pub(crate) halves: crate::board::Halves,
+    /// `store pit N`: the column (0 from the owner's left) of the pit of each row that is its store.
+    pub(crate) store_pit: Option<usize>,
     /// Seeds of every cell at the start (pits, then the two stores); with `seeds_cases`, the most
     /// of them in every pit, until the engine has chosen each pit's.
     pub(crate) initial: Vec<u32>,
@@ -87,6 +90,7 @@ impl Checked {
             ring: self.ring,
             halves: self.halves,
             plays_across: self.play_from == PlayFrom::Owned && self.pits * self.rows > 0,
+            store_pit: self.store_pit,
         }
     }
 }
@@ -222,6 +226,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             ring: false,
             halves,
             plays_across: false,
+            store_pit: None,
         },
     });
     let shared = geometry.map_or(0, |g| g.shared);
@@ -244,6 +249,8 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     if let Some(g) = geometry {
         check_play_from(&program.items, g, play_from, &mut diags);
     }
+    let store_pit = store_pit::store_pit(&program.items, &statics, geometry, play_from, &mut diags);
+    let geometry = geometry.map(|g| crate::board::Geometry { store_pit, ..g });
     let mut seeds_cases = Vec::new();
     let seeds_item = find(&|k| matches!(k, ItemKind::BoardSeeds(_)));
     let layout_item = find(&|k| matches!(k, ItemKind::BoardLayout(_)));
@@ -633,6 +640,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             ring: ring.is_some(),
             play_from,
             halves,
+            store_pit,
             initial,
             seeds_cases,
             fill,

@@ -26,7 +26,7 @@ pub fn compile(checked: &Checked) -> Game {
         pits: geometry.pit_count(),
         rows: checked.rows,
         typer: Typer::default(),
-        sows_into_store: sows_into_store(items),
+        sows_into_store: sows_into_store(items) || geometry.store_pit.is_some(),
         takes_from_store: std::cell::Cell::new(false),
         memory: Vec::new(),
         tracks: items
@@ -357,6 +357,8 @@ fn track(g: &crate::board::Geometry, mover: Player, sow: &Sow, params: &[(String
         }
         t.extend(2 * side..g.pit_count() as Cell);
     }
+    // A store that is a pit of the row stands in that pit's place.
+    t.iter_mut().for_each(|c| *c = g.in_place(*c));
     if !sow.ccw {
         t.reverse();
     }

@@ -605,6 +605,9 @@ impl Game {
         if board.closed[origin as usize] {
             return Err(Refusal::Closed);
         }
+        if self.is_store_pit(origin) {
+            return Err(Refusal::StorePit);
+        }
         let phase = rules.phase;
         match phase.sow.from_store {
             // A move that sows nothing may name an empty pit: its `after move` rules may fill it
@@ -713,6 +716,7 @@ impl Game {
                 _ => "a move starts from one of the player's own pits".into(),
             },
             Refusal::Closed => "it is closed for this round".into(),
+            Refusal::StorePit => "it is the player's store".into(),
             Refusal::NoReserve => "there are no seeds left in the store to enter".into(),
             Refusal::MustCapture => "another move makes a capture, and a capture must be made".into(),
             Refusal::FixedDirection => {

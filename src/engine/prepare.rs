@@ -12,8 +12,22 @@ pub fn prepare(mut game: Game) -> Game {
     if !cases.is_empty() {
         start_by_pit(&mut game, &cases);
     }
+    if game.store_pit.is_some() {
+        // The pit a store stands in for never holds a seed: the store starts with the `reserve`.
+        for p in Player::BOTH {
+            if let Some(c) = game.store_pit_of(p) {
+                game.initial[c as usize] = 0;
+            }
+        }
+        game.total = game.initial.iter().sum();
+    }
     answer_skips(&mut game);
-    game.fast = crate::compile::shape::recognise(&game).map(std::sync::Arc::new);
+    // The fast form lays out pits and stores as cells apart; a store in a pit's place is not one.
+    game.fast = if game.store_pit.is_some() {
+        None
+    } else {
+        crate::compile::shape::recognise(&game).map(std::sync::Arc::new)
+    };
     game
 }
 

@@ -211,6 +211,8 @@ pub(super) enum Refusal {
     NoSuchPit,
     /// Not a pit the player may start a move from (`play from`).
     NotPlayable,
+    /// The pit is the player's store (`store pit N`).
+    StorePit,
     Closed,
     Empty,
     /// In a phase that sows nothing, the move's rules would leave every seed where it is.

@@ -465,6 +465,8 @@ pub enum ItemKind {
     BoardStores(StoreMode),
     /// `board { reserve EXPR }`.
     BoardReserve(Expr),
+    /// `board { store pit EXPR }`: that pit of each player's row is their store.
+    BoardStorePit(Expr),
     /// `sow { from store EXPR }`.
     SowFromStore(Expr),
     /// `captures required`.

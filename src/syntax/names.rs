@@ -215,6 +215,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::fill_close => "`close unfilled`",
         Rule::fill_remainder => "`remainder next`",
         Rule::fill_made_up => "`remainder made up`",
+        Rule::board_store_pit => "`store pit`",
         Rule::with_stores => "`including stores`",
         Rule::fill_claimed => "`and claimed`",
         Rule::fill_as_many => "`as many as the other`",

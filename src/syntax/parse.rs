@@ -921,6 +921,7 @@ impl Builder {
                 ItemKind::BoardLayoutShared(Spanned { node: values, span: lspan })
             }
             Rule::board_reserve => ItemKind::BoardReserve(self.expr(inner.next().expect("expr"))?),
+            Rule::board_store_pit => ItemKind::BoardStorePit(self.expr(inner.next().expect("expr"))?),
             Rule::sow_from_store => ItemKind::SowFromStore(self.expr(inner.next().expect("expr"))?),
             Rule::captures_required => ItemKind::CapturesRequired,
             Rule::phase_optional => ItemKind::PhaseOptional,
