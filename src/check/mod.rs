@@ -381,7 +381,9 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     let stores_sown = program
         .items
         .iter()
-        .any(|i| matches!(i.kind, ItemKind::BoardStores(crate::syntax::ast::StoreMode::Sown)));
+        .any(|i| matches!(i.kind, ItemKind::BoardStores(crate::syntax::ast::StoreMode::Sown)))
+        // A store that is a pit of the row is on every track.
+        || store_pit.is_some();
     check_tracks(&program.items, geometry, play_from, &params, &mut diags);
     warn_emptied_origin(&program.items, &mut diags);
 

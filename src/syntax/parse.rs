@@ -556,6 +556,7 @@ fn is_board_stmt(rule: Rule) -> bool {
             | Rule::board_seeds
             | Rule::layout_shared
             | Rule::board_layout
+            | Rule::board_store_pit
             | Rule::board_stores
             | Rule::board_reserve
     )
