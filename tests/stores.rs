@@ -365,3 +365,26 @@ fn random_games_with_store_pits_keep_their_seeds_and_end() {
         }
     }
 }
+
+/// A move that may name an empty pit (entering a seed from the store, `from store 1`) still cannot
+/// name the store pit: it is the store. Each player's store starts with the 2 seeds of the reserve.
+#[test]
+fn a_store_pit_is_no_move_where_empty_pits_may_be_named() {
+    let g = game(
+        r#"
+game "Entering beside a store pit"
+board { pits 3  store pit 3  seeds 1  reserve 2 }
+sow { direction ccw }
+phase "entering" when ply < 2 {
+  sow { from store 1  relay never }
+  no captures
+}
+end "no move" when no_moves remaining owner
+"#,
+    );
+    let v = json_of(&g, &played(&g, &[]));
+    assert_eq!(board(&v), (json!([1, 1, 0]), json!([1, 1, 0]), json!(2), json!(2)));
+    assert_eq!(v["legal_moves"], json!([1, 2]));
+    let v = after(&g, &[2]);
+    assert_eq!(board(&v), (json!([1, 2, 0]), json!([1, 1, 0]), json!(1), json!(2)));
+}
