@@ -424,7 +424,13 @@ impl Words<'_> {
             }
             _ => {}
         }
-        if g.stores_sown {
+        if let Some(column) = g.store_pit {
+            let _ = write!(
+                s,
+                " Each player's pit {} is their store, not a pit to play: every sowing that passes it drops a seed into it, whoever sows, and their captures go there.",
+                column + 1
+            );
+        } else if g.stores_sown {
             s.push_str(" Each player has a store at their end of the board: they sow into it, and their captures go there.");
         } else {
             s.push_str(" Each player has a store beside the board for the seeds they capture; the store is not sown into.");
@@ -434,7 +440,14 @@ impl Words<'_> {
 
     fn setup(&self) -> String {
         let g = self.game;
-        let pits = &g.initial[..g.initial.len().saturating_sub(2)];
+        // The pits a store stands in for are no pits to start with seeds.
+        let pits: Vec<u32> = g.initial[..g.initial.len().saturating_sub(2)]
+            .iter()
+            .enumerate()
+            .filter(|&(c, _)| !g.is_store_pit(c as crate::board::Cell))
+            .map(|(_, &n)| n)
+            .collect();
+        let pits = &pits[..];
         let in_pits: u32 = pits.iter().sum();
         let mut s = match pits.first() {
             Some(&n) if pits.iter().all(|&c| c == n) => format!(

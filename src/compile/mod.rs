@@ -199,6 +199,14 @@ pub fn compile(checked: &Checked) -> Game {
     let may_pass = phases.iter().any(|p| !p.passes.is_empty());
     // Moves that take seeds from the store shrink it too.
     let enters_from_store = phases.iter().any(|p| p.sow.from_store.is_some());
+    // The pit a store stands in for (`store pit N`) never holds a seed: the store starts with the
+    // `reserve`, whatever `seeds` gives the pits.
+    let mut initial = checked.initial.clone();
+    for p in Player::BOTH {
+        if let Some(c) = geometry.store_pit_of(p) {
+            initial[c as usize] = 0;
+        }
+    }
     let mut game = Game {
         seeds_cases: Vec::new(),
         name,
@@ -210,8 +218,8 @@ pub fn compile(checked: &Checked) -> Game {
         play_from: checked.play_from,
         choices: if phases.iter().any(|p| p.sow.either) { 2 } else { 1 },
         stores_sown,
-        total: checked.initial.iter().sum(),
-        initial: checked.initial.clone(),
+        total: initial.iter().sum(),
+        initial,
         first,
         phases,
         triggers,

@@ -12,15 +12,6 @@ pub fn prepare(mut game: Game) -> Game {
     if !cases.is_empty() {
         start_by_pit(&mut game, &cases);
     }
-    if game.store_pit.is_some() {
-        // The pit a store stands in for never holds a seed: the store starts with the `reserve`.
-        for p in Player::BOTH {
-            if let Some(c) = game.store_pit_of(p) {
-                game.initial[c as usize] = 0;
-            }
-        }
-        game.total = game.initial.iter().sum();
-    }
     answer_skips(&mut game);
     // The fast form lays out pits and stores as cells apart; a store in a pit's place is not one.
     game.fast = if game.store_pit.is_some() {
@@ -125,6 +116,10 @@ fn start_by_pit(game: &mut Game, cases: &[(u32, Option<Code>)]) {
     };
     let seeds: Vec<u32> = (0..game.pit_count())
         .map(|c| {
+            // The pit a store stands in for never holds a seed.
+            if game.is_store_pit(c as Cell) {
+                return 0;
+            }
             cases
                 .iter()
                 .find(|(_, when)| when.as_ref().is_none_or(|cond| holds_for_pit(game, &board, cond, c as Cell)))
