@@ -253,7 +253,10 @@ fn a_series_including_stores_takes_the_store_on_its_way() {
     let v = run(&THROUGH_THE_STORE.replace(" including stores", ""));
     assert_eq!(board(&v), (json!([0, 0, 0]), json!([0, 0, 0]), json!(5), json!(2)));
     let docs = std::fs::read_to_string(super::support::root().join("docs/language.md")).expect("the reference");
-    assert!(docs.contains(THROUGH_THE_STORE.trim()), "docs/language.md no longer shows the example");
+    assert!(
+        docs.contains(THROUGH_THE_STORE.trim()),
+        "docs/language.md no longer shows the example"
+    );
 }
 
 // ---------------------------------------------------------------- a store that is a pit of the row
@@ -342,7 +345,10 @@ fn the_end_rules_count_a_store_pit_as_the_store() {
     assert_eq!(v["ended_by"], json!("no move"));
     assert_eq!(v["winner"], json!("north"));
     let docs = std::fs::read_to_string(super::support::root().join("docs/language.md")).expect("the reference");
-    assert!(docs.contains(STORE_IN_THE_ROW.trim()), "docs/language.md no longer shows the example");
+    assert!(
+        docs.contains(STORE_IN_THE_ROW.trim()),
+        "docs/language.md no longer shows the example"
+    );
 }
 
 /// Random games of the store-pit game keep their 18 seeds, never move from a store pit, and end.

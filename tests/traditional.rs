@@ -389,8 +389,13 @@ fn bao_la_kujifunza_takasa_captures_nothing() {
 /// Igisoro as a match on the small board (`pits = 4`: 16 pits, 32 seeds in all).
 fn igisoro_match() -> Game {
     let path = root().join("tests/fixtures/traditional/igisoro_match.sow");
-    let set = [sowlang::Override { name: "pits".into(), value: 4 }];
-    sowlang::load_game(&path, &set).unwrap_or_else(|f| panic!("{:?}", f.diagnostics)).game
+    let set = [sowlang::Override {
+        name: "pits".into(),
+        value: 4,
+    }];
+    sowlang::load_game(&path, &set)
+        .unwrap_or_else(|f| panic!("{:?}", f.diagnostics))
+        .game
 }
 
 /// The last move of a game of the match: south's b4 (2 seeds) sows a4 and a3, both empty, and the
@@ -423,7 +428,11 @@ fn igisoro_match_lists_the_set_up_moves_by_their_pits() {
     assert_eq!(v["to_move"], json!("north"));
     assert_eq!(super::support::move_names(&g, &pos), all);
     // North's seven seeds placed (and south's first seven): north may only pass.
-    let v = play(&g, pos, &["a1", "b1", "a1", "b1", "a2", "b1", "a2", "b1", "b1", "b1", "b1", "b1", "b1", "b1"]);
+    let v = play(
+        &g,
+        pos,
+        &["a1", "b1", "a1", "b1", "a2", "b1", "a2", "b1", "b1", "b1", "b1", "b1", "b1", "b1"],
+    );
     assert_eq!(v["legal_moves"], json!(["pass"]));
     assert_eq!(stores(&v), (json!(18), json!(0)));
 }
@@ -436,7 +445,9 @@ fn igisoro_match_lists_the_set_up_moves_by_their_pits() {
 #[test]
 fn igisoro_match_a_later_game_is_set_up_as_the_players_choose() {
     let g = igisoro_match();
-    let mut moves = vec!["b4", "a1", "b1", "a1", "b1", "a2", "b1", "a2", "b1", "b1", "b1", "b1", "b1", "b1", "b1"];
+    let mut moves = vec![
+        "b4", "a1", "b1", "a1", "b1", "a2", "b1", "a2", "b1", "b1", "b1", "b1", "b1", "b1", "b1",
+    ];
     for pit in ["b2", "b3", "b4"] {
         for _ in 0..6 {
             moves.extend(["pass", pit]);
@@ -470,7 +481,11 @@ fn igisoro_match_computer_players_play_the_set_up() {
     let budget = mcts::Budget { playouts: 200, time: None };
     let found = mcts::search(&g, &pos, budget, &mut rng).expect("a move");
     assert!(legal.contains(&found.pit), "MCTS chose {}", found.pit);
-    let v = play(&g, pos.clone(), &["a1", "b1", "a1", "b1", "a2", "b1", "a2", "b1", "b1", "b1", "b1", "b1", "b1", "b1"]);
+    let v = play(
+        &g,
+        pos.clone(),
+        &["a1", "b1", "a1", "b1", "a2", "b1", "a2", "b1", "b1", "b1", "b1", "b1", "b1", "b1"],
+    );
     assert_eq!(v["legal_moves"], json!(["pass"]));
 }
 
@@ -481,11 +496,7 @@ fn igisoro_match_computer_players_play_the_set_up() {
 fn igisoro_match_random_matches_keep_the_seeds_and_end() {
     use rand::{Rng, SeedableRng};
     let dir = root().join("tests/fixtures/traditional");
-    let run = super::support::sowlang_in(
-        &dir,
-        &["check", "--explore", "20", "--seed", "3", "igisoro_match.sow"],
-        b"",
-    );
+    let run = super::support::sowlang_in(&dir, &["check", "--explore", "20", "--seed", "3", "igisoro_match.sow"], b"");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains("20 random games played: no errors"), "{}", run.stderr);
     let g = igisoro_match();

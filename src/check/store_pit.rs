@@ -20,8 +20,13 @@ pub(super) fn store_pit(
     let g = geometry?;
     let refuse = |why: &str, help: &str, diags: &mut Vec<Diagnostic>| {
         diags.push(
-            Diagnostic::error("sow::check::unsupported", format!("a store that is a pit of the row {why}"), item.span, "this store pit")
-                .with_help(help.to_string()),
+            Diagnostic::error(
+                "sow::check::unsupported",
+                format!("a store that is a pit of the row {why}"),
+                item.span,
+                "this store pit",
+            )
+            .with_help(help.to_string()),
         );
     };
     if g.ring || g.shared > 0 {
@@ -33,7 +38,11 @@ pub(super) fn store_pit(
         return None;
     }
     if g.rows > 1 {
-        refuse("is played on one row a player only", "leave out `rows`, or leave out `store pit`", diags);
+        refuse(
+            "is played on one row a player only",
+            "leave out `rows`, or leave out `store pit`",
+            diags,
+        );
         return None;
     }
     if g.halves != crate::board::Halves::None {

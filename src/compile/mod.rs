@@ -153,7 +153,8 @@ pub fn compile(checked: &Checked) -> Game {
         }),
     });
     let fill = rounds.as_ref().and_then(|r| r.fill);
-    let uses_claims = uses(items, &|a| matches!(a, ast::Action::Claim(..))) || fill.is_some_and(|f| f.claim_unfilled || f.made_up == Some(true));
+    let uses_claims =
+        uses(items, &|a| matches!(a, ast::Action::Claim(..))) || fill.is_some_and(|f| f.claim_unfilled || f.made_up == Some(true));
     // A rule that closes or opens pits during a move: no move may count on the pits staying open.
     let closes_in_moves = uses(items, &|a| matches!(a, ast::Action::Close(..)));
     let uses_closed = fill.is_some_and(|f| f.close_unfilled) || closes_in_moves;

@@ -416,11 +416,19 @@ impl<'a> Ctx<'a> {
     }
 
     fn number(&self, c: Cell) -> i64 {
-        if c == NO_PIT { 0 } else { self.game.number(self.game.place_of(c)) as i64 }
+        if c == NO_PIT {
+            0
+        } else {
+            self.game.number(self.game.place_of(c)) as i64
+        }
     }
 
     fn row_of(&self, c: Cell) -> i64 {
-        if c == NO_PIT { 0 } else { self.game.row_of(self.game.place_of(c)) as i64 }
+        if c == NO_PIT {
+            0
+        } else {
+            self.game.row_of(self.game.place_of(c)) as i64
+        }
     }
 
     /// The pit found from `c` by `r`; [`NO_PIT`] when there is none.

@@ -1092,9 +1092,7 @@ impl Builder {
                         let span = self.span(&o);
                         let option = children(o).next().expect("option");
                         let node = match option.as_rule() {
-                            Rule::fill_made_up if children(option.clone()).next().is_some() => {
-                                FillOption::RemainderMadeUpClaimed
-                            }
+                            Rule::fill_made_up if children(option.clone()).next().is_some() => FillOption::RemainderMadeUpClaimed,
                             Rule::fill_made_up => FillOption::RemainderMadeUp,
                             Rule::fill_close => FillOption::CloseUnfilled,
                             Rule::fill_remainder => FillOption::RemainderNext,
