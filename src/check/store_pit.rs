@@ -99,6 +99,28 @@ pub(super) fn store_pit(
         "the store's pit",
         diags,
     )?;
+    // A layout that puts seeds in the store pit's place would lose them without a word.
+    for i in items {
+        let ItemKind::BoardLayout(sides) = &i.kind else { continue };
+        for (_, rows) in sides {
+            let Some(seeds) = rows.first().and_then(|front| front.node.get(column as usize - 1)) else {
+                continue;
+            };
+            if statics.eval(seeds, &mut Vec::new()).is_some_and(|v| v != 0) {
+                ok = false;
+                diags.push(
+                    Diagnostic::error(
+                        "sow::check::conflict",
+                        format!("the layout puts seeds in pit {column}, which is the store"),
+                        seeds.span,
+                        "seeds in the store's place",
+                    )
+                    .with_label(item.span, "the store is this pit")
+                    .with_help("write 0 there: a store pit starts with the `reserve`"),
+                );
+            }
+        }
+    }
     ok.then_some(column as usize - 1)
 }
 
