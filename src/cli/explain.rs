@@ -12,8 +12,8 @@ use crate::check::Checked;
 use crate::diagnostic::Sources;
 use crate::engine::{Game, Player};
 use crate::syntax::ast::{
-    Action, BinOp, Direction, EndResult, Expr, ExprKind, GrandSlam, Item, ItemKind, PlayFrom, Receiver, Remaining, RuleDef, SeriesDir,
-    Then, TrackKind,
+    Action, BinOp, Direction, EndResult, Expr, ExprKind, FillOption, GrandSlam, Item, ItemKind, PlayFrom, Receiver, Remaining, RuleDef,
+    SeriesDir, Then, TrackKind,
 };
 
 use super::{fail, out};
@@ -628,10 +628,19 @@ impl Words<'_> {
                     "To set up a round, the players fill the ring's empty pits with {} each from the seeds they hold, in ring order: first the player who opens the round, then the other from the next empty pit.",
                     self.amount(n)
                 )),
-                ItemKind::SetupFill(n, _) => s.push(format!(
-                    "To set up a round, each player fills their pits with {} each from the seeds they hold, from their first pit on.",
-                    self.amount(n)
-                )),
+                ItemKind::SetupFill(n, options) => {
+                    s.push(format!(
+                        "To set up a round, each player fills their pits with {} each from the seeds they hold, from their first pit on.",
+                        self.amount(n)
+                    ));
+                    let has = |o: FillOption| options.iter().any(|x| x.node == o);
+                    if has(FillOption::RemainderMadeUp) || has(FillOption::RemainderMadeUpClaimed) {
+                        s.push(format!(
+                            "A player whose seeds do not fill a last pit whole puts them into it, and the other player makes it up from the seeds their own pits left them{}.",
+                            if has(FillOption::RemainderMadeUpClaimed) { ", and owns it" } else { "" }
+                        ));
+                    }
+                }
                 ItemKind::SetupDeal => {
                     s.push("To set up a round, the seeds are dealt out as evenly as the player with fewer allows.".into())
                 }
