@@ -394,3 +394,29 @@ end "no move" when no_moves remaining owner
     let v = after(&g, &[2]);
     assert_eq!(board(&v), (json!([1, 2, 0]), json!([1, 1, 0]), json!(1), json!(2)));
 }
+
+/// A store has no pit across: a series `including stores ... with opposite` that takes the mover's
+/// own store (where it is) takes nothing with it. South's 3 sows south's store (1) and north 1 (2),
+/// taken; the walk goes back to south's store, which holds 1: taken where it is, and north's store,
+/// across the board from it, is left alone; south 3 is empty and stops the walk. South 1 + 2 = 3.
+#[test]
+fn a_series_with_opposite_takes_nothing_across_from_a_store() {
+    let g = game(
+        r#"
+game "Back through the store"
+board { pits 3  seeds 1  stores sown }
+sow { direction ccw  into both stores }
+capture "twos" {
+  when last.side == opponent and last.count == 2
+  take last
+  series backward including stores while pit.count in 1..2 with opposite
+}
+end "no move" when no_moves remaining owner
+"#,
+    );
+    let from = json!({"pits": {"south": [0, 0, 2], "north": [1, 1, 1]},
+                      "stores": {"south": 0, "north": 2}, "to_move": "south"});
+    let pos = sowlang::position::from_json(&g, &from.to_string()).expect("a position of this board");
+    let v = after_from(&g, pos, 3);
+    assert_eq!(board(&v), (json!([0, 0, 0]), json!([0, 1, 1]), json!(3), json!(2)));
+}
