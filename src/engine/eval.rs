@@ -540,7 +540,8 @@ impl<'a> Ctx<'a> {
             history: Default::default(),
         };
         ASKING.set(true);
-        let can = self.game.legal_moves(&pos).into_iter().any(|k| !self.game.is_pass(k));
+        // The set of pits with a move, not every way of answering their choices: one is enough.
+        let can = self.game.legal_set(&pos).iter().any(|k| !self.game.is_pass(k));
         ASKING.set(false);
         can
     }
