@@ -2,7 +2,8 @@
 //! the harness of the libFuzzer targets (`fuzz/harness.rs`), both targets in turn. CI runs it briefly
 //! (`.ci/run`); `fuzz/run.sh` runs libFuzzer for long runs.
 //!
-//! Usage: `cargo run --release --example fuzz -- [SECONDS] [SEED]` (defaults: 30, a seed from the clock).
+//! Usage: `cargo run --release --example fuzz -- [SECONDS] [SEED]` (defaults: 30, a seed from the clock),
+//! or `-- replay play|parse_check FILE` to run one kept input alone and print its time.
 //! A panic prints the seed, the target and the input, writes the input to `target/fuzz-finding`, and
 //! exits 1; otherwise it prints the executions and their rate and exits 0. The slowest input is written
 //! to `target/fuzz-slowest`. Every minute it prints how many inputs ran so far; an input still running
@@ -32,6 +33,11 @@ type Running = Arc<Mutex<Option<(Instant, &'static str, Vec<u8>)>>>;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [replay, target, file] = &args[..]
+        && replay == "replay"
+    {
+        return self::replay(target, Path::new(file));
+    }
     let seconds: u64 = args.first().map_or(30, |s| s.parse().expect("SECONDS is a whole number"));
     let seed: u64 = args.get(1).map_or_else(
         || {
@@ -140,5 +146,29 @@ fn run(root: &'static Path, seconds: u64, seed: u64, running: &Running, done: &A
             );
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Runs one input (a finding, a hang, the slowest) through `target` alone, and prints its time.
+fn replay(target: &str, file: &Path) -> ExitCode {
+    let Ok(input) = std::fs::read(file) else {
+        eprintln!("cannot read {}", file.display());
+        return ExitCode::FAILURE;
+    };
+    let target = target.to_string();
+    let run = std::thread::Builder::new().stack_size(8 << 20).spawn(move || {
+        let one = Instant::now();
+        match target.as_str() {
+            "play" => harness::play(&input),
+            _ => drop(harness::parse_check(&input)),
+        }
+        one.elapsed()
+    });
+    match run.expect("a thread").join() {
+        Ok(took) => {
+            println!("ran in {:.3} s", took.as_secs_f64());
+            ExitCode::SUCCESS
+        }
+        Err(_) => ExitCode::FAILURE,
     }
 }

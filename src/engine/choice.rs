@@ -36,6 +36,8 @@ pub(crate) struct Choices {
     fault: Cell<bool>,
     /// The words for the options chosen, kept when the move is named.
     labels: Option<RefCell<Vec<String>>>,
+    /// The laps the move's trial sowed (what finding the legal moves spends).
+    laps: Cell<u32>,
 }
 
 impl Choices {
@@ -53,6 +55,7 @@ impl Choices {
             open: Cell::new(0),
             fault: Cell::new(false),
             labels: None,
+            laps: Cell::new(0),
         }
     }
 
@@ -113,6 +116,17 @@ impl Choices {
     /// Did a choice name an option that does not exist, or were there more than a move can carry?
     pub fn fault(&self) -> bool {
         self.fault.get()
+    }
+
+    /// Notes the laps the move's trial sowed, whether it ended or was refused.
+    pub fn sowed(&self, laps: u32) {
+        self.laps.set(laps);
+    }
+
+    /// The laps the move's trial sowed, once tried (at least one: a trial that sowed nothing still
+    /// cost one).
+    pub fn laps(&self) -> u32 {
+        self.laps.get().max(1)
     }
 
     /// How many bits the move's choices took.

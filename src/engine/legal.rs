@@ -395,6 +395,13 @@ impl Game {
         moves
     }
 
+    /// The most laps the trial sowings of one listing of the moves of `rules` may sow: a move refused
+    /// as never ending sows up to its `relay limit` before it is refused, and a few of those must
+    /// not use up the listing.
+    fn choice_laps(rules: MoveRules) -> u64 {
+        MAX_CHOICE_LAPS.max(64 * u64::from(rules.phase.sow.lap_cap))
+    }
+
     /// The pits (with their way) that some complete move of a game with choices on the way starts
     /// from, as [`Game::choice_moves`] would list them, but each pit's choices are tried only until
     /// one complete move (with `captures required`, one that takes seeds, when some pit has one) is
@@ -405,6 +412,7 @@ impl Game {
     pub(super) fn choice_pits(&self, pos: &Position, rules: MoveRules) -> Moves {
         let required = rules.phase.captures_required;
         let (mut any, mut taking) = (Moves::NONE, Moves::NONE);
+        let (mut laps, budget) = (0u64, Self::choice_laps(rules));
         'pits: for base in 1..=self.move_count() {
             let mut unanswered = vec![(0u64, 0u32)];
             let mut tries = 0;
@@ -413,8 +421,12 @@ impl Game {
                 if tries > MAX_CHOICE_TRIES {
                     continue 'pits;
                 }
+                if laps > budget {
+                    break 'pits;
+                }
                 let choices = Choices::given(code, known);
                 let tried = self.probe(pos, rules, base, Some(&choices), None);
+                laps += u64::from(choices.laps());
                 if let Some((options, at)) = choices.open() {
                     for o in (0..options as u64).rev() {
                         unanswered.push((code | o << at, at + choice_width(options)));
@@ -442,6 +454,7 @@ impl Game {
         // cut at its most moves only after the rule has chosen which of them are offered.
         let (mut moves, mut taking) = (Vec::new(), Vec::new());
         let (mut left, mut taken_left) = (Vec::new(), Vec::new());
+        let (mut laps, budget) = (0u64, Self::choice_laps(rules));
         'pits: for base in 1..=self.move_count() {
             // Choices known so far, and how many of their bits.
             let mut unanswered = vec![(0u64, 0u32)];
@@ -451,9 +464,13 @@ impl Game {
                 if tries > MAX_CHOICE_TRIES {
                     continue 'pits;
                 }
+                if laps > budget {
+                    break 'pits;
+                }
                 let choices = Choices::given(code, known);
                 let mut landing = None;
                 let tried = self.probe(pos, rules, base, Some(&choices), keep.then_some(&mut landing));
+                laps += u64::from(choices.laps());
                 if let Some((options, at)) = choices.open() {
                     // The rest of the move was played with made-up answers: only its next choice
                     // counts. The options are pushed last first, so that they come out in order.
@@ -659,7 +676,15 @@ impl Game {
         }
         let mut after = board.clone();
         let turn = Turn::of(self, pos, rules, k, choices);
-        let sown = self.sow(&mut after, turn, origin, phase, &mut Silent).map_err(Refusal::Endless)?;
+        let sown = self.sow(&mut after, turn, origin, phase, &mut Silent);
+        if let Some(c) = choices {
+            c.sowed(match &sown {
+                Ok(sown) => sown.laps,
+                Err(Endless::Nowhere { laps } | Endless::Limit { laps, .. }) => *laps,
+                Err(Endless::Loop { lap, .. }) => *lap,
+            });
+        }
+        let sown = sown.map_err(Refusal::Endless)?;
         if phase.sows_nothing {
             // The `after move` rules are the move: tried here, their choices are found, and a move
             // that leaves every seed where it was is not one.

@@ -211,6 +211,12 @@ pub const MAX_CHOICE_MOVES: usize = 65_536;
 /// out, and the other pits are still tried.
 pub const MAX_CHOICE_TRIES: usize = 4 * MAX_CHOICE_MOVES;
 
+/// The most laps the trial sowings of one listing of the moves of a game with choices on the way
+/// sow, all pits together, or 64 times the phase's `relay limit` if that is more (a move refused as
+/// never ending sows that many laps first): a choice met on every lap of a move that relays until
+/// its limit doubles the moves to try at each lap. Past it the pits not yet tried are left out.
+pub const MAX_CHOICE_LAPS: u64 = 1 << 18;
+
 /// Why a move may not be played (put in words by [`Game::refusal`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Refusal {
