@@ -293,8 +293,15 @@ pub struct Sow {
     pub lap_cap: u32,
     /// A move whose sowing comes back to a state a lap of it started in (it would go round for ever)
     /// is seen to, and refused as never ending before the cap; not when a rule read while sowing
-    /// reads `lap` or `taken`, which only grow, so that no state comes back.
+    /// reads `lap` or `taken` otherwise than by comparing them with numbers known before the game
+    /// (they only grow, so that no state would come back).
     pub watch_loops: bool,
+    /// The largest number a rule read while sowing compares `lap` with: the watch looks only at
+    /// laps past it, which the rules cannot tell apart.
+    pub lap_seen: u32,
+    /// The largest number a rule read while sowing compares `taken` with, if one does: the watch
+    /// compares `taken` cut off one past it, as far as the rules can tell it apart.
+    pub taken_seen: Option<u32>,
 }
 
 /// How the pits a `skip when` rule passes over are found.
