@@ -111,6 +111,19 @@ pub struct Game {
     pub fast: Option<std::sync::Arc<crate::compile::shape::FastForm>>,
 }
 
+impl Game {
+    /// The name of the first rule with a choice that names `word` among its options (`"the nyumba:
+    /// stop, or go on a safari"` for `safari`): the file's own words for what the option decides.
+    pub fn rule_naming_option(&self, word: &str) -> Option<&str> {
+        let phases = self.phases.iter().flat_map(|p| {
+            [&p.turn_starts, &p.captures, &p.after_captures, &p.lap_ends, &p.after_moves]
+                .into_iter()
+                .flatten()
+        });
+        phases.chain(&self.triggers).find(|r| r.names_option(word)).map(|r| r.name.as_str())
+    }
+}
+
 // A game is played on its board: every question about where a pit lies (`game.opposite(c)`,
 // `game.columns`) is the board's, asked through the game.
 impl std::ops::Deref for Game {
@@ -357,6 +370,24 @@ pub struct Rule {
     pub actions: Vec<Action>,
     /// What happens next.
     pub then: Then,
+}
+
+impl Rule {
+    /// Some choice of the rule names `word` among its options (`choose(1 as "stop", 0 as "safari")`).
+    pub fn names_option(&self, word: &str) -> bool {
+        let pits = |pits: &[PitsExpr]| pits.iter().any(|p| matches!(p, PitsExpr::Pit(c) if c.names_option(word)));
+        self.when.names_option(word)
+            || self.actions.iter().any(|a| match a {
+                Action::Take { pits: p, .. } | Action::Close { pits: p, .. } => pits(p),
+                Action::Move { count, from, to } => {
+                    count.as_ref().is_some_and(|c| c.names_option(word)) || pits(from) || to.names_option(word)
+                }
+                Action::Claim { pits: p, player } => pits(p) || player.names_option(word),
+                Action::Remember { owner, value, .. } => owner.names_option(word) || value.names_option(word),
+                Action::SowTaken { pit, .. } => pit.as_ref().is_some_and(|c| c.names_option(word)),
+                Action::TakeSome { count, pit, .. } => count.names_option(word) || pit.names_option(word),
+            })
+    }
 }
 
 /// What happens after a capture rule. Ordered by strength: when several rules of one moment say
@@ -974,6 +1005,11 @@ impl Quick {
 }
 
 impl Code {
+    /// One of its choices names `word` among its options.
+    pub fn names_option(&self, word: &str) -> bool {
+        self.words.iter().any(|options| options.iter().any(|w| w == word))
+    }
+
     /// A program giving one fixed value.
     pub fn constant(n: i64) -> Code {
         Code {

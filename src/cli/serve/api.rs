@@ -644,6 +644,14 @@ fn choices_of(game: &Game, pos: &Position, k: usize, events: &[Event]) -> Vec<Va
             push("seeds", answer, words);
             continue;
         }
+        // An option the rules name (`choose(1 as "stop", 0 as "safari")`): told with the name of the
+        // rule that offers it, in the file's own words.
+        if number.is_none()
+            && let Some(rule) = game.rule_naming_option(answer)
+        {
+            push("option", answer, format!("chooses {answer} (\"{rule}\")"));
+            continue;
+        }
         let (pit, theirs) = answer.strip_suffix('\'').map_or((answer, false), |p| (p, true));
         let whose = if theirs { me.other() } else { me };
         let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
