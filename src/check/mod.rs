@@ -12,6 +12,7 @@ mod start;
 mod stated_ends;
 mod stores;
 mod types;
+pub mod words;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
 use crate::syntax::ast::{
@@ -385,6 +386,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         board_pits: pits,
         board_rows: geometry.map(|g| g.rows),
         memory: memory(&program.items, &statics, &mut diags),
+        options: Vec::new(),
     };
     let mut has_end = false;
     let mut fill = None;
@@ -608,6 +610,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     }
 
     diags.append(&mut tc.diags);
+    words::check(&program.items, &tc.options, &mut diags);
     // Rules that can never fire: only looked for in a file without errors, whose conditions are typed.
     if !diags.iter().any(Diagnostic::is_error) {
         rules::check(&program, &params, pits, &mut diags);

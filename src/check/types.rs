@@ -292,6 +292,8 @@ pub struct TypeChecker<'a> {
     pub board_rows: Option<usize>,
     /// The game's `memory { }`.
     pub memory: Vec<MemoryDecl>,
+    /// The words naming choices' options (`1 as "stop"`), for the game's `word`s to be said in.
+    pub options: Vec<String>,
 }
 
 impl TypeChecker<'_> {
@@ -737,6 +739,7 @@ impl TypeChecker<'_> {
         if words.is_empty() {
             return;
         }
+        self.options.extend(words.iter().map(|w| w.node.clone()));
         if let Some(bare) = args.iter().find(|a| !matches!(a.kind, ExprKind::Labelled(..))) {
             self.diags.push(
                 Diagnostic::error(

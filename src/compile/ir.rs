@@ -13,6 +13,9 @@ pub struct Game {
     /// How hard the game is to learn (`level beginner|intermediate|advanced`), for people choosing a
     /// game; no rule reads it.
     pub level: Option<String>,
+    /// The game's own words and what each means (`word "NAME" means "TEXT"`), in the file's order:
+    /// the narration explains each the first time it says it ([`Game::gloss`]).
+    pub words: Vec<(String, String)>,
     /// The `seeds` lines read by pit, in order (seeds, and the condition on `pit`, `None` for every
     /// pit), until the engine's `prepare` (the stage above) has given each pit the seeds of the first that holds.
     pub seeds_cases: Vec<(u32, Option<Code>)>,

@@ -208,6 +208,13 @@ pub fn compile(checked: &Checked) -> Game {
             ItemKind::Level(l) => Some(l.clone()),
             _ => None,
         }),
+        words: items
+            .iter()
+            .filter_map(|i| match &i.kind {
+                ItemKind::Word(word, means) => Some((word.node.clone(), means.clone())),
+                _ => None,
+            })
+            .collect(),
         geometry,
         play_from: checked.play_from,
         choices: if phases.iter().any(|p| p.sow.either) { 2 } else { 1 },

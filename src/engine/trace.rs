@@ -395,6 +395,23 @@ impl Game {
         )
     }
 
+    /// Explains the game's own words (`word "NAME" means "TEXT"`) in lines of its narration, each
+    /// the first time it is said: the line that says it first gets `(NAME: TEXT)`. `said` holds
+    /// the words said before (one flag a word), kept by the caller across the moves of one game.
+    pub fn gloss(&self, lines: &mut [String], said: &mut Vec<bool>) {
+        said.resize(self.words.len(), false);
+        for line in lines.iter_mut() {
+            let mut told = String::new();
+            for (i, (word, means)) in self.words.iter().enumerate() {
+                if !said[i] && crate::check::words::says(line, word) {
+                    said[i] = true;
+                    told.push_str(&format!(" ({word}: {means})"));
+                }
+            }
+            line.push_str(&told);
+        }
+    }
+
     /// One line of narration per event, in words a teacher could read aloud.
     pub fn narrate(&self, events: &[Event]) -> Vec<String> {
         let mut lines = Vec::new();
