@@ -754,9 +754,9 @@ fn steps(game: &Game, before: &Position, events: &[Event]) -> Vec<Value> {
         .map(|(e, line)| {
             let text = line.trim().to_string();
             match e {
-                Event::Move { player, pit, .. } => {
-                    json!({"kind": "move", "player": player, "move": move_json(game, before, *pit), "text": text})
-                }
+                Event::Move { player, pit, phase, .. } => json!({
+                    "kind": "move", "player": player, "move": move_json(game, before, *pit), "phase": phase, "text": text
+                }),
                 Event::TakeInHand {
                     rule,
                     cell: c,
@@ -864,7 +864,9 @@ fn state(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
                  "shared": game.shared, "ring": game.ring,
                  "stores_sown": game.stores_sown,
                  "hand": store_is_hand(game),
-                 "rounds": game.rounds.is_some()},
+                 "rounds": game.rounds.is_some(),
+                 // The game's own words and what each means: the narration explains each once.
+                 "words": game.words.iter().map(|(w, m)| [w, m]).collect::<Vec<_>>()},
         "moves": r.move_names,
         "sides": r.sides,
         "position": crate::position::to_json(game, pos),
