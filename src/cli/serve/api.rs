@@ -931,9 +931,11 @@ fn bounded(spec: &str) -> Result<Spec, ApiError> {
                 playouts: 0,
                 time: Some(t.min(MAX_THINK)),
             }),
+            // Playouts are capped in time too: on a game of long moves (Bao la Kiswahili's relays)
+            // the most the page offers would take far longer than a page should wait.
             None => Spec::Mcts(mcts::Budget {
                 playouts: b.playouts.min(MAX_PLAYOUTS),
-                time: None,
+                time: Some(MAX_THINK),
             }),
         },
         other => other,
