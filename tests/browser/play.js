@@ -766,6 +766,15 @@ async function playBaoLaKiswahili(page, url) {
   await page.goto(url + "?seed=7&again=1#game=bao_la_kiswahili.sow&moves=a6L,a5L,a3L,a5R");
   let state = await check(page, KISWAHILI, "bao la kiswahili after four moves", names);
   assert.equal(await page.textContent("#title"), "Bao la Kiswahili");
+  // The narration tells the last move in the game's words, and explains each the first time.
+  const explained = {};
+  const readNarration = async () => {
+    const lines = await page.$$eval("#narration li", (els) => els.map((e) => e.textContent));
+    for (const l of lines) for (const m of l.matchAll(/\((namua|mtaji|nyumba|safari|takasa|kichwa|kimbi|takasia|bao hamna): /g)) explained[m[1]] = (explained[m[1]] || 0) + 1;
+    return lines;
+  };
+  const opening = await readNarration();
+  assert.match(opening[0], /^North \(computer\) plays pit a5: towards north's right \(namua\) \(namua: the first stage: /, "the move names its stage, explained: " + opening[0]);
   assert.deepEqual(state.pos.legal_moves, ["a8L:stop", "a8L:safari"]);
 
   // The nyumba: stop, or go on a safari, asked in the game's words.
@@ -784,14 +793,7 @@ async function playBaoLaKiswahili(page, url) {
   state = await check(page, KISWAHILI, "bao la kiswahili after the safari", names);
   assert.deepEqual(state.moves.slice(0, 5), ["a6L", "a5L", "a3L", "a5R", "a8L:safari"]);
 
-  // The narration says what happened in the game's words, each explained once. The page shows the
-  // computer's answer now: go back to the person's move to read it.
-  const explained = {};
-  const readNarration = async () => {
-    const lines = await page.$$eval("#narration li", (els) => els.map((e) => e.textContent));
-    for (const l of lines) for (const m of l.matchAll(/\((namua|mtaji|nyumba|safari|takasa|kichwa|kimbi|takasia|bao hamna): /g)) explained[m[1]] = (explained[m[1]] || 0) + 1;
-    return lines;
-  };
+  // The page shows the computer's answer now, in the game's words; namua is not explained again.
   const answer = await readNarration();
   assert.match(answer[0], /\(namua\)$/, "the computer's move names its stage: " + answer[0]);
 
@@ -819,7 +821,9 @@ async function playBaoLaKiswahili(page, url) {
   assert.ok(asked >= 1, "the page asked which move " + asked + " times");
   assert.ok(seenStage.mtaji, "the game reached mtaji: " + state.moves.join(","));
   for (const [w, n] of Object.entries(explained)) assert.ok(n <= 1, w + " is explained " + n + " times");
-  assert.ok(explained.namua === 1, "namua is explained: " + JSON.stringify(explained));
+  // At once (speed 0) the person's own moves are shown only for an instant before the computer's
+  // answer: the words first said there (mtaji, often) were explained there, out of this test's sight.
+  for (const w of ["namua", "kichwa"]) assert.equal(explained[w], 1, w + " is explained once: " + JSON.stringify(explained));
   const status = await page.textContent("#status");
   console.log("browser test: Bao la Kiswahili played to its end in " + state.moves.length + " moves against the greedy computer (asked which move " + asked + " times, " + safaris + " safaris; words explained: " + Object.keys(explained).join(", ") + "): " + status);
 }
