@@ -182,3 +182,29 @@ fn the_games_own_words_are_explained_once() {
     assert!(told.iter().any(|l| l == "north plays pit 1 (phase \"kuingia\")"), "{told:#?}");
     assert!(!told.iter().any(|l| l.contains("kucheza")), "not said yet: {told:#?}");
 }
+
+/// A rule with no actions and no `then` changes nothing; the narration says its name when it holds
+/// (issue 23: Bao la Kiswahili's "the move was a takasa"). South's 1 (2 seeds) ends in south 3, taking
+/// nothing; nothing else differs from a game without the rule.
+#[test]
+fn a_rule_with_nothing_to_do_is_said() {
+    let text = r#"
+game "Said"
+board { pits 3 seeds 2 }
+sow { direction ccw }
+after move "nothing was taken" { when taken == 0 }
+end "no move" when no_moves remaining owner
+"#;
+    let g = game(text);
+    let mut pos = g.initial(None);
+    let events = g.apply_traced(&mut pos, 1).expect("legal");
+    let lines = g.narrate(&events);
+    assert_eq!(lines.last().map(String::as_str), Some("  \"nothing was taken\""), "{lines:#?}");
+    assert_eq!(
+        after(&g, &[1]),
+        after(
+            &game(&text.replace("after move \"nothing was taken\" { when taken == 0 }\n", "")),
+            &[1]
+        )
+    );
+}

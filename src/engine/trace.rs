@@ -152,6 +152,12 @@ pub enum Event {
         /// The value was another before (else the rule set it to what it was).
         changed: bool,
     },
+    /// A rule with nothing to carry out held: its name says what that means (`after move "a takasa"
+    /// { when taken == 0 }`).
+    Said {
+        /// The rule's name.
+        rule: String,
+    },
     /// The move is over, and why.
     TurnEnds {
         /// In words.
@@ -533,6 +539,7 @@ impl Game {
                     format!("  \"{rule}\": {whose}'s {name} {is} {value}")
                 }
                 Event::TurnEnds { why } => format!("  the move ends: {why}"),
+                Event::Said { rule } => format!("  \"{rule}\""),
                 Event::AnotherMove { player } => format!("  {} moves again", player.name()),
                 Event::Pass { player, chosen: false } => format!("{} cannot move and passes", player.name()),
                 Event::Pass { player, chosen: true } => format!("{} passes", player.name()),

@@ -806,6 +806,7 @@ fn steps(game: &Game, before: &Position, events: &[Event]) -> Vec<Value> {
                 | Event::TakeKept { .. }
                 | Event::ShortMove { .. }
                 | Event::TurnEnds { .. }
+                | Event::Said { .. }
                 | Event::GrandSlam { .. }
                 | Event::FeedingPenalty { .. } => {
                     json!({"kind": "note", "text": text})
