@@ -678,18 +678,19 @@ fn words_of(choices: &[Value]) -> String {
 /// The lines of a move's story that tell it apart from another move from the same pit: every step
 /// but the move itself and the first pick-up (which the choices say), without the lap numbers
 /// ("lap 2: sows the 1 seed taken on, from north a1" is told "sows the 1 seed taken on, from north a1").
-fn story(game: &Game, events: &[Event]) -> Vec<String> {
+/// Each line says whether it only tells a memory value set.
+fn story(game: &Game, events: &[Event]) -> Vec<(String, bool)> {
     events
         .iter()
         .zip(game.narrate(events))
         .filter(|(e, _)| !matches!(e, Event::Move { .. } | Event::PickUp { lap: 1, .. }))
-        .map(|(_, line)| {
+        .map(|(e, line)| {
             let line = line.trim();
             let lap = line
                 .strip_prefix("lap ")
                 .and_then(|rest| rest.split_once(": "))
                 .filter(|(n, _)| n.bytes().all(|b| b.is_ascii_digit()));
-            lap.map_or(line, |(_, rest)| rest).to_string()
+            (lap.map_or(line, |(_, rest)| rest).to_string(), matches!(e, Event::Remember { .. }))
         })
         .collect()
 }
@@ -706,7 +707,7 @@ fn options(game: &Game, pos: &Position) -> Vec<Value> {
     struct Told {
         pit: String,
         k: usize,
-        lines: Vec<String>,
+        lines: Vec<(String, bool)>,
         choices: Vec<Value>,
         does: String,
     }
@@ -732,7 +733,12 @@ fn options(game: &Game, pos: &Position) -> Vec<Value> {
                 .filter(|o| o.pit == t.pit && o.k != t.k && o.lines != t.lines)
                 .map(|o| t.lines.iter().zip(&o.lines).take_while(|(a, b)| a == b).count())
                 .max();
-            let differs = parted.and_then(|i| t.lines.get(i));
+            // What the board shows differently says more than a memory value set on the way (the
+            // nyumba kept or given up is told by the move that stops, or goes on).
+            let differs = parted.and_then(|i| {
+                let rest = t.lines.get(i..).unwrap_or_default();
+                rest.iter().find(|(_, memory)| !memory).or(rest.first()).map(|(line, _)| line)
+            });
             json!({
                 "move": move_json(game, pos, t.k),
                 "pit": t.pit,
