@@ -641,7 +641,13 @@ impl Session {
         } else {
             // The engine's own first line ("south plays pit 3") would say it a second time.
             let steps: Vec<Event> = ply.events.iter().filter(|e| !matches!(e, Event::Move { .. })).cloned().collect();
-            let mut lines = vec![format!("{who} {verb} {}", crate::engine::pit_word(&ply.text))];
+            // The stage whose rules the move followed, in the game's words (`phase "namua"`).
+            let phase = ply.events.iter().find_map(|e| match e {
+                Event::Move { phase, .. } if !phase.is_empty() => Some(format!(" ({phase})")),
+                _ => None,
+            });
+            let head = format!("{who} {verb} {}{}", crate::engine::pit_word(&ply.text), phase.unwrap_or_default());
+            let mut lines = vec![head];
             lines.extend(self.game.narrate(&steps));
             self.game.gloss(&mut lines, &mut self.said);
             for line in lines {
