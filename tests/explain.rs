@@ -205,3 +205,16 @@ end "empty" when seeds(to_move) == 0 and captured(to_move) == 0 remaining owner
         assert!(md.contains(sentence), "missing: {sentence}\n{md}");
     }
 }
+
+/// The game's own words (`word "NAME" means "TEXT"`) have a section of the sheet, and a rule with
+/// nothing to do reads as a name for the move (issue 23).
+#[test]
+fn a_sheet_tells_the_games_words() {
+    let (md, html, _) = sheet(&root().join("variants/bao_la_kiswahili.sow"), None);
+    assert!(md.contains("## Words of the game\n\nnamua: the first stage: "), "{md}");
+    assert!(html.contains("<p>takasa: a move that captures nothing.</p>"), "{html}");
+    assert!(
+        md.contains("**The move was a takasa.** After the move: When the number of seeds the move has taken is 0, the move is told by this rule's name."),
+        "{md}"
+    );
+}

@@ -151,6 +151,14 @@ pub fn explain(checked: &Checked, game: &Game, sources: &Sources) -> Sheet {
         blocks.push(Block::CommandLine(sizes));
     }
 
+    // The game's own words (`word "NAME" means "TEXT"`), as the narration explains them.
+    if !game.words.is_empty() {
+        blocks.push(Block::Heading("Words of the game".into()));
+        for (word, means) in &game.words {
+            blocks.push(Block::Para(format!("{word}: {means}.")));
+        }
+    }
+
     blocks.push(Block::Heading("A move".into()));
     blocks.push(Block::Para(w.sowing(items)));
     for item in items {
@@ -701,6 +709,10 @@ impl Words<'_> {
     fn rule(&self, r: &RuleDef, who: &str, pit: &str) -> String {
         let mut s = format!("When {}, ", self.cond(&r.when));
         let actions: Vec<String> = r.actions.iter().map(|a| self.action(&a.node, who)).collect();
+        if actions.is_empty() {
+            // A rule with nothing to do tells, by its name, what its holding means.
+            s.push_str("the move is told by this rule's name");
+        }
         s.push_str(&actions.join("; then "));
         s.push('.');
         shorter(&s.replace("the pit looked at", pit))
