@@ -29,7 +29,7 @@ pub use perft::Playout;
 pub use perft::draw;
 pub use prepare::prepare;
 pub use trace::{Event, Keeper, Passed};
-pub use turn::{MAX_CHOICE_MOVES, MoveError};
+pub use turn::{MAX_CHOICE_MOVES, MAX_CHOICE_TRIES, MoveError};
 
 /// A position: the board and whose turn it is, with what the rules need to know of the past.
 #[derive(Debug, Clone, PartialEq, Eq)]
