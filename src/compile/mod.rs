@@ -197,7 +197,10 @@ pub fn compile(checked: &Checked) -> Game {
         phase.capture_at = may_hold_where(&phase.captures, Reg::Last, &sides, geometry.pit_count());
         phase.sow.lap_cap = phase.sow.relay_limit.unwrap_or(limits::DEFAULT_RELAY_LIMIT);
         phase.sow.watch_loops = !lower.typer.counters.get();
-        phase.sow.lap_seen = lower.typer.lap_seen.get().clamp(0, i64::from(u32::MAX)) as u32;
+        // A number past the limit tells no laps apart: every lap a move sows is below it.
+        let cap = i64::from(phase.sow.lap_cap);
+        let seen = lower.typer.lap_seen.borrow().iter().copied().filter(|&n| n <= cap).max();
+        phase.sow.lap_seen = seen.unwrap_or(0).max(0) as u32;
         phase.sow.taken_seen = lower.typer.taken_seen.get().map(|n| n.clamp(0, i64::from(u32::MAX - 1)) as u32);
     }
     // Per mover and cell, the counts of the pit a seed falls into with which some trigger may hold:
@@ -585,10 +588,14 @@ impl Lower<'_> {
     /// Lowers what is read once a move's sowing is over (a `forbid`, an `after move` rule): its
     /// reading `lap` or `taken` does not count as the sowing's.
     fn after_sowing<T>(&self, lower: impl FnOnce(&Self) -> T) -> T {
-        let before = (self.typer.counters.get(), self.typer.lap_seen.get(), self.typer.taken_seen.get());
+        let before = (
+            self.typer.counters.get(),
+            self.typer.lap_seen.borrow().len(),
+            self.typer.taken_seen.get(),
+        );
         let lowered = lower(self);
         self.typer.counters.set(before.0);
-        self.typer.lap_seen.set(before.1);
+        self.typer.lap_seen.borrow_mut().truncate(before.1);
         self.typer.taken_seen.set(before.2);
         lowered
     }

@@ -300,9 +300,10 @@ pub(crate) struct Typer {
     /// Some expression read while sowing reads `lap` or `taken`, which only grow during a move (the
     /// lowering of a `forbid` or an `after move` rule, read once the sowing is over, puts it back).
     pub counters: Cell<bool>,
-    /// The largest number a rule read while sowing compares `lap` with (`lap == 1`, `lap > 3`): past
-    /// it, the rules cannot tell one lap from the next, so a loop is still seen there.
-    pub lap_seen: Cell<i64>,
+    /// The numbers rules read while sowing compare `lap` with (`lap == 1`, `lap > 3`): past the
+    /// largest a lap can reach, the rules cannot tell one lap from the next, so a loop is still seen
+    /// there (a number past the relay limit tells no laps apart).
+    pub lap_seen: std::cell::RefCell<Vec<i64>>,
     /// The largest number a rule read while sowing compares `taken` with, once one does (`taken >
     /// 0`): the rules can tell apart only the values up to one past it, so the loop watch compares
     /// `taken` cut off there.
@@ -436,7 +437,7 @@ impl Typer {
             }
         }
         match seen {
-            None => self.lap_seen.set(self.lap_seen.get().max(most)),
+            None => self.lap_seen.borrow_mut().push(most),
             Some(()) => self.taken_seen.set(Some(self.taken_seen.get().unwrap_or(0).max(most))),
         }
         Some(typed)
