@@ -6,7 +6,10 @@
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+    // Read when the script runs, not when it was built: a build script compiled for one checkout
+    // (its `target/` copied to another worktree) would otherwise keep reading the first one's games.
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest).join("variants");
     println!("cargo:rerun-if-changed=variants");
     let mut files = Vec::new();
     collect(&root, &mut files);

@@ -145,7 +145,10 @@ impl fmt::Display for Spec {
             Spec::Greedy => write!(f, "greedy"),
             Spec::AlphaBeta(alphabeta::Limits { time: Some(t), .. }) => write!(f, "alphabeta:{}", duration_text(*t)),
             Spec::AlphaBeta(l) => write!(f, "alphabeta:{}", l.depth),
-            Spec::Mcts(mcts::Budget { time: Some(t), .. }) => write!(f, "mcts:{}", duration_text(*t)),
+            Spec::Mcts(mcts::Budget {
+                time: Some(t),
+                playouts: 0,
+            }) => write!(f, "mcts:{}", duration_text(*t)),
             Spec::Mcts(b) => write!(f, "mcts:{}", b.playouts),
         }
     }

@@ -161,3 +161,60 @@ fn sheets_tell_who_owns_a_pit_and_how_a_shared_ring_is_set_up() {
         "{sat_gol}"
     );
 }
+
+/// A store that holds the seeds in hand (moves bring them onto the board: `from store`) is told as
+/// such: a phase on `captured(..)` reads "has seeds in their store", not "has captured" (issue 23,
+/// Bao la Kiswahili's namua), and a pit the file names with a `let` is told by its name.
+#[test]
+fn a_store_of_seeds_in_hand_is_told_as_one() {
+    const HAND: &str = r#"
+game "From the hand"
+board { pits 3  seeds 1  reserve 4  stores captures }
+let across = if origin.count > 1 then opposite(origin) else opposite(last)
+sow { direction ccw }
+phase "entering" when captured(to_move) > 0 { sow { from store 1 } }
+capture "across" { when last.count > 1 and across.count > 0  take across }
+end "empty" when seeds(to_move) == 0 and captured(to_move) == 0 remaining owner
+"#;
+    let (md, _, _) = sheet(Path::new("hand.sow"), Some(HAND));
+    for sentence in [
+        "it holds the seeds in their hand, which their moves bring onto the board, and the seeds they capture",
+        "**Entering.** These rules replace the usual ones while the player to move has some seeds in their store.",
+        "and `across` holds some seeds",
+        "the player to move has no seeds in their store",
+    ] {
+        assert!(md.contains(sentence), "missing: {sentence}\n{md}");
+    }
+    assert!(!md.contains("has captured"), "{md}");
+    // Without moves from the store, the store holds captures.
+    let (md, _, _) = sheet(
+        Path::new("hand.sow"),
+        Some(&HAND.replace(" { sow { from store 1 } }", " { no captures }")),
+    );
+    assert!(
+        md.contains("while the player to move has captured some seeds") && md.contains("for the seeds they capture"),
+        "{md}"
+    );
+    // Bao la Kiswahili's stages read as its players say them.
+    let (md, _, _) = sheet(&root().join("variants/bao_la_kiswahili.sow"), None);
+    for sentence in [
+        "**Namua.** These rules replace the usual ones while the player to move has some seeds in their store.",
+        "**Mtaji.** These rules replace the usual ones while the player to move has no seeds in their store.",
+        "the number of seeds the move has taken is more than 0",
+    ] {
+        assert!(md.contains(sentence), "missing: {sentence}\n{md}");
+    }
+}
+
+/// The game's own words (`word "NAME" means "TEXT"`) have a section of the sheet, and a rule with
+/// nothing to do reads as a name for the move (issue 23).
+#[test]
+fn a_sheet_tells_the_games_words() {
+    let (md, html, _) = sheet(&root().join("variants/bao_la_kiswahili.sow"), None);
+    assert!(md.contains("## Words of the game\n\nnamua: the first stage: "), "{md}");
+    assert!(html.contains("<p>takasa: a move that captures nothing.</p>"), "{html}");
+    assert!(
+        md.contains("**The move was a takasa.** After the move: When the number of seeds the move has taken is 0, the move is told by this rule's name."),
+        "{md}"
+    );
+}

@@ -276,10 +276,11 @@ fn issue_26_a_relay_that_ends_after_many_laps_is_legal_and_one_that_loops_is_sai
     let stated = invented(&LONG_RELAY.replace("relay limit 2000", "relay limit 100"));
     let why = refusal(&stated, 1);
     assert!(why.contains("100 laps") && why.contains("`relay limit`"), "{why}");
-    // Rules that read `lap` while sowing cannot be seen to loop: the limit alone ends them.
+    // Rules that read `lap` while sowing otherwise than against a number cannot be seen to loop:
+    // the limit alone ends them.
     let counted = invented(
         &LONG_RELAY
-            .replace("when true", "when lap > 0")
+            .replace("when true", "when lap + 1 > 1")
             .replace("relay limit 2000", "")
             .replace(
                 "move 1 from (if pit(north, 1).count > 0 then pit(north, 1) else pit(north, 2)) to pit(north, 3)",
@@ -698,4 +699,65 @@ end "no move" when no_moves remaining owner
     // The opening is over: no pass.
     let names: Vec<String> = g.legal_moves(&pos).iter().map(|&k| g.name_move(&pos, k)).collect();
     assert_eq!(names, ["3"]);
+}
+
+/// Rules that compare `lap` or `taken` with a number keep the loop watch: they can tell apart only
+/// the laps up to that number (the watch looks past it) and the seeds taken up to one past it (the
+/// watch compares `taken` cut off there).
+#[test]
+fn issue_26_comparing_lap_or_taken_with_a_number_keeps_the_loop_watch() {
+    let looping = LONG_RELAY.replace("relay limit 2000", "").replace(
+        "move 1 from (if pit(north, 1).count > 0 then pit(north, 1) else pit(north, 2)) to pit(north, 3)",
+        "move 1 from pit(north, 1) to pit(north, 2)\n  move 1 from pit(north, 2) to pit(north, 1)",
+    );
+    for when in ["lap > 0", "lap == 1 or lap >= 2", "taken == 0", "lap in 1..900 or taken in {0, 5}"] {
+        let g = invented(&looping.replace("when true", &format!("when {when}")));
+        let why = refusal(&g, 1);
+        assert!(why.contains("would start as lap"), "`{when}`: {why}");
+    }
+    // The watch starts past the laps a rule tells apart: lap 700 is still told apart, so the repeat is
+    // seen after it.
+    let g = invented(&looping.replace("when true", "when lap != 700 or last.count > 0"));
+    let why = refusal(&g, 1);
+    let lap: u32 = why
+        .split("would start as lap ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{why}"));
+    assert!(lap > 700, "{why}");
+    // A number past the limit tells no laps apart: the watch sees the repeat as if it were not there.
+    let g = invented(&looping.replace("when true", "when lap != 5000"));
+    let why = refusal(&g, 1);
+    assert!(why.contains("would start as lap"), "{why}");
+}
+
+const TAKING_ROUND: &str = r#"
+game "Taking round"
+board { pits 3  layout south [1, 0, 0] north [0, 0, 1] }
+sow { direction ccw }
+capture "take it and sow it again" {
+  when last.side == south and (taken > 0 or lap == 1)
+  take last
+  sow taken from pit(south, 2)
+}
+end "no move" when no_moves remaining owner
+"#;
+
+/// The same when `taken` grows: south's seed is taken and sown back into south 2 every lap, `taken`
+/// growing by one; a rule that tells apart no seeds taken from some still sees the board come back
+/// (the watch compares `taken` cut off at 1). Read otherwise (`taken + 0 > 0`) only the limit ends it.
+#[test]
+fn issue_26_a_loop_that_takes_is_seen_when_taken_is_compared_with_a_number() {
+    let docs = std::fs::read_to_string(root().join("docs/language.md")).expect("the reference");
+    assert!(
+        docs.contains(TAKING_ROUND.trim()),
+        "docs/language.md no longer shows:\n{TAKING_ROUND}"
+    );
+    let g = invented(TAKING_ROUND);
+    let why = refusal(&g, 1);
+    assert!(why.contains("would start as lap"), "{why}");
+    let g = invented(&TAKING_ROUND.replace("taken > 0", "taken + 0 > 0"));
+    let why = refusal(&g, 1);
+    assert!(why.contains("1000 laps"), "{why}");
 }

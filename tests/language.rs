@@ -144,3 +144,67 @@ end "no move" when no_moves
     assert_eq!(j["pits"]["south"], serde_json::json!([0, 1, 2, 0]));
     assert_eq!(j["stores"]["south"], 1);
 }
+
+/// The docs' "Two stages" (docs/language.md, `word "NAME" means "TEXT"`): the narration explains each
+/// of the game's own words after the first line that says it, once in a game (issue 23).
+const TWO_STAGES: &str = r#"
+game "Two stages"
+board { pits 6  seeds 4  reserve 6  stores captures }
+word "kuingia" means "the first stage: each move brings one seed in from the store"
+word "kucheza" means "the second stage, once the stores are empty"
+sow { direction ccw }
+phase "kuingia" when captured(to_move) > 0 { sow { from store 1 } }
+phase "kucheza" when captured(to_move) == 0 { forbid "a pit of one seed cannot start kucheza" when origin.count < 2 }
+end "no move" when no_moves remaining owner
+"#;
+
+#[test]
+fn the_games_own_words_are_explained_once() {
+    let docs = std::fs::read_to_string(super::support::root().join("docs/language.md")).expect("the reference");
+    assert!(docs.contains(TWO_STAGES.trim()), "docs/language.md no longer shows:\n{TWO_STAGES}");
+    let g = game(TWO_STAGES);
+    let mut pos = g.initial(None);
+    g.settle_start(&mut pos);
+    let mut said = Vec::new();
+    let mut told = Vec::new();
+    for k in [1, 1, 2] {
+        let events = g.apply_traced(&mut pos, k).expect("legal");
+        let mut lines = g.narrate(&events);
+        g.gloss(&mut lines, &mut said);
+        told.extend(lines);
+    }
+    assert_eq!(
+        told[0],
+        "south plays pit 1 (phase \"kuingia\") (kuingia: the first stage: each move brings one seed in from the store)"
+    );
+    let explained = told.iter().filter(|l| l.contains("(kuingia: ")).count();
+    assert_eq!(explained, 1, "{told:#?}");
+    assert!(told.iter().any(|l| l == "north plays pit 1 (phase \"kuingia\")"), "{told:#?}");
+    assert!(!told.iter().any(|l| l.contains("kucheza")), "not said yet: {told:#?}");
+}
+
+/// A rule with no actions and no `then` changes nothing; the narration says its name when it holds
+/// (issue 23: Bao la Kiswahili's "the move was a takasa"). South's 1 (2 seeds) ends in south 3, taking
+/// nothing; nothing else differs from a game without the rule.
+#[test]
+fn a_rule_with_nothing_to_do_is_said() {
+    let text = r#"
+game "Said"
+board { pits 3 seeds 2 }
+sow { direction ccw }
+after move "nothing was taken" { when taken == 0 }
+end "no move" when no_moves remaining owner
+"#;
+    let g = game(text);
+    let mut pos = g.initial(None);
+    let events = g.apply_traced(&mut pos, 1).expect("legal");
+    let lines = g.narrate(&events);
+    assert_eq!(lines.last().map(String::as_str), Some("  \"nothing was taken\""), "{lines:#?}");
+    assert_eq!(
+        after(&g, &[1]),
+        after(
+            &game(&text.replace("after move \"nothing was taken\" { when taken == 0 }\n", "")),
+            &[1]
+        )
+    );
+}

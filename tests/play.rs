@@ -755,3 +755,27 @@ fn one_seed_taken_to_sow_again_is_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game told in its own words (issue 23): each move names its stage, and each of the game's words
+/// is explained once, the first time it is said. Two people play Bao la Kiswahili's first two moves:
+/// south enters a seed into a7 (a takasa), north into a5, which captures from south's a4 and sends the
+/// seed in from north's right kichwa.
+#[test]
+fn the_games_own_words_are_told_and_explained_once() {
+    let run = sowlang(&["play", "variants/bao_la_kiswahili.sow", "--vs", "human"], b"a7L\na5L\nquit\n");
+    let said = |s: &str| run.stdout.matches(s).count();
+    assert!(
+        run.stdout.contains("south plays pit a7L (namua) (namua: the first stage"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("north plays pit a5L (namua)\n"), "{}", run.stdout);
+    assert_eq!(said("(namua: "), 1, "{}", run.stdout);
+    assert_eq!(
+        said("\"the move was a takasa\" (takasa: a move that captures nothing)"),
+        1,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(said("(kichwa: "), 1, "{}", run.stdout);
+}

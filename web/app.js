@@ -27,6 +27,7 @@
     previewing: null, // the move whose outcome the board shows while the pointer is on its button
     previews: new Map(), // "gen move" -> the answer for the moves played and that move
     scrolled: null, // where the page was scrolled before the question opened
+    said: {}, // the game's own words, each with the move whose narration first said it (B.gloss)
     frame: null,
   };
 
@@ -407,8 +408,7 @@
       return;
     }
     const mover = data.last.player;
-    data.last.steps.forEach((s, i) => {
-      const li = document.createElement("li");
+    const texts = data.last.steps.map((s) => {
       let text = s.text;
       if (s.kind === "move") {
         const p = Object.assign({ side: mover }, B.parseMove(s.move) || { pit: s.move });
@@ -416,7 +416,16 @@
         // What the mover chose with the move: its direction, how many seeds, the way captured seeds go...
         const words = typeof data.last.words === "string" ? data.last.words : directionWords(mover, p);
         if (words) text += ": " + words;
+        // The stage of the game whose rules the move follows, in the game's words.
+        if (s.phase) text += " (" + s.phase + ")";
       }
+      return text;
+    });
+    // The game's own words are explained the first time the narration says them.
+    const told = B.gloss(texts, data.game && data.game.words, app.said, (data.moves || []).length);
+    data.last.steps.forEach((s, i) => {
+      const li = document.createElement("li");
+      const text = told[i];
       li.textContent = text;
       li.className = s.kind + (current === i ? " current" : "");
       ol.appendChild(li);
@@ -852,6 +861,7 @@
 
   function openGame(id, moves, first) {
     app.gameId = id;
+    app.said = {};
     app.data = null;
     app.board = null;
     app.moves = moves || [];
@@ -942,6 +952,7 @@
     });
     $("#new").addEventListener("click", () => {
       app.moves = [];
+      app.said = {};
       if (!/[?&]seed=/.test(location.search)) app.seed = Math.floor(Math.random() * 1e9);
       load(false).catch(() => {});
     });

@@ -349,7 +349,40 @@
     return spots;
   }
 
+  /** Whether `text` says `word` as a word of its own (not inside a longer one), in either case. */
+  function says(text, word) {
+    const t = String(text).toLowerCase();
+    const w = String(word).toLowerCase();
+    if (!w.trim()) return false;
+    const apart = (c) => c === undefined || !/[\p{L}\p{N}]/u.test(c);
+    for (let at = t.indexOf(w); at >= 0; at = t.indexOf(w, at + 1)) {
+      if (apart(t[at - 1]) && apart(t[at + w.length])) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The lines of move `n`'s narration with the game's own words (`words`: [word, meaning] pairs)
+   * explained once in a game: `said` (kept by the page for the game) maps each word to the move whose
+   * narration first says it, and the first line of that move that says it gets "(word: meaning)".
+   */
+  function gloss(lines, words, said, n) {
+    const told = new Set();
+    return lines.map((text) => {
+      let more = "";
+      for (const [w, means] of words || []) {
+        if (told.has(w) || !says(text, w)) continue;
+        if (said[w] === undefined || said[w] > n) said[w] = n;
+        if (said[w] === n) more += " (" + w + ": " + means + ")";
+        told.add(w);
+      }
+      return text + more;
+    });
+  }
+
   return {
+    says: says,
+    gloss: gloss,
     rowsOf: rowsOf,
     isFlat: isFlat,
     key: key,

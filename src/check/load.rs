@@ -346,6 +346,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
     Some(match kind {
         ItemKind::Game(_) => "game".into(),
         ItemKind::Level(_) => "level".into(),
+        ItemKind::Word(word, _) => format!("word \"{}", word.node),
         ItemKind::Extends(_) | ItemKind::Drop(..) => return None,
         ItemKind::Param { name, .. } => format!("param {}", name.node),
         ItemKind::BoardPits(_) => "board pits".into(),

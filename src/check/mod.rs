@@ -13,6 +13,7 @@ mod stated_ends;
 mod store_pit;
 mod stores;
 mod types;
+pub mod words;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
 use crate::syntax::ast::{
@@ -394,6 +395,8 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
         board_pits: pits,
         board_rows: geometry.map(|g| g.rows),
         memory: memory(&program.items, &statics, &mut diags),
+        options: Vec::new(),
+        lap_numbers: Vec::new(),
     };
     let mut has_end = false;
     let mut fill = None;
@@ -617,6 +620,8 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     }
 
     diags.append(&mut tc.diags);
+    words::check(&program.items, &tc.options, &mut diags);
+    lap_numbers(&program.items, &statics, &tc.lap_numbers, &mut diags);
     // Rules that can never fire: only looked for in a file without errors, whose conditions are typed.
     if !diags.iter().any(Diagnostic::is_error) {
         rules::check(&program, &params, pits, &mut diags);
@@ -897,6 +902,51 @@ fn check_turn_start(def: &RuleDef, tc: &mut TypeChecker, diags: &mut Vec<Diagnos
 
 /// The value of a statement's expression known before the game, when it lies in `range`; otherwise a
 /// located `out_of_range` diagnostic saying what `message` says of the value.
+/// Refuses a comparison of `lap` that holds only for laps past the most a move sows (its relay limit:
+/// the largest any phase states, else the default): it never holds. (One that holds for every lap a
+/// move sows, `lap < 5000`, is harmless; the engine's loop watch takes no notice of its number.)
+fn lap_numbers(items: &[Item], statics: &Statics, numbers: &[(Span, crate::syntax::ast::BinOp, i64)], diags: &mut Vec<Diagnostic>) {
+    fn stated(items: &[Item], statics: &Statics, most: &mut Option<i64>) {
+        for item in items {
+            match &item.kind {
+                ItemKind::SowRelayLimit(e) => {
+                    // Its own problems are reported where the limit is checked.
+                    if let Some(v) = statics.eval(e, &mut Vec::new()) {
+                        *most = Some(most.map_or(v, |m| m.max(v)));
+                    }
+                }
+                ItemKind::Phase(_, _, inner) => stated(inner, statics, most),
+                _ => {}
+            }
+        }
+    }
+    let mut most = None;
+    stated(items, statics, &mut most);
+    let limit = most.unwrap_or(i64::from(limits::DEFAULT_RELAY_LIMIT));
+    for &(span, op, v) in numbers {
+        use crate::syntax::ast::BinOp;
+        let never = match op {
+            BinOp::Eq | BinOp::Ge => v > limit,
+            BinOp::Gt => v >= limit,
+            _ => false,
+        };
+        if never {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::lap_past_limit",
+                    format!("this comparison of `lap` with {v} never holds: a move sows at most {limit} laps"),
+                    span,
+                    "never holds",
+                )
+                .with_help(format!(
+                    "compare `lap` with a lap a move can reach (1 to {limit}), or raise `relay limit` (at most {})",
+                    limits::MAX_RELAY_LIMIT
+                )),
+            );
+        }
+    }
+}
+
 fn bounded(
     statics: &Statics,
     e: &Expr,

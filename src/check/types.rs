@@ -292,6 +292,12 @@ pub struct TypeChecker<'a> {
     pub board_rows: Option<usize>,
     /// The game's `memory { }`.
     pub memory: Vec<MemoryDecl>,
+    /// The words naming choices' options (`1 as "stop"`), for the game's `word`s to be said in.
+    pub options: Vec<String>,
+    /// Comparisons of `lap` with numbers known before the game, written `lap OP N` (the whole
+    /// comparison's place, OP, N): one that holds only for laps past the relay limit never holds
+    /// (checked in `check::lap_numbers`).
+    pub lap_numbers: Vec<(crate::diagnostic::Span, BinOp, i64)>,
 }
 
 impl TypeChecker<'_> {
@@ -515,6 +521,7 @@ impl TypeChecker<'_> {
                     Some(Ty::Bool)
                 }
                 BinOp::Eq | BinOp::Ne => {
+                    self.note_lap(e.span, *op, a, b);
                     let (ta, tb) = (self.ty(a, scope), self.ty(b, scope));
                     if let (Some(ta), Some(tb)) = (ta, tb)
                         && (ta != tb || ta == Ty::Set)
@@ -539,6 +546,7 @@ impl TypeChecker<'_> {
                     Some(Ty::Bool)
                 }
                 BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                    self.note_lap(e.span, *op, a, b);
                     self.expect(a, Ty::Int, scope);
                     self.expect(b, Ty::Int, scope);
                     Some(Ty::Bool)
@@ -723,6 +731,34 @@ impl TypeChecker<'_> {
         Some(ty)
     }
 
+    /// `lap` compared with a number or a parameter: noted as `lap OP N`.
+    fn note_lap(&mut self, span: crate::diagnostic::Span, op: BinOp, a: &Expr, b: &Expr) {
+        let number = |n: &Expr| match &n.kind {
+            ExprKind::Int(v) => Some(*v),
+            ExprKind::Name(p) => self.params.iter().find(|(q, _)| q == p).map(|&(_, v)| v),
+            _ => None,
+        };
+        let is_lap = |x: &Expr| matches!(&x.kind, ExprKind::Name(l) if l == "lap");
+        let noted = if is_lap(a) {
+            number(b).map(|v| (op, v))
+        } else if is_lap(b) {
+            // `N < lap` is `lap > N`.
+            let mirrored = match op {
+                BinOp::Lt => BinOp::Gt,
+                BinOp::Le => BinOp::Ge,
+                BinOp::Gt => BinOp::Lt,
+                BinOp::Ge => BinOp::Le,
+                other => other,
+            };
+            number(a).map(|v| (mirrored, v))
+        } else {
+            None
+        };
+        if let Some((op, v)) = noted {
+            self.lap_numbers.push((span, op, v));
+        }
+    }
+
     /// The words of a choice's named options (`choose(1 as "stop", 0 as "go_on")`): every option named
     /// or none, each a word a move can carry after its `:` (letters, digits, `_`, `-`), no two alike
     /// (moves are read whatever the case).
@@ -737,6 +773,7 @@ impl TypeChecker<'_> {
         if words.is_empty() {
             return;
         }
+        self.options.extend(words.iter().map(|w| w.node.clone()));
         if let Some(bare) = args.iter().find(|a| !matches!(a.kind, ExprKind::Labelled(..))) {
             self.diags.push(
                 Diagnostic::error(

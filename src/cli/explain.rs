@@ -151,6 +151,14 @@ pub fn explain(checked: &Checked, game: &Game, sources: &Sources) -> Sheet {
         blocks.push(Block::CommandLine(sizes));
     }
 
+    // The game's own words (`word "NAME" means "TEXT"`), as the narration explains them.
+    if !game.words.is_empty() {
+        blocks.push(Block::Heading("Words of the game".into()));
+        for (word, means) in &game.words {
+            blocks.push(Block::Para(format!("{word}: {means}.")));
+        }
+    }
+
     blocks.push(Block::Heading("A move".into()));
     blocks.push(Block::Para(w.sowing(items)));
     for item in items {
@@ -380,6 +388,9 @@ struct Words<'a> {
 impl Words<'_> {
     /// The expression as written, for a part with no wording.
     fn written(&self, e: &Expr) -> String {
+        if let Some(name) = self.let_named(e) {
+            return format!("`{name}`");
+        }
         let text = self.sources.text(e.span.file);
         let raw = text.get(e.span.start..e.span.end).unwrap_or("?");
         format!("`{}`", raw.split_whitespace().collect::<Vec<_>>().join(" "))
@@ -432,10 +443,21 @@ impl Words<'_> {
             );
         } else if g.stores_sown {
             s.push_str(" Each player has a store at their end of the board: they sow into it, and their captures go there.");
+        } else if self.hand() {
+            s.push_str(
+                " Each player has a store beside the board: it holds the seeds in their hand, which their moves bring onto the \
+                 board, and the seeds they capture; the store is not sown into.",
+            );
         } else {
             s.push_str(" Each player has a store beside the board for the seeds they capture; the store is not sown into.");
         }
         s
+    }
+
+    /// Some moves bring seeds from the mover's store onto the board (`sow { from store N }`): a store
+    /// then holds a player's seeds in hand, and what it holds is told as such, not as captures.
+    fn hand(&self) -> bool {
+        self.game.phases.iter().any(|p| p.sow.from_store.is_some())
     }
 
     fn setup(&self) -> String {
@@ -709,6 +731,10 @@ impl Words<'_> {
     fn rule(&self, r: &RuleDef, who: &str, pit: &str) -> String {
         let mut s = format!("When {}, ", self.cond(&r.when));
         let actions: Vec<String> = r.actions.iter().map(|a| self.action(&a.node, who)).collect();
+        if actions.is_empty() {
+            // A rule with nothing to do tells, by its name, what its holding means.
+            s.push_str("the move is told by this rule's name");
+        }
         s.push_str(&actions.join("; then "));
         s.push('.');
         shorter(&s.replace("the pit looked at", pit))
@@ -908,9 +934,20 @@ impl Words<'_> {
                 "rightmost" => format!("the rightmost pit of {}", self.pits(&args[0]).trim_start_matches("the pits of ")),
                 _ => self.written(e),
             },
+            // A pit chosen among several that the file names (`let candidate = if .. then .. else ..`)
+            // is told by its name: written out, it would be read once for every time it is used.
+            ExprKind::If(..) if let Some(name) = self.let_named(e) => format!("`{name}`"),
             ExprKind::If(c, a, b) => format!("{} if {}, else {}", self.pit(a), self.cond(c), self.pit(b)),
             _ => self.written(e),
         }
+    }
+
+    /// The name of the `let` whose value `e` is, where it is one.
+    fn let_named(&self, e: &Expr) -> Option<&str> {
+        self.checked.program.items.iter().find_map(|i| match &i.kind {
+            ItemKind::Let(name, value) if value.span == e.span => Some(name.node.as_str()),
+            _ => None,
+        })
     }
 
     /// A set of pits (or one pit) as words.
@@ -946,6 +983,8 @@ impl Words<'_> {
                 "total" => format!("all {} seeds", self.game.total),
                 "ply" => "the number of moves played".into(),
                 "lap" => "the number of the lap being sown".into(),
+                "taken" => "the number of seeds the move has taken".into(),
+                "lifted" => "the number of seeds the lap picked up".into(),
                 "round" => "the number of the round".into(),
                 _ => self.param(n).map_or_else(|| self.written(e), |v| v.to_string()),
             },
@@ -963,6 +1002,7 @@ impl Words<'_> {
             }
             ExprKind::Call(f, args) if args.len() == 1 => match f.node.as_str() {
                 "seeds" => format!("the seeds in the pits of {}", self.player(&args[0])),
+                "captured" if self.hand() => format!("the seeds in {}'s store", self.player(&args[0])),
                 "captured" => format!("the seeds {} has captured", self.player(&args[0])),
                 "sum" => format!("the seeds in {}", self.pits(&args[0])),
                 "count" => format!("the number of {}", self.pits(&args[0])),
@@ -1004,6 +1044,9 @@ impl Words<'_> {
             ExprKind::Field(p, f) if f.node == "before" => Some((self.pit(p), "held", " before the seed fell")),
             ExprKind::Call(f, args) if args.len() == 1 && f.node == "seeds" => {
                 Some((format!("the pits of {}", self.player(&args[0])), "hold", ""))
+            }
+            ExprKind::Call(f, args) if args.len() == 1 && f.node == "captured" && self.hand() => {
+                Some((self.player(&args[0]), "has", " in their store"))
             }
             ExprKind::Call(f, args) if args.len() == 1 && f.node == "captured" => Some((self.player(&args[0]), "has captured", "")),
             ExprKind::Call(f, args) if args.len() == 1 && f.node == "sum" => Some((self.pits(&args[0]), "hold", "")),
@@ -1120,6 +1163,7 @@ impl Words<'_> {
                         "holds" => "does not hold",
                         "hold" => "do not hold",
                         "held" => "did not hold",
+                        "has" => "does not have",
                         _ => "has not captured",
                     };
                     return format!("{who} {verb} exactly {}{after}", self.amount(b));

@@ -173,6 +173,8 @@ struct Session {
     /// The number of moves played when the end of the game was last announced.
     ended_at: Option<usize>,
     saved: Saved,
+    /// The game's own words the narration has said: each is explained once, the first time.
+    said: Vec<bool>,
 }
 
 /// What saving needs to know besides the game: the rules' hash and text, and what was saved last.
@@ -296,6 +298,7 @@ fn setup(args: &Args) -> Result<Session, u8> {
         rng: StdRng::seed_from_u64(args.seed),
         ended_at: None,
         saved,
+        said: Vec::new(),
     };
     session.mark_last();
     Ok(session)
@@ -619,7 +622,7 @@ impl Session {
     }
 
     /// Says once who played what, then what happened: step by step, or in one line when quiet.
-    fn announce(&self, ply: &Ply, computer: Option<Spec>) {
+    fn announce(&mut self, ply: &Ply, computer: Option<Spec>) {
         let who = match computer {
             _ if self.quiet => self.view.name(ply.mover).to_string(),
             Some(spec) => format!("{} ({}, {spec})", self.view.name(ply.mover), ply.mover.name()),
@@ -636,10 +639,18 @@ impl Session {
             };
             out(&format!("{who} {verb} {}{what}\n", crate::engine::pit_word(&ply.text)));
         } else {
-            out(&format!("{who} {verb} {}\n", crate::engine::pit_word(&ply.text)));
             // The engine's own first line ("south plays pit 3") would say it a second time.
             let steps: Vec<Event> = ply.events.iter().filter(|e| !matches!(e, Event::Move { .. })).cloned().collect();
-            for line in self.game.narrate(&steps) {
+            // The stage whose rules the move followed, in the game's words (`phase "namua"`).
+            let phase = ply.events.iter().find_map(|e| match e {
+                Event::Move { phase, .. } if !phase.is_empty() => Some(format!(" ({phase})")),
+                _ => None,
+            });
+            let head = format!("{who} {verb} {}{}", crate::engine::pit_word(&ply.text), phase.unwrap_or_default());
+            let mut lines = vec![head];
+            lines.extend(self.game.narrate(&steps));
+            self.game.gloss(&mut lines, &mut self.said);
+            for line in lines {
                 out(&format!("{line}\n"));
             }
         }

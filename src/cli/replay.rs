@@ -75,13 +75,17 @@ pub fn run(args: Args) -> u8 {
     );
     text.push_str(&board::draw_view(game, &opened.start, &view));
     let mut before = &opened.start;
+    // The game's own words said so far: each is explained once, the first time.
+    let mut said = Vec::new();
     for (i, ply) in opened.plies.iter().enumerate() {
         text.push('\n');
         let head = format!("move {}: {} plays {}", i + 1, ply.mover.name(), crate::engine::pit_word(&ply.text));
         if args.trace {
             text.push_str(&format!("{head}\n"));
             let steps: Vec<Event> = ply.events.iter().filter(|e| !matches!(e, Event::Move { .. })).cloned().collect();
-            for line in game.narrate(&steps) {
+            let mut lines = game.narrate(&steps);
+            game.gloss(&mut lines, &mut said);
+            for line in lines {
                 text.push_str(&format!("{line}\n"));
             }
         } else {

@@ -126,6 +126,8 @@ pub fn run(args: Args) -> u8 {
     };
     game.settle_start(&mut pos);
     let mut narration = String::new();
+    // The game's own words said so far: each is explained once, the first time.
+    let mut said = Vec::new();
     let texts: Vec<&str> = args.moves.iter().map(|m| m.trim()).filter(|m| !m.is_empty()).collect();
     for (i, &k) in moves.iter().enumerate() {
         let k = match k {
@@ -141,7 +143,9 @@ pub fn run(args: Args) -> u8 {
                 if !narration.is_empty() {
                     narration.push('\n');
                 }
-                for line in game.narrate(&events) {
+                let mut lines = game.narrate(&events);
+                game.gloss(&mut lines, &mut said);
+                for line in lines {
                     narration.push_str(&line);
                     narration.push('\n');
                 }

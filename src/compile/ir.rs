@@ -13,6 +13,9 @@ pub struct Game {
     /// How hard the game is to learn (`level beginner|intermediate|advanced`), for people choosing a
     /// game; no rule reads it.
     pub level: Option<String>,
+    /// The game's own words and what each means (`word "NAME" means "TEXT"`), in the file's order:
+    /// the narration explains each the first time it says it ([`Game::gloss`]).
+    pub words: Vec<(String, String)>,
     /// The `seeds` lines read by pit, in order (seeds, and the condition on `pit`, `None` for every
     /// pit), until the engine's `prepare` (the stage above) has given each pit the seeds of the first that holds.
     pub seeds_cases: Vec<(u32, Option<Code>)>,
@@ -109,6 +112,19 @@ pub struct Game {
     /// The tables of the fast form of the rules' shape, when they have one (see `compile::shape`);
     /// `None` plays every move with the general engine.
     pub fast: Option<std::sync::Arc<crate::compile::shape::FastForm>>,
+}
+
+impl Game {
+    /// The name of the first rule with a choice that names `word` among its options (`"the nyumba:
+    /// stop, or go on a safari"` for `safari`): the file's own words for what the option decides.
+    pub fn rule_naming_option(&self, word: &str) -> Option<&str> {
+        let phases = self.phases.iter().flat_map(|p| {
+            [&p.turn_starts, &p.captures, &p.after_captures, &p.lap_ends, &p.after_moves]
+                .into_iter()
+                .flatten()
+        });
+        phases.chain(&self.triggers).find(|r| r.names_option(word)).map(|r| r.name.as_str())
+    }
 }
 
 // A game is played on its board: every question about where a pit lies (`game.opposite(c)`,
@@ -293,8 +309,15 @@ pub struct Sow {
     pub lap_cap: u32,
     /// A move whose sowing comes back to a state a lap of it started in (it would go round for ever)
     /// is seen to, and refused as never ending before the cap; not when a rule read while sowing
-    /// reads `lap` or `taken`, which only grow, so that no state comes back.
+    /// reads `lap` or `taken` otherwise than by comparing them with numbers known before the game
+    /// (they only grow, so that no state would come back).
     pub watch_loops: bool,
+    /// The largest number a rule read while sowing compares `lap` with: the watch looks only at
+    /// laps past it, which the rules cannot tell apart.
+    pub lap_seen: u32,
+    /// The largest number a rule read while sowing compares `taken` with, if one does: the watch
+    /// compares `taken` cut off one past it, as far as the rules can tell it apart.
+    pub taken_seen: Option<u32>,
 }
 
 /// How the pits a `skip when` rule passes over are found.
@@ -350,6 +373,24 @@ pub struct Rule {
     pub actions: Vec<Action>,
     /// What happens next.
     pub then: Then,
+}
+
+impl Rule {
+    /// Some choice of the rule names `word` among its options (`choose(1 as "stop", 0 as "safari")`).
+    pub fn names_option(&self, word: &str) -> bool {
+        let pits = |pits: &[PitsExpr]| pits.iter().any(|p| matches!(p, PitsExpr::Pit(c) if c.names_option(word)));
+        self.when.names_option(word)
+            || self.actions.iter().any(|a| match a {
+                Action::Take { pits: p, .. } | Action::Close { pits: p, .. } => pits(p),
+                Action::Move { count, from, to } => {
+                    count.as_ref().is_some_and(|c| c.names_option(word)) || pits(from) || to.names_option(word)
+                }
+                Action::Claim { pits: p, player } => pits(p) || player.names_option(word),
+                Action::Remember { owner, value, .. } => owner.names_option(word) || value.names_option(word),
+                Action::SowTaken { pit, .. } => pit.as_ref().is_some_and(|c| c.names_option(word)),
+                Action::TakeSome { count, pit, .. } => count.names_option(word) || pit.names_option(word),
+            })
+    }
 }
 
 /// What happens after a capture rule. Ordered by strength: when several rules of one moment say
@@ -973,6 +1014,11 @@ impl Quick {
 }
 
 impl Code {
+    /// One of its choices names `word` among its options.
+    pub fn names_option(&self, word: &str) -> bool {
+        self.words.iter().any(|options| options.iter().any(|w| w == word))
+    }
+
     /// A program giving one fixed value.
     pub fn constant(n: i64) -> Code {
         Code {

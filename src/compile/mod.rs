@@ -177,9 +177,14 @@ pub fn compile(checked: &Checked) -> Game {
             phase.sow.from_store.is_some() || phase.sow.start_in_origin.is_some() || phase.sow.lift.is_some() || phase.sows_nothing;
         // A move's choices are found by trying it: its sowing is always played out. A move that sows
         // nothing is tried to see that it changes something.
+        // Seeds sown again by a rule go on laps of their own, which may go round for ever like relays.
+        let sows_again = [&phase.captures, &phase.lap_ends, &phase.after_captures]
+            .iter()
+            .any(|rules| rules.iter().any(|r| r.actions.iter().any(|a| matches!(a, Action::SowTaken { .. }))));
         phase.sows_to_judge = uses_choose
             || phase.sows_nothing
             || phase.sow.relay.is_some()
+            || sows_again
             || grand_slam == Some(GrandSlam::Forbidden)
             || phase.judges_outcome
             || phase.captures_required
@@ -192,6 +197,11 @@ pub fn compile(checked: &Checked) -> Game {
         phase.capture_at = may_hold_where(&phase.captures, Reg::Last, &sides, geometry.pit_count());
         phase.sow.lap_cap = phase.sow.relay_limit.unwrap_or(limits::DEFAULT_RELAY_LIMIT);
         phase.sow.watch_loops = !lower.typer.counters.get();
+        // A number past the limit tells no laps apart: every lap a move sows is below it.
+        let cap = i64::from(phase.sow.lap_cap);
+        let seen = lower.typer.lap_seen.borrow().iter().copied().filter(|&n| n <= cap).max();
+        phase.sow.lap_seen = seen.unwrap_or(0).max(0) as u32;
+        phase.sow.taken_seen = lower.typer.taken_seen.get().map(|n| n.clamp(0, i64::from(u32::MAX - 1)) as u32);
     }
     // Per mover and cell, the counts of the pit a seed falls into with which some trigger may hold:
     // most seeds fall where none can, and are sown without a look at the triggers.
@@ -215,6 +225,13 @@ pub fn compile(checked: &Checked) -> Game {
             ItemKind::Level(l) => Some(l.clone()),
             _ => None,
         }),
+        words: items
+            .iter()
+            .filter_map(|i| match &i.kind {
+                ItemKind::Word(word, means) => Some((word.node.clone(), means.clone())),
+                _ => None,
+            })
+            .collect(),
         geometry,
         play_from: checked.play_from,
         choices: if phases.iter().any(|p| p.sow.either) { 2 } else { 1 },
@@ -571,9 +588,15 @@ impl Lower<'_> {
     /// Lowers what is read once a move's sowing is over (a `forbid`, an `after move` rule): its
     /// reading `lap` or `taken` does not count as the sowing's.
     fn after_sowing<T>(&self, lower: impl FnOnce(&Self) -> T) -> T {
-        let before = self.typer.counters.get();
+        let before = (
+            self.typer.counters.get(),
+            self.typer.lap_seen.borrow().len(),
+            self.typer.taken_seen.get(),
+        );
         let lowered = lower(self);
-        self.typer.counters.set(before);
+        self.typer.counters.set(before.0);
+        self.typer.lap_seen.borrow_mut().truncate(before.1);
+        self.typer.taken_seen.set(before.2);
         lowered
     }
 
@@ -600,6 +623,8 @@ impl Lower<'_> {
             relay_limit: None,
             lap_cap: limits::DEFAULT_RELAY_LIMIT,
             watch_loops: true,
+            lap_seen: 0,
+            taken_seen: None,
         });
         let mut forbids = base.map(|b| b.forbids.clone()).unwrap_or_default();
         let mut passes = base.map(|b| b.passes.clone()).unwrap_or_default();

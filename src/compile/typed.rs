@@ -300,6 +300,14 @@ pub(crate) struct Typer {
     /// Some expression read while sowing reads `lap` or `taken`, which only grow during a move (the
     /// lowering of a `forbid` or an `after move` rule, read once the sowing is over, puts it back).
     pub counters: Cell<bool>,
+    /// The numbers rules read while sowing compare `lap` with (`lap == 1`, `lap > 3`): past the
+    /// largest a lap can reach, the rules cannot tell one lap from the next, so a loop is still seen
+    /// there (a number past the relay limit tells no laps apart).
+    pub lap_seen: std::cell::RefCell<Vec<i64>>,
+    /// The largest number a rule read while sowing compares `taken` with, once one does (`taken >
+    /// 0`): the rules can tell apart only the values up to one past it, so the loop watch compares
+    /// `taken` cut off there.
+    pub taken_seen: Cell<Option<i64>>,
 }
 
 impl Typer {
@@ -344,7 +352,10 @@ impl Typer {
                     return BoolExpr::Bool(!same);
                 }
                 match ty(a) {
-                    Ty::Int => compare(if same { CmpOp::Eq } else { CmpOp::Ne }, self.int(a), self.int(b)),
+                    Ty::Int => {
+                        let (a, b) = self.operands(a, b);
+                        compare(if same { CmpOp::Eq } else { CmpOp::Ne }, a, b)
+                    }
                     Ty::Bool => match (self.bool(a), self.bool(b)) {
                         (BoolExpr::Bool(x), BoolExpr::Bool(y)) => BoolExpr::Bool((x == y) == same),
                         (a, b) => BoolExpr::SameBool(Box::new(a), Box::new(b), same),
@@ -363,14 +374,23 @@ impl Typer {
                     BinOp::Gt => CmpOp::Gt,
                     _ => CmpOp::Ge,
                 };
-                compare(op, self.int(a), self.int(b))
+                let (a, b) = self.operands(a, b);
+                compare(op, a, b)
             }
-            Expr::InRange(x, lo, hi) => match (self.int(x), self.int(lo), self.int(hi)) {
+            Expr::InRange(x, lo, hi) => match (
+                self.bounded(x, &[lo, hi]).unwrap_or_else(|| self.int(x)),
+                self.int(lo),
+                self.int(hi),
+            ) {
                 (IntExpr::Int(v), IntExpr::Int(lo), IntExpr::Int(hi)) => BoolExpr::Bool(lo <= v && v <= hi),
                 (x, IntExpr::Int(lo), IntExpr::Int(hi)) => BoolExpr::InRangeInt(x, lo, hi),
                 (x, lo, hi) => BoolExpr::InRange(Box::new((x, lo, hi))),
             },
-            Expr::InSet(x, items) => BoolExpr::InSet(self.int(x), items.iter().map(|i| self.int(i)).collect()),
+            Expr::InSet(x, items) => {
+                let against: Vec<&Expr> = items.iter().collect();
+                let x = self.bounded(x, &against).unwrap_or_else(|| self.int(x));
+                BoolExpr::InSet(x, items.iter().map(|i| self.int(i)).collect())
+            }
             // A chosen truth value is one of two conditions, each with its own.
             Expr::If(c, a, b) => {
                 let not_c = Expr::Not(c.clone());
@@ -387,6 +407,40 @@ impl Typer {
             },
             _ => unreachable!("ty() said this is a condition"),
         }
+    }
+
+    /// The two sides of a comparison of numbers: see [`Typer::bounded`].
+    fn operands(&self, a: &Expr, b: &Expr) -> (IntExpr, IntExpr) {
+        if let Some(a) = self.bounded(a, &[b]) {
+            return (a, self.int(b));
+        }
+        if let Some(b) = self.bounded(b, &[a]) {
+            return (self.int(a), b);
+        }
+        (self.int(a), self.int(b))
+    }
+
+    /// `lap` or `taken` itself compared with numbers known before the game (`lap == 1`, `taken in
+    /// 1..3`): a rule reading it so tells apart only its values up to the largest of them, which is
+    /// noted, and the loop watch stays on (any other reading turns it off: see `counters`).
+    fn bounded(&self, x: &Expr, against: &[&Expr]) -> Option<IntExpr> {
+        let (typed, seen) = match x {
+            Expr::Lap => (IntExpr::Lap, None),
+            Expr::Taken => (IntExpr::Taken, Some(())),
+            _ => return None,
+        };
+        let mut most = 0i64;
+        for e in against {
+            match self.int(e) {
+                IntExpr::Int(v) => most = most.max(v),
+                _ => return None,
+            }
+        }
+        match seen {
+            None => self.lap_seen.borrow_mut().push(most),
+            Some(()) => self.taken_seen.set(Some(self.taken_seen.get().unwrap_or(0).max(most))),
+        }
+        Some(typed)
     }
 
     /// A number.

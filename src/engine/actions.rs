@@ -59,6 +59,8 @@ impl Game {
             Then::AnotherMove if rule.actions.is_empty() => log.push(|| Event::TurnEnds {
                 why: format!("the rule \"{}\" gives another move", rule.name),
             }),
+            // A rule with nothing to carry out tells, by its name, what its holding means.
+            Then::Continue if rule.actions.is_empty() => log.push(|| Event::Said { rule: rule.name.clone() }),
             _ => {}
         }
     }

@@ -791,8 +791,8 @@ impl Game {
                 if watched {
                     "; it did not come back to a state it was in, so it might end later"
                 } else {
-                    "; the rules read `lap` or `taken` while sowing, so a sowing that goes round for ever cannot be \
-                     told from one that ends later"
+                    "; the rules read `lap` or `taken` while sowing otherwise than against a number, so a sowing that \
+                     goes round for ever cannot be told from one that ends later"
                 }
             ),
             Refusal::Endless(Endless::Loop { lap, since }) => format!(

@@ -196,6 +196,7 @@ impl Game {
                             cell: pull.after,
                             hand: Some(pull.seeds),
                             cw: pull.cw,
+                            taken: sow.taken_seen.map_or(0, |most| taken.min(most + 1)),
                         },
                     )?;
                     continue;
@@ -252,6 +253,7 @@ impl Game {
                     cell: relay_pit,
                     hand: None,
                     cw: turn.cw,
+                    taken: sow.taken_seen.map_or(0, |most| taken.min(most + 1)),
                 },
             )?;
             start = relay_pit;
@@ -277,7 +279,8 @@ impl Game {
 
     /// May lap `lap` of a move start, in the state `state` makes? Not past the phase's cap on laps
     /// (`relay limit`, or the default), nor in a state an earlier lap started in: the sowing would
-    /// go round for ever (looked for unless the rules read `lap` or `taken` while sowing).
+    /// go round for ever (looked for unless the rules read `lap` or `taken` while sowing otherwise
+    /// than by comparing them with a number).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn lap_may_start(
@@ -297,8 +300,9 @@ impl Game {
             });
         }
         // Most moves end within a few laps: the watch starts past them, so that they copy no board
-        // (a loop is still seen, a few laps later).
-        match (sow.watch_loops && lap > WATCH_FROM)
+        // (a loop is still seen, a few laps later), and past every lap number a rule compares `lap`
+        // with, so that the laps it compares look alike to the rules.
+        match (sow.watch_loops && lap > WATCH_FROM.max(sow.lap_seen))
             .then(|| watch.repeats(lap, board, before, start))
             .flatten()
         {

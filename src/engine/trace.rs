@@ -152,6 +152,12 @@ pub enum Event {
         /// The value was another before (else the rule set it to what it was).
         changed: bool,
     },
+    /// A rule with nothing to carry out held: its name says what that means (`after move "a takasa"
+    /// { when taken == 0 }`).
+    Said {
+        /// The rule's name.
+        rule: String,
+    },
     /// The move is over, and why.
     TurnEnds {
         /// In words.
@@ -395,6 +401,23 @@ impl Game {
         )
     }
 
+    /// Explains the game's own words (`word "NAME" means "TEXT"`) in lines of its narration, each
+    /// the first time it is said: the line that says it first gets `(NAME: TEXT)`. `said` holds
+    /// the words said before (one flag a word), kept by the caller across the moves of one game.
+    pub fn gloss(&self, lines: &mut [String], said: &mut Vec<bool>) {
+        said.resize(self.words.len(), false);
+        for line in lines.iter_mut() {
+            let mut told = String::new();
+            for (i, (word, means)) in self.words.iter().enumerate() {
+                if !said[i] && crate::check::words::says(line, word) {
+                    said[i] = true;
+                    told.push_str(&format!(" ({word}: {means})"));
+                }
+            }
+            line.push_str(&told);
+        }
+    }
+
     /// One line of narration per event, in words a teacher could read aloud.
     pub fn narrate(&self, events: &[Event]) -> Vec<String> {
         let mut lines = Vec::new();
@@ -516,6 +539,7 @@ impl Game {
                     format!("  \"{rule}\": {whose}'s {name} {is} {value}")
                 }
                 Event::TurnEnds { why } => format!("  the move ends: {why}"),
+                Event::Said { rule } => format!("  \"{rule}\""),
                 Event::AnotherMove { player } => format!("  {} moves again", player.name()),
                 Event::Pass { player, chosen: false } => format!("{} cannot move and passes", player.name()),
                 Event::Pass { player, chosen: true } => format!("{} passes", player.name()),

@@ -81,6 +81,9 @@ pub(super) struct LapStart {
     pub(super) hand: Option<u32>,
     /// The way.
     pub(super) cw: bool,
+    /// The seeds the move's rules have taken, as far as the rules tell them apart (cut off one past
+    /// the largest number a rule compares `taken` with; 0 when none reads it while sowing).
+    pub(super) taken: u32,
 }
 
 impl LoopWatch {

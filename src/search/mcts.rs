@@ -25,9 +25,10 @@ const EXPLORATION: f64 = 1.4;
 /// How many playouts, or how long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
-    /// Playouts to run (when there is no time budget).
+    /// Playouts to run (0 with a time budget: as many as it allows).
     pub playouts: u32,
-    /// Run playouts for this long instead (the choice then depends on the machine).
+    /// Run playouts for this long (the choice then depends on the machine); with a number of
+    /// playouts too, at most that many, stopping early when the time is up.
     pub time: Option<Duration>,
 }
 
@@ -95,7 +96,7 @@ pub fn search_with(game: &Game, pos: &Position, budget: Budget, rng: &mut StdRng
     let mut path = Vec::new();
     loop {
         let more = match budget.time {
-            Some(t) => playouts == 0 || start.elapsed() < t,
+            Some(t) => playouts == 0 || (start.elapsed() < t && (budget.playouts == 0 || playouts < budget.playouts)),
             None => playouts < budget.playouts.max(1),
         };
         if !more {

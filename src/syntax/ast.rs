@@ -427,6 +427,8 @@ pub enum ItemKind {
     Game(String),
     /// `level beginner|intermediate|advanced`: how hard the game is to learn (no rule reads it).
     Level(String),
+    /// `word "NAME" means "TEXT"`: a word of the game's own, explained once in the narration.
+    Word(Spanned<String>, String),
     /// `extends "PATH"`.
     Extends(String),
     /// `param NAME = DEFAULT [in LOW..HIGH [even|odd] | in {A, B, ..}]`.

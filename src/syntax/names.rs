@@ -81,6 +81,7 @@ pub fn phrase(rule: Rule) -> &'static str {
         Rule::file => "a rule file",
         Rule::game_item => "`game`",
         Rule::level_item => "`level`",
+        Rule::word_item => "`word`",
         Rule::level_name => "`beginner`, `intermediate` or `advanced`",
         Rule::extends_item => "`extends`",
         Rule::param_item => "`param`",

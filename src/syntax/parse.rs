@@ -567,6 +567,7 @@ fn is_item(rule: Rule) -> bool {
         rule,
         Rule::game_item
             | Rule::level_item
+            | Rule::word_item
             | Rule::play_from_item
             | Rule::extends_item
             | Rule::param_item
@@ -860,6 +861,10 @@ impl Builder {
         let kind = match rule {
             Rule::game_item => ItemKind::Game(self.string(inner.next().expect("name")).node),
             Rule::level_item => ItemKind::Level(inner.next().expect("the grammar gives a level").as_str().to_string()),
+            Rule::word_item => ItemKind::Word(
+                self.string(inner.next().expect("the grammar gives the word")),
+                self.string(inner.next().expect("the grammar gives its meaning")).node,
+            ),
             Rule::extends_item => ItemKind::Extends(self.string(inner.next().expect("path")).node),
             Rule::param_item => {
                 let name = inner.next().expect("name");

@@ -324,3 +324,20 @@ test("a pit owned in the opponent's row: 5' starts from the opponent's pit 5", (
   assert.deepEqual(B.movesByPit({ to_move: "south", legal_moves: ["1", "5'"] }), { "south:0:1": ["1"], "north:0:5": ["5'"] });
   assert.equal(B.pitName(B.parseMove("5'"), true), "5'");
 });
+
+test("the game's own words are explained once, where the narration first says them", () => {
+  const words = [
+    ["namua", "the first stage"],
+    ["safari", "going on from the nyumba"],
+  ];
+  assert.equal(B.says("plays pit a3 (namua)", "namua"), true);
+  assert.equal(B.says("the safaris", "safari"), false);
+  const said = {};
+  assert.deepEqual(B.gloss(["South plays pit a3 (namua)", "namua again"], words, said, 1), ["South plays pit a3 (namua) (namua: the first stage)", "namua again"]);
+  // Shown again (the page redraws a move step by step), the move that first said it explains it again.
+  assert.deepEqual(B.gloss(["South plays pit a3 (namua)"], words, said, 1), ["South plays pit a3 (namua) (namua: the first stage)"]);
+  // A later move does not.
+  assert.deepEqual(B.gloss(["North plays pit a5 (namua)", "chooses safari"], words, said, 2), ["North plays pit a5 (namua)", "chooses safari (safari: going on from the nyumba)"]);
+  // Taken back to before the move that first said a word, the word is explained where it is said now.
+  assert.deepEqual(B.gloss(["chooses safari"], words, said, 1), ["chooses safari (safari: going on from the nyumba)"]);
+});

@@ -644,6 +644,14 @@ fn choices_of(game: &Game, pos: &Position, k: usize, events: &[Event]) -> Vec<Va
             push("seeds", answer, words);
             continue;
         }
+        // An option the rules name (`choose(1 as "stop", 0 as "safari")`): told with the name of the
+        // rule that offers it, in the file's own words.
+        if number.is_none()
+            && let Some(rule) = game.rule_naming_option(answer)
+        {
+            push("option", answer, format!("chooses {answer} (\"{rule}\")"));
+            continue;
+        }
         let (pit, theirs) = answer.strip_suffix('\'').map_or((answer, false), |p| (p, true));
         let whose = if theirs { me.other() } else { me };
         let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
@@ -670,18 +678,19 @@ fn words_of(choices: &[Value]) -> String {
 /// The lines of a move's story that tell it apart from another move from the same pit: every step
 /// but the move itself and the first pick-up (which the choices say), without the lap numbers
 /// ("lap 2: sows the 1 seed taken on, from north a1" is told "sows the 1 seed taken on, from north a1").
-fn story(game: &Game, events: &[Event]) -> Vec<String> {
+/// Each line says whether it only tells a memory value set.
+fn story(game: &Game, events: &[Event]) -> Vec<(String, bool)> {
     events
         .iter()
         .zip(game.narrate(events))
         .filter(|(e, _)| !matches!(e, Event::Move { .. } | Event::PickUp { lap: 1, .. }))
-        .map(|(_, line)| {
+        .map(|(e, line)| {
             let line = line.trim();
             let lap = line
                 .strip_prefix("lap ")
                 .and_then(|rest| rest.split_once(": "))
                 .filter(|(n, _)| n.bytes().all(|b| b.is_ascii_digit()));
-            lap.map_or(line, |(_, rest)| rest).to_string()
+            (lap.map_or(line, |(_, rest)| rest).to_string(), matches!(e, Event::Remember { .. }))
         })
         .collect()
 }
@@ -698,7 +707,7 @@ fn options(game: &Game, pos: &Position) -> Vec<Value> {
     struct Told {
         pit: String,
         k: usize,
-        lines: Vec<String>,
+        lines: Vec<(String, bool)>,
         choices: Vec<Value>,
         does: String,
     }
@@ -724,7 +733,12 @@ fn options(game: &Game, pos: &Position) -> Vec<Value> {
                 .filter(|o| o.pit == t.pit && o.k != t.k && o.lines != t.lines)
                 .map(|o| t.lines.iter().zip(&o.lines).take_while(|(a, b)| a == b).count())
                 .max();
-            let differs = parted.and_then(|i| t.lines.get(i));
+            // What the board shows differently says more than a memory value set on the way (the
+            // nyumba kept or given up is told by the move that stops, or goes on).
+            let differs = parted.and_then(|i| {
+                let rest = t.lines.get(i..).unwrap_or_default();
+                rest.iter().find(|(_, memory)| !memory).or(rest.first()).map(|(line, _)| line)
+            });
             json!({
                 "move": move_json(game, pos, t.k),
                 "pit": t.pit,
@@ -746,9 +760,9 @@ fn steps(game: &Game, before: &Position, events: &[Event]) -> Vec<Value> {
         .map(|(e, line)| {
             let text = line.trim().to_string();
             match e {
-                Event::Move { player, pit, .. } => {
-                    json!({"kind": "move", "player": player, "move": move_json(game, before, *pit), "text": text})
-                }
+                Event::Move { player, pit, phase, .. } => json!({
+                    "kind": "move", "player": player, "move": move_json(game, before, *pit), "phase": phase, "text": text
+                }),
                 Event::TakeInHand {
                     rule,
                     cell: c,
@@ -798,6 +812,7 @@ fn steps(game: &Game, before: &Position, events: &[Event]) -> Vec<Value> {
                 | Event::TakeKept { .. }
                 | Event::ShortMove { .. }
                 | Event::TurnEnds { .. }
+                | Event::Said { .. }
                 | Event::GrandSlam { .. }
                 | Event::FeedingPenalty { .. } => {
                     json!({"kind": "note", "text": text})
@@ -856,7 +871,9 @@ fn state(catalog: &Catalog, req: &GameRequest) -> Result<Value, ApiError> {
                  "shared": game.shared, "ring": game.ring,
                  "stores_sown": game.stores_sown,
                  "hand": store_is_hand(game),
-                 "rounds": game.rounds.is_some()},
+                 "rounds": game.rounds.is_some(),
+                 // The game's own words and what each means: the narration explains each once.
+                 "words": game.words.iter().map(|(w, m)| [w, m]).collect::<Vec<_>>()},
         "moves": r.move_names,
         "sides": r.sides,
         "position": crate::position::to_json(game, pos),
@@ -921,9 +938,11 @@ fn bounded(spec: &str) -> Result<Spec, ApiError> {
                 playouts: 0,
                 time: Some(t.min(MAX_THINK)),
             }),
+            // Playouts are capped in time too: on a game of long moves (Bao la Kiswahili's relays)
+            // the most the page offers would take far longer than a page should wait.
             None => Spec::Mcts(mcts::Budget {
                 playouts: b.playouts.min(MAX_PLAYOUTS),
-                time: None,
+                time: Some(MAX_THINK),
             }),
         },
         other => other,
