@@ -5,4 +5,5 @@ pub mod ast;
 pub mod names;
 pub mod parse;
 
+#[cfg(test)]
 pub use parse::parse;
