@@ -79,10 +79,10 @@ pub fn play(data: &[u8]) {
     let mut pos = game.initial(None);
     game.settle_start(&mut pos);
     let total = game.seed_total(&pos);
-    let plies = plies_allowed(picks.len(), total as usize, pos.board.cells.len());
+    let plies = plies_allowed(picks.len(), total as usize, pos.seeds().len());
     for &pick in &picks[..plies] {
         let moves = game.legal_moves(&pos);
-        if pos.over || moves.is_empty() {
+        if pos.is_over() || moves.is_empty() {
             break;
         }
         let k = moves[usize::from(pick) % moves.len()];

@@ -92,6 +92,18 @@ impl Game {
         &self.name
     }
 
+    /// Every pit of the board: both players' and the shared ones (the cells before the stores in
+    /// [`Position::seeds`]).
+    pub fn pit_count(&self) -> usize {
+        self.geometry.pit_count()
+    }
+
+    /// Do the rules ask whether a position `repeated`? Only then do positions keep their
+    /// [`Position::history`], and a search must tell apart two positions alike but for their past.
+    pub fn keeps_history(&self) -> bool {
+        self.uses_repeated
+    }
+
     /// Pits per row.
     pub fn columns(&self) -> usize {
         self.columns
@@ -214,6 +226,112 @@ pub fn explore_file(path: &Path, overrides: &[Override], options: ExploreOptions
             diagnostics: f.diagnostics,
         },
     }
+}
+
+/// A parameter of a rule file (`param pits = 6 in 3..8`): what `--set NAME=VALUE` may change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parameter {
+    /// Its name.
+    pub name: String,
+    /// Its value when not set.
+    pub default: i64,
+    /// The smallest and largest values allowed, when the file gives a range.
+    pub range: Option<(i64, i64)>,
+    /// The only values allowed, when the file lists them (empty: any in the range).
+    pub values: Vec<i64>,
+}
+
+/// The parameters of a rule file (a path or a shipped game's name) and of the files it `extends`,
+/// in the order read; the problems when it cannot be read or parsed.
+pub fn parameters(path: &Path) -> Result<Vec<Parameter>, LoadFailure> {
+    let mut sources = Sources::default();
+    let program = match crate::check::load(path, &mut sources) {
+        Ok(p) => p,
+        Err(diagnostics) => return Err(LoadFailure { sources, diagnostics }),
+    };
+    let mut out = Vec::new();
+    for item in &program.items {
+        if let crate::syntax::ast::ItemKind::Param {
+            name,
+            default,
+            range,
+            values,
+            ..
+        } = &item.kind
+        {
+            out.push(Parameter {
+                name: name.node.clone(),
+                default: default.node,
+                range: range.as_ref().map(|(lo, hi)| (lo.node, hi.node)),
+                values: values.as_ref().map_or_else(Vec::new, |v| v.node.iter().map(|n| n.node).collect()),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The rules of a game as a sheet to read aloud or print, made from the rules themselves (what
+/// `sowlang explain` writes; cargo feature `cli`).
+#[cfg(feature = "cli")]
+#[derive(Debug, Clone)]
+pub struct RuleSheet {
+    markdown: String,
+    html: String,
+    rules: Vec<String>,
+}
+
+#[cfg(feature = "cli")]
+impl RuleSheet {
+    /// The sheet in Markdown.
+    pub fn markdown(&self) -> &str {
+        &self.markdown
+    }
+
+    /// The sheet as an HTML fragment (an `<article>`).
+    pub fn html(&self) -> &str {
+        &self.html
+    }
+
+    /// The names of the game's named rules (captures, triggers, forbids, phases, moments, ends), in
+    /// the file's order: each is told on the sheet in bold.
+    pub fn rule_names(&self) -> &[String] {
+        &self.rules
+    }
+
+    fn of(program: Result<crate::check::Program, Vec<Diagnostic>>, mut sources: Sources, overrides: &[Override]) -> Result<RuleSheet, LoadFailure> {
+        let checked = program.and_then(|p| crate::check::check(p, overrides));
+        match checked {
+            Ok(checked) => {
+                let game = crate::compile::compile(&checked);
+                let sheet = crate::cli::explain::explain(&checked, &game, &sources);
+                Ok(RuleSheet {
+                    markdown: sheet.markdown(),
+                    html: sheet.html(),
+                    rules: crate::cli::explain::rule_names(&checked),
+                })
+            }
+            Err(diagnostics) => Err(LoadFailure {
+                sources: std::mem::take(&mut sources),
+                diagnostics,
+            }),
+        }
+    }
+}
+
+/// The rule sheet of a rule file (a path, or a shipped game's name), as `sowlang explain` writes it.
+#[cfg(feature = "cli")]
+pub fn rule_sheet(path: &Path, overrides: &[Override]) -> Result<RuleSheet, LoadFailure> {
+    let mut sources = Sources::default();
+    let program = crate::check::load(path, &mut sources);
+    RuleSheet::of(program, sources, overrides)
+}
+
+/// The rule sheet of a rule text; `name` is used in messages and to resolve `extends`.
+#[cfg(feature = "cli")]
+pub fn rule_sheet_text(name: &Path, text: &str, overrides: &[Override]) -> Result<RuleSheet, LoadFailure> {
+    let mut sources = Sources::default();
+    let program = crate::check::load_text(name, text.to_string(), &mut sources);
+    RuleSheet::of(program, sources, overrides)
 }
 
 /// The games built into sowlang, sorted by path: [`crate::load_game`] takes any of them by its

@@ -30,7 +30,7 @@ pub(crate) mod check;
 #[cfg(feature = "cli")]
 pub(crate) mod cli;
 pub(crate) mod compile;
-pub(crate) mod conform;
+pub mod conform;
 pub(crate) mod diagnostic;
 pub(crate) mod engine;
 pub(crate) mod explore;
@@ -46,7 +46,9 @@ pub(crate) mod syntax;
 
 use std::path::Path;
 
-pub use api::{Report, check_file, check_text, explore_file, shipped_games};
+#[cfg(feature = "cli")]
+pub use api::{RuleSheet, rule_sheet, rule_sheet_text};
+pub use api::{Parameter, Report, check_file, check_text, explore_file, parameters, shipped_games};
 pub use board::{Cell, Outcome, Player};
 pub use check::Override;
 pub use diagnostic::{Diagnostic, FileId, Label, Severity, Sources, Span};

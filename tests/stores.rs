@@ -7,7 +7,7 @@
 use super::support::{after, invented as game, json_of, played};
 
 use serde_json::json;
-use sowlang::engine::Event;
+use sowlang::Event;
 use sowlang::{Game, Position};
 
 /// The pits of both rows and the two stores, as the position JSON has them.
@@ -168,7 +168,7 @@ rounds {{
     let mut v = json_of(&g, &played(&g, &[]));
     v["pits"] = json!({"south": [1, 0, 0], "north": [2, 4, 3]});
     v["closed"] = json!({"south": [false, false, true], "north": [false, false, false]});
-    let mut pos = sowlang::position::from_json(&g, &v.to_string()).expect("a position of this board");
+    let mut pos = g.position_from_json(&v.to_string()).expect("a position of this board");
     g.settle_start(&mut pos);
     (g, pos)
 }

@@ -19,7 +19,7 @@ fn with_closed(g: &Game, south: serde_json::Value, north: serde_json::Value, nor
     v["pits"] = json!({"south": south, "north": north});
     let closed: Vec<bool> = (1..=7).map(|n| north_closed.contains(&n)).collect();
     v["closed"] = json!({"south": vec![false; 7], "north": closed});
-    let mut pos = sowlang::position::from_json(g, &v.to_string()).expect("a position of this board");
+    let mut pos = g.position_from_json(&v.to_string()).expect("a position of this board");
     g.settle_start(&mut pos);
     pos
 }
@@ -74,7 +74,7 @@ fn pallanguzhi_pasu_goes_to_the_rows_owner() {
 
 /// A position of `g` from a position JSON (pits, stores, player to move), settled as a start.
 fn from(g: &Game, v: serde_json::Value) -> Position {
-    let mut pos = sowlang::position::from_json(g, &v.to_string()).expect("a position of this board");
+    let mut pos = g.position_from_json(&v.to_string()).expect("a position of this board");
     g.settle_start(&mut pos);
     pos
 }

@@ -852,7 +852,7 @@ impl Game {
 
     /// Every legal move of `pos` (in order) with the position it leads to, from [`Game::fast_moves`];
     /// `false` when the general engine must answer.
-    pub(crate) fn fast_children(&self, pos: &Position, out: &mut Vec<(usize, Position)>) -> bool {
+    pub fn fast_children(&self, pos: &Position, out: &mut Vec<(usize, Position)>) -> bool {
         let mut moves = Vec::new();
         if !self.fast_moves(pos, &mut moves) {
             return false;

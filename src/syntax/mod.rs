@@ -5,5 +5,3 @@ pub mod ast;
 pub mod names;
 pub mod parse;
 
-#[cfg(test)]
-pub use parse::parse;
