@@ -88,7 +88,7 @@ fn database_values_are_those_of_exhaustive_search() {
                 i64::from(v),
                 exact.margin - margin(&game, &pos),
                 "pits={pits} seeds={seeds}: {:?} {} to move",
-                &pos.seeds()[..],
+                pos.seeds(),
                 pos.to_move().name()
             );
             compared += 1;
@@ -427,7 +427,7 @@ fn the_search_players_with_databases_play_a_best_move_in_every_database_position
         let best = margin(&game, &pos) + i64::from(db.value(&pos).expect("in the databases"));
         for spec in specs {
             let chosen = players::choose_with(&game, &pos, spec, false, &mut rng, Some(&db)).expect("a move");
-            assert_eq!(keeps(chosen.pit), best, "{spec}: {:?} {}", &pos.seeds()[..], pos.to_move().name());
+            assert_eq!(keeps(chosen.pit), best, "{spec}: {:?} {}", pos.seeds(), pos.to_move().name());
             let words = if best > 0 {
                 format!("wins by {best} with best play")
             } else if best == 0 {

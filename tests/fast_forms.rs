@@ -263,7 +263,7 @@ fn a_move_whose_relay_goes_past_the_limit_is_not_legal_in_the_fast_form_either()
         for &k in &legal {
             let mut pos = start.clone();
             general.apply(&mut pos, k).expect("legal");
-            assert_eq!(&pos.seeds()[..], &by_pit[k - 1][..], "south {k}, {laps} laps");
+            assert_eq!(pos.seeds(), &by_pit[k - 1][..], "south {k}, {laps} laps");
         }
         // The fast form's random moves from the position are the legal ones, each drawn.
         let mut reached = Vec::new();

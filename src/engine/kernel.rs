@@ -850,7 +850,7 @@ impl Game {
         pos.ply += 1;
     }
 
-    /// Every legal move of `pos` (in order) with the position it leads to, from [`Game::fast_moves`];
+    /// Every legal move of `pos` (in order) with the position it leads to, from the fast form (`Game::fast_moves`);
     /// `false` when the general engine must answer.
     pub fn fast_children(&self, pos: &Position, out: &mut Vec<(usize, Position)>) -> bool {
         let mut moves = Vec::new();
