@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, Sources};
-use crate::engine::{Cell, Game, History, Outcome, Player, Position};
+use crate::engine::{Game, History, Outcome, Player, Position};
 use crate::{ExploreOptions, LoadFailure, Override, Shipped};
 
 /// Read access to a position: a program changes one only by [`Game::apply`], or makes one from the
@@ -129,15 +129,16 @@ impl Game {
         self.total
     }
 
-    /// The cell of a player's pit `k` (1-based, numbered as the player's moves are: the front row
-    /// first; past the player's own pits, the shared ones), as [`Position::seeds`] indexes it.
-    pub fn cell(&self, p: Player, k: usize) -> Cell {
-        self.pit(p, k)
+    /// The index in [`Position::seeds`] of a player's pit `k` (1-based, numbered as the player's
+    /// moves are: the front row first; past the player's own pits, the shared ones). The
+    /// [`Cell`](crate::Cell) of an [`Event`](crate::Event) is such an index too (`usize::from(cell)`).
+    pub fn cell(&self, p: Player, k: usize) -> usize {
+        usize::from(self.pit(p, k))
     }
 
-    /// The cell of a player's store.
-    pub fn store_cell(&self, p: Player) -> Cell {
-        self.store(p)
+    /// The index in [`Position::seeds`] of a player's store.
+    pub fn store_cell(&self, p: Player) -> usize {
+        usize::from(self.store(p))
     }
 
     /// The position as the position JSON of `docs/cli.md` writes it, with `over`, `winner` and the
@@ -298,7 +299,11 @@ impl RuleSheet {
         &self.rules
     }
 
-    fn of(program: Result<crate::check::Program, Vec<Diagnostic>>, mut sources: Sources, overrides: &[Override]) -> Result<RuleSheet, LoadFailure> {
+    fn of(
+        program: Result<crate::check::Program, Vec<Diagnostic>>,
+        mut sources: Sources,
+        overrides: &[Override],
+    ) -> Result<RuleSheet, LoadFailure> {
         let checked = program.and_then(|p| crate::check::check(p, overrides));
         match checked {
             Ok(checked) => {

@@ -72,10 +72,7 @@ pub fn run(path: &Path, overrides: &[Override], opts: Options) -> Result<Explore
     for f in findings {
         diagnostics.push(f.diagnostic(&checked.program, &game, &reproduce));
     }
-    Ok(Explored {
-        sources,
-        diagnostics,
-    })
+    Ok(Explored { sources, diagnostics })
 }
 
 /// What a finding needs to say how to reproduce it.

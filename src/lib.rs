@@ -49,14 +49,15 @@ pub(crate) mod syntax;
 
 use std::path::Path;
 
+pub use api::{Parameter, Report, check_file, check_text, explore_file, parameters, shipped_games};
 #[cfg(feature = "cli")]
 pub use api::{RuleSheet, rule_sheet, rule_sheet_text};
-pub use api::{Parameter, Report, check_file, check_text, explore_file, parameters, shipped_games};
 pub use board::{Cell, Outcome, Player};
 pub use check::Override;
 pub use diagnostic::{Diagnostic, FileId, Label, Severity, Sources, Span};
 pub use engine::{Event, Game, History, MoveError, Passed, Playout, Position};
 pub use explore::Options as ExploreOptions;
+pub use position::Sides;
 pub use shipped::Shipped;
 
 /// Runs the `sowlang` command with the program's arguments and returns its exit code: what the
@@ -65,6 +66,12 @@ pub use shipped::Shipped;
 pub fn cli_main() -> std::process::ExitCode {
     cli::main()
 }
+
+// The example of docs/library.md runs as a doctest: the page stays true, and a public item it uses
+// cannot disappear unnoticed.
+#[doc = include_str!("../docs/library.md")]
+#[cfg(doctest)]
+pub struct LibraryDoc;
 
 /// A game loaded from a rule file, with the sources read (for diagnostics) and any warnings.
 #[derive(Debug, Clone)]

@@ -483,17 +483,17 @@ end "no move" when no_moves remaining owner
 #[test]
 fn issue_26_jodu_forfeits_the_seeds_of_a_player_who_could_feed_and_did_not() {
     let jodu = sowlang::load_game(&root().join("variants/jodu.sow"), &[]).expect("jodu").game;
-    let mut pos = jodu.position_from_json(r#"{"pits":{"south":[0,0,0,0,2,1],"north":[0,0,0,0,0,0]},"stores":{"south":17,"north":16},"to_move":"south"}"#,
-    )
-    .expect("position");
+    let mut pos = jodu
+        .position_from_json(r#"{"pits":{"south":[0,0,0,0,2,1],"north":[0,0,0,0,0,0]},"stores":{"south":17,"north":16},"to_move":"south"}"#)
+        .expect("position");
     jodu.settle_start(&mut pos);
     // South 6 feeds north (north 1); south 5 (2 seeds) only reaches south 6 and north 1... south 5
     // sows south 6 and north 1: it feeds too. Both feed; the position after a non-feeding move is
     // below.
     assert_eq!(jodu.legal_moves(&pos), [5, 6]);
-    let mut pos = jodu.position_from_json(r#"{"pits":{"south":[0,0,0,1,0,1],"north":[0,0,0,0,0,0]},"stores":{"south":17,"north":17},"to_move":"south"}"#,
-    )
-    .expect("position");
+    let mut pos = jodu
+        .position_from_json(r#"{"pits":{"south":[0,0,0,1,0,1],"north":[0,0,0,0,0,0]},"stores":{"south":17,"north":17},"to_move":"south"}"#)
+        .expect("position");
     jodu.settle_start(&mut pos);
     // South 4 sows into south 5: north stays empty, while south 6 would have fed north 1.
     assert_eq!(jodu.legal_moves(&pos), [4, 6], "oware.sow's `feeding required` would list only 6");

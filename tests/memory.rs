@@ -134,7 +134,8 @@ fn memory_round_trips_through_the_position_json() {
     g.apply(&mut p, 2).expect("legal");
     assert_eq!(json_of(&g, &p)["stores"], json!({"south": 0, "north": 2}));
 
-    let unknown = g.position_from_json(&json!({"pits": {"south": [1, 1], "north": [1, 1]}, "stores": {"south": 0, "north": 0}, "to_move": "south",
+    let unknown = g.position_from_json(
+        &json!({"pits": {"south": [1, 1], "north": [1, 1]}, "stores": {"south": 0, "north": 0}, "to_move": "south",
                 "memory": {"opend": {"south": 1, "north": 1}}})
         .to_string(),
     );

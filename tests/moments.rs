@@ -267,7 +267,9 @@ end "no move" when no_moves remaining owner
     let two = after(&g, &[3, 1]);
     assert_eq!(two["over"], json!(true));
     assert_eq!(rows(&two), (json!([0, 0, 0]), json!([0, 0, 0]), json!(5), json!(7)));
-    let back = g.position_from_json(&serde_json::to_string(&one).expect("json")).expect("reads back");
+    let back = g
+        .position_from_json(&serde_json::to_string(&one).expect("json"))
+        .expect("reads back");
     assert_eq!(g.position_to_json(&back)["memory"], g.position_to_json(&played(&g, &[3]))["memory"]);
 }
 

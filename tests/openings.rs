@@ -168,10 +168,7 @@ fn round_ply_goes_through_the_position_json() {
     assert_eq!(json(&g, &back)["round_ply"], json!(1));
     assert_eq!(names(&g, &back), ["1", "2"], "still placing: either pit, empty or not");
     let wrong = text.replace("\"round_ply\":1", "\"round_ply\":7");
-    assert!(
-        g.position_from_json(&wrong).is_err(),
-        "more moves in the round than in the game"
-    );
+    assert!(g.position_from_json(&wrong).is_err(), "more moves in the round than in the game");
 }
 
 /// The board `sowlang run` draws after `moves` of the game `text`.

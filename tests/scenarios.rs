@@ -97,7 +97,9 @@ fn run(path: &Path) -> String {
     });
     let game = &loaded.game;
     let mut pos = match &sc.from {
-        Some(json) => game.position_from_json(json).unwrap_or_else(|d| panic!("{}: bad from: {}", path.display(), d.message)),
+        Some(json) => game
+            .position_from_json(json)
+            .unwrap_or_else(|d| panic!("{}: bad from: {}", path.display(), d.message)),
         None => game.initial(None),
     };
     game.settle_start(&mut pos);

@@ -53,7 +53,12 @@ fn agree<Y>(
         assert!(same(&y, &pos), "game {seed}: the start positions differ");
         while !pos.is_over() {
             let list = game.legal_moves(&pos);
-            assert_eq!(bits(legal(&y)), list, "game {seed}, ply {}: legal moves differ at {pos:?}", pos.ply());
+            assert_eq!(
+                bits(legal(&y)),
+                list,
+                "game {seed}, ply {}: legal moves differ at {pos:?}",
+                pos.ply()
+            );
             assert!(!list.is_empty(), "game {seed}: no move and not over");
             let k = list[rng.gen_range(0..list.len())];
             game.apply(&mut pos, k).expect("a listed move is legal");

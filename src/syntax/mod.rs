@@ -4,4 +4,3 @@
 pub mod ast;
 pub mod names;
 pub mod parse;
-
