@@ -5,7 +5,9 @@
 //! Usage: `cargo run --release --example fuzz -- [SECONDS] [SEED]` (defaults: 30, a seed from the clock).
 //! A panic prints the seed, the target and the input, writes the input to `target/fuzz-finding`, and
 //! exits 1; otherwise it prints the executions and their rate and exits 0. The slowest input is written
-//! to `target/fuzz-slowest`.
+//! to `target/fuzz-slowest`. Every minute it prints how many inputs ran so far; an input still running
+//! after [`HANG_SECONDS`] is a finding too (a hang): it is written to `target/fuzz-hang` and printed, and
+//! the driver exits 1 without waiting for it.
 
 #[path = "../fuzz/harness.rs"]
 mod harness;
@@ -14,10 +16,19 @@ mod mutate;
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+
+/// How long one input may run before it counts as a hang: twice the `-timeout` `fuzz/run.sh` gives
+/// libFuzzer, as this driver often shares the machine with other work.
+const HANG_SECONDS: u64 = 60;
+
+/// The input running now, with its target and when it started, for the watchdog.
+type Running = Arc<Mutex<Option<(Instant, &'static str, Vec<u8>)>>>;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,13 +43,50 @@ fn main() -> ExitCode {
     );
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // libFuzzer's inputs run on the main thread's 8 MB stack; so do these.
+    let running: Running = Arc::default();
+    let done = Arc::new(AtomicUsize::new(0));
+    watch(root, seed, Arc::clone(&running), Arc::clone(&done));
     let worker = std::thread::Builder::new()
         .stack_size(8 << 20)
-        .spawn(move || run(root, seconds, seed));
+        .spawn(move || run(root, seconds, seed, &running, &done));
     worker.expect("a thread").join().unwrap_or(ExitCode::FAILURE)
 }
 
-fn run(root: &Path, seconds: u64, seed: u64) -> ExitCode {
+/// Prints the count of inputs run every minute, and ends the driver when one input runs past
+/// [`HANG_SECONDS`], keeping that input: a run stopped by hand or by the clock otherwise says
+/// nothing about where it was.
+fn watch(root: &'static Path, seed: u64, running: Running, done: Arc<AtomicUsize>) {
+    let started = Instant::now();
+    std::thread::spawn(move || {
+        let mut reported = Instant::now();
+        loop {
+            std::thread::sleep(Duration::from_secs(1));
+            if reported.elapsed() >= Duration::from_secs(60) {
+                reported = Instant::now();
+                println!(
+                    "{} executions in {:.0} s (seed {seed})",
+                    done.load(Ordering::Relaxed),
+                    started.elapsed().as_secs_f64()
+                );
+            }
+            let now = running.lock().map(|r| r.clone()).unwrap_or(None);
+            if let Some((since, target, input)) = now
+                && since.elapsed() > Duration::from_secs(HANG_SECONDS)
+            {
+                let path = root.join("target/fuzz-hang");
+                let _ = std::fs::write(&path, &input);
+                eprintln!(
+                    "{target}: one input ran over {HANG_SECONDS} s (seed {seed}); input written to {}:\n{}",
+                    path.display(),
+                    String::from_utf8_lossy(&input)
+                );
+                std::process::exit(1);
+            }
+        }
+    });
+}
+
+fn run(root: &'static Path, seconds: u64, seed: u64, running: &Running, done: &AtomicUsize) -> ExitCode {
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let mut rng = StdRng::seed_from_u64(seed);
     // A panic is reported below with its input; the default hook would print it first without one.
@@ -50,10 +98,14 @@ fn run(root: &Path, seconds: u64, seed: u64) -> ExitCode {
         for target in ["parse_check", "play"] {
             total += mutate::mutants(root, target, 2000, &mut rng, |input| {
                 let one = Instant::now();
+                if let Ok(mut r) = running.lock() {
+                    *r = Some((one, target, input.to_vec()));
+                }
                 let ok = std::panic::catch_unwind(|| match target {
                     "play" => harness::play(input),
                     _ => drop(harness::parse_check(input)),
                 });
+                done.fetch_add(1, Ordering::Relaxed);
                 if one.elapsed() > slowest.0 {
                     slowest = (one.elapsed(), input.to_vec());
                 }

@@ -7,7 +7,8 @@
 //!   a span inside its file and renders.
 //! - [`play`]: the first byte says how many moves to try, the next bytes pick each move among the
 //!   legal ones, the rest is the rule file; a game that loads is played for at most [`PLY_CAP`] plies
-//!   and [`WORK_CAP`] units of work (see [`plies_allowed`]); every listed move is accepted, the seeds
+//!   and [`WORK_CAP`] units of work (see [`plies_allowed`]), and stops once [`LISTED_CAP`] moves have
+//!   been listed; every listed move is accepted, the seeds
 //!   are conserved on every move, and the move's name reads back as the move.
 //!
 //! Both read the text as the file `variants/fuzz.sow` of this repository, so that `extends "oware.sow"`
@@ -21,6 +22,11 @@ pub const PLY_CAP: usize = 64;
 /// Work of one game at most, counted as plies times (seeds + cells): a ply's sowing and rules touch
 /// about that many seeds and pits, relays and laps aside. Large boards play fewer plies.
 pub const WORK_CAP: usize = 20_000;
+
+/// Moves listed in one game at most, summed over its plies: a game whose moves carry choices can list
+/// up to 65,536 moves a ply, each tried on a copy, and listing them is most of the time such an input
+/// takes.
+pub const LISTED_CAP: usize = 100_000;
 
 /// Where a fuzz input's text is read from (for `extends`).
 pub fn file_name() -> &'static Path {
@@ -80,9 +86,11 @@ pub fn play(data: &[u8]) {
     game.settle_start(&mut pos);
     let total = game.seed_total(&pos);
     let plies = plies_allowed(picks.len(), total as usize, pos.seeds().len());
+    let mut listed = 0;
     for &pick in &picks[..plies] {
         let moves = game.legal_moves(&pos);
-        if pos.is_over() || moves.is_empty() {
+        listed += moves.len();
+        if pos.is_over() || moves.is_empty() || listed > LISTED_CAP {
             break;
         }
         let k = moves[usize::from(pick) % moves.len()];

@@ -141,6 +141,19 @@ impl Game {
         usize::from(self.store(p))
     }
 
+    /// The part of move `m` that names its pit and direction, without the answers to the choices the
+    /// move meets (the move itself in a game without such choices): a move of [`Game::playable_pits`].
+    pub fn move_pit(&self, m: usize) -> usize {
+        crate::engine::move_base(m)
+    }
+
+    /// The moves of the player to move as pits (and directions) they may start from, a pass aside,
+    /// found without trying every answer of a move with choices: what a board marks as playable,
+    /// much quicker than [`Game::legal_moves`] in a game whose moves carry choices.
+    pub fn playable_pits(&self, pos: &Position) -> Vec<usize> {
+        self.legal_set(pos).iter().filter(|&k| !self.is_pass(k)).collect()
+    }
+
     /// The position as the position JSON of `docs/cli.md` writes it, with `over`, `winner` and the
     /// legal moves.
     pub fn position_to_json(&self, pos: &Position) -> serde_json::Value {

@@ -184,6 +184,10 @@ pub struct PositionJson {
     /// `"north 3"` (`"south b2"`, `"north store"`), or `null` for no pit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<MemoryJson>,
+    /// `store pit N`: the pit of each player's row that is their store (output only). That pit is
+    /// listed in `pits` with no seeds: its seeds are the player's entry in `stores`.
+    #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
+    pub store_pit: Option<usize>,
     /// The name of the rule that ended the game (output only, once over).
     #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
     pub ended_by: Option<String>,
@@ -325,6 +329,7 @@ pub fn to_json(game: &Game, pos: &Position) -> PositionJson {
         claimed: game.uses_claims.then(|| pit_sides(game, &b.claimed)),
         closed: game.uses_closed.then(|| pit_sides(game, &b.closed)),
         memory: (!game.memory.is_empty()).then(|| memory_json(game, pos)),
+        store_pit: game.store_pit.map(|column| column + 1),
         ended_by: pos.ended_by.clone(),
     }
 }
@@ -489,6 +494,13 @@ pub fn from_json(game: &Game, text: &str) -> Result<Position, Diagnostic> {
             Some(p) => format!("{}'s pit {}", p.name(), game.pit_name(game.move_of(c))),
             None => game.describe(c),
         };
+        if game.is_store_pit(c) && v != 0 {
+            let p = game.side_of(c).map_or("the player", Player::name);
+            return Err(bad(
+                format!("{what} is {p}'s store: it holds no seeds of its own"),
+                &format!("give its seeds as `stores.{p}` and 0 in its place in `pits`"),
+            ));
+        }
         cells.push(count(v, &what)?);
     }
     cells.push(count(json.stores.south, "south's store")?);

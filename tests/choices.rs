@@ -278,3 +278,56 @@ fn option_words_are_checked() {
     assert!(refused(r#"choose(1 as "keep it", 0 as "spend")"#, "a space").contains("cannot be written in a move"));
     assert!(refused(r#"captured(south as "keep")"#, "outside choose").contains("names an option of `choose`"));
 }
+
+/// Whether a player has a move at all (`no_moves`, `can_move`, `pass when unable`) is answered by the
+/// pits' first moves, not by the whole list, which can run to 65,536 moves each tried on a copy: the
+/// pits it finds must be the pits the list's moves start from, in every position of random games of
+/// games whose moves carry choices (with and without `captures required`, and Bao la Kiswahili's).
+#[test]
+fn the_pits_with_a_move_are_the_pits_the_listed_moves_start_from() {
+    let captures_required = r#"
+game "Lift or take"
+board { pits 3  seeds 3  stores captures }
+sow { lift choose(1..origin.count) }
+captures required
+capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last) }
+end "no move" when no_moves remaining owner
+"#;
+    let kiswahili = super::support::root().join("variants/bao_la_kiswahili.sow");
+    let games = [
+        game(LIFT),
+        game(captures_required),
+        sowlang::load_game(&kiswahili, &[]).expect("bao_la_kiswahili.sow loads").game,
+    ];
+    for g in &games {
+        let mut seed = 7u64;
+        for _ in 0..20 {
+            let mut pos = g.initial(None);
+            g.settle_start(&mut pos);
+            for _ in 0..200 {
+                let listed = g.legal_moves(&pos);
+                let from_list: Vec<usize> = listed.iter().map(|&k| g.move_pit(k)).filter(|&k| !g.is_pass(k)).collect();
+                let pits = g.playable_pits(&pos);
+                // A pit's moves one way that do what its moves the other way do are listed once, by
+                // the first way's names; its pit is still one with a move.
+                let pit = |k: usize| g.move_name(k).trim_end_matches(['L', 'R']).to_string();
+                assert!(
+                    from_list.iter().all(|k| pits.contains(k)),
+                    "{}: {from_list:?} in {pits:?}",
+                    g.name()
+                );
+                assert!(
+                    pits.iter().all(|&k| from_list.iter().any(|&j| pit(j) == pit(k))),
+                    "{}: {pits:?} from {from_list:?}",
+                    g.name()
+                );
+                if listed.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                g.apply(&mut pos, listed[(seed >> 33) as usize % listed.len()])
+                    .expect("a listed move is legal");
+            }
+        }
+    }
+}

@@ -403,3 +403,45 @@ fn congkak_sows_clockwise_into_its_own_store_and_plays_again() {
     assert_eq!(shown["stores"], json!({"south": 3, "north": 0}));
     assert_eq!(shown["to_move"], json!("south"));
 }
+
+/// The docs' "Made up by the other" (docs/language.md, "rounds").
+const MADE_UP: &str = "game \"Made up by the other\"\nboard { pits 4  seeds 3 }\nsow { direction ccw }\n\
+                       capture \"two or three\" { when last.side == opponent and last.count in 2..3  take last }\n\
+                       end \"no move\" when no_moves remaining owner\n\
+                       rounds {\n  setup fill 3 remainder made up and claimed close unfilled\n  \
+                       match ends when rounds_won(south) == 2 or rounds_won(north) == 2\n}\n";
+
+#[test]
+fn a_short_pit_is_made_up_by_the_other_player() {
+    // South's pit 1 sows into its pit 2; north cannot move and the round ends: south 6 + 1 = 7 seeds,
+    // north 17. South fills pits 1 and 2 with 3 and puts its last seed into pit 3; north fills its
+    // four pits (12, 5 left), makes south's pit 3 up with 2 and claims it (3 left); south's pit 4 is
+    // closed.
+    let g = game(MADE_UP);
+    let from = json!({"pits": {"south": [1, 0, 0, 0], "north": [0, 0, 0, 0]},
+                      "stores": {"south": 6, "north": 17}, "to_move": "south"});
+    let after = play_from(&g, from.clone(), &[1]);
+    assert_eq!(after["round"], json!(2));
+    assert_eq!(after["pits"], json!({"south": [3, 3, 3, 0], "north": [3, 3, 3, 3]}));
+    assert_eq!(after["stores"], json!({"south": 0, "north": 3}));
+    assert_eq!(after["claimed"]["south"], json!([null, null, "north", null]));
+    assert_eq!(after["closed"]["south"], json!([false, false, false, true]));
+    let docs = std::fs::read_to_string(super::support::root().join("docs/language.md")).expect("the reference");
+    assert!(docs.contains(MADE_UP.trim()), "docs/language.md no longer shows the example");
+    // Without `and claimed` the pit stays south's; with too few left, north gives what it has: south's
+    // 10 fill three pits and put 1 into pit 4, north's 13 fill its four pits and its last seed goes to
+    // south's pit 4 (2 seeds, not whole).
+    let g = stuck_rounds("setup fill 3 remainder made up");
+    let after = play_from(&g, brink(6, 17), &[1]);
+    assert_eq!(after["pits"], json!({"south": [3, 3, 1 + 2, 0], "north": [3, 3, 3, 3]}));
+    assert_eq!(after.get("claimed"), None, "no pit is claimed: the position shows no claims");
+    let after = play_from(&g, brink(9, 13), &[1]);
+    assert_eq!(after["pits"], json!({"south": [3, 3, 3, 2], "north": [3, 3, 3, 3]}));
+    assert_eq!(after["stores"], json!({"south": 0, "north": 0}));
+    // With `as many as the other used` the pit made up counts as used: south's 4 fill pit 1 and put 1
+    // into pit 2 (two pits used); north's 11 fill two pits (6, 5 left) and make south's pit 2 up with 2.
+    let g = stuck_rounds("setup fill 3 remainder made up as many as the other used");
+    let after = play_from(&g, brink(3, 11), &[1]);
+    assert_eq!(after["pits"], json!({"south": [3, 3, 0, 0], "north": [3, 3, 0, 0]}));
+    assert_eq!(after["stores"], json!({"south": 0, "north": 3}));
+}

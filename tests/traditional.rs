@@ -385,3 +385,132 @@ fn bao_la_kujifunza_takasa_captures_nothing() {
     assert_eq!(v["pits"]["south"], json!([[1, 0, 0, 0, 1, 1, 0, 1], [0, 0, 0, 0, 0, 0, 1, 0]]));
     assert_eq!(v["pits"]["north"], json!([[0, 2, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0]]));
 }
+
+/// Igisoro as a match on the small board (`pits = 4`: 16 pits, 32 seeds in all).
+fn igisoro_match() -> Game {
+    let path = root().join("tests/fixtures/traditional/igisoro_match.sow");
+    let set = [sowlang::Override {
+        name: "pits".into(),
+        value: 4,
+    }];
+    sowlang::load_game(&path, &set)
+        .unwrap_or_else(|f| panic!("{:?}", f.diagnostics))
+        .game
+}
+
+/// The last move of a game of the match: south's b4 (2 seeds) sows a4 and a3, both empty, and the
+/// move ends; north holds single seeds only and cannot move, so north loses the game. South takes
+/// back 25 seeds, north 7, and the next game is set up from those by north, the loser.
+fn igisoro_match_brink(g: &Game) -> Position {
+    from(
+        g,
+        json!({"pits": {"south": [[3, 3, 0, 0], [5, 5, 7, 2]], "north": [[1, 1, 1, 1], [1, 1, 1, 0]]},
+               "stores": {"south": 0, "north": 0}, "to_move": "south", "ply": 40}),
+    )
+}
+
+/// The set-up moves are the mover's pits, named as any move (`a1` .. `b4`), and `pass` once the hand
+/// is empty while the other still places.
+#[test]
+fn igisoro_match_lists_the_set_up_moves_by_their_pits() {
+    let g = igisoro_match();
+    let start = played(&g, &[]);
+    assert_eq!(json_of(&g, &start)["stores"], json!({"south": 16, "north": 16}));
+    let all = ["a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4"];
+    assert_eq!(super::support::move_names(&g, &start), all);
+    let mut pos = igisoro_match_brink(&g);
+    g.apply(&mut pos, g.parse_move("b4").expect("a move")).expect("legal");
+    let v = json_of(&g, &pos);
+    assert_eq!(v["round"], json!(2));
+    assert_eq!(v["rounds_won"], json!({"south": 1, "north": 0}));
+    assert_eq!(v["pits"]["south"], json!([[0, 0, 0, 0], [0, 0, 0, 0]]));
+    assert_eq!(stores(&v), (json!(25), json!(7)));
+    assert_eq!(v["to_move"], json!("north"));
+    assert_eq!(super::support::move_names(&g, &pos), all);
+    // North's seven seeds placed (and south's first seven): north may only pass.
+    let v = play(
+        &g,
+        pos,
+        &["a1", "b1", "a1", "b1", "a2", "b1", "a2", "b1", "b1", "b1", "b1", "b1", "b1", "b1"],
+    );
+    assert_eq!(v["legal_moves"], json!(["pass"]));
+    assert_eq!(stores(&v), (json!(18), json!(0)));
+}
+
+/// A later game's set-up played through: north (the loser, 7 seeds) and south (25) place a seed a
+/// move in turn: north two in a1, two in a2, three in b1; south seven in b1. North's hand is empty:
+/// north passes while south places six in each of b2, b3, b4. Both hands are empty, the board is
+/// south a [0, 0, 0, 0] b [7, 6, 6, 6], north a [2, 2, 0, 0] b [3, 0, 0, 0], and the game is played:
+/// north's b1 (3 seeds) sows b2, b3, b4, the last into an empty pit.
+#[test]
+fn igisoro_match_a_later_game_is_set_up_as_the_players_choose() {
+    let g = igisoro_match();
+    let mut moves = vec![
+        "b4", "a1", "b1", "a1", "b1", "a2", "b1", "a2", "b1", "b1", "b1", "b1", "b1", "b1", "b1",
+    ];
+    for pit in ["b2", "b3", "b4"] {
+        for _ in 0..6 {
+            moves.extend(["pass", pit]);
+        }
+    }
+    let v = play(&g, igisoro_match_brink(&g), &moves);
+    assert_eq!(v["pits"]["south"], json!([[0, 0, 0, 0], [7, 6, 6, 6]]));
+    assert_eq!(v["pits"]["north"], json!([[2, 2, 0, 0], [3, 0, 0, 0]]));
+    assert_eq!(stores(&v), (json!(0), json!(0)));
+    assert_eq!(v["to_move"], json!("north"));
+    assert_eq!(v["legal_moves"], json!(["a1", "a2", "b1"]));
+    moves.push("b1");
+    let v = play(&g, igisoro_match_brink(&g), &moves);
+    assert_eq!(v["pits"]["north"], json!([[2, 2, 0, 0], [0, 1, 1, 1]]));
+}
+
+/// The computer players choose among the set-up moves like any others: alpha-beta and MCTS each name
+/// a pit of the player to move at the start of a set-up, and `pass` where it is the only move.
+#[test]
+fn igisoro_match_computer_players_play_the_set_up() {
+    use rand::SeedableRng;
+    use sowlang::search::{alphabeta, mcts};
+    let g = igisoro_match();
+    let mut pos = igisoro_match_brink(&g);
+    g.apply(&mut pos, g.parse_move("b4").expect("a move")).expect("legal");
+    let legal = g.legal_moves(&pos);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    let limits = alphabeta::Limits { depth: 4, time: None };
+    let found = alphabeta::search(&g, &pos, limits, false, &mut rng).expect("a move");
+    assert!(legal.contains(&found.pit), "alpha-beta chose {}", found.pit);
+    let budget = mcts::Budget { playouts: 200, time: None };
+    let found = mcts::search(&g, &pos, budget, &mut rng).expect("a move");
+    assert!(legal.contains(&found.pit), "MCTS chose {}", found.pit);
+    let v = play(
+        &g,
+        pos.clone(),
+        &["a1", "b1", "a1", "b1", "a2", "b1", "a2", "b1", "b1", "b1", "b1", "b1", "b1", "b1"],
+    );
+    assert_eq!(v["legal_moves"], json!(["pass"]));
+}
+
+/// `check --explore` plays random matches through their set-ups and finds nothing wrong; random
+/// matches keep the 32 seeds after every move and end within a bound far above their length (about
+/// 160 plies on average).
+#[test]
+fn igisoro_match_random_matches_keep_the_seeds_and_end() {
+    use rand::{Rng, SeedableRng};
+    let dir = root().join("tests/fixtures/traditional");
+    let run = super::support::sowlang_in(&dir, &["check", "--explore", "20", "--seed", "3", "igisoro_match.sow"], b"");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("20 random games played: no errors"), "{}", run.stderr);
+    let g = igisoro_match();
+    for seed in 0..40 {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut pos = played(&g, &[]);
+        while !pos.is_over() {
+            assert!(pos.ply() < 5000, "match {seed} reached 5000 plies");
+            let moves = g.legal_moves(&pos);
+            assert!(!moves.is_empty(), "match {seed}: no move at ply {} and not over", pos.ply());
+            let k = moves[rng.gen_range(0..moves.len())];
+            g.apply(&mut pos, k).unwrap_or_else(|e| panic!("match {seed}: {k} refused: {e}"));
+            assert_eq!(g.seed_total(&pos), 32, "match {seed}: seeds not kept at ply {}", pos.ply());
+        }
+        assert!(pos.round() >= 3, "match {seed} ended after {} games", pos.round());
+    }
+}

@@ -277,6 +277,7 @@
       const cx = colX(p.col);
       const cy = lineY(p.line);
       const classes = ["pit", p.shared ? "shared" : p.side];
+      if (p.store) classes.push("store-pit");
       if (legal[k]) classes.push("legal");
       if (view.active === k) classes.push("active");
       if (view.marks && view.marks[k]) classes.push(view.marks[k]);

@@ -154,11 +154,20 @@
     const top = flip ? "south" : "north";
     const shape = sharedShape(position, game);
     const shared = (position.pits && position.pits.shared) || [];
-    const stores = [
-      // Each store sits at its owner's right hand: the bottom player's on the right, the top player's on the left.
-      { side: top, store: true, at: "left" },
-      { side: bottom, store: true, at: "right" },
-    ];
+    // A store that is a pit of the row (`store_pit`, docs/cli.md) is drawn in that pit's place, as a
+    // pit named "store" holding the store's seeds, and not again at the ends.
+    const storePit = position.store_pit || 0;
+    const stores = storePit
+      ? []
+      : [
+          // Each store sits at its owner's right hand: the bottom player's on the right, the top player's on the left.
+          { side: top, store: true, at: "left" },
+          { side: bottom, store: true, at: "right" },
+        ];
+    const place = function (p) {
+      if (storePit && p.row === 0 && p.pit === storePit) p.store = true;
+      return p;
+    };
     if (shape === "ring of nobody") return ringOfNobody(shared.length, flip, top, bottom, stores);
     const topRows = rowsOf(position.pits[top]);
     const bottomRows = rowsOf(position.pits[bottom]);
@@ -180,13 +189,13 @@
     topRows.forEach(function (row, r) {
       const line = topRows.length - 1 - r;
       row.forEach(function (_, i) {
-        pits.push({ side: top, row: r, pit: i + 1, col: shift + rowWidth - 1 - i, line: line });
+        pits.push(place({ side: top, row: r, pit: i + 1, col: shift + rowWidth - 1 - i, line: line }));
       });
     });
     bottomRows.forEach(function (row, r) {
       const line = topRows.length + middle + r;
       row.forEach(function (_, i) {
-        pits.push({ side: bottom, row: r, pit: i + 1, col: shift + i, line: line });
+        pits.push(place({ side: bottom, row: r, pit: i + 1, col: shift + i, line: line }));
       });
     });
     const breaks = [topRows.length];

@@ -23,6 +23,10 @@ pub struct Geometry {
     /// numbers, after the player's own pits and the shared ones: the opponent's pit `j` is move
     /// `side_pits + shared + j`, written `j'` as a chosen pit is.
     pub(crate) plays_across: bool,
+    /// `store pit N`: the column (0 from its owner's left) of the pit of each player's row that is
+    /// their store. That pit's cell never holds a seed: the store's cell stands in its place on every
+    /// track, and a rule naming the pit names the store.
+    pub(crate) store_pit: Option<usize>,
 }
 
 impl Geometry {
@@ -72,6 +76,38 @@ impl Geometry {
     /// The cell of a player's store.
     pub(crate) fn store(&self, p: Player) -> Cell {
         (self.pit_count() + p.index()) as Cell
+    }
+
+    /// The pit whose place a player's store takes (`store pit N`), if the board has one.
+    #[inline]
+    pub(crate) fn store_pit_of(&self, p: Player) -> Option<Cell> {
+        self.store_pit.map(|column| (p.index() * self.side_pits() + column) as Cell)
+    }
+
+    /// Is `c` the pit whose place a store takes (a cell that never holds a seed)?
+    #[inline]
+    pub(crate) fn is_store_pit(&self, c: Cell) -> bool {
+        self.store_pit.is_some() && (self.store_pit_of(Player::South) == Some(c) || self.store_pit_of(Player::North) == Some(c))
+    }
+
+    /// Where `c` lies on the board: the pit whose place a store takes, for that store; else `c`.
+    #[inline]
+    pub(crate) fn place_of(&self, c: Cell) -> Cell {
+        match self.store_pit {
+            Some(_) if c == self.store(Player::South) => self.store_pit_of(Player::South).unwrap_or(c),
+            Some(_) if c == self.store(Player::North) => self.store_pit_of(Player::North).unwrap_or(c),
+            _ => c,
+        }
+    }
+
+    /// The cell a rule means when it names `c`: the store, for the pit whose place it takes.
+    #[inline]
+    pub(crate) fn in_place(&self, c: Cell) -> Cell {
+        match self.store_pit {
+            Some(_) if self.store_pit_of(Player::South) == Some(c) => self.store(Player::South),
+            Some(_) if self.store_pit_of(Player::North) == Some(c) => self.store(Player::North),
+            _ => c,
+        }
     }
 
     /// Player `p`'s pit `number` of row `row` (1 the front row), or [`NO_PIT`] when the board has

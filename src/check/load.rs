@@ -359,6 +359,7 @@ pub fn item_key(kind: &ItemKind) -> Option<String> {
         ItemKind::PlayFrom(_) => "play from".into(),
         ItemKind::BoardStores(_) => "board stores".into(),
         ItemKind::BoardReserve(_) => "board reserve".into(),
+        ItemKind::BoardStorePit(_) => "board store pit".into(),
         ItemKind::SowFromStore(_) => "sow from store".into(),
         ItemKind::CapturesRequired => "captures required".into(),
         ItemKind::PhaseOptional => "optional".into(),

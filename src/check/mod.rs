@@ -10,6 +10,7 @@ mod round_moments;
 mod rules;
 mod start;
 mod stated_ends;
+mod store_pit;
 mod stores;
 mod types;
 
@@ -63,6 +64,8 @@ pub struct Checked {
     pub(crate) play_from: PlayFrom,
     /// Which rows are owned by halves.
     pub(crate) halves: crate::board::Halves,
+    /// `store pit N`: the column (0 from the owner's left) of the pit of each row that is its store.
+    pub(crate) store_pit: Option<usize>,
     /// Seeds of every cell at the start (pits, then the two stores); with `seeds_cases`, the most
     /// of them in every pit, until the engine has chosen each pit's.
     pub(crate) initial: Vec<u32>,
@@ -87,6 +90,7 @@ impl Checked {
             ring: self.ring,
             halves: self.halves,
             plays_across: self.play_from == PlayFrom::Owned && self.pits * self.rows > 0,
+            store_pit: self.store_pit,
         }
     }
 }
@@ -222,6 +226,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             ring: false,
             halves,
             plays_across: false,
+            store_pit: None,
         },
     });
     let shared = geometry.map_or(0, |g| g.shared);
@@ -244,6 +249,8 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     if let Some(g) = geometry {
         check_play_from(&program.items, g, play_from, &mut diags);
     }
+    let store_pit = store_pit::store_pit(&program.items, &statics, geometry, play_from, &mut diags);
+    let geometry = geometry.map(|g| crate::board::Geometry { store_pit, ..g });
     let mut seeds_cases = Vec::new();
     let seeds_item = find(&|k| matches!(k, ItemKind::BoardSeeds(_)));
     let layout_item = find(&|k| matches!(k, ItemKind::BoardLayout(_)));
@@ -374,7 +381,9 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
     let stores_sown = program
         .items
         .iter()
-        .any(|i| matches!(i.kind, ItemKind::BoardStores(crate::syntax::ast::StoreMode::Sown)));
+        .any(|i| matches!(i.kind, ItemKind::BoardStores(crate::syntax::ast::StoreMode::Sown)))
+        // A store that is a pit of the row is on every track.
+        || store_pit.is_some();
     check_tracks(&program.items, geometry, play_from, &params, &mut diags);
     warn_emptied_origin(&program.items, &mut diags);
 
@@ -633,6 +642,7 @@ pub fn check(mut program: Program, overrides: &[Override]) -> Result<Checked, Ve
             ring: ring.is_some(),
             play_from,
             halves,
+            store_pit,
             initial,
             seeds_cases,
             fill,
@@ -689,6 +699,9 @@ fn check_rules(items: &[Item], tc: &mut TypeChecker, statics: &Statics, stores_s
     stores::relay_from_off_track(items, stores_sown, diags);
     let mut capture_names: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
     for item in items {
+        if let ItemKind::Capture(def) | ItemKind::AfterMove(def) | ItemKind::At(_, def) = &item.kind {
+            stores::series_stores_off_track(def, stores_sown, diags);
+        }
         match &item.kind {
             ItemKind::SowRelay(e) => tc.expect(e, Ty::Bool, Scope::lap_end()),
             ItemKind::SowRelayFrom(e) => tc.expect(e, Ty::Pit, Scope::lap_end()),
@@ -950,6 +963,8 @@ fn shared_ring_setup(items: &[Item], diags: &mut Vec<Diagnostic>) {
                         FillOption::AsManyAsOther => "as many as the other",
                         FillOption::AsManyAsUsed => "as many as the other used",
                         FillOption::FromRight => "from right",
+                        FillOption::RemainderMadeUp => "remainder made up",
+                        FillOption::RemainderMadeUpClaimed => "remainder made up and claimed",
                         FillOption::CloseUnfilled | FillOption::RemainderNext => continue,
                     };
                     refuse(option.span, word);
@@ -1138,6 +1153,8 @@ fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags
     let word = |o: FillOption| match o {
         FillOption::CloseUnfilled => "close unfilled",
         FillOption::RemainderNext => "remainder next",
+        FillOption::RemainderMadeUp => "remainder made up",
+        FillOption::RemainderMadeUpClaimed => "remainder made up and claimed",
         FillOption::AsManyAsOther => "as many as the other",
         FillOption::AsManyAsUsed => "as many as the other used",
         FillOption::ClaimUnfilled => "claim unfilled",
@@ -1158,6 +1175,30 @@ fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags
         }
     }
     let find = |o: FillOption| options.iter().find(|b| b.node == o);
+    // Where the seeds short of a whole pit go: one answer at most.
+    let remainders: Vec<_> = options
+        .iter()
+        .filter(|o| {
+            matches!(
+                o.node,
+                FillOption::RemainderNext | FillOption::RemainderMadeUp | FillOption::RemainderMadeUpClaimed
+            )
+        })
+        .collect();
+    if let [first, second, ..] = remainders[..]
+        && first.node != second.node
+    {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                format!("`{}` and `{}` cannot go together", word(first.node), word(second.node)),
+                second.span,
+                "this",
+            )
+            .with_label(first.span, "and this")
+            .with_help("each says where the seeds short of a whole pit go: keep one of them"),
+        );
+    }
     if let (Some(a), Some(b)) = (find(FillOption::AsManyAsOther), find(FillOption::AsManyAsUsed)) {
         diags.push(
             Diagnostic::error(
@@ -1181,6 +1222,14 @@ fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags
         (
             FillOption::RemainderNext,
             "it is not said whether the pit of the remainder counts as one the other must match",
+        ),
+        (
+            FillOption::RemainderMadeUp,
+            "it is not said whether the pit made up counts as one the other must match",
+        ),
+        (
+            FillOption::RemainderMadeUpClaimed,
+            "it is not said whether the pit made up counts as one the other must match",
         ),
     ] {
         if let Some(b) = find(other) {
@@ -1230,6 +1279,10 @@ fn check_mirror(items: &[Item], diags: &mut Vec<Diagnostic>) {
             FillOption::AsManyAsUsed => (
                 "as many as the other used",
                 "it says which pits the other player fills, and so does the copy",
+            ),
+            FillOption::RemainderMadeUp | FillOption::RemainderMadeUpClaimed => (
+                "remainder made up",
+                "the seeds that make the pit up are the copier's, which the copy places itself",
             ),
             _ => continue,
         };

@@ -49,6 +49,29 @@ pub(super) fn take_into_itself(def: &RuleDef, diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Refuses `series ... including stores` on a board whose stores hold captures only: no track goes
+/// through a store there, so the walk would never meet one and the words would say nothing.
+pub(super) fn series_stores_off_track(def: &RuleDef, stores_sown: bool, diags: &mut Vec<Diagnostic>) {
+    if stores_sown {
+        return;
+    }
+    for a in &def.actions {
+        if let Action::Series(series) = &a.node
+            && let Some(span) = series.with_stores
+        {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::conflict",
+                    "`including stores` on a board whose stores are on no track",
+                    span,
+                    "the walk never meets a store",
+                )
+                .with_help("say `stores sown` in `board { }` and put the stores on the track (`into own store`, `into both stores`), or leave the words out"),
+            );
+        }
+    }
+}
+
 /// Refuses `relay from store(P)` on a board whose stores hold captures only: no track goes through a
 /// store there, so its seeds would have nowhere to be sown and the relay would silently never happen.
 pub(super) fn relay_from_off_track(items: &[Item], stores_sown: bool, diags: &mut Vec<Diagnostic>) {

@@ -70,7 +70,8 @@ pub fn draw(game: &Game, pos: &Position) -> String {
 /// store on the left and the bottom player's on the right, each labelled with its owner's name (the
 /// other way round when the track puts each store at its owner's left, see [`stores_at_left`]). On a
 /// board of several rows a player the front rows (`a`) meet in the middle and each row is labelled
-/// with its letter. The pit just played is drawn `<n>`, the pit where its last seed fell `(n)`.
+/// with its letter. The pit just played is drawn `<n>`, the pit where its last seed fell `(n)`, a
+/// store that is a pit of the row (`store pit N`) `{n}` in that pit's place.
 pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     let b = &pos.board;
     let columns = game.columns;
@@ -79,6 +80,17 @@ pub fn draw_view(game: &Game, pos: &Position, view: &View) -> String {
     let them = me.other();
     let width = b.cells.iter().map(|c| c.to_string().len()).max().unwrap_or(1).max(2);
     let cell = |c: Cell| -> String {
+        // A store that is a pit of the row is drawn in that pit's place, `{n}`, with its seeds.
+        if game.is_store_pit(c) {
+            let store = game.in_place(c);
+            let s = format!("{:>width$}", b.cells[store as usize]);
+            let pad = if game.uses_claims { " " } else { "" };
+            return if view.last_seed == Some(store) {
+                format!("({s}{pad})")
+            } else {
+                format!("{{{s}{pad}}}")
+            };
+        }
         let i = c as usize;
         let mut s = if b.closed[i] {
             format!("{:>width$}", "x")

@@ -12,8 +12,8 @@ use crate::check::Checked;
 use crate::diagnostic::Sources;
 use crate::engine::{Game, Player};
 use crate::syntax::ast::{
-    Action, BinOp, Direction, EndResult, Expr, ExprKind, GrandSlam, Item, ItemKind, PlayFrom, Receiver, Remaining, RuleDef, SeriesDir,
-    Then, TrackKind,
+    Action, BinOp, Direction, EndResult, Expr, ExprKind, FillOption, GrandSlam, Item, ItemKind, PlayFrom, Receiver, Remaining, RuleDef,
+    SeriesDir, Then, TrackKind,
 };
 
 use super::{fail, out};
@@ -424,7 +424,13 @@ impl Words<'_> {
             }
             _ => {}
         }
-        if g.stores_sown {
+        if let Some(column) = g.store_pit {
+            let _ = write!(
+                s,
+                " Each player's pit {} is their store, not a pit to play: every sowing that passes it drops a seed into it, whoever sows, and their captures go there.",
+                column + 1
+            );
+        } else if g.stores_sown {
             s.push_str(" Each player has a store at their end of the board: they sow into it, and their captures go there.");
         } else {
             s.push_str(" Each player has a store beside the board for the seeds they capture; the store is not sown into.");
@@ -434,7 +440,14 @@ impl Words<'_> {
 
     fn setup(&self) -> String {
         let g = self.game;
-        let pits = &g.initial[..g.initial.len().saturating_sub(2)];
+        // The pits a store stands in for are no pits to start with seeds.
+        let pits: Vec<u32> = g.initial[..g.initial.len().saturating_sub(2)]
+            .iter()
+            .enumerate()
+            .filter(|&(c, _)| !g.is_store_pit(c as crate::board::Cell))
+            .map(|(_, &n)| n)
+            .collect();
+        let pits = &pits[..];
         let in_pits: u32 = pits.iter().sum();
         let mut s = match pits.first() {
             Some(&n) if pits.iter().all(|&c| c == n) => format!(
@@ -615,10 +628,19 @@ impl Words<'_> {
                     "To set up a round, the players fill the ring's empty pits with {} each from the seeds they hold, in ring order: first the player who opens the round, then the other from the next empty pit.",
                     self.amount(n)
                 )),
-                ItemKind::SetupFill(n, _) => s.push(format!(
-                    "To set up a round, each player fills their pits with {} each from the seeds they hold, from their first pit on.",
-                    self.amount(n)
-                )),
+                ItemKind::SetupFill(n, options) => {
+                    s.push(format!(
+                        "To set up a round, each player fills their pits with {} each from the seeds they hold, from their first pit on.",
+                        self.amount(n)
+                    ));
+                    let has = |o: FillOption| options.iter().any(|x| x.node == o);
+                    if has(FillOption::RemainderMadeUp) || has(FillOption::RemainderMadeUpClaimed) {
+                        s.push(format!(
+                            "A player whose seeds do not fill a last pit whole puts them into it, and the other player makes it up from the seeds their own pits left them{}.",
+                            if has(FillOption::RemainderMadeUpClaimed) { ", and owns it" } else { "" }
+                        ));
+                    }
+                }
                 ItemKind::SetupDeal => {
                     s.push("To set up a round, the seeds are dealt out as evenly as the player with fewer allows.".into())
                 }
@@ -755,6 +777,9 @@ impl Words<'_> {
                 );
                 if sd.with_opposite {
                     t.push_str(", each with the pit facing it");
+                }
+                if sd.with_stores.is_some() {
+                    t.push_str(" (a store on the way is looked at and taken like a pit)");
                 }
                 if let Some((cap, unit)) = &sd.cap {
                     let unit = match unit {

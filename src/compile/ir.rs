@@ -468,6 +468,9 @@ pub struct Series {
     pub forward: bool,
     /// It looks at every second pit only.
     pub every_other: bool,
+    /// The stores on the track are places of the walk, looked at and taken like pits (else it passes
+    /// over them).
+    pub with_stores: bool,
     /// It goes on while this holds (`pit` is the pit looked at).
     pub cond: Code,
     /// Each pit taken is taken with the pit across.
@@ -640,6 +643,9 @@ pub struct Fill {
     pub close_unfilled: bool,
     /// `remainder next`: seeds short of a whole pit go into the next pit.
     pub remainder_next: bool,
+    /// `remainder made up [and claimed]`: seeds short of a whole pit go into the next pit and the
+    /// other player makes it up from theirs; `Some(true)`: and owns it.
+    pub made_up: Option<bool>,
     /// `as many as the other`: each player fills as many pits as the other can.
     pub as_many_as_other: bool,
     /// `as many as the other used`: the player with more seeds fills as many pits as the other

@@ -26,7 +26,7 @@ pub fn compile(checked: &Checked) -> Game {
         pits: geometry.pit_count(),
         rows: checked.rows,
         typer: Typer::default(),
-        sows_into_store: sows_into_store(items),
+        sows_into_store: sows_into_store(items) || geometry.store_pit.is_some(),
         takes_from_store: std::cell::Cell::new(false),
         memory: Vec::new(),
         tracks: items
@@ -126,6 +126,11 @@ pub fn compile(checked: &Checked) -> Game {
                     per_pit: checked.fill.unwrap_or(1),
                     close_unfilled: has(ast::FillOption::CloseUnfilled),
                     remainder_next: has(ast::FillOption::RemainderNext),
+                    made_up: if has(ast::FillOption::RemainderMadeUpClaimed) {
+                        Some(true)
+                    } else {
+                        has(ast::FillOption::RemainderMadeUp).then_some(false)
+                    },
                     as_many_as_other: has(ast::FillOption::AsManyAsOther),
                     as_many_as_used: has(ast::FillOption::AsManyAsUsed),
                     claim_unfilled: has(ast::FillOption::ClaimUnfilled),
@@ -148,7 +153,8 @@ pub fn compile(checked: &Checked) -> Game {
         }),
     });
     let fill = rounds.as_ref().and_then(|r| r.fill);
-    let uses_claims = uses(items, &|a| matches!(a, ast::Action::Claim(..))) || fill.is_some_and(|f| f.claim_unfilled);
+    let uses_claims =
+        uses(items, &|a| matches!(a, ast::Action::Claim(..))) || fill.is_some_and(|f| f.claim_unfilled || f.made_up == Some(true));
     // A rule that closes or opens pits during a move: no move may count on the pits staying open.
     let closes_in_moves = uses(items, &|a| matches!(a, ast::Action::Close(..)));
     let uses_closed = fill.is_some_and(|f| f.close_unfilled) || closes_in_moves;
@@ -194,6 +200,14 @@ pub fn compile(checked: &Checked) -> Game {
     let may_pass = phases.iter().any(|p| !p.passes.is_empty());
     // Moves that take seeds from the store shrink it too.
     let enters_from_store = phases.iter().any(|p| p.sow.from_store.is_some());
+    // The pit a store stands in for (`store pit N`) never holds a seed: the store starts with the
+    // `reserve`, whatever `seeds` gives the pits.
+    let mut initial = checked.initial.clone();
+    for p in Player::BOTH {
+        if let Some(c) = geometry.store_pit_of(p) {
+            initial[c as usize] = 0;
+        }
+    }
     let mut game = Game {
         seeds_cases: Vec::new(),
         name,
@@ -205,8 +219,8 @@ pub fn compile(checked: &Checked) -> Game {
         play_from: checked.play_from,
         choices: if phases.iter().any(|p| p.sow.either) { 2 } else { 1 },
         stores_sown,
-        total: checked.initial.iter().sum(),
-        initial: checked.initial.clone(),
+        total: initial.iter().sum(),
+        initial,
         first,
         phases,
         triggers,
@@ -352,6 +366,8 @@ fn track(g: &crate::board::Geometry, mover: Player, sow: &Sow, params: &[(String
         }
         t.extend(2 * side..g.pit_count() as Cell);
     }
+    // A store that is a pit of the row stands in that pit's place.
+    t.iter_mut().for_each(|c| *c = g.in_place(*c));
     if !sow.ccw {
         t.reverse();
     }
@@ -738,6 +754,10 @@ impl Lower<'_> {
                     series: None,
                 }),
                 ast::Action::Series(def) => {
+                    if def.with_stores.is_some() {
+                        // The walk may take a store's seeds: stores no longer only grow.
+                        self.takes_from_store.set(true);
+                    }
                     if let Some(Action::Take { series, .. }) = actions.iter_mut().rev().find(|a| matches!(a, Action::Take { .. })) {
                         let cap = |unit| match &def.cap {
                             Some((n, u)) if *u == unit => u32::try_from(self.int(n)).unwrap_or(u32::MAX),
@@ -749,12 +769,14 @@ impl Lower<'_> {
                             backward,
                             forward,
                             every_other: def.every_other,
+                            with_stores: def.with_stores.is_some(),
                             cond: self.cond(&def.cond),
                             with_opposite: def.with_opposite,
                             max_pits,
                             max_seeds,
                             plain: backward != forward
                                 && !def.every_other
+                                && def.with_stores.is_none()
                                 && !def.with_opposite
                                 && max_pits == u32::MAX
                                 && max_seeds == u32::MAX,

@@ -415,7 +415,12 @@ impl Game {
                             let mut passed = 0usize;
                             for _ in 1..walk.cells.len() {
                                 c = if forward { walk.next[c as usize] } else { walk.prev[c as usize] };
-                                if self.is_store(c) || snapshot.closed[c as usize] {
+                                let passed_over = if self.is_store(c) {
+                                    !series.with_stores
+                                } else {
+                                    snapshot.closed[c as usize]
+                                };
+                                if passed_over {
                                     continue;
                                 }
                                 passed += 1;
@@ -429,7 +434,12 @@ impl Game {
                                 if !ctx.bool(&series.cond) {
                                     continue 'runs;
                                 }
-                                let across = if series.with_opposite { self.opposite(c) } else { NO_PIT };
+                                // A store has no pit across, unless it stands in a pit's place.
+                                let across = if !series.with_opposite || (self.is_store(c) && self.store_pit.is_none()) {
+                                    NO_PIT
+                                } else {
+                                    self.in_place(self.opposite(self.place_of(c)))
+                                };
                                 let seeds = board.cells[c as usize] + if across == NO_PIT { 0 } else { board.cells[across as usize] };
                                 if seeds_taken.saturating_add(seeds) > series.max_seeds {
                                     continue 'runs;

@@ -139,6 +139,10 @@ impl<'a> Ctx<'a> {
         let mut inner = *self;
         for c in range {
             let c = c as Cell;
+            // The pit a store stands in for is no pit of a set: the store is not one either.
+            if self.game.is_store_pit(c) {
+                continue;
+            }
             inner.regs[Reg::Pit as usize] = c;
             if set.filters.iter().all(|cond| inner.bool(cond)) && !f(c) {
                 return;
@@ -402,16 +406,29 @@ impl<'a> Ctx<'a> {
     }
 
     #[inline]
+    // A store that is a pit of the row (`store pit N`) faces, is numbered and lies as that pit.
     fn opposite(&self, c: Cell) -> Cell {
-        if c == NO_PIT { NO_PIT } else { self.game.opposite(c) }
+        if c == NO_PIT {
+            NO_PIT
+        } else {
+            self.game.in_place(self.game.opposite(self.game.place_of(c)))
+        }
     }
 
     fn number(&self, c: Cell) -> i64 {
-        if c == NO_PIT { 0 } else { self.game.number(c) as i64 }
+        if c == NO_PIT {
+            0
+        } else {
+            self.game.number(self.game.place_of(c)) as i64
+        }
     }
 
     fn row_of(&self, c: Cell) -> i64 {
-        if c == NO_PIT { 0 } else { self.game.row_of(c) as i64 }
+        if c == NO_PIT {
+            0
+        } else {
+            self.game.row_of(self.game.place_of(c)) as i64
+        }
     }
 
     /// The pit found from `c` by `r`; [`NO_PIT`] when there is none.
@@ -523,7 +540,8 @@ impl<'a> Ctx<'a> {
             history: Default::default(),
         };
         ASKING.set(true);
-        let can = self.game.legal_moves(&pos).into_iter().any(|k| !self.game.is_pass(k));
+        // The set of pits with a move, not every way of answering their choices: one is enough.
+        let can = self.game.legal_set(&pos).iter().any(|k| !self.game.is_pass(k));
         ASKING.set(false);
         can
     }
@@ -623,7 +641,7 @@ impl<'a> Ctx<'a> {
                 Op::PitOf => {
                     let row = pop!();
                     let player = self.as_player(pop!());
-                    acc = i64::from(self.game.pit_at(player, row, acc));
+                    acc = i64::from(self.game.in_place(self.game.pit_at(player, row, acc)));
                 }
                 Op::Side => acc = i64::from(self.side_code(acc as Cell)),
                 Op::Owner => acc = side_value(self.owner_of(acc as Cell)),

@@ -103,7 +103,7 @@ impl Game {
 
     /// Is move `k` the pass of a game that has one?
     #[inline]
-    pub(crate) fn is_pass(&self, k: usize) -> bool {
+    pub fn is_pass(&self, k: usize) -> bool {
         self.may_pass && k == self.pass_move()
     }
 
@@ -259,14 +259,10 @@ impl Game {
     /// Out of line: the usual rules never come here, and their moves are worked out after every move.
     #[inline(never)]
     pub(super) fn legal_checked(&self, pos: &Position, rules: MoveRules) -> Moves {
-        let mut moves = Moves::NONE;
         if self.uses_choose {
-            // The pits (with their direction) that some complete move starts from.
-            for (k, _) in self.choice_moves(pos, rules) {
-                moves.insert(move_base(k));
-            }
-            return moves;
+            return self.choice_pits(pos, rules);
         }
+        let mut moves = Moves::NONE;
         if self.choices == 1
             && self.shared == 0
             && !self.plays_across
@@ -399,6 +395,44 @@ impl Game {
         moves
     }
 
+    /// The pits (with their way) that some complete move of a game with choices on the way starts
+    /// from, as [`Game::choice_moves`] would list them, but each pit's choices are tried only until
+    /// one complete move (with `captures required`, one that takes seeds, when some pit has one) is
+    /// found: what `no_moves`, `can_move` and a pass ask need no more, and a listing of every way
+    /// of answering can run to [`MAX_CHOICE_MOVES`] moves.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn choice_pits(&self, pos: &Position, rules: MoveRules) -> Moves {
+        let required = rules.phase.captures_required;
+        let (mut any, mut taking) = (Moves::NONE, Moves::NONE);
+        'pits: for base in 1..=self.move_count() {
+            let mut unanswered = vec![(0u64, 0u32)];
+            let mut tries = 0;
+            while let Some((code, known)) = unanswered.pop() {
+                tries += 1;
+                if tries > MAX_CHOICE_TRIES {
+                    continue 'pits;
+                }
+                let choices = Choices::given(code, known);
+                let tried = self.probe(pos, rules, base, Some(&choices), None);
+                if let Some((options, at)) = choices.open() {
+                    for o in (0..options as u64).rev() {
+                        unanswered.push((code | o << at, at + choice_width(options)));
+                    }
+                } else if let (Ok(taken), false) = (tried, choices.fault()) {
+                    any.insert(base);
+                    if !required || taken > 0 {
+                        if required {
+                            taking.insert(base);
+                        }
+                        continue 'pits;
+                    }
+                }
+            }
+        }
+        if taking.is_empty() { any } else { taking }
+    }
+
     /// [`Game::choice_moves`] with the moves that do what an earlier one from the same pit does; with
     /// `keep`, what each leaves ([`Game::landing`]), in the same order.
     #[allow(clippy::type_complexity)]
@@ -411,7 +445,12 @@ impl Game {
         'pits: for base in 1..=self.move_count() {
             // Choices known so far, and how many of their bits.
             let mut unanswered = vec![(0u64, 0u32)];
+            let mut tries = 0;
             while let Some((code, known)) = unanswered.pop() {
+                tries += 1;
+                if tries > MAX_CHOICE_TRIES {
+                    continue 'pits;
+                }
                 let choices = Choices::given(code, known);
                 let mut landing = None;
                 let tried = self.probe(pos, rules, base, Some(&choices), keep.then_some(&mut landing));
@@ -461,26 +500,16 @@ impl Game {
         if from.iter().all(|&n| n < 2) {
             return;
         }
-        // What each kept move of a pit with several leaves, found by a cheap key first.
-        let mut seen: std::collections::HashMap<(usize, u64), Vec<usize>> = std::collections::HashMap::new();
+        // What each kept move of a pit with several leaves: hashed whole (seeds, claims, closed
+        // pits, memory), so that many moves that differ only in memory do not compare pairwise.
+        let mut seen: std::collections::HashSet<(usize, &(Board, bool))> = std::collections::HashSet::new();
         let mut keep = vec![true; moves.len()];
         for (i, m) in moves.iter().enumerate() {
             let p = pit(m.0);
             // A move that was not sown (none is, where choices are found) is told by its number.
-            let Some((board, another)) = &landings[i] else { continue };
-            if from[p] < 2 {
-                continue;
-            }
-            let key = board
-                .cells
-                .iter()
-                .zip(&self.hash_keys)
-                .fold(u64::from(*another), |h, (&c, &k)| h.wrapping_add(u64::from(c).wrapping_mul(k)));
-            let same = seen.entry((p, key)).or_default();
-            if same.iter().any(|&j| landings[j] == landings[i]) {
+            let Some(landing) = &landings[i] else { continue };
+            if from[p] >= 2 && !seen.insert((p, landing)) {
                 keep[i] = false;
-            } else {
-                same.push(i);
             }
         }
         let mut i = 0;
@@ -605,6 +634,9 @@ impl Game {
         if board.closed[origin as usize] {
             return Err(Refusal::Closed);
         }
+        if self.is_store_pit(origin) {
+            return Err(Refusal::StorePit);
+        }
         let phase = rules.phase;
         match phase.sow.from_store {
             // A move that sows nothing may name an empty pit: its `after move` rules may fill it
@@ -713,6 +745,7 @@ impl Game {
                 _ => "a move starts from one of the player's own pits".into(),
             },
             Refusal::Closed => "it is closed for this round".into(),
+            Refusal::StorePit => "it is the player's store".into(),
             Refusal::NoReserve => "there are no seeds left in the store to enter".into(),
             Refusal::MustCapture => "another move makes a capture, and a capture must be made".into(),
             Refusal::FixedDirection => {

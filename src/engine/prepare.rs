@@ -13,7 +13,12 @@ pub fn prepare(mut game: Game) -> Game {
         start_by_pit(&mut game, &cases);
     }
     answer_skips(&mut game);
-    game.fast = crate::compile::shape::recognise(&game).map(std::sync::Arc::new);
+    // The fast form lays out pits and stores as cells apart; a store in a pit's place is not one.
+    game.fast = if game.store_pit.is_some() {
+        None
+    } else {
+        crate::compile::shape::recognise(&game).map(std::sync::Arc::new)
+    };
     game
 }
 
@@ -111,6 +116,10 @@ fn start_by_pit(game: &mut Game, cases: &[(u32, Option<Code>)]) {
     };
     let seeds: Vec<u32> = (0..game.pit_count())
         .map(|c| {
+            // The pit a store stands in for never holds a seed.
+            if game.is_store_pit(c as Cell) {
+                return 0;
+            }
             cases
                 .iter()
                 .find(|(_, when)| when.as_ref().is_none_or(|cond| holds_for_pit(game, &board, cond, c as Cell)))

@@ -145,13 +145,14 @@ impl Game {
         board.closed.iter_mut().for_each(|c| *c = false);
         let whole = |h: u32| ((h / per) as usize).min(self.side_pits());
         let as_many = whole(hand[0]).min(whole(hand[1]));
+        let remainder = fill.remainder_next || fill.made_up.is_some();
         // Fills the pits `cells` in order while the hand allows; returns how many took seeds.
         let put = |board: &mut Board, hand: &mut u32, cells: &[usize], limit: usize, claim: Option<Player>| {
             let mut filled = 0;
             for &c in cells.iter().take(limit) {
                 let seeds = if *hand >= per {
                     per
-                } else if fill.remainder_next {
+                } else if remainder {
                     *hand
                 } else {
                     0
@@ -187,6 +188,25 @@ impl Game {
                 _ => own.len(),
             };
             used = Some(put(board, &mut hand[p.index()], &own, limit, None));
+        }
+        if let Some(claimed) = fill.made_up {
+            // A pit short of a whole one is made up by the other player from what their own pits left
+            // them (all they have, when that is less).
+            for p in Player::BOTH {
+                let Some(c) = self.row(p).find(|&c| board.cells[c] > 0 && board.cells[c] < per) else {
+                    continue;
+                };
+                let lender = p.other();
+                let seeds = (per - board.cells[c]).min(hand[lender.index()]);
+                if seeds == 0 {
+                    continue;
+                }
+                hand[lender.index()] -= seeds;
+                board.cells[c] += seeds;
+                if claimed {
+                    board.claimed[c] = Some(lender);
+                }
+            }
         }
         if fill.claim_unfilled {
             for p in Player::BOTH {

@@ -205,12 +205,20 @@ pub(super) struct Acted {
 /// out, so that finding them always ends.
 pub const MAX_CHOICE_MOVES: usize = 65_536;
 
+/// The most moves, whole or answered only in part, tried from one pit (and way) when the moves of a
+/// position of a game with choices on the way are listed: a choice whose answers are mostly refused
+/// could otherwise have millions tried to find a few moves. Past it that pit's other moves are left
+/// out, and the other pits are still tried.
+pub const MAX_CHOICE_TRIES: usize = 4 * MAX_CHOICE_MOVES;
+
 /// Why a move may not be played (put in words by [`Game::refusal`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Refusal {
     NoSuchPit,
     /// Not a pit the player may start a move from (`play from`).
     NotPlayable,
+    /// The pit is the player's store (`store pit N`).
+    StorePit,
     Closed,
     Empty,
     /// In a phase that sows nothing, the move's rules would leave every seed where it is.

@@ -100,13 +100,15 @@ pub enum CapUnit {
     Seeds,
 }
 
-/// `series DIR [every other pit] while COND [with opposite] [at most N pits|seeds]`.
+/// `series DIR [every other pit] [including stores] while COND [with opposite] [at most N pits|seeds]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeriesDef {
     /// Which way it walks.
     pub dir: SeriesDir,
     /// It looks at every second pit only.
     pub every_other: bool,
+    /// `including stores`, where it was written: the stores on the track are places of the walk.
+    pub with_stores: Option<Span>,
     /// It goes on while this holds of `pit`.
     pub cond: Expr,
     /// Each pit taken is taken with the pit across.
@@ -387,6 +389,10 @@ pub enum FillOption {
     CloseUnfilled,
     /// `remainder next`.
     RemainderNext,
+    /// `remainder made up`: the other player makes the short pit up to a whole one.
+    RemainderMadeUp,
+    /// `remainder made up and claimed`: the same, and the player who made it up owns the pit.
+    RemainderMadeUpClaimed,
     /// `as many as the other`.
     AsManyAsOther,
     /// `as many as the other used`.
@@ -459,6 +465,8 @@ pub enum ItemKind {
     BoardStores(StoreMode),
     /// `board { reserve EXPR }`.
     BoardReserve(Expr),
+    /// `board { store pit EXPR }`: that pit of each player's row is their store.
+    BoardStorePit(Expr),
     /// `sow { from store EXPR }`.
     SowFromStore(Expr),
     /// `captures required`.

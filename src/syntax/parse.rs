@@ -554,6 +554,7 @@ fn is_board_stmt(rule: Rule) -> bool {
             | Rule::board_seeds
             | Rule::layout_shared
             | Rule::board_layout
+            | Rule::board_store_pit
             | Rule::board_stores
             | Rule::board_reserve
     )
@@ -919,6 +920,7 @@ impl Builder {
                 ItemKind::BoardLayoutShared(Spanned { node: values, span: lspan })
             }
             Rule::board_reserve => ItemKind::BoardReserve(self.expr(inner.next().expect("expr"))?),
+            Rule::board_store_pit => ItemKind::BoardStorePit(self.expr(inner.next().expect("expr"))?),
             Rule::sow_from_store => ItemKind::SowFromStore(self.expr(inner.next().expect("expr"))?),
             Rule::captures_required => ItemKind::CapturesRequired,
             Rule::phase_optional => ItemKind::PhaseOptional,
@@ -1086,7 +1088,10 @@ impl Builder {
                 let options = inner
                     .map(|o| {
                         let span = self.span(&o);
-                        let node = match children(o).next().expect("option").as_rule() {
+                        let option = children(o).next().expect("option");
+                        let node = match option.as_rule() {
+                            Rule::fill_made_up if children(option.clone()).next().is_some() => FillOption::RemainderMadeUpClaimed,
+                            Rule::fill_made_up => FillOption::RemainderMadeUp,
                             Rule::fill_close => FillOption::CloseUnfilled,
                             Rule::fill_remainder => FillOption::RemainderNext,
                             Rule::fill_as_many => FillOption::AsManyAsOther,
@@ -1220,12 +1225,14 @@ impl Builder {
                         _ => SeriesDir::BothWays,
                     };
                     let mut every_other = false;
+                    let mut with_stores = None;
                     let mut with_opposite = false;
                     let mut cond = None;
                     let mut cap = None;
                     for part in parts {
                         match part.as_rule() {
                             Rule::every_other => every_other = true,
+                            Rule::with_stores => with_stores = Some(self.span(&part)),
                             Rule::with_opposite => with_opposite = true,
                             Rule::series_cap => {
                                 let mut inner = children(part);
@@ -1243,6 +1250,7 @@ impl Builder {
                     Action::Series(SeriesDef {
                         dir,
                         every_other,
+                        with_stores,
                         cond: cond.expect("the grammar asks for a condition"),
                         with_opposite,
                         cap,

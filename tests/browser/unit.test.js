@@ -52,6 +52,25 @@ test("two-row board: south below, pit 1 on the left; north above, pit 1 on the r
   assert.deepEqual(L.stores.map((s) => [s.side, s.at]), [["north", "left"], ["south", "right"]]);
 });
 
+test("a store that is a pit of the row is drawn in its place, with the store's seeds, and not at the ends", () => {
+  const position = {
+    pits: { south: [3, 3, 3, 0], north: [3, 3, 3, 0] },
+    stores: { south: 5, north: 2 },
+    store_pit: 4,
+    to_move: "south",
+    legal_moves: [1, 2, 3],
+  };
+  const L = B.layout(position, false);
+  assert.deepEqual(L.stores, []);
+  const south = at(L, "south", 0, 4);
+  assert.equal(south.store, true);
+  assert.equal(B.key(south), "south:store");
+  assert.equal(B.pitName(south, true), "store");
+  assert.equal(B.countsOf(position)[B.key(south)], 5);
+  assert.equal(B.countsOf(position)[B.key(at(L, "north", 0, 4))], 2);
+  assert.equal(at(L, "south", 0, 3).store, undefined);
+});
+
 test("turned board: north below with its pit 1 on the left", () => {
   const L = B.layout(flat, true);
   assert.deepEqual([at(L, "north", 0, 1).col, at(L, "north", 0, 1).line], [0, 1]);
