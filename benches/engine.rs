@@ -40,7 +40,7 @@ fn sample(game: &Game, count: usize) -> Vec<(Position, usize)> {
     while out.len() < count {
         let mut pos = game.initial(None);
         game.settle_start(&mut pos);
-        while !pos.over && pos.ply < 1000 && out.len() < count {
+        while !pos.is_over() && pos.ply() < 1000 && out.len() < count {
             let moves = game.legal_moves(&pos);
             if moves.is_empty() {
                 break;
@@ -77,7 +77,7 @@ fn engine(c: &mut Criterion) {
                 for (pos, k) in &positions {
                     let mut next = pos.clone();
                     game.apply(&mut next, black_box(*k)).expect("a sampled move is legal");
-                    plies += next.ply;
+                    plies += next.ply();
                 }
                 plies
             })

@@ -1,5 +1,5 @@
 use rand::{Rng, SeedableRng, rngs::StdRng};
-use sowlang::engine::Event;
+use sowlang::Event;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let file = &args[1];
@@ -20,30 +20,34 @@ fn main() {
         .game;
     let mut rng = StdRng::seed_from_u64(7);
     let mut best = 0;
-    let n2 = game.pit_count();
     let start = game.initial(None);
-    let total: u32 = start.board.cells.iter().sum();
+    let total: u32 = start.seeds().iter().sum();
     for t in 0..tries {
         let mut pos = start.clone();
         if std::env::var("RANDOMBOARD").is_ok() {
-            for c in pos.board.cells.iter_mut() {
-                *c = 0;
-            }
+            // Every seed of the game dropped into a pit drawn at random, in the position JSON.
+            let mut json = game.position_to_json(&start);
+            let mut pits = Vec::new();
+            counts(&mut json["pits"], &mut pits);
+            let mut seeds = vec![0u32; pits.len()];
             for _ in 0..total {
-                let c = rng.gen_range(0..n2);
-                pos.board.cells[c] += 1;
+                seeds[rng.gen_range(0..pits.len())] += 1;
             }
+            for (pit, n) in pits.into_iter().zip(seeds) {
+                *pit = n.into();
+            }
+            pos = game.position_from_json(&json.to_string()).unwrap();
         } else {
             game.settle_start(&mut pos);
             let plies = rng.gen_range(0..300);
             for _ in 0..plies {
                 let m = game.legal_moves(&pos);
-                if pos.over || m.is_empty() {
+                if pos.is_over() || m.is_empty() {
                     break;
                 }
                 game.apply(&mut pos, m[rng.gen_range(0..m.len())]).unwrap();
             }
-            if pos.over {
+            if pos.is_over() {
                 continue;
             }
         }
@@ -64,10 +68,20 @@ fn main() {
                 eprintln!("try {t}: {} laps", laps);
             }
             if laps >= min {
-                println!("{}", serde_json::to_string(&sowlang::position::to_json(&game, &pos)).unwrap());
+                println!("{}", game.position_to_json(&pos));
                 println!("move {} laps {}", game.name_move(&pos, k), laps);
                 return;
             }
         }
+    }
+}
+
+/// Every pit's count in the position JSON's `pits` (one list, or a list per row, per player).
+fn counts<'a>(v: &'a mut serde_json::Value, out: &mut Vec<&'a mut serde_json::Value>) {
+    match v {
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|i| counts(i, out)),
+        serde_json::Value::Object(map) => map.values_mut().for_each(|i| counts(i, out)),
+        n @ serde_json::Value::Number(_) => out.push(n),
+        _ => {}
     }
 }

@@ -85,12 +85,12 @@ pub fn play(data: &[u8]) {
     let mut pos = game.initial(None);
     game.settle_start(&mut pos);
     let total = game.seed_total(&pos);
-    let plies = plies_allowed(picks.len(), total as usize, pos.board.cells.len());
+    let plies = plies_allowed(picks.len(), total as usize, pos.seeds().len());
     let mut listed = 0;
     for &pick in &picks[..plies] {
         let moves = game.legal_moves(&pos);
         listed += moves.len();
-        if pos.over || moves.is_empty() || listed > LISTED_CAP {
+        if pos.is_over() || moves.is_empty() || listed > LISTED_CAP {
             break;
         }
         let k = moves[usize::from(pick) % moves.len()];

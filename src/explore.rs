@@ -42,8 +42,6 @@ pub struct Explored {
     pub sources: Sources,
     /// Warnings of the static checks, then the findings.
     pub diagnostics: Vec<Diagnostic>,
-    /// Moves played in all.
-    pub moves_played: u64,
 }
 
 /// Checks `path` and, if it is clean of errors, plays `opts.games` random games of it.
@@ -70,15 +68,11 @@ pub fn run(path: &Path, overrides: &[Override], opts: Options) -> Result<Explore
         max_moves: opts.max_moves,
         match_ends,
     };
-    let (findings, moves_played) = explore(&game, opts);
+    let (findings, _) = explore(&game, opts);
     for f in findings {
         diagnostics.push(f.diagnostic(&checked.program, &game, &reproduce));
     }
-    Ok(Explored {
-        sources,
-        diagnostics,
-        moves_played,
-    })
+    Ok(Explored { sources, diagnostics })
 }
 
 /// What a finding needs to say how to reproduce it.

@@ -1,49 +1,77 @@
 //! sowlang: a language, validator and interpreter for mancala-family sowing games.
 //!
-//! The pipeline has four stages, each using only the one before it: [`syntax`] parses a `.sow` file
-//! into a syntax tree with spans; [`check`] resolves `extends`, names and types and returns every
-//! problem as a [`diagnostic::Diagnostic`]; [`compile`] turns a checked program into the engine's
-//! [`Game`]; [`engine`] plays it: legal moves, sowing, captures, the end of the game. The CLI in
-//! [`cli`] is a thin layer on top, and [`position`] reads and writes the position JSON of
-//! `docs/cli.md`.
+//! A program loads a rule file (a `.sow` file on disk, a rule text, or a game shipped inside sowlang
+//! by its name) into a [`Game`], and plays it on [`Position`]s: the legal moves, a move applied, whose
+//! turn it is, the outcome. Moves are numbers as [`Game::legal_moves`] lists them, written and read as
+//! the command line writes them ([`Game::name_move`], [`Game::read_move`]). A position reads and writes
+//! the position JSON of `docs/cli.md`. The computer players are in [`players`], exact solving and the
+//! endgame databases in [`search`]; a tool that checks rule files gets every diagnostic from
+//! [`check_file`] or [`check_text`]. `docs/library.md` walks through all of it.
 //!
-//! ```no_run
-//! let loaded = sowlang::load_game(std::path::Path::new("variants/oware.sow"), &[]).unwrap();
+//! Inside, a rule file goes through four stages (parse, check, compile, play) that are private to
+//! the crate: only what is named here is promised.
+//!
+//! ```
+//! let loaded = sowlang::load_game(std::path::Path::new("oware"), &[]).unwrap();
 //! let game = &loaded.game;
 //! let mut pos = game.initial(None);
-//! while !pos.over && !game.legal_moves(&pos).is_empty() {
-//!     let pit = game.legal_moves(&pos)[0];
-//!     game.apply(&mut pos, pit).unwrap();
+//! while !pos.is_over() {
+//!     let first = game.legal_moves(&pos)[0];
+//!     game.apply(&mut pos, first).unwrap();
 //! }
-//! println!("{:?}", pos.winner);
+//! println!("{:?} after {} moves", pos.winner(), pos.ply());
 //! ```
 #![warn(missing_docs)]
+// A few parts of the rule model are read only by the command line (the chooser's `level`, the move a
+// typed text may have meant): the engine-only build leaves them unread.
+#![cfg_attr(not(feature = "cli"), allow(dead_code))]
 
-pub mod board;
-pub mod check;
+mod api;
+pub(crate) mod board;
+pub(crate) mod check;
 // The command line and the browser board (cargo feature `cli`, on by default).
 #[cfg(feature = "cli")]
-pub mod cli;
-pub mod compile;
+pub(crate) mod cli;
+pub(crate) mod compile;
 pub mod conform;
-pub mod diagnostic;
-pub mod engine;
-pub mod explore;
+pub(crate) mod diagnostic;
+pub(crate) mod engine;
+pub(crate) mod explore;
 pub mod players;
-pub mod position;
+pub(crate) mod position;
 // The Python module (`import sowlang`), with the cargo feature `python`.
 #[cfg(feature = "python")]
 mod python;
 // Computer players' searches: alpha-beta, MCTS, exact solving of small boards.
 pub mod search;
-pub mod shipped;
-pub mod syntax;
+pub(crate) mod shipped;
+pub(crate) mod syntax;
 
 use std::path::Path;
 
+pub use api::{Parameter, Report, check_file, check_text, explore_file, parameters, shipped_games};
+#[cfg(feature = "cli")]
+pub use api::{RuleSheet, rule_sheet, rule_sheet_text};
+pub use board::{Cell, Outcome, Player};
 pub use check::Override;
-use diagnostic::{Diagnostic, Sources};
-pub use engine::{Game, History, Outcome, Player, Position};
+pub use diagnostic::{Diagnostic, FileId, Label, Severity, Sources, Span};
+pub use engine::{Event, Game, History, MoveError, Passed, Playout, Position};
+pub use explore::Options as ExploreOptions;
+pub use position::Sides;
+pub use shipped::Shipped;
+
+/// Runs the `sowlang` command with the program's arguments and returns its exit code: what the
+/// binary's `main` calls (cargo feature `cli`).
+#[cfg(feature = "cli")]
+pub fn cli_main() -> std::process::ExitCode {
+    cli::main()
+}
+
+// The example of docs/library.md runs as a doctest: the page stays true, and a public item it uses
+// cannot disappear unnoticed.
+#[doc = include_str!("../docs/library.md")]
+#[cfg(doctest)]
+pub struct LibraryDoc;
 
 /// A game loaded from a rule file, with the sources read (for diagnostics) and any warnings.
 #[derive(Debug, Clone)]

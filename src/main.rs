@@ -1,5 +1,5 @@
 //! The `sowlang` command: parse the arguments and hand over to the library's CLI layer.
 
 fn main() -> std::process::ExitCode {
-    sowlang::cli::main()
+    sowlang::cli_main()
 }

@@ -32,7 +32,7 @@ impl Shipped {
     }
 
     /// Its path inside the program, under [`PREFIX`].
-    pub fn builtin_path(&self) -> PathBuf {
+    pub(crate) fn builtin_path(&self) -> PathBuf {
         let mut p = PathBuf::from(PREFIX);
         p.extend(self.path.split('/'));
         p

@@ -11,7 +11,6 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use sowlang::Override;
-use sowlang::syntax::ast::ItemKind;
 
 use crate::support::{root, shipped};
 
@@ -31,20 +30,20 @@ fn plays_soundly(game: &sowlang::Game, what: &str, seed: u64) {
         let mut pos = game.initial(None);
         game.settle_start(&mut pos);
         let total = game.seed_total(&pos);
-        let cap = PLY_CAP.min(WORK_CAP / (total + pos.board.cells.len() as u32).max(1)).max(1);
-        while !pos.over && pos.ply < cap {
+        let cap = PLY_CAP.min(WORK_CAP / (total + pos.seeds().len() as u32).max(1)).max(1);
+        while !pos.is_over() && pos.ply() < cap {
             let moves = game.legal_moves(&pos);
             if moves.is_empty() {
                 break;
             }
             let k = moves[rng.gen_range(0..moves.len())];
             game.apply(&mut pos, k)
-                .unwrap_or_else(|e| panic!("{what}, game {g}: listed move {k} refused at ply {}: {e}", pos.ply));
+                .unwrap_or_else(|e| panic!("{what}, game {g}: listed move {k} refused at ply {}: {e}", pos.ply()));
             assert_eq!(
                 game.seed_total(&pos),
                 total,
                 "{what}, game {g}: seeds created or destroyed by move {k} at ply {}",
-                pos.ply
+                pos.ply()
             );
         }
     }
@@ -66,33 +65,21 @@ fn sow_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Each parameter of `path` (its own and its parents') with its default and the values worth trying:
 /// the bounds of its range, the values beside the default, and the listed values.
 fn parameter_settings(path: &Path) -> Vec<(String, Vec<i64>)> {
-    let mut sources = sowlang::diagnostic::Sources::default();
-    let Ok(program) = sowlang::check::load(path, &mut sources) else {
+    let Ok(params) = sowlang::parameters(path) else {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for item in &program.items {
-        if let ItemKind::Param {
-            name,
-            default,
-            range,
-            values,
-            ..
-        } = &item.kind
-        {
-            let d = default.node;
-            let mut tries = vec![d - 1, d + 1];
-            if let Some((lo, hi)) = range {
-                tries.extend([lo.node, lo.node + 1, hi.node, (lo.node + hi.node) / 2]);
-            }
-            if let Some(v) = values {
-                tries.extend(v.node.iter().map(|n| n.node));
-            }
-            tries.sort_unstable();
-            tries.dedup();
-            tries.retain(|&t| t != d);
-            out.push((name.node.clone(), tries));
+    for p in params {
+        let d = p.default;
+        let mut tries = vec![d - 1, d + 1];
+        if let Some((lo, hi)) = p.range {
+            tries.extend([lo, lo + 1, hi, (lo + hi) / 2]);
         }
+        tries.extend(&p.values);
+        tries.sort_unstable();
+        tries.dedup();
+        tries.retain(|&t| t != d);
+        out.push((p.name, tries));
     }
     out
 }

@@ -29,23 +29,23 @@ fn random_games_keep_the_64_seeds_and_end_by_the_rules() {
         let mut pos = game.initial(None);
         game.settle_start(&mut pos);
         assert_eq!(game.seed_total(&pos), 64);
-        while !pos.over {
-            assert!(pos.ply < CAP, "game {seed} reached {CAP} plies");
+        while !pos.is_over() {
+            assert!(pos.ply() < CAP, "game {seed} reached {CAP} plies");
             let moves = game.legal_moves(&pos);
             assert!(
                 !moves.is_empty(),
                 "game {seed}: no legal move at ply {} and the game goes on",
-                pos.ply
+                pos.ply()
             );
             let k = moves[rng.gen_range(0..moves.len())];
             game.apply(&mut pos, k)
                 .unwrap_or_else(|e| panic!("game {seed}: listed move {k} refused: {e}"));
-            assert_eq!(game.seed_total(&pos), 64, "game {seed}: seeds not conserved at ply {}", pos.ply);
+            assert_eq!(game.seed_total(&pos), 64, "game {seed}: seeds not conserved at ply {}", pos.ply());
         }
-        let by = pos.ended_by.clone().unwrap_or_default();
-        assert!(ends.contains(&by.as_str()), "game {seed} ended by `{by}`");
-        assert!(pos.winner.is_some(), "game {seed}: Bao has no draws");
-        longest = longest.max(pos.ply);
+        let by = pos.ended_by().unwrap_or_default();
+        assert!(ends.contains(&by), "game {seed} ended by `{by}`");
+        assert!(pos.winner().is_some(), "game {seed}: Bao has no draws");
+        longest = longest.max(pos.ply());
     }
     println!("{GAMES} random games of Bao la Kiswahili, the longest {longest} plies");
 }
@@ -62,7 +62,7 @@ fn no_two_listed_moves_do_the_same_thing() {
         let mut pos = game.initial(None);
         game.settle_start(&mut pos);
         let mut played: Vec<String> = Vec::new();
-        while !pos.over {
+        while !pos.is_over() {
             let moves = game.legal_moves(&pos);
             let after: Vec<(usize, sowlang::Position)> = moves
                 .iter()

@@ -107,7 +107,7 @@ end "no move" when no_moves remaining owner
 #[test]
 fn an_odd_ring_leaves_one_pit_to_nobody_on_the_track() {
     let g = game(ODD_RING);
-    assert_eq!((g.side_pits(), g.shared), (2, 1));
+    assert_eq!((g.pits_per_player(), g.shared_pit_count()), (2, 1));
     // South 2: south's store, then north 1.
     let j = json(&g, &play(&g, &["2"]));
     assert_eq!(j["pits"]["south"], json!([2, 0]));
@@ -125,7 +125,7 @@ fn an_odd_ring_leaves_one_pit_to_nobody_on_the_track() {
 
 /// The last line of the narration of `k` played from the position JSON `from` (the end of the game).
 fn narrated_end(g: &Game, from: serde_json::Value, k: &str) -> String {
-    let mut pos = sowlang::position::from_json(g, &from.to_string()).expect("a valid position");
+    let mut pos = g.position_from_json(&from.to_string()).expect("a valid position");
     let k = g.read_move(&pos, k).expect("a move");
     let events = g.apply_traced(&mut pos, k).expect("legal");
     g.narrate(&events).pop().expect("a line")
@@ -215,7 +215,7 @@ end "no move" when no_moves remaining owner
 "#;
 
 /// `CLOCKWISE_STORES` with its parameters set as `--set` sets them.
-fn with_pits(pits: i64) -> Result<Game, Vec<sowlang::diagnostic::Diagnostic>> {
+fn with_pits(pits: i64) -> Result<Game, Vec<sowlang::Diagnostic>> {
     let set = [sowlang::Override {
         name: "pits".into(),
         value: pits,
@@ -298,12 +298,12 @@ end "no move" when no_moves remaining owner
 fn a_position_with_shared_pits_reads_back_as_it_was_written() {
     let g = game(THREE_ROWS);
     let pos = play(&g, &["3", "s2"]);
-    let text = serde_json::to_string(&sowlang::position::to_json(&g, &pos)).expect("json");
-    let back = sowlang::position::from_json(&g, &text).expect("reads back");
-    assert_eq!(back.board.cells, pos.board.cells);
+    let text = g.position_to_json(&pos).to_string();
+    let back = g.position_from_json(&text).expect("reads back");
+    assert_eq!(back.seeds(), pos.seeds());
     // A position that leaves the shared pits out is refused, and says why.
     let missing = r#"{"pits":{"south":[1,1,1],"north":[1,1,1]},"stores":{"south":0,"north":0},"to_move":"south"}"#;
-    let err = sowlang::position::from_json(&g, missing).expect_err("no shared pits given");
+    let err = g.position_from_json(missing).expect_err("no shared pits given");
     assert!(format!("{err:?}").contains("shared pits"), "{err:?}");
 }
 
@@ -331,12 +331,12 @@ end "no move" when no_moves
             let total = g.seed_total(&pos);
             for _ in 0..500 {
                 let moves = g.legal_moves(&pos);
-                if pos.over || moves.is_empty() {
+                if pos.is_over() || moves.is_empty() {
                     break;
                 }
                 let k = moves[rng.gen_range(0..moves.len())];
                 g.apply(&mut pos, k).expect("a legal move");
-                assert_eq!(g.seed_total(&pos), total, "{}", g.name);
+                assert_eq!(g.seed_total(&pos), total, "{}", g.name());
             }
         }
     }
@@ -390,8 +390,8 @@ end "no move" when no_moves
     assert_eq!(j["memory"]["visits"]["shared"], json!([0, 0, 1]));
     assert_eq!(j["memory"]["visits"]["south"], json!([0, 0, 0]));
     assert_eq!(j["memory"]["last_shared"]["south"], json!("shared s3"));
-    let text = serde_json::to_string(&sowlang::position::to_json(&g, &pos)).expect("json");
-    let back = sowlang::position::from_json(&g, &text).expect("reads back");
+    let text = g.position_to_json(&pos).to_string();
+    let back = g.position_from_json(&text).expect("reads back");
     assert_eq!(json(&g, &back)["memory"], j["memory"]);
 }
 
@@ -486,7 +486,7 @@ end "no move" when no_moves
 "#,
     );
     let pos = super::support::played(&g, &[1]);
-    let text = sowlang::cli::board_text(&g, &pos);
+    let text = g.board_text(&pos);
     assert!(text.contains("s1") && text.contains("s7"), "{text}");
     assert!(text.contains("[ 0] [ 4] [ 4] [ 4]"), "{text}");
 }

@@ -41,7 +41,10 @@ fn a_move_without_its_choice_is_no_move_and_a_bad_answer_is_refused() {
     assert_eq!(g.read_move(&pos, "2"), None, "the number of seeds is missing");
     assert_eq!(g.read_move(&pos, "2:4"), None, "pit 2 holds three seeds");
     // A number whose answer names no option (2 of 0..3 is `3`; 3 would be a fourth) is refused.
-    let fourth = 2 | (3 << sowlang::engine::CHOICE_SHIFT);
+    // The numbers of the three answers are evenly spaced: the fourth lies one step past the third.
+    let answer = |text: &str| g.read_move(&pos, text).expect("a move");
+    let step = answer("2:2") - answer("2:1");
+    let fourth = answer("2:3") + step;
     let e = g.apply(&mut pos, fourth).expect_err("no fourth option").to_string();
     assert!(e.contains("2:1, 2:2, 2:3"), "{e}");
 }
@@ -115,7 +118,7 @@ fn random_games_with_choices_conserve_seeds_and_replay_by_name() {
             let total = g.seed_total(&pos);
             for _ in 0..200 {
                 let moves = g.legal_moves(&pos);
-                if pos.over || moves.is_empty() {
+                if pos.is_over() || moves.is_empty() {
                     break;
                 }
                 let k = moves[rng.gen_range(0..moves.len())];
@@ -303,20 +306,20 @@ end "no move" when no_moves remaining owner
             g.settle_start(&mut pos);
             for _ in 0..200 {
                 let listed = g.legal_moves(&pos);
-                let from_list: Vec<usize> = listed
-                    .iter()
-                    .map(|&k| sowlang::engine::move_base(k))
-                    .filter(|&k| !g.is_pass(k))
-                    .collect();
-                let pits: Vec<usize> = g.legal_set(&pos).iter().filter(|&k| !g.is_pass(k)).collect();
+                let from_list: Vec<usize> = listed.iter().map(|&k| g.move_pit(k)).filter(|&k| !g.is_pass(k)).collect();
+                let pits = g.playable_pits(&pos);
                 // A pit's moves one way that do what its moves the other way do are listed once, by
                 // the first way's names; its pit is still one with a move.
                 let pit = |k: usize| g.move_name(k).trim_end_matches(['L', 'R']).to_string();
-                assert!(from_list.iter().all(|k| pits.contains(k)), "{}: {from_list:?} in {pits:?}", g.name);
+                assert!(
+                    from_list.iter().all(|k| pits.contains(k)),
+                    "{}: {from_list:?} in {pits:?}",
+                    g.name()
+                );
                 assert!(
                     pits.iter().all(|&k| from_list.iter().any(|&j| pit(j) == pit(k))),
                     "{}: {pits:?} from {from_list:?}",
-                    g.name
+                    g.name()
                 );
                 if listed.is_empty() {
                     break;

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::support::{root, scratch};
 use sowlang::Override;
-use sowlang::diagnostic::{Diagnostic, Sources};
+use sowlang::{Diagnostic, Sources};
 
 /// The codes a fixture expects and the parameters it sets.
 fn header(text: &str) -> (BTreeSet<String>, Vec<Override>) {
@@ -40,15 +40,13 @@ fn header(text: &str) -> (BTreeSet<String>, Vec<Override>) {
 /// Checks (and, under `explore/`, explores) a fixture given relative to the crate root.
 fn diagnose(rel: &Path, sets: &[Override]) -> (Sources, Vec<Diagnostic>) {
     if rel.starts_with("tests/diagnostics/explore") {
-        let opts = sowlang::explore::Options {
+        let opts = sowlang::ExploreOptions {
             games: 20,
             seed: 0,
             max_moves: 300,
         };
-        return match sowlang::explore::run(rel, sets, opts) {
-            Ok(e) => (e.sources, e.diagnostics),
-            Err(f) => (f.sources, f.diagnostics),
-        };
+        let report = sowlang::explore_file(rel, sets, opts);
+        return (report.sources, report.diagnostics);
     }
     match sowlang::load_game(rel, sets) {
         Ok(l) => (l.sources, l.warnings),
@@ -287,12 +285,12 @@ fn the_bound_suggested_for_a_circle_across_rounds_ends_the_match() {
     let bounded = dir.join("bounded.sow");
     let text = std::fs::read_to_string(rel).expect("fixture");
     std::fs::write(&bounded, text.replace("captured(south) > 5", "captured(south) > 5 or round > 100")).expect("write");
-    let opts = sowlang::explore::Options {
+    let opts = sowlang::ExploreOptions {
         games: 20,
         seed: 0,
         max_moves: 300,
     };
-    let explored = sowlang::explore::run(&bounded, &[], opts).expect("checks");
+    let explored = sowlang::explore_file(&bounded, &[], opts);
     assert!(
         explored.diagnostics.is_empty(),
         "{}",

@@ -14,7 +14,7 @@ fn game(text: &str) -> Game {
 }
 
 fn ended_by(pos: &Position) -> Option<&str> {
-    pos.ended_by.as_deref()
+    pos.ended_by()
 }
 
 /// Three pits of two seeds a side, no captures: the stores never change.
@@ -39,14 +39,14 @@ fn a_store_rule_true_from_the_start_ends_the_first_move_of_an_unsettled_start() 
     // Settled, the start is already over.
     let mut settled = g.initial(None);
     g.settle_start(&mut settled);
-    assert!(settled.over);
+    assert!(settled.is_over());
     assert_eq!(ended_by(&settled), Some("nothing captured"));
     // Not settled (a library user who skips settle_start): the rule is still checked after the first
     // move, although that move changed no store.
     let mut pos = g.initial(None);
-    assert!(!pos.over);
+    assert!(!pos.is_over());
     g.apply(&mut pos, 1).expect("pit 1 holds seeds");
-    assert!(pos.over);
+    assert!(pos.is_over());
     assert_eq!(ended_by(&pos), Some("nothing captured"));
     // South's pit 1 was sown into pits 2 and 3 (0, 3, 3); north kept 2, 2, 2; every pit went to its owner.
     assert_eq!(g.scores(&pos), [6, 6]);
@@ -61,11 +61,11 @@ fn a_rule_that_also_reads_the_ply_is_checked_after_every_move() {
     g.settle_start(&mut pos);
     // South 1: S 0 3 3, N 2 2 2. North 1: N 0 3 3. South 2 sows 3 seeds: S 0 0 4, N 1 4 3.
     for (ply, pit) in [(1, 1), (2, 1), (3, 2)] {
-        assert!(!pos.over, "over before ply {ply}");
+        assert!(!pos.is_over(), "over before ply {ply}");
         g.apply(&mut pos, pit).expect("a legal move");
-        assert_eq!(pos.ply, ply);
+        assert_eq!(pos.ply(), ply);
     }
-    assert!(pos.over);
+    assert!(pos.is_over());
     assert_eq!(ended_by(&pos), Some("three moves"));
     assert_eq!(g.scores(&pos), [4, 8]);
 }
@@ -93,10 +93,10 @@ end "north scored" when captured(north) >= 1 remaining owner
     g.settle_start(&mut pos);
     // South 1 sows pits 2 and 3: no store reached, the game goes on.
     g.apply(&mut pos, 1).expect("a legal move");
-    assert!(!pos.over);
+    assert!(!pos.is_over());
     // North 2 sows north 3 and north's store: north has 1 in its store.
     g.apply(&mut pos, 2).expect("a legal move");
-    assert!(pos.over);
+    assert!(pos.is_over());
     assert_eq!(ended_by(&pos), Some("north scored"));
     // South 0 3 3 = 6; north 2 0 3 + 1 = 6.
     assert_eq!(g.scores(&pos), [6, 6]);
@@ -121,7 +121,7 @@ fn the_first_rule_that_holds_wins_among_seventy() {
     // ("long") comes first and does not yet; rule 68 needs a player without moves.
     g.apply(&mut pos, 1).expect("a legal move");
     g.apply(&mut pos, 1).expect("a legal move");
-    assert!(pos.over);
+    assert!(pos.is_over());
     assert_eq!(ended_by(&pos), Some("longer"));
     let mut text2 = text.replace("end \"longer\" when ply >= 2 remaining owner\n", "");
     text2.push_str("end \"never\" when ply >= 100 remaining owner\n");
@@ -132,7 +132,7 @@ fn the_first_rule_that_holds_wins_among_seventy() {
         g.apply(&mut pos2, pit).expect("a legal move");
     }
     // South 2 sows 3 seeds: S 0 0 4, N 1 4 3 at ply 3: rule 67 holds.
-    assert!(pos2.over);
+    assert!(pos2.is_over());
     assert_eq!(ended_by(&pos2), Some("long"));
 }
 
@@ -160,7 +160,7 @@ sow {
         g.settle_start(&mut pos);
         // South 1 sows pits 2 and 3; north 2 sows north 3 and north's store: at ply 2 both hold.
         g.apply(&mut pos, 1).expect("a legal move");
-        assert!(!pos.over);
+        assert!(!pos.is_over());
         g.apply(&mut pos, 2).expect("a legal move");
         assert_eq!(ended_by(&pos), Some(winner));
     }

@@ -52,7 +52,7 @@ fn reachable(game: &Game) -> Vec<Position> {
     let mut todo = vec![start];
     let mut out = Vec::new();
     while let Some(p) = todo.pop() {
-        if p.over || !seen.insert(game.hash(&p)) {
+        if p.is_over() || !seen.insert(game.hash(&p)) {
             continue;
         }
         for k in game.legal_moves(&p) {
@@ -67,7 +67,7 @@ fn reachable(game: &Game) -> Vec<Position> {
 
 fn margin(game: &Game, pos: &Position) -> i64 {
     let s = game.scores(pos);
-    i64::from(s[pos.to_move.index()]) - i64::from(s[pos.to_move.other().index()])
+    i64::from(s[pos.to_move().index()]) - i64::from(s[pos.to_move().other().index()])
 }
 
 #[test]
@@ -78,7 +78,7 @@ fn database_values_are_those_of_exhaustive_search() {
         let db = in_memory(&game, upto).expect("kalah is served");
         for pos in reachable(&game) {
             let Some(v) = db.value(&pos) else {
-                let on_board: u32 = pos.board.cells[..game.pit_count()].iter().sum();
+                let on_board: u32 = pos.seeds()[..game.pit_count()].iter().sum();
                 assert!(on_board > upto, "a position with {on_board} seeds on the board is missing");
                 continue;
             };
@@ -88,8 +88,8 @@ fn database_values_are_those_of_exhaustive_search() {
                 i64::from(v),
                 exact.margin - margin(&game, &pos),
                 "pits={pits} seeds={seeds}: {:?} {} to move",
-                &pos.board.cells[..],
-                pos.to_move.name()
+                pos.seeds(),
+                pos.to_move().name()
             );
             compared += 1;
         }
@@ -242,9 +242,9 @@ fn mtdf_agrees_with_the_graph_solver_with_and_without_databases() {
             for &k in &proved.pv {
                 game.apply(&mut pos, k).expect("a legal move");
             }
-            assert!(pos.over, "{board}: the variation stops before the end");
+            assert!(pos.is_over(), "{board}: the variation stops before the end");
             let s = game.scores(&pos);
-            let m = i64::from(s[start.to_move.index()]) - i64::from(s[start.to_move.other().index()]);
+            let m = i64::from(s[start.to_move().index()]) - i64::from(s[start.to_move().other().index()]);
             assert_eq!(m, proved.margin, "{board}");
         }
     }
@@ -255,7 +255,7 @@ fn alphabeta_with_databases_plays_every_endgame_position_perfectly_at_depth_one(
     use rand::SeedableRng;
     use sowlang::search::alphabeta;
     let game = kalah(3, 2);
-    let db = in_memory(&game, game.total).expect("served");
+    let db = in_memory(&game, game.total_seeds()).expect("served");
     let limits = alphabeta::Limits { depth: 1, time: None };
     let mut rng = rand::rngs::StdRng::seed_from_u64(24);
     let (mut perfect, mut blind_perfect, mut positions) = (0, 0, 0);
@@ -268,12 +268,12 @@ fn alphabeta_with_databases_plays_every_endgame_position_perfectly_at_depth_one(
         let keeps = |k: usize| {
             let mut c = pos.clone();
             game.apply(&mut c, k).expect("legal");
-            let now = margin(&game, &c) * if c.to_move == pos.to_move { 1 } else { -1 };
-            let after = if c.over {
+            let now = margin(&game, &c) * if c.to_move() == pos.to_move() { 1 } else { -1 };
+            let after = if c.is_over() {
                 0
             } else {
                 let v = i64::from(db.value(&c).expect("in the databases"));
-                if c.to_move == pos.to_move { v } else { -v }
+                if c.to_move() == pos.to_move() { v } else { -v }
             };
             now + after - margin(&game, &pos)
         };
@@ -396,7 +396,7 @@ fn the_search_players_with_databases_play_a_best_move_in_every_database_position
     use sowlang::players::{self, Spec};
     use sowlang::search::{alphabeta, mcts};
     let game = kalah(3, 2);
-    let db = in_memory(&game, game.total).expect("served");
+    let db = in_memory(&game, game.total_seeds()).expect("served");
     let specs = [
         Spec::AlphaBeta(alphabeta::Limits { depth: 1, time: None }),
         Spec::Mcts(mcts::Budget { playouts: 20, time: None }),
@@ -412,22 +412,22 @@ fn the_search_players_with_databases_play_a_best_move_in_every_database_position
         let keeps = |k: usize| {
             let mut c = pos.clone();
             game.apply(&mut c, k).expect("legal");
-            let now = if c.to_move == pos.to_move {
+            let now = if c.to_move() == pos.to_move() {
                 margin(&game, &c)
             } else {
                 -margin(&game, &c)
             };
-            let after = if c.over {
+            let after = if c.is_over() {
                 0
             } else {
                 i64::from(db.value(&c).expect("in the databases"))
             };
-            now + if c.to_move == pos.to_move { after } else { -after }
+            now + if c.to_move() == pos.to_move() { after } else { -after }
         };
         let best = margin(&game, &pos) + i64::from(db.value(&pos).expect("in the databases"));
         for spec in specs {
             let chosen = players::choose_with(&game, &pos, spec, false, &mut rng, Some(&db)).expect("a move");
-            assert_eq!(keeps(chosen.pit), best, "{spec}: {:?} {}", &pos.board.cells[..], pos.to_move.name());
+            assert_eq!(keeps(chosen.pit), best, "{spec}: {:?} {}", pos.seeds(), pos.to_move().name());
             let words = if best > 0 {
                 format!("wins by {best} with best play")
             } else if best == 0 {
@@ -485,7 +485,7 @@ fn visited(game: &Game, games: u64, seed: u64) -> Vec<Position> {
         game.settle_start(&mut pos);
         for _ in 0..300 {
             let moves = game.legal_moves(&pos);
-            if pos.over || moves.is_empty() {
+            if pos.is_over() || moves.is_empty() {
                 break;
             }
             out.push(pos.clone());
@@ -529,7 +529,7 @@ fn the_fast_successors_are_the_general_engine_s_moves_and_positions() {
                     (k, c)
                 })
                 .collect();
-            assert_eq!(out, expected, "{name}: {:?}", pos.board.cells);
+            assert_eq!(out, expected, "{name}: {:?}", pos.seeds());
             fast += 1;
         }
         if fast > 0 {
@@ -547,7 +547,7 @@ fn databases_and_proofs_are_the_same_with_the_fast_form_and_without() {
         let game = kalah(pits, seeds);
         assert!(game.has_fast_form());
         let general = game.without_fast_form();
-        let upto = game.total.min(10);
+        let upto = game.total_seeds().min(10);
         let (fast_db, general_db) = (in_memory(&game, upto).expect("served"), in_memory(&general, upto).expect("served"));
         for n in 0..=upto {
             assert_eq!(

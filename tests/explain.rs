@@ -7,16 +7,12 @@ use std::path::Path;
 use std::process::Command;
 
 fn sheet(path: &Path, text: Option<&str>) -> (String, String, Vec<String>) {
-    let mut sources = sowlang::diagnostic::Sources::default();
-    let program = match text {
-        Some(t) => sowlang::check::load_text(path, t.to_string(), &mut sources),
-        None => sowlang::check::load(path, &mut sources),
+    let s = match text {
+        Some(t) => sowlang::rule_sheet_text(path, t, &[]),
+        None => sowlang::rule_sheet(path, &[]),
     }
-    .unwrap_or_else(|d| panic!("{}: {d:?}", path.display()));
-    let checked = sowlang::check::check(program, &[]).unwrap_or_else(|d| panic!("{}: {d:?}", path.display()));
-    let game = sowlang::compile::compile(&checked);
-    let s = sowlang::cli::explain::explain(&checked, &game, &sources);
-    (s.markdown(), s.html(), sowlang::cli::explain::rule_names(&checked))
+    .unwrap_or_else(|f| panic!("{}: {f}", path.display()));
+    (s.markdown().to_string(), s.html().to_string(), s.rule_names().to_vec())
 }
 
 #[test]

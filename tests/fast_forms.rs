@@ -62,7 +62,7 @@ fn agree(fast: &sowlang::Game, games: u64, plies: u32, what: &str) -> u64 {
             assert_eq!(pa, pb, "{what}: game {seed} move {ply}: the playouts differ");
             assert_eq!(a, b, "{what}: game {seed} after move {ply}: the positions differ");
             moves += u64::from(pa.plies);
-            if a.over || pa.plies == 0 {
+            if a.is_over() || pa.plies == 0 {
                 break;
             }
         }
@@ -193,7 +193,7 @@ fn limit_game(laps: u32) -> String {
 /// a pit that holds seeds but whose move is not legal (its relay goes on past twelve laps).
 #[test]
 fn the_invented_relay_game_meets_long_relays_captures_that_end_them_and_endless_moves() {
-    use sowlang::engine::Event;
+    use sowlang::Event;
     let game = crate::support::invented(&format!(
         r#"game "relay" board {{ pits 3 seeds 5 stores captures }} first south
            sow {{ direction ccw skip origin relay when last.count > 1 relay limit 12 }} {RELAY_RULES}"#
@@ -203,11 +203,11 @@ fn the_invented_relay_game_meets_long_relays_captures_that_end_them_and_endless_
         let mut rng = StdRng::seed_from_u64(seed);
         let mut pos = game.initial(None);
         game.settle_start(&mut pos);
-        while !pos.over {
+        while !pos.is_over() {
             let legal = game.legal_moves(&pos);
-            let filled = (1..=3).filter(|&k| pos.board.cells[pos.to_move as usize * 3 + k - 1] > 0).count();
+            let filled = (1..=3).filter(|&k| pos.seeds()[pos.to_move() as usize * 3 + k - 1] > 0).count();
             // Moves left out for starving the opponent are not counted.
-            if pos.board.cells[(1 - pos.to_move as usize) * 3..][..3].iter().sum::<u32>() > 0 {
+            if pos.seeds()[(1 - pos.to_move() as usize) * 3..][..3].iter().sum::<u32>() > 0 {
                 endless += filled - legal.len();
             }
             let Some(&k) = legal.get(rand::Rng::gen_range(&mut rng, 0..legal.len().max(1))) else {
@@ -263,14 +263,14 @@ fn a_move_whose_relay_goes_past_the_limit_is_not_legal_in_the_fast_form_either()
         for &k in &legal {
             let mut pos = start.clone();
             general.apply(&mut pos, k).expect("legal");
-            assert_eq!(&pos.board.cells[..], &by_pit[k - 1][..], "south {k}, {laps} laps");
+            assert_eq!(pos.seeds(), &by_pit[k - 1][..], "south {k}, {laps} laps");
         }
         // The fast form's random moves from the position are the legal ones, each drawn.
         let mut reached = Vec::new();
         for seed in 0..64 {
             let mut pos = start.clone();
             fast.random_playout(&mut pos, &mut StdRng::seed_from_u64(seed), 1);
-            let cells = pos.board.cells.to_vec();
+            let cells = pos.seeds().to_vec();
             let k = by_pit.iter().position(|b| *b == cells).expect("a board worked out above") + 1;
             if !reached.contains(&k) {
                 reached.push(k);

@@ -46,7 +46,7 @@ fn play(game: &sowlang::Game, what: &str, rng: &mut StdRng, moves: usize) {
     let total = game.seed_total(&pos);
     for _ in 0..moves {
         let legal = game.legal_moves(&pos);
-        if pos.over || legal.is_empty() {
+        if pos.is_over() || legal.is_empty() {
             break;
         }
         let k = legal[rng.gen_range(0..legal.len())];

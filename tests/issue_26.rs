@@ -5,7 +5,7 @@
 use std::process::Command;
 
 use serde_json::json;
-use sowlang::engine::{Event, MoveError};
+use sowlang::{Event, MoveError};
 
 use crate::support::{invented, json_of, root, scratch};
 
@@ -25,8 +25,8 @@ fn issue_26_a_start_where_only_the_player_to_move_is_blocked_passes_first() {
     let g = invented(BLOCKED_AT_THE_START);
     let mut pos = g.initial(None);
     g.settle_start(&mut pos);
-    assert!(!pos.over, "the game is not over: {:?}", pos.ended_by);
-    assert_eq!(pos.to_move, sowlang::Player::North);
+    assert!(!pos.is_over(), "the game is not over: {:?}", pos.ended_by());
+    assert_eq!(pos.to_move(), sowlang::Player::North);
     assert_eq!(g.legal_moves(&pos), [1, 2]);
     // A position given to start from (`run --from`) is settled the same way.
     let from = root().join("target").join("issue_26_blocked.json");
@@ -59,9 +59,9 @@ fn issue_26_a_start_where_only_the_player_to_move_is_blocked_passes_first() {
     );
     let mut pos = g.initial(None);
     g.settle_start(&mut pos);
-    assert!(pos.over);
-    assert_eq!(pos.ended_by.as_deref(), Some("neither can move"));
-    assert_eq!(pos.to_move, sowlang::Player::South);
+    assert!(pos.is_over());
+    assert_eq!(pos.ended_by(), Some("neither can move"));
+    assert_eq!(pos.to_move(), sowlang::Player::South);
 }
 
 /// Round 1: north opens and sows north 1's two seeds into north 2 and south 1, taking south 1's three;
@@ -89,8 +89,8 @@ rounds {
     let mut pos = g.initial(None);
     g.settle_start(&mut pos);
     let events = g.apply_traced(&mut pos, 1).expect("north 1");
-    assert_eq!(pos.round, 2);
-    assert_eq!(pos.opener, sowlang::Player::South);
+    assert_eq!(pos.round(), 2);
+    assert_eq!(pos.opener(), sowlang::Player::South);
     assert!(
         events.iter().any(|e| matches!(
             e,
@@ -101,10 +101,10 @@ rounds {
         )),
         "south passes at the start of round 2: {events:?}"
     );
-    assert_eq!(pos.to_move, sowlang::Player::North, "the round is not stuck");
+    assert_eq!(pos.to_move(), sowlang::Player::North, "the round is not stuck");
     assert_eq!(g.legal_moves(&pos), [1]);
     g.apply(&mut pos, 1).expect("north 1");
-    assert!(pos.over);
+    assert!(pos.is_over());
 }
 
 fn sowlang(args: &[&str]) -> (String, String, i32) {
@@ -136,7 +136,7 @@ fn issue_26_move_numbers_past_the_board_are_refused_not_wrapped() {
             }
             other => panic!("move {k} was {other:?}"),
         }
-        assert_eq!(pos.ply, 0, "nothing was played");
+        assert_eq!(pos.ply(), 0, "nothing was played");
         assert_eq!(oware.read_move(&pos, &k.to_string()), Some(k));
     }
     let (out, err, code) = sowlang(&["run", "variants/oware.sow", "--moves", "257"]);
@@ -255,7 +255,7 @@ fn issue_26_a_relay_that_ends_after_many_laps_is_legal_and_one_that_loops_is_sai
     // player taking the seeds of their own row.
     let moved: Vec<_> = events.iter().filter(|e| matches!(e, Event::MoveSeeds { .. })).collect();
     assert_eq!(moved.len(), 3200);
-    assert!(pos.over);
+    assert!(pos.is_over());
     assert_eq!(json_of(&g, &pos)["stores"], json!({"south": 1, "north": 1600}));
     // Under the default limit of 1,000 laps the move is refused, and said not to have been seen to
     // loop: it might end later.
@@ -484,27 +484,23 @@ end "no move" when no_moves remaining owner
 #[test]
 fn issue_26_jodu_forfeits_the_seeds_of_a_player_who_could_feed_and_did_not() {
     let jodu = sowlang::load_game(&root().join("variants/jodu.sow"), &[]).expect("jodu").game;
-    let mut pos = sowlang::position::from_json(
-        &jodu,
-        r#"{"pits":{"south":[0,0,0,0,2,1],"north":[0,0,0,0,0,0]},"stores":{"south":17,"north":16},"to_move":"south"}"#,
-    )
-    .expect("position");
+    let mut pos = jodu
+        .position_from_json(r#"{"pits":{"south":[0,0,0,0,2,1],"north":[0,0,0,0,0,0]},"stores":{"south":17,"north":16},"to_move":"south"}"#)
+        .expect("position");
     jodu.settle_start(&mut pos);
     // South 6 feeds north (north 1); south 5 (2 seeds) only reaches south 6 and north 1... south 5
     // sows south 6 and north 1: it feeds too. Both feed; the position after a non-feeding move is
     // below.
     assert_eq!(jodu.legal_moves(&pos), [5, 6]);
-    let mut pos = sowlang::position::from_json(
-        &jodu,
-        r#"{"pits":{"south":[0,0,0,1,0,1],"north":[0,0,0,0,0,0]},"stores":{"south":17,"north":17},"to_move":"south"}"#,
-    )
-    .expect("position");
+    let mut pos = jodu
+        .position_from_json(r#"{"pits":{"south":[0,0,0,1,0,1],"north":[0,0,0,0,0,0]},"stores":{"south":17,"north":17},"to_move":"south"}"#)
+        .expect("position");
     jodu.settle_start(&mut pos);
     // South 4 sows into south 5: north stays empty, while south 6 would have fed north 1.
     assert_eq!(jodu.legal_moves(&pos), [4, 6], "oware.sow's `feeding required` would list only 6");
     jodu.apply(&mut pos, 4).expect("a move that does not feed is played");
-    assert!(pos.over);
-    assert_eq!(pos.ended_by.as_deref(), Some("feeding penalty"));
+    assert!(pos.is_over());
+    assert_eq!(pos.ended_by(), Some("feeding penalty"));
     assert_eq!(json_of(&jodu, &pos)["stores"], json!({"south": 17, "north": 19}));
 }
 
@@ -599,19 +595,20 @@ fn issue_26_a_player_may_pass_while_the_rules_allow_it() {
     assert_eq!(json_of(&g, &pos)["stores"], json!({"south": 2, "north": 0}));
     let listed: Vec<String> = g.legal_moves(&pos).iter().map(|&k| g.name_move(&pos, k)).collect();
     assert_eq!(listed, ["2", "3", "pass"]);
-    let board = pos.board.clone();
+    let board = pos.seeds().to_vec();
     let events = g.apply_traced(&mut pos, g.pass_move()).expect("north passes");
     assert!(matches!(events.as_slice(), [Event::Pass { chosen: true, .. }, ..]), "{events:?}");
     assert_eq!(g.narrate(&events)[0], "north passes");
-    assert_eq!(pos.board, board, "no seed moves");
-    assert_eq!(pos.to_move, sowlang::Player::South);
+    assert_eq!(pos.seeds(), board, "no seed moves");
+    assert_eq!(pos.to_move(), sowlang::Player::South);
     assert_eq!(json_of(&g, &pos)["ply"], 2);
     // South is ahead: no pass.
     let listed: Vec<String> = g.legal_moves(&pos).iter().map(|&k| g.name_move(&pos, k)).collect();
     assert_eq!(listed, ["1", "2"]);
     // The position JSON lists the pass by name where it is allowed.
-    let mut back = pos.clone();
-    back.to_move = sowlang::Player::North;
+    let mut north_to_move = g.position_to_json(&pos);
+    north_to_move["to_move"] = json!("north");
+    let back = g.position_from_json(&north_to_move.to_string()).expect("a position of this board");
     assert_eq!(json_of(&g, &back)["legal_moves"], json!(["2", "3", "pass"]));
 }
 

@@ -10,7 +10,7 @@ use serde_json::json;
 use sowlang::{Game, Position};
 
 fn from(game: &Game, position: serde_json::Value) -> Position {
-    let mut pos = sowlang::position::from_json(game, &position.to_string()).expect("a position of this board");
+    let mut pos = game.position_from_json(&position.to_string()).expect("a position of this board");
     game.settle_start(&mut pos);
     pos
 }
@@ -110,12 +110,15 @@ fn the_trace_tells_when_a_rule_changes_memory() {
 fn memory_round_trips_through_the_position_json() {
     let g = game(OPENINGS);
     let pos = played(&g, &[2, 2]);
-    let text = serde_json::to_string(&sowlang::position::to_json(&g, &pos)).expect("json");
-    let back = sowlang::position::from_json(&g, &text).expect("reads back");
-    assert_eq!(back.board, pos.board);
-    assert_eq!((back.to_move, back.ply), (pos.to_move, pos.ply));
+    let text = g.position_to_json(&pos).to_string();
+    let back = g.position_from_json(&text).expect("reads back");
+    assert_eq!(
+        (back.seeds(), back.claimed(), back.closed()),
+        (pos.seeds(), pos.claimed(), pos.closed())
+    );
+    assert_eq!((back.to_move(), back.ply()), (pos.to_move(), pos.ply()));
     assert_eq!(g.hash(&back), g.hash(&pos));
-    assert_eq!(serde_json::to_string(&sowlang::position::to_json(&g, &back)).expect("json"), text);
+    assert_eq!(g.position_to_json(&back).to_string(), text);
 
     let partial = from(
         &g,
@@ -131,8 +134,7 @@ fn memory_round_trips_through_the_position_json() {
     g.apply(&mut p, 2).expect("legal");
     assert_eq!(json_of(&g, &p)["stores"], json!({"south": 0, "north": 2}));
 
-    let unknown = sowlang::position::from_json(
-        &g,
+    let unknown = g.position_from_json(
         &json!({"pits": {"south": [1, 1], "north": [1, 1]}, "stores": {"south": 0, "north": 0}, "to_move": "south",
                 "memory": {"opend": {"south": 1, "north": 1}}})
         .to_string(),
@@ -323,12 +325,12 @@ fn whole_games_keep_the_limits() {
         let Some(&k) = moves.get(ply % moves.len().max(1)) else { break };
         g.apply(&mut pos, k).expect("legal");
         assert_eq!(g.seed_total(&pos), total);
-        let owned = |p: sowlang::Player| pos.board.claimed.iter().filter(|&&c| c == Some(p)).count();
+        let owned = |p: sowlang::Player| pos.claimed().iter().filter(|&&c| c == Some(p)).count();
         assert!(owned(sowlang::Player::South) <= 1 && owned(sowlang::Player::North) <= 1);
         for row in [0..4, 4..8] {
-            assert_eq!(pos.board.claimed[row.end - 1], None, "the last pit of a row stays its own");
+            assert_eq!(pos.claimed()[row.end - 1], None, "the last pit of a row stays its own");
         }
-        if pos.over {
+        if pos.is_over() {
             break;
         }
     }

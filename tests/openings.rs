@@ -89,7 +89,8 @@ fn a_move_that_leaves_every_seed_where_it_was_is_not_legal() {
     let g = game(&ARRANGE.replace("where pit != origin", ""));
     let mut pos = play(&g, &[]);
     assert_eq!(names(&g, &pos), ["1:2", "1:3", "2:1", "2:3", "3:1", "3:2"], "never a pit to itself");
-    let to_itself = 1 | (0 << sowlang::engine::CHOICE_SHIFT);
+    // Pit 1 with the first answer (pit 1 itself): the answer 0 adds nothing to the pit's number.
+    let to_itself = 1;
     let err = g.apply(&mut pos, to_itself).expect_err("a seed from pit 1 to pit 1 is no move");
     assert!(err.to_string().contains("leave every seed where it is"), "{err}");
     // An empty pit has no seed to move: after 1:2 and 1:3 south's pit 1 is empty.
@@ -162,15 +163,12 @@ fn a_placing_phase_opens_every_round() {
 fn round_ply_goes_through_the_position_json() {
     let g = game(EVERY_ROUND);
     let pos = played(&g, &[1, 2, 2, 1, 1, 2]);
-    let text = serde_json::to_string(&sowlang::position::to_json(&g, &pos)).expect("json");
-    let back = sowlang::position::from_json(&g, &text).expect("reads back");
+    let text = g.position_to_json(&pos).to_string();
+    let back = g.position_from_json(&text).expect("reads back");
     assert_eq!(json(&g, &back)["round_ply"], json!(1));
     assert_eq!(names(&g, &back), ["1", "2"], "still placing: either pit, empty or not");
     let wrong = text.replace("\"round_ply\":1", "\"round_ply\":7");
-    assert!(
-        sowlang::position::from_json(&g, &wrong).is_err(),
-        "more moves in the round than in the game"
-    );
+    assert!(g.position_from_json(&wrong).is_err(), "more moves in the round than in the game");
 }
 
 /// The board `sowlang run` draws after `moves` of the game `text`.

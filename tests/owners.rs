@@ -194,9 +194,9 @@ fn random_games_keep_their_seeds_and_their_move_names() {
             let mut pos = g.initial(None);
             g.settle_start(&mut pos);
             let total = g.seed_total(&pos);
-            while !pos.over && pos.ply < 400 {
+            while !pos.is_over() && pos.ply() < 400 {
                 let moves = g.legal_moves(&pos);
-                assert!(!moves.is_empty(), "{name} game {seed}: no move and not over at ply {}", pos.ply);
+                assert!(!moves.is_empty(), "{name} game {seed}: no move and not over at ply {}", pos.ply());
                 for k in 1..=g.move_count() {
                     if !moves.contains(&k) {
                         assert!(
@@ -209,7 +209,7 @@ fn random_games_keep_their_seeds_and_their_move_names() {
                 assert_eq!(g.parse_move(&g.move_name(k)), Some(k), "{name}: the name of {k} reads back");
                 g.apply(&mut pos, k)
                     .unwrap_or_else(|e| panic!("{name} game {seed}: listed {k} refused: {e}"));
-                assert_eq!(g.seed_total(&pos), total, "{name} game {seed}: seeds at ply {}", pos.ply);
+                assert_eq!(g.seed_total(&pos), total, "{name} game {seed}: seeds at ply {}", pos.ply());
             }
         }
     }

@@ -36,16 +36,16 @@ fn wins(game: &Game, player: Spec, opponent: Spec, games: u64, seed: u64) -> (u6
             };
             let played = play_game(game, &m, |_, _, _| {});
             let won = matches!(
-                (played.pos.winner, seat),
+                (played.pos.winner(), seat),
                 (Some(Outcome::South), Player::South) | (Some(Outcome::North), Player::North)
             );
             let how = format!(
                 "game {i}: {} as {}, {:?} after {} plies ({:?}, capped {})",
                 player,
                 seat.name(),
-                played.pos.winner,
-                played.pos.ply,
-                played.pos.ended_by,
+                played.pos.winner(),
+                played.pos.ply(),
+                played.pos.ended_by(),
                 played.capped
             );
             (won, seat, how)
@@ -269,10 +269,10 @@ fn players_with_endgame_databases_against_the_same_players_without() {
         let target = rng.gen_range(15..=20);
         loop {
             let moves = game.legal_moves(&pos);
-            if pos.over || moves.is_empty() {
+            if pos.is_over() || moves.is_empty() {
                 break;
             }
-            if pos.board.cells[..pits].iter().sum::<u32>() <= target {
+            if pos.seeds()[..pits].iter().sum::<u32>() <= target {
                 starts.push(pos.clone());
                 break;
             }
@@ -292,8 +292,8 @@ fn players_with_endgame_databases_against_the_same_players_without() {
             .map(|(i, start, knows)| {
                 let mut rng = StdRng::seed_from_u64(i as u64);
                 let mut pos = start.clone();
-                while !pos.over {
-                    let db = (pos.to_move == knows).then_some(&db);
+                while !pos.is_over() {
+                    let db = (pos.to_move() == knows).then_some(&db);
                     let Some(c) = choose_with(&game, &pos, spec, false, &mut rng, db) else {
                         break;
                     };
@@ -301,7 +301,7 @@ fn players_with_endgame_databases_against_the_same_players_without() {
                 }
                 let s = game.scores(&pos);
                 let margin = i64::from(s[knows.index()]) - i64::from(s[knows.other().index()]);
-                (margin, pos.winner.unwrap_or(Outcome::Draw), knows)
+                (margin, pos.winner().unwrap_or(Outcome::Draw), knows)
             })
             .collect();
         let won = |o: Outcome, p: Player| matches!((o, p), (Outcome::South, Player::South) | (Outcome::North, Player::North));

@@ -26,14 +26,14 @@ fn round_game(pits: usize, end: &str, rounds: &str) -> Game {
 /// The position after `moves` from the position JSON `from`, with its seed total checked against
 /// the start's: no rule may create or destroy a seed.
 fn play(game: &Game, from: Value, moves: &[usize]) -> Value {
-    let mut pos: Position = sowlang::position::from_json(game, &from.to_string()).expect("a valid position");
+    let mut pos: Position = game.position_from_json(&from.to_string()).expect("a valid position");
     let total = game.seed_total(&pos);
     game.settle_start(&mut pos);
     for &k in moves {
         game.apply(&mut pos, k).expect("a legal move");
         assert_eq!(game.seed_total(&pos), total, "a seed was created or lost");
     }
-    serde_json::to_value(sowlang::position::to_json(game, &pos)).expect("json")
+    game.position_to_json(&pos)
 }
 
 /// The brink of the round's end on a board of `pits` pits a row: south [1, 0, ..], north empty,
@@ -292,7 +292,7 @@ fn the_end_of_a_game_tells_the_seeds_split_from_those_left_out() {
          end \"stuck\" when seeds(to_move) == 0 remaining split from row(south) where pit.number <= 3\n",
     );
     let from = json!({"pits": {"south": [1, 2, 0, 4], "north": [0, 0, 0, 0]}, "stores": {"south": 0, "north": 0}, "to_move": "south"});
-    let mut pos = sowlang::position::from_json(&g, &from.to_string()).expect("a valid position");
+    let mut pos = g.position_from_json(&from.to_string()).expect("a valid position");
     let events = g.apply_traced(&mut pos, 1).expect("legal");
     assert_eq!(
         g.narrate(&events).last().expect("a line"),
@@ -323,13 +323,13 @@ fn players_place_their_seeds_one_at_a_time() {
     for k in [1, 3, 1, 3] {
         g.apply(&mut pos, k).expect("a legal placement");
     }
-    let placed = serde_json::to_value(sowlang::position::to_json(&g, &pos)).expect("json");
+    let placed = g.position_to_json(&pos);
     assert_eq!(placed["pits"]["south"], json!([2, 0, 0]));
     assert_eq!(placed["pits"]["north"], json!([0, 0, 2]));
     assert_eq!(placed["stores"], json!({"south": 0, "north": 0}));
     // The phase is over: south's pit 1 is sown as usual, into south 2 and 3.
     g.apply(&mut pos, 1).expect("an ordinary move");
-    let sown = serde_json::to_value(sowlang::position::to_json(&g, &pos)).expect("json");
+    let sown = g.position_to_json(&pos);
     assert_eq!(sown["pits"]["south"], json!([0, 1, 1]));
     // Without `relay never`, south's second placement relays: pit 1 (2 seeds) is sown into pits 2
     // and 3.
@@ -338,7 +338,7 @@ fn players_place_their_seeds_one_at_a_time() {
     for k in [1, 3, 1] {
         relaying.apply(&mut pos, k).expect("a legal placement");
     }
-    let after = serde_json::to_value(sowlang::position::to_json(&relaying, &pos)).expect("json");
+    let after = relaying.position_to_json(&pos);
     assert_eq!(after["pits"]["south"], json!([0, 1, 1]));
 }
 
@@ -376,7 +376,7 @@ fn every_set_up_keeps_every_seed() {
             let mut rounds_seen = 1;
             for _ in 0..2000 {
                 let moves = g.legal_moves(&pos);
-                if pos.over || moves.is_empty() {
+                if pos.is_over() || moves.is_empty() {
                     break;
                 }
                 seed ^= seed << 13;
@@ -385,9 +385,9 @@ fn every_set_up_keeps_every_seed() {
                 g.apply(&mut pos, moves[(seed % moves.len() as u64) as usize])
                     .expect("a legal move");
                 assert_eq!(g.seed_total(&pos), total, "{setup}: a seed was created or lost");
-                rounds_seen = rounds_seen.max(pos.round);
+                rounds_seen = rounds_seen.max(pos.round());
             }
-            assert!(pos.over || rounds_seen > 1, "{setup}: the game went nowhere");
+            assert!(pos.is_over() || rounds_seen > 1, "{setup}: the game went nowhere");
         }
     }
 }
@@ -413,7 +413,7 @@ fn rounds_on_a_ring_owned_by_nobody_fill_its_empty_pits_in_turn() {
     let g = game(SHARED_RING_ROUNDS);
     let json_in = json!({"pits": {"south": [], "north": [], "shared": [0, 0, 0, 1, 1]},
                          "stores": {"south": 3, "north": 5}, "to_move": "south"});
-    let mut pos = sowlang::position::from_json(&g, &json_in.to_string()).expect("a position of this board");
+    let mut pos = g.position_from_json(&json_in.to_string()).expect("a position of this board");
     g.settle_start(&mut pos);
     let events = g.apply_traced(&mut pos, g.parse_move("s4").expect("a pit")).expect("a legal move");
     let told = g.narrate(&events).join("\n");

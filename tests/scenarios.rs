@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use sowlang::{Override, load_game, position};
+use sowlang::{Override, load_game};
 
 struct Scenario {
     variant: String,
@@ -97,7 +97,9 @@ fn run(path: &Path) -> String {
     });
     let game = &loaded.game;
     let mut pos = match &sc.from {
-        Some(json) => position::from_json(game, json).unwrap_or_else(|d| panic!("{}: bad from: {}", path.display(), d.message)),
+        Some(json) => game
+            .position_from_json(json)
+            .unwrap_or_else(|d| panic!("{}: bad from: {}", path.display(), d.message)),
         None => game.initial(None),
     };
     game.settle_start(&mut pos);
@@ -137,7 +139,7 @@ fn run(path: &Path) -> String {
             path.display()
         );
     }
-    let got = serde_json::to_value(position::to_json(game, &pos)).expect("json");
+    let got = game.position_to_json(&pos);
     let mut failures = Vec::new();
     for (key, want) in &sc.expects {
         let want: Value = serde_json::from_str(want)

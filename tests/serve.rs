@@ -122,7 +122,7 @@ fn library_position(file: &str, moves: &[usize]) -> Value {
     for &k in moves {
         game.apply(&mut pos, k).expect("legal");
     }
-    serde_json::to_value(sowlang::position::to_json(game, &pos)).expect("JSON")
+    game.position_to_json(&pos)
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn bad_moves_are_refused_and_change_nothing() {
     let game = &loaded.game;
     let mut pos = game.initial(None);
     let mut moves = Vec::new();
-    while !pos.over {
+    while !pos.is_over() {
         let k = game.legal_moves(&pos)[0];
         game.apply(&mut pos, k).expect("legal");
         moves.push(k);
@@ -432,7 +432,7 @@ fn computer_players_and_hints() {
     let mut pos = game.initial(None);
     let mut moves = Vec::new();
     let capture = loop {
-        assert!(!pos.over && moves.len() < 300, "some move of the game captures");
+        assert!(!pos.is_over() && moves.len() < 300, "some move of the game captures");
         let legal = game.legal_moves(&pos);
         let found = legal.iter().find_map(|&k| {
             let mut next = pos.clone();
@@ -440,7 +440,7 @@ fn computer_players_and_hints() {
             let seeds: u32 = events
                 .iter()
                 .map(|e| match e {
-                    sowlang::engine::Event::Take { seeds, to, .. } if *to == pos.to_move => *seeds,
+                    sowlang::Event::Take { seeds, to, .. } if *to == pos.to_move() => *seeds,
                     _ => 0,
                 })
                 .sum();
@@ -531,7 +531,7 @@ fn no_computer_move_or_hint_after_the_end() {
     let game = &loaded.game;
     let mut pos = game.initial(None);
     let mut moves = Vec::new();
-    while !pos.over {
+    while !pos.is_over() {
         let legal = game.legal_moves(&pos);
         let k = legal[legal.len() - 1];
         game.apply(&mut pos, k).expect("legal");

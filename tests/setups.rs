@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::support::{invented as game, json_of, scratch};
 use serde_json::{Value, json};
-use sowlang::check::Override;
+use sowlang::Override;
 
 /// The pits of the start position, south's and north's, as the position JSON shows them.
 fn start(game: &sowlang::Game) -> Value {
@@ -193,7 +193,7 @@ fn middle_names_no_row_on_a_side_of_two() {
 
 /// The position after `moves` from the position JSON `from`, every seed kept.
 fn play_from(game: &sowlang::Game, from: Value, moves: &[usize]) -> Value {
-    let mut pos = sowlang::position::from_json(game, &from.to_string()).expect("a valid position");
+    let mut pos = game.position_from_json(&from.to_string()).expect("a valid position");
     let total = game.seed_total(&pos);
     game.settle_start(&mut pos);
     for &k in moves {
@@ -357,7 +357,7 @@ fn a_round_set_up_by_moves_leaves_the_seeds_in_the_stores() {
     assert_eq!(after["round"], json!(2));
     assert_eq!(after["pits"], json!({"south": [0, 0, 0], "north": [0, 0, 0]}));
     assert_eq!(after["stores"], json!({"south": 5, "north": 11}));
-    let mut pos = sowlang::position::from_json(&g, &from.to_string()).expect("a valid position");
+    let mut pos = g.position_from_json(&from.to_string()).expect("a valid position");
     g.settle_start(&mut pos);
     g.apply(&mut pos, 2).expect("legal");
     assert_eq!(super::support::move_names(&g, &pos), ["1", "2", "3"]);

@@ -7,7 +7,7 @@
 use super::support::{after, invented as game, json_of, played};
 
 use serde_json::json;
-use sowlang::engine::Event;
+use sowlang::Event;
 use sowlang::{Game, Position};
 
 /// The pits of both rows and the two stores, as the position JSON has them.
@@ -168,7 +168,7 @@ rounds {{
     let mut v = json_of(&g, &played(&g, &[]));
     v["pits"] = json!({"south": [1, 0, 0], "north": [2, 4, 3]});
     v["closed"] = json!({"south": [false, false, true], "north": [false, false, false]});
-    let mut pos = sowlang::position::from_json(&g, &v.to_string()).expect("a position of this board");
+    let mut pos = g.position_from_json(&v.to_string()).expect("a position of this board");
     g.settle_start(&mut pos);
     (g, pos)
 }
@@ -245,7 +245,7 @@ fn a_series_including_stores_takes_the_store_on_its_way() {
                       "stores": {"south": 0, "north": 2}, "to_move": "south"});
     let run = |text: &str| {
         let g = game(text);
-        let pos = sowlang::position::from_json(&g, &from.to_string()).expect("a position of this board");
+        let pos = g.position_from_json(&from.to_string()).expect("a position of this board");
         after_from(&g, pos, 3)
     };
     let v = run(THROUGH_THE_STORE);
@@ -276,7 +276,7 @@ end "no move" when no_moves remaining owner
 "#;
 
 fn from_position(g: &Game, v: serde_json::Value) -> Position {
-    let mut pos = sowlang::position::from_json(g, &v.to_string()).expect("a position of this board");
+    let mut pos = g.position_from_json(&v.to_string()).expect("a position of this board");
     g.settle_start(&mut pos);
     pos
 }
@@ -303,7 +303,7 @@ fn a_store_pit_is_sown_as_a_pit_of_the_track_and_is_no_move() {
     // A position that puts seeds in the store pit's place is refused: they are the store's.
     let bad = json!({"pits": {"south": [1, 0, 0, 2], "north": [0, 0, 0, 0]},
                      "stores": {"south": 0, "north": 0}, "to_move": "south"});
-    let refused = sowlang::position::from_json(&g, &bad.to_string()).expect_err("refused");
+    let refused = g.position_from_json(&bad.to_string()).expect_err("refused");
     assert!(refused.message.contains("south's pit 4 is south's store"), "{}", refused.message);
 }
 
@@ -359,8 +359,8 @@ fn random_games_with_store_pits_keep_their_seeds_and_end() {
     for seed in 0..200 {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut pos = played(&g, &[]);
-        while !pos.over {
-            assert!(pos.ply < 2000, "game {seed} reached 2000 plies");
+        while !pos.is_over() {
+            assert!(pos.ply() < 2000, "game {seed} reached 2000 plies");
             let moves = g.legal_moves(&pos);
             assert!(!moves.contains(&4), "game {seed}: the store pit listed as a move");
             let k = moves[rng.gen_range(0..moves.len())];
@@ -416,7 +416,7 @@ end "no move" when no_moves remaining owner
     );
     let from = json!({"pits": {"south": [0, 0, 2], "north": [1, 1, 1]},
                       "stores": {"south": 0, "north": 2}, "to_move": "south"});
-    let pos = sowlang::position::from_json(&g, &from.to_string()).expect("a position of this board");
+    let pos = g.position_from_json(&from.to_string()).expect("a position of this board");
     let v = after_from(&g, pos, 3);
     assert_eq!(board(&v), (json!([0, 0, 0]), json!([0, 1, 1]), json!(3), json!(2)));
 }

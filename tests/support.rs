@@ -56,7 +56,7 @@ pub fn played(game: &sowlang::Game, moves: &[usize]) -> sowlang::Position {
 
 /// A position as the position JSON shows it.
 pub fn json_of(game: &sowlang::Game, pos: &sowlang::Position) -> serde_json::Value {
-    serde_json::to_value(sowlang::position::to_json(game, pos)).expect("json")
+    game.position_to_json(pos)
 }
 
 /// The position JSON after `moves` from the start.

@@ -19,7 +19,7 @@ fn with_closed(g: &Game, south: serde_json::Value, north: serde_json::Value, nor
     v["pits"] = json!({"south": south, "north": north});
     let closed: Vec<bool> = (1..=7).map(|n| north_closed.contains(&n)).collect();
     v["closed"] = json!({"south": vec![false; 7], "north": closed});
-    let mut pos = sowlang::position::from_json(g, &v.to_string()).expect("a position of this board");
+    let mut pos = g.position_from_json(&v.to_string()).expect("a position of this board");
     g.settle_start(&mut pos);
     pos
 }
@@ -74,7 +74,7 @@ fn pallanguzhi_pasu_goes_to_the_rows_owner() {
 
 /// A position of `g` from a position JSON (pits, stores, player to move), settled as a start.
 fn from(g: &Game, v: serde_json::Value) -> Position {
-    let mut pos = sowlang::position::from_json(g, &v.to_string()).expect("a position of this board");
+    let mut pos = g.position_from_json(&v.to_string()).expect("a position of this board");
     g.settle_start(&mut pos);
     pos
 }
@@ -503,14 +503,14 @@ fn igisoro_match_random_matches_keep_the_seeds_and_end() {
     for seed in 0..40 {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut pos = played(&g, &[]);
-        while !pos.over {
-            assert!(pos.ply < 5000, "match {seed} reached 5000 plies");
+        while !pos.is_over() {
+            assert!(pos.ply() < 5000, "match {seed} reached 5000 plies");
             let moves = g.legal_moves(&pos);
-            assert!(!moves.is_empty(), "match {seed}: no move at ply {} and not over", pos.ply);
+            assert!(!moves.is_empty(), "match {seed}: no move at ply {} and not over", pos.ply());
             let k = moves[rng.gen_range(0..moves.len())];
             g.apply(&mut pos, k).unwrap_or_else(|e| panic!("match {seed}: {k} refused: {e}"));
-            assert_eq!(g.seed_total(&pos), 32, "match {seed}: seeds not kept at ply {}", pos.ply);
+            assert_eq!(g.seed_total(&pos), 32, "match {seed}: seeds not kept at ply {}", pos.ply());
         }
-        assert!(pos.round >= 3, "match {seed} ended after {} games", pos.round);
+        assert!(pos.round() >= 3, "match {seed} ended after {} games", pos.round());
     }
 }

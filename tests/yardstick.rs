@@ -51,9 +51,14 @@ fn agree<Y>(
         game.settle_start(&mut pos);
         let mut y = new();
         assert!(same(&y, &pos), "game {seed}: the start positions differ");
-        while !pos.over {
+        while !pos.is_over() {
             let list = game.legal_moves(&pos);
-            assert_eq!(bits(legal(&y)), list, "game {seed}, ply {}: legal moves differ at {pos:?}", pos.ply);
+            assert_eq!(
+                bits(legal(&y)),
+                list,
+                "game {seed}, ply {}: legal moves differ at {pos:?}",
+                pos.ply()
+            );
             assert!(!list.is_empty(), "game {seed}: no move and not over");
             let k = list[rng.gen_range(0..list.len())];
             game.apply(&mut pos, k).expect("a listed move is legal");
@@ -62,9 +67,9 @@ fn agree<Y>(
             assert!(
                 same(&y, &pos),
                 "game {seed}, ply {}: positions differ after pit {k}: {pos:?}",
-                pos.ply
+                pos.ply()
             );
-            assert!(pos.ply < 5000, "game {seed} goes on for ever");
+            assert!(pos.ply() < 5000, "game {seed} goes on for ever");
         }
         assert_eq!(legal(&y), 0, "game {seed}: the yardstick has moves after the end");
     }
@@ -80,12 +85,12 @@ fn the_oware_yardstick_plays_like_the_interpreter() {
         |y| y.legal(),
         |y, i| y.apply(i),
         |y, pos| {
-            let c = &pos.board.cells;
+            let c = &pos.seeds();
             c[..12] == y.pits.map(u32::from)
                 && [c[12], c[13]] == y.stores.map(u32::from)
-                && side(pos.to_move) == y.to_move
-                && pos.over == y.over
-                && (!pos.over || winner(pos.winner) == y.winner)
+                && side(pos.to_move()) == y.to_move
+                && pos.is_over() == y.over
+                && (!pos.is_over() || winner(pos.winner()) == y.winner)
         },
     );
     assert!(moves > 100 * GAMES / 2, "the games are implausibly short: {moves} moves");
@@ -100,15 +105,15 @@ fn the_kalah_yardstick_plays_like_the_interpreter() {
         |y| y.legal(),
         |y, i| y.apply(i),
         |y, pos| {
-            let c = &pos.board.cells;
+            let c = &pos.seeds();
             let pits_agree = (0..6)
                 .all(|i| c[i] == u32::from(y.cells[kalah::Kalah::pit(0, i)]) && c[6 + i] == u32::from(y.cells[kalah::Kalah::pit(1, i)]));
             pits_agree
                 && c[12] == u32::from(y.cells[kalah::Kalah::store(0)])
                 && c[13] == u32::from(y.cells[kalah::Kalah::store(1)])
-                && side(pos.to_move) == y.to_move
-                && pos.over == y.over
-                && (!pos.over || winner(pos.winner) == y.winner)
+                && side(pos.to_move()) == y.to_move
+                && pos.is_over() == y.over
+                && (!pos.is_over() || winner(pos.winner()) == y.winner)
         },
     );
     assert!(moves > 20 * GAMES, "the games are implausibly short: {moves} moves");

@@ -8,36 +8,36 @@ use super::{Cell, Halves, NO_PIT, Player};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Geometry {
     /// Pits in each row of a player.
-    pub columns: usize,
+    pub(crate) columns: usize,
     /// Rows each player has.
-    pub rows: usize,
+    pub(crate) rows: usize,
     /// Pits that belong to nobody: a middle row between the players' front rows, or a ring's shared
     /// pits. They are the cells after both players' pits, before the stores.
-    pub shared: usize,
+    pub(crate) shared: usize,
     /// The board is a ring: its shared pits follow one another round it, and have no left or right.
-    pub ring: bool,
+    pub(crate) ring: bool,
     /// Which rows are owned by halves rather than by the player whose row they are.
-    pub halves: Halves,
+    pub(crate) halves: Halves,
     /// A move may start from a pit of the opponent's rows (`play from owned`: a pit claimed there, or
     /// the mover's half of a board owned by halves). Those moves come as a third block of move
     /// numbers, after the player's own pits and the shared ones: the opponent's pit `j` is move
     /// `side_pits + shared + j`, written `j'` as a chosen pit is.
-    pub plays_across: bool,
+    pub(crate) plays_across: bool,
     /// `store pit N`: the column (0 from its owner's left) of the pit of each player's row that is
     /// their store. That pit's cell never holds a seed: the store's cell stands in its place on every
     /// track, and a rule naming the pit names the store.
-    pub store_pit: Option<usize>,
+    pub(crate) store_pit: Option<usize>,
 }
 
 impl Geometry {
     /// Pits of one player, every row (rows × columns).
     #[inline]
-    pub fn side_pits(&self) -> usize {
+    pub(crate) fn side_pits(&self) -> usize {
         self.columns * self.rows
     }
 
     /// The player whose row (or store) the cell is in; `None` for a shared pit.
-    pub fn side_of(&self, c: Cell) -> Option<Player> {
+    pub(crate) fn side_of(&self, c: Cell) -> Option<Player> {
         let (c, n) = (c as usize, self.side_pits());
         match c {
             c if c < n => Some(Player::South),
@@ -52,7 +52,7 @@ impl Geometry {
     /// claimed: the player whose row (or store) it is, or on a board owned by halves the player the
     /// half on whose left lies the pit (of an odd row, the middle pit keeps its row's player, or
     /// nobody in a middle row); `None` for a shared pit of nobody's.
-    pub fn part_of(&self, c: Cell) -> Option<Player> {
+    pub(crate) fn part_of(&self, c: Cell) -> Option<Player> {
         let row_player = self.side_of(c);
         let split = match self.halves {
             Halves::None => false,
@@ -69,30 +69,30 @@ impl Geometry {
 
     /// Number of pits on the board: every row of both players, then the shared pits.
     #[inline]
-    pub fn pit_count(&self) -> usize {
+    pub(crate) fn pit_count(&self) -> usize {
         2 * self.side_pits() + self.shared
     }
 
     /// The cell of a player's store.
-    pub fn store(&self, p: Player) -> Cell {
+    pub(crate) fn store(&self, p: Player) -> Cell {
         (self.pit_count() + p.index()) as Cell
     }
 
     /// The pit whose place a player's store takes (`store pit N`), if the board has one.
     #[inline]
-    pub fn store_pit_of(&self, p: Player) -> Option<Cell> {
+    pub(crate) fn store_pit_of(&self, p: Player) -> Option<Cell> {
         self.store_pit.map(|column| (p.index() * self.side_pits() + column) as Cell)
     }
 
     /// Is `c` the pit whose place a store takes (a cell that never holds a seed)?
     #[inline]
-    pub fn is_store_pit(&self, c: Cell) -> bool {
+    pub(crate) fn is_store_pit(&self, c: Cell) -> bool {
         self.store_pit.is_some() && (self.store_pit_of(Player::South) == Some(c) || self.store_pit_of(Player::North) == Some(c))
     }
 
     /// Where `c` lies on the board: the pit whose place a store takes, for that store; else `c`.
     #[inline]
-    pub fn place_of(&self, c: Cell) -> Cell {
+    pub(crate) fn place_of(&self, c: Cell) -> Cell {
         match self.store_pit {
             Some(_) if c == self.store(Player::South) => self.store_pit_of(Player::South).unwrap_or(c),
             Some(_) if c == self.store(Player::North) => self.store_pit_of(Player::North).unwrap_or(c),
@@ -102,7 +102,7 @@ impl Geometry {
 
     /// The cell a rule means when it names `c`: the store, for the pit whose place it takes.
     #[inline]
-    pub fn in_place(&self, c: Cell) -> Cell {
+    pub(crate) fn in_place(&self, c: Cell) -> Cell {
         match self.store_pit {
             Some(_) if self.store_pit_of(Player::South) == Some(c) => self.store(Player::South),
             Some(_) if self.store_pit_of(Player::North) == Some(c) => self.store(Player::North),
@@ -112,7 +112,7 @@ impl Geometry {
 
     /// Player `p`'s pit `number` of row `row` (1 the front row), or [`NO_PIT`] when the board has
     /// no such pit (`pit(P, ROW, N)` in the rules).
-    pub fn pit_at(&self, p: Player, row: i64, number: i64) -> Cell {
+    pub(crate) fn pit_at(&self, p: Player, row: i64, number: i64) -> Cell {
         let (rows, columns) = (self.rows as i64, self.columns as i64);
         if !(1..=rows).contains(&row) || !(1..=columns).contains(&number) || self.side_pits() == 0 {
             return NO_PIT;
@@ -124,7 +124,7 @@ impl Geometry {
     /// player; on larger boards `k - 1 = row * columns + number - 1`, rows counted from the middle.
     /// Past the player's own pits, `side_pits + j` is shared pit `j`, the same cell for both players;
     /// past those, where moves reach across, the opponent's pit `j` (see [`Geometry::plays_across`]).
-    pub fn pit(&self, p: Player, k: usize) -> Cell {
+    pub(crate) fn pit(&self, p: Player, k: usize) -> Cell {
         let n = self.side_pits();
         if k > n + self.shared {
             (p.other().index() * n + k - n - self.shared - 1) as Cell
@@ -137,26 +137,26 @@ impl Geometry {
 
     /// The pits a move may name: a player's own, then the shared ones, then, where moves reach
     /// across, the opponent's.
-    pub fn move_pits(&self) -> usize {
+    pub(crate) fn move_pits(&self) -> usize {
         self.side_pits() + self.shared + if self.plays_across { self.side_pits() } else { 0 }
     }
 
     /// The pit (1-based, as [`Geometry::pit`] reads it) a move starts from, and whether it sows clockwise
     /// by the mover's choice.
-    pub fn move_parts(&self, k: usize) -> (usize, bool) {
+    pub(crate) fn move_parts(&self, k: usize) -> (usize, bool) {
         let k = k.max(1) - 1;
         let pits = self.move_pits();
         (k % pits + 1, k >= pits)
     }
 
     /// Is the cell one of the pits that belong to nobody?
-    pub fn is_shared(&self, c: Cell) -> bool {
+    pub(crate) fn is_shared(&self, c: Cell) -> bool {
         (2 * self.side_pits()..self.pit_count()).contains(&(c as usize))
     }
 
     /// Where a cell lies left to right as south sees the board (1 = south's leftmost column), for
     /// naming directions; `None` on a ring's shared pits and the stores, which have no such place.
-    pub fn across(&self, c: Cell) -> Option<usize> {
+    pub(crate) fn across(&self, c: Cell) -> Option<usize> {
         let c = c as usize;
         let n = self.side_pits();
         if c < n {
@@ -172,7 +172,7 @@ impl Geometry {
 
     /// The pit's number in its row (1-based, from its row's owner's left), or a shared pit's number
     /// (from south's left, or in ring order); 0 for a store.
-    pub fn number(&self, c: Cell) -> usize {
+    pub(crate) fn number(&self, c: Cell) -> usize {
         let c = c as usize;
         let n = self.side_pits();
         if c < 2 * n {
@@ -186,7 +186,7 @@ impl Geometry {
 
     /// The pit's row, 1 for the front row (nearest the middle of the board) up to `rows`; 0 for a
     /// shared pit or a store.
-    pub fn row_of(&self, c: Cell) -> usize {
+    pub(crate) fn row_of(&self, c: Cell) -> usize {
         let c = c as usize;
         if c >= 2 * self.side_pits() {
             0
@@ -197,7 +197,7 @@ impl Geometry {
 
     /// The move (1-based, as [`Geometry::pit`] reads it) that starts from the pit `c`: a pit of its
     /// row's player, or a shared pit.
-    pub fn move_of(&self, c: Cell) -> usize {
+    pub(crate) fn move_of(&self, c: Cell) -> usize {
         let n = self.side_pits();
         if c as usize >= 2 * n {
             c as usize - n + 1
@@ -207,14 +207,14 @@ impl Geometry {
     }
 
     /// Is the cell a store?
-    pub fn is_store(&self, c: Cell) -> bool {
+    pub(crate) fn is_store(&self, c: Cell) -> bool {
         c as usize >= self.pit_count()
     }
 
     /// The pit facing `c` across the middle of the board: the other player's front-row pit in the
     /// same column (a store's opposite is the other store). A ring shared by nobody faces across
     /// its centre; a middle row's pit and an odd ring's shared pit face nothing ([`NO_PIT`]).
-    pub fn opposite(&self, c: Cell) -> Cell {
+    pub(crate) fn opposite(&self, c: Cell) -> Cell {
         let side = self.side_pits();
         let c = c as usize;
         let pits = self.pit_count();
@@ -240,7 +240,7 @@ impl Geometry {
 
     /// The pit behind `c` in the same column, one row further from the middle; `None` for a back-row
     /// pit, a shared pit or a store.
-    pub fn behind(&self, c: Cell) -> Option<Cell> {
+    pub(crate) fn behind(&self, c: Cell) -> Option<Cell> {
         let row = self.row_of(c);
         (row != 0 && row < self.rows).then(|| c + self.columns as Cell)
     }
@@ -248,7 +248,7 @@ impl Geometry {
     /// The pit in front of `c` in the same column, one row nearer the middle: from a front-row pit,
     /// the middle row's pit when the board has one. `None` for a front-row pit of a board without a
     /// middle row, a shared pit or a store.
-    pub fn in_front(&self, c: Cell) -> Option<Cell> {
+    pub(crate) fn in_front(&self, c: Cell) -> Option<Cell> {
         match self.row_of(c) {
             0 => None,
             1 if self.shared > 0 && !self.ring => {
@@ -261,19 +261,19 @@ impl Geometry {
     }
 
     /// A player's pits, every row, front row first.
-    pub fn row(&self, p: Player) -> std::ops::Range<usize> {
+    pub(crate) fn row(&self, p: Player) -> std::ops::Range<usize> {
         p.index() * self.side_pits()..(p.index() + 1) * self.side_pits()
     }
 
     /// The shared pits' cells.
-    pub fn shared_pits(&self) -> std::ops::Range<usize> {
+    pub(crate) fn shared_pits(&self) -> std::ops::Range<usize> {
         2 * self.side_pits()..self.pit_count()
     }
 
     /// The name of a player's pit `k` (1-based, as [`Geometry::pit`] reads it): its number on a board of
     /// one row a player, else its row letter (`a` the front row) and number; `s` and the number for
     /// a shared pit.
-    pub fn pit_name(&self, k: usize) -> String {
+    pub(crate) fn pit_name(&self, k: usize) -> String {
         let across = self.side_pits() + self.shared;
         if k > across && k <= self.move_pits() {
             return format!("{}'", self.pit_name(k - across));
@@ -291,7 +291,7 @@ impl Geometry {
     /// Reads a pit a move may start from, named as [`Geometry::pit_name`] writes it (`3`, `b3`, `s2`;
     /// letters in either case), with no way after it: its number (1-based, as [`Geometry::pit`] reads it),
     /// or `None` when the text names no such pit of the board.
-    pub fn parse_pit(&self, text: &str) -> Option<usize> {
+    pub(crate) fn parse_pit(&self, text: &str) -> Option<usize> {
         let text = text.trim();
         if let Some(theirs) = text.strip_suffix('\'') {
             let k = self.parse_pit(theirs).filter(|&k| k <= self.side_pits())?;

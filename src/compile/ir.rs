@@ -9,109 +9,109 @@ use crate::board::{Cell, Geometry, Player};
 #[derive(Debug, Clone)]
 pub struct Game {
     /// Display name.
-    pub name: String,
+    pub(crate) name: String,
     /// How hard the game is to learn (`level beginner|intermediate|advanced`), for people choosing a
     /// game; no rule reads it.
-    pub level: Option<String>,
+    pub(crate) level: Option<String>,
     /// The game's own words and what each means (`word "NAME" means "TEXT"`), in the file's order:
     /// the narration explains each the first time it says it ([`Game::gloss`]).
-    pub words: Vec<(String, String)>,
+    pub(crate) words: Vec<(String, String)>,
     /// The `seeds` lines read by pit, in order (seeds, and the condition on `pit`, `None` for every
     /// pit), until the engine's `prepare` (the stage above) has given each pit the seeds of the first that holds.
-    pub seeds_cases: Vec<(u32, Option<Code>)>,
+    pub(crate) seeds_cases: Vec<(u32, Option<Code>)>,
     /// The board's shape (a `Game` reads as its [`Geometry`] too: `game.opposite(c)`).
-    pub geometry: Geometry,
+    pub(crate) geometry: Geometry,
     /// Whose pits a move may start from.
-    pub play_from: crate::board::PlayFrom,
+    pub(crate) play_from: crate::board::PlayFrom,
     /// Ways to play one pit: 2 when some phase lets the mover choose the direction (a move is then a
     /// pit and a direction: counter-clockwise for moves `1..=side_pits`, clockwise for the next
     /// `side_pits`), else 1.
-    pub choices: usize,
+    pub(crate) choices: usize,
     /// Stores are sown into (else they only hold captures).
-    pub stores_sown: bool,
+    pub(crate) stores_sown: bool,
     /// Seeds of every cell at the start (pits, then the two stores).
-    pub initial: Vec<u32>,
+    pub(crate) initial: Vec<u32>,
     /// Who moves first.
-    pub first: Player,
+    pub(crate) first: Player,
     /// Phases in order; the last one is the usual rules (condition `None`).
-    pub phases: Vec<Phase>,
+    pub(crate) phases: Vec<Phase>,
     /// Triggers (the same in every phase).
-    pub triggers: Vec<Rule>,
+    pub(crate) triggers: Vec<Rule>,
     /// Per mover and cell, the counts of the pit a seed falls into (bit `k`; bit 63 for 63 or more)
     /// with which some trigger may hold.
-    pub trigger_at: [Vec<u64>; 2],
+    pub(crate) trigger_at: [Vec<u64>; 2],
     /// Feeding policy.
-    pub feeding: Option<Feeding>,
+    pub(crate) feeding: Option<Feeding>,
     /// Grand slam policy.
-    pub grand_slam: Option<GrandSlam>,
+    pub(crate) grand_slam: Option<GrandSlam>,
     /// End rules in order.
-    pub ends: Vec<EndRule>,
+    pub(crate) ends: Vec<EndRule>,
     /// The end rules of `end game | round` actions: a rule's `then` names one
     /// ([`Then::EndGame`]).
-    pub stated_ends: Vec<EndRule>,
+    pub(crate) stated_ends: Vec<EndRule>,
     /// Rules `at round start`, in order: carried out once a round is set up (the first included).
-    pub round_starts: Vec<Rule>,
+    pub(crate) round_starts: Vec<Rule>,
     /// Rules `at round end`, in order: carried out once a round's result is counted.
-    pub round_ends: Vec<Rule>,
+    pub(crate) round_ends: Vec<Rule>,
     /// Rounds, if the game is a match.
-    pub rounds: Option<Rounds>,
+    pub(crate) rounds: Option<Rounds>,
     /// Some rule claims pits (the position shows `claimed`).
-    pub uses_claims: bool,
+    pub(crate) uses_claims: bool,
     /// Some rule closes or opens pits during a move.
-    pub closes_in_moves: bool,
+    pub(crate) closes_in_moves: bool,
     /// Some end rule asks `can_feed` (worth computing only then).
-    pub uses_can_feed: bool,
+    pub(crate) uses_can_feed: bool,
     /// Some rule closes pits (the position shows `closed`).
-    pub uses_closed: bool,
+    pub(crate) uses_closed: bool,
     /// Every seed in the game.
-    pub total: u32,
+    pub(crate) total: u32,
     /// Some expression asks whether a position `repeated` (else the engine keeps no history).
-    pub uses_repeated: bool,
+    pub(crate) uses_repeated: bool,
     /// Some expression reads the move number `ply` (so a position with its move number never recurs).
-    pub uses_ply: bool,
+    pub(crate) uses_ply: bool,
     /// Some expression reads the moves played in this round (`round_ply`: the position JSON shows it).
-    pub uses_round_ply: bool,
+    pub(crate) uses_round_ply: bool,
     /// Some expression reads the round number `round` or the rounds won (`rounds_won`): boards alike
     /// in different rounds of a match may then go on differently.
-    pub uses_round: bool,
+    pub(crate) uses_round: bool,
     /// Some expression reads who began the game (`starter`: the position JSON shows it).
-    pub uses_starter: bool,
+    pub(crate) uses_starter: bool,
     /// Some rule asks the mover to choose during the move (`choose(..)`, `sow taken .. either`): a
     /// move then carries its answers, and its legal moves are found by trying each pit's move.
-    pub uses_choose: bool,
+    pub(crate) uses_choose: bool,
     /// A player with no legal move passes the turn while the other player can move.
-    pub passing: bool,
+    pub(crate) passing: bool,
     /// Some phase lets the player to move pass (`pass when COND`): the move numbered
     /// [`Game::pass_move`], named `pass`.
-    pub may_pass: bool,
+    pub(crate) may_pass: bool,
     /// Some expression reads a pit's count `before` the latest seed (else the engine does not track it).
-    pub uses_before: bool,
+    pub(crate) uses_before: bool,
     /// Some expression reads `total` (worked out once per position then).
-    pub uses_total: bool,
+    pub(crate) uses_total: bool,
     /// No rule ever takes seeds out of a store (before the end of a round), so once a store has grown
     /// no earlier position of the round can come back, and the history before it can be forgotten.
-    pub stores_only_grow: bool,
+    pub(crate) stores_only_grow: bool,
     /// Per cell, the random numbers a position's identity for the repetition rule is made of: seeds,
     /// then claimed by south, claimed by north, closed (see `Game::hash`).
-    pub hash_keys: Vec<u64>,
+    pub(crate) hash_keys: Vec<u64>,
     /// Per player, all ones on the cells of the player's row and zero elsewhere, over the cells a
     /// board keeps inline: a row's seeds are then summed over a fixed number of cells, which the
     /// compiler turns into a few vector additions instead of a loop of unknown length.
-    pub row_masks: [[u32; crate::board::INLINE]; 2],
+    pub(crate) row_masks: [[u32; crate::board::INLINE]; 2],
     /// Per cell (pits, then stores), the player whose row or store it is (nobody for a shared pit): a
     /// condition's `last.side` is one look-up.
-    pub sides: Vec<Option<Player>>,
+    pub(crate) sides: Vec<Option<Player>>,
     /// The same as numbers, as the expression machine reads a side: 0 south, 1 north, 2 nobody.
-    pub side_codes: Vec<u8>,
+    pub(crate) side_codes: Vec<u8>,
     /// The first 64 end rules sorted by how they are tested, as bit sets.
-    pub end_kinds: EndKinds,
+    pub(crate) end_kinds: EndKinds,
     /// The values of `memory { }`, in the order declared (empty: the game keeps no memory).
-    pub memory: Vec<MemorySlot>,
+    pub(crate) memory: Vec<MemorySlot>,
     /// Every memory value at the start of the game, laid out as [`MemoryRef`] says.
-    pub memory_start: Vec<i64>,
+    pub(crate) memory_start: Vec<i64>,
     /// The tables of the fast form of the rules' shape, when they have one (see `compile::shape`);
     /// `None` plays every move with the general engine.
-    pub fast: Option<std::sync::Arc<crate::compile::shape::FastForm>>,
+    pub(crate) fast: Option<std::sync::Arc<crate::compile::shape::FastForm>>,
 }
 
 impl Game {

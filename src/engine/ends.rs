@@ -8,7 +8,7 @@ use super::{Board, Cell, Game, Moves, Outcome, Player, Position, Slots};
 use crate::compile::ir::{EndResult, EndRule, EndTest, PitsExpr, Remaining, StoreTable};
 
 impl Game {
-    /// Settles a position given from outside (a start position, `--from`, [`crate::position::from_json`]):
+    /// Settles a position given from outside (a start position, `--from`, [`Game::position_from_json`]):
     /// the end rules are checked as if the other player had just moved, so a finished position reads as
     /// finished. Call it before playing moves on such a position.
     /// With `pass when unable`, a player to move who has no legal move passes first, when the other

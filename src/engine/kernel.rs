@@ -779,14 +779,6 @@ pub struct FastMove {
     pub ended: Option<Box<Position>>,
 }
 
-impl FastMove {
-    /// The seeds in cell `c` after the move.
-    #[inline]
-    pub fn seeds(&self, c: usize) -> u32 {
-        lane(self.cells, c)
-    }
-}
-
 impl Game {
     /// Every legal move of `pos` (in order), worked out in fast form for the exact searches (the
     /// full-board solver, the endgame databases), without a position for each: the end rules are
@@ -795,7 +787,7 @@ impl Game {
     /// general engine (`Game::end_and_go_on`), so each result is the one `apply` gives. `false`,
     /// with `out` untouched, when the general engine must answer: no fast form for `pos`, moves
     /// that relay, or a history of positions to keep.
-    pub fn fast_moves(&self, pos: &Position, out: &mut Vec<FastMove>) -> bool {
+    pub(crate) fn fast_moves(&self, pos: &Position, out: &mut Vec<FastMove>) -> bool {
         let hints = Hints::of(self, pos);
         let Some(ff) = self.fast_form_for(pos, hints) else {
             return false;
@@ -850,7 +842,7 @@ impl Game {
 
     /// `pos` made the position a [`FastMove`] from it leads to, when no end rule held: its cells,
     /// the player to move and the move number.
-    pub fn unpack_move(&self, pos: &mut Position, cells: u128, to_move: Player) {
+    pub(crate) fn unpack_move(&self, pos: &mut Position, cells: u128, to_move: Player) {
         for (c, n) in pos.board.cells.iter_mut().enumerate() {
             *n = lane(cells, c);
         }
@@ -858,7 +850,7 @@ impl Game {
         pos.ply += 1;
     }
 
-    /// Every legal move of `pos` (in order) with the position it leads to, from [`Game::fast_moves`];
+    /// Every legal move of `pos` (in order) with the position it leads to, from the fast form (`Game::fast_moves`);
     /// `false` when the general engine must answer.
     pub fn fast_children(&self, pos: &Position, out: &mut Vec<(usize, Position)>) -> bool {
         let mut moves = Vec::new();

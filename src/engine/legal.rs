@@ -117,7 +117,7 @@ impl Game {
     }
 
     /// The moves the player to move may make, as a set; empty once over. Allocates nothing.
-    pub fn legal_set(&self, pos: &Position) -> Moves {
+    pub(crate) fn legal_set(&self, pos: &Position) -> Moves {
         if pos.over {
             return Moves::NONE;
         }
@@ -187,7 +187,7 @@ impl Game {
     /// are not this pit's. Returns the pit (1-based, with no way) and the legal moves of `pos` from it
     /// that agree with what the text does say (when the answers written agree with none, every legal
     /// move from the pit, and way if written), `L` before `R`; `None` when the text names no such pit.
-    pub fn moves_meant(&self, pos: &Position, text: &str) -> Option<(usize, Vec<usize>)> {
+    pub(crate) fn moves_meant(&self, pos: &Position, text: &str) -> Option<(usize, Vec<usize>)> {
         let text = text.trim();
         let (head, answers) = match text.split_once(':') {
             Some((head, rest)) => (head, rest.split(':').collect::<Vec<_>>()),
@@ -741,7 +741,7 @@ impl Game {
 
     /// Why a pit number as [`Game::parse_move`] reads it (not a move carrying choices) is no pit of
     /// the board, in words ("there is no pit 9; pits are numbered 1 to 6"), when it is none.
-    pub fn no_such_pit(&self, pit: usize) -> Option<String> {
+    pub(crate) fn no_such_pit(&self, pit: usize) -> Option<String> {
         (pit == 0 || pit > self.move_count()).then(|| self.refusal(self.phases.last().expect("the usual rules"), pit, Refusal::NoSuchPit))
     }
 

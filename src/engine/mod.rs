@@ -18,51 +18,50 @@ mod sowing;
 mod trace;
 mod turn;
 
-pub use crate::board::{Board, Cell, Geometry, INLINE, NO_PIT, Outcome, PlayFrom, Player, Slots};
+pub use crate::board::{Board, Cell, NO_PIT, Outcome, PlayFrom, Player, Slots};
 pub use crate::compile::ir::Game;
-pub use choice::{CHOICE_SHIFT, move_base};
+pub use choice::move_base;
 pub(crate) use eval::empty_extremes;
 pub use history::History;
-pub use kernel::FastMove;
 pub use moves::Moves;
 pub use perft::Playout;
 pub use perft::draw;
 pub use prepare::prepare;
-pub use trace::{Event, Keeper, Passed};
-pub use turn::{MAX_CHOICE_LAPS, MAX_CHOICE_MOVES, MAX_CHOICE_TRIES, MoveError};
+pub use trace::{Event, Passed};
+pub use turn::MoveError;
 
 /// A position: the board and whose turn it is, with what the rules need to know of the past.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Position {
     /// The pits and stores.
-    pub board: Board,
+    pub(crate) board: Board,
     /// Whose turn it is.
-    pub to_move: Player,
+    pub(crate) to_move: Player,
     /// Moves played so far.
-    pub ply: u32,
+    pub(crate) ply: u32,
     /// The round (1 for the first; always 1 in a game without rounds).
-    pub round: u32,
+    pub(crate) round: u32,
     /// Moves played before this round began (`ply - round_start` is `round_ply`).
-    pub round_start: u32,
+    pub(crate) round_start: u32,
     /// The player who began the game.
-    pub starter: Player,
+    pub(crate) starter: Player,
     /// The player who opened the current round (the starter in the first).
-    pub opener: Player,
+    pub(crate) opener: Player,
     /// Rounds won.
-    pub rounds_won: [u32; 2],
+    pub(crate) rounds_won: [u32; 2],
     /// The game is over.
-    pub over: bool,
+    pub(crate) over: bool,
     /// Who won, once over.
-    pub winner: Option<Outcome>,
+    pub(crate) winner: Option<Outcome>,
     /// The seeds left on the board count for their pits' owners.
-    pub counted_in_place: bool,
+    pub(crate) counted_in_place: bool,
     /// The name of the rule that ended the game.
-    pub ended_by: Option<String>,
+    pub(crate) ended_by: Option<String>,
     /// Hashes of the positions of this round so far, the current one last, kept only in a game whose
     /// rules ask whether a position `repeated`. May be empty (then nothing counts as seen before);
     /// when not, the last must be the current position's: the engine works out the next position's
     /// hash from it and what the move changed.
-    pub history: History,
+    pub(crate) history: History,
 }
 
 /// A move named as [`Game::name_move`] writes it, as the object of a sentence: `pit a3`, or `the
@@ -109,13 +108,13 @@ impl Game {
     }
 
     /// The player whose row (or store) the cell is in; `None` for a shared pit.
-    pub fn side(&self, c: Cell) -> Option<Player> {
+    pub(crate) fn side(&self, c: Cell) -> Option<Player> {
         self.sides.get(c as usize).copied().flatten()
     }
 
     /// How a pit chosen during a move is written after the move's pit: as the mover names their own
     /// pits (`a8`, `3`, `s2`), the opponent's with a `'` (`a8'`), a store as `store` (`store'`).
-    pub fn choice_name(&self, mover: Player, c: Cell) -> String {
+    pub(crate) fn choice_name(&self, mover: Player, c: Cell) -> String {
         let theirs = self.side_of(c).is_some_and(|p| p != mover);
         let name = if self.is_store(c) {
             "store".to_string()
@@ -194,7 +193,7 @@ impl Game {
     }
 
     /// The cell's owner: a claim's player, else the row's; `None` for a shared pit nobody claimed.
-    pub fn owner(&self, board: &Board, c: Cell) -> Option<Player> {
+    pub(crate) fn owner(&self, board: &Board, c: Cell) -> Option<Player> {
         board.claimed.get(c as usize).copied().flatten().or_else(|| self.side(c))
     }
 
@@ -241,7 +240,7 @@ impl Game {
 
     /// Seeds in a player's row.
     #[inline]
-    pub fn row_seeds(&self, board: &Board, p: Player) -> u32 {
+    pub(crate) fn row_seeds(&self, board: &Board, p: Player) -> u32 {
         match board.cells.inline_all() {
             Some(all) => all.iter().zip(&self.row_masks[p.index()]).map(|(&c, &m)| c & m).sum(),
             None => board.cells[self.row(p)].iter().sum(),

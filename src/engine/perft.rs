@@ -61,7 +61,9 @@ impl Game {
     }
 
     /// Plays uniformly random legal moves from `pos` until the game is over or `max_plies` moves have
-    /// been played (a game may otherwise go on forever), leaving the final position in `pos`.
+    /// been played (a game may otherwise go on forever), leaving the final position in `pos`. Each
+    /// move is `moves[(rng.next_u32() as u64 * moves.len() as u64 >> 32) as usize]` of the legal
+    /// moves as [`Game::legal_moves`] lists them, so a program can replay a playout move by move.
     pub fn random_playout(&self, pos: &mut Position, rng: &mut impl Rng, max_plies: u32) -> Playout {
         let mut plies = 0;
         if self.uses_choose {

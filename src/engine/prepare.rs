@@ -129,3 +129,24 @@ fn start_by_pit(game: &mut Game, cases: &[(u32, Option<Code>)]) {
     game.initial[..seeds.len()].copy_from_slice(&seeds);
     game.total = game.initial.iter().sum();
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::ir::Skip;
+
+    /// A `skip when` that reads only where a pit lies is answered before the game, one table per
+    /// mover; one that reads the board is asked as each seed falls.
+    #[test]
+    fn a_skip_on_where_a_pit_lies_becomes_a_table() {
+        let table = crate::test_game(
+            "game \"t\"\nparam pits = 3 in 2..6\nboard { pits pits  layout south [0, 0, 4] north [0, 0, 5] }\n\
+             sow { direction ccw  skip when pit.side == opponent and pit.number == pits }\nend \"no move\" when no_moves\n",
+        );
+        assert!(matches!(table.phases[0].sow.skip, Some(Skip::Table(_))));
+        let each = crate::test_game(
+            "game \"t\"\nboard { pits 3  layout south [0, 0, 7] north [2, 0, 0] }\n\
+             sow { direction ccw  skip when pit.count >= 3 }\nend \"no move\" when no_moves\n",
+        );
+        assert!(matches!(each.phases[0].sow.skip, Some(Skip::Each(_))));
+    }
+}

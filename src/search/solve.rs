@@ -74,7 +74,7 @@ pub enum Progress {
         /// Entries in the table of positions with their histories.
         table: u64,
         /// The share of the search done, estimated from where it stands in the tree (see
-        /// [`Tree::fraction`]): rough, but it moves from 0 towards 1.
+        /// `Tree::fraction`): rough, but it moves from 0 towards 1.
         done: f64,
     },
 }
@@ -104,7 +104,7 @@ impl Watch<'_> {
 const WATCH_EVERY: u64 = 1 << 14;
 
 /// The share of the memory limit above which a projected table refuses the board before it fills.
-/// Below 1 because the projection falls short: [`Tree::fraction`] counts every subtree of a node
+/// Below 1 because the projection falls short: `Tree::fraction` counts every subtree of a node
 /// as equally large, while alpha-beta's first one, searched with the full window, is the largest,
 /// so early on the search looks further along than it is (on boards that finish, the early
 /// projection is about half of the table they end with).

@@ -4,5 +4,3 @@
 pub mod ast;
 pub mod names;
 pub mod parse;
-
-pub use parse::parse;

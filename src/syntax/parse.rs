@@ -39,7 +39,8 @@ pub const MAX_EXPR_DEPTH: usize = 200;
 const MAX_SYNTAX_ERRORS: usize = 20;
 
 /// Parses one file's text; every syntax error of the file when it does not parse (see
-/// [`parse_recovering`]).
+/// [`parse_recovering`]); the unit tests' entry.
+#[cfg(test)]
 pub fn parse(text: &str, file: FileId) -> Result<File, Vec<Diagnostic>> {
     let r = parse_recovering(text, file);
     if r.errors.is_empty() { Ok(r.file) } else { Err(r.errors) }
@@ -62,8 +63,6 @@ pub struct Recovered {
 /// An item left out because it does not parse.
 #[derive(Debug, Clone)]
 pub struct Broken {
-    /// Where it is.
-    pub span: Span,
     /// Its first word (`capture`, `param`, or a misspelt one).
     pub word: String,
     /// Its second word when that is a name (the parameter of a broken `param`).
@@ -152,7 +151,6 @@ fn describe_broken(text: &str, span: Span) -> Broken {
     // follows it is read from its end, never from a byte count (issue 22).
     let Some(first) = item.find(is_word) else {
         return Broken {
-            span,
             word: String::new(),
             name: None,
         };
@@ -166,7 +164,7 @@ fn describe_broken(text: &str, span: Span) -> Broken {
         .starts_with(|c: char| c.is_alphabetic() || c == '_')
         .then(|| after.split(|c: char| !is_word(c)).next().map(str::to_string))
         .flatten();
-    Broken { span, word, name }
+    Broken { word, name }
 }
 
 /// The `sow::syntax::too_large` diagnostic for a file of `len` bytes.
