@@ -1,5 +1,5 @@
 //! Builds the shipped games into the program: every `.sow` file under `variants/` becomes an entry
-//! of `$OUT_DIR/shipped.rs` (its path under `variants/` and its text, by `include_str!`), so a copy
+//! of `$OUT_DIR/shipped.rs` (its path under `variants/` and its text), so a copy
 //! of the binary plays them with no repository beside it. Cargo reruns this when anything under
 //! `variants/` changes, so a new or edited game is never left out of a build.
 
@@ -22,11 +22,11 @@ fn main() {
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect();
-        out.push_str(&format!(
-            "    ({:?}, include_str!({:?})),\n",
-            rel.join("/"),
-            path.display().to_string()
-        ));
+        // The text itself, not an `include_str!` of its path: the generated file outlives the folder
+        // it was made from when cargo does not rerun this script (a target/ shared by a copy that
+        // is gone, as `.ci/run`'s).
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        out.push_str(&format!("    ({:?}, {:?}),\n", rel.join("/"), text));
     }
     out.push_str("]\n");
     let dest = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("shipped.rs");

@@ -8,7 +8,7 @@
 //! - [`play`]: the first byte says how many moves to try, the next bytes pick each move among the
 //!   legal ones, the rest is the rule file; a game that loads is played for at most [`PLY_CAP`] plies
 //!   and [`WORK_CAP`] units of work (see [`plies_allowed`]), and stops once [`LISTED_CAP`] moves have
-//!   been listed; every listed move is accepted, the seeds
+//!   been listed or [`TRIAL_LAPS_CAP`] laps sown finding them; every listed move is accepted, the seeds
 //!   are conserved on every move, and the move's name reads back as the move.
 //!
 //! Both read the text as the file `variants/fuzz.sow` of this repository, so that `extends "oware.sow"`
@@ -27,6 +27,11 @@ pub const WORK_CAP: usize = 20_000;
 /// up to 65,536 moves a ply, each tried on a copy, and listing them is most of the time such an input
 /// takes.
 pub const LISTED_CAP: usize = 100_000;
+
+/// Laps of trial sowing one game may spend finding moves with choices, summed over its plies: one
+/// listing may sow up to 262,144 (a relay with a choice at each capture), which is sound for a game
+/// but would make a fuzzer's inputs take seconds each.
+pub const TRIAL_LAPS_CAP: u64 = 20_000;
 
 /// Where a fuzz input's text is read from (for `extends`).
 pub fn file_name() -> &'static Path {
@@ -87,10 +92,12 @@ pub fn play(data: &[u8]) {
     let total = game.seed_total(&pos);
     let plies = plies_allowed(picks.len(), total as usize, pos.seeds().len());
     let mut listed = 0;
+    let laps_before = sowlang::trial_laps();
     for &pick in &picks[..plies] {
         let moves = game.legal_moves(&pos);
         listed += moves.len();
-        if pos.is_over() || moves.is_empty() || listed > LISTED_CAP {
+        let laps = sowlang::trial_laps() - laps_before;
+        if pos.is_over() || moves.is_empty() || listed > LISTED_CAP || laps > TRIAL_LAPS_CAP {
             break;
         }
         let k = moves[usize::from(pick) % moves.len()];

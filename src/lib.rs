@@ -60,6 +60,13 @@ pub use explore::Options as ExploreOptions;
 pub use position::Sides;
 pub use shipped::Shipped;
 
+/// For fuzzing only, not part of the promised surface: the laps the trial sowings of listings of
+/// moves with choices have sown on this thread so far (`fuzz/harness.rs` bounds a game's work by it).
+#[doc(hidden)]
+pub fn trial_laps() -> u64 {
+    engine::trial_laps()
+}
+
 /// Runs the `sowlang` command with the program's arguments and returns its exit code: what the
 /// binary's `main` calls (cargo feature `cli`).
 #[cfg(feature = "cli")]

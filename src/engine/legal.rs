@@ -10,6 +10,18 @@ use super::turn::*;
 use super::{Board, Cell, Game, Moves, Player, Position};
 use crate::compile::ir::{Feeding, GrandSlam, Phase, Reg};
 
+thread_local! {
+    /// Laps sown by the trial sowings of listings of moves with choices on this thread, for
+    /// [`trial_laps`].
+    static TRIAL_LAPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The laps the trial sowings of listings of moves with choices have sown on this thread so far: the
+/// work a fuzz input's game spends finding moves, which the harness bounds.
+pub fn trial_laps() -> u64 {
+    TRIAL_LAPS.get()
+}
+
 impl Game {
     /// The phase whose rules apply to the next move.
     #[inline]
@@ -427,6 +439,7 @@ impl Game {
                 let choices = Choices::given(code, known);
                 let tried = self.probe(pos, rules, base, Some(&choices), None);
                 laps += u64::from(choices.laps());
+                TRIAL_LAPS.set(TRIAL_LAPS.get() + u64::from(choices.laps()));
                 if let Some((options, at)) = choices.open() {
                     for o in (0..options as u64).rev() {
                         unanswered.push((code | o << at, at + choice_width(options)));
@@ -471,6 +484,7 @@ impl Game {
                 let mut landing = None;
                 let tried = self.probe(pos, rules, base, Some(&choices), keep.then_some(&mut landing));
                 laps += u64::from(choices.laps());
+                TRIAL_LAPS.set(TRIAL_LAPS.get() + u64::from(choices.laps()));
                 if let Some((options, at)) = choices.open() {
                     // The rest of the move was played with made-up answers: only its next choice
                     // counts. The options are pushed last first, so that they come out in order.

@@ -27,6 +27,7 @@ pub use moves::Moves;
 pub use perft::Playout;
 pub use perft::draw;
 pub use prepare::prepare;
+pub use legal::trial_laps;
 pub use trace::{Event, Passed};
 pub use turn::MoveError;
 
