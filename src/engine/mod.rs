@@ -23,11 +23,11 @@ pub use crate::compile::ir::Game;
 pub use choice::move_base;
 pub(crate) use eval::empty_extremes;
 pub use history::History;
+pub use legal::trial_laps;
 pub use moves::Moves;
 pub use perft::Playout;
 pub use perft::draw;
 pub use prepare::prepare;
-pub use legal::trial_laps;
 pub use trace::{Event, Passed};
 pub use turn::MoveError;
 
