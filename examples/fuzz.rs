@@ -107,10 +107,7 @@ fn run(root: &'static Path, seconds: u64, seed: u64, running: &Running, done: &A
                 if let Ok(mut r) = running.lock() {
                     *r = Some((one, target, input.to_vec()));
                 }
-                let ok = std::panic::catch_unwind(|| match target {
-                    "play" => harness::play(input),
-                    _ => drop(harness::parse_check(input)),
-                });
+                let ok = std::panic::catch_unwind(|| run_one(target, input));
                 done.fetch_add(1, Ordering::Relaxed);
                 if one.elapsed() > slowest.0 {
                     slowest = (one.elapsed(), input.to_vec());
@@ -158,10 +155,7 @@ fn replay(target: &str, file: &Path) -> ExitCode {
     let target = target.to_string();
     let run = std::thread::Builder::new().stack_size(8 << 20).spawn(move || {
         let one = Instant::now();
-        match target.as_str() {
-            "play" => harness::play(&input),
-            _ => drop(harness::parse_check(&input)),
-        }
+        run_one(&target, &input);
         one.elapsed()
     });
     match run.expect("a thread").join() {
@@ -170,5 +164,13 @@ fn replay(target: &str, file: &Path) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(_) => ExitCode::FAILURE,
+    }
+}
+
+/// One input through the target named.
+fn run_one(target: &str, input: &[u8]) {
+    match target {
+        "play" => harness::play(input),
+        _ => drop(harness::parse_check(input)),
     }
 }

@@ -235,10 +235,7 @@ pub fn explore_file(path: &Path, overrides: &[Override], options: ExploreOptions
             sources: e.sources,
             diagnostics: e.diagnostics,
         },
-        Err(f) => Report {
-            sources: f.sources,
-            diagnostics: f.diagnostics,
-        },
+        Err(f) => Report::of(Err(f)),
     }
 }
 

@@ -10,6 +10,14 @@ use super::turn::*;
 use super::{Board, Cell, Game, Moves, Player, Position};
 use crate::compile::ir::{Feeding, GrandSlam, Phase, Reg};
 
+/// How a walk over the moves with choices goes on after a complete move is found.
+enum Walk {
+    On,
+    /// The rest of this pit's moves are not needed.
+    NextPit,
+    Stop,
+}
+
 thread_local! {
     /// Laps sown by the trial sowings of listings of moves with choices on this thread, for
     /// [`trial_laps`].
@@ -414,59 +422,17 @@ impl Game {
         MAX_CHOICE_LAPS.max(64 * u64::from(rules.phase.sow.lap_cap))
     }
 
-    /// The pits (with their way) that some complete move of a game with choices on the way starts
-    /// from, as [`Game::choice_moves`] would list them, but each pit's choices are tried only until
-    /// one complete move (with `captures required`, one that takes seeds, when some pit has one) is
-    /// found: what `no_moves`, `can_move` and a pass ask need no more, and a listing of every way
-    /// of answering can run to [`MAX_CHOICE_MOVES`] moves.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn choice_pits(&self, pos: &Position, rules: MoveRules) -> Moves {
-        let required = rules.phase.captures_required;
-        let (mut any, mut taking) = (Moves::NONE, Moves::NONE);
-        let (mut laps, budget) = (0u64, Self::choice_laps(rules));
-        'pits: for base in 1..=self.move_count() {
-            let mut unanswered = vec![(0u64, 0u32)];
-            let mut tries = 0;
-            while let Some((code, known)) = unanswered.pop() {
-                tries += 1;
-                if tries > MAX_CHOICE_TRIES {
-                    continue 'pits;
-                }
-                if laps > budget {
-                    break 'pits;
-                }
-                let choices = Choices::given(code, known);
-                let tried = self.probe(pos, rules, base, Some(&choices), None);
-                laps += u64::from(choices.laps());
-                TRIAL_LAPS.set(TRIAL_LAPS.get() + u64::from(choices.laps()));
-                if let Some((options, at)) = choices.open() {
-                    for o in (0..options as u64).rev() {
-                        unanswered.push((code | o << at, at + choice_width(options)));
-                    }
-                } else if let (Ok(taken), false) = (tried, choices.fault()) {
-                    any.insert(base);
-                    if !required || taken > 0 {
-                        if required {
-                            taking.insert(base);
-                        }
-                        continue 'pits;
-                    }
-                }
-            }
-        }
-        if taking.is_empty() { any } else { taking }
-    }
-
-    /// [`Game::choice_moves`] with the moves that do what an earlier one from the same pit does; with
-    /// `keep`, what each leaves ([`Game::landing`]), in the same order.
-    #[allow(clippy::type_complexity)]
-    fn all_choice_moves(&self, pos: &Position, rules: MoveRules, keep: bool) -> (Vec<(usize, u32)>, Vec<Option<(Board, bool)>>) {
-        let required = rules.phase.captures_required;
-        // With `captures required`, the moves that take seeds apart from the others: the list is
-        // cut at its most moves only after the rule has chosen which of them are offered.
-        let (mut moves, mut taking) = (Vec::new(), Vec::new());
-        let (mut left, mut taken_left) = (Vec::new(), Vec::new());
+    /// Tries each pit's moves of a game with choices on the way, branching at every choice met, and
+    /// hands each complete legal move to `found` (its number, the seeds it took and, with `keep`, what
+    /// it leaves), which says how the walk goes on. Within [`MAX_CHOICE_TRIES`] tries a pit and
+    /// [`Game::choice_laps`] laps of trial sowing in all.
+    fn walk_choice_moves(
+        &self,
+        pos: &Position,
+        rules: MoveRules,
+        keep: bool,
+        mut found: impl FnMut(usize, u32, Option<(Board, bool)>) -> Walk,
+    ) {
         let (mut laps, budget) = (0u64, Self::choice_laps(rules));
         'pits: for base in 1..=self.move_count() {
             // Choices known so far, and how many of their bits.
@@ -492,26 +458,69 @@ impl Game {
                         unanswered.push((code | o << at, at + choice_width(options)));
                     }
                 } else if let (Ok(taken), false) = (tried, choices.fault()) {
-                    let found = (base | (code as usize) << CHOICE_SHIFT, taken);
-                    if required && taken > 0 {
-                        taking.push(found);
-                        if keep {
-                            taken_left.push(landing);
-                        }
-                        if taking.len() >= MAX_CHOICE_MOVES {
-                            break 'pits;
-                        }
-                    } else if moves.len() < MAX_CHOICE_MOVES {
-                        moves.push(found);
-                        if keep {
-                            left.push(landing);
-                        }
-                    } else if !required {
-                        break 'pits;
+                    match found(base | (code as usize) << CHOICE_SHIFT, taken, landing) {
+                        Walk::On => {}
+                        Walk::NextPit => continue 'pits,
+                        Walk::Stop => break 'pits,
                     }
                 }
             }
         }
+    }
+
+    /// The pits (with their way) that some complete move of a game with choices on the way starts
+    /// from, as [`Game::choice_moves`] would list them, but each pit's choices are tried only until
+    /// one complete move (with `captures required`, one that takes seeds, when some pit has one) is
+    /// found: what `no_moves`, `can_move` and a pass ask need no more, and a listing of every way
+    /// of answering can run to [`MAX_CHOICE_MOVES`] moves.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn choice_pits(&self, pos: &Position, rules: MoveRules) -> Moves {
+        let required = rules.phase.captures_required;
+        let (mut any, mut taking) = (Moves::NONE, Moves::NONE);
+        self.walk_choice_moves(pos, rules, false, |k, taken, _| {
+            let base = move_base(k);
+            any.insert(base);
+            if required && taken == 0 {
+                // Another move from this pit may take seeds.
+                return Walk::On;
+            }
+            if required {
+                taking.insert(base);
+            }
+            Walk::NextPit
+        });
+        if taking.is_empty() { any } else { taking }
+    }
+
+    /// [`Game::choice_moves`] with the moves that do what an earlier one from the same pit does; with
+    /// `keep`, what each leaves ([`Game::landing`]), in the same order.
+    #[allow(clippy::type_complexity)]
+    fn all_choice_moves(&self, pos: &Position, rules: MoveRules, keep: bool) -> (Vec<(usize, u32)>, Vec<Option<(Board, bool)>>) {
+        let required = rules.phase.captures_required;
+        // With `captures required`, the moves that take seeds apart from the others: the list is
+        // cut at its most moves only after the rule has chosen which of them are offered.
+        let (mut moves, mut taking) = (Vec::new(), Vec::new());
+        let (mut left, mut taken_left) = (Vec::new(), Vec::new());
+        self.walk_choice_moves(pos, rules, keep, |k, taken, landing| {
+            if required && taken > 0 {
+                taking.push((k, taken));
+                if keep {
+                    taken_left.push(landing);
+                }
+                if taking.len() >= MAX_CHOICE_MOVES {
+                    return Walk::Stop;
+                }
+            } else if moves.len() < MAX_CHOICE_MOVES {
+                moves.push((k, taken));
+                if keep {
+                    left.push(landing);
+                }
+            } else if !required {
+                return Walk::Stop;
+            }
+            Walk::On
+        });
         if taking.is_empty() { (moves, left) } else { (taking, taken_left) }
     }
 
