@@ -680,19 +680,36 @@ impl Game {
         if !(rules.must_feed || rules.sow_always || self.may_be_stuck(pos, phase, origin, cw)) {
             return Ok(0);
         }
-        let keep = trial.as_ref().is_some_and(|t| t.keep);
-        let mut own = None;
-        let scratch = match trial.as_deref_mut() {
-            Some(t) => &mut t.board,
-            None => &mut own,
+        let Some(t) = trial else {
+            return self.probe_sown(pos, rules, k, choices, origin, &mut board.clone(), false).map(|(taken, _)| taken);
         };
-        let after: &mut Board = match scratch {
+        let after = match &mut t.board {
             Some(b) => {
                 b.clone_from(board);
                 b
             }
-            None => scratch.insert(board.clone()),
+            slot => slot.insert(board.clone()),
         };
+        let (taken, kept) = self.probe_sown(pos, rules, k, choices, origin, after, t.keep)?;
+        t.kept = kept;
+        Ok(taken)
+    }
+
+    /// The rest of [`Game::probe`] for a move that must be sown to be judged, on `after` (a copy of
+    /// the position's board): the seeds it takes and, with `keep`, whether the mover moves again
+    /// when `after` is left as [`Game::landing`] says.
+    #[allow(clippy::too_many_arguments)]
+    fn probe_sown(
+        &self,
+        pos: &Position,
+        rules: MoveRules,
+        k: usize,
+        choices: Option<&Choices>,
+        origin: Cell,
+        after: &mut Board,
+        keep: bool,
+    ) -> Result<(u32, Option<bool>), Refusal> {
+        let (board, phase) = (&pos.board, rules.phase);
         let turn = Turn::of(self, pos, rules, k, choices);
         let sown = self.sow(after, turn, origin, phase, &mut Silent);
         if let Some(c) = choices {
@@ -750,12 +767,7 @@ impl Game {
         if kept && !after_moved && !phase.after_moves.is_empty() {
             self.after_move(after, turn, origin, sown, phase, &mut Silent);
         }
-        if let Some(t) = trial
-            && kept
-        {
-            t.kept = Some(sown.another);
-        }
-        Ok(sown.taken)
+        Ok((sown.taken, kept.then_some(sown.another)))
     }
 
     /// Why a pit number as [`Game::parse_move`] reads it (not a move carrying choices) is no pit of
