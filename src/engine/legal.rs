@@ -699,6 +699,7 @@ impl Game {
     /// the position's board): the seeds it takes and, with `keep`, whether the mover moves again
     /// when `after` is left as [`Game::landing`] says.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn probe_sown(
         &self,
         pos: &Position,
