@@ -892,7 +892,11 @@ impl Landings {
         use std::hash::{Hash, Hasher};
         let mut h = Quick::default();
         (pit, board, another, takes).hash(&mut h);
-        let key = h.finish();
+        self.insert_new(h.finish(), pit, takes, board, another)
+    }
+
+    /// [`Landings::is_new`] with the hash `key` worked out.
+    fn insert_new(&mut self, key: u64, pit: usize, takes: bool, board: &Board, another: bool) -> bool {
         let mut at = self.last.get(&key).copied().unwrap_or(usize::MAX);
         while let Some((p, b, a, t, previous)) = self.slots[..self.used].get(at) {
             if (*p, *a, *t) == (pit, another, takes) && b == board {
@@ -990,5 +994,60 @@ impl std::hash::Hasher for Mixed {
 
     fn write_u64(&mut self, i: u64) {
         self.0 = i;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Slots;
+
+    /// A board of `n` cells, beyond the inline room when `n` is large, with `seeds` in the first.
+    fn board(n: usize, seeds: u32) -> Board {
+        let mut cells = Slots::from_elem(0, n);
+        cells[0] = seeds;
+        Board {
+            cells,
+            claimed: Slots::from_elem(None, n),
+            closed: Slots::from_elem(false, n),
+            memory: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_landing_is_new_once_for_its_pit_and_list() {
+        let mut seen = Landings::default();
+        let (a, b) = (board(40, 1), board(40, 2));
+        assert!(seen.is_new(1, false, &a, false));
+        assert!(!seen.is_new(1, false, &a, false));
+        // Another pit, another list, another turn or another board: not the same move.
+        assert!(seen.is_new(2, false, &a, false));
+        assert!(seen.is_new(1, true, &a, false));
+        assert!(seen.is_new(1, false, &a, true));
+        assert!(seen.is_new(1, false, &b, false));
+        assert!(!seen.is_new(1, false, &b, false));
+        // Emptied for the next listing, its slots are reused: nothing is seen any more.
+        seen.clear();
+        assert!(seen.is_new(1, false, &b, false));
+        assert!(seen.is_new(1, false, &a, false));
+        assert!(!seen.is_new(1, false, &a, false));
+        assert_eq!(seen.slots.len(), 5);
+    }
+
+    #[test]
+    fn landings_with_the_same_hash_are_told_apart_by_their_boards() {
+        // Every board hashed alike: the slots of one hash are chained and compared whole.
+        let mut seen = Landings::default();
+        let boards: Vec<Board> = (0..5).map(|s| board(20, s)).collect();
+        for b in &boards {
+            assert!(seen.insert_new(7, 1, false, b, false));
+        }
+        for b in &boards {
+            assert!(!seen.insert_new(7, 1, false, b, false));
+        }
+        // Nor is the same board from another pit, in the other list or with another turn.
+        assert!(seen.insert_new(7, 2, false, &boards[0], false));
+        assert!(seen.insert_new(7, 1, true, &boards[0], false));
+        assert!(seen.insert_new(7, 1, false, &boards[0], true));
     }
 }
