@@ -779,6 +779,75 @@ pub struct FastMove {
     pub ended: Option<Box<Position>>,
 }
 
+/// Every cell's seeds of `pos` packed one byte a cell, as the fast form holds a board.
+fn pack_cells(pos: &Position) -> u128 {
+    pos.board
+        .cells
+        .iter()
+        .enumerate()
+        .fold(0u128, |b, (c, &n)| b | u128::from(n) << (8 * c))
+}
+
+/// The fast form of a game for a search that keeps its positions packed (the full-board solver):
+/// a position is its cells in one `u128` and the player to move, which is all a position is in
+/// the games it serves (no move number, rounds, memory, closures or history read by a rule).
+pub(crate) struct FastSearch<'g> {
+    game: &'g Game,
+    ff: &'g FastForm,
+    hints: Hints,
+    /// The position the search started from: what a finished child is made from.
+    like: Position,
+}
+
+impl<'g> FastSearch<'g> {
+    /// The packed search from `start`, when every position after it can be packed.
+    pub(crate) fn new(game: &'g Game, start: &Position) -> Option<FastSearch<'g>> {
+        let hints = Hints::of(game, start);
+        let ff = game.fast_form_for(start, hints)?;
+        let reads_more = game.uses_repeated || game.uses_ply || game.uses_round_ply || game.rounds.is_some() || game.uses_starter;
+        (ff.relay.is_none() && !reads_more && !start.counted_in_place).then(|| FastSearch {
+            game,
+            ff,
+            hints,
+            like: start.clone(),
+        })
+    }
+
+    /// `pos` packed, when it is a position of this search (not finished).
+    pub(crate) fn pack(&self, pos: &Position) -> Option<u128> {
+        self.game.fast_form_for(pos, self.hints).map(|_| pack_cells(pos))
+    }
+
+    /// The position `cells` with `to_move` to move.
+    pub(crate) fn position(&self, cells: u128, to_move: Player) -> Position {
+        let mut pos = self.like.clone();
+        for (c, n) in pos.board.cells.iter_mut().enumerate() {
+            *n = lane(cells, c);
+        }
+        pos.to_move = to_move;
+        pos
+    }
+
+    /// Every legal move of the position `cells` with `mover` to move, in order, as
+    /// [`Game::fast_moves`] gives them.
+    #[inline]
+    pub(crate) fn moves(&self, cells: u128, mover: Player, out: &mut Vec<FastMove>) {
+        self.game.fast_moves_from(self.ff, self.hints, &self.like, cells, mover, out);
+    }
+
+    /// The seeds of cell `c`.
+    #[inline(always)]
+    pub(crate) fn seeds(cells: u128, c: usize) -> u32 {
+        lane(cells, c)
+    }
+
+    /// The seeds in `p`'s row.
+    #[inline]
+    pub(crate) fn row_seeds(&self, cells: u128, p: Player) -> u32 {
+        self.ff.row_seeds(cells, p)
+    }
+}
+
 impl Game {
     /// Every legal move of `pos` (in order), worked out in fast form for the exact searches (the
     /// full-board solver, the endgame databases), without a position for each: the end rules are
@@ -795,13 +864,13 @@ impl Game {
         if ff.relay.is_some() || self.uses_repeated {
             return false;
         }
-        let board = pos
-            .board
-            .cells
-            .iter()
-            .enumerate()
-            .fold(0u128, |b, (c, &n)| b | u128::from(n) << (8 * c));
-        let mover = pos.to_move;
+        self.fast_moves_from(ff, hints, pos, pack_cells(pos), pos.to_move, out);
+        true
+    }
+
+    /// [`Game::fast_moves`] of the position `board` with `mover` to move, everything else as in
+    /// `like` (whose move number and other fields a finished child starts from).
+    fn fast_moves_from(&self, ff: &FastForm, hints: Hints, like: &Position, board: u128, mover: Player, out: &mut Vec<FastMove>) {
         let mut left = ff.legal(board, filled_bits(board), mover);
         while left != 0 {
             let i = left.trailing_zeros() as usize;
@@ -810,7 +879,7 @@ impl Game {
             let at = Packed {
                 board: after,
                 to_move: if another { mover } else { mover.other() },
-                ply: pos.ply + 1,
+                ply: like.ply + 1,
             };
             let filled = filled_bits(after);
             let next = ff.legal(after, filled, at.to_move);
@@ -825,7 +894,7 @@ impl Game {
                 holding |= self.tested_ends(ff, &at, mover);
             }
             let ended = (holding != 0).then(|| {
-                let mut child = Box::new(pos.clone());
+                let mut child = Box::new(like.clone());
                 self.unpack_move(&mut child, after, at.to_move);
                 self.end_and_go_on(&mut child, mover, &self.ends[holding.trailing_zeros() as usize], hints, &mut Silent);
                 child
@@ -837,7 +906,6 @@ impl Game {
                 ended,
             });
         }
-        true
     }
 
     /// `pos` made the position a [`FastMove`] from it leads to, when no end rule held: its cells,

@@ -385,11 +385,17 @@ impl Endgames {
         if pos.over {
             return None;
         }
-        let cells = &pos.board.cells[..self.pits];
-        let n: u32 = cells.iter().sum();
+        self.value_of(&pos.board.cells[..self.pits], pos.to_move)
+    }
+
+    /// [`Endgames::value`] of the position whose pits hold `pits` (every pit, in order) with
+    /// `to_move` to move.
+    #[inline]
+    pub(crate) fn value_of(&self, pits: &[u32], to_move: Player) -> Option<i32> {
+        let n: u32 = pits.iter().sum();
         let layer = self.layers.get(n as usize)?;
-        let r = self.ranker.rank(cells);
-        let i = pos.to_move.index() as u64 * self.counts[n as usize] + r;
+        let r = self.ranker.rank(pits);
+        let i = to_move.index() as u64 * self.counts[n as usize] + r;
         Some(i32::from(layer.values()[i as usize] as i8))
     }
 

@@ -25,7 +25,7 @@ use rayon::prelude::*;
 
 use super::endgame::Endgames;
 use super::solve::{Progress, Refusal, Solved, Watch, big, split, utility};
-use crate::engine::{Game, Position};
+use crate::engine::{FastMove, FastSearch, Game, Player, Position};
 
 /// Bytes per table entry.
 pub const ENTRY_BYTES: u64 = 16;
@@ -85,19 +85,34 @@ impl Data {
     }
 }
 
-/// Buckets of two entries, each (key ^ data, data).
+/// Buckets of two entries, each (key ^ data, data), in memory of their own: an anonymous mapping
+/// the kernel is asked to back with huge pages, since every probe lands on a page of its own and,
+/// with 4 KiB pages, waited for the address translation as much as for the memory (perf, Kalah 5x3:
+/// three quarters of a node's time at the probes and their prefetches).
 struct Table {
-    slots: Vec<[AtomicU64; 2]>,
+    memory: memmap2::MmapMut,
     mask: usize,
 }
 
 impl Table {
-    fn new(bytes: u64) -> Table {
+    fn new(bytes: u64) -> std::io::Result<Table> {
         let n = (bytes / ENTRY_BYTES).max(2).next_power_of_two() / 2;
-        Table {
-            slots: (0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(),
+        let memory = memmap2::MmapMut::map_anon(n as usize * ENTRY_BYTES as usize)?;
+        // Only advice: without huge pages the table works the same, more slowly.
+        #[cfg(target_os = "linux")]
+        let _ = memory.advise(memmap2::Advice::HugePage);
+        Ok(Table {
+            memory,
             mask: n as usize - 1,
-        }
+        })
+    }
+
+    #[inline(always)]
+    fn slots(&self) -> &[[AtomicU64; 2]] {
+        // SAFETY: the mapping is page-aligned (more than an AtomicU64 needs), holds `mask + 1`
+        // buckets of 16 bytes, starts zeroed (a valid AtomicU64), lives as long as `self`, and is
+        // never read or written but through these atomics.
+        unsafe { std::slice::from_raw_parts(self.memory.as_ptr().cast::<[AtomicU64; 2]>(), self.mask + 1) }
     }
 
     fn bucket(&self, h: u64) -> usize {
@@ -106,7 +121,7 @@ impl Table {
 
     fn probe(&self, h: u64) -> Option<Data> {
         let b = self.bucket(h);
-        self.slots[b..b + 2].iter().find_map(|[k, d]| {
+        self.slots()[b..b + 2].iter().find_map(|[k, d]| {
             let d = d.load(Ordering::Relaxed);
             (k.load(Ordering::Relaxed) ^ d == h && d != 0).then(|| Data::unpack(d))
         })
@@ -114,7 +129,7 @@ impl Table {
 
     fn store(&self, h: u64, data: Data) {
         let b = self.bucket(h);
-        let pair = &self.slots[b..b + 2];
+        let pair = &self.slots()[b..b + 2];
         let read = |i: usize| {
             let d = pair[i][1].load(Ordering::Relaxed);
             (pair[i][0].load(Ordering::Relaxed) ^ d, Data::unpack(d))
@@ -139,19 +154,23 @@ impl Table {
     #[inline]
     fn prefetch(&self, h: u64) {
         #[cfg(target_arch = "x86_64")]
-        safe_arch::prefetch_t0(&self.slots[self.bucket(h)]);
+        safe_arch::prefetch_t0(&self.slots()[self.bucket(h)]);
         #[cfg(not(target_arch = "x86_64"))]
         let _ = h;
     }
 
     fn used(&self) -> u64 {
-        self.slots.iter().filter(|[_, d]| d.load(Ordering::Relaxed) != 0).count() as u64
+        self.slots().iter().filter(|[_, d]| d.load(Ordering::Relaxed) != 0).count() as u64
     }
 }
 
 /// What every thread shares.
 struct Shared<'a> {
     game: &'a Game,
+    /// The packed form of the positions, when the game's fast form serves the whole search.
+    fast: Option<FastSearch<'a>>,
+    /// The cells of south's and north's stores.
+    stores: [usize; 2],
     db: Option<&'a Endgames>,
     table: Table,
     nodes: AtomicU64,
@@ -188,24 +207,19 @@ impl Shared<'_> {
         pos.board.cells[..self.pits].iter().sum::<u32>() as i32
     }
 
-    /// Bounds on the utility of `pos` for its player to move, in games whose seeds on the board
-    /// never increase, whose stores never shrink and which the player with more seeds wins: the
-    /// final margin is the margin now give or take the seeds on the board. A null window far from
-    /// the margin now is then answered at once.
-    fn bounds(&self, pos: &Position) -> (i32, i32) {
-        let s = self.game.scores(pos);
-        let m = s[pos.to_move.index()] as i32 - s[pos.to_move.other().index()] as i32;
-        let n = self.on_board(pos);
-        (self.of_margin(m - n), self.of_margin(m + n))
+    /// Bounds on the utility of a position for its player to move whose score difference (theirs
+    /// minus the other's) is `margin` with `on_board` seeds on the board, in games whose seeds on
+    /// the board never increase, whose stores never shrink and which the player with more seeds
+    /// wins: the final margin is the margin now give or take the seeds on the board. A null window
+    /// far from the margin now is then answered at once.
+    fn bounds(&self, (margin, on_board): (i32, i32)) -> (i32, i32) {
+        (self.of_margin(margin - on_board), self.of_margin(margin + on_board))
     }
 
-    /// Does the move from `pos` to `child` keep what [`Shared::bounds`] stands on?
-    fn keeps_bounds(&self, pos: &Position, child: &Position) -> bool {
-        let stores = self.pits..self.pits + 2;
-        let grown = child.board.cells[stores.clone()]
-            .iter()
-            .zip(&pos.board.cells[stores])
-            .all(|(c, p)| c >= p);
+    /// Does a move from a position with `stores` in the stores and `on_board` seeds on the board
+    /// to `child` keep what [`Shared::bounds`] stands on?
+    fn keeps_bounds(&self, stores: [u32; 2], on_board: i32, child: &Position) -> bool {
+        let grown = (0..2).all(|p| child.board.cells[self.stores[p]] >= stores[p]);
         let by_seeds = !child.over || {
             let s = self.game.scores(child);
             let expected = match s[0].cmp(&s[1]) {
@@ -215,7 +229,7 @@ impl Shared<'_> {
             };
             child.winner == expected
         };
-        grown && by_seeds && (child.over || self.on_board(child) <= self.on_board(pos))
+        grown && by_seeds && (child.over || self.on_board(child) <= on_board)
     }
 
     /// The utility of a position whose value is known without search, for its player to move: a
@@ -231,9 +245,185 @@ impl Shared<'_> {
     }
 }
 
+/// What the search needs of a position. It keeps positions in one of two forms: the engine's
+/// [`Position`] (any game), or a [`Packed`] board where the game's fast form serves, so that a
+/// child is a few words and not a whole position until it is searched.
+trait Node: Sized {
+    fn to_move(&self) -> Player;
+    /// Its identity, for the table and the line.
+    fn key(&self, s: &Shared<'_>) -> u64;
+    /// Its utility for its player to move when known without search: finished or in the databases.
+    fn leaf(&self, s: &Shared<'_>) -> Option<i32>;
+    /// The score difference for its player to move, and the seeds on the board.
+    fn margin_and_board(&self, s: &Shared<'_>) -> (i32, i32);
+    /// Its children, one for each legal move in order; a move that breaks what the bounds stand
+    /// on is reported in `s.unbounded`.
+    fn children(&self, s: &Shared<'_>, out: &mut Vec<Self>);
+    /// Its utility for its player to move when it has no legal move (the game ends as it is).
+    fn stuck(&self, s: &Shared<'_>) -> i32;
+    /// The static evaluation for `me`, which orders the moves.
+    fn evaluate(&self, s: &Shared<'_>, me: Player) -> i32;
+}
+
+impl Node for Position {
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn key(&self, s: &Shared<'_>) -> u64 {
+        s.game.hash(self)
+    }
+
+    fn leaf(&self, s: &Shared<'_>) -> Option<i32> {
+        s.leaf(self)
+    }
+
+    fn margin_and_board(&self, s: &Shared<'_>) -> (i32, i32) {
+        let sc = s.game.scores(self);
+        (
+            sc[self.to_move.index()] as i32 - sc[self.to_move.other().index()] as i32,
+            s.on_board(self),
+        )
+    }
+
+    fn children(&self, s: &Shared<'_>, out: &mut Vec<Position>) {
+        let stores = s.stores.map(|c| self.board.cells[c]);
+        let on_board = s.on_board(self);
+        for (_, c) in super::successors(s.game, self) {
+            if s.bounded && !s.keeps_bounds(stores, on_board, &c) {
+                s.unbounded.store(true, Ordering::Relaxed);
+            }
+            out.push(c);
+        }
+    }
+
+    fn stuck(&self, s: &Shared<'_>) -> i32 {
+        let ended = super::alphabeta::finished_as_is(s.game, self);
+        utility(s.game, &ended, self.to_move) as i32
+    }
+
+    fn evaluate(&self, s: &Shared<'_>, me: Player) -> i32 {
+        super::evaluate(s.game, self, me)
+    }
+}
+
+/// A position of a game its fast form serves: the seeds of every cell, one byte each, and whose
+/// turn it is; or a finished game, by its utility.
+#[derive(Debug, Clone, Copy)]
+struct Packed {
+    cells: u128,
+    to_move: Player,
+    /// The utility for `to_move` of a finished game.
+    over: Option<i32>,
+}
+
+impl Packed {
+    fn of(cells: u128, to_move: Player) -> Packed {
+        Packed {
+            cells,
+            to_move,
+            over: None,
+        }
+    }
+
+    fn store(&self, s: &Shared<'_>, p: Player) -> u32 {
+        FastSearch::seeds(self.cells, s.stores[p.index()])
+    }
+}
+
+/// A 64-bit mix with every input bit reaching every output bit (the finaliser of SplitMix64), so
+/// that the table's buckets, chosen by the low bits, are used evenly.
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+impl Node for Packed {
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    #[inline]
+    fn key(&self, _: &Shared<'_>) -> u64 {
+        let turn = self.to_move.index() as u64 + 1;
+        mix(self.cells as u64 ^ mix((self.cells >> 64) as u64 ^ turn.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+    }
+
+    fn leaf(&self, s: &Shared<'_>) -> Option<i32> {
+        if self.over.is_some() {
+            return self.over;
+        }
+        let db = s.db?;
+        let mut pits = [0u32; 16];
+        for (c, n) in pits[..s.pits].iter_mut().enumerate() {
+            *n = FastSearch::seeds(self.cells, c);
+        }
+        let v = db.value_of(&pits[..s.pits], self.to_move)?;
+        Some(s.of_margin(self.margin_and_board(s).0 + v))
+    }
+
+    #[inline]
+    fn margin_and_board(&self, s: &Shared<'_>) -> (i32, i32) {
+        let (mine, theirs) = (self.store(s, self.to_move), self.store(s, self.to_move.other()));
+        (mine as i32 - theirs as i32, s.game.total as i32 - (mine + theirs) as i32)
+    }
+
+    fn children(&self, s: &Shared<'_>, out: &mut Vec<Packed>) {
+        let fast = s.fast.as_ref().expect("packed positions are searched with the fast form");
+        let mut moves: Vec<FastMove> = Vec::with_capacity(s.pits);
+        fast.moves(self.cells, self.to_move, &mut moves);
+        let stores = [self.store(s, Player::South), self.store(s, Player::North)];
+        let on_board = self.margin_and_board(s).1;
+        for m in moves {
+            let child = match m.ended {
+                Some(p) => {
+                    if s.bounded && !s.keeps_bounds(stores, on_board, &p) {
+                        s.unbounded.store(true, Ordering::Relaxed);
+                    }
+                    Packed {
+                        cells: m.cells,
+                        to_move: p.to_move,
+                        over: Some(utility(s.game, &p, p.to_move) as i32),
+                    }
+                }
+                None => {
+                    let c = Packed::of(m.cells, m.to_move);
+                    if s.bounded
+                        && !(c.store(s, Player::South) >= stores[0]
+                            && c.store(s, Player::North) >= stores[1]
+                            && c.margin_and_board(s).1 <= on_board)
+                    {
+                        s.unbounded.store(true, Ordering::Relaxed);
+                    }
+                    c
+                }
+            };
+            out.push(child);
+        }
+    }
+
+    fn stuck(&self, s: &Shared<'_>) -> i32 {
+        let fast = s.fast.as_ref().expect("packed positions are searched with the fast form");
+        fast.position(self.cells, self.to_move).stuck(s)
+    }
+
+    fn evaluate(&self, s: &Shared<'_>, me: Player) -> i32 {
+        if let Some(u) = self.over {
+            // A finished game on the evaluation's scale, as `evaluate` scores it.
+            let u = if me == self.to_move { u } else { -u };
+            return u.saturating_mul(super::SCALE);
+        }
+        let fast = s.fast.as_ref().expect("packed positions are searched with the fast form");
+        let margin = self.store(s, me) as i32 - self.store(s, me.other()) as i32;
+        margin * super::SCALE + fast.row_seeds(self.cells, me) as i32 - fast.row_seeds(self.cells, me.other()) as i32
+    }
+}
+
 impl Searcher<'_> {
     /// The exact utility of `pos` for its player to move.
-    fn mtdf(&mut self, pos: &Position, guess: i32) -> Result<i32, Stop> {
+    fn mtdf<N: Node>(&mut self, pos: &N, guess: i32) -> Result<i32, Stop> {
         let inf = 2 * self.s.big;
         let (mut lower, mut upper) = (-inf, inf);
         let mut g = guess;
@@ -249,8 +439,9 @@ impl Searcher<'_> {
         Ok(g)
     }
 
-    /// The utility of a move into `child` for `mover` within `alpha..beta` (fail-soft).
-    fn child(&mut self, child: &Position, same: bool, alpha: i32, beta: i32) -> Result<i32, Stop> {
+    /// The utility of a move into `child` within `alpha..beta` (fail-soft), for the player who
+    /// made it (`same`: who moves again).
+    fn child<N: Node>(&mut self, child: &N, same: bool, alpha: i32, beta: i32) -> Result<i32, Stop> {
         if same {
             self.search(child, alpha, beta)
         } else {
@@ -258,8 +449,24 @@ impl Searcher<'_> {
         }
     }
 
+    /// [`Searcher::child`] of a position, searched packed when the game's fast form serves it.
+    fn child_position(&mut self, child: &Position, same: bool, alpha: i32, beta: i32) -> Result<i32, Stop> {
+        match self.s.fast.as_ref().and_then(|f| f.pack(child)) {
+            Some(cells) => self.child(&Packed::of(cells, child.to_move), same, alpha, beta),
+            None => self.child(child, same, alpha, beta),
+        }
+    }
+
+    /// [`Searcher::mtdf`] of a position, searched packed when the game's fast form serves it.
+    fn mtdf_position(&mut self, pos: &Position, guess: i32) -> Result<i32, Stop> {
+        match self.s.fast.as_ref().and_then(|f| f.pack(pos)) {
+            Some(cells) => self.mtdf(&Packed::of(cells, pos.to_move), guess),
+            None => self.mtdf(pos, guess),
+        }
+    }
+
     /// The utility of `pos` for its player to move within `alpha..beta` (fail-soft).
-    fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> Result<i32, Stop> {
+    fn search<N: Node>(&mut self, pos: &N, mut alpha: i32, mut beta: i32) -> Result<i32, Stop> {
         let s = self.s;
         self.nodes += 1;
         if self.nodes.is_multiple_of(WATCH_EVERY) {
@@ -271,18 +478,17 @@ impl Searcher<'_> {
                 return Err(Stop);
             }
         }
-        if let Some(v) = s.leaf(pos) {
+        if let Some(v) = pos.leaf(s) {
             return Ok(v);
         }
-        let game = s.game;
-        let h = game.hash(pos);
+        let h = pos.key(s);
         // Before the bounds: a recurrence met must be seen (endless play may score outside them).
         if self.path.contains(&h) {
             s.recurred.store(true, Ordering::Relaxed);
             return Ok(0);
         }
         if s.bounded {
-            let (lo, hi) = s.bounds(pos);
+            let (lo, hi) = s.bounds(pos.margin_and_board(s));
             if hi <= alpha {
                 return Ok(hi);
             }
@@ -302,35 +508,33 @@ impl Searcher<'_> {
             alpha = alpha.max(lo);
             beta = beta.min(up);
         }
-        let moves = super::successors(game, pos);
+        let mut moves = Vec::new();
+        pos.children(s, &mut moves);
         if moves.is_empty() {
-            let ended = super::alphabeta::finished_as_is(game, pos);
-            return Ok(utility(game, &ended, pos.to_move) as i32);
+            return Ok(pos.stuck(s));
         }
-        let mover = pos.to_move;
+        let mover = pos.to_move();
         let hint = entry.map(|e| usize::from(e.best));
         // Every child first: their known values and the table's bounds on them may end the search
         // here (enhanced transposition cut-offs), and they order the moves.
         // Every child's bucket asked for first: the probes below then wait for memory about once a
         // node rather than once a child (the table is far larger than the caches, and a probe
         // missed them nine times in ten; perf, Kalah 5x3).
-        for (_, c) in &moves {
-            s.table.prefetch(game.hash(c));
+        let keys: Vec<u64> = moves.iter().map(|c| c.key(s)).collect();
+        for &k in &keys {
+            s.table.prefetch(k);
         }
-        let mut children: Vec<(i32, u8, Position, bool, Option<i32>)> = Vec::with_capacity(moves.len());
-        for (place, (_, c)) in moves.into_iter().enumerate() {
-            let same = c.to_move == mover;
-            if s.bounded && !s.keeps_bounds(pos, &c) {
-                s.unbounded.store(true, Ordering::Relaxed);
-            }
-            let exact = s.leaf(&c).map(|v| if same { v } else { -v });
+        let mut children: Vec<(i32, u8, N, bool, Option<i32>)> = Vec::with_capacity(moves.len());
+        for (place, (c, key)) in moves.into_iter().zip(keys).enumerate() {
+            let same = c.to_move() == mover;
+            let exact = c.leaf(s).map(|v| if same { v } else { -v });
             if let Some(v) = exact
                 && v >= beta
             {
                 return Ok(v);
             }
             if exact.is_none()
-                && let Some(e) = s.table.probe(game.hash(&c))
+                && let Some(e) = s.table.probe(key)
             {
                 let bound = if same { i32::from(e.lower) } else { -i32::from(e.upper) };
                 if bound >= beta {
@@ -343,7 +547,7 @@ impl Searcher<'_> {
                 // Known values by what they are worth, on the evaluation's scale.
                 v.saturating_mul(super::SCALE)
             } else {
-                super::evaluate(game, &c, mover) + if same { 2 * super::SCALE } else { 0 }
+                c.evaluate(s, mover) + if same { 2 * super::SCALE } else { 0 }
             };
             children.push((order, place as u8, c, same, exact));
         }
@@ -415,7 +619,7 @@ impl Searcher<'_> {
                             -v
                         }
                     }
-                    None => self.child(&c, same, value - 1, value)?,
+                    None => self.child_position(&c, same, value - 1, value)?,
                 };
                 if v >= value {
                     next = Some((k, c, same));
@@ -440,8 +644,11 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
     let t = Instant::now();
     let shared = Shared {
         game,
+        fast: FastSearch::new(game, start),
+        stores: [game.store_cell(Player::South), game.store_cell(Player::North)],
         db,
-        table: Table::new(options.table_bytes),
+        table: Table::new(options.table_bytes)
+            .map_err(|e| Refusal::Rules(format!("cannot have {} MiB for the table: {e}", options.table_bytes >> 20)))?,
         nodes: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         recurred: AtomicBool::new(false),
@@ -457,9 +664,14 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
         .stack_size(64 << 20)
         .build()
         .map_err(|e| Refusal::Rules(format!("cannot start the threads: {e}")))?;
+    // The start is on every line, as the search keys it.
+    let start_key = match shared.fast.as_ref().and_then(|f| f.pack(start)) {
+        Some(cells) => Packed::of(cells, start.to_move).key(&shared),
+        None => game.hash(start),
+    };
     let searcher = |sh| Searcher {
         s: sh,
-        path: vec![game.hash(start)],
+        path: vec![start_key],
         nodes: 0,
     };
     let solved: Result<Vec<(usize, i64)>, Stop> = pool.install(|| {
@@ -487,7 +699,7 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
                     let same = c.to_move == start.to_move;
                     let v = match shared.leaf(&c) {
                         Some(v) => v,
-                        None => w.mtdf(&c, 0)?,
+                        None => w.mtdf_position(&c, 0)?,
                     };
                     shared.nodes.fetch_add(w.nodes % WATCH_EVERY, Ordering::Relaxed);
                     done.fetch_add(1, Ordering::Relaxed);
