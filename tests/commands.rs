@@ -531,14 +531,23 @@ fn bench_reports_cpu_time_beside_wall_time() {
     let (cpu, wall) = (f("cpu_seconds"), f("seconds"));
     // Two threads cannot use more than twice the wall time (a little slack for the clocks' grain).
     assert!(cpu > 0.0 && cpu <= 2.0 * wall * 1.05 + 0.01, "{report}");
-    assert!((f("moves_per_cpu_sec") - f("moves") / cpu).abs() < 1e-6 * f("moves_per_cpu_sec"), "{report}");
-    assert!((f("playouts_per_cpu_sec") - f("playouts") / cpu).abs() < 1e-6 * f("moves_per_cpu_sec"), "{report}");
+    assert!(
+        (f("moves_per_cpu_sec") - f("moves") / cpu).abs() < 1e-6 * f("moves_per_cpu_sec"),
+        "{report}"
+    );
+    assert!(
+        (f("playouts_per_cpu_sec") - f("playouts") / cpu).abs() < 1e-6 * f("moves_per_cpu_sec"),
+        "{report}"
+    );
     let share = f("cpu_share");
     assert!((share - cpu / (2.0 * wall)).abs() < 1e-9, "{report}");
     // The warning is there exactly when the share is short, and says how short.
     assert_eq!(report["cpu_warning"].is_string(), share < 0.8, "{report}");
     // The existing fields keep their meaning.
-    assert!((f("moves_per_sec") - f("moves") / wall).abs() < 1e-6 * f("moves_per_sec"), "{report}");
+    assert!(
+        (f("moves_per_sec") - f("moves") / wall).abs() < 1e-6 * f("moves_per_sec"),
+        "{report}"
+    );
 
     let o = sowlang(&["bench", OWARE, "--seconds", "0.2"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));

@@ -125,7 +125,7 @@ fn thread_cpu() -> Option<f64> {
     // SAFETY: `t` is a valid place for the one `timespec` the call writes, and the clock is one
     // every supported Unix has.
     let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
-    ok.then(|| t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+    ok.then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 
 /// The CPU time the calling thread has used so far: not known here.
@@ -253,7 +253,13 @@ pub fn run(args: Args) -> u8 {
         pool.broadcast(|ctx| play_timed(game, &start, thread_seed(args.seed, ctx.index()), deadline))
     };
     let seconds = begun.elapsed().as_secs_f64();
-    let total = tallies.iter().fold(Tally { cpu: Some(0.0), ..Tally::default() }, |a, &t| a.add(t));
+    let total = tallies.iter().fold(
+        Tally {
+            cpu: Some(0.0),
+            ..Tally::default()
+        },
+        |a, &t| a.add(t),
+    );
     let per_cpu = |n: u64| total.cpu.filter(|&c| c > 0.0).map(|c| n as f64 / c);
     let short = total.cpu.and_then(|c| short_of_cpu(c, seconds, args.threads));
     let report = JsonBench {
@@ -323,7 +329,9 @@ fn their_report(text: &str) -> Option<Theirs> {
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line.trim()).ok())
         .find_map(|v| {
             let rate = number(&v, "moves_per_s").filter(|r| *r > 0.0)?;
-            let cpu = number(&v, "cpu_seconds").filter(|c| *c >= 0.0).zip(number(&v, "moves").filter(|m| *m >= 0.0));
+            let cpu = number(&v, "cpu_seconds")
+                .filter(|c| *c >= 0.0)
+                .zip(number(&v, "moves").filter(|m| *m >= 0.0));
             Some(Theirs { rate, cpu })
         })
 }
@@ -428,8 +436,7 @@ fn against(game: &Game, start: &Position, args: &Args, command: &str, json: bool
         their_cpu_seconds: their_cpu.map(|(c, _)| c),
         their_moves_per_cpu_sec: their_per_cpu,
         cpu_ratio: our_per_cpu.zip(their_per_cpu).map(|(a, b)| a / b),
-        cpu_warning: our_cpu
-            .and_then(|c| short_of_cpu(c, our_wall, 1).map(|share| cpu_warning(share, c, our_wall, 1))),
+        cpu_warning: our_cpu.and_then(|c| short_of_cpu(c, our_wall, 1).map(|share| cpu_warning(share, c, our_wall, 1))),
     };
     if json {
         out(&format!("{}\n", serde_json::to_string(&report).expect("numbers serialise")));
@@ -484,9 +491,18 @@ mod tests {
     #[test]
     fn reads_the_other_programs_cpu_time_when_it_gives_it() {
         let text = "a line\n{\"moves_per_s\": 2000, \"moves\": 4000, \"cpu_seconds\": 1.6}\n";
-        assert_eq!(their_report(text), Some(Theirs { rate: 2000.0, cpu: Some((1.6, 4000.0)) }));
+        assert_eq!(
+            their_report(text),
+            Some(Theirs {
+                rate: 2000.0,
+                cpu: Some((1.6, 4000.0))
+            })
+        );
         // Without `moves` a CPU time gives no rate per CPU second: none is read.
-        assert_eq!(their_report("{\"moves_per_s\": 5, \"cpu_seconds\": 1}"), Some(Theirs { rate: 5.0, cpu: None }));
+        assert_eq!(
+            their_report("{\"moves_per_s\": 5, \"cpu_seconds\": 1}"),
+            Some(Theirs { rate: 5.0, cpu: None })
+        );
         assert_eq!(their_report("{\"moves_per_s\": 0}"), None);
     }
 }

@@ -174,7 +174,11 @@ impl Game {
         // kept inline is copied into one kept from an earlier rule (its lists allocated once a
         // thread, not once a rule fired); a rule fired inside this one's actions takes another.
         let large = board.cells.len() > INLINE;
-        let kept = if large { SNAPSHOTS.with(|kept| kept.borrow_mut().pop()) } else { None };
+        let kept = if large {
+            SNAPSHOTS.with(|kept| kept.borrow_mut().pop())
+        } else {
+            None
+        };
         let snapshot = match kept {
             Some(mut kept) => {
                 kept.clone_from(board);

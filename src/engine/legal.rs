@@ -436,7 +436,11 @@ impl Game {
     ) {
         let (mut laps, budget) = (0u64, Self::choice_laps(rules));
         // Every trial of the walk sows on this one board.
-        let mut trial = Trial { board: None, keep, kept: None };
+        let mut trial = Trial {
+            board: None,
+            keep,
+            kept: None,
+        };
         // Choices known so far, and how many of their bits.
         let mut unanswered = Vec::new();
         'pits: for base in 1..=self.move_count() {
@@ -523,7 +527,11 @@ impl Game {
             }
             // A move that was not sown (none is, where choices are found) is told by its number.
             let new = landing.is_none_or(|(board, another)| seen.is_new(self.move_parts(move_base(k)).0, takes, board, another));
-            let (list, count) = if takes { (&mut taking, &mut taking_met) } else { (&mut moves, &mut met) };
+            let (list, count) = if takes {
+                (&mut taking, &mut taking_met)
+            } else {
+                (&mut moves, &mut met)
+            };
             *count += 1;
             if new {
                 list.push((k, taken));
@@ -681,7 +689,9 @@ impl Game {
             return Ok(0);
         }
         let Some(t) = trial else {
-            return self.probe_sown(pos, rules, k, choices, origin, &mut board.clone(), false).map(|(taken, _)| taken);
+            return self
+                .probe_sown(pos, rules, k, choices, origin, &mut board.clone(), false)
+                .map(|(taken, _)| taken);
         };
         let after = match &mut t.board {
             Some(b) => {
