@@ -315,8 +315,10 @@ pub fn run(args: Args) -> u8 {
 struct Theirs {
     /// `moves_per_s`.
     rate: f64,
-    /// `cpu_seconds`, when it reports it with its `moves` (a rate per CPU second needs both).
-    cpu: Option<(f64, f64)>,
+    /// `cpu_seconds`, when it reports it.
+    cpu: Option<f64>,
+    /// `moves`, when it reports them (a rate per CPU second needs them with the CPU time).
+    moves: Option<f64>,
 }
 
 /// Reads the other program's report from what it printed: the last line that is a JSON object with a
@@ -329,10 +331,9 @@ fn their_report(text: &str) -> Option<Theirs> {
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line.trim()).ok())
         .find_map(|v| {
             let rate = number(&v, "moves_per_s").filter(|r| *r > 0.0)?;
-            let cpu = number(&v, "cpu_seconds")
-                .filter(|c| *c >= 0.0)
-                .zip(number(&v, "moves").filter(|m| *m >= 0.0));
-            Some(Theirs { rate, cpu })
+            let cpu = number(&v, "cpu_seconds").filter(|c| *c >= 0.0);
+            let moves = number(&v, "moves").filter(|m| *m >= 0.0);
+            Some(Theirs { rate, cpu, moves })
         })
 }
 
@@ -390,7 +391,7 @@ fn against(game: &Game, start: &Position, args: &Args, command: &str, json: bool
     let (mut ours, mut theirs, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     // Wall and CPU time and moves of the interpreter's slices; CPU time and moves of the other's.
     let (mut our_wall, mut our_cpu, mut our_moves) = (0.0, Some(0.0), 0u64);
-    let mut their_cpu = Some((0.0, 0.0));
+    let (mut their_cpu, mut their_moves) = (Some(0.0), Some(0.0));
     for i in 0..args.slices {
         let begun = Instant::now();
         let tally = play_timed(
@@ -410,7 +411,8 @@ fn against(game: &Game, start: &Position, args: &Args, command: &str, json: bool
                 return 2;
             }
         };
-        their_cpu = their_cpu.zip(their.cpu).map(|((c, m), (dc, dm))| (c + dc, m + dm));
+        their_cpu = their_cpu.zip(their.cpu).map(|(a, b)| a + b);
+        their_moves = their_moves.zip(their.moves).map(|(a, b)| a + b);
         ours.push(our_rate);
         theirs.push(their.rate);
         ratios.push(our_rate / their.rate);
@@ -418,7 +420,7 @@ fn against(game: &Game, start: &Position, args: &Args, command: &str, json: bool
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     ratios.sort_by(f64::total_cmp);
     let our_per_cpu = our_cpu.filter(|&c| c > 0.0).map(|c| our_moves as f64 / c);
-    let their_per_cpu = their_cpu.filter(|&(c, _)| c > 0.0).map(|(c, m)| m / c);
+    let their_per_cpu = their_cpu.filter(|&c| c > 0.0).zip(their_moves).map(|(c, m)| m / c);
     let median = if ratios.len() % 2 == 1 {
         ratios[ratios.len() / 2]
     } else {
@@ -433,7 +435,7 @@ fn against(game: &Game, start: &Position, args: &Args, command: &str, json: bool
         median_slice_ratio: median,
         cpu_seconds: our_cpu,
         moves_per_cpu_sec: our_per_cpu,
-        their_cpu_seconds: their_cpu.map(|(c, _)| c),
+        their_cpu_seconds: their_cpu,
         their_moves_per_cpu_sec: their_per_cpu,
         cpu_ratio: our_per_cpu.zip(their_per_cpu).map(|(a, b)| a / b),
         cpu_warning: our_cpu.and_then(|c| short_of_cpu(c, our_wall, 1).map(|share| cpu_warning(share, c, our_wall, 1))),
@@ -441,9 +443,10 @@ fn against(game: &Game, start: &Position, args: &Args, command: &str, json: bool
     if json {
         out(&format!("{}\n", serde_json::to_string(&report).expect("numbers serialise")));
     } else {
-        let cpu = |seconds: Option<f64>, rate: Option<f64>| match seconds.zip(rate) {
-            Some((s, r)) => format!("{r:.0} moves a CPU second ({s:.2} s of CPU)"),
-            None => "not reported".to_string(),
+        let cpu = |seconds: Option<f64>, rate: Option<f64>| match (seconds, rate) {
+            (Some(s), Some(r)) => format!("{r:.0} moves a CPU second ({s:.2} s of CPU)"),
+            (Some(s), None) => format!("{s:.2} s of CPU"),
+            _ => "not reported".to_string(),
         };
         let cpu_ratio = report.cpu_ratio.map_or_else(String::new, |r| format!("\nratio per CPU s:  {r:.3}"));
         out(&format!(
@@ -495,13 +498,25 @@ mod tests {
             their_report(text),
             Some(Theirs {
                 rate: 2000.0,
-                cpu: Some((1.6, 4000.0))
+                cpu: Some(1.6),
+                moves: Some(4000.0)
             })
         );
-        // Without `moves` a CPU time gives no rate per CPU second: none is read.
         assert_eq!(
             their_report("{\"moves_per_s\": 5, \"cpu_seconds\": 1}"),
-            Some(Theirs { rate: 5.0, cpu: None })
+            Some(Theirs {
+                rate: 5.0,
+                cpu: Some(1.0),
+                moves: None
+            })
+        );
+        assert_eq!(
+            their_report("{\"moves_per_s\": 5}"),
+            Some(Theirs {
+                rate: 5.0,
+                cpu: None,
+                moves: None
+            })
         );
         assert_eq!(their_report("{\"moves_per_s\": 0}"), None);
     }
