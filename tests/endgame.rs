@@ -212,8 +212,35 @@ fn database_files_are_keyed_resumed_and_rebuilt_when_damaged() {
         assert_eq!(first.value(&pos), second.value(&pos));
     }
     // Another board of the same file has its own key.
-    assert_ne!(endgame::key(&kalah(3, 3)), endgame::key(&game));
+    assert_ne!(endgame::key(&kalah(4, 2)), endgame::key(&game));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn boards_that_differ_only_in_their_seeds_share_databases_unless_a_rule_reads_the_total() {
+    // No rule of Kalah reads the total: the same values, so the same files.
+    let (two, three) = (kalah(3, 2), kalah(3, 3));
+    assert_eq!(endgame::key(&two), endgame::key(&three));
+    let (a, b) = (in_memory(&two, 8).expect("served"), in_memory(&three, 8).expect("served"));
+    for n in 0..=8 {
+        assert_eq!(a.layer_values(n), b.layer_values(n), "layer {n}");
+    }
+    // A rule that reads it keeps them apart.
+    let text = std::fs::read_to_string(root().join("variants/kalah.sow")).expect("kalah");
+    let text = text.replace(
+        "end \"a row is empty\"",
+        "forbid \"never\" when total > 1000\nend \"a row is empty\"",
+    );
+    let reading = |seeds: &str| {
+        let sets = [Override {
+            name: "seeds".into(),
+            value: seeds.parse().expect("number"),
+        }];
+        sowlang::load_text(Path::new("reads_total.sow"), &text, &sets)
+            .unwrap_or_else(|_| panic!("checks"))
+            .game
+    };
+    assert_ne!(endgame::key(&reading("2")), endgame::key(&reading("3")));
 }
 
 #[test]

@@ -47,7 +47,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
     /// Endgame databases (with `mtdf`): every position with at most this many seeds on the board
-    /// (default: as many as fit in a quarter of the available memory, at most 2e8 positions).
+    /// (default: as many as fit in a quarter of the available memory, at most 3e9 positions).
     #[arg(long, conflicts_with = "no_endgame")]
     endgame: Option<u32>,
     /// Solve without endgame databases.
@@ -165,9 +165,11 @@ fn database_dir(args: &Args) -> Option<PathBuf> {
 }
 
 /// The most seeds on the board for databases that fit in a quarter of the available memory and
-/// hold at most 2e8 positions (a few minutes' build on two cores).
+/// hold at most 3e9 positions. Kalah(6,4) needs the 2.5e9 of 24 seeds (about ten minutes' build on
+/// two cores) to be proved within minutes: with the 4.5e8 of 20 seeds, the search had not finished
+/// its first opening move in half an hour (docs/analysis.md).
 fn default_endgame_seeds(game: &crate::Game) -> u32 {
-    let budget = (solve::available_memory() / 4).min(200_000_000);
+    let budget = (solve::available_memory() / 4).min(3_000_000_000);
     let pits = game.pit_count();
     (0..=game.total.min(endgame::MAX_SEEDS))
         .take_while(|&n| endgame::positions_up_to(pits, n) <= budget)

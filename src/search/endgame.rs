@@ -133,6 +133,18 @@ pub fn key(game: &Game) -> u64 {
     // The fast form is derived from the rest and holds nothing the rules do not.
     let mut rules = game.clone();
     rules.fast = None;
+    // Where no rule reads the total, a position's value does not depend on the seeds the game
+    // began with (nor on its name or who began, refused by `servable` when read): one set of
+    // databases serves every set-up of the same rules (Kalah with 3, 4 or 5 seeds a pit).
+    if !rules.uses_total {
+        rules.total = 0;
+        rules.seeds_cases.clear();
+        rules.initial.clear();
+        rules.first = Player::South;
+        rules.name.clear();
+        rules.words.clear();
+        rules.level = None;
+    }
     let text = format!("{VERSION} {rules:?}");
     // FNV-1a: stable across builds and platforms, unlike the standard hasher.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -397,6 +409,21 @@ impl Endgames {
         let r = self.ranker.rank(pits);
         let i = to_move.index() as u64 * self.counts[n as usize] + r;
         Some(i32::from(layer.values()[i as usize] as i8))
+    }
+
+    /// Asks the processor for the byte [`Endgames::value_of`] reads for the same position, so
+    /// that the read soon after does not wait for memory (the layers are far larger than the
+    /// caches).
+    #[inline]
+    pub(crate) fn prefetch_of(&self, pits: &[u32], to_move: Player) {
+        let n: u32 = pits.iter().sum();
+        if let Some(layer) = self.layers.get(n as usize) {
+            let i = to_move.index() as u64 * self.counts[n as usize] + self.ranker.rank(pits);
+            #[cfg(target_arch = "x86_64")]
+            safe_arch::prefetch_t0(&layer.values()[i as usize]);
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = (layer, i);
+        }
     }
 
     /// The values of layer `n` (south to move, then north), as the files hold them.

@@ -263,6 +263,8 @@ trait Node: Sized {
     fn stuck(&self, s: &Shared<'_>) -> i32;
     /// The static evaluation for `me`, which orders the moves.
     fn evaluate(&self, s: &Shared<'_>, me: Player) -> i32;
+    /// Asks the processor for what [`Node::leaf`] reads in the databases.
+    fn prefetch_leaf(&self, _: &Shared<'_>) {}
 }
 
 impl Node for Position {
@@ -329,6 +331,28 @@ impl Packed {
     fn store(&self, s: &Shared<'_>, p: Player) -> u32 {
         FastSearch::seeds(self.cells, s.stores[p.index()])
     }
+
+    /// The seeds of every pit, in order.
+    fn pits(&self, s: &Shared<'_>) -> PitSeeds {
+        let mut seeds = [0u32; 16];
+        for (c, n) in seeds[..s.pits].iter_mut().enumerate() {
+            *n = FastSearch::seeds(self.cells, c);
+        }
+        PitSeeds { seeds, pits: s.pits }
+    }
+}
+
+/// The pits' seeds of a packed board (at most sixteen cells, stores included).
+struct PitSeeds {
+    seeds: [u32; 16],
+    pits: usize,
+}
+
+impl std::ops::Deref for PitSeeds {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        &self.seeds[..self.pits]
+    }
 }
 
 /// A 64-bit mix with every input bit reaching every output bit (the finaliser of SplitMix64), so
@@ -355,13 +379,14 @@ impl Node for Packed {
         if self.over.is_some() {
             return self.over;
         }
-        let db = s.db?;
-        let mut pits = [0u32; 16];
-        for (c, n) in pits[..s.pits].iter_mut().enumerate() {
-            *n = FastSearch::seeds(self.cells, c);
-        }
-        let v = db.value_of(&pits[..s.pits], self.to_move)?;
+        let v = s.db?.value_of(&self.pits(s), self.to_move)?;
         Some(s.of_margin(self.margin_and_board(s).0 + v))
+    }
+
+    fn prefetch_leaf(&self, s: &Shared<'_>) {
+        if let (None, Some(db)) = (self.over, s.db) {
+            db.prefetch_of(&self.pits(s), self.to_move);
+        }
     }
 
     #[inline]
@@ -521,8 +546,9 @@ impl Searcher<'_> {
         // node rather than once a child (the table is far larger than the caches, and a probe
         // missed them nine times in ten; perf, Kalah 5x3).
         let keys: Vec<u64> = moves.iter().map(|c| c.key(s)).collect();
-        for &k in &keys {
+        for (c, &k) in moves.iter().zip(&keys) {
             s.table.prefetch(k);
+            c.prefetch_leaf(s);
         }
         let mut children: Vec<(i32, u8, N, bool, Option<i32>)> = Vec::with_capacity(moves.len());
         for (place, (c, key)) in moves.into_iter().zip(keys).enumerate() {
