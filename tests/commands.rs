@@ -519,6 +519,42 @@ fn user_docs_speak_to_users() {
     }
 }
 
+/// Issue 25: `bench` reports the CPU time its threads got beside the wall time, with rates per CPU
+/// second, and says whether the machine was too busy for the rates per wall second to be trusted.
+#[test]
+fn bench_reports_cpu_time_beside_wall_time() {
+    let o = sowlang(&["bench", OWARE, "--seconds", "0.3", "--threads", "2", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let report: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).expect("json");
+    let f = |key: &str| report[key].as_f64().unwrap_or_else(|| panic!("{key}: {report}"));
+    assert_eq!(report["threads"], 2, "{report}");
+    let (cpu, wall) = (f("cpu_seconds"), f("seconds"));
+    // Two threads cannot use more than twice the wall time (a little slack for the clocks' grain).
+    assert!(cpu > 0.0 && cpu <= 2.0 * wall * 1.05 + 0.01, "{report}");
+    assert!(
+        (f("moves_per_cpu_sec") - f("moves") / cpu).abs() < 1e-6 * f("moves_per_cpu_sec"),
+        "{report}"
+    );
+    assert!(
+        (f("playouts_per_cpu_sec") - f("playouts") / cpu).abs() < 1e-6 * f("moves_per_cpu_sec"),
+        "{report}"
+    );
+    let share = f("cpu_share");
+    assert!((share - cpu / (2.0 * wall)).abs() < 1e-9, "{report}");
+    // The warning is there exactly when the share is short, and says how short.
+    assert_eq!(report["cpu_warning"].is_string(), share < 0.8, "{report}");
+    // The existing fields keep their meaning.
+    assert!(
+        (f("moves_per_sec") - f("moves") / wall).abs() < 1e-6 * f("moves_per_sec"),
+        "{report}"
+    );
+
+    let o = sowlang(&["bench", OWARE, "--seconds", "0.2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("a CPU second)") && out.contains("cpu time:"), "{out}");
+}
+
 /// `bench --against`: the other program runs once a slice with `{seconds}` replaced, and its
 /// `moves_per_s` is read from its JSON. A stand-in program (a shell script reporting a fixed rate)
 /// takes the place of a real engine, so the test reads nothing outside the repository.
@@ -530,7 +566,7 @@ fn bench_against_runs_the_other_program_in_turn_and_reads_its_rate() {
     std::fs::write(
         &fake,
         format!(
-            "#!/bin/sh\necho \"$1\" >> {}\necho 'some other line'\necho '{{\"moves_per_s\": 1000000000}}'\n",
+            "#!/bin/sh\necho \"$1\" >> {}\necho 'some other line'\necho '{{\"moves_per_s\": 1000000000, \"moves\": 50000000, \"cpu_seconds\": 0.125}}'\n",
             log.display()
         ),
     )
@@ -545,6 +581,13 @@ fn bench_against_runs_the_other_program_in_turn_and_reads_its_rate() {
     let ratio = report["ratio"].as_f64().expect("ratio");
     let ours = report["moves_per_sec"].as_f64().expect("rate");
     assert!(ratio > 0.0 && ratio < 1.0 && (ratio - ours / 1e9).abs() < 1e-9, "{report}");
+    // The other program's CPU time, summed over the slices, and its moves per CPU second from its
+    // `moves` and `cpu_seconds` (issue 25); the interpreter's own beside it.
+    let f = |key: &str| report[key].as_f64().unwrap_or_else(|| panic!("{key}: {report}"));
+    assert!((f("their_cpu_seconds") - 0.5).abs() < 1e-9, "{report}");
+    assert!((f("their_moves_per_cpu_sec") - 4e8).abs() < 1e-3, "{report}");
+    assert!(f("cpu_seconds") > 0.0 && f("cpu_seconds") < 0.4 * 1.05 + 0.05, "{report}");
+    assert!((f("cpu_ratio") - f("moves_per_cpu_sec") / 4e8).abs() < 1e-9, "{report}");
     // Four slices, each told its length.
     let slices = std::fs::read_to_string(&log).expect("log");
     assert_eq!(slices.lines().collect::<Vec<_>>(), vec!["0.1"; 4]);

@@ -5,7 +5,13 @@ use super::eval::Ctx;
 use super::trace::{Event, Keeper, Narrate};
 use super::turn::*;
 use super::{Board, Cell, Game, Player, Slots};
+use crate::board::INLINE;
 use crate::compile::ir::{Action, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Rule, Then, Track};
+
+thread_local! {
+    /// Boards kept for the snapshots of [`Game::fire`] on a board too large to be kept inline.
+    static SNAPSHOTS: std::cell::RefCell<Vec<Board>> = const { std::cell::RefCell::new(Vec::new()) };
+}
 
 impl Game {
     /// Carries out the first capture rule that holds at the end of a lap, if one does, and tells
@@ -164,14 +170,38 @@ impl Game {
         captured: &mut Option<CaptureLog>,
         log: &mut impl Narrate,
     ) -> Acted {
-        // The rule's actions read the board as it was when the rule fired.
-        let snapshot = board.clone();
+        // The rule's actions read the board as it was when the rule fired. A board too large to be
+        // kept inline is copied into one kept from an earlier rule (its lists allocated once a
+        // thread, not once a rule fired); a rule fired inside this one's actions takes another.
+        let large = board.cells.len() > INLINE;
+        let kept = if large {
+            SNAPSHOTS.with(|kept| kept.borrow_mut().pop())
+        } else {
+            None
+        };
+        let snapshot = match kept {
+            Some(mut kept) => {
+                kept.clone_from(board);
+                kept
+            }
+            None => board.clone(),
+        };
         let log_captures = self.grand_slam.is_some().then_some((captured, turn.mover.other()));
         let ctx = Ctx {
             taken,
             ..self.ctx_lap(turn, &snapshot, before, last, origin, lap, phase.track(turn.mover, turn.cw))
         };
-        self.act(board, &snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, log_captures, log)
+        let acted = self.act(board, &snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, log_captures, log);
+        if large {
+            SNAPSHOTS.with(|kept| {
+                let mut kept = kept.borrow_mut();
+                // As many as rules fired inside one another, which is few.
+                if kept.len() < 8 {
+                    kept.push(snapshot);
+                }
+            });
+        }
+        acted
     }
 
     /// Whether the captures of a move took every seed of the opponent's row (a grand slam), and what

@@ -19,6 +19,9 @@ enum Walk {
 }
 
 thread_local! {
+    /// The table of what moves leave of the last listing of moves with choices on this thread,
+    /// kept for the next ([`Game::all_choice_moves`]).
+    static LANDINGS: std::cell::Cell<Landings> = std::cell::Cell::new(Landings::default());
     /// Laps sown by the trial sowings of listings of moves with choices on this thread, for
     /// [`trial_laps`].
     static TRIAL_LAPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
@@ -193,7 +196,7 @@ impl Game {
             // A legal move the list leaves out because a listed one from the same pit does the same
             // (`a3R:cw` where `a3L:cw` is listed) is still a move of the rules: played as written.
             let rules = self.move_rules(pos, Hints::default());
-            if let Some((k, _)) = self.all_choice_moves(pos, rules, false).0.into_iter().find(|&(k, _)| named(k)) {
+            if let Some((k, _)) = self.all_choice_moves(pos, rules, false).into_iter().find(|&(k, _)| named(k)) {
                 return Some(k);
             }
         }
@@ -410,9 +413,7 @@ impl Game {
     #[cold]
     #[inline(never)]
     pub(super) fn choice_moves(&self, pos: &Position, rules: MoveRules) -> Vec<(usize, u32)> {
-        let (mut moves, landings) = self.all_choice_moves(pos, rules, true);
-        self.distinct_choices(&mut moves, landings);
-        moves
+        self.all_choice_moves(pos, rules, true)
     }
 
     /// The most laps the trial sowings of one listing of the moves of `rules` may sow: a move refused
@@ -431,12 +432,20 @@ impl Game {
         pos: &Position,
         rules: MoveRules,
         keep: bool,
-        mut found: impl FnMut(usize, u32, Option<(Board, bool)>) -> Walk,
+        mut found: impl FnMut(usize, u32, Option<(&Board, bool)>) -> Walk,
     ) {
         let (mut laps, budget) = (0u64, Self::choice_laps(rules));
+        // Every trial of the walk sows on this one board.
+        let mut trial = Trial {
+            board: None,
+            keep,
+            kept: None,
+        };
+        // Choices known so far, and how many of their bits.
+        let mut unanswered = Vec::new();
         'pits: for base in 1..=self.move_count() {
-            // Choices known so far, and how many of their bits.
-            let mut unanswered = vec![(0u64, 0u32)];
+            unanswered.clear();
+            unanswered.push((0u64, 0u32));
             let mut tries = 0;
             while let Some((code, known)) = unanswered.pop() {
                 tries += 1;
@@ -447,8 +456,7 @@ impl Game {
                     break 'pits;
                 }
                 let choices = Choices::given(code, known);
-                let mut landing = None;
-                let tried = self.probe(pos, rules, base, Some(&choices), keep.then_some(&mut landing));
+                let tried = self.probe(pos, rules, base, Some(&choices), Some(&mut trial));
                 laps += u64::from(choices.laps());
                 TRIAL_LAPS.set(TRIAL_LAPS.get() + u64::from(choices.laps()));
                 if let Some((options, at)) = choices.open() {
@@ -458,6 +466,7 @@ impl Game {
                         unanswered.push((code | o << at, at + choice_width(options)));
                     }
                 } else if let (Ok(taken), false) = (tried, choices.fault()) {
+                    let landing = trial.kept.and_then(|another| Some((trial.board.as_ref()?, another)));
                     match found(base | (code as usize) << CHOICE_SHIFT, taken, landing) {
                         Walk::On => {}
                         Walk::NextPit => continue 'pits,
@@ -493,70 +502,48 @@ impl Game {
         if taking.is_empty() { any } else { taking }
     }
 
-    /// [`Game::choice_moves`] with the moves that do what an earlier one from the same pit does; with
-    /// `keep`, what each leaves ([`Game::landing`]), in the same order.
-    #[allow(clippy::type_complexity)]
-    fn all_choice_moves(&self, pos: &Position, rules: MoveRules, keep: bool) -> (Vec<(usize, u32)>, Vec<Option<(Board, bool)>>) {
+    /// The complete moves of a game with choices on the way, with the seeds each takes; with
+    /// `distinct`, each move that does what an earlier move from the same pit does (the same position
+    /// after it) is left out. Two answers that come to the same thing (an entry into an empty pit,
+    /// `L` or `R`) are one move, listed by the first one's name, so that a player, a search or
+    /// `analyze` does not count it twice. A move left out still counts towards [`MAX_CHOICE_MOVES`]:
+    /// the list is cut where it would be cut with every move in it.
+    fn all_choice_moves(&self, pos: &Position, rules: MoveRules, distinct: bool) -> Vec<(usize, u32)> {
         let required = rules.phase.captures_required;
         // With `captures required`, the moves that take seeds apart from the others: the list is
         // cut at its most moves only after the rule has chosen which of them are offered.
         let (mut moves, mut taking) = (Vec::new(), Vec::new());
-        let (mut left, mut taken_left) = (Vec::new(), Vec::new());
-        self.walk_choice_moves(pos, rules, keep, |k, taken, landing| {
-            if required && taken > 0 {
-                taking.push((k, taken));
-                if keep {
-                    taken_left.push(landing);
-                }
-                if taking.len() >= MAX_CHOICE_MOVES {
-                    return Walk::Stop;
-                }
-            } else if moves.len() < MAX_CHOICE_MOVES {
-                moves.push((k, taken));
-                if keep {
-                    left.push(landing);
-                }
-            } else if !required {
+        // How many moves each list has met (the ones left out too).
+        let (mut met, mut taking_met) = (0, 0);
+        // The table of a listing before on this thread, emptied: its boards' lists are allocated
+        // once, not once a listing. Taken out while in use, so that a listing inside this one (a
+        // rule asking `can_move`) makes its own.
+        let mut seen = LANDINGS.take();
+        seen.clear();
+        self.walk_choice_moves(pos, rules, distinct, |k, taken, landing| {
+            let takes = required && taken > 0;
+            if !takes && met >= MAX_CHOICE_MOVES {
+                return if required { Walk::On } else { Walk::Stop };
+            }
+            // A move that was not sown (none is, where choices are found) is told by its number.
+            let new = landing.is_none_or(|(board, another)| seen.is_new(self.move_parts(move_base(k)).0, takes, board, another));
+            let (list, count) = if takes {
+                (&mut taking, &mut taking_met)
+            } else {
+                (&mut moves, &mut met)
+            };
+            *count += 1;
+            if new {
+                list.push((k, taken));
+            }
+            if takes && taking_met >= MAX_CHOICE_MOVES {
                 return Walk::Stop;
             }
             Walk::On
         });
-        if taking.is_empty() { (moves, left) } else { (taking, taken_left) }
-    }
-
-    /// Leaves out of `moves` (complete moves with choices, in the engine's order) each move that does
-    /// what an earlier move from the same pit does: the same position after it. Two answers that
-    /// come to the same thing (an entry into an empty pit, `L` or `R`) are one move, listed by the
-    /// first one's name, so that a player, a search or `analyze` does not count it twice.
-    #[cold]
-    #[inline(never)]
-    fn distinct_choices(&self, moves: &mut Vec<(usize, u32)>, landings: Vec<Option<(Board, bool)>>) {
-        let pit = |k: usize| self.move_parts(move_base(k)).0;
-        // Moves from each pit: a pit with one move has nothing to compare.
-        let mut from = vec![0usize; self.move_pits() + 1];
-        for m in moves.iter() {
-            from[pit(m.0)] += 1;
-        }
-        if from.iter().all(|&n| n < 2) {
-            return;
-        }
-        // What each kept move of a pit with several leaves: hashed whole (seeds, claims, closed
-        // pits, memory), so that many moves that differ only in memory do not compare pairwise.
-        let mut seen: std::collections::HashSet<(usize, &(Board, bool))> = std::collections::HashSet::new();
-        let mut keep = vec![true; moves.len()];
-        for (i, m) in moves.iter().enumerate() {
-            let p = pit(m.0);
-            // A move that was not sown (none is, where choices are found) is told by its number.
-            let Some(landing) = &landings[i] else { continue };
-            if from[p] >= 2 && !seen.insert((p, landing)) {
-                keep[i] = false;
-            }
-        }
-        let mut i = 0;
-        moves.retain(|_| {
-            i += 1;
-            keep[i - 1]
-        });
+        seen.trim();
+        LANDINGS.set(seen);
+        if taking_met == 0 { moves } else { taking }
     }
 
     /// [`Game::distinct_choices`] for a game whose mover chooses the way of each move (`L`, `R`) and
@@ -605,7 +592,7 @@ impl Game {
     #[inline(never)]
     pub(super) fn some_move_takes(&self, pos: &Position, rules: MoveRules) -> bool {
         if self.uses_choose {
-            return self.all_choice_moves(pos, rules, false).0.iter().any(|m| m.1 > 0);
+            return self.all_choice_moves(pos, rules, false).iter().any(|m| m.1 > 0);
         }
         (1..=self.move_count()).any(|j| self.check_move_taking(pos, rules, j).is_ok_and(|taken| taken > 0))
     }
@@ -630,15 +617,19 @@ impl Game {
 
     /// [`Game::check_move_taking`] with the move's choices as given: on the way to the legal moves,
     /// only the first of them may be known.
-    /// With `keep`, a complete legal move that was sown leaves there what [`Game::landing`] says.
+    /// With a `trial`, the move is sown on its board (allocated once for many probes), and with its
+    /// `keep`, a complete legal move that was sown leaves there what [`Game::landing`] says.
     pub(super) fn probe(
         &self,
         pos: &Position,
         rules: MoveRules,
         k: usize,
         choices: Option<&Choices>,
-        keep: Option<&mut Option<(Board, bool)>>,
+        mut trial: Option<&mut Trial>,
     ) -> Result<u32, Refusal> {
+        if let Some(t) = trial.as_deref_mut() {
+            t.kept = None;
+        }
         if self.is_pass(k) {
             // A pass takes nothing and asks nothing: the rules of the phase that applies allow it
             // or not.
@@ -697,9 +688,41 @@ impl Game {
         if !(rules.must_feed || rules.sow_always || self.may_be_stuck(pos, phase, origin, cw)) {
             return Ok(0);
         }
-        let mut after = board.clone();
+        let Some(t) = trial else {
+            return self
+                .probe_sown(pos, rules, k, choices, origin, &mut board.clone(), false)
+                .map(|(taken, _)| taken);
+        };
+        let after = match &mut t.board {
+            Some(b) => {
+                b.clone_from(board);
+                b
+            }
+            slot => slot.insert(board.clone()),
+        };
+        let (taken, kept) = self.probe_sown(pos, rules, k, choices, origin, after, t.keep)?;
+        t.kept = kept;
+        Ok(taken)
+    }
+
+    /// The rest of [`Game::probe`] for a move that must be sown to be judged, on `after` (a copy of
+    /// the position's board): the seeds it takes and, with `keep`, whether the mover moves again
+    /// when `after` is left as [`Game::landing`] says.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn probe_sown(
+        &self,
+        pos: &Position,
+        rules: MoveRules,
+        k: usize,
+        choices: Option<&Choices>,
+        origin: Cell,
+        after: &mut Board,
+        keep: bool,
+    ) -> Result<(u32, Option<bool>), Refusal> {
+        let (board, phase) = (&pos.board, rules.phase);
         let turn = Turn::of(self, pos, rules, k, choices);
-        let sown = self.sow(&mut after, turn, origin, phase, &mut Silent);
+        let sown = self.sow(after, turn, origin, phase, &mut Silent);
         if let Some(c) = choices {
             c.sowed(match &sown {
                 Ok(sown) => sown.laps,
@@ -711,7 +734,7 @@ impl Game {
         if phase.sows_nothing {
             // The `after move` rules are the move: tried here, their choices are found, and a move
             // that leaves every seed where it was is not one.
-            self.after_move(&mut after, turn, origin, sown, phase, &mut Silent);
+            self.after_move(after, turn, origin, sown, phase, &mut Silent);
             if after.cells == board.cells {
                 return Err(if board.cells[origin as usize] == 0 {
                     Refusal::Empty
@@ -735,7 +758,7 @@ impl Game {
                 clockwise: sown.cw,
                 ..self
                     .ctx_at(pos, pos.to_move)
-                    .on(&after)
+                    .on(after)
                     .with(Reg::Origin, origin)
                     .with(Reg::Last, sown.last)
             };
@@ -743,23 +766,19 @@ impl Game {
                 return Err(Refusal::Forbidden(i));
             }
         }
-        if rules.must_feed && self.row_seeds(&after, pos.to_move.other()) == 0 {
+        if rules.must_feed && self.row_seeds(after, pos.to_move.other()) == 0 {
             return Err(Refusal::Starves);
         }
         let after_moved = phase.after_moves_choose || phase.sows_nothing;
         if phase.after_moves_choose && !phase.sows_nothing {
             // Only memory changes here, after what the rules above read: tried for the choices.
-            self.after_move(&mut after, turn, origin, sown, phase, &mut Silent);
+            self.after_move(after, turn, origin, sown, phase, &mut Silent);
         }
-        if let Some(keep) = keep
-            && choices.is_none_or(|c| c.open().is_none() && !c.fault())
-        {
-            if !after_moved && !phase.after_moves.is_empty() {
-                self.after_move(&mut after, turn, origin, sown, phase, &mut Silent);
-            }
-            *keep = Some((after, sown.another));
+        let kept = keep && choices.is_none_or(|c| c.open().is_none() && !c.fault());
+        if kept && !after_moved && !phase.after_moves.is_empty() {
+            self.after_move(after, turn, origin, sown, phase, &mut Silent);
         }
-        Ok(sown.taken)
+        Ok((sown.taken, kept.then_some(sown.another)))
     }
 
     /// Why a pit number as [`Game::parse_move`] reads it (not a move carrying choices) is no pit of
@@ -828,5 +847,217 @@ impl Game {
             Refusal::GrandSlam => "it would capture every seed of the opponent (a grand slam), which this game forbids".into(),
             Refusal::Starves => "the opponent has no seeds and this move gives them none; a move that feeds them must be played".into(),
         }
+    }
+}
+
+/// The board a listing's trial sowings are made on ([`Game::probe`]), kept from one trial to the next
+/// so that its lists (on the heap for a board of more than 7 pits a side) are allocated once a listing
+/// rather than once a trial.
+pub(super) struct Trial {
+    board: Option<Board>,
+    /// Whether a complete legal move is to leave on `board` what [`Game::landing`] says.
+    keep: bool,
+    /// Set by the last trial when it left its move's landing on `board`: whether the mover moves
+    /// again.
+    kept: Option<bool>,
+}
+
+/// What the moves listed so far leave, for [`Game::all_choice_moves`] to leave out a move that does
+/// what an earlier one from the same pit does. The boards are kept in slots reused from one listing
+/// to the next, and found by a quick hash of the pit and the whole board (seeds, claims, closed pits,
+/// memory), so that many moves that differ only in memory do not compare pairwise; moves with the
+/// same hash are compared whole.
+#[derive(Default)]
+struct Landings {
+    /// Each: the pit, the board, whether the mover moves again, whether the move takes seeds (the two
+    /// lists of `captures required` are told apart), and the slot of the previous one with the same
+    /// hash.
+    slots: Vec<(usize, Board, bool, bool, usize)>,
+    /// Slots in use.
+    used: usize,
+    /// The last slot of each hash.
+    last: std::collections::HashMap<u64, usize, std::hash::BuildHasherDefault<Mixed>>,
+}
+
+impl Landings {
+    /// Gives back the room of a listing far longer than most, so that a thread does not keep it.
+    fn trim(&mut self) {
+        const KEPT: usize = 1024;
+        if self.slots.len() > KEPT {
+            self.slots.truncate(KEPT);
+            self.slots.shrink_to_fit();
+            self.last = Default::default();
+            self.used = 0;
+        }
+    }
+
+    /// Forgets every move (and keeps the room).
+    fn clear(&mut self) {
+        self.used = 0;
+        self.last.clear();
+    }
+
+    /// Is what a move from `pit` leaves new among the moves of its list from that pit? Kept if so.
+    fn is_new(&mut self, pit: usize, takes: bool, board: &Board, another: bool) -> bool {
+        use std::hash::{Hash, Hasher};
+        let mut h = Quick::default();
+        (pit, board, another, takes).hash(&mut h);
+        self.insert_new(h.finish(), pit, takes, board, another)
+    }
+
+    /// [`Landings::is_new`] with the hash `key` worked out.
+    fn insert_new(&mut self, key: u64, pit: usize, takes: bool, board: &Board, another: bool) -> bool {
+        let mut at = self.last.get(&key).copied().unwrap_or(usize::MAX);
+        while let Some((p, b, a, t, previous)) = self.slots[..self.used].get(at) {
+            if (*p, *a, *t) == (pit, another, takes) && b == board {
+                return false;
+            }
+            at = *previous;
+        }
+        let previous = self.last.insert(key, self.used).unwrap_or(usize::MAX);
+        match self.slots.get_mut(self.used) {
+            Some(slot) => {
+                slot.1.clone_from(board);
+                (slot.0, slot.2, slot.3, slot.4) = (pit, another, takes, previous);
+            }
+            None => self.slots.push((pit, board.clone(), another, takes, previous)),
+        }
+        self.used += 1;
+        true
+    }
+}
+
+/// A quick hash of the words written (multiply and rotate, as rustc's own table hash), mixed at the
+/// end so that every bit of the result depends on every bit written: the boards hashed are a game's
+/// own positions, compared whole when their hashes agree, so the hash need not resist chosen inputs.
+#[derive(Default)]
+struct Quick(u64);
+
+impl Quick {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl std::hash::Hasher for Quick {
+    fn finish(&self) -> u64 {
+        // The last step of MurmurHash3's 64-bit mix.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.add(u64::from_le_bytes(w.try_into().expect("eight bytes")));
+        }
+        let mut rest = [0u8; 8];
+        let tail = words.remainder();
+        rest[..tail.len()].copy_from_slice(tail);
+        self.add(u64::from_le_bytes(rest) ^ (tail.len() as u64) << 56);
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn write_isize(&mut self, i: isize) {
+        self.add(i as u64);
+    }
+
+    fn write_i64(&mut self, i: i64) {
+        self.add(i as u64);
+    }
+}
+
+/// The hasher of a table whose keys are [`Quick`] hashes already: the key is the hash.
+#[derive(Default)]
+struct Mixed(u64);
+
+impl std::hash::Hasher for Mixed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Slots;
+
+    /// A board of `n` cells, beyond the inline room when `n` is large, with `seeds` in the first.
+    fn board(n: usize, seeds: u32) -> Board {
+        let mut cells = Slots::from_elem(0, n);
+        cells[0] = seeds;
+        Board {
+            cells,
+            claimed: Slots::from_elem(None, n),
+            closed: Slots::from_elem(false, n),
+            memory: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_landing_is_new_once_for_its_pit_and_list() {
+        let mut seen = Landings::default();
+        let (a, b) = (board(40, 1), board(40, 2));
+        assert!(seen.is_new(1, false, &a, false));
+        assert!(!seen.is_new(1, false, &a, false));
+        // Another pit, another list, another turn or another board: not the same move.
+        assert!(seen.is_new(2, false, &a, false));
+        assert!(seen.is_new(1, true, &a, false));
+        assert!(seen.is_new(1, false, &a, true));
+        assert!(seen.is_new(1, false, &b, false));
+        assert!(!seen.is_new(1, false, &b, false));
+        // Emptied for the next listing, its slots are reused: nothing is seen any more.
+        seen.clear();
+        assert!(seen.is_new(1, false, &b, false));
+        assert!(seen.is_new(1, false, &a, false));
+        assert!(!seen.is_new(1, false, &a, false));
+        assert_eq!(seen.slots.len(), 5);
+    }
+
+    #[test]
+    fn landings_with_the_same_hash_are_told_apart_by_their_boards() {
+        // Every board hashed alike: the slots of one hash are chained and compared whole.
+        let mut seen = Landings::default();
+        let boards: Vec<Board> = (0..5).map(|s| board(20, s)).collect();
+        for b in &boards {
+            assert!(seen.insert_new(7, 1, false, b, false));
+        }
+        for b in &boards {
+            assert!(!seen.insert_new(7, 1, false, b, false));
+        }
+        // Nor is the same board from another pit, in the other list or with another turn.
+        assert!(seen.insert_new(7, 2, false, &boards[0], false));
+        assert!(seen.insert_new(7, 1, true, &boards[0], false));
+        assert!(seen.insert_new(7, 1, false, &boards[0], true));
     }
 }
