@@ -295,3 +295,32 @@ fn issue_26_relays_with_the_default_limit_play_the_same_with_and_without_it() {
            sow {{ direction ccw relay when last.count > 1 }} {RELAY_RULES}"#
     ));
 }
+
+/// Perft in fast form (positions packed, each line kept for the move number and the repetition
+/// rule) counts what the general engine counts: every shipped game with a fast form from its start,
+/// and small Oware boards deep enough for lines to end by repetition ("endless chasing") and by
+/// every other end rule.
+#[test]
+fn perft_counts_the_same_with_and_without_the_fast_form() {
+    let mut compared = 0;
+    for path in shipped() {
+        let game = load(&path);
+        if !game.has_fast_form() {
+            continue;
+        }
+        let general = game.without_fast_form();
+        let start = game.initial(None);
+        assert_eq!(game.perft(&start, 6), general.perft(&start, 6), "{}", stem(&path));
+        compared += 1;
+    }
+    assert_eq!(compared, FAST.len());
+    let oware = crate::support::root().join("variants/oware.sow");
+    for (pits, seeds, depth) in [(2, 1, 16), (2, 2, 14), (3, 1, 14)] {
+        let sets = [("pits", pits), ("seeds", seeds)].map(|(name, value)| sowlang::Override { name: name.into(), value });
+        let game = sowlang::load_game(&oware, &sets).unwrap_or_else(|_| panic!("oware loads")).game;
+        assert!(game.has_fast_form());
+        let start = game.initial(None);
+        let (fast, slow) = (game.perft(&start, depth), game.without_fast_form().perft(&start, depth));
+        assert_eq!(fast, slow, "oware {pits}x{seeds}");
+    }
+}

@@ -800,12 +800,34 @@ pub(crate) struct FastSearch<'g> {
 }
 
 impl<'g> FastSearch<'g> {
-    /// The packed search from `start`, when every position after it can be packed.
+    /// The packed search from `start`, when every position after it can be packed and its value
+    /// depends on nothing else (no repetition rule).
     pub(crate) fn new(game: &'g Game, start: &Position) -> Option<FastSearch<'g>> {
+        if game.uses_repeated || game.uses_ply {
+            return None;
+        }
+        Self::along_lines(game, start)
+    }
+
+    /// [`FastSearch::new`] for a walk that follows each line of play from `start` and keeps it, so
+    /// that the move number and a repetition rule can be answered from the line
+    /// ([`FastSearch::moves_on_line`]): taken
+    /// when every rule that reads `repeated` is `repeated` alone, stores never shrink (no position
+    /// from before a capture comes back, so the line since `start` is the whole history that
+    /// matters) and `start` has no history before it.
+    pub(crate) fn along_lines(game: &'g Game, start: &Position) -> Option<FastSearch<'g>> {
         let hints = Hints::of(game, start);
         let ff = game.fast_form_for(start, hints)?;
-        let reads_more = game.uses_repeated || game.uses_ply || game.uses_round_ply || game.rounds.is_some() || game.uses_starter;
-        (ff.relay.is_none() && !reads_more && !start.counted_in_place).then(|| FastSearch {
+        let reads_more = game.uses_round_ply || game.rounds.is_some() || game.uses_starter;
+        let repetition_from_line = !game.uses_repeated
+            || (game.stores_only_grow
+                && start.history.as_slice().len() <= 1
+                && game
+                    .ends
+                    .iter()
+                    .enumerate()
+                    .all(|(i, e)| !e.reads_repeated || (i < 64 && game.end_kinds.repeated & 1 << i != 0)));
+        (ff.relay.is_none() && !reads_more && !start.counted_in_place && repetition_from_line).then(|| FastSearch {
             game,
             ff,
             hints,
@@ -832,7 +854,31 @@ impl<'g> FastSearch<'g> {
     /// [`Game::fast_moves`] gives them.
     #[inline]
     pub(crate) fn moves(&self, cells: u128, mover: Player, out: &mut Vec<FastMove>) {
-        self.game.fast_moves_from(self.ff, self.hints, &self.like, cells, mover, out);
+        self.game
+            .fast_moves_from(self.ff, self.hints, &self.like, (cells, mover, self.like.ply), |_, _| false, out);
+    }
+
+    /// [`FastSearch::moves`] at the end of `line` (the positions since the start, this one last,
+    /// each its cells and the player to move), a move to a position on it ending the game by the
+    /// repetition rule.
+    #[inline]
+    pub(crate) fn moves_on_line(&self, line: &[(u128, Player)], out: &mut Vec<FastMove>) {
+        let Some(&(cells, mover)) = line.last() else {
+            return;
+        };
+        // The move number of the line's last position.
+        let ply = self.like.ply + line.len() as u32 - 1;
+        let stores = self.ff.store_lanes;
+        let seen = |after: u128, to_move: Player| {
+            // Back along the line while the stores are as they are now: before a capture, no
+            // position can come back.
+            line.iter()
+                .rev()
+                .take_while(|(c, _)| c & stores == after & stores)
+                .any(|&(c, p)| c == after && p == to_move)
+        };
+        self.game
+            .fast_moves_from(self.ff, self.hints, &self.like, (cells, mover, ply), seen, out);
     }
 
     /// The seeds of cell `c`.
@@ -864,13 +910,25 @@ impl Game {
         if ff.relay.is_some() || self.uses_repeated {
             return false;
         }
-        self.fast_moves_from(ff, hints, pos, pack_cells(pos), pos.to_move, out);
+        self.fast_moves_from(ff, hints, pos, (pack_cells(pos), pos.to_move, pos.ply), |_, _| false, out);
         true
     }
 
     /// [`Game::fast_moves`] of the position `board` with `mover` to move, everything else as in
-    /// `like` (whose move number and other fields a finished child starts from).
-    fn fast_moves_from(&self, ff: &FastForm, hints: Hints, like: &Position, board: u128, mover: Player, out: &mut Vec<FastMove>) {
+    /// `like` (whose move number and other fields a finished child starts from); `repeats` tells
+    /// whether a position (its cells and the player to move) was seen before on the line, for the
+    /// rules that are `repeated` alone.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn fast_moves_from(
+        &self,
+        ff: &FastForm,
+        hints: Hints,
+        like: &Position,
+        (board, mover, ply): (u128, Player, u32),
+        mut repeats: impl FnMut(u128, Player) -> bool,
+        out: &mut Vec<FastMove>,
+    ) {
         let mut left = ff.legal(board, filled_bits(board), mover);
         while left != 0 {
             let i = left.trailing_zeros() as usize;
@@ -879,11 +937,14 @@ impl Game {
             let at = Packed {
                 board: after,
                 to_move: if another { mover } else { mover.other() },
-                ply: like.ply + 1,
+                ply: ply + 1,
             };
             let filled = filled_bits(after);
             let next = ff.legal(after, filled, at.to_move);
             let mut holding = if next == 0 { self.end_kinds.no_moves } else { 0 };
+            if self.end_kinds.repeated != 0 && repeats(after, at.to_move) {
+                holding |= self.end_kinds.repeated;
+            }
             if ff.row_rules != 0 || !ff.probes.is_empty() {
                 holding |= ff.probes_holding(ff.row_rules != 0, filled, mover, &at);
             }
@@ -895,6 +956,7 @@ impl Game {
             }
             let ended = (holding != 0).then(|| {
                 let mut child = Box::new(like.clone());
+                child.ply = ply;
                 self.unpack_move(&mut child, after, at.to_move);
                 self.end_and_go_on(&mut child, mover, &self.ends[holding.trailing_zeros() as usize], hints, &mut Silent);
                 child

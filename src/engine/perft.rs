@@ -9,7 +9,7 @@ use rand::{Rng, RngCore};
 
 use super::trace::Silent;
 use super::turn::Hints;
-use super::{Game, Position};
+use super::{FastMove, FastSearch, Game, Player, Position};
 
 /// A number below `n` (at least 1), drawn uniformly for a random playout: the high half of a 32-bit
 /// random number times `n`. Its bias, below `n / 2^32` (under 2^-26 for a choice among 64 moves), is
@@ -35,10 +35,51 @@ impl Game {
     /// (`result[d - 1]`).
     pub fn perft(&self, pos: &Position, depth: usize) -> Vec<u64> {
         let mut counts = vec![0u64; depth];
-        if depth > 0 {
-            self.perft_into(pos, &mut counts);
+        if depth == 0 {
+            return counts;
+        }
+        // In fast form where it serves every line from `pos`: the positions packed, each line kept
+        // for the repetition rule, nothing allocated a node.
+        let packed = FastSearch::along_lines(self, pos).and_then(|fast| Some((fast.pack(pos)?, fast)));
+        match packed {
+            Some((cells, fast)) if !self.uses_choose => {
+                let mut line = vec![(cells, pos.to_move)];
+                let mut rooms = vec![Vec::new(); depth];
+                self.perft_packed(&fast, &mut line, &mut rooms, &mut counts);
+            }
+            _ => self.perft_into(pos, &mut counts),
         }
         counts
+    }
+
+    /// [`Game::perft_into`] in fast form, from the last position of `line`, with a list of moves
+    /// kept for each depth in `rooms`.
+    fn perft_packed(&self, fast: &FastSearch, line: &mut Vec<(u128, Player)>, rooms: &mut [Vec<FastMove>], counts: &mut [u64]) {
+        let Some((room, deeper)) = rooms.split_first_mut() else {
+            return;
+        };
+        room.clear();
+        fast.moves_on_line(line, room);
+        counts[0] += room.len() as u64;
+        if counts.len() == 1 {
+            return;
+        }
+        for m in room.iter() {
+            match &m.ended {
+                // Finished by the general engine: counted, not expanded (an end rule that let the
+                // game go on would leave a position for the general engine to expand).
+                Some(finished) => {
+                    if !finished.over {
+                        self.perft_into(finished, &mut counts[1..]);
+                    }
+                }
+                None => {
+                    line.push((m.cells, m.to_move));
+                    self.perft_packed(fast, line, deeper, &mut counts[1..]);
+                    line.pop();
+                }
+            }
+        }
     }
 
     /// Adds the positions below `pos` to `counts` (`counts[0]` = one move ahead).
