@@ -604,3 +604,34 @@ fn databases_and_proofs_are_the_same_with_the_fast_form_and_without() {
         }
     }
 }
+
+/// Alpha-beta reads the databases at packed positions (issue 25) as at the general engine's: the
+/// same results with the fast form and without it, along random games of Kalah 3x3 with databases
+/// of up to 10 seeds on the board.
+#[test]
+fn alphabeta_with_databases_searches_the_same_with_and_without_the_fast_form() {
+    use rand::{Rng, SeedableRng};
+    use sowlang::search::alphabeta::{self, Limits};
+    let game = kalah(3, 3);
+    let general = game.without_fast_form();
+    let db = in_memory(&game, 10).expect("served");
+    let mut read = 0;
+    for seed in 0..4 {
+        let mut pos = game.initial(None);
+        game.settle_start(&mut pos);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        while !pos.is_over() {
+            read += u32::from(db.value(&pos).is_some());
+            for depth in 1..=5 {
+                let limits = Limits { depth, time: None };
+                let (mut ra, mut rb) = (rand::rngs::StdRng::seed_from_u64(seed), rand::rngs::StdRng::seed_from_u64(seed));
+                let fast = alphabeta::search_with(&game, &pos, limits, true, &mut ra, Some(&db));
+                let slow = alphabeta::search_with(&general, &pos, limits, true, &mut rb, Some(&db));
+                assert_eq!(fast, slow, "seed {seed}, depth {depth}");
+                assert_eq!(ra.r#gen::<u64>(), rb.r#gen::<u64>());
+            }
+            game.random_playout(&mut pos, &mut rng, 1);
+        }
+    }
+    assert!(read > 0, "some positions searched are in the databases");
+}

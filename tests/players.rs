@@ -315,3 +315,71 @@ fn players_with_endgame_databases_against_the_same_players_without() {
         );
     }
 }
+
+/// `search_with` of `pos` at depths 1 to 5 (best move only, and every move's score) with `game`'s
+/// fast form and without it: the same move, scores, depth and node count, and the same random
+/// numbers drawn.
+fn searches_agree(game: &Game, general: &Game, pos: &sowlang::Position, db: Option<&sowlang::search::endgame::Endgames>, what: &str) {
+    use rand::{Rng, SeedableRng};
+    use sowlang::search::alphabeta::{self, Limits};
+    for depth in 1..=5 {
+        for all in [false, true] {
+            let limits = Limits { depth, time: None };
+            let (mut ra, mut rb) = (rand::rngs::StdRng::seed_from_u64(depth.into()), rand::rngs::StdRng::seed_from_u64(depth.into()));
+            let fast = alphabeta::search_with(game, pos, limits, all, &mut ra, db);
+            let slow = alphabeta::search_with(general, pos, limits, all, &mut rb, db);
+            assert_eq!(fast, slow, "{what}, depth {depth}, all scores {all}");
+            assert_eq!(ra.r#gen::<u64>(), rb.r#gen::<u64>(), "{what}, depth {depth}");
+        }
+    }
+}
+
+/// The positions of a random game of `game` from its start (seeded by `seed`), one every `every`
+/// moves, the start first.
+fn along_a_random_game(game: &Game, seed: u64, every: u32) -> Vec<sowlang::Position> {
+    use rand::SeedableRng;
+    let mut pos = game.initial(None);
+    game.settle_start(&mut pos);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut out = vec![pos.clone()];
+    while !pos.is_over() && out.len() < 12 {
+        game.random_playout(&mut pos, &mut rng, every);
+        if !pos.is_over() {
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
+/// Alpha-beta searches packed positions where the fast form serves (issue 25) and the general
+/// engine's elsewhere, with the same results: every shipped game with a fast form and small Oware
+/// boards, whose lines end by repetition ("endless chasing") within the search, from the start and
+/// along random games (positions with a history of their own before the search).
+#[test]
+fn alphabeta_searches_the_same_with_and_without_the_fast_form() {
+    let mut compared = 0;
+    for path in shipped() {
+        let game = load(&path, &[]).expect("a shipped game loads");
+        if !game.has_fast_form() {
+            continue;
+        }
+        let general = game.without_fast_form();
+        for pos in along_a_random_game(&game, compared, 9).into_iter().step_by(3) {
+            searches_agree(&game, &general, &pos, None, &path.display().to_string());
+        }
+        compared += 1;
+    }
+    assert!(compared >= 7, "{compared}");
+    let oware = crate::support::root().join("variants/oware.sow");
+    for (pits, seeds) in [(2, 1), (2, 2), (3, 1), (3, 2)] {
+        let sets = [("pits", pits), ("seeds", seeds)].map(|(name, value)| Override { name: name.into(), value });
+        let game = load(&oware, &sets).expect("oware loads");
+        assert!(game.has_fast_form());
+        let general = game.without_fast_form();
+        for seed in 0..3 {
+            for pos in along_a_random_game(&game, seed, 1) {
+                searches_agree(&game, &general, &pos, None, &format!("oware {pits}x{seeds}"));
+            }
+        }
+    }
+}

@@ -797,6 +797,9 @@ pub(crate) struct FastSearch<'g> {
     hints: Hints,
     /// The position the search started from: what a finished child is made from.
     like: Position,
+    /// The identities of the positions before `like` that may still come back (its history but
+    /// itself): seen again only while the stores are as they are in `like`.
+    before: super::History,
 }
 
 impl<'g> FastSearch<'g> {
@@ -812,26 +815,31 @@ impl<'g> FastSearch<'g> {
     /// [`FastSearch::new`] for a walk that follows each line of play from `start` and keeps it, so
     /// that the move number and a repetition rule can be answered from the line
     /// ([`FastSearch::moves_on_line`]): taken
-    /// when every rule that reads `repeated` is `repeated` alone, stores never shrink (no position
-    /// from before a capture comes back, so the line since `start` is the whole history that
-    /// matters) and `start` has no history before it.
+    /// when every rule that reads `repeated` is `repeated` alone and stores never shrink (no position
+    /// from before a capture comes back, so the line since `start` and the history before it while
+    /// the stores are as in `start` are all that matters).
     pub(crate) fn along_lines(game: &'g Game, start: &Position) -> Option<FastSearch<'g>> {
         let hints = Hints::of(game, start);
         let ff = game.fast_form_for(start, hints)?;
         let reads_more = game.uses_round_ply || game.rounds.is_some() || game.uses_starter;
         let repetition_from_line = !game.uses_repeated
             || (game.stores_only_grow
-                && start.history.as_slice().len() <= 1
                 && game
                     .ends
                     .iter()
                     .enumerate()
                     .all(|(i, e)| !e.reads_repeated || (i < 64 && game.end_kinds.repeated & 1 << i != 0)));
+        let ids = start.history.as_slice();
+        let before = match ids.split_last() {
+            Some((_, earlier)) if game.uses_repeated && !earlier.is_empty() => super::History::from(earlier.to_vec()),
+            _ => super::History::new(),
+        };
         (ff.relay.is_none() && !reads_more && !start.counted_in_place && repetition_from_line).then(|| FastSearch {
             game,
             ff,
             hints,
             like: start.clone(),
+            before,
         })
     }
 
@@ -876,9 +884,30 @@ impl<'g> FastSearch<'g> {
                 .rev()
                 .take_while(|(c, _)| c & stores == after & stores)
                 .any(|&(c, p)| c == after && p == to_move)
+                || (!self.before.is_empty()
+                    && after & stores == line[0].0 & stores
+                    && self.before.contains(self.ff.identity(after, to_move)))
         };
         self.game
             .fast_moves_from(self.ff, self.hints, &self.like, (cells, mover, ply), seen, out);
+    }
+
+    /// The position the search started from.
+    pub(crate) fn like(&self) -> &Position {
+        &self.like
+    }
+
+    /// Has the position `cells` with `mover` to move a legal move?
+    #[inline]
+    pub(crate) fn has_moves(&self, cells: u128, mover: Player) -> bool {
+        self.ff.legal(cells, filled_bits(cells), mover) != 0
+    }
+
+    /// [`FastSearch::position`] at move number `ply`.
+    pub(crate) fn position_at(&self, cells: u128, to_move: Player, ply: u32) -> Position {
+        let mut pos = self.position(cells, to_move);
+        pos.ply = ply;
+        pos
     }
 
     /// The seeds of cell `c`.

@@ -17,7 +17,7 @@ use rand::seq::SliceRandom;
 
 use super::endgame::Endgames;
 use super::{DECIDED, evaluate, position_key};
-use crate::engine::{Game, Player, Position};
+use crate::engine::{FastMove, FastSearch, Game, Player, Position};
 
 /// Beyond any score.
 const INF: i32 = super::WIN * 4;
@@ -76,6 +76,12 @@ struct Searcher<'a> {
     deadline: Option<Instant>,
     aborted: bool,
     root_ply: u32,
+    /// The packed form of the positions, when the game's fast form serves every line from the root.
+    fast: Option<FastSearch<'a>>,
+    /// The packed positions of the current line, from the root, for the repetition rule.
+    line: Vec<(u128, Player)>,
+    /// The cells of south's and north's stores.
+    stores: [usize; 2],
 }
 
 /// Searches the position and returns the best move, or `None` when there is no legal move. With
@@ -117,6 +123,17 @@ pub fn search_with(
             game.apply(&mut c, k).ok().map(|()| (k, c))
         })
         .collect();
+    // Below the root, positions are packed where the fast form serves every line (the root's own
+    // children are few and keep the general engine's form).
+    let fast = if game.uses_choose {
+        None
+    } else {
+        FastSearch::along_lines(game, pos).and_then(|f| Some((f.pack(pos)?, f)))
+    };
+    let (line, fast) = match fast {
+        Some((cells, f)) => (vec![(cells, pos.to_move)], Some(f)),
+        None => (Vec::new(), None),
+    };
     let mut s = Searcher {
         game,
         db,
@@ -126,6 +143,9 @@ pub fn search_with(
         deadline: None,
         aborted: false,
         root_ply: pos.ply,
+        fast,
+        line,
+        stores: [Player::South, Player::North].map(|p| game.store(p) as usize),
     };
     let start = Instant::now();
     let mut done: Option<(u32, Vec<(usize, i32)>)> = None;
@@ -136,7 +156,7 @@ pub fn search_with(
         let mut best = -INF;
         for (k, child) in &children {
             let alpha = if all_scores || best == -INF { -INF } else { best - 1 };
-            let v = s.child_value(child, mover, depth - 1, alpha, INF);
+            let v = s.root_child_value(child, mover, depth - 1, alpha, INF);
             if s.aborted {
                 break;
             }
@@ -170,14 +190,242 @@ pub fn search_with(
     })
 }
 
+/// What the search needs of a position. It searches positions in one of two forms: the engine's
+/// [`Position`] (any game), or [`Packed`] where the game's fast form serves every line, so that a
+/// child is a few words and not a whole position. Both give the same values, keys and move
+/// order, so the search visits the same nodes either way.
+trait Node: Sized {
+    /// The legal moves, as worked out before the children are made.
+    type Moves;
+    fn to_move(&self) -> Player;
+    /// Its value for its player to move when known without search: a finished game, or one in
+    /// the databases.
+    fn known(&self, s: &Searcher<'_>) -> Option<i32>;
+    /// Its legal moves, `None` when there is none; at a `leaf` only whether there is one counts.
+    fn moves(&self, s: &Searcher<'_>, leaf: bool) -> Option<Self::Moves>;
+    /// Its value when it has no legal move and no rule ends the game: each player keeps what
+    /// they hold.
+    fn stuck(&self, s: &Searcher<'_>) -> i32;
+    /// [`evaluate`] of it for `me`.
+    fn evaluate(&self, s: &Searcher<'_>, me: Player) -> i32;
+    /// [`position_key`] of it.
+    fn key(&self, s: &Searcher<'_>) -> u64;
+    /// Its children, one for each of `moves` in order, with their moves.
+    fn children(&self, s: &Searcher<'_>, moves: Self::Moves, out: &mut Vec<(i32, usize, Self)>);
+    /// Puts it at the end of the line before it is searched (and takes it off after).
+    /// The general engine's form of it when it is to be searched in that form (a game an end rule
+    /// let go on: the packed search knows no such position).
+    fn whole(&self) -> Option<&Position> {
+        None
+    }
+    fn enter(&self, _: &mut Searcher<'_>) {}
+    fn leave(&self, _: &mut Searcher<'_>) {}
+}
+
+impl Node for Position {
+    type Moves = Vec<usize>;
+
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn known(&self, s: &Searcher<'_>) -> Option<i32> {
+        if self.over {
+            return Some(s.terminal(self));
+        }
+        s.db.and_then(|d| d.value(self)).map(|v| exact_score(s.game, self, v))
+    }
+
+    fn moves(&self, s: &Searcher<'_>, _: bool) -> Option<Vec<usize>> {
+        let moves = s.game.legal_moves(self);
+        (!moves.is_empty()).then_some(moves)
+    }
+
+    fn stuck(&self, s: &Searcher<'_>) -> i32 {
+        s.terminal(&finished_as_is(s.game, self))
+    }
+
+    fn evaluate(&self, s: &Searcher<'_>, me: Player) -> i32 {
+        evaluate(s.game, self, me)
+    }
+
+    fn key(&self, s: &Searcher<'_>) -> u64 {
+        position_key(self, s.with_ply)
+    }
+
+    fn children(&self, s: &Searcher<'_>, moves: Vec<usize>, out: &mut Vec<(i32, usize, Position)>) {
+        out.extend(moves.iter().filter_map(|&k| {
+            let mut c = self.clone();
+            s.game.apply(&mut c, k).ok()?;
+            Some((0, k, c))
+        }));
+    }
+}
+
+/// A position of a game whose fast form serves every line of the search: its cells, one byte
+/// each, whose turn and its move number; or a game a move finished, as the general engine left it.
+enum Packed {
+    Live { cells: u128, to_move: Player, ply: u32 },
+    Ended(Box<Position>),
+}
+
+impl Packed {
+    fn fast<'s>(s: &'s Searcher<'_>) -> &'s FastSearch<'s> {
+        s.fast.as_ref().expect("packed positions are searched with the fast form")
+    }
+
+    /// The general engine's form of it (for the rare positions the search reads whole).
+    fn position(&self, s: &Searcher<'_>) -> Position {
+        match self {
+            Packed::Live { cells, to_move, ply } => Self::fast(s).position_at(*cells, *to_move, *ply),
+            Packed::Ended(p) => (**p).clone(),
+        }
+    }
+
+    /// The seeds of every pit, in order.
+    fn pits(cells: u128, pits: usize) -> ([u32; 16], usize) {
+        let mut seeds = [0u32; 16];
+        for (c, n) in seeds[..pits].iter_mut().enumerate() {
+            *n = FastSearch::seeds(cells, c);
+        }
+        (seeds, pits)
+    }
+}
+
+impl Node for Packed {
+    type Moves = Vec<FastMove>;
+
+    fn to_move(&self) -> Player {
+        match self {
+            Packed::Live { to_move, .. } => *to_move,
+            Packed::Ended(p) => p.to_move,
+        }
+    }
+
+    fn known(&self, s: &Searcher<'_>) -> Option<i32> {
+        match self {
+            Packed::Live { cells, to_move, .. } => {
+                let db = s.db?;
+                let (seeds, n) = Self::pits(*cells, s.game.pit_count());
+                let v = db.value_of(&seeds[..n], *to_move)?;
+                let stores = s.stores.map(|c| FastSearch::seeds(*cells, c) as i32);
+                let m = stores[to_move.index()] - stores[to_move.other().index()] + v;
+                Some(m.signum() * super::WIN + m * super::SCALE)
+            }
+            Packed::Ended(p) => p.known(s),
+        }
+    }
+
+    fn moves(&self, s: &Searcher<'_>, leaf: bool) -> Option<Vec<FastMove>> {
+        match self {
+            Packed::Live { cells, to_move, .. } => {
+                let fast = Self::fast(s);
+                if leaf {
+                    return fast.has_moves(*cells, *to_move).then(Vec::new);
+                }
+                let mut out = Vec::with_capacity(s.game.pit_count());
+                fast.moves_on_line(&s.line, &mut out);
+                (!out.is_empty()).then_some(out)
+            }
+            // A finished game is known; a game an end rule let go on has no place here.
+            Packed::Ended(_) => unreachable!("a packed search ends where a move ends the game"),
+        }
+    }
+
+    fn stuck(&self, s: &Searcher<'_>) -> i32 {
+        self.position(s).stuck(s)
+    }
+
+    fn evaluate(&self, s: &Searcher<'_>, me: Player) -> i32 {
+        match self {
+            Packed::Live { cells, .. } => {
+                let fast = Self::fast(s);
+                let store = |p: Player| FastSearch::seeds(*cells, s.stores[p.index()]) as i32;
+                (store(me) - store(me.other())) * super::SCALE + fast.row_seeds(*cells, me) as i32
+                    - fast.row_seeds(*cells, me.other()) as i32
+            }
+            Packed::Ended(p) => evaluate(s.game, p, me),
+        }
+    }
+
+    fn key(&self, s: &Searcher<'_>) -> u64 {
+        match self {
+            Packed::Live { cells, to_move, ply } => {
+                let like = &Self::fast(s).like();
+                super::position_key_of(like, |c| FastSearch::seeds(*cells, c), *to_move, *ply, s.with_ply)
+            }
+            Packed::Ended(p) => position_key(p, s.with_ply),
+        }
+    }
+
+    fn children(&self, _: &Searcher<'_>, moves: Vec<FastMove>, out: &mut Vec<(i32, usize, Packed)>) {
+        let Packed::Live { ply, .. } = self else {
+            unreachable!("a finished game has no children")
+        };
+        out.extend(moves.into_iter().map(|m| {
+            let child = match m.ended {
+                Some(p) => Packed::Ended(p),
+                None => Packed::Live {
+                    cells: m.cells,
+                    to_move: m.to_move,
+                    ply: ply + 1,
+                },
+            };
+            (0, m.pit, child)
+        }));
+    }
+
+    fn whole(&self) -> Option<&Position> {
+        match self {
+            Packed::Ended(p) if !p.over => Some(p),
+            _ => None,
+        }
+    }
+
+    fn enter(&self, s: &mut Searcher<'_>) {
+        if let Packed::Live { cells, to_move, .. } = self {
+            s.line.push((*cells, *to_move));
+        }
+    }
+
+    fn leave(&self, s: &mut Searcher<'_>) {
+        if let Packed::Live { .. } = self {
+            s.line.pop();
+        }
+    }
+}
+
 impl Searcher<'_> {
+    /// The value of the root's child `child` for `mover`, who just moved into it: searched packed
+    /// when the fast form serves the search.
+    fn root_child_value(&mut self, child: &Position, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
+        let packed = match &self.fast {
+            Some(f) if !child.over => f.pack(child).map(|cells| Packed::Live {
+                cells,
+                to_move: child.to_move,
+                ply: child.ply,
+            }),
+            _ => None,
+        };
+        match packed {
+            Some(p) => self.child_value(&p, mover, depth, alpha, beta),
+            None => self.child_value(child, mover, depth, alpha, beta),
+        }
+    }
+
     /// The value of `child` for `mover`, who just moved into it.
-    fn child_value(&mut self, child: &Position, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
-        if child.to_move == mover {
+    fn child_value<N: Node>(&mut self, child: &N, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
+        if let Some(p) = child.whole() {
+            return self.child_value(p, mover, depth, alpha, beta);
+        }
+        child.enter(self);
+        let v = if child.to_move() == mover {
             self.negamax(child, depth, alpha, beta)
         } else {
             -self.negamax(child, depth, -beta, -alpha)
-        }
+        };
+        child.leave(self);
+        v
     }
 
     /// The value of a finished (or stuck) position for its player to move, sooner wins first.
@@ -193,7 +441,7 @@ impl Searcher<'_> {
         }
     }
 
-    fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+    fn negamax<N: Node>(&mut self, pos: &N, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.aborted = true;
@@ -201,21 +449,17 @@ impl Searcher<'_> {
         if self.aborted {
             return 0;
         }
-        if pos.over {
-            return self.terminal(pos);
+        if let Some(v) = pos.known(self) {
+            return v;
         }
-        if let Some(v) = self.db.and_then(|d| d.value(pos)) {
-            return exact_score(self.game, pos, v);
-        }
-        let moves = self.game.legal_moves(pos);
-        if moves.is_empty() {
+        let Some(moves) = pos.moves(self, depth == 0) else {
             // No move and no rule ends the game: score what each player holds.
-            return self.terminal(&finished_as_is(self.game, pos));
-        }
+            return pos.stuck(self);
+        };
         if depth == 0 {
-            return evaluate(self.game, pos, pos.to_move);
+            return pos.evaluate(self, pos.to_move());
         }
-        let key = position_key(pos, self.with_ply);
+        let key = pos.key(self);
         let mut hinted = 0;
         if let Some(e) = self.table.get(&key) {
             hinted = e.best;
@@ -230,16 +474,12 @@ impl Searcher<'_> {
                 }
             }
         }
-        let mover = pos.to_move;
-        let mut children: Vec<(i32, usize, Position)> = moves
-            .iter()
-            .filter_map(|&k| {
-                let mut c = pos.clone();
-                self.game.apply(&mut c, k).ok()?;
-                let order = if k == hinted { INF } else { evaluate(self.game, &c, mover) };
-                Some((order, k, c))
-            })
-            .collect();
+        let mover = pos.to_move();
+        let mut children = Vec::new();
+        pos.children(self, moves, &mut children);
+        for (order, k, c) in &mut children {
+            *order = if *k == hinted { INF } else { c.evaluate(self, mover) };
+        }
         children.sort_by_key(|(order, _, _)| std::cmp::Reverse(*order));
         let alpha0 = alpha;
         let mut best = -INF;

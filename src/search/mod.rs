@@ -96,9 +96,28 @@ pub(crate) fn position_key(pos: &Position, with_ply: bool) -> u64 {
 /// Calls `f` with each field that makes a position what it is for a search, in a fixed order: the
 /// board (seeds, claims, closures, memory), whose turn, the round and rounds won, whether the seeds left count
 /// in place, who opened the round, and the move number when `with_ply`.
-pub(crate) fn position_fields(pos: &Position, with_ply: bool, mut f: impl FnMut(u64)) {
-    for &c in &pos.board.cells {
-        f(u64::from(c));
+pub(crate) fn position_fields(pos: &Position, with_ply: bool, f: impl FnMut(u64)) {
+    fields_with(pos, |c| pos.board.cells[c], pos.to_move, pos.ply, with_ply, f);
+}
+
+/// [`position_key`] of the position that is `like` but for its cells' seeds (`seeds` of each
+/// cell), its player to move and its move number: a packed position's key, equal to the key of
+/// the same position in the general engine's form.
+pub(crate) fn position_key_of(like: &Position, seeds: impl Fn(usize) -> u32, to_move: Player, ply: u32, with_ply: bool) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    fields_with(like, seeds, to_move, ply, with_ply, |x| {
+        h ^= x;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    });
+    h
+}
+
+/// [`position_fields`] of `pos` with the cells' seeds, the player to move and the move number
+/// given apart.
+#[inline]
+fn fields_with(pos: &Position, seeds: impl Fn(usize) -> u32, to_move: Player, ply: u32, with_ply: bool, mut f: impl FnMut(u64)) {
+    for c in 0..pos.board.cells.len() {
+        f(u64::from(seeds(c)));
     }
     for c in &pos.board.claimed {
         f(c.map_or(0, |p| p.index() as u64 + 1));
@@ -109,7 +128,7 @@ pub(crate) fn position_fields(pos: &Position, with_ply: bool, mut f: impl FnMut(
     for &m in &pos.board.memory {
         f(m as u64);
     }
-    f(pos.to_move.index() as u64);
+    f(to_move.index() as u64);
     f(u64::from(pos.round));
     f(u64::from(pos.rounds_won[0]));
     f(u64::from(pos.rounds_won[1]));
@@ -121,7 +140,7 @@ pub(crate) fn position_fields(pos: &Position, with_ply: bool, mut f: impl FnMut(
         f(u64::MAX);
     }
     if with_ply {
-        f(u64::from(pos.ply));
+        f(u64::from(ply));
         // With the move number, the round's first move gives `round_ply`.
         f(u64::from(pos.round_start));
     }
