@@ -47,7 +47,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
     /// Endgame databases (with `mtdf`): every position with at most this many seeds on the board
-    /// (default: as many as fit in a quarter of the available memory, at most 3e9 positions).
+    /// (default: as many as fit in a quarter of the available memory, at most 3e9 positions and three fifths of the game's seeds).
     #[arg(long, conflicts_with = "no_endgame")]
     endgame: Option<u32>,
     /// Solve without endgame databases.
@@ -164,15 +164,17 @@ fn database_dir(args: &Args) -> Option<PathBuf> {
     args.databases.clone().or_else(endgame::default_dir)
 }
 
-/// The most seeds on the board for databases that fit in a quarter of the available memory and
-/// hold at most 3e9 positions. Kalah(6,4) needs the 2.5e9 of 24 seeds (about ten minutes' build on
-/// two cores) to be proved within minutes: with the 4.5e8 of 20 seeds, the search had not finished
-/// its first opening move in half an hour (docs/analysis.md).
+/// The most seeds on the board, at most three fifths of the game's, for databases that fit in a
+/// quarter of the available memory and hold at most 3e9 positions. Kalah(6,4) needs the 2.5e9 of
+/// 24 seeds (about fifteen minutes' build on two cores) to be proved within minutes: with the 4.5e8
+/// of 20 seeds, the search had not finished its first opening move in half an hour. Kalah(5,4) is
+/// proved in seconds with 24 of its 40 seeds, where 32 (the memory's limit) took 15 minutes to build
+/// (docs/analysis.md).
 fn default_endgame_seeds(game: &crate::Game) -> u32 {
     let budget = (solve::available_memory() / 4).min(3_000_000_000);
     let pits = game.pit_count();
     (0..=game.total.min(endgame::MAX_SEEDS))
-        .take_while(|&n| endgame::positions_up_to(pits, n) <= budget)
+        .take_while(|&n| endgame::positions_up_to(pits, n) <= budget && 5 * n <= 3 * game.total)
         .last()
         .unwrap_or(0)
 }

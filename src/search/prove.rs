@@ -127,19 +127,20 @@ impl Table {
         })
     }
 
-    fn store(&self, h: u64, data: Data) {
+    /// Keeps `data` for `h`; true when it took an empty slot (what [`Shared::filled`] counts).
+    fn store(&self, h: u64, data: Data) -> bool {
         let b = self.bucket(h);
         let pair = &self.slots()[b..b + 2];
         let read = |i: usize| {
             let d = pair[i][1].load(Ordering::Relaxed);
-            (pair[i][0].load(Ordering::Relaxed) ^ d, Data::unpack(d))
+            (pair[i][0].load(Ordering::Relaxed) ^ d, d)
         };
         let (k0, d0) = read(0);
         let (k1, d1) = read(1);
         // The same position, else the entry that cost less.
         let i = if k0 == h {
             0
-        } else if k1 == h || d1.work < d0.work {
+        } else if k1 == h || Data::unpack(d1).work < Data::unpack(d0).work {
             1
         } else {
             0
@@ -147,6 +148,7 @@ impl Table {
         let d = data.pack();
         pair[i][0].store(h ^ d, Ordering::Relaxed);
         pair[i][1].store(d, Ordering::Relaxed);
+        [d0, d1][i] == 0
     }
 
     /// Asks the processor to bring `h`'s bucket into the cache, so that a probe soon after does not
@@ -157,10 +159,6 @@ impl Table {
         safe_arch::prefetch_t0(&self.slots()[self.bucket(h)]);
         #[cfg(not(target_arch = "x86_64"))]
         let _ = h;
-    }
-
-    fn used(&self) -> u64 {
-        self.slots().iter().filter(|[_, d]| d.load(Ordering::Relaxed) != 0).count() as u64
     }
 }
 
@@ -173,6 +171,9 @@ struct Shared<'a> {
     stores: [usize; 2],
     db: Option<&'a Endgames>,
     table: Table,
+    /// Table slots filled, counted as they are (counting them at the end would read every page of
+    /// the table, and make the kernel provide them all).
+    filled: AtomicU64,
     nodes: AtomicU64,
     stop: AtomicBool,
     /// Set when a position recurred on a line.
@@ -191,6 +192,14 @@ struct Searcher<'a> {
     /// Identities of the positions on the current line.
     path: Vec<u64>,
     nodes: u64,
+    /// Table slots this searcher filled.
+    filled: u64,
+}
+
+impl Drop for Searcher<'_> {
+    fn drop(&mut self) {
+        self.s.filled.fetch_add(self.filled, Ordering::Relaxed);
+    }
 }
 
 /// Stopped: the deadline or the node limit was reached by some thread.
@@ -620,7 +629,9 @@ impl Searcher<'_> {
         } else {
             d.upper = d.upper.min(b);
         }
-        s.table.store(h, d);
+        if s.table.store(h, d) {
+            self.filled += 1;
+        }
         Ok(best)
     }
 
@@ -675,6 +686,7 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
         db,
         table: Table::new(options.table_bytes)
             .map_err(|e| Refusal::Rules(format!("cannot have {} MiB for the table: {e}", options.table_bytes >> 20)))?,
+        filled: AtomicU64::new(0),
         nodes: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         recurred: AtomicBool::new(false),
@@ -699,6 +711,7 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
         s: sh,
         path: vec![start_key],
         nodes: 0,
+        filled: 0,
     };
     let solved: Result<Vec<(usize, i64)>, Stop> = pool.install(|| {
         std::thread::scope(|scope| {
@@ -779,7 +792,7 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
         nodes: shared.nodes.load(Ordering::Relaxed),
         positions: db.map_or(0, |d| super::endgame::positions_up_to(game.pit_count(), d.seeds())),
         components: (0, 0),
-        table: shared.table.used(),
+        table: shared.filled.load(Ordering::Relaxed),
         elapsed: t.elapsed(),
     })
 }
