@@ -325,7 +325,10 @@ fn searches_agree(game: &Game, general: &Game, pos: &sowlang::Position, db: Opti
     for depth in 1..=5 {
         for all in [false, true] {
             let limits = Limits { depth, time: None };
-            let (mut ra, mut rb) = (rand::rngs::StdRng::seed_from_u64(depth.into()), rand::rngs::StdRng::seed_from_u64(depth.into()));
+            let (mut ra, mut rb) = (
+                rand::rngs::StdRng::seed_from_u64(depth.into()),
+                rand::rngs::StdRng::seed_from_u64(depth.into()),
+            );
             let fast = alphabeta::search_with(game, pos, limits, all, &mut ra, db);
             let slow = alphabeta::search_with(general, pos, limits, all, &mut rb, db);
             assert_eq!(fast, slow, "{what}, depth {depth}, all scores {all}");
