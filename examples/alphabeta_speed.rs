@@ -2,7 +2,8 @@
 //! engine's positions): the same games, move by move, searched at a fixed depth each way; both
 //! searches visit the same nodes (the tests check it), so nodes per CPU second compare directly.
 //!
-//! Usage: `cargo run --release --example alphabeta_speed -- FILE [DEPTH] [GAMES]` (defaults 8, 4).
+//! Usage: `cargo run --release --example alphabeta_speed -- FILE [DEPTH] [GAMES] [fast|general]`
+//! (defaults 8, 4, both in turn).
 
 use std::time::Instant;
 
@@ -16,9 +17,11 @@ fn main() {
     let depth: u32 = args.next().map_or(8, |d| d.parse().expect("a depth"));
     let games: u64 = args.next().map_or(4, |g| g.parse().expect("a number of games"));
     let game = sowlang::load_game(std::path::Path::new(&file), &[]).expect("the file loads").game;
+    let only = args.next();
     let general = game.without_fast_form();
     let limits = Limits { depth, time: None };
-    for (name, g) in [("fast form", &game), ("general engine", &general)] {
+    let forms = [("fast", "fast form", &game), ("general", "general engine", &general)];
+    for (_, name, g) in forms.into_iter().filter(|(key, _, _)| only.as_deref().is_none_or(|o| o == *key)) {
         let (mut nodes, mut moves) = (0u64, 0u64);
         let start = Instant::now();
         for seed in 0..games {

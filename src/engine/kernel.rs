@@ -892,11 +892,6 @@ impl<'g> FastSearch<'g> {
             .fast_moves_from(self.ff, self.hints, &self.like, (cells, mover, ply), seen, out);
     }
 
-    /// The position the search started from.
-    pub(crate) fn like(&self) -> &Position {
-        &self.like
-    }
-
     /// Has the position `cells` with `mover` to move a legal move?
     #[inline]
     pub(crate) fn has_moves(&self, cells: u128, mover: Player) -> bool {

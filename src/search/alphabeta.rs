@@ -16,7 +16,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 use super::endgame::Endgames;
-use super::{DECIDED, evaluate, position_key};
+use super::{DECIDED, KeyOf, evaluate, position_key};
 use crate::engine::{FastMove, FastSearch, Game, Player, Position};
 
 /// Beyond any score.
@@ -58,6 +58,35 @@ enum Bound {
     Upper,
 }
 
+/// The table's hasher: its keys are already hashes ([`position_key`]), so one mix that carries every
+/// bit into the low bits the table's buckets are chosen by (FNV's low bits read only the low bits of
+/// its input) does what SipHash did for a tenth of its cost. Which bucket a key lands in changes
+/// nothing the search reads.
+#[derive(Default, Clone, Copy)]
+struct Mixed(u64);
+
+impl std::hash::Hasher for Mixed {
+    fn finish(&self) -> u64 {
+        // The finaliser of SplitMix64.
+        let mut x = self.0;
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | self.0 >> 56) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+type Table = HashMap<u64, Entry, std::hash::BuildHasherDefault<Mixed>>;
+
 #[derive(Clone, Copy)]
 struct Entry {
     depth: u32,
@@ -71,7 +100,7 @@ struct Searcher<'a> {
     /// Exact values where a position is in them.
     db: Option<&'a Endgames>,
     with_ply: bool,
-    table: HashMap<u64, Entry>,
+    table: Table,
     nodes: u64,
     deadline: Option<Instant>,
     aborted: bool,
@@ -82,6 +111,8 @@ struct Searcher<'a> {
     line: Vec<(u128, Player)>,
     /// The cells of south's and north's stores.
     stores: [usize; 2],
+    /// The keys of packed positions.
+    keys: Option<KeyOf>,
 }
 
 /// Searches the position and returns the best move, or `None` when there is no legal move. With
@@ -130,6 +161,7 @@ pub fn search_with(
     } else {
         FastSearch::along_lines(game, pos).and_then(|f| Some((f.pack(pos)?, f)))
     };
+    let keys = fast.as_ref().map(|_| KeyOf::new(pos));
     let (line, fast) = match fast {
         Some((cells, f)) => (vec![(cells, pos.to_move)], Some(f)),
         None => (Vec::new(), None),
@@ -138,7 +170,7 @@ pub fn search_with(
         game,
         db,
         with_ply: game.uses_ply || game.uses_round_ply,
-        table: HashMap::new(),
+        table: Table::default(),
         nodes: 0,
         deadline: None,
         aborted: false,
@@ -146,6 +178,7 @@ pub fn search_with(
         fast,
         line,
         stores: [Player::South, Player::North].map(|p| game.store(p) as usize),
+        keys,
     };
     let start = Instant::now();
     let mut done: Option<(u32, Vec<(usize, i32)>)> = None;
@@ -351,8 +384,8 @@ impl Node for Packed {
     fn key(&self, s: &Searcher<'_>) -> u64 {
         match self {
             Packed::Live { cells, to_move, ply } => {
-                let like = &Self::fast(s).like();
-                super::position_key_of(like, |c| FastSearch::seeds(*cells, c), *to_move, *ply, s.with_ply)
+                let keys = s.keys.as_ref().expect("packed positions are searched with their keys");
+                keys.key(|c| FastSearch::seeds(*cells, c), *to_move, *ply, s.with_ply)
             }
             Packed::Ended(p) => position_key(p, s.with_ply),
         }

@@ -100,16 +100,49 @@ pub(crate) fn position_fields(pos: &Position, with_ply: bool, f: impl FnMut(u64)
     fields_with(pos, |c| pos.board.cells[c], pos.to_move, pos.ply, with_ply, f);
 }
 
-/// [`position_key`] of the position that is `like` but for its cells' seeds (`seeds` of each
-/// cell), its player to move and its move number: a packed position's key, equal to the key of
-/// the same position in the general engine's form.
-pub(crate) fn position_key_of(like: &Position, seeds: impl Fn(usize) -> u32, to_move: Player, ply: u32, with_ply: bool) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    fields_with(like, seeds, to_move, ply, with_ply, |x| {
-        h ^= x;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    });
-    h
+/// [`position_key`] of the positions that are `like` but for their cells' seeds, their player to
+/// move and their move number: a packed position's key, equal to the key of the same position in
+/// the general engine's form, with the fields they share read from `like` once.
+pub(crate) struct KeyOf {
+    cells: usize,
+    /// The fields between the cells and the player to move (claims, closures, memory).
+    middle: Vec<u64>,
+    /// The fields after the player to move, but the move number.
+    after: Vec<u64>,
+    round_start: u64,
+}
+
+impl KeyOf {
+    pub(crate) fn new(like: &Position) -> KeyOf {
+        let mut fields = Vec::new();
+        position_fields(like, false, |x| fields.push(x));
+        let cells = like.board.cells.len();
+        let turn = cells + like.board.claimed.len() + like.board.closed.len() + like.board.memory.len();
+        KeyOf {
+            cells,
+            middle: fields[cells..turn].to_vec(),
+            after: fields[turn + 1..].to_vec(),
+            round_start: u64::from(like.round_start),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn key(&self, seeds: impl Fn(usize) -> u32, to_move: Player, ply: u32, with_ply: bool) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut f = |x: u64| {
+            h ^= x;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        };
+        (0..self.cells).for_each(|c| f(u64::from(seeds(c))));
+        self.middle.iter().for_each(|&x| f(x));
+        f(to_move.index() as u64);
+        self.after.iter().for_each(|&x| f(x));
+        if with_ply {
+            f(u64::from(ply));
+            f(self.round_start);
+        }
+        h
+    }
 }
 
 /// [`position_fields`] of `pos` with the cells' seeds, the player to move and the move number
@@ -193,5 +226,35 @@ sow {
         pos.winner = Some(Outcome::North);
         assert!(evaluate(&g, &pos, Player::South) <= -DECIDED);
         assert!(evaluate(&g, &pos, Player::North) >= DECIDED);
+    }
+
+    /// A packed position's key is the general engine's key of the same position (the table of
+    /// alpha-beta holds both alike): every field, the player to move and the move number included.
+    #[test]
+    fn a_packed_key_is_the_position_key() {
+        let g = game(&format!("{BASE}end \"none left\" when no_moves remaining owner\n"));
+        let start = g.initial(None);
+        let keys = KeyOf::new(&start);
+        let mut pos = start.clone();
+        for k in [1, 2, 3, 1] {
+            for with_ply in [false, true] {
+                let packed = keys.key(|c| pos.board.cells[c], pos.to_move, pos.ply, with_ply);
+                assert_eq!(packed, position_key(&pos, with_ply), "after {k}");
+            }
+            let mut other = pos.clone();
+            other.to_move = other.to_move.other();
+            other.ply += 1;
+            assert_ne!(
+                keys.key(|c| pos.board.cells[c], other.to_move, pos.ply, false),
+                position_key(&pos, false)
+            );
+            assert_ne!(
+                keys.key(|c| pos.board.cells[c], pos.to_move, other.ply, true),
+                position_key(&pos, true)
+            );
+            if g.legal_moves(&pos).contains(&k) {
+                g.apply(&mut pos, k).expect("legal");
+            }
+        }
     }
 }
