@@ -322,5 +322,20 @@ fn perft_counts_the_same_with_and_without_the_fast_form() {
         let start = game.initial(None);
         let (fast, slow) = (game.perft(&start, depth), game.without_fast_form().perft(&start, depth));
         assert_eq!(fast, slow, "oware {pits}x{seeds}");
+        // From positions with a history of their own before the count.
+        let mut pos = start.clone();
+        let mut rng = StdRng::seed_from_u64(pits as u64 * 10 + seeds as u64);
+        for played in 1..=6 {
+            game.random_playout(&mut pos, &mut rng, 1);
+            if pos.is_over() {
+                break;
+            }
+            let depth = depth - 4;
+            assert_eq!(
+                game.perft(&pos, depth),
+                game.without_fast_form().perft(&pos, depth),
+                "oware {pits}x{seeds} after {played}"
+            );
+        }
     }
 }
