@@ -24,8 +24,8 @@ use crate::syntax::ast::ItemKind;
 pub enum Method {
     /// `alphabeta` when the board's positions fit in memory, else `mtdf` when the rules allow it.
     Auto,
-    /// MTD(f) over the moves with a bounded table, the endgame databases at the leaves and one
-    /// thread per opening move: for full boards.
+    /// MTD(f) over the moves with a bounded table, the endgame databases at the leaves and the
+    /// threads sharing out the opening moves: for full boards.
     Mtdf,
     /// Alpha-beta with a transposition table keyed on the position and the history that can matter.
     Alphabeta,

@@ -14,14 +14,13 @@
 //! play (a draw) and, when that ever happens, refuses its answer rather than risk a table entry
 //! that holds only on one line.
 //!
-//! **Threads.** Each opening move is solved by MTD(f) on its own thread (rayon), all of them
-//! sharing one table, written and read without locks: an entry is two words, the second the data
+//! **Threads.** Each thread (rayon's pool) solves the next opening move by MTD(f), and with none
+//! left helps with one still being solved; all share one table, written and read without locks: an entry is two words, the second the data
 //! and the first the key xor the data, so an entry torn by two writers reads as a miss.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
-
-use rayon::prelude::*;
 
 use super::endgame::Endgames;
 use super::solve::{Progress, Refusal, Solved, Watch, big, split, utility};
@@ -194,6 +193,10 @@ struct Searcher<'a> {
     nodes: u64,
     /// Table slots this searcher filled.
     filled: u64,
+    /// Set when another thread has given the value this searcher is after.
+    quit: Option<&'a AtomicBool>,
+    /// Helping another thread with the same opening move: near the top, the second move first.
+    helping: bool,
 }
 
 impl Drop for Searcher<'_> {
@@ -508,7 +511,7 @@ impl Searcher<'_> {
             if all > s.max_nodes {
                 s.stop.store(true, Ordering::Relaxed);
             }
-            if s.stop.load(Ordering::Relaxed) {
+            if s.stop.load(Ordering::Relaxed) || self.quit.is_some_and(|q| q.load(Ordering::Relaxed)) {
                 return Err(Stop);
             }
         }
@@ -587,6 +590,9 @@ impl Searcher<'_> {
             children.push((order, place as u8, c, same, exact));
         }
         children.sort_by_key(|c| std::cmp::Reverse(c.0));
+        if self.helping && self.path.len() < 4 && children.len() > 1 {
+            children.swap(0, 1);
+        }
         self.path.push(h);
         let before = self.nodes;
         let (alpha0, beta0) = (alpha, beta);
@@ -674,7 +680,7 @@ impl Searcher<'_> {
     }
 }
 
-/// Solves `start` exactly: the value of every legal move (each on a thread of its own) and a
+/// Solves `start` exactly: the value of every legal move (the threads sharing them out) and a
 /// principal variation.
 pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Options, watch: &Watch<'_>) -> Result<Solved, Refusal> {
     supported(game)?;
@@ -712,6 +718,8 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
         path: vec![start_key],
         nodes: 0,
         filled: 0,
+        quit: None,
+        helping: false,
     };
     let solved: Result<Vec<(usize, i64)>, Stop> = pool.install(|| {
         std::thread::scope(|scope| {
@@ -729,22 +737,63 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
                     std::thread::sleep(std::time::Duration::from_millis(100));
                 }
             });
-            let r = root
-                .par_iter()
-                .map(|&k| {
-                    let mut w = searcher(&shared);
-                    let mut c = start.clone();
-                    game.apply(&mut c, k).expect("listed moves are legal");
-                    let same = c.to_move == start.to_move;
-                    let v = match shared.leaf(&c) {
-                        Some(v) => v,
-                        None => w.mtdf_position(&c, 0)?,
-                    };
-                    shared.nodes.fetch_add(w.nodes % WATCH_EVERY, Ordering::Relaxed);
-                    done.fetch_add(1, Ordering::Relaxed);
-                    Ok((k, i64::from(if same { v } else { -v })))
+            // Each thread takes the next opening move; with none left, it helps with one still being
+            // solved (the first): the two share the table, the helper taking the second move first
+            // near the top, and whichever finishes gives the value. Without help, the last long
+            // opening move would run alone (Kalah(6,4): about one core of two over the search).
+            let next = AtomicUsize::new(0);
+            let finished: Vec<AtomicBool> = root.iter().map(|_| AtomicBool::new(false)).collect();
+            let values: Vec<Mutex<Option<i64>>> = root.iter().map(|_| Mutex::new(None)).collect();
+            let solve = |i: usize, helping: bool| -> Result<(), Stop> {
+                let k = root[i];
+                let mut w = searcher(&shared);
+                w.quit = Some(&finished[i]);
+                w.helping = helping;
+                let mut c = start.clone();
+                game.apply(&mut c, k).expect("listed moves are legal");
+                let same = c.to_move == start.to_move;
+                let v = match shared.leaf(&c) {
+                    Some(v) => Ok(v),
+                    None => w.mtdf_position(&c, 0),
+                };
+                shared.nodes.fetch_add(w.nodes % WATCH_EVERY, Ordering::Relaxed);
+                match v {
+                    Ok(v) => {
+                        let mut value = values[i].lock().expect("no thread panics holding it");
+                        if value.is_none() {
+                            *value = Some(i64::from(if same { v } else { -v }));
+                            finished[i].store(true, Ordering::Relaxed);
+                            done.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Ok(())
+                    }
+                    // Another thread gave this move's value first.
+                    Err(Stop) if finished[i].load(Ordering::Relaxed) && !shared.stop.load(Ordering::Relaxed) => Ok(()),
+                    Err(Stop) => Err(Stop),
+                }
+            };
+            let r = pool
+                .broadcast(|_| -> Result<(), Stop> {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i < root.len() {
+                            solve(i, false)?;
+                            continue;
+                        }
+                        match (0..root.len()).find(|&j| !finished[j].load(Ordering::Relaxed)) {
+                            Some(j) => solve(j, true)?,
+                            None => return Ok(()),
+                        }
+                    }
                 })
-                .collect::<Result<Vec<_>, Stop>>();
+                .into_iter()
+                .collect::<Result<Vec<()>, Stop>>()
+                .map(|_| {
+                    root.iter()
+                        .zip(&values)
+                        .map(|(&k, v)| (k, v.lock().expect("no thread panics holding it").expect("every move solved")))
+                        .collect::<Vec<_>>()
+                });
             done.store(root.len() as u64, Ordering::Relaxed);
             watcher.join().expect("the clock thread does not panic");
             r
