@@ -37,6 +37,7 @@ pub mod conform;
 pub(crate) mod diagnostic;
 pub(crate) mod engine;
 pub(crate) mod explore;
+pub(crate) mod keys;
 pub mod players;
 pub(crate) mod position;
 // The Python module (`import sowlang`), with the cargo feature `python`.

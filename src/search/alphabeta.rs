@@ -58,34 +58,9 @@ enum Bound {
     Upper,
 }
 
-/// The table's hasher: its keys are already hashes ([`position_key`]), so one mix that carries every
-/// bit into the low bits the table's buckets are chosen by (FNV's low bits read only the low bits of
-/// its input) does what SipHash did for a tenth of its cost. Which bucket a key lands in changes
-/// nothing the search reads.
-#[derive(Default, Clone, Copy)]
-struct Mixed(u64);
-
-impl std::hash::Hasher for Mixed {
-    fn finish(&self) -> u64 {
-        // The finaliser of SplitMix64.
-        let mut x = self.0;
-        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        x ^ (x >> 31)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = x;
-    }
-}
-
-type Table = HashMap<u64, Entry, std::hash::BuildHasherDefault<Mixed>>;
+/// Keyed on [`position_key`] (a hash already), which bucket a key lands in changes nothing the search
+/// reads.
+type Table = crate::keys::KeyMap<Entry>;
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -314,15 +289,6 @@ impl Packed {
             Packed::Ended(p) => (**p).clone(),
         }
     }
-
-    /// The seeds of every pit, in order.
-    fn pits(cells: u128, pits: usize) -> ([u32; 16], usize) {
-        let mut seeds = [0u32; 16];
-        for (c, n) in seeds[..pits].iter_mut().enumerate() {
-            *n = FastSearch::seeds(cells, c);
-        }
-        (seeds, pits)
-    }
 }
 
 impl Node for Packed {
@@ -339,8 +305,7 @@ impl Node for Packed {
         match self {
             Packed::Live { cells, to_move, .. } => {
                 let db = s.db?;
-                let (seeds, n) = Self::pits(*cells, s.game.pit_count());
-                let v = db.value_of(&seeds[..n], *to_move)?;
+                let v = db.value_of(&Self::fast(s).pit_seeds(*cells), *to_move)?;
                 let stores = s.stores.map(|c| FastSearch::seeds(*cells, c) as i32);
                 let m = stores[to_move.index()] - stores[to_move.other().index()] + v;
                 Some(m.signum() * super::WIN + m * super::SCALE)
@@ -371,12 +336,7 @@ impl Node for Packed {
 
     fn evaluate(&self, s: &Searcher<'_>, me: Player) -> i32 {
         match self {
-            Packed::Live { cells, .. } => {
-                let fast = Self::fast(s);
-                let store = |p: Player| FastSearch::seeds(*cells, s.stores[p.index()]) as i32;
-                (store(me) - store(me.other())) * super::SCALE + fast.row_seeds(*cells, me) as i32
-                    - fast.row_seeds(*cells, me.other()) as i32
-            }
+            Packed::Live { cells, .. } => super::evaluate_packed(Self::fast(s), *cells, me),
             Packed::Ended(p) => evaluate(s.game, p, me),
         }
     }

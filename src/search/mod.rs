@@ -42,6 +42,12 @@ pub fn evaluate(game: &Game, pos: &Position, me: Player) -> i32 {
     v
 }
 
+/// [`evaluate`] of the packed position `cells` of a game searched in fast form (no rounds, nothing
+/// counted in place): the same number for the same position.
+pub(crate) fn evaluate_packed(fast: &crate::engine::FastSearch<'_>, cells: u128, me: Player) -> i32 {
+    fast.margin(cells, me) * SCALE + fast.row_seeds(cells, me) as i32 - fast.row_seeds(cells, me.other()) as i32
+}
+
 /// ±[`WIN`] for a result seen from `me`'s side (0 for a draw or no result).
 fn outcome_score(winner: Option<Outcome>, me: Player) -> i32 {
     match (winner, me) {

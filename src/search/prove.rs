@@ -25,6 +25,7 @@ use std::time::Instant;
 use super::endgame::Endgames;
 use super::solve::{Progress, Refusal, Solved, Watch, big, split, utility};
 use crate::engine::{FastMove, FastSearch, Game, Player, Position};
+use crate::keys::mix;
 
 /// Bytes per table entry.
 pub const ENTRY_BYTES: u64 = 16;
@@ -343,37 +344,6 @@ impl Packed {
     fn store(&self, s: &Shared<'_>, p: Player) -> u32 {
         FastSearch::seeds(self.cells, s.stores[p.index()])
     }
-
-    /// The seeds of every pit, in order.
-    fn pits(&self, s: &Shared<'_>) -> PitSeeds {
-        let mut seeds = [0u32; 16];
-        for (c, n) in seeds[..s.pits].iter_mut().enumerate() {
-            *n = FastSearch::seeds(self.cells, c);
-        }
-        PitSeeds { seeds, pits: s.pits }
-    }
-}
-
-/// The pits' seeds of a packed board (at most sixteen cells, stores included).
-struct PitSeeds {
-    seeds: [u32; 16],
-    pits: usize,
-}
-
-impl std::ops::Deref for PitSeeds {
-    type Target = [u32];
-    fn deref(&self) -> &[u32] {
-        &self.seeds[..self.pits]
-    }
-}
-
-/// A 64-bit mix with every input bit reaching every output bit (the finaliser of SplitMix64), so
-/// that the table's buckets, chosen by the low bits, are used evenly.
-#[inline]
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 impl Node for Packed {
@@ -391,13 +361,25 @@ impl Node for Packed {
         if self.over.is_some() {
             return self.over;
         }
-        let v = s.db?.value_of(&self.pits(s), self.to_move)?;
+        let v = s.db?.value_of(
+            &s.fast
+                .as_ref()
+                .expect("packed positions are searched with the fast form")
+                .pit_seeds(self.cells),
+            self.to_move,
+        )?;
         Some(s.of_margin(self.margin_and_board(s).0 + v))
     }
 
     fn prefetch_leaf(&self, s: &Shared<'_>) {
         if let (None, Some(db)) = (self.over, s.db) {
-            db.prefetch_of(&self.pits(s), self.to_move);
+            db.prefetch_of(
+                &s.fast
+                    .as_ref()
+                    .expect("packed positions are searched with the fast form")
+                    .pit_seeds(self.cells),
+                self.to_move,
+            );
         }
     }
 
@@ -453,8 +435,7 @@ impl Node for Packed {
             return u.saturating_mul(super::SCALE);
         }
         let fast = s.fast.as_ref().expect("packed positions are searched with the fast form");
-        let margin = self.store(s, me) as i32 - self.store(s, me.other()) as i32;
-        margin * super::SCALE + fast.row_seeds(self.cells, me) as i32 - fast.row_seeds(self.cells, me.other()) as i32
+        super::evaluate_packed(fast, self.cells, me)
     }
 }
 

@@ -1,0 +1,296 @@
+//! The fast form under the exact searches (the full-board solver, the endgame databases, perft and
+//! the players' alpha-beta): every legal move of a packed position worked out at once, without a
+//! `Position` for each ([`Game::fast_moves`], [`FastSearch`]).
+
+use super::*;
+
+/// A move worked out in fast form for a search (see [`Game::fast_moves`]).
+#[derive(Debug, Clone)]
+pub struct FastMove {
+    /// The move's number.
+    pub pit: usize,
+    /// The seeds of every cell after it (pits, then the two stores), one byte a cell.
+    pub cells: u128,
+    /// Who moves next.
+    pub to_move: Player,
+    /// The finished position, when an end rule held after the move (then `cells` and `to_move`
+    /// are as the move left them, before the end rule).
+    pub ended: Option<Box<Position>>,
+}
+
+/// Every cell's seeds of `pos` packed one byte a cell, as the fast form holds a board.
+fn pack_cells(pos: &Position) -> u128 {
+    pos.board
+        .cells
+        .iter()
+        .enumerate()
+        .fold(0u128, |b, (c, &n)| b | u128::from(n) << (8 * c))
+}
+
+/// The fast form of a game for a search that keeps its positions packed (the full-board solver):
+/// a position is its cells in one `u128` and the player to move, which is all a position is in
+/// the games it serves (no move number, rounds, memory, closures or history read by a rule).
+pub(crate) struct FastSearch<'g> {
+    game: &'g Game,
+    ff: &'g FastForm,
+    hints: Hints,
+    /// The position the search started from: what a finished child is made from.
+    like: Position,
+    /// The identities of the positions before `like` that may still come back (its history but
+    /// itself): seen again only while the stores are as they are in `like`.
+    before: crate::engine::History,
+}
+
+impl<'g> FastSearch<'g> {
+    /// The packed search from `start`, when every position after it can be packed and its value
+    /// depends on nothing else (no repetition rule).
+    pub(crate) fn new(game: &'g Game, start: &Position) -> Option<FastSearch<'g>> {
+        if game.uses_repeated || game.uses_ply {
+            return None;
+        }
+        Self::along_lines(game, start)
+    }
+
+    /// [`FastSearch::new`] for a walk that follows each line of play from `start` and keeps it, so
+    /// that the move number and a repetition rule can be answered from the line
+    /// ([`FastSearch::moves_on_line`]): taken
+    /// when every rule that reads `repeated` is `repeated` alone and stores never shrink (no position
+    /// from before a capture comes back, so the line since `start` and the history before it while
+    /// the stores are as in `start` are all that matters).
+    pub(crate) fn along_lines(game: &'g Game, start: &Position) -> Option<FastSearch<'g>> {
+        let hints = Hints::of(game, start);
+        let ff = game.fast_form_for(start, hints)?;
+        let reads_more = game.uses_round_ply || game.rounds.is_some() || game.uses_starter;
+        let repetition_from_line = !game.uses_repeated
+            || (game.stores_only_grow
+                && game
+                    .ends
+                    .iter()
+                    .enumerate()
+                    .all(|(i, e)| !e.reads_repeated || (i < 64 && game.end_kinds.repeated & 1 << i != 0)));
+        let ids = start.history.as_slice();
+        let before = match ids.split_last() {
+            Some((_, earlier)) if game.uses_repeated && !earlier.is_empty() => crate::engine::History::from(earlier.to_vec()),
+            _ => crate::engine::History::new(),
+        };
+        (ff.relay.is_none() && !reads_more && !start.counted_in_place && repetition_from_line).then(|| FastSearch {
+            game,
+            ff,
+            hints,
+            like: start.clone(),
+            before,
+        })
+    }
+
+    /// `pos` packed, when it is a position of this search (not finished).
+    pub(crate) fn pack(&self, pos: &Position) -> Option<u128> {
+        self.game.fast_form_for(pos, self.hints).map(|_| pack_cells(pos))
+    }
+
+    /// The position `cells` with `to_move` to move.
+    pub(crate) fn position(&self, cells: u128, to_move: Player) -> Position {
+        let mut pos = self.like.clone();
+        for (c, n) in pos.board.cells.iter_mut().enumerate() {
+            *n = lane(cells, c);
+        }
+        pos.to_move = to_move;
+        pos
+    }
+
+    /// Every legal move of the position `cells` with `mover` to move, in order, as
+    /// [`Game::fast_moves`] gives them.
+    #[inline]
+    pub(crate) fn moves(&self, cells: u128, mover: Player, out: &mut Vec<FastMove>) {
+        self.game
+            .fast_moves_from(self.ff, self.hints, &self.like, (cells, mover, self.like.ply), |_, _| false, out);
+    }
+
+    /// [`FastSearch::moves`] at the end of `line` (the positions since the start, this one last,
+    /// each its cells and the player to move), a move to a position on it ending the game by the
+    /// repetition rule.
+    #[inline]
+    pub(crate) fn moves_on_line(&self, line: &[(u128, Player)], out: &mut Vec<FastMove>) {
+        let Some(&(cells, mover)) = line.last() else {
+            return;
+        };
+        // The move number of the line's last position.
+        let ply = self.like.ply + line.len() as u32 - 1;
+        let stores = self.ff.store_lanes;
+        let seen = |after: u128, to_move: Player| {
+            // Back along the line while the stores are as they are now: before a capture, no
+            // position can come back.
+            line.iter()
+                .rev()
+                .take_while(|(c, _)| c & stores == after & stores)
+                .any(|&(c, p)| c == after && p == to_move)
+                || (!self.before.is_empty()
+                    && after & stores == line[0].0 & stores
+                    && self.before.contains(self.ff.identity(after, to_move)))
+        };
+        self.game
+            .fast_moves_from(self.ff, self.hints, &self.like, (cells, mover, ply), seen, out);
+    }
+
+    /// Has the position `cells` with `mover` to move a legal move?
+    #[inline]
+    pub(crate) fn has_moves(&self, cells: u128, mover: Player) -> bool {
+        self.ff.legal(cells, filled_bits(cells), mover) != 0
+    }
+
+    /// [`FastSearch::position`] at move number `ply`.
+    pub(crate) fn position_at(&self, cells: u128, to_move: Player, ply: u32) -> Position {
+        let mut pos = self.position(cells, to_move);
+        pos.ply = ply;
+        pos
+    }
+
+    /// The seeds of cell `c`.
+    #[inline(always)]
+    pub(crate) fn seeds(cells: u128, c: usize) -> u32 {
+        lane(cells, c)
+    }
+
+    /// The seeds of every pit of `cells`, in order (the stores left out), as the endgame databases
+    /// index them.
+    #[inline]
+    pub(crate) fn pit_seeds(&self, cells: u128) -> PitSeeds {
+        let mut seeds = [0u32; LANES];
+        for (c, n) in seeds[..self.ff.pits].iter_mut().enumerate() {
+            *n = lane(cells, c);
+        }
+        PitSeeds { seeds, pits: self.ff.pits }
+    }
+
+    /// `me`'s store less the other's.
+    #[inline]
+    pub(crate) fn margin(&self, cells: u128, me: Player) -> i32 {
+        lane(cells, self.ff.store(me)) as i32 - lane(cells, self.ff.store(me.other())) as i32
+    }
+
+    /// The seeds in `p`'s row.
+    #[inline]
+    pub(crate) fn row_seeds(&self, cells: u128, p: Player) -> u32 {
+        self.ff.row_seeds(cells, p)
+    }
+}
+
+impl Game {
+    /// Every legal move of `pos` (in order), worked out in fast form for the exact searches (the
+    /// full-board solver, the endgame databases), without a position for each: the end rules are
+    /// read as a playout reads them (`Game::fast_loop`, but the store-only rules after every move,
+    /// since a search may start anywhere), and a move after which one holds is finished by the
+    /// general engine (`Game::end_and_go_on`), so each result is the one `apply` gives. `false`,
+    /// with `out` untouched, when the general engine must answer: no fast form for `pos`, moves
+    /// that relay, or a history of positions to keep.
+    pub(crate) fn fast_moves(&self, pos: &Position, out: &mut Vec<FastMove>) -> bool {
+        let hints = Hints::of(self, pos);
+        let Some(ff) = self.fast_form_for(pos, hints) else {
+            return false;
+        };
+        if ff.relay.is_some() || self.uses_repeated {
+            return false;
+        }
+        self.fast_moves_from(ff, hints, pos, (pack_cells(pos), pos.to_move, pos.ply), |_, _| false, out);
+        true
+    }
+
+    /// [`Game::fast_moves`] of the position `board` with `mover` to move, everything else as in
+    /// `like` (whose move number and other fields a finished child starts from); `repeats` tells
+    /// whether a position (its cells and the player to move) was seen before on the line, for the
+    /// rules that are `repeated` alone.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn fast_moves_from(
+        &self,
+        ff: &FastForm,
+        hints: Hints,
+        like: &Position,
+        (board, mover, ply): (u128, Player, u32),
+        mut repeats: impl FnMut(u128, Player) -> bool,
+        out: &mut Vec<FastMove>,
+    ) {
+        let mut left = ff.legal(board, filled_bits(board), mover);
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let (after, another) = ff.play(board, mover.index() * ff.side + i, mover);
+            let at = Packed {
+                board: after,
+                to_move: if another { mover } else { mover.other() },
+                ply: ply + 1,
+            };
+            let filled = filled_bits(after);
+            let next = ff.legal(after, filled, at.to_move);
+            let mut holding = if next == 0 { self.end_kinds.no_moves } else { 0 };
+            if self.end_kinds.repeated != 0 && repeats(after, at.to_move) {
+                holding |= self.end_kinds.repeated;
+            }
+            if ff.row_rules != 0 || !ff.probes.is_empty() {
+                holding |= ff.probes_holding(ff.row_rules != 0, filled, mover, &at);
+            }
+            if !ff.store_hits.is_empty() {
+                holding |= ff.store_rules_holding(after);
+            }
+            if ff.tested != 0 {
+                holding |= self.tested_ends(ff, &at, mover);
+            }
+            let ended = (holding != 0).then(|| {
+                let mut child = Box::new(like.clone());
+                child.ply = ply;
+                self.unpack_move(&mut child, after, at.to_move);
+                self.end_and_go_on(&mut child, mover, &self.ends[holding.trailing_zeros() as usize], hints, &mut Silent);
+                child
+            });
+            out.push(FastMove {
+                pit: i + 1,
+                cells: after,
+                to_move: at.to_move,
+                ended,
+            });
+        }
+    }
+
+    /// `pos` made the position a [`FastMove`] from it leads to, when no end rule held: its cells,
+    /// the player to move and the move number.
+    pub(crate) fn unpack_move(&self, pos: &mut Position, cells: u128, to_move: Player) {
+        for (c, n) in pos.board.cells.iter_mut().enumerate() {
+            *n = lane(cells, c);
+        }
+        pos.to_move = to_move;
+        pos.ply += 1;
+    }
+
+    /// Every legal move of `pos` (in order) with the position it leads to, from the fast form (`Game::fast_moves`);
+    /// `false` when the general engine must answer.
+    pub fn fast_children(&self, pos: &Position, out: &mut Vec<(usize, Position)>) -> bool {
+        let mut moves = Vec::new();
+        if !self.fast_moves(pos, &mut moves) {
+            return false;
+        }
+        out.extend(moves.into_iter().map(|m| {
+            let child = match m.ended {
+                Some(p) => *p,
+                None => {
+                    let mut c = pos.clone();
+                    self.unpack_move(&mut c, m.cells, m.to_move);
+                    c
+                }
+            };
+            (m.pit, child)
+        }));
+        true
+    }
+}
+
+/// The pits' seeds of a packed board.
+pub(crate) struct PitSeeds {
+    seeds: [u32; LANES],
+    pits: usize,
+}
+
+impl std::ops::Deref for PitSeeds {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        &self.seeds[..self.pits]
+    }
+}

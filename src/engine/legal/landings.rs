@@ -1,0 +1,197 @@
+//! The room a listing of moves with choices works in ([`Game::all_choice_moves`]): the one board its
+//! trial sowings are made on, and the table of what the moves listed so far leave, kept on the
+//! thread from one listing to the next so that a listing allocates nothing once warm.
+
+use super::*;
+
+/// The board a listing's trial sowings are made on ([`Game::probe`]), kept from one trial to the next
+/// so that its lists (on the heap for a board of more than 7 pits a side) are allocated once a listing
+/// rather than once a trial.
+pub(in crate::engine) struct Trial {
+    pub(super) board: Option<Board>,
+    /// Whether a complete legal move is to leave on `board` what [`Game::landing`] says.
+    pub(super) keep: bool,
+    /// Set by the last trial when it left its move's landing on `board`: whether the mover moves
+    /// again.
+    pub(super) kept: Option<bool>,
+}
+
+/// What the moves listed so far leave, for [`Game::all_choice_moves`] to leave out a move that does
+/// what an earlier one from the same pit does. The boards are kept in slots reused from one listing
+/// to the next, and found by a quick hash of the pit and the whole board (seeds, claims, closed pits,
+/// memory), so that many moves that differ only in memory do not compare pairwise; moves with the
+/// same hash are compared whole.
+#[derive(Default)]
+pub(super) struct Landings {
+    /// Each: the pit, the board, whether the mover moves again, whether the move takes seeds (the two
+    /// lists of `captures required` are told apart), and the slot of the previous one with the same
+    /// hash.
+    slots: Vec<(usize, Board, bool, bool, usize)>,
+    /// Slots in use.
+    used: usize,
+    /// The last slot of each hash.
+    last: crate::keys::KeyMap<usize>,
+}
+
+impl Landings {
+    /// Gives back the room of a listing far longer than most, so that a thread does not keep it.
+    pub(super) fn trim(&mut self) {
+        const KEPT: usize = 1024;
+        if self.slots.len() > KEPT {
+            self.slots.truncate(KEPT);
+            self.slots.shrink_to_fit();
+            self.last = Default::default();
+            self.used = 0;
+        }
+    }
+
+    /// Forgets every move (and keeps the room).
+    pub(super) fn clear(&mut self) {
+        self.used = 0;
+        self.last.clear();
+    }
+
+    /// Is what a move from `pit` leaves new among the moves of its list from that pit? Kept if so.
+    pub(super) fn is_new(&mut self, pit: usize, takes: bool, board: &Board, another: bool) -> bool {
+        use std::hash::{Hash, Hasher};
+        let mut h = Quick::default();
+        (pit, board, another, takes).hash(&mut h);
+        self.insert_new(h.finish(), pit, takes, board, another)
+    }
+
+    /// [`Landings::is_new`] with the hash `key` worked out.
+    pub(super) fn insert_new(&mut self, key: u64, pit: usize, takes: bool, board: &Board, another: bool) -> bool {
+        let mut at = self.last.get(&key).copied().unwrap_or(usize::MAX);
+        while let Some((p, b, a, t, previous)) = self.slots[..self.used].get(at) {
+            if (*p, *a, *t) == (pit, another, takes) && b == board {
+                return false;
+            }
+            at = *previous;
+        }
+        let previous = self.last.insert(key, self.used).unwrap_or(usize::MAX);
+        match self.slots.get_mut(self.used) {
+            Some(slot) => {
+                slot.1.clone_from(board);
+                (slot.0, slot.2, slot.3, slot.4) = (pit, another, takes, previous);
+            }
+            None => self.slots.push((pit, board.clone(), another, takes, previous)),
+        }
+        self.used += 1;
+        true
+    }
+}
+
+/// A quick hash of the words written (multiply and rotate, as rustc's own table hash), mixed at the
+/// end so that every bit of the result depends on every bit written: the boards hashed are a game's
+/// own positions, compared whole when their hashes agree, so the hash need not resist chosen inputs.
+#[derive(Default)]
+struct Quick(u64);
+
+impl Quick {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl std::hash::Hasher for Quick {
+    fn finish(&self) -> u64 {
+        // The last step of MurmurHash3's 64-bit mix.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.add(u64::from_le_bytes(w.try_into().expect("eight bytes")));
+        }
+        let mut rest = [0u8; 8];
+        let tail = words.remainder();
+        rest[..tail.len()].copy_from_slice(tail);
+        self.add(u64::from_le_bytes(rest) ^ (tail.len() as u64) << 56);
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn write_isize(&mut self, i: isize) {
+        self.add(i as u64);
+    }
+
+    fn write_i64(&mut self, i: i64) {
+        self.add(i as u64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Slots;
+
+    /// A board of `n` cells, beyond the inline room when `n` is large, with `seeds` in the first.
+    fn board(n: usize, seeds: u32) -> Board {
+        let mut cells = Slots::from_elem(0, n);
+        cells[0] = seeds;
+        Board {
+            cells,
+            claimed: Slots::from_elem(None, n),
+            closed: Slots::from_elem(false, n),
+            memory: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_landing_is_new_once_for_its_pit_and_list() {
+        let mut seen = Landings::default();
+        let (a, b) = (board(40, 1), board(40, 2));
+        assert!(seen.is_new(1, false, &a, false));
+        assert!(!seen.is_new(1, false, &a, false));
+        // Another pit, another list, another turn or another board: not the same move.
+        assert!(seen.is_new(2, false, &a, false));
+        assert!(seen.is_new(1, true, &a, false));
+        assert!(seen.is_new(1, false, &a, true));
+        assert!(seen.is_new(1, false, &b, false));
+        assert!(!seen.is_new(1, false, &b, false));
+        // Emptied for the next listing, its slots are reused: nothing is seen any more.
+        seen.clear();
+        assert!(seen.is_new(1, false, &b, false));
+        assert!(seen.is_new(1, false, &a, false));
+        assert!(!seen.is_new(1, false, &a, false));
+        assert_eq!(seen.slots.len(), 5);
+    }
+
+    #[test]
+    fn landings_with_the_same_hash_are_told_apart_by_their_boards() {
+        // Every board hashed alike: the slots of one hash are chained and compared whole.
+        let mut seen = Landings::default();
+        let boards: Vec<Board> = (0..5).map(|s| board(20, s)).collect();
+        for b in &boards {
+            assert!(seen.insert_new(7, 1, false, b, false));
+        }
+        for b in &boards {
+            assert!(!seen.insert_new(7, 1, false, b, false));
+        }
+        // Nor is the same board from another pit, in the other list or with another turn.
+        assert!(seen.insert_new(7, 2, false, &boards[0], false));
+        assert!(seen.insert_new(7, 1, true, &boards[0], false));
+        assert!(seen.insert_new(7, 1, false, &boards[0], true));
+    }
+}
