@@ -67,8 +67,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use crate::compile::ir::EndTest;
 use crate::engine::{Game, Player, Position};
+use crate::search::solve::{Refusal, Solved, Value};
 
 mod build;
+pub use build::AfterStart;
 
 /// The first bytes of every database file.
 pub const MAGIC: &[u8; 8] = b"SOWENDGM";
@@ -340,7 +342,11 @@ impl Layout {
 
     /// Blocks of layer `n`.
     fn blocks(&self, n: u32) -> u64 {
-        if self.by_stores { u64::from(self.total.saturating_sub(n)) + 1 } else { 1 }
+        if self.by_stores {
+            u64::from(self.total.saturating_sub(n)) + 1
+        } else {
+            1
+        }
     }
 
     /// Bytes a position.
@@ -618,6 +624,71 @@ impl Endgames {
             })
             .collect()
     }
+}
+
+/// The exact result of `start` read from the databases, which must hold it whole (every seed on
+/// its board): the value, and each opening move's, the moves that stay among the positions of the
+/// start's block valued once the start has been played ([`Endgames::after_start`]). Refused with
+/// the bounds when the value is not exact.
+pub fn solve_start(game: &Game, start: &Position, db: &Endgames) -> Result<Solved, Refusal> {
+    let t = std::time::Instant::now();
+    let on_board: u32 = start.board.cells[..db.layout.pits].iter().sum();
+    let (lo, hi) = db.bounds(start).ok_or_else(|| {
+        Refusal::Rules(format!(
+            "the databases hold positions of up to {} seeds on the board and the start has {on_board}: build them to {on_board} (`--endgame {on_board}`)",
+            db.seeds()
+        ))
+    })?;
+    let mover = start.to_move;
+    let now = margin(game, start, mover);
+    if lo != hi {
+        return Err(Refusal::Rules(format!(
+            "not proved: with best play the player to move ends between {:+} and {:+} seeds ahead; a repetition is worth different results at different positions here, and the databases keep bounds where it is",
+            now + lo,
+            now + hi
+        )));
+    }
+    let after = db.after_start(game, start).map_err(|e| Refusal::Rules(e.to_string()))?;
+    let word = |m: i64| match m.cmp(&0) {
+        std::cmp::Ordering::Greater => Value::Win,
+        std::cmp::Ordering::Equal => Value::Draw,
+        std::cmp::Ordering::Less => Value::Loss,
+    };
+    let mut moves = Vec::new();
+    for k in game.legal_moves(start) {
+        let mut child = start.clone();
+        game.apply(&mut child, k).map_err(|e| Refusal::Rules(e.to_string()))?;
+        let final_margin = if child.over {
+            Some(margin(game, &child, mover))
+        } else {
+            let bounds = db.bounds(&child).or_else(|| after.as_ref().and_then(|a| a.bounds(db, &child)));
+            bounds.and_then(|(clo, chi)| {
+                let there = margin(game, &child, child.to_move);
+                let m = if child.to_move == mover {
+                    (there + clo, there + chi)
+                } else {
+                    (-(there + chi), -(there + clo))
+                };
+                (m.0 == m.1).then_some(m.0)
+            })
+        };
+        if let Some(m) = final_margin {
+            moves.push((k, word(i64::from(m)), i64::from(m)));
+        }
+    }
+    let margin = i64::from(now + lo);
+    Ok(Solved {
+        value: word(margin),
+        margin,
+        to_move: mover,
+        moves,
+        pv: Vec::new(),
+        nodes: 0,
+        positions: positions_of(game, db.seeds()),
+        components: (0, 0),
+        table: 0,
+        elapsed: t.elapsed(),
+    })
 }
 
 fn layer_path(folder: &Path, n: u32) -> PathBuf {

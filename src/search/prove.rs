@@ -362,7 +362,9 @@ impl Node for Packed {
             return self.over;
         }
         let fast = s.fast.as_ref().expect("packed positions are searched with the fast form");
-        let v = s.db?.value_of(&fast.pit_seeds(self.cells), fast.south_store(self.cells), self.to_move)?;
+        let v = s
+            .db?
+            .value_of(&fast.pit_seeds(self.cells), fast.south_store(self.cells), self.to_move)?;
         Some(s.of_margin(self.margin_and_board(s).0 + v))
     }
 

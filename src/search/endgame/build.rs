@@ -29,38 +29,8 @@ impl Endgames {
             .stack_size(256 << 20)
             .build()
             .map_err(|e| Unserved::Io(format!("cannot start the threads: {e}")))?;
-        let mut template = game.initial(None);
-        template.history.clear();
         for block in 0..blocks {
-            let lo: Vec<AtomicI8> = (0..per_block).map(|_| AtomicI8::new(UNKNOWN)).collect();
-            let hi: Vec<AtomicI8> = if self.layout.bounded {
-                (0..per_block).map(|_| AtomicI8::new(UNKNOWN)).collect()
-            } else {
-                Vec::new()
-            };
-            let taken = game.total - n;
-            let south = if self.layout.by_stores { block as u32 } else { taken / 2 };
-            let mut plan = Plan {
-                eg: self,
-                game,
-                n,
-                count,
-                south,
-                north: taken - south,
-                lo: &lo,
-                hi: &hi,
-                template: &template,
-                endless: (0, 0),
-                cyclic: AtomicBool::new(false),
-            };
-            pool.install(|| -> Result<(), Unserved> {
-                if self.layout.bounded {
-                    plan.endless = plan.repetition_range(build)?;
-                }
-                plan.walk(done, total, build)?;
-                while plan.cyclic.load(Ordering::Relaxed) && plan.sweep(build)? {}
-                Ok(())
-            })?;
+            let (lo, hi) = pool.install(|| self.build_block(game, n, block, None, Some((done, total)), build))?;
             let at = block as usize * per_block;
             for (o, v) in out[at..at + per_block].iter_mut().zip(&lo) {
                 *o = v.load(Ordering::Relaxed) as u8;
@@ -73,6 +43,122 @@ impl Endgames {
             }
         }
         Ok(out)
+    }
+
+    /// One block of layer `n` (south's store `block` when a rule reads the stores), with the
+    /// position `pinned` given its values instead of worked out.
+    #[allow(clippy::type_complexity)]
+    fn build_block(
+        &self,
+        game: &Game,
+        n: u32,
+        block: u64,
+        pinned: Option<(u64, Pair)>,
+        progress: Option<(&AtomicU64, u64)>,
+        build: &Build<'_>,
+    ) -> Result<(Vec<AtomicI8>, Vec<AtomicI8>), Unserved> {
+        let per_block = (2 * self.ranker.count(n)) as usize;
+        let lo: Vec<AtomicI8> = (0..per_block).map(|_| AtomicI8::new(UNKNOWN)).collect();
+        let hi: Vec<AtomicI8> = if self.layout.bounded {
+            (0..per_block).map(|_| AtomicI8::new(UNKNOWN)).collect()
+        } else {
+            Vec::new()
+        };
+        let mut template = game.initial(None);
+        template.history.clear();
+        let taken = game.total - n;
+        let south = if self.layout.by_stores { block as u32 } else { taken / 2 };
+        let mut plan = Plan {
+            eg: self,
+            game,
+            n,
+            count: self.ranker.count(n),
+            south,
+            north: taken - south,
+            lo: &lo,
+            hi: &hi,
+            template: &template,
+            endless: (0, 0),
+            cyclic: AtomicBool::new(false),
+            pinned,
+        };
+        if self.layout.bounded {
+            plan.endless = plan.repetition_range(build)?;
+        }
+        plan.chunks(build, progress, |w, i, cells, side| w.solve(cells, side, i).map(|_| ()))?;
+        while plan.cyclic.load(Ordering::Relaxed) && plan.sweep(build)? {}
+        Ok((lo, hi))
+    }
+
+    /// For the moves from `start` (a position of the databases where play starts): the values of
+    /// the positions of its block as they are once `start` has been played, so that coming back
+    /// to it repeats it. `None` when `start` is not in the databases.
+    pub fn after_start(&self, game: &Game, start: &Position) -> Result<Option<AfterStart>, Unserved> {
+        let pits = self.layout.pits;
+        let cells = &start.board.cells[..pits];
+        let n: u32 = cells.iter().sum();
+        let Some(block) = self.layout.block(n, start.board.cells[pits]) else {
+            return Ok(None);
+        };
+        if n > self.seeds() || start.over {
+            return Ok(None);
+        }
+        let side = start.to_move.index();
+        let index = side as u64 * self.ranker.count(n) + self.ranker.rank(cells);
+        let mut worth = (i32::MAX, i32::MIN);
+        if self.layout.bounded {
+            let now = margin(game, start, start.to_move);
+            for mover in Player::BOTH {
+                let ended = game
+                    .ended_by_repetition(start, mover)
+                    .ok_or_else(|| Unserved::Rules(format!("no end rule holds when a position repeats ({})", describe(game, start))))?;
+                let g = margin(game, &ended, start.to_move) - now;
+                worth = (worth.0.min(g), worth.1.max(g));
+            }
+        } else {
+            // No repetition rule: play never comes back to `start` (the walk refuses cycles).
+            worth = (0, 0);
+        }
+        let stop = AtomicBool::new(false);
+        let quiet = Build {
+            dir: None,
+            report: &|_| {},
+            stop: &stop,
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .stack_size(256 << 20)
+            .build()
+            .map_err(|e| Unserved::Io(format!("cannot start the threads: {e}")))?;
+        let (lo, hi) = pool.install(|| self.build_block(game, n, block, Some((index, worth)), None, &quiet))?;
+        Ok(Some(AfterStart {
+            n,
+            south: start.board.cells[pits],
+            lo: lo.into_iter().map(AtomicI8::into_inner).collect(),
+            hi: hi.into_iter().map(AtomicI8::into_inner).collect(),
+        }))
+    }
+}
+
+/// The values of a block once its start has been played (see [`Endgames::after_start`]).
+pub struct AfterStart {
+    n: u32,
+    south: u32,
+    lo: Vec<i8>,
+    hi: Vec<i8>,
+}
+
+impl AfterStart {
+    /// The least and the most `pos` (a position of the block, reached from the start) is worth to
+    /// its player to move; `None` for a position of another block.
+    pub fn bounds(&self, eg: &Endgames, pos: &Position) -> Option<(i32, i32)> {
+        let pits = eg.layout.pits;
+        let cells = &pos.board.cells[..pits];
+        if pos.over || cells.iter().sum::<u32>() != self.n || pos.board.cells[pits] != self.south {
+            return None;
+        }
+        let i = (pos.to_move.index() as u64 * eg.ranker.count(self.n) + eg.ranker.rank(cells)) as usize;
+        let lo = i32::from(self.lo[i]);
+        Some((lo, self.hi.get(i).map_or(lo, |&h| i32::from(h))))
     }
 }
 
@@ -92,6 +178,8 @@ struct Plan<'a> {
     endless: (i32, i32),
     /// The walk came back to a position of the block it was still working out.
     cyclic: AtomicBool,
+    /// A position whose values are given, not worked out.
+    pinned: Option<(u64, Pair)>,
 }
 
 impl Plan<'_> {
@@ -108,7 +196,10 @@ impl Plan<'_> {
             if build.stop.load(Ordering::Relaxed) {
                 return Err(Unserved::Stopped);
             }
-            let mut w = Worker { plan: self, stack: Vec::new() };
+            let mut w = Worker {
+                plan: self,
+                stack: Vec::new(),
+            };
             let from = c * CHUNK;
             let to = (from + CHUNK).min(2 * count);
             let mut cells = vec![0u32; self.eg.layout.pits];
@@ -125,7 +216,11 @@ impl Plan<'_> {
             }
             if let Some((done, total)) = progress {
                 let d = done.fetch_add(to - from, Ordering::Relaxed) + to - from;
-                (build.report)(BuildProgress { done: d, total, layer: self.n });
+                (build.report)(BuildProgress {
+                    done: d,
+                    total,
+                    layer: self.n,
+                });
             }
             Ok(())
         })
@@ -155,16 +250,14 @@ impl Plan<'_> {
         Ok((least.into_inner(), most.into_inner()))
     }
 
-    /// The depth-first walk from every position not yet valued.
-    fn walk(&self, done: &AtomicU64, total: u64, build: &Build<'_>) -> Result<(), Unserved> {
-        self.chunks(build, Some((done, total)), |w, i, cells, side| w.solve(cells, side, i).map(|_| ()))
-    }
-
     /// One sweep over the block, every value worked out again from its successors' as they now
     /// stand: true when one changed.
     fn sweep(&self, build: &Build<'_>) -> Result<bool, Unserved> {
         let changed = AtomicBool::new(false);
         self.chunks(build, None, |w, i, cells, side| {
+            if self.pinned.is_some_and(|(p, _)| p == i) {
+                return Ok(());
+            }
             let pos = w.position(cells, side, false);
             let moves = w.outcomes(&pos)?;
             let pair = w.best(side, &moves, false)?;
@@ -193,7 +286,11 @@ impl Worker<'_> {
         let mut pos = plan.template.clone();
         let pits = cells.len();
         pos.board.cells[..pits].copy_from_slice(cells);
-        let (south, north) = if other_split { (0, plan.south + plan.north) } else { (plan.south, plan.north) };
+        let (south, north) = if other_split {
+            (0, plan.south + plan.north)
+        } else {
+            (plan.south, plan.north)
+        };
         pos.board.cells[pits] = south;
         pos.board.cells[pits + 1] = north;
         pos.to_move = if side == 0 { Player::South } else { Player::North };
@@ -201,6 +298,11 @@ impl Worker<'_> {
     }
 
     fn get(&self, i: u64) -> Option<Pair> {
+        if let Some((p, pair)) = self.plan.pinned
+            && p == i
+        {
+            return Some(pair);
+        }
         let lo = self.plan.lo[i as usize].load(Ordering::Relaxed);
         if lo == UNKNOWN {
             return None;
@@ -245,7 +347,11 @@ impl Worker<'_> {
         if !self.plan.eg.layout.by_stores && index.is_multiple_of(STORE_CHECK_EVERY) {
             let other = self.position(cells, side, true);
             // The stores themselves differ; where the moves lead otherwise must not.
-            let apart = |m: &[Outcome2]| m.iter().map(|(g, next)| (*g, next.as_ref().map(|(c, same, _)| (c.clone(), *same)))).collect::<Vec<_>>();
+            let apart = |m: &[Outcome2]| {
+                m.iter()
+                    .map(|(g, next)| (*g, next.as_ref().map(|(c, same, _)| (c.clone(), *same))))
+                    .collect::<Vec<_>>()
+            };
             if apart(&self.outcomes(&other)?) != apart(&moves) {
                 return Err(Unserved::Stores(describe(self.plan.game, &pos)));
             }
@@ -281,7 +387,11 @@ impl Worker<'_> {
                         }
                     };
                     // The mover's least comes with the other player's most.
-                    if *same { (gain + clo, gain + chi) } else { (gain - chi, gain - clo) }
+                    if *same {
+                        (gain + clo, gain + chi)
+                    } else {
+                        (gain - chi, gain - clo)
+                    }
                 }
             };
             best = (best.0.max(lo), best.1.max(hi));
