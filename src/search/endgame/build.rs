@@ -86,7 +86,12 @@ impl Endgames {
             plan.endless = plan.repetition_range(build)?;
         }
         plan.chunks(build, progress, |w, i, cells, side| w.solve(cells, side, i).map(|_| ()))?;
-        while plan.cyclic.load(Ordering::Relaxed) && plan.sweep(build)? {}
+        if plan.cyclic.load(Ordering::Relaxed) {
+            // Sweep until a whole sweep changes nothing.
+            while plan.sweep(build)? {
+                continue;
+            }
+        }
         Ok((lo, hi))
     }
 
