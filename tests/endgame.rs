@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use sowlang::search::endgame::{self, Build, Endgames, Unserved};
 use sowlang::search::prove;
 use sowlang::search::solve::{self, Keys, Limits, Watch};
-use sowlang::{Game, Override, Position};
+use sowlang::{Game, Override, Player, Position};
 
 use super::support::{invented, root, scratch, shipped};
 
@@ -218,11 +218,24 @@ fn under_a_repetition_rule_exact_values_are_those_of_the_search_with_history() {
                 exact += 1;
             } else {
                 assert_eq!(db.value(&pos), None, "{at}");
+                // The search with the line of play settles it.
+                let now = margin(&game, &pos) as i32;
+                let (slo, shi, sign) = match pos.to_move() {
+                    Player::South => (now + lo, now + hi, 1),
+                    Player::North => (-(now + hi), -(now + lo), -1),
+                };
+                let found = endgame::Resolver::new(&game, &db, 10_000_000)
+                    .south_margin(&pos, (slo, shi))
+                    .expect("small");
+                assert_eq!(i64::from(sign * found - now), v, "{at}: the search with the line");
                 bounded += 1;
             }
         }
     }
-    assert!(exact > 100, "only {exact} exact values compared ({bounded} bounded)");
+    assert!(
+        exact > 100 && bounded > 10,
+        "only {exact} exact values and {bounded} bounded ones compared"
+    );
 }
 
 #[test]
