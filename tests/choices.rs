@@ -170,6 +170,7 @@ fn the_command_line_plays_and_solves_moves_with_choices() {
     std::fs::write(&file, LIFT).expect("write");
     let run = |args: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+            .env("SOWLANG_DATABASES", super::support::no_databases())
             .args(args)
             .env("NO_COLOR", "1")
             .output()

@@ -20,6 +20,7 @@ struct Run {
 
 fn sowlang(args: &[&str], tmp: Option<&Path>) -> Run {
     let out = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 fn sowlang(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")
@@ -184,6 +185,7 @@ fn analyze_reports_the_games_finished_when_interrupted() {
     let dir = scratch("commands", "interrupt");
     let plot = dir.join("partial.svg");
     let child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .args([
             "analyze",
             KALAH,

@@ -203,6 +203,7 @@ impl Drop for TempFile {
 
 fn conform(args: &[&Path]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .arg("conform")
         .args(args)
         .env("NO_COLOR", "1")
@@ -250,6 +251,7 @@ fn conform_prints_the_first_disagreement_and_exits_1() {
     );
 
     let json = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .args(["conform", "--json"])
         .arg(root().join("variants/kalah.sow"))
         .arg(&trace.0)

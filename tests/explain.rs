@@ -100,6 +100,7 @@ fn explain_runs_as_a_command() {
     let dir = scratch("explain", "command");
     let run = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_sowlang"))
+            .env("SOWLANG_DATABASES", super::support::no_databases())
             .args(args)
             .current_dir(&dir)
             .env("NO_COLOR", "1")

@@ -109,6 +109,7 @@ rounds {
 
 fn sowlang(args: &[&str]) -> (String, String, i32) {
     let out = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")

@@ -5,6 +5,7 @@ use std::process::Command;
 
 fn analyze(args: &[&str]) -> serde_json::Value {
     let out = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .arg("analyze")
         .args(args)
         .args(["--threads", "1", "--json"])

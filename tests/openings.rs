@@ -177,6 +177,7 @@ fn board_after(name: &str, text: &str, moves: &str) -> String {
     let file = dir.join("game.sow");
     std::fs::write(&file, text).expect("written");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .args(["run", file.to_str().expect("a path"), "--moves", moves])
         .output()
         .expect("runs");

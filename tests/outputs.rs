@@ -13,6 +13,7 @@ use crate::support::{root, scratch};
 /// if it runs for more than a minute, so that a command that blocks fails instead of hanging.
 fn sowlang_to(args: &[&str], stdout: Stdio) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")
@@ -74,6 +75,7 @@ fn issue_22_every_command_reports_a_lost_output() {
     }
     // A closed pipe is still a normal end.
     let mut child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .args(["man"])
         .current_dir(root())
         .stdout(Stdio::piped())

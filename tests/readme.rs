@@ -25,6 +25,7 @@ fn readme_transcripts_are_true() {
             let args: Vec<&str> = cmd.split_whitespace().collect();
             assert_eq!(args[0], "sowlang", "README commands start with sowlang");
             let out = std::process::Command::new(env!("CARGO_BIN_EXE_sowlang"))
+                .env("SOWLANG_DATABASES", super::support::no_databases())
                 .args(&args[1..])
                 .current_dir(root)
                 .env("NO_COLOR", "1")

@@ -32,6 +32,7 @@ fn serve(args: &[&str]) -> Server {
 /// `serve ARGS` run in the folder `dir`.
 fn serve_in(dir: &std::path::Path, args: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .arg("serve")
         .args(args)
         .args(["--port", "0"])
@@ -471,6 +472,7 @@ fn nothing_to_serve_is_an_error() {
     std::fs::create_dir_all(&empty).expect("temp dir");
     for (what, path) in [("missing", root().join("no/such/dir")), ("empty", empty.clone())] {
         let out = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+            .env("SOWLANG_DATABASES", super::support::no_databases())
             .args(["serve", "--port", "0"])
             .arg(&path)
             .env("NO_COLOR", "1")
@@ -490,6 +492,7 @@ fn a_taken_port_and_a_broken_file_are_reported() {
     let s = serve(&["variants"]);
     let port = s.addr.rsplit(':').next().expect("port");
     let out = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .args(["serve", "variants", "--port", port])
         .env("NO_COLOR", "1")
         .current_dir(root())
@@ -1253,6 +1256,7 @@ fn issue_21_serve_on_every_network_prints_the_addresses_to_open() {
         .map(|i| i.ip().to_string())
         .collect();
     let mut child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .args(["serve", "variants/kalah.sow", "--host", "0.0.0.0", "--port", "0"])
         .current_dir(root())
         .stdout(Stdio::piped())

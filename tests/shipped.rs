@@ -8,6 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 fn sowlang_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
@@ -85,6 +86,7 @@ fn every_command_takes_a_shipped_game_by_name() {
     assert!(checks_clean(&empty, &["openspiel_oware", "kalah"]));
     assert!(stdout(&sowlang_in(&empty, &["perft", "kalah", "2"])).contains("depth  2: 35"));
     let played = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", super::support::no_databases())
         .args(["play", "oware", "--vs", "human", "--quiet"])
         .current_dir(&empty)
         .env("NO_COLOR", "1")

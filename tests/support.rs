@@ -92,6 +92,7 @@ pub fn sowlang_in(dir: &Path, args: &[&str], input: &[u8]) -> Run {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_sowlang"))
+        .env("SOWLANG_DATABASES", no_databases())
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
@@ -109,4 +110,10 @@ pub fn sowlang_in(dir: &Path, args: &[&str], input: &[u8]) -> Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// A databases folder that does not exist, for every `sowlang` a test runs: what a test sees must
+/// not depend on the endgame databases a user has built (reading never creates the folder).
+pub fn no_databases() -> std::path::PathBuf {
+    std::env::temp_dir().join("sowlang-tests-no-databases")
 }

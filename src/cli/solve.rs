@@ -152,9 +152,13 @@ fn resolve(method: Method, game: &crate::Game, limits: Limits) -> Method {
 
 /// A game whose full-board answer comes from the databases alone: a repetition rule keeps the
 /// search from tables keyed on positions, while the databases value every position where play
-/// starts afresh (see `search::endgame`).
+/// starts afresh (see `search::endgame`), when those of the whole board fit in memory.
 fn by_databases_alone(game: &crate::Game) -> bool {
-    game.uses_repeated && endgame::servable(game).is_ok()
+    // Databases of the whole board: within half the memory, or the board is refused as too large.
+    game.uses_repeated
+        && endgame::servable(game).is_ok()
+        && game.total <= endgame::MAX_SEEDS
+        && endgame::bytes_of(game, game.total) <= solve::available_memory() / 2
 }
 
 fn prove_options(table_mib: Option<u64>, limits: Limits) -> prove::Options {

@@ -200,6 +200,28 @@ impl Game {
         true
     }
 
+    /// [`Game::fast_moves`] for a caller that keeps the line of play itself and treats a
+    /// repetition on its own (the endgame databases): no position comes back in these moves,
+    /// as with an empty history in the general engine. `false` also when a rule reads `repeated`
+    /// other than as a whole end rule.
+    pub(crate) fn fast_moves_without_history(&self, pos: &Position, out: &mut Vec<FastMove>) -> bool {
+        let hints = Hints::of(self, pos);
+        let Some(ff) = self.fast_form_for(pos, hints) else {
+            return false;
+        };
+        let plain = !self.repeated_in_moves
+            && self
+                .ends
+                .iter()
+                .enumerate()
+                .all(|(i, e)| !e.reads_repeated || (i < 64 && self.end_kinds.repeated & 1 << i != 0));
+        if ff.relay.is_some() || !plain {
+            return false;
+        }
+        self.fast_moves_from(ff, hints, pos, (pack_cells(pos), pos.to_move, pos.ply), |_, _| false, out);
+        true
+    }
+
     /// [`Game::fast_moves`] of the position `board` with `mover` to move, everything else as in
     /// `like` (whose move number and other fields a finished child starts from); `repeats` tells
     /// whether a position (its cells and the player to move) was seen before on the line, for the

@@ -2,12 +2,19 @@
 //! is walked depth first with memory; when the walk met a cycle, the block is swept until no value
 //! changes.
 
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
 use super::{Build, BuildProgress, CHUNK, Endgames, Ranker, STORE_CHECK_EVERY, UNKNOWN, Unserved, describe, margin};
 use crate::engine::{Game, Outcome, Player, Position};
+use crate::keys::Mixed;
+
+/// The deepest the walk goes in a block with a repetition rule before it values a position as
+/// endless play for now.
+const DEEPEST: usize = 20_000;
 
 /// A position's two values for its player to move, the least and the most: equal where exact.
 type Pair = (i32, i32);
@@ -203,7 +210,7 @@ impl Plan<'_> {
             }
             let mut w = Worker {
                 plan: self,
-                stack: Vec::new(),
+                stack: HashSet::default(),
             };
             let from = c * CHUNK;
             let to = (from + CHUNK).min(2 * count);
@@ -280,7 +287,7 @@ impl Plan<'_> {
 struct Worker<'a> {
     plan: &'a Plan<'a>,
     /// The positions of the block being evaluated on this thread, for finding cycles.
-    stack: Vec<u64>,
+    stack: HashSet<u64, BuildHasherDefault<Mixed>>,
 }
 
 impl Worker<'_> {
@@ -338,12 +345,15 @@ impl Worker<'_> {
         if let Some(known) = self.get(index) {
             return Ok(known);
         }
-        if self.stack.contains(&index) {
-            if !self.plan.eg.layout.bounded {
+        let bounded = self.plan.eg.layout.bounded;
+        if self.stack.contains(&index) || (bounded && self.stack.len() >= DEEPEST) {
+            if !bounded {
                 let pos = self.position(cells, side, false);
                 return Err(Unserved::Cycle(describe(self.plan.game, &pos)));
             }
-            // Valued for now as endless play; the sweeps that follow settle it.
+            // Valued for now as endless play (also past the deepest walk, which would outgrow
+            // the thread's stack in a block of millions of positions in one cycle); the sweeps
+            // that follow settle it.
             self.plan.cyclic.store(true, Ordering::Relaxed);
             return Ok(self.endless(side));
         }
@@ -361,9 +371,9 @@ impl Worker<'_> {
                 return Err(Unserved::Stores(describe(self.plan.game, &pos)));
             }
         }
-        self.stack.push(index);
+        self.stack.insert(index);
         let best = self.best(side, &moves, true);
-        self.stack.pop();
+        self.stack.remove(&index);
         let best = best?;
         self.set(index, best);
         Ok(best)
@@ -413,7 +423,7 @@ impl Worker<'_> {
         let before = margin(game, pos, pos.to_move);
         let mut out = Vec::new();
         let mut fast = Vec::new();
-        if game.fast_moves(pos, &mut fast) {
+        if game.fast_moves_without_history(pos, &mut fast) {
             // One position, made each move's in turn, rather than a copy a move.
             let mut scratch = pos.clone();
             for m in fast {
