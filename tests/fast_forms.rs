@@ -13,7 +13,19 @@ use crate::support::shipped;
 /// the shapes recognised, or of the file) is a change of speed worth noticing: J'odu left it with issue
 /// 26, when it took its source's feeding rule, a forfeit (`feeding penalty`, which the shapes do not
 /// have), for oware.sow's `feeding required`.
-const FAST: [&str; 7] = ["ayoayo", "kalah", "kpo", "oware", "openspiel_kalah", "openspiel_oware", "tampoduo"];
+/// Hus, Mefuvha and Moruba (four rows) joined it with issue 25, on boards of up to 64 cells.
+const FAST: [&str; 10] = [
+    "ayoayo",
+    "hus",
+    "kalah",
+    "kpo",
+    "mefuvha",
+    "moruba",
+    "oware",
+    "openspiel_kalah",
+    "openspiel_oware",
+    "tampoduo",
+];
 
 fn load(path: &std::path::Path) -> sowlang::Game {
     sowlang::load_game(path, &[])
