@@ -351,3 +351,54 @@ fn perft_counts_the_same_with_and_without_the_fast_form() {
         }
     }
 }
+
+/// Issue 25: boards wider than one `u128` (more than 16 cells) and the shapes four-row games brought
+/// to the fast form, on invented rules: a forbid rule of the origin, a one-step test of `pit.row`,
+/// pits taken found from `last` by `opposite` and `behind`, captured seeds sown again (`sow taken`),
+/// with relays and without, on a wide board and on a narrow one. Each has its fast form and plays the
+/// same with and without it.
+#[test]
+fn issue_25_wide_boards_forbids_and_seeds_sown_again_play_the_same_with_and_without_it() {
+    let games = [
+        // Oware's single laps on nine pits a side (20 cells): the wide board without relays, with a
+        // series, a grand slam, feeding and a forbid of single seeds where the opponent has more
+        // than two.
+        r#"game "wide oware" board { pits 9 seeds 3 stores captures } first south
+           sow { direction ccw skip origin }
+           forbid "no singles" when origin.count == 1 and origin.side == mover
+           capture "two or three" { when last.side == opponent and last.count in 2..3  take last
+             series backward while pit.side == opponent and pit.count in 2..3 }
+           grand slam capture nothing
+           feeding required
+           end "repeated" when repeated remaining owner
+           end "half" when captured(south) > total / 2 or captured(north) > total / 2 remaining owner
+           end "stuck" when no_moves remaining owner"#,
+        // Four rows of five (22 cells), each player round their own rows: a pull-across capture
+        // from the front row whose seeds are sown on, relays on a loaded pit, no single seeds.
+        r#"game "pull" board { rows 2 pits 5 seeds 2 stores captures } first south
+           sow { direction ccw track own relay when last.before > 0 relay limit 60 }
+           forbid "single" when origin.count == 1
+           capture "pull across" {
+             when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+             take opposite(last), behind(opposite(last))
+             sow taken
+           }
+           end "stuck" when no_moves loser to_move
+           end "going round" when repeated draw"#,
+        // The same capture from the back row (`last.row == back`), taking the pit across and the
+        // pit in front of it, with single laps only: seeds sown again are laps of their own even
+        // where nothing relays, on a narrow board.
+        r#"game "pull back" board { rows 2 pits 3 seeds 3 stores captures } first north
+           sow { direction cw track own }
+           capture "pull" {
+             when last.row == back and last.count > 1 and opposite(last).count > 0
+             take opposite(last), in_front(opposite(last))
+             sow taken
+           }
+           end "stuck" when no_moves loser to_move
+           end "long" when ply >= 120 draw"#,
+    ];
+    for text in games {
+        invented_agree(text);
+    }
+}
