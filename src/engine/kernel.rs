@@ -64,6 +64,9 @@ impl Board for WideBoard {
 /// Boards a relay game keeps of its legal moves, by pit (a player has at most 31).
 const SOWN: usize = 32;
 
+/// Laps of a move before the fast form looks for one that goes round for ever.
+const WATCH_FROM: u32 = 16;
+
 /// What a playout in fast form leaves for the general engine.
 pub(crate) enum Handed {
     /// The playout stopped: the ply limit, or no move to draw.
@@ -419,17 +422,23 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                 }
             }
             laps += 1;
-            // The board and the pit a lap starts from are all that its sowing and the laps after it
-            // depend on here (the rules test `last` only): one seen again goes round for ever, and
-            // would pass the limit in the end, so the move is refused at once.
-            if laps > rt.limit || kept == (b, last) {
+            if laps > rt.limit {
                 return None;
             }
-            since += 1;
-            if since >= power {
-                kept = (b, last);
-                power *= 2;
-                since = 0;
+            // The board and the pit a lap starts from are all that its sowing and the laps after it
+            // depend on here (the rules test `last` only): one seen again goes round for ever, and
+            // would pass the limit in the end, so the move is refused at once. Looked for only
+            // past the first few laps, where most moves have ended: a loop is still found, later.
+            if laps > WATCH_FROM {
+                if kept == (b, last) {
+                    return None;
+                }
+                since += 1;
+                if since >= power {
+                    kept = (b, last);
+                    power *= 2;
+                    since = 0;
+                }
             }
             if hand > 0 {
                 let (add, end) = self.lap_from(rt, last, hand as usize, origin, mover);

@@ -171,22 +171,49 @@ impl Lanes for u128 {
     }
 }
 
-/// A board of `16 * N` cells: `N` chunks of 16 bytes, each read as a `u128` (which the compiler
-/// keeps in one vector register).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// A board of `16 * N` cells: `N` chunks of 16 bytes. Its arithmetic is written byte by byte,
+/// which the compiler turns into one vector instruction a chunk (`paddb` and the like on x86-64),
+/// and a lane is read as a byte: a board kept as `u128`s was added in pairs of general registers
+/// and then read back as vectors through memory, a stall at every lap.
+#[derive(Clone, Copy, Debug)]
 #[repr(align(16))]
-pub struct Wide<const N: usize>(pub [u128; N]);
+pub struct Wide<const N: usize>(pub [[u8; 16]; N]);
 
 impl<const N: usize> Wide<N> {
     #[inline(always)]
-    fn each(self, other: Self, f: impl Fn(u128, u128) -> u128) -> Self {
+    fn each(self, other: Self, f: impl Fn(u8, u8) -> u8) -> Self {
         let mut out = self;
         for (o, b) in out.0.iter_mut().zip(other.0) {
-            *o = f(*o, b);
+            for (o, b) in o.iter_mut().zip(b) {
+                *o = f(*o, b);
+            }
         }
         out
     }
+
+    /// Chunk `i` as a number (byte `c` of the chunk in bits `8c..8c + 8`).
+    #[inline(always)]
+    fn chunk(self, i: usize) -> u128 {
+        u128::from_le_bytes(self.0[i])
+    }
 }
+
+/// Compared without a branch a byte (the derived comparison of arrays calls `memcmp`, a fifth of
+/// a playout's time when a lap's state is compared every lap).
+impl<const N: usize> PartialEq for Wide<N> {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        let mut differ = 0u8;
+        for (a, b) in self.0.iter().zip(&other.0) {
+            for (a, b) in a.iter().zip(b) {
+                differ |= a ^ b;
+            }
+        }
+        differ == 0
+    }
+}
+
+impl<const N: usize> Eq for Wide<N> {}
 
 macro_rules! wide_op {
     ($trait:ident, $method:ident, $f:expr) => {
@@ -200,66 +227,64 @@ macro_rules! wide_op {
     };
 }
 
-// Per chunk; a lane never carries into or borrows from the next (see the module's doc), so a
-// chunk's whole-number sum is its lanes' sums.
-wide_op!(Add, add, |a: u128, b: u128| a.wrapping_add(b));
-wide_op!(Sub, sub, |a: u128, b: u128| a.wrapping_sub(b));
-wide_op!(BitAnd, bitand, |a: u128, b: u128| a & b);
-wide_op!(BitOr, bitor, |a: u128, b: u128| a | b);
-wide_op!(BitXor, bitxor, |a: u128, b: u128| a ^ b);
+// Lane by lane: no lane carries or borrows (see the module's doc), so these are the narrow
+// board's whole-number operations.
+wide_op!(Add, add, |a: u8, b: u8| a.wrapping_add(b));
+wide_op!(Sub, sub, |a: u8, b: u8| a.wrapping_sub(b));
+wide_op!(BitAnd, bitand, |a: u8, b: u8| a & b);
+wide_op!(BitOr, bitor, |a: u8, b: u8| a | b);
+wide_op!(BitXor, bitxor, |a: u8, b: u8| a ^ b);
 
 impl<const N: usize> Not for Wide<N> {
     type Output = Self;
     #[inline(always)]
     fn not(self) -> Self {
-        Wide(self.0.map(|a| !a))
+        Wide(self.0.map(|c| c.map(|a| !a)))
     }
 }
 
 impl<const N: usize> Lanes for Wide<N> {
     const LANES: usize = 16 * N;
-    const ZERO: Self = Wide([0; N]);
-    const TOPS: Self = Wide([u128::TOPS; N]);
+    const ZERO: Self = Wide([[0; 16]; N]);
+    const TOPS: Self = Wide([[0x80; 16]; N]);
 
     #[inline(always)]
     fn lane(self, c: usize) -> u32 {
-        self.0[(c >> 4) % N].lane(c & 15)
+        u32::from(self.0[(c >> 4) % N][c & 15])
     }
     #[inline(always)]
     fn at(c: usize, n: u8) -> Self {
         let mut b = Self::ZERO;
-        b.0[(c >> 4) % N] = u128::at(c & 15, n);
+        b.0[(c >> 4) % N][c & 15] = n;
         b
     }
     #[inline(always)]
     fn filled(self) -> u64 {
-        (0..N).fold(0, |cells, i| cells | u64::from(filled_16(self.0[i])) << (16 * i))
+        (0..N).fold(0, |cells, i| cells | u64::from(filled_16(self.chunk(i))) << (16 * i))
     }
     #[inline(always)]
     fn within(self, lo: u8, hi: u8) -> u64 {
-        (0..N).fold(0, |cells, i| cells | u64::from(within_16(self.0[i], lo, hi)) << (16 * i))
+        (0..N).fold(0, |cells, i| cells | u64::from(within_16(self.chunk(i), lo, hi)) << (16 * i))
     }
     #[inline(always)]
     fn sum(self) -> u32 {
-        self.0.iter().map(|&b| sum_16(b)).sum()
+        (0..N).map(|i| sum_16(self.chunk(i))).sum()
     }
     #[inline(always)]
     fn spread(cells: u64) -> Self {
-        Wide(std::array::from_fn(|i| u128::spread(cells >> (16 * i))))
+        Wide(std::array::from_fn(|i| u128::spread(cells >> (16 * i)).to_le_bytes()))
     }
     #[inline(always)]
     fn times(self, k: u32) -> Self {
-        Wide(self.0.map(|b| b * u128::from(k)))
+        Wide(self.0.map(|c| c.map(|a| a.wrapping_mul(k as u8))))
     }
     #[inline(always)]
     fn tops(self) -> u32 {
-        self.0.iter().map(|&b| b.tops()).sum()
+        (0..N).map(|i| self.chunk(i).tops()).sum()
     }
     #[inline(always)]
     fn mixed(self) -> u64 {
-        self.0
-            .iter()
-            .fold(0u64, |h, &b| (h.rotate_left(17) ^ b.mixed()).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        (0..N).fold(0u64, |h, i| (h.rotate_left(17) ^ self.chunk(i).mixed()).wrapping_mul(0x9E37_79B9_7F4A_7C15))
     }
 }
 
