@@ -98,7 +98,13 @@ fn agree(fast: &sowlang::Game, games: u64, plies: u32, what: &str) -> u64 {
 #[test]
 fn every_shipped_game_plays_the_same_with_and_without_its_fast_form() {
     for path in shipped() {
-        let games = if load(&path).has_fast_form() { 300 } else { 3 };
+        let game = load(&path);
+        // Fewer games on the wide boards (four rows), whose general engine is slow in a debug build.
+        let games = match (game.has_fast_form(), game.initial(None).seeds().len() <= 16) {
+            (true, true) => 300,
+            (true, false) => 100,
+            (false, _) => 3,
+        };
         let moves = agree_move_by_move(&path, games);
         assert!(moves > 0, "{}: no move played", path.display());
     }
@@ -317,7 +323,9 @@ fn perft_counts_the_same_with_and_without_the_fast_form() {
     let mut compared = 0;
     for path in shipped() {
         let game = load(&path);
-        if !game.has_fast_form() {
+        // Perft packs positions of at most 16 cells: a wider game's is the general engine's both
+        // ways (and slow in a debug build).
+        if !game.has_fast_form() || game.initial(None).seeds().len() > 16 {
             continue;
         }
         let general = game.without_fast_form();
@@ -325,7 +333,7 @@ fn perft_counts_the_same_with_and_without_the_fast_form() {
         assert_eq!(game.perft(&start, 6), general.perft(&start, 6), "{}", stem(&path));
         compared += 1;
     }
-    assert_eq!(compared, FAST.len());
+    assert_eq!(compared, FAST.len() - 3);
     let oware = crate::support::root().join("variants/oware.sow");
     for (pits, seeds, depth) in [(2, 1, 16), (2, 2, 14), (3, 1, 14)] {
         let sets = [("pits", pits), ("seeds", seeds)].map(|(name, value)| sowlang::Override { name: name.into(), value });

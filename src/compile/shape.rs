@@ -353,8 +353,8 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         && !game.ring
         && game.choices == 1
         && game.halves == crate::board::Halves::None
-        && cells <= L
-        && L <= B::LANES;
+        && cells <= L.min(B::LANES)
+        && L.is_power_of_two();
     let plain_rules = game.triggers.is_empty()
         && game.rounds.is_none()
         && !game.uses_claims

@@ -282,6 +282,13 @@ impl<const N: usize> Lanes for Wide<N> {
     fn tops(self) -> u32 {
         (0..N).map(|i| self.chunk(i).tops()).sum()
     }
+    fn of_cells(cells: &[u32]) -> Self {
+        let mut b = Self::ZERO;
+        for (c, &n) in cells.iter().enumerate().take(16 * N) {
+            b.0[c >> 4][c & 15] = n as u8;
+        }
+        b
+    }
     #[inline(always)]
     fn mixed(self) -> u64 {
         (0..N).fold(0u64, |h, i| (h.rotate_left(17) ^ self.chunk(i).mixed()).wrapping_mul(0x9E37_79B9_7F4A_7C15))
