@@ -393,6 +393,17 @@ fn issue_25_wide_boards_forbids_and_seeds_sown_again_play_the_same_with_and_with
            }
            end "stuck" when no_moves loser to_move
            end "going round" when repeated draw"#,
+        // The same with at most four laps a move, laps of seeds sown again counted: moves past it
+        // are not legal.
+        r#"game "pull short" board { rows 2 pits 5 seeds 2 stores captures } first south
+           sow { direction ccw track own relay when last.before > 0 relay limit 4 }
+           capture "pull across" {
+             when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+             take opposite(last), behind(opposite(last))
+             sow taken
+           }
+           end "stuck" when no_moves loser to_move
+           end "going round" when repeated draw"#,
         // The same capture from the back row (`last.row == back`), taking the pit across and the
         // pit in front of it, with single laps only: seeds sown again are laps of their own even
         // where nothing relays, on a narrow board.
