@@ -40,12 +40,15 @@ pub const LANES: usize = 16;
 pub type WideBoard = Wide<4>;
 
 /// The fast form of a game, on the narrowest board that holds its cells.
+// It lives behind the game's `Arc`, built once: the room of the larger variant costs nothing, and a
+// narrow game's tables stay one pointer away from its playouts.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum Fast {
     /// At most 16 cells: the board in one `u128`.
     Narrow(FastForm),
-    /// At most 64 cells.
-    Wide(FastForm<WideBoard, 64>),
+    /// At most 64 cells (boxed: its tables are a few times the narrow one's).
+    Wide(Box<FastForm<WideBoard, 64>>),
 }
 
 /// The tables of a game whose rules have the shape this module knows, for a board `B` of `L` cells.
@@ -327,7 +330,7 @@ pub fn recognise(game: &Game) -> Option<Fast> {
     if cells <= LANES {
         build::<u128, LANES>(game).map(Fast::Narrow)
     } else if cells <= WideBoard::LANES {
-        build::<WideBoard, 64>(game).map(Fast::Wide)
+        build::<WideBoard, 64>(game).map(|ff| Fast::Wide(Box::new(ff)))
     } else {
         None
     }
@@ -715,7 +718,9 @@ fn capture<const L: usize>(game: &Game, rule: &crate::compile::ir::Rule, on_trac
         }
         for p in pits {
             let PitsExpr::Pit(code) = p else { return None };
-            let [Op::Reg(Reg::Last), steps @ ..] = code.ops.as_slice() else { return None };
+            let [Op::Reg(Reg::Last), steps @ ..] = code.ops.as_slice() else {
+                return None;
+            };
             // The pit taken for every cell `last` may be, found as the engine finds it.
             let mut map = [0xFFu8; L];
             for (c, to) in map.iter_mut().enumerate().take(game.pit_count() + 2) {
@@ -961,4 +966,3 @@ fn end_value(o: Operand) -> Option<EndValue> {
         _ => return None,
     })
 }
-

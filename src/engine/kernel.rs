@@ -90,7 +90,11 @@ impl<B: Lanes> Packed<B> {
     /// of a position of the same game (whose sum is the game's seeds).
     #[inline(always)]
     fn key(&self) -> B {
-        if self.to_move.index() == 0 { self.board } else { self.board ^ B::TOPS }
+        if self.to_move.index() == 0 {
+            self.board
+        } else {
+            self.board ^ B::TOPS
+        }
     }
 }
 
@@ -139,8 +143,7 @@ impl<B: Board> Seen<B> {
     /// Which filter bit a key sets: a word and a bit.
     #[inline(always)]
     fn bit(key: B) -> (usize, u64) {
-        let h = key.mixed().wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            >> (64 - FILTER_WORDS.trailing_zeros() - 6);
+        let h = key.mixed().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FILTER_WORDS.trailing_zeros() - 6);
         ((h >> 6) as usize & (FILTER_WORDS - 1), 1 << (h & 63))
     }
 
@@ -269,7 +272,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// The pits the `forbid` rules close to `mover` on `b` (bit `c` for cell `c`).
     #[inline(always)]
     fn forbidden(&self, b: B, mover: Player) -> u64 {
-        self.forbids.iter().fold(0, |cells, cond| cells | self.holding_cells(cond, b, mover))
+        self.forbids
+            .iter()
+            .fold(0, |cells, cond| cells | self.holding_cells(cond, b, mover))
     }
 
     /// Carries out the actions of the capture rule `rule`, which holds at `last`, as

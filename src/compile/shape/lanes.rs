@@ -291,7 +291,9 @@ impl<const N: usize> Lanes for Wide<N> {
     }
     #[inline(always)]
     fn mixed(self) -> u64 {
-        (0..N).fold(0u64, |h, i| (h.rotate_left(17) ^ self.chunk(i).mixed()).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        (0..N).fold(0u64, |h, i| {
+            (h.rotate_left(17) ^ self.chunk(i).mixed()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        })
     }
 }
 
