@@ -158,18 +158,98 @@ fn a_position_that_recurs_without_taking_is_refused() {
     }
 }
 
+fn oware(pits: i64, seeds: i64) -> Game {
+    let sets = [
+        Override {
+            name: "pits".into(),
+            value: pits,
+        },
+        Override {
+            name: "seeds".into(),
+            value: seeds,
+        },
+    ];
+    sowlang::load_game(&root().join("variants/oware.sow"), &sets)
+        .unwrap_or_else(|_| panic!("oware loads"))
+        .game
+}
+
+/// Every position reachable from the start where play could begin afresh: the start and every
+/// position a capture led to (its history is itself alone).
+fn entered(game: &Game) -> Vec<Position> {
+    let mut start = game.initial(None);
+    game.settle_start(&mut start);
+    let mut seen = HashSet::new();
+    let mut todo = vec![start.clone()];
+    let mut out = vec![start];
+    while let Some(p) = todo.pop() {
+        if p.is_over() || !seen.insert(game.hash(&p)) {
+            continue;
+        }
+        for k in game.legal_moves(&p) {
+            let mut c = p.clone();
+            game.apply(&mut c, k).expect("legal");
+            if !c.is_over() && game.scores(&c) != game.scores(&p) {
+                out.push(c.clone());
+            }
+            todo.push(c);
+        }
+    }
+    out
+}
+
 #[test]
-fn a_rule_on_the_stores_is_found_and_refused() {
+fn under_a_repetition_rule_exact_values_are_those_of_the_search_with_history() {
+    // Oware: its end rules read the stores (more than half captured), and a repetition splits the
+    // seeds left, the odd one to whoever has more in their row where play repeats.
+    let mut exact = 0;
+    let mut bounded = 0;
+    for (pits, seeds) in [(2, 1), (2, 2), (3, 1), (2, 3)] {
+        let game = oware(pits, seeds);
+        let db = in_memory(&game, game.total_seeds()).expect("oware is served");
+        for pos in entered(&game) {
+            let (lo, hi) = db.bounds(&pos).expect("every position is in the databases");
+            let truth = solve::solve(&game, &pos, Limits::from_memory(), Keys::History).expect("small");
+            let v = truth.margin - margin(&game, &pos);
+            let at = format!("{pits}x{seeds}: {:?} {} to move", pos.seeds(), pos.to_move().name());
+            assert!(i64::from(lo) <= v && v <= i64::from(hi), "{at}: {v} not in {lo}..={hi}");
+            if lo == hi {
+                assert_eq!(db.value(&pos), Some(lo), "{at}");
+                exact += 1;
+            } else {
+                assert_eq!(db.value(&pos), None, "{at}");
+                bounded += 1;
+            }
+        }
+    }
+    assert!(exact > 100, "only {exact} exact values compared ({bounded} bounded)");
+}
+
+#[test]
+fn a_rule_on_the_stores_gives_a_block_per_split() {
     let text = std::fs::read_to_string(root().join("variants/kalah.sow")).expect("kalah");
     let text = text.replace(
         "end \"a row is empty\"",
         "end \"more than half\" when captured(south) > total / 2 or captured(north) > total / 2 remaining owner\nend \"a row is empty\"",
     );
-    let game = sowlang::load_text(Path::new("half.sow"), &text, &[])
+    let sets = [("pits", 3), ("seeds", 2)].map(|(name, value)| Override { name: name.into(), value });
+    let game = sowlang::load_text(Path::new("half.sow"), &text, &sets)
         .unwrap_or_else(|_| panic!("checks"))
         .game;
-    let why = in_memory(&game, 6).expect_err("the stores decide the end");
-    assert!(matches!(why, Unserved::Stores(_)), "{why}");
+    let db = in_memory(&game, game.total_seeds()).expect("the stores are part of the position");
+    let mut compared = 0;
+    for pos in reachable(&game) {
+        let exact = solve::minimax(&game, &pos, 5_000_000).expect("small enough for minimax");
+        assert_eq!(
+            db.value(&pos).map(i64::from),
+            Some(exact.margin - margin(&game, &pos)),
+            "{:?} {} to move",
+            pos.seeds(),
+            pos.to_move().name()
+        );
+        compared += 1;
+    }
+    assert!(compared > 100, "only {compared}");
 }
 
 #[test]

@@ -139,10 +139,22 @@ fn solve_with(method: Method, game: &crate::Game, start: &crate::Position, limit
 /// keeps histories exact), MTD(f) beyond when the rules allow it.
 fn resolve(method: Method, game: &crate::Game, limits: Limits) -> Method {
     match method {
-        Method::Auto if prove::supported(game).is_ok() && solve::estimate_positions(game) > limits.max_positions as f64 => Method::Mtdf,
+        Method::Auto
+            if (prove::supported(game).is_ok() || by_databases_alone(game))
+                && solve::estimate_positions(game) > limits.max_positions as f64 =>
+        {
+            Method::Mtdf
+        }
         Method::Auto => Method::Alphabeta,
         m => m,
     }
+}
+
+/// A game whose full-board answer comes from the databases alone: a repetition rule keeps the
+/// search from tables keyed on positions, while the databases value every position where play
+/// starts afresh (see `search::endgame`).
+fn by_databases_alone(game: &crate::Game) -> bool {
+    game.uses_repeated && endgame::servable(game).is_ok()
 }
 
 fn prove_options(table_mib: Option<u64>, limits: Limits) -> prove::Options {
@@ -172,16 +184,15 @@ fn database_dir(args: &Args) -> Option<PathBuf> {
 /// (docs/analysis.md).
 fn default_endgame_seeds(game: &crate::Game) -> u32 {
     let budget = (solve::available_memory() / 4).min(3_000_000_000);
-    let pits = game.pit_count();
     (0..=game.total.min(endgame::MAX_SEEDS))
-        .take_while(|&n| endgame::positions_up_to(pits, n) <= budget && 5 * n <= 3 * game.total)
+        .take_while(|&n| endgame::bytes_of(game, n) <= budget && 5 * n <= 3 * game.total)
         .last()
         .unwrap_or(0)
 }
 
 /// The endgame databases for `mtdf`, built (or read) with a progress bar, or `None` with a note
 /// on stderr when the rules cannot have them and none were asked for by number.
-fn databases(args: &Args, game: &crate::Game) -> Result<Option<Endgames>, Diagnostic> {
+fn databases(args: &Args, game: &crate::Game, whole: Option<u32>) -> Result<Option<Endgames>, Diagnostic> {
     if args.no_endgame {
         return Ok(None);
     }
@@ -197,12 +208,17 @@ fn databases(args: &Args, game: &crate::Game) -> Result<Option<Endgames>, Diagno
         eprintln!("note: solving without endgame databases: {why}");
         return Ok(None);
     }
-    let seeds = args.endgame.unwrap_or_else(|| default_endgame_seeds(game)).min(game.total);
-    let positions = endgame::positions_up_to(game.pit_count(), seeds.min(endgame::MAX_SEEDS));
+    let seeds = args
+        .endgame
+        .or(whole)
+        .unwrap_or_else(|| default_endgame_seeds(game))
+        .min(game.total);
+    let positions = endgame::positions_of(game, seeds.min(endgame::MAX_SEEDS));
+    let bytes = endgame::bytes_of(game, seeds.min(endgame::MAX_SEEDS));
     let dir = database_dir(args);
     eprintln!(
         "endgame databases: every position with at most {seeds} seeds on the board, {positions} positions ({:.1} MiB){}",
-        positions as f64 / f64::from(1u32 << 20),
+        bytes as f64 / f64::from(1u32 << 20),
         dir.as_ref()
             .map_or(" in memory".to_string(), |d| format!(", kept in {}", d.display()))
     );
@@ -252,7 +268,7 @@ fn build_only(args: &Args, game: &crate::Game) -> u8 {
             1,
         );
     }
-    match databases(args, game) {
+    match databases(args, game, None) {
         Ok(Some(db)) => {
             let place = database_dir(args).map_or("in memory only (no folder to keep them in)".to_string(), |d| {
                 format!("in {}", d.display())
@@ -310,11 +326,13 @@ pub fn run(args: Args) -> u8 {
     if args.only_endgames {
         return build_only(&args, game);
     }
+    let alone = method == Method::Mtdf && by_databases_alone(game);
     let db = if method == Method::Mtdf {
-        if let Err(r) = prove::supported(game) {
+        if let (Err(r), false) = (prove::supported(game), alone) {
             return fail(refusal(&r, None), 1);
         }
-        match databases(&args, game) {
+        let whole = alone.then(|| start.seeds()[..game.pit_count()].iter().sum::<u32>());
+        match databases(&args, game, whole) {
             Ok(db) => db,
             Err(d) => return fail(d, 1),
         }
@@ -346,7 +364,12 @@ pub fn run(args: Args) -> u8 {
         deadline: args.max_seconds.map(|s| Instant::now() + Duration::from_secs_f64(s)),
         project_after: Some(PROJECT_AFTER),
     };
-    let result = if method == Method::Mtdf {
+    let result = if alone {
+        match &db {
+            Some(db) => endgame::solve_start(game, &start, db),
+            None => Err(Refusal::Rules("the databases this answer needs were not built".to_string())),
+        }
+    } else if method == Method::Mtdf {
         prove::prove(game, &start, db.as_ref(), prove_options(args.table_mib, limits), &watch)
     } else {
         solve_with(method, game, &start, limits, &watch)

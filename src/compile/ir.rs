@@ -88,6 +88,11 @@ pub struct Game {
     pub(crate) uses_before: bool,
     /// Some expression reads `total` (worked out once per position then).
     pub(crate) uses_total: bool,
+    /// Some expression reads a store or the total (see `Typer::stores`).
+    pub(crate) reads_stores: bool,
+    /// Some rule other than an end rule reads `repeated`: a move itself may then depend on the
+    /// positions before it.
+    pub(crate) repeated_in_moves: bool,
     /// No rule ever takes seeds out of a store (before the end of a round), so once a store has grown
     /// no earlier position of the round can come back, and the history before it can be forgotten.
     pub(crate) stores_only_grow: bool,

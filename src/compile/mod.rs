@@ -94,6 +94,8 @@ pub fn compile(checked: &Checked) -> Game {
         ItemKind::GrandSlam(ast::GrandSlam::Allowed(b)) => Some(GrandSlam::Allowed(b)),
         _ => None,
     });
+    // Every rule lowered so far acts within a move; the end rules come next.
+    let repeated_in_moves = lower.typer.repeated.get();
     let ends: Vec<EndRule> = items
         .iter()
         .filter_map(|i| match &i.kind {
@@ -263,6 +265,8 @@ pub fn compile(checked: &Checked) -> Game {
         passing: items.iter().any(|i| matches!(i.kind, ItemKind::PassWhenUnable)),
         may_pass,
         uses_total: lower.typer.total.get(),
+        reads_stores: lower.typer.stores.get(),
+        repeated_in_moves,
         stores_only_grow: !lower.takes_from_store.get() && !enters_from_store,
         hash_keys: hash_keys(cells, memory_start.len()),
         row_masks: [Player::South, Player::North].map(|p| row_mask(side_pits, p)),

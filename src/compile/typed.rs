@@ -293,6 +293,9 @@ pub(crate) struct Typer {
     pub round: Cell<bool>,
     /// Some expression reads `total`.
     pub total: Cell<bool>,
+    /// Some expression reads a store's seeds (`captured(P)`, `store(P).count`) or the total: a
+    /// position's future may then depend on how the seeds taken are split.
+    pub stores: Cell<bool>,
     /// Some expression reads `starter`.
     pub starter: Cell<bool>,
     /// Some expression asks the mover to choose.
@@ -481,15 +484,24 @@ impl Typer {
             }
             Expr::Total => {
                 self.total.set(true);
+                self.stores.set(true);
                 IntExpr::Total
             }
             Expr::Seeds(p) => IntExpr::Seeds(self.player(p)),
-            Expr::Captured(p) => IntExpr::Captured(self.player(p)),
+            Expr::Captured(p) => {
+                self.stores.set(true);
+                IntExpr::Captured(self.player(p))
+            }
             Expr::RoundsWon(p) => {
                 self.round.set(true);
                 IntExpr::RoundsWon(self.player(p))
             }
-            Expr::Field(p, PitField::Count) => IntExpr::Count(self.pit(p)),
+            Expr::Field(p, PitField::Count) => {
+                if matches!(**p, Expr::Store(_)) {
+                    self.stores.set(true);
+                }
+                IntExpr::Count(self.pit(p))
+            }
             Expr::Field(p, PitField::Before) => {
                 self.before.set(true);
                 IntExpr::Before(self.pit(p))

@@ -31,6 +31,14 @@ impl Game {
         }
     }
 
+    /// `pos`, reached by a move of `mover`, ended as if it were a repetition of an earlier
+    /// position: what the first end rule that then holds leaves. `None` when none holds.
+    pub(crate) fn ended_by_repetition(&self, pos: &Position, mover: Player) -> Option<Position> {
+        let mut p = pos.clone();
+        self.settle(&mut p, mover, true, false, Hints::of(self, pos), &mut Silent);
+        p.over.then_some(p)
+    }
+
     /// Checks the end rules (after a move by `mover`, or at the start of a round) and carries out the
     /// first that holds, then the rounds. The legal moves are worked out only for a rule that asks
     /// about them (`no_moves`, `can_feed`); they are returned when the game goes on.

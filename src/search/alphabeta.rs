@@ -305,7 +305,8 @@ impl Node for Packed {
         match self {
             Packed::Live { cells, to_move, .. } => {
                 let db = s.db?;
-                let v = db.value_of(&Self::fast(s).pit_seeds(*cells), *to_move)?;
+                let fast = Self::fast(s);
+                let v = db.value_of(&fast.pit_seeds(*cells), fast.south_store(*cells), *to_move)?;
                 let stores = s.stores.map(|c| FastSearch::seeds(*cells, c) as i32);
                 let m = stores[to_move.index()] - stores[to_move.other().index()] + v;
                 Some(m.signum() * super::WIN + m * super::SCALE)

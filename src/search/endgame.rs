@@ -4,53 +4,80 @@
 //!
 //! **What a value is.** For a position (the seeds in the pits and whose turn it is), the most the
 //! player to move can add to his score difference from here on with best play by both, when both
-//! maximise their own final difference: the final margin minus the margin now. It does not depend
-//! on the stores when no rule reads them (checked, see below), so one value serves every split of
-//! the seeds already taken. It decides the result too, because the games served are won by the
-//! player with more seeds (checked on every finished position the build meets).
+//! maximise their own final difference: the final margin minus the margin now. It decides the
+//! result too, because the games served are won by the player with more seeds (checked on every
+//! finished position the build meets).
 //!
 //! **Layers.** Seeds on the board never increase, so a move leads to a position with fewer seeds
 //! (a layer built before) or as many (the same layer). The layers are built from 0 seeds up; a
 //! position's value comes from its successors'. Within a layer, positions are evaluated depth
 //! first with memory (a move that keeps every seed on the board leads to a position of the same
-//! layer, whose value is worked out first). A position that recurs within a layer (a cycle of
-//! moves that take nothing) would need the history, which these tables do not keep: such a rule
-//! file is refused with the cycle found. The engine has no moves backwards, so the analysis runs
+//! layer, whose value is worked out first). The engine has no moves backwards, so the analysis runs
 //! forwards over each layer, from its successors' values, rather than from un-moves.
+//!
+//! **Stores.** When a rule reads the stores (`captured(P)`, `store(P)`, `total`), a position's
+//! future depends on how the seeds already taken are split: each layer then holds a block per
+//! split (south's store from 0 to every seed taken), and a value is read with the stores. Without
+//! such a rule one block serves every split (checked while building, see below).
+//!
+//! **Cycles and the repetition rule.** Moves that take nothing keep a position in its block (same
+//! seeds on the board, same stores), and may come back to a position. Without a rule on `repeated`
+//! such a rule file is refused with the cycle found (its value would need the history). With an
+//! end rule `repeated` (alone) the game ends at the first position that comes back, and a
+//! capture clears the history (stores only grow), so a position entered by a capture, or where play
+//! starts, has a value that depends on it alone: the value stored. Within a block the game is then
+//! a *first cycle game*: when the end rule's result is the same at every position of the block (a
+//! repetition worth the same to both players, such as Oware's seeds split evenly when an even
+//! number is left), the value is that of the game where endless play is worth that result, which
+//! both players can reach with choices that depend on the position alone, so the first repetition
+//! gives what endless play would. Such a value is a fixed point, found by sweeping the block from
+//! every position valued at the repetition's result until nothing changes (a sweep never moves a
+//! value away from the true one: after `k` sweeps each value is that of the game cut after at
+//! least `k` moves, which is exact once `k` passes the longest forced sequence). When the result
+//! differs between positions (Oware's odd seed, to whoever has more in their row where play
+//! repeats), the first repetition's value may depend on the way round the cycle, and no value that
+//! depends on the position alone need exist. The databases then keep two values a position, the
+//! values of the games where every repetition in the block is worth its least and its most: the
+//! true value lies between them (a game's value only grows with what its endings are worth), and
+//! where they meet it is exact. Readers take a value only where they meet.
 //!
 //! **Index.** A layer's positions are the ways to put `n` seeds into `P` pits, numbered by the
 //! combinatorial number system (the colex rank of the stars-and-bars subset), which is a bijection
-//! onto `0..C(n + P - 1, P - 1)`: one byte a position, no key stored.
+//! onto `0..C(n + P - 1, P - 1)`: one byte a position (two with bounds), no key stored.
 //!
 //! **Files.** One file per layer under `DIR/<key>/`, with a header (magic, version, key, layer,
-//! pits, count) and then the values for south to move, then for north to move. The key is a hash
-//! of the compiled rules (the rule file with its parameters folded in, every rule the engine
-//! plays). A layer is written to a temporary file and renamed when done, so a build stopped by
-//! Ctrl-C resumes from its last finished layer.
+//! pits, count, blocks, bytes a position) and then the values: per block, for south to move, then
+//! for north to move (with bounds, every block's lower values, then every block's upper ones). The
+//! key is a hash of the compiled rules (the rule file with its parameters folded in, every rule the
+//! engine plays). A layer is written to a temporary file and renamed when done, so a build stopped
+//! by Ctrl-C resumes from its last finished layer.
 //!
-//! **What is served.** Games without rounds, repetition rules, a move number, claims, closures or
-//! memory (their values would depend on more than the pits and the turn). While building, every
-//! move is checked: seeds on the board must not increase, a finished game must be won by the
-//! player with more seeds, and (on one position in [`STORE_CHECK_EVERY`]) the moves must play the
-//! same with another split of the stores. A failed check refuses the game with the position that
-//! showed it.
+//! **What is served.** Games without rounds, a move number, claims, closures or memory (their
+//! values would depend on more than the pits, the stores and the turn), whose rules read `repeated`
+//! only as a whole end rule. While building, every move is checked: seeds on the board must not
+//! increase, a finished game must be won by the player with more seeds, and (on one position in
+//! [`STORE_CHECK_EVERY`], when no rule reads the stores) the moves must play the same with another
+//! split of the stores. A failed check refuses the game with the position that showed it.
 
 use std::fmt;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 
-use rayon::prelude::*;
+use crate::compile::ir::EndTest;
+use crate::engine::{Game, Player, Position};
+use crate::search::solve::{Refusal, Solved, Value};
 
-use crate::engine::{Game, Outcome, Player, Position};
+mod build;
+pub use build::AfterStart;
 
 /// The first bytes of every database file.
 pub const MAGIC: &[u8; 8] = b"SOWENDGM";
 /// The format's version: a file of another version is built again.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Bytes before the values.
-const HEADER: usize = 40;
+const HEADER: usize = 48;
 /// A value not yet known, while a layer is built.
 const UNKNOWN: i8 = i8::MIN;
 /// The most seeds on the board a database holds: a value then fits in a byte.
@@ -108,8 +135,10 @@ impl fmt::Display for Unserved {
 pub fn servable(game: &Game) -> Result<(), Unserved> {
     let why = if game.rounds.is_some() {
         "the game is a match of rounds, and a position's value depends on the rounds won"
-    } else if game.uses_repeated {
-        "a rule reads `repeated`, so a position's value depends on the positions before it"
+    } else if game.uses_repeated && (game.repeated_in_moves || !game.stores_only_grow) {
+        "a rule reads `repeated` during a move or a store can shrink, so a position's value depends on the positions before it"
+    } else if game.uses_repeated && game.ends.iter().any(|e| e.reads_repeated && e.test != EndTest::Repeated) {
+        "an end rule reads `repeated` with something else, so the game may go on past a repetition and a position's value depends on the positions before it"
     } else if game.uses_ply || game.uses_round_ply {
         "a rule reads the move number, so a position's value depends on it"
     } else if game.uses_claims {
@@ -288,10 +317,58 @@ impl Bytes {
     }
 }
 
+/// How a game's positions are numbered in its databases (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Layout {
+    pits: usize,
+    /// Every seed of the game: those on the board and those taken.
+    total: u32,
+    /// A block per split of the seeds taken: some rule reads the stores.
+    by_stores: bool,
+    /// Two values a position, the least and the most it can be worth: the repetition rule's
+    /// result differs between positions.
+    bounded: bool,
+}
+
+impl Layout {
+    fn of(game: &Game) -> Layout {
+        Layout {
+            pits: game.pit_count(),
+            total: game.total,
+            by_stores: game.reads_stores,
+            bounded: game.uses_repeated,
+        }
+    }
+
+    /// Blocks of layer `n`.
+    fn blocks(&self, n: u32) -> u64 {
+        if self.by_stores {
+            u64::from(self.total.saturating_sub(n)) + 1
+        } else {
+            1
+        }
+    }
+
+    /// Bytes a position.
+    fn width(&self) -> u64 {
+        if self.bounded { 2 } else { 1 }
+    }
+
+    /// The block of a position of layer `n` whose south store holds `south`, if there is one.
+    #[inline]
+    fn block(&self, n: u32, south: u32) -> Option<u64> {
+        if !self.by_stores {
+            Some(0)
+        } else {
+            (south + n <= self.total).then_some(u64::from(south))
+        }
+    }
+}
+
 /// The databases of one game: layers 0 to [`Endgames::seeds`].
 pub struct Endgames {
     ranker: Ranker,
-    pits: usize,
+    layout: Layout,
     layers: Vec<Bytes>,
     counts: Vec<u64>,
 }
@@ -306,6 +383,21 @@ impl fmt::Debug for Endgames {
 pub fn positions_up_to(pits: usize, seeds: u32) -> u64 {
     let r = Ranker::new(pits, seeds);
     (0..=seeds).map(|n| 2 * r.count(n)).fold(0u64, u64::saturating_add)
+}
+
+/// Positions (both players to move, every split of the stores where a rule reads them) of every
+/// layer of `game` up to `seeds`.
+pub fn positions_of(game: &Game, seeds: u32) -> u64 {
+    let layout = Layout::of(game);
+    let r = Ranker::new(layout.pits, seeds);
+    (0..=seeds)
+        .map(|n| (2 * r.count(n)).saturating_mul(layout.blocks(n)))
+        .fold(0u64, u64::saturating_add)
+}
+
+/// Bytes of the databases of `game` up to `seeds`.
+pub fn bytes_of(game: &Game, seeds: u32) -> u64 {
+    positions_of(game, seeds).saturating_mul(Layout::of(game).width())
 }
 
 /// What a build has done, for a progress bar.
@@ -329,10 +421,33 @@ pub struct Build<'a> {
     pub stop: &'a AtomicBool,
 }
 
+/// What a layer's file must be: its header and length.
+struct Shape {
+    key: u64,
+    n: u32,
+    layout: Layout,
+    count: u64,
+}
+
+impl Shape {
+    fn values(&self) -> u64 {
+        2 * self.count * self.layout.blocks(self.n) * self.layout.width()
+    }
+}
+
 impl Endgames {
     /// The most seeds on the board of a position in the databases.
     pub fn seeds(&self) -> u32 {
         self.layers.len() as u32 - 1
+    }
+
+    fn shape(&self, game: &Game, n: u32) -> Shape {
+        Shape {
+            key: key(game),
+            n,
+            layout: self.layout,
+            count: self.ranker.count(n),
+        }
     }
 
     /// Loads the finished layers of `game` up to `seeds` from `build.dir`, builds the others (in
@@ -344,29 +459,25 @@ impl Endgames {
             return Err(Unserved::TooManySeeds(seeds));
         }
         let seeds = seeds.min(game.total);
-        let pits = game.pit_count();
-        let ranker = Ranker::new(pits, seeds);
+        let layout = Layout::of(game);
+        let ranker = Ranker::new(layout.pits, seeds);
         let folder = build.dir.map(|d| d.join(format!("{:016x}", key(game))));
         if let Some(f) = &folder {
             fs::create_dir_all(f).map_err(|e| Unserved::Io(format!("cannot create `{}`: {e}", f.display())))?;
         }
         let mut eg = Endgames {
             ranker,
-            pits,
+            layout,
             layers: Vec::new(),
             counts: Vec::new(),
         };
         let mut loaded = Vec::new();
         for n in 0..=seeds {
-            loaded.push(
-                folder
-                    .as_ref()
-                    .and_then(|f| read_layer(&layer_path(f, n), key(game), n, pits, eg.ranker.count(n))),
-            );
+            loaded.push(folder.as_ref().and_then(|f| read_layer(&layer_path(f, n), &eg.shape(game, n))));
         }
         let total: u64 = (0..=seeds)
             .filter(|&n| loaded[n as usize].is_none())
-            .map(|n| 2 * eg.ranker.count(n))
+            .map(|n| 2 * eg.ranker.count(n) * layout.blocks(n))
             .sum();
         let done = AtomicU64::new(0);
         for (n, layer) in (0..=seeds).zip(loaded) {
@@ -376,8 +487,9 @@ impl Endgames {
                     let values = eg.build_layer(game, n, &done, total, build)?;
                     match &folder {
                         Some(f) => {
-                            write_layer(&layer_path(f, n), key(game), n, pits, eg.ranker.count(n), &values)?;
-                            read_layer(&layer_path(f, n), key(game), n, pits, eg.ranker.count(n))
+                            let shape = eg.shape(game, n);
+                            write_layer(&layer_path(f, n), &shape, &values)?;
+                            read_layer(&layer_path(f, n), &shape)
                                 .ok_or_else(|| Unserved::Io(format!("cannot read back `{}`", layer_path(f, n).display())))?
                         }
                         None => Bytes::Owned(values),
@@ -391,42 +503,69 @@ impl Endgames {
     }
 
     /// The value of `pos` for its player to move (see the module documentation), if it is in the
-    /// databases: not finished and at most [`Endgames::seeds`] seeds on the board.
+    /// databases (not finished and at most [`Endgames::seeds`] seeds on the board), exact, and
+    /// not bound to the positions before it: under a repetition rule, only a position where play
+    /// starts or that a capture led to.
     #[inline]
     pub fn value(&self, pos: &Position) -> Option<i32> {
-        if pos.over {
-            return None;
-        }
-        self.value_of(&pos.board.cells[..self.pits], pos.to_move)
+        let (lo, hi) = self.bounds(pos)?;
+        (lo == hi).then_some(lo)
     }
 
-    /// [`Endgames::value`] of the position whose pits hold `pits` (every pit, in order) with
-    /// `to_move` to move.
+    /// The least and the most `pos` is worth to its player to move (equal where exact), on the
+    /// terms of [`Endgames::value`].
+    pub fn bounds(&self, pos: &Position) -> Option<(i32, i32)> {
+        if pos.over || (self.layout.bounded && pos.history.as_slice().len() > 1) {
+            return None;
+        }
+        let pits = self.layout.pits;
+        self.bounds_of(&pos.board.cells[..pits], pos.board.cells[pits], pos.to_move)
+    }
+
+    /// [`Endgames::value`] of the position whose pits hold `pits` (every pit, in order) and south's
+    /// store `south`, with `to_move` to move.
     #[inline]
-    pub(crate) fn value_of(&self, pits: &[u32], to_move: Player) -> Option<i32> {
+    pub(crate) fn value_of(&self, pits: &[u32], south: u32, to_move: Player) -> Option<i32> {
+        let (lo, hi) = self.bounds_of(pits, south, to_move)?;
+        (lo == hi).then_some(lo)
+    }
+
+    /// The place of a position's lower value in its layer's bytes, and the layer.
+    #[inline]
+    fn place(&self, pits: &[u32], south: u32, to_move: Player) -> Option<(&[u8], u32, usize)> {
         let n: u32 = pits.iter().sum();
         let layer = self.layers.get(n as usize)?;
-        let r = self.ranker.rank(pits);
-        let i = to_move.index() as u64 * self.counts[n as usize] + r;
-        Some(i32::from(layer.values()[i as usize] as i8))
+        let block = self.layout.block(n, south)?;
+        let count = self.counts[n as usize];
+        let i = (2 * block + to_move.index() as u64) * count + self.ranker.rank(pits);
+        Some((layer.values(), n, i as usize))
+    }
+
+    #[inline]
+    fn bounds_of(&self, pits: &[u32], south: u32, to_move: Player) -> Option<(i32, i32)> {
+        let (values, n, i) = self.place(pits, south, to_move)?;
+        let lo = i32::from(values[i] as i8);
+        if !self.layout.bounded {
+            return Some((lo, lo));
+        }
+        let half = (2 * self.counts[n as usize] * self.layout.blocks(n)) as usize;
+        Some((lo, i32::from(values[half + i] as i8)))
     }
 
     /// Asks the processor for the byte [`Endgames::value_of`] reads for the same position, so
     /// that the read soon after does not wait for memory (the layers are far larger than the
     /// caches).
     #[inline]
-    pub(crate) fn prefetch_of(&self, pits: &[u32], to_move: Player) {
-        let n: u32 = pits.iter().sum();
-        if let Some(layer) = self.layers.get(n as usize) {
-            let i = to_move.index() as u64 * self.counts[n as usize] + self.ranker.rank(pits);
+    pub(crate) fn prefetch_of(&self, pits: &[u32], south: u32, to_move: Player) {
+        if let Some((values, _, i)) = self.place(pits, south, to_move) {
             #[cfg(target_arch = "x86_64")]
-            safe_arch::prefetch_t0(&layer.values()[i as usize]);
+            safe_arch::prefetch_t0(&values[i]);
             #[cfg(not(target_arch = "x86_64"))]
-            let _ = (layer, i);
+            let _ = (values, i);
         }
     }
 
-    /// The values of layer `n` (south to move, then north), as the files hold them.
+    /// The values of layer `n`, as the files hold them.
     pub fn layer_values(&self, n: u32) -> Option<&[u8]> {
         self.layers.get(n as usize).map(Bytes::values)
     }
@@ -440,32 +579,27 @@ impl Endgames {
         if !folder.is_dir() {
             return None;
         }
-        let pits = game.pit_count();
+        let layout = Layout::of(game);
         let most = game.total.min(MAX_SEEDS);
-        let ranker = Ranker::new(pits, most);
-        let k = key(game);
-        let mut layers = Vec::new();
-        let mut counts = Vec::new();
+        let mut eg = Endgames {
+            ranker: Ranker::new(layout.pits, most),
+            layout,
+            layers: Vec::new(),
+            counts: Vec::new(),
+        };
         for n in 0..=most {
-            let Some(b) = read_layer(&layer_path(&folder, n), k, n, pits, ranker.count(n)) else {
+            let Some(b) = read_layer(&layer_path(&folder, n), &eg.shape(game, n)) else {
                 break;
             };
-            layers.push(b);
-            counts.push(ranker.count(n));
+            eg.layers.push(b);
+            eg.counts.push(eg.ranker.count(n));
         }
-        if layers.is_empty() {
-            return None;
-        }
-        Some(Endgames {
-            ranker,
-            pits,
-            layers,
-            counts,
-        })
+        (!eg.layers.is_empty()).then_some(eg)
     }
 
     /// The final score difference for `player` (their score minus the other's) when the game is
-    /// played out from `pos` with best play, if `pos` is finished or in the databases.
+    /// played out from `pos` with best play, if `pos` is finished or has an exact value in the
+    /// databases.
     pub fn final_margin(&self, game: &Game, pos: &Position, player: Player) -> Option<i32> {
         let now = margin(game, pos, player);
         if pos.over {
@@ -476,8 +610,8 @@ impl Endgames {
     }
 
     /// Every legal move of `pos` with the final score difference it leads to for the player to move,
-    /// with best play after it, when `pos` is in the databases (its moves then lead to positions in
-    /// them or to the end of the game).
+    /// with best play after it, when `pos` and every move's position have exact values in the
+    /// databases.
     pub fn moves(&self, game: &Game, pos: &Position) -> Option<Vec<(usize, i32)>> {
         self.value(pos)?;
         let mover = pos.to_move;
@@ -490,103 +624,109 @@ impl Endgames {
             })
             .collect()
     }
+}
 
-    /// Builds layer `n`, the layers below it being done.
-    fn build_layer(&self, game: &Game, n: u32, done: &AtomicU64, total: u64, build: &Build<'_>) -> Result<Vec<u8>, Unserved> {
-        let count = self.ranker.count(n);
-        let values: Vec<AtomicI8> = (0..2 * count).map(|_| AtomicI8::new(UNKNOWN)).collect();
-        let chunks = (2 * count).div_ceil(CHUNK);
-        let mut template = game.initial(None);
-        template.history.clear();
-        let pool = rayon::ThreadPoolBuilder::new()
-            // The depth-first walk within a layer recurses once per move that keeps every seed.
-            .stack_size(256 << 20)
-            .build()
-            .map_err(|e| Unserved::Io(format!("cannot start the threads: {e}")))?;
-        pool.install(|| {
-            (0..chunks).into_par_iter().try_for_each(|c| {
-                if build.stop.load(Ordering::Relaxed) {
-                    return Err(Unserved::Stopped);
-                }
-                let mut w = Worker {
-                    eg: self,
-                    game,
-                    n,
-                    count,
-                    values: &values,
-                    template: &template,
-                    stack: Vec::new(),
-                };
-                let from = c * CHUNK;
-                let to = (from + CHUNK).min(2 * count);
-                let mut cells = vec![0u32; self.pits];
-                let mut bars = vec![0usize; self.pits - 1];
-                let side_of = |i: u64| if i < count { 0 } else { 1 };
-                self.ranker.bars(n, from % count, &mut bars);
-                for i in from..to {
-                    if i == count {
-                        // North's half starts again from the first placement.
-                        self.ranker.bars(n, 0, &mut bars);
-                    }
-                    Ranker::cells_of(n, &bars, &mut cells);
-                    w.solve(&cells, side_of(i), i)?;
-                    Ranker::next_bars(n, &mut bars);
-                }
-                let d = done.fetch_add(to - from, Ordering::Relaxed) + to - from;
-                (build.report)(BuildProgress { done: d, total, layer: n });
-                Ok(())
-            })
-        })?;
-        Ok(values.into_iter().map(|v| v.into_inner() as u8).collect())
+/// The exact result of `start` read from the databases, which must hold it whole (every seed on
+/// its board): the value, and each opening move's, the moves that stay among the positions of the
+/// start's block valued once the start has been played ([`Endgames::after_start`]). Refused with
+/// the bounds when the value is not exact.
+pub fn solve_start(game: &Game, start: &Position, db: &Endgames) -> Result<Solved, Refusal> {
+    let t = std::time::Instant::now();
+    let on_board: u32 = start.board.cells[..db.layout.pits].iter().sum();
+    let (lo, hi) = db.bounds(start).ok_or_else(|| {
+        Refusal::Rules(format!(
+            "the databases hold positions of up to {} seeds on the board and the start has {on_board}: build them to {on_board} (`--endgame {on_board}`)",
+            db.seeds()
+        ))
+    })?;
+    let mover = start.to_move;
+    let now = margin(game, start, mover);
+    if lo != hi {
+        return Err(Refusal::Rules(format!(
+            "not proved: with best play the player to move ends between {:+} and {:+} seeds ahead; a repetition is worth different results at different positions here, and the databases keep bounds where it is",
+            now + lo,
+            now + hi
+        )));
     }
+    let after = db.after_start(game, start).map_err(|e| Refusal::Rules(e.to_string()))?;
+    let word = |m: i64| match m.cmp(&0) {
+        std::cmp::Ordering::Greater => Value::Win,
+        std::cmp::Ordering::Equal => Value::Draw,
+        std::cmp::Ordering::Less => Value::Loss,
+    };
+    let mut moves = Vec::new();
+    for k in game.legal_moves(start) {
+        let mut child = start.clone();
+        game.apply(&mut child, k).map_err(|e| Refusal::Rules(e.to_string()))?;
+        let final_margin = if child.over {
+            Some(margin(game, &child, mover))
+        } else {
+            let bounds = db.bounds(&child).or_else(|| after.as_ref().and_then(|a| a.bounds(db, &child)));
+            bounds.and_then(|(clo, chi)| {
+                let there = margin(game, &child, child.to_move);
+                let m = if child.to_move == mover {
+                    (there + clo, there + chi)
+                } else {
+                    (-(there + chi), -(there + clo))
+                };
+                (m.0 == m.1).then_some(m.0)
+            })
+        };
+        if let Some(m) = final_margin {
+            moves.push((k, word(i64::from(m)), i64::from(m)));
+        }
+    }
+    let margin = i64::from(now + lo);
+    Ok(Solved {
+        value: word(margin),
+        margin,
+        to_move: mover,
+        moves,
+        pv: Vec::new(),
+        nodes: 0,
+        positions: positions_of(game, db.seeds()),
+        components: (0, 0),
+        table: 0,
+        elapsed: t.elapsed(),
+    })
 }
 
 fn layer_path(folder: &Path, n: u32) -> PathBuf {
     folder.join(format!("layer-{n:03}.sowdb"))
 }
 
-fn header(key: u64, n: u32, pits: usize, count: u64) -> [u8; HEADER] {
+fn header(shape: &Shape) -> [u8; HEADER] {
     let mut h = [0u8; HEADER];
     h[..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    h[12..16].copy_from_slice(&n.to_le_bytes());
-    h[16..24].copy_from_slice(&key.to_le_bytes());
-    h[24..32].copy_from_slice(&(pits as u64).to_le_bytes());
-    h[32..40].copy_from_slice(&count.to_le_bytes());
+    h[12..16].copy_from_slice(&shape.n.to_le_bytes());
+    h[16..24].copy_from_slice(&shape.key.to_le_bytes());
+    h[24..32].copy_from_slice(&(shape.layout.pits as u64).to_le_bytes());
+    h[32..40].copy_from_slice(&shape.count.to_le_bytes());
+    h[40..44].copy_from_slice(&(shape.layout.blocks(shape.n) as u32).to_le_bytes());
+    h[44..48].copy_from_slice(&(shape.layout.width() as u32).to_le_bytes());
     h
 }
 
 /// The layer's file mapped, if it is there, whole and of this game and format.
-fn read_layer(path: &Path, key: u64, n: u32, pits: usize, count: u64) -> Option<Bytes> {
+fn read_layer(path: &Path, shape: &Shape) -> Option<Bytes> {
     let file = fs::File::open(path).ok()?;
     // SAFETY: the file is only ever written under a temporary name and renamed when complete, and
     // never changed afterwards; a file changed by someone else while mapped could show other
     // values, never memory outside the map (its length is checked below before any read).
     let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
-    let expected = HEADER as u64 + 2 * count;
-    (map.len() as u64 == expected && map[..HEADER] == header(key, n, pits, count)).then_some(Bytes::Mapped(map))
+    let expected = HEADER as u64 + shape.values();
+    (map.len() as u64 == expected && map[..HEADER] == header(shape)).then_some(Bytes::Mapped(map))
 }
 
-fn write_layer(path: &Path, key: u64, n: u32, pits: usize, count: u64, values: &[u8]) -> Result<(), Unserved> {
+fn write_layer(path: &Path, shape: &Shape, values: &[u8]) -> Result<(), Unserved> {
     let tmp = path.with_extension("tmp");
     let io = |e: std::io::Error| Unserved::Io(format!("cannot write `{}`: {e}", tmp.display()));
     let mut f = std::io::BufWriter::new(fs::File::create(&tmp).map_err(io)?);
-    f.write_all(&header(key, n, pits, count)).map_err(io)?;
+    f.write_all(&header(shape)).map_err(io)?;
     f.write_all(values).map_err(io)?;
     f.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)?;
     fs::rename(&tmp, path).map_err(|e| Unserved::Io(format!("cannot rename `{}`: {e}", tmp.display())))
-}
-
-/// One thread's work on a layer.
-struct Worker<'a> {
-    eg: &'a Endgames,
-    game: &'a Game,
-    n: u32,
-    count: u64,
-    values: &'a [AtomicI8],
-    template: &'a Position,
-    /// The positions of the layer being evaluated on this thread, for finding cycles.
-    stack: Vec<u64>,
 }
 
 /// The score difference for `p`.
@@ -598,143 +738,14 @@ fn margin(game: &Game, pos: &Position, p: Player) -> i32 {
 /// Words for a position, in a refusal.
 fn describe(game: &Game, pos: &Position) -> String {
     let pits = game.pit_count();
-    format!("pits {:?}, {} to move", &pos.board.cells[..pits], pos.to_move.name())
-}
-
-impl Worker<'_> {
-    /// A position of the layer: `cells` in the pits, the seeds taken split between the stores
-    /// (`other_split` puts them all in north's).
-    fn position(&self, cells: &[u32], side: usize, other_split: bool) -> Position {
-        let mut pos = self.template.clone();
-        let pits = cells.len();
-        pos.board.cells[..pits].copy_from_slice(cells);
-        let taken = self.game.total - self.n;
-        let south = if other_split { 0 } else { taken / 2 };
-        pos.board.cells[pits] = south;
-        pos.board.cells[pits + 1] = taken - south;
-        pos.to_move = if side == 0 { Player::South } else { Player::North };
-        pos
-    }
-
-    /// The value of the layer's position `index` (`cells`, `side` to move), worked out if unknown.
-    fn solve(&mut self, cells: &[u32], side: usize, index: u64) -> Result<i8, Unserved> {
-        let known = self.values[index as usize].load(Ordering::Relaxed);
-        if known != UNKNOWN {
-            return Ok(known);
-        }
-        if self.stack.contains(&index) {
-            let pos = self.position(cells, side, false);
-            return Err(Unserved::Cycle(describe(self.game, &pos)));
-        }
-        let pos = self.position(cells, side, false);
-        let moves = self.outcomes(&pos)?;
-        if index.is_multiple_of(STORE_CHECK_EVERY) {
-            let other = self.position(cells, side, true);
-            if self.outcomes(&other)? != moves {
-                return Err(Unserved::Stores(describe(self.game, &pos)));
-            }
-        }
-        self.stack.push(index);
-        let mut best = i32::MIN;
-        for (gain, next) in moves {
-            let v = match next {
-                None => gain,
-                Some((child, same)) => {
-                    let m: u32 = child.iter().sum();
-                    let cv = if m < self.n {
-                        let r = self.eg.ranker.rank(&child);
-                        let side = usize::from(same) ^ side ^ 1;
-                        i32::from(self.eg.layers[m as usize].values()[(side as u64 * self.eg.counts[m as usize] + r) as usize] as i8)
-                    } else {
-                        let child_side = if same { side } else { side ^ 1 };
-                        let r = self.eg.ranker.rank(&child);
-                        let i = child_side as u64 * self.count + r;
-                        match self.solve(&child, child_side, i) {
-                            Ok(v) => i32::from(v),
-                            Err(e) => {
-                                self.stack.pop();
-                                return Err(e);
-                            }
-                        }
-                    };
-                    gain + if same { cv } else { -cv }
-                }
-            };
-            best = best.max(v);
-        }
-        self.stack.pop();
-        if best == i32::MIN {
-            // No move and the game goes on: it ends as it is, and nothing more is taken.
-            best = 0;
-        }
-        let v = i8::try_from(best).expect("a value is at most the seeds on the board");
-        self.values[index as usize].store(v, Ordering::Relaxed);
-        Ok(v)
-    }
-
-    /// Each legal move of `pos`: what it adds to the mover's score difference, and where it leads
-    /// (the pits, and whether the mover moves again) unless the game ends.
-    #[allow(clippy::type_complexity)]
-    fn outcomes(&self, pos: &Position) -> Result<Vec<(i32, Option<(Vec<u32>, bool)>)>, Unserved> {
-        let game = self.game;
-        let before = margin(game, pos, pos.to_move);
-        let mut out = Vec::new();
-        let mut fast = Vec::new();
-        if game.fast_moves(pos, &mut fast) {
-            // One position, made each move's in turn, rather than a copy a move.
-            let mut scratch = pos.clone();
-            for m in fast {
-                match &m.ended {
-                    Some(child) => out.push(self.outcome(pos, m.pit, child, before)?),
-                    None => {
-                        scratch.ply = pos.ply;
-                        game.unpack_move(&mut scratch, m.cells, m.to_move);
-                        out.push(self.outcome(pos, m.pit, &scratch, before)?);
-                    }
-                }
-            }
-        } else {
-            for (k, child) in super::successors(game, pos) {
-                out.push(self.outcome(pos, k, &child, before)?);
-            }
-        }
-        if out.is_empty() && !pos.over {
-            // As the searches score a position without moves: finished as it is.
-            let ended = super::alphabeta::finished_as_is(game, pos);
-            out.push((margin(game, &ended, pos.to_move) - before, None));
-        }
-        Ok(out)
-    }
-
-    /// What move `k` from `pos` (whose mover's margin is `before`) into `child` adds to the mover's
-    /// score difference, and where it leads, checking what the databases stand on.
-    #[allow(clippy::type_complexity)]
-    fn outcome(&self, pos: &Position, k: usize, child: &Position, before: i32) -> Result<(i32, Option<(Vec<u32>, bool)>), Unserved> {
-        let game = self.game;
-        let mover = pos.to_move;
-        let gain = margin(game, child, mover) - before;
-        if child.over {
-            let s = game.scores(child);
-            let by_seeds = match s[0].cmp(&s[1]) {
-                std::cmp::Ordering::Greater => Outcome::South,
-                std::cmp::Ordering::Less => Outcome::North,
-                std::cmp::Ordering::Equal => Outcome::Draw,
-            };
-            if child.winner != Some(by_seeds) {
-                return Err(Unserved::Winner(format!(
-                    "after {} from {}",
-                    game.move_name(k),
-                    describe(game, pos)
-                )));
-            }
-            return Ok((gain, None));
-        }
-        let cells = child.board.cells[..self.eg.pits].to_vec();
-        if cells.iter().sum::<u32>() > self.n {
-            return Err(Unserved::Grows(format!("{} from {}", game.move_name(k), describe(game, pos))));
-        }
-        Ok((gain, Some((cells, child.to_move == mover))))
-    }
+    let cells = &pos.board.cells;
+    format!(
+        "pits {:?}, stores {} and {}, {} to move",
+        &cells[..pits],
+        cells[pits],
+        cells[pits + 1],
+        pos.to_move.name()
+    )
 }
 
 #[cfg(test)]

@@ -361,25 +361,17 @@ impl Node for Packed {
         if self.over.is_some() {
             return self.over;
         }
-        let v = s.db?.value_of(
-            &s.fast
-                .as_ref()
-                .expect("packed positions are searched with the fast form")
-                .pit_seeds(self.cells),
-            self.to_move,
-        )?;
+        let fast = s.fast.as_ref().expect("packed positions are searched with the fast form");
+        let v = s
+            .db?
+            .value_of(&fast.pit_seeds(self.cells), fast.south_store(self.cells), self.to_move)?;
         Some(s.of_margin(self.margin_and_board(s).0 + v))
     }
 
     fn prefetch_leaf(&self, s: &Shared<'_>) {
         if let (None, Some(db)) = (self.over, s.db) {
-            db.prefetch_of(
-                &s.fast
-                    .as_ref()
-                    .expect("packed positions are searched with the fast form")
-                    .pit_seeds(self.cells),
-                self.to_move,
-            );
+            let fast = s.fast.as_ref().expect("packed positions are searched with the fast form");
+            db.prefetch_of(&fast.pit_seeds(self.cells), fast.south_store(self.cells), self.to_move);
         }
     }
 

@@ -161,6 +161,12 @@ impl<'g> FastSearch<'g> {
         PitSeeds { seeds, pits: self.ff.pits }
     }
 
+    /// Seeds in south's store.
+    #[inline]
+    pub(crate) fn south_store(&self, cells: u128) -> u32 {
+        lane(cells, self.ff.store(Player::South))
+    }
+
     /// `me`'s store less the other's.
     #[inline]
     pub(crate) fn margin(&self, cells: u128, me: Player) -> i32 {
