@@ -1,21 +1,25 @@
 //! Fast forms of common rule shapes. When a game's rules have a shape this module recognises, the
 //! compiler builds tables from them with which the engine (`engine/kernel.rs`) plays a whole
-//! random playout on a board packed into one 128-bit number, one byte a cell: a sowing is a table
+//! random playout on a packed board, one byte a cell (one 128-bit number for at most 16 cells, four
+//! 16-byte chunks for at most 64: [`Lanes`], [`Fast`]): a sowing is a table
 //! look-up and an addition, the filled pits of a row are a few bit operations, and the end rules
 //! are read from the stores, the rows and the move number without an evaluation context. Any game
 //! without the shape, or any position the tables were not built for, is played by the general
 //! engine, which the fast form hands the position back to whenever it meets what it does not know
 //! (such as the end of a game).
 //!
-//! The shape recognised: one phase of rules; a board of at most 16 cells (two rows and the two
-//! stores, no shared pits); sowing along a fixed track (no `skip when`, no special start such as
-//! `start in origin` or `lift`, no trigger, no forbidden move, no other reason to sow a move to judge
-//! it), in one lap or in relay laps: `relay when` with a condition made of one-step tests of `last`
-//! (as a capture's), `relay limit`, no `relay from`; at most 255 seeds (one byte a cell); no claims,
+//! The shape recognised: one phase of rules; a board of at most 64 cells (any rows a player and the
+//! two stores, no shared pits); sowing along a fixed track (no `skip when`, no special start such as
+//! `start in origin` or `lift`, no trigger, no other reason to sow a move to judge it), in one lap or
+//! in relay laps: `relay when` with a condition made of one-step tests of `last` (as a capture's),
+//! `relay limit`, no `relay from`; `forbid` rules of one-step tests of the origin, read before the
+//! move; at most 255 seeds (one byte a cell); no claims,
 //! closures, memory, rounds, passing or `after move` rules; feeding required or none; a grand slam
 //! that captures nothing or no grand slam rule (none with relays: the general engine undoes the
 //! captures of a whole relayed move); capture rules whose conditions are lists of one-step tests on
-//! `last` and whose actions take `last` or the pit across, with at most a plain series; end rules
+//! `last` and whose actions take pits found from `last` by `opposite`, `behind` and `in_front`, with
+//! at most a plain series, or take them into the hand and sow them on (`sow taken` alone: a lap of
+//! the relay loop, from the pit after `last`); end rules
 //! that are `repeated`, `no_moves`, read only the stores (tabulated), or are one-step tests of row
 //! sums, cells and the move number.
 //!
@@ -27,10 +31,13 @@
 
 use crate::board::{Cell, NO_PIT, Player};
 use crate::compile::ir::{
-    Action, CmpOp, Code, EndTest, Feeding, Game, GrandSlam, Op, Operand, PitsExpr, Quick, Receiver, Reg, Relation, Test, Then, Who,
+    Action, Code, EndTest, Feeding, Game, GrandSlam, Op, Operand, PitsExpr, Quick, Receiver, Reg, Relation, Test, Then, Who,
 };
 
+mod ends;
 mod lanes;
+pub use ends::{EndCheck, EndValue, FastEnd, Probe};
+use ends::{end_tests, probes};
 pub use lanes::{Lanes, Wide};
 
 /// Most cells (pits and stores) a board packed into 128 bits holds.
@@ -255,72 +262,6 @@ enum CellTest {
     IsStoreOfMover(bool, bool),
     /// Its row's number within `lo..=hi`, `== inside`.
     RowIn(i64, i64, bool),
-}
-
-/// An end rule in fast form.
-#[derive(Debug, Clone)]
-pub enum FastEnd {
-    /// `repeated`.
-    Repeated,
-    /// `no_moves`.
-    NoMoves,
-    /// Reads only the stores: its answers are tabulated (the rule's index in `Game::ends`).
-    Stores(usize),
-    /// One-step tests, all (or any) of which must hold.
-    Tests {
-        /// All must hold (else any).
-        all: bool,
-        /// The tests.
-        tests: Vec<EndCheck>,
-    },
-    /// Probes, all (or any) of which must hold.
-    Probes {
-        /// All must hold (else any).
-        all: bool,
-        /// The probes.
-        probes: Vec<Probe>,
-    },
-}
-
-/// A test of a packed position: it holds when (the cells chosen are all empty and the move number is
-/// within `lo..=lo + span`) `== want`. A test that a row is empty takes every move number (and is
-/// answered before the game: `FastForm::row_probes`); a test of the move number chooses no cells.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Probe {
-    /// The cells (bit `c` for cell `c`), per player who moved and player to move.
-    pub cells: [[u64; 2]; 2],
-    /// Lowest move number.
-    pub lo: u32,
-    /// Move numbers above the lowest.
-    pub span: u32,
-    /// The answer when both parts hold.
-    pub want: bool,
-}
-
-/// A number an end rule reads.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum EndValue {
-    /// A constant.
-    Int(i64),
-    /// The move number.
-    Ply,
-    /// A player's row, summed.
-    Row(Player),
-    /// The row of the player who moved (`true`: of the other one).
-    RowOfMover(bool),
-    /// The row of the player to move (`true`: of the other one).
-    RowOfToMove(bool),
-    /// A cell's count.
-    Cell(u8),
-}
-
-/// A comparison an end rule makes.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum EndCheck {
-    /// `a op b`.
-    Cmp(EndValue, CmpOp, EndValue),
-    /// `x` within `lo..=hi`, `== inside`.
-    In(EndValue, i64, i64, bool),
 }
 
 /// The fast form of `game`, if its rules have a shape this module knows: on one `u128` when its
@@ -847,122 +788,6 @@ fn cell_test(t: &Test, reg: Reg) -> Option<CellTest> {
         Test::StoreIs(r, is) if r == reg => CellTest::IsStore(is),
         Test::IsStoreOf(r, w, is) if r == reg => CellTest::IsStoreOfMover(mover(w), is),
         Test::In(Operand::RowOf(r), lo, hi, inside) if r == reg => CellTest::RowIn(lo, hi, inside),
-        _ => return None,
-    })
-}
-
-/// An end rule's condition as one-step tests, if it is made of them.
-fn end_tests(code: &Code) -> Option<FastEnd> {
-    let (all, tests): (bool, &[Test]) = match &code.quick {
-        Quick::One(t) => (true, std::slice::from_ref(t)),
-        Quick::Both(a, b) => {
-            return Some(FastEnd::Tests {
-                all: true,
-                tests: vec![end_check(a)?, end_check(b)?],
-            });
-        }
-        Quick::Either(a, b) => {
-            return Some(FastEnd::Tests {
-                all: false,
-                tests: vec![end_check(a)?, end_check(b)?],
-            });
-        }
-        Quick::Tests(flat) => (flat.all, &flat.tests),
-        _ => return None,
-    };
-    Some(FastEnd::Tests {
-        all,
-        tests: tests.iter().map(end_check).collect::<Option<_>>()?,
-    })
-}
-
-/// The end rule as probes, when each of its tests is one.
-fn probes(game: &Game, rows: [u64; 2], end: FastEnd) -> FastEnd {
-    let FastEnd::Tests { all, tests } = &end else { return end };
-    match tests.iter().map(|&t| probe(game, rows, t)).collect::<Option<Vec<_>>>() {
-        Some(probes) => FastEnd::Probes { all: *all, probes },
-        None => end,
-    }
-}
-
-/// A test of a row's emptiness or of the move number as a probe (`rows`: each player's cells).
-fn probe(game: &Game, rows: [u64; 2], t: EndCheck) -> Option<Probe> {
-    let whole = Probe {
-        cells: [[0; 2]; 2],
-        lo: 0,
-        span: u32::MAX,
-        want: true,
-    };
-    let clamp = |n: i64| n.clamp(0, i64::from(u32::MAX)) as u32;
-    let ply = |lo: i64, hi: i64, want: bool| {
-        // No move number at all: one the game never reaches.
-        let (lo, span) = if hi < 0 || lo > hi {
-            (u32::MAX, 0)
-        } else {
-            (clamp(lo), clamp(hi) - clamp(lo))
-        };
-        Some(Probe { lo, span, want, ..whole })
-    };
-    match t {
-        EndCheck::In(EndValue::Ply, lo, hi, inside) => ply(lo, hi, inside),
-        EndCheck::Cmp(EndValue::Ply, op, EndValue::Int(n)) | EndCheck::Cmp(EndValue::Int(n), op, EndValue::Ply) => {
-            let op = if matches!(t, EndCheck::Cmp(EndValue::Int(_), ..)) {
-                op.swapped()
-            } else {
-                op
-            };
-            match op {
-                CmpOp::Eq => ply(n, n, true),
-                CmpOp::Ne => ply(n, n, false),
-                CmpOp::Lt => ply(i64::MIN, n.saturating_sub(1), true),
-                CmpOp::Le => ply(i64::MIN, n, true),
-                CmpOp::Gt => ply(n.saturating_add(1), i64::MAX, true),
-                CmpOp::Ge => ply(n, i64::MAX, true),
-            }
-        }
-        EndCheck::In(row, lo, hi, inside) => {
-            // A row's seeds are never negative: "within lo..=0" is "empty", "at least 1" is "not".
-            let want = if lo <= 0 && hi == 0 {
-                inside
-            } else if lo == 1 && hi >= i64::from(game.total) {
-                !inside
-            } else {
-                return None;
-            };
-            // Per player who moved (first index) and player to move (second).
-            let cells = match row {
-                EndValue::Row(p) => [[rows[p.index()]; 2]; 2],
-                EndValue::RowOfMover(other) => [0, 1].map(|m| [rows[m ^ usize::from(other)]; 2]),
-                EndValue::RowOfToMove(other) => [[0, 1].map(|t| rows[t ^ usize::from(other)]); 2],
-                _ => return None,
-            };
-            Some(Probe { cells, want, ..whole })
-        }
-        _ => None,
-    }
-}
-
-fn end_check(t: &Test) -> Option<EndCheck> {
-    Some(match *t {
-        Test::RowSeedsIn(p, lo, hi, inside) => EndCheck::In(EndValue::Row(p), lo, hi, inside),
-        Test::Cmp(a, op, b) => EndCheck::Cmp(end_value(a)?, op, end_value(b)?),
-        Test::In(x, lo, hi, inside) => EndCheck::In(end_value(x)?, lo, hi, inside),
-        _ => return None,
-    })
-}
-
-fn end_value(o: Operand) -> Option<EndValue> {
-    Some(match o {
-        Operand::Int(n) => EndValue::Int(n),
-        Operand::Ply => EndValue::Ply,
-        Operand::SeedsRow(p) => EndValue::Row(p),
-        Operand::SeedsOf(w) => match w {
-            Who::Mover => EndValue::RowOfMover(false),
-            Who::Opponent => EndValue::RowOfMover(true),
-            Who::ToMove => EndValue::RowOfToMove(false),
-            Who::NotToMove => EndValue::RowOfToMove(true),
-        },
-        Operand::CountCell(c) if (c as usize) < 64 => EndValue::Cell(c as u8),
         _ => return None,
     })
 }

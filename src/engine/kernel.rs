@@ -1,28 +1,31 @@
-//! Random playouts in the fast form of a rule shape (see `compile::shape`): the board packed into
-//! one `u128`, one byte a cell, so that a sowing is a table look-up and an addition (no lane can
+//! Random playouts in the fast form of a rule shape (see `compile::shape`): the board packed one
+//! byte a cell, into one `u128` or, for more than 16 cells, into a wider board (the loops are generic
+//! over `compile::shape::Lanes`), so that a sowing is a table look-up and an addition (no lane can
 //! overflow: a game has at most 255 seeds), and the filled pits of a row, a row's seeds and the
 //! feeding test are a few bit operations. The moves, the random numbers drawn, the history of
 //! positions and the end rules are exactly the general engine's, so a playout reaches the same
 //! positions either way (`tests/fast_forms.rs` checks it for every shipped game); whatever the fast
 //! form does not know (the end of the game, above all) it hands back to the general engine.
 //!
-//! A game whose moves relay is played by loops of its own (`Game::fast_relay_playout`): a move is
-//! its laps, each ended as `Game::sow` ends them (the first capture rule that holds, which may end
-//! the move or give another, then the relay rule), and a move whose laps would go past the relay
-//! limit is not legal. As in the general engine, its legal moves are found by playing every filled
+//! A game whose moves relay, or sow captured seeds again, is played by loops of its own
+//! (`Game::fast_relay_playout`): a move is its laps, each ended as `Game::sow` ends them (the first
+//! capture rule that holds, which may end the move, give another, or take seeds to sow on at once,
+//! then the relay rule), and a move whose laps would go past the relay limit is not legal. As in the general engine, its legal moves are found by playing every filled
 //! pit's move; the board each leaves is kept, and the move drawn is read from them.
 
 use rand::Rng;
 
 mod searching;
+mod seen;
 pub(crate) use searching::{FastMove, FastSearch};
+use seen::{Board, Seen};
 
 use super::trace::Silent;
 use super::turn::Hints;
 use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
 use crate::compile::shape::{
-    CellCond, EndCheck, EndValue, Fast, FastCapture, FastEnd, FastForm, FastRelay, LANES, Lanes, PLACES, Probe, WideBoard, has_count,
+    CellCond, EndCheck, EndValue, Fast, FastCapture, FastEnd, FastForm, FastRelay, LANES, Lanes, PLACES, Probe, has_count,
 };
 
 /// A byte of a packed narrow board (the searches' boards).
@@ -35,30 +38,6 @@ fn lane(b: u128, c: usize) -> u32 {
 #[inline(always)]
 fn filled_bits(b: u128) -> u64 {
     b.filled()
-}
-
-/// A packed board of a width the playouts are built for: each keeps the room of its thread's last
-/// playout's positions for the next (see [`Seen`]'s `Drop`).
-pub(crate) trait Board: Lanes {
-    /// The thread's room for this width.
-    fn room() -> &'static std::thread::LocalKey<std::cell::Cell<Vec<Self>>>;
-}
-
-thread_local! {
-    static SEEN_ROOM: std::cell::Cell<Vec<u128>> = const { std::cell::Cell::new(Vec::new()) };
-    static SEEN_ROOM_WIDE: std::cell::Cell<Vec<WideBoard>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-impl Board for u128 {
-    fn room() -> &'static std::thread::LocalKey<std::cell::Cell<Vec<u128>>> {
-        &SEEN_ROOM
-    }
-}
-
-impl Board for WideBoard {
-    fn room() -> &'static std::thread::LocalKey<std::cell::Cell<Vec<WideBoard>>> {
-        &SEEN_ROOM_WIDE
-    }
 }
 
 /// Boards a relay game keeps of its legal moves, by pit (a player has at most 31).
@@ -95,99 +74,6 @@ impl<B: Lanes> Packed<B> {
         } else {
             self.board ^ B::TOPS
         }
-    }
-}
-
-impl<B: Board> Drop for Seen<B> {
-    fn drop(&mut self) {
-        if self.keys.capacity() > 0 {
-            B::room().set(std::mem::take(&mut self.keys));
-        }
-    }
-}
-
-/// Words of [`Seen`]'s filter: with 2048 bits, the few dozen positions between two captures of a
-/// game rarely share a bit with the next, so the list is seldom read (it is cleared at each capture).
-const FILTER_WORDS: usize = 32;
-
-/// The positions of a playout since the history was last cleared, as [`Packed::key`]s with a
-/// filter beside them (as [`super::History`] keeps one), and the identities of the positions
-/// before the playout, while they may still come back.
-struct Seen<B: Board> {
-    keys: Vec<B>,
-    filter: [u64; FILTER_WORDS],
-    /// The history before the playout, but its last position (kept as a key).
-    before: super::History,
-}
-
-impl<B: Board> Seen<B> {
-    fn new() -> Seen<B> {
-        Seen {
-            keys: Vec::new(),
-            filter: [0; FILTER_WORDS],
-            before: super::History::new(),
-        }
-    }
-
-    /// Starts from the history of the position `current` (its last identity).
-    fn start(&mut self, history: super::History, current: B) {
-        let ids = history.as_slice();
-        if let Some((_, earlier)) = ids.split_last() {
-            if !earlier.is_empty() {
-                self.before = super::History::from(earlier.to_vec());
-            }
-            self.add(current);
-        }
-    }
-
-    /// Which filter bit a key sets: a word and a bit.
-    #[inline(always)]
-    fn bit(key: B) -> (usize, u64) {
-        let h = key.mixed().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FILTER_WORDS.trailing_zeros() - 6);
-        ((h >> 6) as usize & (FILTER_WORDS - 1), 1 << (h & 63))
-    }
-
-    #[inline(always)]
-    fn add(&mut self, key: B) {
-        let (w, b) = Self::bit(key);
-        self.filter[w] |= b;
-        self.keys.push(key);
-    }
-
-    /// Was the position `key` seen? It is added either way; `identity` gives its identity, asked
-    /// only while positions from before the playout are kept.
-    #[inline(always)]
-    fn check_and_add(&mut self, key: B, identity: impl FnOnce() -> u64) -> bool {
-        let (w, b) = Self::bit(key);
-        let mut seen = self.filter[w] & b != 0 && self.keys.contains(&key);
-        if !self.before.is_empty() {
-            seen |= self.before.contains(identity());
-        }
-        self.filter[w] |= b;
-        self.keys.push(key);
-        seen
-    }
-
-    #[inline(always)]
-    fn clear(&mut self) {
-        self.keys.clear();
-        self.filter = [0; FILTER_WORDS];
-        if !self.before.is_empty() {
-            self.before = super::History::new();
-        }
-    }
-
-    /// The history in the general engine's form: identities, oldest first.
-    fn history<const L: usize>(&mut self, ff: &FastForm<B, L>) -> super::History {
-        let mut ids = std::mem::take(&mut self.before).as_slice().to_vec();
-        ids.extend(self.keys.iter().map(|&key| {
-            // A board has the top bit set in one lane at most; a flipped one in fifteen at least.
-            let north = key.tops() > 1;
-            let to_move = if north { Player::North } else { Player::South };
-            let board = if north { key ^ B::TOPS } else { key };
-            ff.identity(board, to_move)
-        }));
-        super::History::from(ids)
     }
 }
 
