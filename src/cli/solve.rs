@@ -366,7 +366,7 @@ pub fn run(args: Args) -> u8 {
     };
     let result = if alone {
         match &db {
-            Some(db) => endgame::solve_start(game, &start, db),
+            Some(db) => endgame::solve_start(game, &start, db, limits.max_nodes),
             None => Err(Refusal::Rules("the databases this answer needs were not built".to_string())),
         }
     } else if method == Method::Mtdf {

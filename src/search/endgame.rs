@@ -70,7 +70,9 @@ use crate::engine::{Game, Player, Position};
 use crate::search::solve::{Refusal, Solved, Value};
 
 mod build;
+mod resolve;
 pub use build::AfterStart;
+pub use resolve::{Resolver, TooLong};
 
 /// The first bytes of every database file.
 pub const MAGIC: &[u8; 8] = b"SOWENDGM";
@@ -628,9 +630,10 @@ impl Endgames {
 
 /// The exact result of `start` read from the databases, which must hold it whole (every seed on
 /// its board): the value, and each opening move's, the moves that stay among the positions of the
-/// start's block valued once the start has been played ([`Endgames::after_start`]). Refused with
-/// the bounds when the value is not exact.
-pub fn solve_start(game: &Game, start: &Position, db: &Endgames) -> Result<Solved, Refusal> {
+/// start's block valued once the start has been played ([`Endgames::after_start`]). Where the
+/// databases keep bounds, a search with the line of play ([`Resolver`]) finds the exact value;
+/// refused with the bounds when it visits more than `max_nodes` positions.
+pub fn solve_start(game: &Game, start: &Position, db: &Endgames, max_nodes: u64) -> Result<Solved, Refusal> {
     let t = std::time::Instant::now();
     let on_board: u32 = start.board.cells[..db.layout.pits].iter().sum();
     let (lo, hi) = db.bounds(start).ok_or_else(|| {
@@ -641,13 +644,24 @@ pub fn solve_start(game: &Game, start: &Position, db: &Endgames) -> Result<Solve
     })?;
     let mover = start.to_move;
     let now = margin(game, start, mover);
-    if lo != hi {
-        return Err(Refusal::Rules(format!(
-            "not proved: with best play the player to move ends between {:+} and {:+} seeds ahead; a repetition is worth different results at different positions here, and the databases keep bounds where it is",
-            now + lo,
-            now + hi
-        )));
-    }
+    let mut resolver = Resolver::new(game, db, max_nodes);
+    // South's final margins, and back to the mover's.
+    let south = |m: (i32, i32)| if mover == Player::South { m } else { (-m.1, -m.0) };
+    let gave_up = |bounds: (i32, i32), e: TooLong| {
+        Refusal::Rules(format!(
+            "not proved within {} positions: with best play the player to move ends between {:+} and {:+} seeds ahead (a repetition is worth different results at different positions here, and the databases keep bounds where it is); `--max-nodes` allows more",
+            e.nodes, bounds.0, bounds.1
+        ))
+    };
+    let lo = if lo == hi {
+        lo
+    } else {
+        let (slo, shi) = south((now + lo, now + hi));
+        let s = resolver
+            .south_margin(start, (slo, shi))
+            .map_err(|e| gave_up((now + lo, now + hi), e))?;
+        south((s, s)).0 - now
+    };
     let after = db.after_start(game, start).map_err(|e| Refusal::Rules(e.to_string()))?;
     let word = |m: i64| match m.cmp(&0) {
         std::cmp::Ordering::Greater => Value::Win,
@@ -661,16 +675,28 @@ pub fn solve_start(game: &Game, start: &Position, db: &Endgames) -> Result<Solve
         let final_margin = if child.over {
             Some(margin(game, &child, mover))
         } else {
-            let bounds = db.bounds(&child).or_else(|| after.as_ref().and_then(|a| a.bounds(db, &child)));
-            bounds.and_then(|(clo, chi)| {
-                let there = margin(game, &child, child.to_move);
-                let m = if child.to_move == mover {
-                    (there + clo, there + chi)
+            let entered = db.bounds(&child);
+            let bounds = entered.or_else(|| after.as_ref().and_then(|a| a.bounds(db, &child)));
+            let Some((clo, chi)) = bounds else {
+                return Err(Refusal::Rules(format!("move {} leads out of the databases", game.move_name(k))));
+            };
+            let there = margin(game, &child, child.to_move);
+            let m = if child.to_move == mover {
+                (there + clo, there + chi)
+            } else {
+                (-(there + chi), -(there + clo))
+            };
+            if m.0 == m.1 {
+                Some(m.0)
+            } else {
+                let (slo, shi) = south(m);
+                let s = if entered.is_some() {
+                    resolver.south_margin(&child, (slo, shi))
                 } else {
-                    (-(there + chi), -(there + clo))
+                    resolver.south_margin_after(start, &child, (slo, shi))
                 };
-                (m.0 == m.1).then_some(m.0)
-            })
+                Some(south(s.map(|s| (s, s)).map_err(|e| gave_up(m, e))?).0)
+            }
         };
         if let Some(m) = final_margin {
             moves.push((k, word(i64::from(m)), i64::from(m)));
@@ -683,7 +709,7 @@ pub fn solve_start(game: &Game, start: &Position, db: &Endgames) -> Result<Solve
         to_move: mover,
         moves,
         pv: Vec::new(),
-        nodes: 0,
+        nodes: resolver.nodes(),
         positions: positions_of(game, db.seeds()),
         components: (0, 0),
         table: 0,

@@ -1,0 +1,197 @@
+//! Exact values where the databases keep bounds: a search with the line of play, for the first
+//! cycle games of a repetition rule whose result differs between positions (see the parent
+//! module's documentation).
+//!
+//! The question asked is "does south end at least `t` ahead?". The line of play matters only
+//! within a block (a capture changes the stores, and no earlier position comes back), so the
+//! search keeps the line's positions of the current block and ends a move that comes back to one
+//! of them with the repetition rule's result there.
+//!
+//! **Cuts from the bounds.** The bounds are the values of games where every repetition of the
+//! block is worth its least (`lo`) or its most (`hi`). At the first position `u` of the line's
+//! block with `lo(u) >= t`, south wins: in the game where repetitions are worth the least, south
+//! has a way of play that reaches an ending worth at least `t` without ever repeating (every
+//! repetition is worth less than `t` there), and every position it passes has `lo >= t`, so none
+//! of them is an earlier position of the line (those had `lo < t`, or the search would have
+//! stopped there). Likewise north wins at the first position with `hi(u) < t`. A position a
+//! capture led to starts a new block: its value depends on it alone, and is worked out once.
+//!
+//! **Memory.** A position's answer depends on the positions of its block on the line above it (any
+//! of them the play below could come back to), so answers are kept under the position, the
+//! threshold and that set of positions.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{Endgames, margin};
+use crate::keys::mix;
+use crate::engine::{Game, Player, Position};
+
+/// Why a search with the line of play gave up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooLong {
+    /// Positions visited when it gave up.
+    pub nodes: u64,
+}
+
+/// A search for exact values under a repetition rule, bounded in positions visited.
+pub struct Resolver<'a> {
+    game: &'a Game,
+    db: &'a Endgames,
+    /// The line's positions in the current block, by hash.
+    line: HashSet<u64>,
+    /// Answers: (position hash, threshold, the line's positions above it) -> south reaches it.
+    known: HashMap<(u64, i32, u64), bool>,
+    /// The line's positions in the current block, as a sum of their mixed hashes (a set's key).
+    line_key: u64,
+    nodes: u64,
+    max_nodes: u64,
+    /// Whether a win, and a loss, may be read from the bounds in the line's block.
+    cuts: (bool, bool),
+}
+
+impl<'a> Resolver<'a> {
+    /// A search over `game` reading `db`, giving up past `max_nodes` positions.
+    pub fn new(game: &'a Game, db: &'a Endgames, max_nodes: u64) -> Resolver<'a> {
+        Resolver {
+            game,
+            db,
+            line: HashSet::new(),
+            known: HashMap::new(),
+            nodes: 0,
+            max_nodes,
+            cuts: (true, true),
+            line_key: 0,
+        }
+    }
+
+    /// South's final margin with best play after the move from `start` to `pos` (a position of
+    /// the same block: coming back to `start` repeats it), given its bounds.
+    pub fn south_margin_after(&mut self, start: &Position, pos: &Position, (lo, hi): (i32, i32)) -> Result<i32, TooLong> {
+        let mut fresh = pos.clone();
+        fresh.history = crate::engine::History::new();
+        let (start_lo, start_hi) = self.south_bounds(start);
+        // What coming back to the start is worth to south, whoever moves there.
+        let mut back = (i32::MAX, i32::MIN);
+        for mover in Player::BOTH {
+            let ended = self
+                .game
+                .ended_by_repetition(start, mover)
+                .expect("the databases serve only rules that end a repetition");
+            let m = margin(self.game, &ended, Player::South);
+            back = (back.0.min(m), back.1.max(m));
+        }
+        let key = self.game.hash(start);
+        for t in (lo + 1..=hi).rev() {
+            self.line.clear();
+            self.line.insert(key);
+            // The cuts stand on every position of the line lying between the bounds. The start
+            // need not; a way of play the cut relies on may pass it only where coming back to it
+            // keeps the cut's answer.
+            self.cuts = (start_lo < t || back.0 >= t, start_hi >= t || back.1 < t);
+            self.line_key = mix(key);
+            let r = self.reaches(&fresh, t);
+            self.cuts = (true, true);
+            self.line_key = 0;
+            if r? {
+                return Ok(t);
+            }
+        }
+        Ok(lo)
+    }
+
+    /// Positions visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// South's final margin with best play from `pos`, where play starts (or a capture led), given
+    /// its bounds (south's final margins) from the databases.
+    pub fn south_margin(&mut self, pos: &Position, (lo, hi): (i32, i32)) -> Result<i32, TooLong> {
+        let mut fresh = pos.clone();
+        fresh.history = crate::engine::History::new();
+        for t in (lo + 1..=hi).rev() {
+            self.line.clear();
+            self.line_key = 0;
+            if self.reaches(&fresh, t)? {
+                return Ok(t);
+            }
+        }
+        Ok(lo)
+    }
+
+    /// South's least and most final margin at `pos` (not finished, in the databases), ignoring
+    /// the line.
+    fn south_bounds(&self, pos: &Position) -> (i32, i32) {
+        let pits = self.game.pit_count();
+        let (lo, hi) = self
+            .db
+            .bounds_of(&pos.board.cells[..pits], pos.board.cells[pits], pos.to_move)
+            .expect("a position of the databases");
+        let now = margin(self.game, pos, pos.to_move);
+        match pos.to_move {
+            Player::South => (now + lo, now + hi),
+            Player::North => (-(now + hi), -(now + lo)),
+        }
+    }
+
+    /// Whether south ends at least `t` ahead from `pos` (its history cleared: the search keeps
+    /// the line).
+    fn reaches(&mut self, pos: &Position, t: i32) -> Result<bool, TooLong> {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            return Err(TooLong { nodes: self.nodes });
+        }
+        let (lo, hi) = self.south_bounds(pos);
+        if lo >= t && self.cuts.0 {
+            return Ok(true);
+        }
+        if hi < t && self.cuts.1 {
+            return Ok(false);
+        }
+        let key = self.game.hash(pos);
+        let line_key = self.line_key;
+        if let Some(&known) = self.known.get(&(key, t, line_key)) {
+            return Ok(known);
+        }
+        let south = pos.to_move == Player::South;
+        let stores = self.game.scores(pos);
+        self.line.insert(key);
+        self.line_key = line_key.wrapping_add(mix(key));
+        let mut result = !south;
+        for k in self.game.legal_moves(pos) {
+            let mut child = pos.clone();
+            if self.game.apply(&mut child, k).is_err() {
+                continue;
+            }
+            let wins = if child.over {
+                margin(self.game, &child, Player::South) >= t
+            } else if self.line.contains(&self.game.hash(&child)) {
+                let ended = self
+                    .game
+                    .ended_by_repetition(&child, pos.to_move)
+                    .expect("the databases serve only rules that end a repetition");
+                margin(self.game, &ended, Player::South) >= t
+            } else {
+                child.history = crate::engine::History::new();
+                if self.game.scores(&child) != stores {
+                    // A capture: a new block, whose positions the line never meets again.
+                    let saved = (std::mem::take(&mut self.line), self.cuts, self.line_key);
+                    (self.cuts, self.line_key) = ((true, true), 0);
+                    let r = self.reaches(&child, t);
+                    (self.line, self.cuts, self.line_key) = saved;
+                    r?
+                } else {
+                    self.reaches(&child, t)?
+                }
+            };
+            if wins == south {
+                result = south;
+                break;
+            }
+        }
+        self.line.remove(&key);
+        self.line_key = line_key;
+        self.known.insert((key, t, line_key), result);
+        Ok(result)
+    }
+}
