@@ -23,8 +23,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{Endgames, margin};
-use crate::keys::mix;
 use crate::engine::{Game, Player, Position};
+use crate::keys::mix;
 
 /// Why a search with the line of play gave up.
 #[derive(Debug, Clone, PartialEq, Eq)]
