@@ -564,6 +564,10 @@ fn operand(e: &IntExpr, pits: usize) -> Option<Operand> {
             Place::Opposite(r) => Operand::BeforeOpposite(r),
             _ => return None,
         },
+        IntExpr::Row(p) => match at(p, pits)? {
+            Place::Reg(r) => Operand::RowOf(r),
+            _ => return None,
+        },
         IntExpr::Captured(PlayerExpr::Player(p)) => Operand::CountCell((pits + p.index()) as Cell),
         IntExpr::Captured(p) => Operand::CapturedBy(who_of(p)?),
         IntExpr::Seeds(PlayerExpr::Player(p)) => Operand::SeedsRow(*p),

@@ -116,7 +116,7 @@ pub struct Game {
     pub(crate) memory_start: Vec<i64>,
     /// The tables of the fast form of the rules' shape, when they have one (see `compile::shape`);
     /// `None` plays every move with the general engine.
-    pub(crate) fast: Option<std::sync::Arc<crate::compile::shape::FastForm>>,
+    pub(crate) fast: Option<std::sync::Arc<crate::compile::shape::Fast>>,
 }
 
 impl Game {
@@ -1132,6 +1132,9 @@ pub enum Operand {
     Before(Reg),
     /// Its row player.
     Side(Reg),
+    /// Its row's number (`pit.row`): a test of where a pit lies, answered before the game by the
+    /// fast form.
+    RowOf(Reg),
     /// Whether it is claimed.
     Claimed(Reg),
     /// Whether it is a store.

@@ -1,21 +1,25 @@
 //! Fast forms of common rule shapes. When a game's rules have a shape this module recognises, the
 //! compiler builds tables from them with which the engine (`engine/kernel.rs`) plays a whole
-//! random playout on a board packed into one 128-bit number, one byte a cell: a sowing is a table
+//! random playout on a packed board, one byte a cell (one 128-bit number for at most 16 cells, four
+//! 16-byte chunks for at most 64: [`Lanes`], [`Fast`]): a sowing is a table
 //! look-up and an addition, the filled pits of a row are a few bit operations, and the end rules
 //! are read from the stores, the rows and the move number without an evaluation context. Any game
 //! without the shape, or any position the tables were not built for, is played by the general
 //! engine, which the fast form hands the position back to whenever it meets what it does not know
 //! (such as the end of a game).
 //!
-//! The shape recognised: one phase of rules; a board of at most 16 cells (two rows and the two
-//! stores, no shared pits); sowing along a fixed track (no `skip when`, no special start such as
-//! `start in origin` or `lift`, no trigger, no forbidden move, no other reason to sow a move to judge
-//! it), in one lap or in relay laps: `relay when` with a condition made of one-step tests of `last`
-//! (as a capture's), `relay limit`, no `relay from`; at most 255 seeds (one byte a cell); no claims,
+//! The shape recognised: one phase of rules; a board of at most 64 cells (any rows a player and the
+//! two stores, no shared pits); sowing along a fixed track (no `skip when`, no special start such as
+//! `start in origin` or `lift`, no trigger, no other reason to sow a move to judge it), in one lap or
+//! in relay laps: `relay when` with a condition made of one-step tests of `last` (as a capture's),
+//! `relay limit`, no `relay from`; `forbid` rules of one-step tests of the origin, read before the
+//! move; at most 255 seeds (one byte a cell); no claims,
 //! closures, memory, rounds, passing or `after move` rules; feeding required or none; a grand slam
 //! that captures nothing or no grand slam rule (none with relays: the general engine undoes the
 //! captures of a whole relayed move); capture rules whose conditions are lists of one-step tests on
-//! `last` and whose actions take `last` or the pit across, with at most a plain series; end rules
+//! `last` and whose actions take pits found from `last` by `opposite`, `behind` and `in_front`, with
+//! at most a plain series, or take them into the hand and sow them on (`sow taken` alone: a lap of
+//! the relay loop, from the pit after `last`); end rules
 //! that are `repeated`, `no_moves`, read only the stores (tabulated), or are one-step tests of row
 //! sums, cells and the move number.
 //!
@@ -27,64 +31,87 @@
 
 use crate::board::{Cell, NO_PIT, Player};
 use crate::compile::ir::{
-    Action, CmpOp, Code, EndTest, Feeding, Game, GrandSlam, Op, Operand, PitsExpr, Quick, Receiver, Reg, Test, Then, Who,
+    Action, Code, EndTest, Feeding, Game, GrandSlam, Op, Operand, PitsExpr, Quick, Receiver, Reg, Relation, Test, Then, Who,
 };
+
+mod ends;
+mod lanes;
+pub use ends::{EndCheck, EndValue, FastEnd, Probe};
+use ends::{end_tests, probes};
+pub use lanes::{Lanes, Wide};
 
 /// Most cells (pits and stores) a board packed into 128 bits holds.
 pub const LANES: usize = 16;
 
-/// The tables of a game whose rules have the shape this module knows.
+/// The board of the wide fast form: up to 64 cells.
+pub type WideBoard = Wide<4>;
+
+/// The fast form of a game, on the narrowest board that holds its cells.
+// It lives behind the game's `Arc`, built once: the room of the larger variant costs nothing, and a
+// narrow game's tables stay one pointer away from its playouts.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
-pub struct FastForm {
+pub enum Fast {
+    /// At most 16 cells: the board in one `u128`.
+    Narrow(FastForm),
+    /// At most 64 cells (boxed: its tables are a few times the narrow one's).
+    Wide(Box<FastForm<WideBoard, 64>>),
+}
+
+/// The tables of a game whose rules have the shape this module knows, for a board `B` of `L` cells.
+#[derive(Debug, Clone)]
+pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     /// Pits of one player.
     pub side: usize,
     /// Pits of both players (the stores are the two cells after them).
     pub pits: usize,
     /// Seeds in the game: the tables of the store-only end rules hold for this total only.
     pub total: u32,
-    /// Per player, 0xFF on the lanes of their row.
-    pub row_lanes: [u128; 2],
-    /// Per player, the cells of their row (bit `c` for cell `c`).
-    pub row_cells: [u32; 2],
+    /// Per player, 0xFF on the lanes of their pits.
+    pub row_lanes: [B; 2],
+    /// Per player, the cells of their pits (bit `c` for cell `c`).
+    pub row_cells: [u64; 2],
     /// 0xFF on the lanes of the stores.
-    pub store_lanes: u128,
+    pub store_lanes: B,
     /// Per origin cell: every lane but the origin's.
-    pub keep: [u128; LANES],
+    pub keep: [B; L],
     /// Per origin cell (own pits of the mover only), the sowing of `r` seeds for `r <= lap`, and the
-    /// cell the `r`-th seed falls into (`r >= 1`).
-    pub partial: [[u128; PLACES]; LANES],
+    /// cell the `r`-th seed falls into (`r >= 1`). Boxed: a wide board's is a hundred kilobytes.
+    pub partial: Box<[[B; PLACES]; L]>,
     /// See `partial`.
-    pub last: [[u8; PLACES]; LANES],
+    pub last: [[u8; PLACES]; L],
     /// Per mover and cell, the counts of `last` with which a capture rule may hold
     /// (`Phase::capture_at`).
-    pub capture_at: [[u64; LANES]; 2],
+    pub capture_at: [[u64; L]; 2],
     /// Per origin cell: one seed in every cell of a full round.
-    pub round: [u128; LANES],
+    pub round: [B; L],
     /// Seeds a full round sows, per origin cell.
-    pub lap: [u8; LANES],
+    pub lap: [u8; L],
     /// Identity weight of a seed in each cell.
-    pub keys: [u64; LANES],
+    pub keys: [u64; L],
+    /// The `forbid` rules, as conditions of the origin: a pit where one holds is not played.
+    pub forbids: Vec<CellCond>,
     /// The opponent must be fed when their row is empty.
     pub must_feed: bool,
     /// Capture rules, in order.
-    pub captures: Vec<FastCapture>,
+    pub captures: Vec<FastCapture<L>>,
     /// A grand slam undoes the captures of the move.
     pub grand_slam_undone: bool,
     /// Per cell: the cell across ([`NO_PIT`] as 0xFF).
-    pub across: [u8; LANES],
+    pub across: [u8; L],
     /// Per mover: the track's step back and forward, and the cells on it (bits), for a series.
-    pub prev: [[u8; LANES]; 2],
+    pub prev: [[u8; L]; 2],
     /// See `prev`.
-    pub next: [[u8; LANES]; 2],
+    pub next: [[u8; L]; 2],
     /// See `prev`.
-    pub on_track: [u32; 2],
+    pub on_track: [u64; 2],
     /// The length of each mover's track.
     pub track_len: [u8; 2],
     /// End rules, in order (all of the game's).
     pub ends: Vec<FastEnd>,
     /// Per player and set of their moves (bit `k - 1` for pit `k`), the cell of the `i`-th move in
-    /// byte `i`, and in the top byte how many there are (a player has at most seven pits): a random
-    /// move is one look-up.
+    /// byte `i`, and in the top byte how many there are, when a player has at most seven pits: a
+    /// random move is one look-up. (A player with more finds the move among the set's bits.)
     pub nth: [[u64; 128]; 2],
     /// The probes of the move number of every end rule made of probes, with the rule's index: all
     /// are tested after every move, without a dispatch on the rule.
@@ -107,9 +134,9 @@ pub struct FastForm {
     pub store_hits: Vec<u8>,
     /// Per set of bits of `store_hits`, the end rules they stand for (bit `i` for rule `i`).
     pub store_rules: Vec<u64>,
-    /// Relay sowing (`relay when`), if the game's moves relay: boxed, so that a game whose moves
-    /// are one lap carries no room for it.
-    pub relay: Option<Box<FastRelay>>,
+    /// Relay sowing (`relay when`), if the game's moves relay or sow taken seeds again: boxed, so
+    /// that a game whose moves are one lap carries no room for it.
+    pub relay: Option<Box<FastRelay<B, L>>>,
 }
 
 /// Places per origin in [`FastForm::partial`]: a power of two above any lap, so that an index
@@ -123,7 +150,7 @@ pub const PLACES: usize = 32;
 /// `r + 1` seeds less the one in the origin, which is what passing over it does; whole rounds are
 /// the origin's own (`FastForm::round`, `FastForm::lap`), which already leave it out.
 #[derive(Debug, Clone)]
-pub struct FastRelay {
+pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     /// The relay rule's condition of `last`, with what the engine adds to it: `last` is a pit (not
     /// a store) that holds seeds.
     pub when: CellCond,
@@ -134,29 +161,34 @@ pub struct FastRelay {
     /// Per mover and cell, the counts of `last` (bit `k` for `k` seeds, bit 63 for 63 or more) with
     /// which the end of a lap there goes straight on to another lap: no capture rule may hold
     /// (`FastForm::capture_at`) and the relay rule holds whatever the pit across holds.
-    pub go: [[u64; LANES]; 2],
+    pub go: [[u64; L]; 2],
     /// The same, with which the move ends there: no capture rule may hold and the relay rule does
     /// not hold. A count in neither is looked at rule by rule.
-    pub stop: [[u64; LANES]; 2],
+    pub stop: [[u64; L]; 2],
     /// Per mover and start cell, the sowing of `r` seeds along the mover's whole track (no cell
-    /// passed over), for `r` up to the track's length.
-    pub partial: [[[u128; PLACES]; LANES]; 2],
+    /// passed over), for `r` up to the track's length. Seeds a capture rule takes and sows again
+    /// (`sow taken`) go the same way, from the cell the lap ended in.
+    pub partial: Box<[[[B; PLACES]; L]; 2]>,
     /// Per mover and start cell, the cell the `r`-th seed of such a sowing falls into.
-    pub last: [[[u8; PLACES]; LANES]; 2],
+    pub last: [[[u8; PLACES]; L]; 2],
     /// Per origin and start cell: how many places along the mover's track the origin lies after the
     /// start, the seed that would fall into it (with `skip origin`; else 0xFF, never reached).
-    pub skip_at: [[u8; LANES]; LANES],
+    pub skip_at: [[u8; L]; L],
     /// Per origin, one seed in its lane.
-    pub unit: [u128; LANES],
+    pub unit: [B; L],
 }
 
 /// A capture rule in fast form.
 #[derive(Debug, Clone)]
-pub struct FastCapture {
+pub struct FastCapture<const L: usize = LANES> {
     /// Its condition, of `last`.
     pub when: CellCond,
-    /// The pits taken, in order: `last` (false) or the pit across it (true).
-    pub takes: Vec<bool>,
+    /// The pits taken, in order: per cell `last`, the pit taken (0xFF for none), found from `last`
+    /// by the pit across, the pit behind or in front, in the order written.
+    pub takes: Vec<[u8; L]>,
+    /// The seeds taken are sown again at once, from the pit after `last` along the mover's track
+    /// (`sow taken` as written alone), instead of going to the mover's store.
+    pub sows_again: bool,
     /// The series from the first pit taken, if any.
     pub series: Option<FastSeries>,
     /// What happens next.
@@ -178,7 +210,7 @@ pub struct FastSeries {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CellCond {
     /// Per mover, the cells where the tests of place hold.
-    pub at: [u32; 2],
+    pub at: [u64; 2],
     /// The counts (0 to 255) with which the tests of the cell's count hold.
     pub count: [u64; 4],
     /// The counts of the pit across (0 for none) with which its tests hold.
@@ -228,86 +260,45 @@ enum CellTest {
     IsStore(bool),
     /// It is the store of the mover (`false`: the opponent), `== is`.
     IsStoreOfMover(bool, bool),
+    /// Its row's number within `lo..=hi`, `== inside`.
+    RowIn(i64, i64, bool),
 }
 
-/// An end rule in fast form.
-#[derive(Debug, Clone)]
-pub enum FastEnd {
-    /// `repeated`.
-    Repeated,
-    /// `no_moves`.
-    NoMoves,
-    /// Reads only the stores: its answers are tabulated (the rule's index in `Game::ends`).
-    Stores(usize),
-    /// One-step tests, all (or any) of which must hold.
-    Tests {
-        /// All must hold (else any).
-        all: bool,
-        /// The tests.
-        tests: Vec<EndCheck>,
-    },
-    /// Probes, all (or any) of which must hold.
-    Probes {
-        /// All must hold (else any).
-        all: bool,
-        /// The probes.
-        probes: Vec<Probe>,
-    },
+/// The fast form of `game`, if its rules have a shape this module knows: on one `u128` when its
+/// cells fit, else on a wide board.
+pub fn recognise(game: &Game) -> Option<Fast> {
+    let cells = game.pit_count() + 2;
+    if cells <= LANES {
+        build::<u128, LANES>(game).map(Fast::Narrow)
+    } else if cells <= WideBoard::LANES {
+        build::<WideBoard, 64>(game).map(|ff| Fast::Wide(Box::new(ff)))
+    } else {
+        None
+    }
 }
 
-/// A test of a packed position: it holds when (the cells chosen are all empty and the move number is
-/// within `lo..=lo + span`) `== want`. A test that a row is empty takes every move number (and is
-/// answered before the game: `FastForm::row_probes`); a test of the move number chooses no cells.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Probe {
-    /// The cells (bit `c` for cell `c`), per player who moved and player to move.
-    pub cells: [[u32; 2]; 2],
-    /// Lowest move number.
-    pub lo: u32,
-    /// Move numbers above the lowest.
-    pub span: u32,
-    /// The answer when both parts hold.
-    pub want: bool,
+/// Does some capture rule of the phase sow the seeds it takes again?
+fn sows_again(phase: &crate::compile::ir::Phase) -> bool {
+    phase
+        .captures
+        .iter()
+        .any(|r| r.actions.iter().any(|a| matches!(a, Action::SowTaken { .. })))
 }
 
-/// A number an end rule reads.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum EndValue {
-    /// A constant.
-    Int(i64),
-    /// The move number.
-    Ply,
-    /// A player's row, summed.
-    Row(Player),
-    /// The row of the player who moved (`true`: of the other one).
-    RowOfMover(bool),
-    /// The row of the player to move (`true`: of the other one).
-    RowOfToMove(bool),
-    /// A cell's count.
-    Cell(u8),
-}
-
-/// A comparison an end rule makes.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum EndCheck {
-    /// `a op b`.
-    Cmp(EndValue, CmpOp, EndValue),
-    /// `x` within `lo..=hi`, `== inside`.
-    In(EndValue, i64, i64, bool),
-}
-
-/// The fast form of `game`, if its rules have a shape this module knows.
-pub fn recognise(game: &Game) -> Option<FastForm> {
+/// [`recognise`] on a board `B` of `L` cells.
+fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
     let [phase] = game.phases.as_slice() else { return None };
     let sow = &phase.sow;
     let pits = game.pit_count();
     let cells = pits + 2;
-    let plain_board = game.rows == 1
-        && game.shared == 0
+    // Any number of rows a player: their pits are their row to the fast form (as `seeds(p)` reads
+    // them).
+    let plain_board = game.shared == 0
         && !game.ring
         && game.choices == 1
         && game.halves == crate::board::Halves::None
-        && cells <= LANES;
+        && cells <= L.min(B::LANES)
+        && L.is_power_of_two();
     let plain_rules = game.triggers.is_empty()
         && game.rounds.is_none()
         && !game.uses_claims
@@ -325,18 +316,25 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         && game.total <= 255
         && game.ends.len() <= 64
         && matches!(game.play_from, crate::board::PlayFrom::Own);
-    // A relay goes on from `last` (no `relay from`); a phase whose moves relay sows each move on a
-    // copy to judge it (it may never end), which the fast form does too. Its grand slam would be
-    // undone at the end of the whole move: not in the shape.
-    let plain_relay = sow.relay.is_none() || (sow.relay_from.is_none() && game.grand_slam.is_none());
+    // A relay goes on from `last` (no `relay from`); a phase whose moves relay, or sow taken seeds
+    // again, sows each move on a copy to judge it (it may never end), which the fast form does too.
+    // Its grand slam would be undone at the end of the whole move: not in the shape.
+    let laps = sow.relay.is_some() || sows_again(phase);
+    let plain_relay = !laps || (sow.relay_from.is_none() && game.grand_slam.is_none());
+    // Forbid rules read the position before the move (not what it did), and only the origin.
+    let forbids: Option<Vec<CellCond>> = phase
+        .forbids
+        .iter()
+        .map(|f| if f.after { None } else { cell_tests(game, &f.when, Reg::Origin) })
+        .collect();
     let plain_sowing = plain_relay
         && sow.skip.is_none()
         && !sow.special_start
         && !sow.either
         && sow.path.is_none()
         && phase.when.is_none()
-        && phase.forbids.is_empty()
-        && (!phase.sows_to_judge || sow.relay.is_some())
+        && forbids.is_some()
+        && (!phase.sows_to_judge || laps)
         && !phase.captures_required;
     if !(plain_board && plain_rules && plain_sowing) {
         return None;
@@ -352,36 +350,43 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         Some(_) => return None,
     };
     let side = game.side_pits();
+    // A move is a bit of a `u64`, and a relay game keeps the board each leaves by its pit.
+    if side > 31 {
+        return None;
+    }
     let mut ff = FastForm {
         side,
         pits,
         total: game.total,
-        row_lanes: [0; 2],
+        row_lanes: [B::ZERO; 2],
         row_cells: [0; 2],
-        store_lanes: 0xFFFF << (8 * pits),
-        keep: [0; LANES],
-        partial: [[0; PLACES]; LANES],
-        last: [[0; PLACES]; LANES],
-        capture_at: [[0; LANES]; 2],
-        round: [0; LANES],
-        lap: [0; LANES],
-        keys: [0; LANES],
+        store_lanes: B::spread(0b11 << pits),
+        keep: [B::ZERO; L],
+        partial: boxed(|| [B::ZERO; PLACES]),
+        last: [[0; PLACES]; L],
+        capture_at: [[0; L]; 2],
+        round: [B::ZERO; L],
+        lap: [0; L],
+        keys: [0; L],
+        forbids: forbids?,
         must_feed,
         captures: Vec::new(),
         grand_slam_undone,
-        across: [0xFF; LANES],
-        prev: [[0; LANES]; 2],
-        next: [[0; LANES]; 2],
+        across: [0xFF; L],
+        prev: [[0; L]; 2],
+        next: [[0; L]; 2],
         on_track: [0; 2],
         track_len: [0; 2],
         ends: Vec::new(),
         nth: std::array::from_fn(|player| {
             std::array::from_fn(|set| {
                 let mut moves = [0u8; 8];
-                for (slot, k) in moves.iter_mut().zip((1..=side).filter(|k| set >> (k - 1) & 1 != 0)) {
-                    *slot = (player * side + k - 1) as u8;
+                if side <= 7 {
+                    for (slot, k) in moves.iter_mut().zip((1..=side).filter(|k| set >> (k - 1) & 1 != 0)) {
+                        *slot = (player * side + k - 1) as u8;
+                    }
+                    moves[7] = set.count_ones() as u8;
                 }
-                moves[7] = set.count_ones() as u8;
                 u64::from_le_bytes(moves)
             })
         }),
@@ -397,7 +402,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
     };
     for c in 0..cells {
         ff.keys[c] = game.hash_keys[c];
-        ff.keep[c] = !(0xFFu128 << (8 * c));
+        ff.keep[c] = !B::spread(1 << c);
         let across = game.opposite(c as Cell);
         ff.across[c] = if across == NO_PIT { 0xFF } else { across as u8 };
         if game.side_codes[c] > 1 {
@@ -406,7 +411,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
     }
     for p in Player::BOTH {
         for c in game.row(p) {
-            ff.row_lanes[p.index()] |= 0xFF << (8 * c);
+            ff.row_lanes[p.index()] = ff.row_lanes[p.index()] | B::spread(1 << c);
             ff.row_cells[p.index()] |= 1 << c;
         }
         let track = if sow.ccw {
@@ -414,7 +419,7 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
         } else {
             &phase.cw_tracks[p.index()]
         };
-        if track.cells.len() > LANES || track.next.len() < cells {
+        if track.cells.len() >= PLACES || track.next.len() < cells {
             return None;
         }
         for c in 0..cells {
@@ -442,10 +447,10 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
                 return None;
             }
             ff.lap[origin] = order.len() as u8;
-            let mut add = 0u128;
+            let mut add = B::ZERO;
             for (r, &c) in order.iter().enumerate() {
                 ff.partial[origin][r] = add;
-                add += 1 << (8 * c);
+                add = add + B::at(c, 1);
                 ff.last[origin][r + 1] = c as u8;
             }
             // A sowing of `n` seeds reads place `(n - 1) % lap + 1`: the last place is a full round.
@@ -456,11 +461,15 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
     for (mover, at) in ff.capture_at.iter_mut().enumerate() {
         at[..cells].copy_from_slice(&phase.capture_at[mover][..cells]);
     }
-    if let Some(code) = &sow.relay {
-        ff.relay = Some(relay(game, &ff, phase, code)?);
+    if laps {
+        ff.relay = Some(relay(game, &ff, phase)?);
     }
     for rule in &phase.captures {
         ff.captures.push(capture(game, rule, ff.on_track)?);
+    }
+    // Seeds taken into the hand are sown on by the relay's loop only.
+    if ff.captures.iter().any(|c| c.sows_again) != sows_again(phase) {
+        return None;
     }
     for (i, rule) in game.ends.iter().enumerate() {
         ff.ends.push(match rule.test {
@@ -531,11 +540,29 @@ pub fn recognise(game: &Game) -> Option<FastForm> {
     Some(ff)
 }
 
-/// The relay rule in fast form, if its condition is made of one-step tests of `last`, with the
-/// tables of laps that start anywhere on the mover's track (`ff` has the first laps' already).
-fn relay(game: &Game, ff: &FastForm, phase: &crate::compile::ir::Phase, code: &Code) -> Option<Box<FastRelay>> {
+/// A table of `L` entries built on the heap (a wide board's would not fit on a thread's stack).
+fn boxed<T: Clone, const L: usize>(entry: impl Fn() -> T) -> Box<[T; L]> {
+    vec![entry(); L]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("a vector of L entries"))
+}
+
+/// The relay rule in fast form (a rule that never holds when the laps come only from seeds sown
+/// again), if its condition is made of one-step tests of `last`, with the tables of laps that start
+/// anywhere on the mover's track (`ff` has the first laps' already).
+fn relay<B: Lanes, const L: usize>(game: &Game, ff: &FastForm<B, L>, phase: &crate::compile::ir::Phase) -> Option<Box<FastRelay<B, L>>> {
     let sow = &phase.sow;
-    let mut when = cell_tests(game, code, Reg::Last)?;
+    let mut when = match &sow.relay {
+        Some(code) => cell_tests(game, code, Reg::Last)?,
+        None => CellCond {
+            at: [0; 2],
+            count: [0; 4],
+            across: [0; 4],
+            range: None,
+            any_across: false,
+        },
+    };
     // The engine goes on only from a pit that holds seeds.
     for at in &mut when.at {
         *at &= (1 << ff.pits) - 1;
@@ -549,8 +576,8 @@ fn relay(game: &Game, ff: &FastForm, phase: &crate::compile::ir::Phase, code: &C
         (k < 63 || (63..256).all(|n| has_count(&when.count, n) == holds)).then_some(holds)
     };
     let (every_across, no_across) = (when.across == [u64::MAX; 4], when.across == [0; 4]);
-    let mut go = [[0u64; LANES]; 2];
-    let mut stop = [[0u64; LANES]; 2];
+    let mut go = [[0u64; L]; 2];
+    let mut stop = [[0u64; L]; 2];
     for m in 0..2 {
         for c in 0..ff.pits + 2 {
             for k in 0..64u32 {
@@ -568,10 +595,10 @@ fn relay(game: &Game, ff: &FastForm, phase: &crate::compile::ir::Phase, code: &C
         limit: sow.lap_cap,
         go,
         stop,
-        partial: [[[0; PLACES]; LANES]; 2],
-        last: [[[0; PLACES]; LANES]; 2],
-        skip_at: [[0xFF; LANES]; LANES],
-        unit: std::array::from_fn(|c| 1 << (8 * c)),
+        partial: boxed(|| [[B::ZERO; PLACES]; L]),
+        last: [[[0; PLACES]; L]; 2],
+        skip_at: [[0xFF; L]; L],
+        unit: std::array::from_fn(|c| B::at(c, 1)),
     });
     for p in Player::BOTH {
         let m = p.index();
@@ -580,11 +607,11 @@ fn relay(game: &Game, ff: &FastForm, phase: &crate::compile::ir::Phase, code: &C
             let start = start as usize;
             // A lap from `start` along the whole track: the last place is a full round, back into
             // `start` itself.
-            let mut add = 0u128;
+            let mut add = B::ZERO;
             let mut c = start;
             for r in 1..=track.cells.len() {
                 c = track.next[c] as usize;
-                add += 1 << (8 * c);
+                add = add + B::at(c, 1);
                 relay.partial[m][start][r] = add;
                 relay.last[m][start][r] = c as u8;
                 if sow.skip_origin && game.side_codes[c] == m as u8 && c < ff.pits && c != start {
@@ -601,55 +628,90 @@ fn relay(game: &Game, ff: &FastForm, phase: &crate::compile::ir::Phase, code: &C
 }
 
 /// A capture rule in fast form, if it has the shape.
-fn capture(game: &Game, rule: &crate::compile::ir::Rule, on_track: [u32; 2]) -> Option<FastCapture> {
+fn capture<const L: usize>(game: &Game, rule: &crate::compile::ir::Rule, on_track: [u64; 2]) -> Option<FastCapture<L>> {
     let when = cell_tests(game, &rule.when, Reg::Last)?;
     let mut takes = Vec::new();
     let mut series = None;
-    match rule.actions.as_slice() {
-        [] => {}
+    let mut sows_again = false;
+    let take = match rule.actions.as_slice() {
+        [] => None,
+        [take @ Action::Take { .. }] => Some(take),
         [
-            Action::Take {
-                pits,
-                to: Receiver::Player(to),
-                series: s,
+            take @ Action::Take { to: Receiver::Hand, .. },
+            Action::SowTaken {
+                pit: None,
+                after: false,
+                cw: None,
+                chosen_way: false,
+                lift: false,
             },
         ] => {
-            if to.ops != [Op::Mover] {
-                return None;
-            }
-            for p in pits {
-                let PitsExpr::Pit(code) = p else { return None };
-                match code.ops.as_slice() {
-                    [Op::Reg(Reg::Last)] => takes.push(false),
-                    [Op::Reg(Reg::Last), Op::Opposite] => takes.push(true),
-                    _ => return None,
-                }
-            }
-            if let Some(s) = s {
-                if !s.plain {
-                    return None;
-                }
-                series = Some(FastSeries {
-                    forward: s.forward,
-                    cond: cell_tests(game, &s.cond, Reg::Pit)?,
-                });
-            }
+            sows_again = true;
+            Some(take)
         }
         _ => return None,
+    };
+    if let Some(Action::Take { pits, to, series: s }) = take {
+        match to {
+            Receiver::Player(to) if to.ops == [Op::Mover] && !sows_again => {}
+            Receiver::Hand if sows_again && s.is_none() => {}
+            _ => return None,
+        }
+        for p in pits {
+            let PitsExpr::Pit(code) = p else { return None };
+            let [Op::Reg(Reg::Last), steps @ ..] = code.ops.as_slice() else {
+                return None;
+            };
+            // The pit taken for every cell `last` may be, found as the engine finds it.
+            let mut map = [0xFFu8; L];
+            for (c, to) in map.iter_mut().enumerate().take(game.pit_count() + 2) {
+                let mut at = c as Cell;
+                for op in steps {
+                    at = match op {
+                        _ if at == NO_PIT => NO_PIT,
+                        Op::Opposite => game.opposite(at),
+                        Op::Relation(Relation::Behind) => game.behind(at).unwrap_or(NO_PIT),
+                        Op::Relation(Relation::InFront) => game.in_front(at).unwrap_or(NO_PIT),
+                        _ => return None,
+                    };
+                }
+                *to = if at == NO_PIT { 0xFF } else { at as u8 };
+            }
+            takes.push(map);
+        }
+        if let Some(s) = s {
+            if !s.plain {
+                return None;
+            }
+            series = Some(FastSeries {
+                forward: s.forward,
+                cond: cell_tests(game, &s.cond, Reg::Pit)?,
+            });
+        }
     }
-    // The fast form takes pits only: a rule that could take the opponent's store (a lap ending
-    // there) is left to the general engine, which moves those seeds.
+    // The fast form takes pits only: a rule that could take a store (a lap ending in one, on the
+    // mover's track) is left to the general engine, which moves those seeds; but for the mover's
+    // own store taken into itself, which changes nothing.
+    let pits = game.pit_count();
     let takes_store = Player::BOTH.into_iter().any(|m| {
-        let store = game.store(m.other());
-        when.at[m.index()] >> store & 1 != 0 && on_track[m.index()] >> store & 1 != 0
+        let own = game.store(m) as usize;
+        (0..pits + 2).any(|c| {
+            when.at[m.index()] >> c & 1 != 0
+                && on_track[m.index()] >> c & 1 != 0
+                && takes.iter().any(|map| {
+                    let to = usize::from(map[c]);
+                    map[c] != 0xFF && to >= pits && (to != own || sows_again)
+                })
+        })
     });
-    if takes.contains(&false) && takes_store {
+    if takes_store {
         return None;
     }
     if rule.then == Then::Continue || rule.then == Then::End || rule.then == Then::AnotherMove {
         Some(FastCapture {
             when,
             takes,
+            sows_again,
             series,
             then: rule.then,
         })
@@ -683,9 +745,10 @@ fn cell_tests(game: &Game, code: &Code, reg: Reg) -> Option<CellCond> {
                 CellTest::SideIsMover(m, is) => (game.side_codes[c] == who(m) as u8) == is,
                 CellTest::IsStore(is) => (c >= pits) == is,
                 CellTest::IsStoreOfMover(m, is) => (c == game.store(who(m)) as usize) == is,
+                CellTest::RowIn(lo, hi, inside) => within(game.row_of(game.place_of(c as Cell)) as u32, lo, hi) == inside,
                 _ => true,
             });
-            cond.at[mover.index()] |= u32::from(holds) << c;
+            cond.at[mover.index()] |= u64::from(holds) << c;
         }
     }
     for n in 0..256u32 {
@@ -724,122 +787,7 @@ fn cell_test(t: &Test, reg: Reg) -> Option<CellTest> {
         Test::OppositeCountEven(r, even) if r == reg => CellTest::AcrossEven(even),
         Test::StoreIs(r, is) if r == reg => CellTest::IsStore(is),
         Test::IsStoreOf(r, w, is) if r == reg => CellTest::IsStoreOfMover(mover(w), is),
-        _ => return None,
-    })
-}
-
-/// An end rule's condition as one-step tests, if it is made of them.
-fn end_tests(code: &Code) -> Option<FastEnd> {
-    let (all, tests): (bool, &[Test]) = match &code.quick {
-        Quick::One(t) => (true, std::slice::from_ref(t)),
-        Quick::Both(a, b) => {
-            return Some(FastEnd::Tests {
-                all: true,
-                tests: vec![end_check(a)?, end_check(b)?],
-            });
-        }
-        Quick::Either(a, b) => {
-            return Some(FastEnd::Tests {
-                all: false,
-                tests: vec![end_check(a)?, end_check(b)?],
-            });
-        }
-        Quick::Tests(flat) => (flat.all, &flat.tests),
-        _ => return None,
-    };
-    Some(FastEnd::Tests {
-        all,
-        tests: tests.iter().map(end_check).collect::<Option<_>>()?,
-    })
-}
-
-/// The end rule as probes, when each of its tests is one.
-fn probes(game: &Game, rows: [u32; 2], end: FastEnd) -> FastEnd {
-    let FastEnd::Tests { all, tests } = &end else { return end };
-    match tests.iter().map(|&t| probe(game, rows, t)).collect::<Option<Vec<_>>>() {
-        Some(probes) => FastEnd::Probes { all: *all, probes },
-        None => end,
-    }
-}
-
-/// A test of a row's emptiness or of the move number as a probe (`rows`: each player's cells).
-fn probe(game: &Game, rows: [u32; 2], t: EndCheck) -> Option<Probe> {
-    let whole = Probe {
-        cells: [[0; 2]; 2],
-        lo: 0,
-        span: u32::MAX,
-        want: true,
-    };
-    let clamp = |n: i64| n.clamp(0, i64::from(u32::MAX)) as u32;
-    let ply = |lo: i64, hi: i64, want: bool| {
-        // No move number at all: one the game never reaches.
-        let (lo, span) = if hi < 0 || lo > hi {
-            (u32::MAX, 0)
-        } else {
-            (clamp(lo), clamp(hi) - clamp(lo))
-        };
-        Some(Probe { lo, span, want, ..whole })
-    };
-    match t {
-        EndCheck::In(EndValue::Ply, lo, hi, inside) => ply(lo, hi, inside),
-        EndCheck::Cmp(EndValue::Ply, op, EndValue::Int(n)) | EndCheck::Cmp(EndValue::Int(n), op, EndValue::Ply) => {
-            let op = if matches!(t, EndCheck::Cmp(EndValue::Int(_), ..)) {
-                op.swapped()
-            } else {
-                op
-            };
-            match op {
-                CmpOp::Eq => ply(n, n, true),
-                CmpOp::Ne => ply(n, n, false),
-                CmpOp::Lt => ply(i64::MIN, n.saturating_sub(1), true),
-                CmpOp::Le => ply(i64::MIN, n, true),
-                CmpOp::Gt => ply(n.saturating_add(1), i64::MAX, true),
-                CmpOp::Ge => ply(n, i64::MAX, true),
-            }
-        }
-        EndCheck::In(row, lo, hi, inside) => {
-            // A row's seeds are never negative: "within lo..=0" is "empty", "at least 1" is "not".
-            let want = if lo <= 0 && hi == 0 {
-                inside
-            } else if lo == 1 && hi >= i64::from(game.total) {
-                !inside
-            } else {
-                return None;
-            };
-            // Per player who moved (first index) and player to move (second).
-            let cells = match row {
-                EndValue::Row(p) => [[rows[p.index()]; 2]; 2],
-                EndValue::RowOfMover(other) => [0, 1].map(|m| [rows[m ^ usize::from(other)]; 2]),
-                EndValue::RowOfToMove(other) => [[0, 1].map(|t| rows[t ^ usize::from(other)]); 2],
-                _ => return None,
-            };
-            Some(Probe { cells, want, ..whole })
-        }
-        _ => None,
-    }
-}
-
-fn end_check(t: &Test) -> Option<EndCheck> {
-    Some(match *t {
-        Test::RowSeedsIn(p, lo, hi, inside) => EndCheck::In(EndValue::Row(p), lo, hi, inside),
-        Test::Cmp(a, op, b) => EndCheck::Cmp(end_value(a)?, op, end_value(b)?),
-        Test::In(x, lo, hi, inside) => EndCheck::In(end_value(x)?, lo, hi, inside),
-        _ => return None,
-    })
-}
-
-fn end_value(o: Operand) -> Option<EndValue> {
-    Some(match o {
-        Operand::Int(n) => EndValue::Int(n),
-        Operand::Ply => EndValue::Ply,
-        Operand::SeedsRow(p) => EndValue::Row(p),
-        Operand::SeedsOf(w) => match w {
-            Who::Mover => EndValue::RowOfMover(false),
-            Who::Opponent => EndValue::RowOfMover(true),
-            Who::ToMove => EndValue::RowOfToMove(false),
-            Who::NotToMove => EndValue::RowOfToMove(true),
-        },
-        Operand::CountCell(c) if (c as usize) < LANES => EndValue::Cell(c as u8),
+        Test::In(Operand::RowOf(r), lo, hi, inside) if r == reg => CellTest::RowIn(lo, hi, inside),
         _ => return None,
     })
 }

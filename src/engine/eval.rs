@@ -268,6 +268,7 @@ impl<'a> Ctx<'a> {
             Operand::BeforeOpposite(r) => i64::from(self.before_of(self.opposite(self.reg(r)))),
             Operand::SideOpposite(r) => i64::from(self.side_code(self.opposite(self.reg(r)))),
             Operand::ClaimedOpposite(r) => i64::from(self.claimed(self.opposite(self.reg(r)))),
+            Operand::RowOf(r) => self.row_of(self.reg(r)),
             Operand::CapturedBy(w) => i64::from(self.count(self.game.store(self.who(w)))),
             Operand::SeedsOf(w) => i64::from(self.game.row_seeds(self.board, self.who(w))),
             Operand::RoundsWon(w) => i64::from(self.rounds_won[self.who(w).index()]),

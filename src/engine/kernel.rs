@@ -1,109 +1,50 @@
-//! Random playouts in the fast form of a rule shape (see `compile::shape`): the board packed into
-//! one `u128`, one byte a cell, so that a sowing is a table look-up and an addition (no lane can
+//! Random playouts in the fast form of a rule shape (see `compile::shape`): the board packed one
+//! byte a cell, into one `u128` or, for more than 16 cells, into a wider board (the loops are generic
+//! over `compile::shape::Lanes`), so that a sowing is a table look-up and an addition (no lane can
 //! overflow: a game has at most 255 seeds), and the filled pits of a row, a row's seeds and the
 //! feeding test are a few bit operations. The moves, the random numbers drawn, the history of
 //! positions and the end rules are exactly the general engine's, so a playout reaches the same
 //! positions either way (`tests/fast_forms.rs` checks it for every shipped game); whatever the fast
 //! form does not know (the end of the game, above all) it hands back to the general engine.
 //!
-//! A game whose moves relay is played by loops of its own (`Game::fast_relay_playout`): a move is
-//! its laps, each ended as `Game::sow` ends them (the first capture rule that holds, which may end
-//! the move or give another, then the relay rule), and a move whose laps would go past the relay
-//! limit is not legal. As in the general engine, its legal moves are found by playing every filled
+//! A game whose moves relay, or sow captured seeds again, is played by loops of its own
+//! (`Game::fast_relay_playout`): a move is its laps, each ended as `Game::sow` ends them (the first
+//! capture rule that holds, which may end the move, give another, or take seeds to sow on at once,
+//! then the relay rule), and a move whose laps would go past the relay limit is not legal. As in the general engine, its legal moves are found by playing every filled
 //! pit's move; the board each leaves is kept, and the move drawn is read from them.
 
 use rand::Rng;
 
 mod searching;
+mod seen;
 pub(crate) use searching::{FastMove, FastSearch};
+use seen::{Board, Seen};
 
 use super::trace::Silent;
 use super::turn::Hints;
 use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
-use crate::compile::shape::{CellCond, EndCheck, EndValue, FastCapture, FastEnd, FastForm, FastRelay, LANES, PLACES, Probe, has_count};
-
-#[cfg(not(target_arch = "x86_64"))]
-const LOW7: u128 = 0x7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F;
-const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
-
-/// A byte of the packed board.
-#[inline(always)]
-fn lane(b: u128, c: usize) -> u32 {
-    // The half that holds it, shifted: a shift of a 128-bit number by a variable amount takes a
-    // dozen instructions, and a read through memory waits for the board to be stored first.
-    let half = if c & 8 == 0 { b as u64 } else { (b >> 64) as u64 };
-    (half >> (8 * (c & 7)) & 0xFF) as u32
-}
-
-/// Bit `c` set for every cell `c` that holds seeds.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn filled_bits(b: u128) -> u32 {
-    use safe_arch::{cmp_eq_mask_i8_m128i, m128i, move_mask_i8_m128i, zeroed_m128i};
-    // A byte compare and a gather of the top bits (SSE2, part of every x86-64 processor).
-    !(move_mask_i8_m128i(cmp_eq_mask_i8_m128i(m128i::from(b), zeroed_m128i())) as u32) & 0xFFFF
-}
-
-/// Bit `c` set for every cell `c` that holds seeds.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn filled_bits(b: u128) -> u32 {
-    // The top bit of each byte that is not zero (no carry crosses a byte: 0x7F + 0x7F < 0x100).
-    let tops = (((b & LOW7) + LOW7) | b) & HIGH;
-    let gather = |half: u64| ((half >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
-    gather(tops as u64) | gather((tops >> 64) as u64) << 8
-}
-
-/// Bit `c` set for every cell `c` that holds `lo..=hi` seeds.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn counts_within(b: u128, lo: u8, hi: u8) -> u32 {
-    use safe_arch::{bitand_m128i, cmp_eq_mask_i8_m128i, m128i, max_u8_m128i, min_u8_m128i, move_mask_i8_m128i, set_splat_i8_m128i};
-    let v = m128i::from(b);
-    let at_least = cmp_eq_mask_i8_m128i(max_u8_m128i(v, set_splat_i8_m128i(lo as i8)), v);
-    let at_most = cmp_eq_mask_i8_m128i(min_u8_m128i(v, set_splat_i8_m128i(hi as i8)), v);
-    move_mask_i8_m128i(bitand_m128i(at_least, at_most)) as u32 & 0xFFFF
-}
-
-/// Bit `c` set for every cell `c` that holds `lo..=hi` seeds.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn counts_within(b: u128, lo: u8, hi: u8) -> u32 {
-    (0..LANES)
-        .filter(|&c| (lo..=hi).contains(&(lane(b, c) as u8)))
-        .fold(0, |cells, c| cells | 1 << c)
-}
-
-/// Every lane of the cells of `cells` (bit `c` for cell `c`).
-#[inline(always)]
-fn lanes_of(cells: u32) -> u128 {
-    u128::from(SPREAD[(cells & 0xFF) as usize]) | u128::from(SPREAD[(cells >> 8 & 0xFF) as usize]) << 64
-}
-
-/// Per eight bits, eight bytes: 0xFF where the bit is set.
-const SPREAD: [u64; 256] = {
-    let mut table = [0u64; 256];
-    let mut bits = 0;
-    while bits < 256 {
-        let mut i = 0;
-        while i < 8 {
-            if bits >> i & 1 != 0 {
-                table[bits] |= 0xFF << (8 * i);
-            }
-            i += 1;
-        }
-        bits += 1;
-    }
-    table
+use crate::compile::shape::{
+    CellCond, EndCheck, EndValue, Fast, FastCapture, FastEnd, FastForm, FastRelay, LANES, Lanes, PLACES, Probe, has_count,
 };
 
-/// The sum of the bytes (at most 255 in a game of at most 255 seeds).
+/// A byte of a packed narrow board (the searches' boards).
 #[inline(always)]
-fn byte_sum(b: u128) -> u32 {
-    let sum = |half: u64| (half.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
-    sum(b as u64) + sum((b >> 64) as u64)
+fn lane(b: u128, c: usize) -> u32 {
+    Lanes::lane(b, c)
 }
+
+/// Bit `c` set for every cell `c` of a narrow board that holds seeds.
+#[inline(always)]
+fn filled_bits(b: u128) -> u64 {
+    b.filled()
+}
+
+/// Boards a relay game keeps of its legal moves, by pit (a player has at most 31).
+const SOWN: usize = 32;
+
+/// Laps of a move before the fast form looks for one that goes round for ever.
+const WATCH_FROM: u32 = 16;
 
 /// What a playout in fast form leaves for the general engine.
 pub(crate) enum Handed {
@@ -115,124 +56,33 @@ pub(crate) enum Handed {
 }
 
 /// The position of a playout in fast form.
-struct Packed {
-    board: u128,
+struct Packed<B = u128> {
+    board: B,
     to_move: Player,
     ply: u32,
 }
 
-/// Every lane's top bit: a board with it flipped in all lanes is no board of the game.
-const TURN: u128 = HIGH;
-
-impl Packed {
+impl<B: Lanes> Packed<B> {
     /// The board and the player to move as one number, equal for two positions exactly when both
     /// are. North's board has the top bit of every lane flipped: of at most 255 seeds at most one
     /// lane holds 128 or more, so the flip raises the lanes' sum, and the result is never the board
     /// of a position of the same game (whose sum is the game's seeds).
     #[inline(always)]
-    fn key(&self) -> u128 {
-        self.board ^ (TURN & 0u128.wrapping_sub(self.to_move.index() as u128))
-    }
-}
-
-thread_local! {
-    /// The list of the thread's last playout's positions, kept for the next (see [`Seen`]'s `Drop`).
-    static SEEN_ROOM: std::cell::Cell<Vec<u128>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-impl Drop for Seen {
-    fn drop(&mut self) {
-        if self.keys.capacity() > 0 {
-            SEEN_ROOM.set(std::mem::take(&mut self.keys));
+    fn key(&self) -> B {
+        if self.to_move.index() == 0 {
+            self.board
+        } else {
+            self.board ^ B::TOPS
         }
     }
 }
 
-/// Words of [`Seen`]'s filter: with 2048 bits, the few dozen positions between two captures of a
-/// game rarely share a bit with the next, so the list is seldom read (it is cleared at each capture).
-const FILTER_WORDS: usize = 32;
-
-/// The positions of a playout since the history was last cleared, as [`Packed::key`]s with a
-/// filter beside them (as [`super::History`] keeps one), and the identities of the positions
-/// before the playout, while they may still come back.
-#[derive(Default)]
-struct Seen {
-    keys: Vec<u128>,
-    filter: [u64; FILTER_WORDS],
-    /// The history before the playout, but its last position (kept as a key).
-    before: super::History,
-}
-
-impl Seen {
-    /// Starts from the history of the position `current` (its last identity).
-    fn start(&mut self, history: super::History, current: u128) {
-        let ids = history.as_slice();
-        if let Some((_, earlier)) = ids.split_last() {
-            if !earlier.is_empty() {
-                self.before = super::History::from(earlier.to_vec());
-            }
-            self.add(current);
-        }
-    }
-
-    /// Which filter bit a key sets: a word and a bit.
-    #[inline(always)]
-    fn bit(key: u128) -> (usize, u64) {
-        let h = ((key as u64) ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            >> (64 - FILTER_WORDS.trailing_zeros() - 6);
-        ((h >> 6) as usize & (FILTER_WORDS - 1), 1 << (h & 63))
-    }
-
-    #[inline(always)]
-    fn add(&mut self, key: u128) {
-        let (w, b) = Self::bit(key);
-        self.filter[w] |= b;
-        self.keys.push(key);
-    }
-
-    /// Was the position `key` seen? It is added either way; `identity` gives its identity, asked
-    /// only while positions from before the playout are kept.
-    #[inline(always)]
-    fn check_and_add(&mut self, key: u128, identity: impl FnOnce() -> u64) -> bool {
-        let (w, b) = Self::bit(key);
-        let mut seen = self.filter[w] & b != 0 && self.keys.contains(&key);
-        if !self.before.is_empty() {
-            seen |= self.before.contains(identity());
-        }
-        self.filter[w] |= b;
-        self.keys.push(key);
-        seen
-    }
-
-    #[inline(always)]
-    fn clear(&mut self) {
-        self.keys.clear();
-        self.filter = [0; FILTER_WORDS];
-        if !self.before.is_empty() {
-            self.before = super::History::new();
-        }
-    }
-
-    /// The history in the general engine's form: identities, oldest first.
-    fn history(&mut self, ff: &FastForm) -> super::History {
-        let mut ids = std::mem::take(&mut self.before).as_slice().to_vec();
-        ids.extend(self.keys.iter().map(|&key| {
-            // A board has the top bit set in one lane at most; a flipped one in fifteen at least.
-            let north = (key & TURN).count_ones() > 1;
-            let to_move = if north { Player::North } else { Player::South };
-            let board = if north { key ^ TURN } else { key };
-            ff.identity(board, to_move)
-        }));
-        super::History::from(ids)
-    }
-}
-
-impl FastForm {
+impl<B: Board, const L: usize> FastForm<B, L> {
     /// The end rules answered by probes (a row emptied, a few cells' counts) that hold after
     /// `mover`'s move reached `at`, whose filled cells are `filled`; `rows`: some rule asks whether a
     /// row is empty. Inlined, so that a playout that knows `rows` before the game tests it no more.
     #[inline(always)]
-    fn probes_holding(&self, rows: bool, filled: u32, mover: Player, at: &Packed) -> u64 {
+    fn probes_holding(&self, rows: bool, filled: u64, mover: Player, at: &Packed<B>) -> u64 {
         let (mut any_hold, mut all_fail) = (0, 0);
         if rows {
             let empty = usize::from(filled & self.row_cells[0] == 0) * 2 + usize::from(filled & self.row_cells[1] == 0);
@@ -252,15 +102,15 @@ impl FastForm {
     }
 
     #[inline(always)]
-    fn row_seeds(&self, b: u128, p: Player) -> u32 {
-        byte_sum(b & self.row_lanes[p.index()])
+    fn row_seeds(&self, b: B, p: Player) -> u32 {
+        (b & self.row_lanes[p.index()]).sum()
     }
 
     /// Sows the seeds of `origin` (which holds some): the board after and the cell of the last seed.
     #[inline(always)]
-    fn sow(&self, b: u128, origin: usize) -> (u128, usize) {
-        let origin = origin & (LANES - 1);
-        let n = lane(b, origin) as usize;
+    fn sow(&self, b: B, origin: usize) -> (B, usize) {
+        let origin = origin & (L - 1);
+        let n = b.lane(origin) as usize;
         let lap = self.lap[origin] as usize;
         let kept = b & self.keep[origin];
         if n <= lap {
@@ -269,51 +119,61 @@ impl FastForm {
         }
         // More than a round: whole rounds, then the rest.
         let (rounds, rest) = ((n - 1) / lap, ((n - 1) % lap + 1) & (PLACES - 1));
-        let board = kept + self.partial[origin][rest] + self.round[origin] * rounds as u128;
+        let board = kept + self.partial[origin][rest] + self.round[origin].times(rounds as u32);
         (board, self.last[origin][rest] as usize)
     }
 
     /// The end rules reading only the stores that hold on `b` (bit `i` for rule `i`).
     #[inline(always)]
-    fn store_rules_holding(&self, b: u128) -> u64 {
-        let south = lane(b, self.pits) as usize;
-        let north = lane(b, self.pits + 1) as usize;
+    fn store_rules_holding(&self, b: B) -> u64 {
+        let south = b.lane(self.pits) as usize;
+        let north = b.lane(self.pits + 1) as usize;
         let hits = self.store_hits[south * (self.total as usize + 1) + north];
         self.store_rules[usize::from(hits)]
     }
 
     /// Does the condition hold of cell `c` on `b` when `mover` moves?
     #[inline(always)]
-    fn holds(&self, cond: &CellCond, b: u128, c: usize, mover: Player) -> bool {
+    fn holds(&self, cond: &CellCond, b: B, c: usize, mover: Player) -> bool {
+        let c = c & (L - 1);
         let across = match self.across[c] {
             0xFF => 0,
-            a => lane(b, a as usize),
+            a => b.lane(a as usize),
         };
-        cond.at[mover.index()] >> c & 1 != 0 && has_count(&cond.count, lane(b, c)) && has_count(&cond.across, across)
+        cond.at[mover.index()] >> c & 1 != 0 && has_count(&cond.count, b.lane(c)) && has_count(&cond.across, across)
     }
 
     /// The cells of `b` (bit `c` for cell `c`) of which `cond` holds when `mover` moves.
     #[inline(always)]
-    fn holding_cells(&self, cond: &CellCond, b: u128, mover: Player) -> u32 {
+    fn holding_cells(&self, cond: &CellCond, b: B, mover: Player) -> u64 {
         let at = cond.at[mover.index()];
         match cond.range {
-            Some((lo, hi)) if cond.any_across => at & counts_within(b, lo, hi),
+            Some((lo, hi)) if cond.any_across => at & b.within(lo, hi),
             _ => (0..self.pits)
                 .filter(|&c| self.holds(cond, b, c, mover))
                 .fold(0, |cells, c| cells | 1 << c),
         }
     }
 
+    /// The pits the `forbid` rules close to `mover` on `b` (bit `c` for cell `c`).
+    #[inline(always)]
+    fn forbidden(&self, b: B, mover: Player) -> u64 {
+        self.forbids
+            .iter()
+            .fold(0, |cells, cond| cells | self.holding_cells(cond, b, mover))
+    }
+
     /// Carries out the actions of the capture rule `rule`, which holds at `last`, as
     /// `Game::fire` does: every pit it takes (the cells of `taken`) is emptied into the mover's
     /// store at once, which is what taking them one after another does (a pit named twice is empty
-    /// the second time).
+    /// the second time), or into the mover's hand when the rule sows them again: the seeds in hand
+    /// are returned.
     #[inline(never)]
-    fn fire(&self, rule: &FastCapture, b: &mut u128, last: usize, mover: Player) {
-        let mut taken = 0u32;
+    fn fire(&self, rule: &FastCapture<L>, b: &mut B, last: usize, mover: Player) -> u32 {
+        let mut taken = 0u64;
         let mut anchor = None;
-        for &across in &rule.takes {
-            let c = if across { self.across[last] as usize } else { last };
+        for map in &rule.takes {
+            let c = map[last & (L - 1)] as usize;
             anchor.get_or_insert(c);
             if c < self.pits {
                 taken |= 1 << c;
@@ -342,23 +202,28 @@ impl FastForm {
                 taken |= 1 << c;
             }
         }
-        let seeds = *b & lanes_of(taken);
-        let opponent = self.row_lanes[mover.other().index()];
-        if self.grand_slam_undone && seeds & opponent != 0 && (*b - seeds) & opponent == 0 {
-            // A grand slam: the captures are put back, so nothing changes.
-            return;
+        let seeds = *b & B::spread(taken);
+        if rule.sows_again {
+            *b = *b - seeds;
+            return seeds.sum();
         }
-        *b = *b - seeds + (u128::from(byte_sum(seeds)) << (8 * self.store(mover)));
+        let opponent = self.row_lanes[mover.other().index()];
+        if self.grand_slam_undone && !(seeds & opponent).is_zero() && ((*b - seeds) & opponent).is_zero() {
+            // A grand slam: the captures are put back, so nothing changes.
+            return 0;
+        }
+        *b = *b - seeds + B::at(self.store(mover), seeds.sum() as u8);
+        0
     }
 
     /// A move from `origin` with its captures: the board after, and whether the mover moves again.
     #[inline(always)]
-    fn play(&self, b: u128, origin: usize, mover: Player) -> (u128, bool) {
+    fn play(&self, b: B, origin: usize, mover: Player) -> (B, bool) {
         let (mut b, last) = self.sow(b, origin);
-        let seeds = lane(b, last).min(63);
+        let seeds = b.lane(last).min(63);
         // The first capture rule that holds, as `Game::capture` finds it, after the filter of the
         // cells and counts where one may.
-        if self.capture_at[mover.index()][last & (LANES - 1)] >> seeds & 1 != 0
+        if self.capture_at[mover.index()][last & (L - 1)] >> seeds & 1 != 0
             && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
         {
             if !rule.takes.is_empty() {
@@ -371,7 +236,7 @@ impl FastForm {
 
     /// The relay tables of a game whose moves relay.
     #[inline(always)]
-    fn relay_tables(&self) -> &FastRelay {
+    fn relay_tables(&self) -> &FastRelay<B, L> {
         self.relay.as_deref().expect("a relay game's fast form has relay tables")
     }
 
@@ -379,36 +244,50 @@ impl FastForm {
     /// after and the cell of the last seed. The seeds go along the mover's whole track, but for the
     /// origin with `skip origin` (`FastRelay`).
     #[inline(always)]
-    fn sow_on(&self, rt: &FastRelay, b: u128, start: usize, n: usize, origin: usize, mover: Player) -> (u128, usize) {
-        let (start, origin, m) = (start & (LANES - 1), origin & (LANES - 1), mover.index() & 1);
+    fn sow_on(&self, rt: &FastRelay<B, L>, b: B, start: usize, n: usize, origin: usize, mover: Player) -> (B, usize) {
+        let (add, last) = self.lap_from(rt, start, n, origin, mover);
+        ((b & self.keep[start & (L - 1)]) + add, last)
+    }
+
+    /// The seeds a lap of `n` seeds sows after `start` (whether picked up there or taken by a
+    /// capture rule) in the move from `origin`, and the cell of the last.
+    #[inline(always)]
+    fn lap_from(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, mover: Player) -> (B, usize) {
+        let (start, origin, m) = (start & (L - 1), origin & (L - 1), mover.index() & 1);
         let lap = self.lap[origin] as usize;
         let (rounds, rest) = if n <= lap { (0, n) } else { ((n - 1) / lap, (n - 1) % lap + 1) };
         // Past the origin passed over, the lap is one seed longer, less the seed in the origin.
-        let over = usize::from(rest >= usize::from(rt.skip_at[origin][start]));
-        let at = (rest + over) & (PLACES - 1);
-        let mut board = (b & self.keep[start]) + (rt.partial[m][start][at] - (rt.unit[origin] & 0u128.wrapping_sub(over as u128)));
-        if rounds > 0 {
-            board += self.round[origin] * rounds as u128;
+        let over = rest >= usize::from(rt.skip_at[origin][start]);
+        let at = (rest + usize::from(over)) & (PLACES - 1);
+        let mut add = rt.partial[m][start][at];
+        if over {
+            add = add - rt.unit[origin];
         }
-        (board, rt.last[m][start][at] as usize)
+        if rounds > 0 {
+            add = add + self.round[origin].times(rounds as u32);
+        }
+        (add, rt.last[m][start][at] as usize)
     }
 
     /// A move of a relay game from `origin`, as `Game::sow` plays it: after each lap the first
-    /// capture rule that holds (which may end the move or give another), then the relay rule. The
-    /// board after and whether the mover moves again, or `None` when the sowing would go on past the
-    /// relay limit, or comes back to the board and pit an earlier lap started from (Brent's cycle
-    /// finding, as `Game::sow` does it): the move is not legal.
+    /// capture rule that holds (which may end the move or give another, or take seeds to sow on at
+    /// once), then the relay rule. The board after and whether the mover moves again, or `None` when
+    /// the sowing would go on past the relay limit, or comes back to the state an earlier lap
+    /// started in (Brent's cycle finding, as `Game::sow` does it): the move is not legal.
     #[inline(always)]
-    fn play_relay(&self, rt: &FastRelay, b: u128, origin: usize, mover: Player) -> Option<(u128, bool)> {
+    fn play_relay(&self, rt: &FastRelay<B, L>, b: B, origin: usize, mover: Player) -> Option<(B, bool)> {
         let (mut b, mut last) = self.sow(b, origin);
         let m = mover.index() & 1;
         let mut laps = 1;
         // The state of the lap kept for Brent's cycle finding (none yet: no lap starts from a cell
-        // past the lanes), laps compared with it, and laps until the next is kept.
-        let (mut kept, mut since, mut power) = ((0u128, usize::MAX), 0u32, 1u32);
+        // past the lanes), laps compared with it, and laps until the next is kept. A lap's state is
+        // the board and the cell it starts from: the seeds in hand of a lap of taken seeds are
+        // those missing from the board, which no other lap's board misses.
+        let (mut kept, mut since, mut power) = ((B::ZERO, usize::MAX), 0u32, 1u32);
         loop {
-            let mut n = lane(b, last);
-            let at = last & (LANES - 1);
+            let mut n = b.lane(last);
+            let at = last & (L - 1);
+            let mut hand = 0;
             if rt.go[m][at] >> n.min(63) & 1 == 0 {
                 if rt.stop[m][at] >> n.min(63) & 1 != 0 {
                     return Some((b, false));
@@ -418,34 +297,46 @@ impl FastForm {
                     && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
                 {
                     if !rule.takes.is_empty() {
-                        self.fire(rule, &mut b, last, mover);
-                        n = lane(b, last);
+                        hand = self.fire(rule, &mut b, last, mover);
+                        n = b.lane(last);
                     }
-                    if rule.then == Then::AnotherMove {
+                    // Seeds taken to sow again are sown whatever the rule says next.
+                    if hand == 0 && rule.then == Then::AnotherMove {
                         return Some((b, true));
                     }
-                    if rule.then == Then::End {
+                    if hand == 0 && rule.then == Then::End {
                         return Some((b, false));
                     }
                 }
-                if !self.holds(&rt.when, b, last, mover) {
+                if hand == 0 && !self.holds(&rt.when, b, last, mover) {
                     return Some((b, false));
                 }
             }
             laps += 1;
-            // The board and the pit a lap starts from are all that its sowing and the laps after it
-            // depend on here (the rules test `last` only): one seen again goes round for ever, and
-            // would pass the limit in the end, so the move is refused at once.
-            if laps > rt.limit || kept == (b, last) {
+            if laps > rt.limit {
                 return None;
             }
-            since += 1;
-            if since >= power {
-                kept = (b, last);
-                power *= 2;
-                since = 0;
+            // The board and the pit a lap starts from are all that its sowing and the laps after it
+            // depend on here (the rules test `last` only): one seen again goes round for ever, and
+            // would pass the limit in the end, so the move is refused at once. Looked for only
+            // past the first few laps, where most moves have ended: a loop is still found, later.
+            if laps > WATCH_FROM {
+                if kept == (b, last) {
+                    return None;
+                }
+                since += 1;
+                if since >= power {
+                    kept = (b, last);
+                    power *= 2;
+                    since = 0;
+                }
             }
-            (b, last) = self.sow_on(rt, b, last, n as usize, origin, mover);
+            if hand > 0 {
+                let (add, end) = self.lap_from(rt, last, hand as usize, origin, mover);
+                (b, last) = (b + add, end);
+            } else {
+                (b, last) = self.sow_on(rt, b, last, n as usize, origin, mover);
+            }
         }
     }
 
@@ -455,22 +346,25 @@ impl FastForm {
     /// whether it gives another move in `again` (bit `k - 1`), so that the move drawn is not played
     /// twice.
     #[inline(always)]
-    fn legal_sown(&self, rt: &FastRelay, b: u128, filled: u32, to_move: Player, sown: &mut [u128; 8], again: &mut u64) -> u64 {
+    fn legal_sown(&self, rt: &FastRelay<B, L>, b: B, filled: u64, to_move: Player, sown: &mut [B; SOWN], again: &mut u64) -> u64 {
         let row = (1u64 << self.side) - 1;
         let base = to_move.index() * self.side;
-        let mut left = u64::from(filled) >> base & row;
+        let mut left = filled >> base & row;
+        if !self.forbids.is_empty() {
+            left &= !(self.forbidden(b, to_move) >> base);
+        }
         let other = self.row_lanes[to_move.other().index()];
-        let starving = self.must_feed && b & other == 0;
+        let starving = self.must_feed && (b & other).is_zero();
         let (mut moves, mut another) = (0, 0);
         while left != 0 {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
             if let Some((after, more)) = self.play_relay(rt, b, base + i, to_move)
-                && (!starving || after & other != 0)
+                && (!starving || !(after & other).is_zero())
             {
                 moves |= 1 << i;
                 another |= u64::from(more) << i;
-                sown[i & 7] = after;
+                sown[i & (SOWN - 1)] = after;
             }
         }
         *again = another;
@@ -480,9 +374,13 @@ impl FastForm {
     /// The legal moves of `to_move` (bit `k - 1` for pit `k`) on `b`, whose filled cells are
     /// `filled` ([`filled_bits`]).
     #[inline(always)]
-    fn legal(&self, b: u128, filled: u32, to_move: Player) -> u64 {
+    fn legal(&self, b: B, filled: u64, to_move: Player) -> u64 {
         let row = (1u64 << self.side) - 1;
-        let own = u64::from(filled) >> (to_move.index() * self.side) & row;
+        let base = to_move.index() * self.side;
+        let mut own = filled >> base & row;
+        if !self.forbids.is_empty() {
+            own &= !(self.forbidden(b, to_move) >> base);
+        }
         if self.must_feed && filled & self.row_cells[to_move.other().index()] == 0 {
             return self.feeding(b, to_move, own);
         }
@@ -492,14 +390,14 @@ impl FastForm {
     /// The moves among `filled` that leave the starving opponent seeds.
     #[cold]
     #[inline(never)]
-    fn feeding(&self, b: u128, to_move: Player, filled: u64) -> u64 {
+    fn feeding(&self, b: B, to_move: Player, filled: u64) -> u64 {
         let mut moves = 0;
         let mut left = filled;
         while left != 0 {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
             let (after, ..) = self.play(b, to_move.index() * self.side + i, to_move);
-            if after & self.row_lanes[to_move.other().index()] != 0 {
+            if !(after & self.row_lanes[to_move.other().index()]).is_zero() {
                 moves |= 1 << i;
             }
         }
@@ -507,35 +405,35 @@ impl FastForm {
     }
 
     /// The position's identity (`Game::hash`) for a game with no claims, closures or memory.
-    fn identity(&self, b: u128, to_move: Player) -> u64 {
+    fn identity(&self, b: B, to_move: Player) -> u64 {
         (0..self.pits + 2).fold(Game::turn_key(to_move), |h, c| {
-            h.wrapping_add(u64::from(lane(b, c)).wrapping_mul(self.keys[c]))
+            h.wrapping_add(u64::from(b.lane(c)).wrapping_mul(self.keys[c]))
         })
     }
 
     #[inline(always)]
-    fn value(&self, v: EndValue, pos: &Packed, mover: Player) -> i64 {
+    fn value(&self, v: EndValue, pos: &Packed<B>, mover: Player) -> i64 {
         i64::from(match v {
             EndValue::Int(n) => return n,
             EndValue::Ply => pos.ply,
             EndValue::Row(p) => self.row_seeds(pos.board, p),
             EndValue::RowOfMover(other) => self.row_seeds(pos.board, if other { mover.other() } else { mover }),
             EndValue::RowOfToMove(other) => self.row_seeds(pos.board, if other { pos.to_move.other() } else { pos.to_move }),
-            EndValue::Cell(c) => lane(pos.board, c as usize),
+            EndValue::Cell(c) => pos.board.lane(c as usize),
         })
     }
 
     /// Does the probe of the move number hold?
     #[inline(always)]
-    fn probe(&self, p: &Probe, pos: &Packed) -> bool {
+    fn probe(&self, p: &Probe, pos: &Packed<B>) -> bool {
         (pos.ply.wrapping_sub(p.lo) <= p.span) == p.want
     }
 
     #[inline(always)]
-    fn check(&self, t: EndCheck, pos: &Packed, mover: Player) -> bool {
+    fn check(&self, t: EndCheck, pos: &Packed<B>, mover: Player) -> bool {
         match t {
             // A row is empty (or not): one mask, no sum.
-            EndCheck::In(EndValue::Row(p), 0, 0, inside) => (pos.board & self.row_lanes[p.index()] == 0) == inside,
+            EndCheck::In(EndValue::Row(p), 0, 0, inside) => (pos.board & self.row_lanes[p.index()]).is_zero() == inside,
             EndCheck::Cmp(a, op, b) => op.holds(self.value(a, pos, mover), self.value(b, pos, mover)),
             EndCheck::In(x, lo, hi, inside) => (lo..=hi).contains(&self.value(x, pos, mover)) == inside,
         }
@@ -559,18 +457,42 @@ impl Game {
     /// The fast form, if the game has one and `pos` is a position its tables were built for.
     #[inline]
     pub(crate) fn fast_form_for(&self, pos: &Position, hints: Hints) -> Option<&FastForm> {
-        let ff = self.fast.as_deref()?;
+        match self.fast.as_deref()? {
+            Fast::Narrow(ff) => Self::fits(ff, pos, hints).then_some(ff),
+            Fast::Wide(_) => None,
+        }
+    }
+
+    /// Were the tables of `ff` built for `pos`?
+    #[inline]
+    fn fits<B: Lanes, const L: usize>(ff: &FastForm<B, L>, pos: &Position, hints: Hints) -> bool {
         let cells: &[u32] = &pos.board.cells;
-        (!pos.over && cells.len() == ff.pits + 2 && hints.open && pos.board.memory.is_empty() && cells.iter().sum::<u32>() == ff.total)
-            .then_some(ff)
+        !pos.over && cells.len() == ff.pits + 2 && hints.open && pos.board.memory.is_empty() && cells.iter().sum::<u32>() == ff.total
+    }
+
+    /// [`Game::fast_playout`] on the game's fast form of whichever width, or `None` when it has
+    /// none for `pos`.
+    pub(crate) fn fast_playout_any(
+        &self,
+        pos: &mut Position,
+        rng: &mut impl Rng,
+        plies: &mut u32,
+        max_plies: u32,
+        hints: Hints,
+    ) -> Option<Handed> {
+        match self.fast.as_deref()? {
+            Fast::Narrow(ff) if Self::fits(ff, pos, hints) => Some(self.fast_playout(ff, pos, rng, plies, max_plies, hints)),
+            Fast::Wide(ff) if Self::fits(ff, pos, hints) => Some(self.fast_playout(ff, pos, rng, plies, max_plies, hints)),
+            _ => None,
+        }
     }
 
     /// Plays random moves from `pos` in fast form, as [`Game::random_playout`] does, until the game
     /// ends (carried out by the general engine), no move can be drawn, or `*plies` reaches
     /// `max_plies`.
-    pub(crate) fn fast_playout(
+    fn fast_playout<B: Board, const L: usize>(
         &self,
-        ff: &FastForm,
+        ff: &FastForm<B, L>,
         pos: &mut Position,
         rng: &mut impl Rng,
         plies: &mut u32,
@@ -584,14 +506,14 @@ impl Game {
         }
         let work = usize::from(self.uses_repeated) | usize::from(ff.row_rules != 0) << 1 | usize::from(!ff.store_hits.is_empty()) << 2;
         match work {
-            0 => self.fast_loop::<false, false, false, false>(ff, pos, rng, plies, max_plies, hints),
-            1 => self.fast_loop::<true, false, false, false>(ff, pos, rng, plies, max_plies, hints),
-            2 => self.fast_loop::<false, true, false, false>(ff, pos, rng, plies, max_plies, hints),
-            3 => self.fast_loop::<true, true, false, false>(ff, pos, rng, plies, max_plies, hints),
-            4 => self.fast_loop::<false, false, true, false>(ff, pos, rng, plies, max_plies, hints),
-            5 => self.fast_loop::<true, false, true, false>(ff, pos, rng, plies, max_plies, hints),
-            6 => self.fast_loop::<false, true, true, false>(ff, pos, rng, plies, max_plies, hints),
-            _ => self.fast_loop::<true, true, true, false>(ff, pos, rng, plies, max_plies, hints),
+            0 => self.fast_loop::<B, L, false, false, false, false>(ff, pos, rng, plies, max_plies, hints),
+            1 => self.fast_loop::<B, L, true, false, false, false>(ff, pos, rng, plies, max_plies, hints),
+            2 => self.fast_loop::<B, L, false, true, false, false>(ff, pos, rng, plies, max_plies, hints),
+            3 => self.fast_loop::<B, L, true, true, false, false>(ff, pos, rng, plies, max_plies, hints),
+            4 => self.fast_loop::<B, L, false, false, true, false>(ff, pos, rng, plies, max_plies, hints),
+            5 => self.fast_loop::<B, L, true, false, true, false>(ff, pos, rng, plies, max_plies, hints),
+            6 => self.fast_loop::<B, L, false, true, true, false>(ff, pos, rng, plies, max_plies, hints),
+            _ => self.fast_loop::<B, L, true, true, true, false>(ff, pos, rng, plies, max_plies, hints),
         }
     }
 
@@ -600,9 +522,9 @@ impl Game {
     /// about; callgrind, Oware). Two loops only, with a history or without: a relay game's moves cost
     /// more than the end rules' work that a loop of their own would leave out.
     #[inline(never)]
-    fn fast_relay_playout(
+    fn fast_relay_playout<B: Board, const L: usize>(
         &self,
-        ff: &FastForm,
+        ff: &FastForm<B, L>,
         pos: &mut Position,
         rng: &mut impl Rng,
         plies: &mut u32,
@@ -610,9 +532,9 @@ impl Game {
         hints: Hints,
     ) -> Handed {
         if self.uses_repeated {
-            self.fast_loop::<true, true, true, true>(ff, pos, rng, plies, max_plies, hints)
+            self.fast_loop::<B, L, true, true, true, true>(ff, pos, rng, plies, max_plies, hints)
         } else {
-            self.fast_loop::<false, true, true, true>(ff, pos, rng, plies, max_plies, hints)
+            self.fast_loop::<B, L, false, true, true, true>(ff, pos, rng, plies, max_plies, hints)
         }
     }
 
@@ -623,9 +545,9 @@ impl Game {
     /// rules: the row table then answers that no rule holds, and the store table, being empty, is not
     /// read.
     #[inline(always)]
-    fn fast_loop<const REPEATS: bool, const ROWS: bool, const STORES: bool, const RELAY: bool>(
+    fn fast_loop<B: Board, const L: usize, const REPEATS: bool, const ROWS: bool, const STORES: bool, const RELAY: bool>(
         &self,
-        ff: &FastForm,
+        ff: &FastForm<B, L>,
         pos: &mut Position,
         rng: &mut impl Rng,
         plies: &mut u32,
@@ -634,34 +556,27 @@ impl Game {
     ) -> Handed {
         let cells: &[u32] = &pos.board.cells;
         let mut at = Packed {
-            board: cells.iter().enumerate().fold(0u128, |b, (c, &n)| b | u128::from(n) << (8 * c)),
+            board: B::of_cells(cells),
             to_move: pos.to_move,
             ply: pos.ply,
         };
         let kinds = self.end_kinds;
-        let mut seen = Seen::default();
+        let mut seen = Seen::new();
         if REPEATS {
             // The room of the thread's last playout (given back when `seen` is dropped), so that a
             // playout allocates nothing.
-            seen.keys = SEEN_ROOM.take();
+            seen.keys = B::room().take();
             seen.keys.clear();
             seen.keys.reserve(256);
             seen.start(std::mem::take(&mut pos.history), at.key());
         }
         // With `RELAY`, the board each legal move leaves (by pit), and which give another move.
-        let mut sown = [0u128; 8];
+        let mut sown = [B::ZERO; SOWN];
         let mut again = 0u64;
         let mut moves = if RELAY {
-            ff.legal_sown(
-                ff.relay_tables(),
-                at.board,
-                filled_bits(at.board),
-                at.to_move,
-                &mut sown,
-                &mut again,
-            )
+            ff.legal_sown(ff.relay_tables(), at.board, at.board.filled(), at.to_move, &mut sown, &mut again)
         } else {
-            ff.legal(at.board, filled_bits(at.board), at.to_move)
+            ff.legal(at.board, at.board.filled(), at.to_move)
         };
         // Counted here and handed back at the end (through the reference, a store every move).
         let mut played = *plies;
@@ -669,19 +584,32 @@ impl Game {
             if played >= max_plies {
                 break Handed::Stopped;
             }
-            // The draw of `Game::random_playout`, with the `i`-th move read from a table.
+            // The draw of `Game::random_playout`, with the `i`-th move read from a table (a player
+            // with more than seven pits: from the set's bits).
             let mover = at.to_move;
-            let listed = ff.nth[mover.index()][moves as usize & 127];
-            let i = super::draw(rng, (listed >> 56).max(1) as usize);
-            if moves == 0 {
-                break Handed::Stopped;
-            }
-            let origin = (listed >> (8 * (i & 7)) & 0xFF) as usize;
+            let origin = if L <= LANES {
+                let listed = ff.nth[mover.index()][moves as usize & 127];
+                let i = super::draw(rng, (listed >> 56).max(1) as usize);
+                if moves == 0 {
+                    break Handed::Stopped;
+                }
+                (listed >> (8 * (i & 7)) & 0xFF) as usize
+            } else {
+                let i = super::draw(rng, (moves.count_ones() as usize).max(1));
+                if moves == 0 {
+                    break Handed::Stopped;
+                }
+                let mut left = moves;
+                for _ in 0..i {
+                    left &= left - 1;
+                }
+                mover.index() * ff.side + left.trailing_zeros() as usize
+            };
             played += 1;
             let before = at.board;
             let first_move = at.ply == 0;
             let (board, another) = if RELAY {
-                let i = (origin - mover.index() * ff.side) & 7;
+                let i = (origin - mover.index() * ff.side) & (SOWN - 1);
                 (sown[i], again >> i & 1 != 0)
             } else {
                 ff.play(at.board, origin, mover)
@@ -691,7 +619,7 @@ impl Game {
             if !another {
                 at.to_move = mover.other();
             }
-            let stores_grew = (board ^ before) & ff.store_lanes != 0;
+            let stores_grew = !((board ^ before) & ff.store_lanes).is_zero();
             let mut repeated = false;
             if REPEATS {
                 if self.stores_only_grow && stores_grew {
@@ -705,7 +633,7 @@ impl Game {
             // a pure test of the position, so all are answered and the first taken; the next
             // position's legal moves are worked out first (a `no_moves` rule asks for them, and the
             // next move needs them).
-            let filled = filled_bits(at.board);
+            let filled = at.board.filled();
             let next = if RELAY {
                 ff.legal_sown(ff.relay_tables(), at.board, filled, at.to_move, &mut sown, &mut again)
             } else {
@@ -740,7 +668,7 @@ impl Game {
 
     /// The end rules read one by one (`FastForm::tested`, bit `i` for rule `i`) that hold.
     #[inline(never)]
-    fn tested_ends(&self, ff: &FastForm, at: &Packed, mover: Player) -> u64 {
+    fn tested_ends<B: Board, const L: usize>(&self, ff: &FastForm<B, L>, at: &Packed<B>, mover: Player) -> u64 {
         let (mut holding, mut rest) = (0, ff.tested);
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
@@ -756,9 +684,9 @@ impl Game {
     }
 
     /// Writes a packed position back into `pos`, and the positions seen into its history.
-    fn unpack(&self, ff: &FastForm, at: &Packed, pos: &mut Position, seen: &mut Seen, repeats: bool) {
+    fn unpack<B: Board, const L: usize>(&self, ff: &FastForm<B, L>, at: &Packed<B>, pos: &mut Position, seen: &mut Seen<B>, repeats: bool) {
         for (c, n) in pos.board.cells.iter_mut().enumerate() {
-            *n = lane(at.board, c);
+            *n = at.board.lane(c);
         }
         pos.to_move = at.to_move;
         pos.ply = at.ply;
@@ -784,7 +712,7 @@ mod tests {
     fn packed_bits_and_sums() {
         let b: u128 = 3 | 1 << 16 | 200 << 120;
         assert_eq!(filled_bits(b), 0b1000_0000_0000_0101);
-        assert_eq!(byte_sum(b), 204);
+        assert_eq!(b.sum(), 204);
         assert_eq!(lane(b, 15), 200);
     }
 }

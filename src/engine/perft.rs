@@ -122,8 +122,8 @@ impl Game {
         let hints = Hints::of(self, pos);
         // The end rules may have worked out the next position's legal moves already.
         let mut known = None;
-        if let Some(fast) = self.fast_form_for(pos, hints) {
-            match self.fast_playout(fast, pos, rng, &mut plies, max_plies, hints) {
+        if let Some(handed) = self.fast_playout_any(pos, rng, &mut plies, max_plies, hints) {
+            match handed {
                 super::kernel::Handed::Stopped => return Playout { plies, finished: pos.over },
                 super::kernel::Handed::GoOn(moves) => known = moves,
             }

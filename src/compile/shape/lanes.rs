@@ -1,0 +1,323 @@
+//! Packed boards of the fast form: one byte a cell, in one `u128` for boards of at most 16 cells
+//! and in [`Wide`] (16-byte chunks) for larger ones, so that a sowing is a table look-up and an
+//! addition whichever the width. No lane can overflow or borrow: a game has at most 255 seeds, and
+//! what is taken from a board is never more than it holds, lane by lane, so adding or subtracting
+//! whole numbers is adding or subtracting each lane.
+
+use std::fmt::Debug;
+use std::ops::{Add, BitAnd, BitOr, BitXor, Not, Sub};
+
+/// A packed board: [`Lanes::LANES`] cells of one byte.
+pub trait Lanes:
+    Copy
+    + Eq
+    + Debug
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+{
+    /// Cells it holds (at most 64: the cell sets are `u64`s).
+    const LANES: usize;
+    /// Every lane 0.
+    const ZERO: Self;
+    /// Every lane's top bit.
+    const TOPS: Self;
+
+    /// The byte of cell `c` (`c < LANES`).
+    fn lane(self, c: usize) -> u32;
+    /// `n` in lane `c`, 0 elsewhere.
+    fn at(c: usize, n: u8) -> Self;
+    /// Bit `c` set for every cell `c` that holds seeds.
+    fn filled(self) -> u64;
+    /// Bit `c` set for every cell `c` that holds `lo..=hi` seeds.
+    fn within(self, lo: u8, hi: u8) -> u64;
+    /// The sum of the lanes (at most 255).
+    fn sum(self) -> u32;
+    /// 0xFF in the lanes of `cells` (bit `c` for cell `c`).
+    fn spread(cells: u64) -> Self;
+    /// Every lane times `k` (no product above 255).
+    fn times(self, k: u32) -> Self;
+    /// Lanes whose top bit is set.
+    fn tops(self) -> u32;
+    /// A few bits of the whole board, well mixed, for a filter.
+    fn mixed(self) -> u64;
+
+    /// The board of `cells` (one count a lane, each at most 255).
+    fn of_cells(cells: &[u32]) -> Self {
+        cells.iter().enumerate().fold(Self::ZERO, |b, (c, &n)| b | Self::at(c, n as u8))
+    }
+    /// No seed in any lane.
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self == Self::ZERO
+    }
+}
+
+/// Per eight bits, eight bytes: 0xFF where the bit is set.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if bits >> i & 1 != 0 {
+                table[bits] |= 0xFF << (8 * i);
+            }
+            i += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
+/// Bit `c` set for every byte `c` of `b` that is not zero.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn filled_16(b: u128) -> u32 {
+    use safe_arch::{cmp_eq_mask_i8_m128i, m128i, move_mask_i8_m128i, zeroed_m128i};
+    // A byte compare and a gather of the top bits (SSE2, part of every x86-64 processor).
+    !(move_mask_i8_m128i(cmp_eq_mask_i8_m128i(m128i::from(b), zeroed_m128i())) as u32) & 0xFFFF
+}
+
+/// Bit `c` set for every byte `c` of `b` that is not zero.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn filled_16(b: u128) -> u32 {
+    const LOW7: u128 = 0x7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F;
+    // The top bit of each byte that is not zero (no carry crosses a byte: 0x7F + 0x7F < 0x100).
+    let tops = (((b & LOW7) + LOW7) | b) & u128::TOPS;
+    let gather = |half: u64| ((half >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+    gather(tops as u64) | gather((tops >> 64) as u64) << 8
+}
+
+/// Bit `c` set for every byte `c` of `b` within `lo..=hi`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn within_16(b: u128, lo: u8, hi: u8) -> u32 {
+    use safe_arch::{bitand_m128i, cmp_eq_mask_i8_m128i, m128i, max_u8_m128i, min_u8_m128i, move_mask_i8_m128i, set_splat_i8_m128i};
+    let v = m128i::from(b);
+    let at_least = cmp_eq_mask_i8_m128i(max_u8_m128i(v, set_splat_i8_m128i(lo as i8)), v);
+    let at_most = cmp_eq_mask_i8_m128i(min_u8_m128i(v, set_splat_i8_m128i(hi as i8)), v);
+    move_mask_i8_m128i(bitand_m128i(at_least, at_most)) as u32 & 0xFFFF
+}
+
+/// Bit `c` set for every byte `c` of `b` within `lo..=hi`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn within_16(b: u128, lo: u8, hi: u8) -> u32 {
+    b.to_le_bytes()
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| (lo..=hi).contains(n))
+        .fold(0, |cells, (c, _)| cells | 1 << c)
+}
+
+/// The sum of the bytes (at most 255).
+#[inline(always)]
+fn sum_16(b: u128) -> u32 {
+    let sum = |half: u64| (half.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
+    sum(b as u64) + sum((b >> 64) as u64)
+}
+
+impl Lanes for u128 {
+    const LANES: usize = 16;
+    const ZERO: u128 = 0;
+    const TOPS: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+
+    #[inline(always)]
+    fn lane(self, c: usize) -> u32 {
+        // The half that holds it, shifted: a shift of a 128-bit number by a variable amount takes a
+        // dozen instructions, and a read through memory waits for the board to be stored first.
+        let half = if c & 8 == 0 { self as u64 } else { (self >> 64) as u64 };
+        (half >> (8 * (c & 7)) & 0xFF) as u32
+    }
+    #[inline(always)]
+    fn at(c: usize, n: u8) -> u128 {
+        u128::from(n) << (8 * (c & 15))
+    }
+    #[inline(always)]
+    fn filled(self) -> u64 {
+        u64::from(filled_16(self))
+    }
+    #[inline(always)]
+    fn within(self, lo: u8, hi: u8) -> u64 {
+        u64::from(within_16(self, lo, hi))
+    }
+    #[inline(always)]
+    fn sum(self) -> u32 {
+        sum_16(self)
+    }
+    #[inline(always)]
+    fn spread(cells: u64) -> u128 {
+        u128::from(SPREAD[(cells & 0xFF) as usize]) | u128::from(SPREAD[(cells >> 8 & 0xFF) as usize]) << 64
+    }
+    #[inline(always)]
+    fn times(self, k: u32) -> u128 {
+        self * u128::from(k)
+    }
+    #[inline(always)]
+    fn tops(self) -> u32 {
+        (self & Self::TOPS).count_ones()
+    }
+    #[inline(always)]
+    fn mixed(self) -> u64 {
+        (self as u64) ^ ((self >> 64) as u64).rotate_left(29)
+    }
+}
+
+/// A board of `16 * N` cells: `N` chunks of 16 bytes. Its arithmetic is written byte by byte,
+/// which the compiler turns into one vector instruction a chunk (`paddb` and the like on x86-64),
+/// and a lane is read as a byte: a board kept as `u128`s was added in pairs of general registers
+/// and then read back as vectors through memory, a stall at every lap.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(16))]
+pub struct Wide<const N: usize>(pub [[u8; 16]; N]);
+
+impl<const N: usize> Wide<N> {
+    #[inline(always)]
+    fn each(self, other: Self, f: impl Fn(u8, u8) -> u8) -> Self {
+        let mut out = self;
+        for (o, b) in out.0.iter_mut().zip(other.0) {
+            for (o, b) in o.iter_mut().zip(b) {
+                *o = f(*o, b);
+            }
+        }
+        out
+    }
+
+    /// Chunk `i` as a number (byte `c` of the chunk in bits `8c..8c + 8`).
+    #[inline(always)]
+    fn chunk(self, i: usize) -> u128 {
+        u128::from_le_bytes(self.0[i])
+    }
+}
+
+/// Compared without a branch a byte (the derived comparison of arrays calls `memcmp`, a fifth of
+/// a playout's time when a lap's state is compared every lap).
+impl<const N: usize> PartialEq for Wide<N> {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        let mut differ = 0u8;
+        for (a, b) in self.0.iter().zip(&other.0) {
+            for (a, b) in a.iter().zip(b) {
+                differ |= a ^ b;
+            }
+        }
+        differ == 0
+    }
+}
+
+impl<const N: usize> Eq for Wide<N> {}
+
+macro_rules! wide_op {
+    ($trait:ident, $method:ident, $f:expr) => {
+        impl<const N: usize> $trait for Wide<N> {
+            type Output = Self;
+            #[inline(always)]
+            fn $method(self, other: Self) -> Self {
+                self.each(other, $f)
+            }
+        }
+    };
+}
+
+// Lane by lane: no lane carries or borrows (see the module's doc), so these are the narrow
+// board's whole-number operations.
+wide_op!(Add, add, |a: u8, b: u8| a.wrapping_add(b));
+wide_op!(Sub, sub, |a: u8, b: u8| a.wrapping_sub(b));
+wide_op!(BitAnd, bitand, |a: u8, b: u8| a & b);
+wide_op!(BitOr, bitor, |a: u8, b: u8| a | b);
+wide_op!(BitXor, bitxor, |a: u8, b: u8| a ^ b);
+
+impl<const N: usize> Not for Wide<N> {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
+        Wide(self.0.map(|c| c.map(|a| !a)))
+    }
+}
+
+impl<const N: usize> Lanes for Wide<N> {
+    const LANES: usize = 16 * N;
+    const ZERO: Self = Wide([[0; 16]; N]);
+    const TOPS: Self = Wide([[0x80; 16]; N]);
+
+    #[inline(always)]
+    fn lane(self, c: usize) -> u32 {
+        u32::from(self.0[(c >> 4) % N][c & 15])
+    }
+    #[inline(always)]
+    fn at(c: usize, n: u8) -> Self {
+        let mut b = Self::ZERO;
+        b.0[(c >> 4) % N][c & 15] = n;
+        b
+    }
+    #[inline(always)]
+    fn filled(self) -> u64 {
+        (0..N).fold(0, |cells, i| cells | u64::from(filled_16(self.chunk(i))) << (16 * i))
+    }
+    #[inline(always)]
+    fn within(self, lo: u8, hi: u8) -> u64 {
+        (0..N).fold(0, |cells, i| cells | u64::from(within_16(self.chunk(i), lo, hi)) << (16 * i))
+    }
+    #[inline(always)]
+    fn sum(self) -> u32 {
+        (0..N).map(|i| sum_16(self.chunk(i))).sum()
+    }
+    #[inline(always)]
+    fn spread(cells: u64) -> Self {
+        Wide(std::array::from_fn(|i| u128::spread(cells >> (16 * i)).to_le_bytes()))
+    }
+    #[inline(always)]
+    fn times(self, k: u32) -> Self {
+        Wide(self.0.map(|c| c.map(|a| a.wrapping_mul(k as u8))))
+    }
+    #[inline(always)]
+    fn tops(self) -> u32 {
+        (0..N).map(|i| self.chunk(i).tops()).sum()
+    }
+    fn of_cells(cells: &[u32]) -> Self {
+        let mut b = Self::ZERO;
+        for (c, &n) in cells.iter().enumerate().take(16 * N) {
+            b.0[c >> 4][c & 15] = n as u8;
+        }
+        b
+    }
+    #[inline(always)]
+    fn mixed(self) -> u64 {
+        (0..N).fold(0u64, |h, i| {
+            (h.rotate_left(17) ^ self.chunk(i).mixed()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both widths answer alike for the same cells, across chunk boundaries too.
+    #[test]
+    fn narrow_and_wide_boards_agree() {
+        let cells = [3u32, 0, 0, 1, 200, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 5];
+        let (n, w) = (u128::of_cells(&cells), Wide::<2>::of_cells(&cells));
+        assert_eq!(n.filled(), 0b1000_0000_0101_1001);
+        assert_eq!((n.filled(), n.within(1, 7), n.sum()), (w.filled(), w.within(1, 7), w.sum()));
+        assert_eq!(n.sum(), 216);
+        let mut wide = [0u32; 40];
+        wide[17] = 4;
+        wide[39] = 9;
+        let b = Wide::<3>::of_cells(&wide);
+        assert_eq!(b.filled(), 1 << 17 | 1 << 39);
+        assert_eq!(b.within(5, 9), 1 << 39);
+        assert_eq!((b.lane(17), b.lane(39), b.sum()), (4, 9, 13));
+        assert_eq!(Wide::<3>::spread(1 << 39) & b, Wide::<3>::at(39, 9));
+        assert_eq!((b + Wide::<3>::at(39, 1)).lane(39), 10);
+        assert_eq!((b ^ Wide::<3>::TOPS).tops(), 48);
+    }
+}

@@ -1,0 +1,123 @@
+//! The positions of a fast playout since the last capture, kept as packed boards with the player to
+//! move folded in, for the repetition rule, and the room each thread keeps for them between playouts.
+
+use super::FastForm;
+use crate::compile::shape::{Lanes, WideBoard};
+use crate::engine::Player;
+
+/// A packed board of a width the playouts are built for: each keeps the room of its thread's last
+/// playout's positions for the next (see [`Seen`]'s `Drop`).
+pub(crate) trait Board: Lanes {
+    /// The thread's room for this width.
+    fn room() -> &'static std::thread::LocalKey<std::cell::Cell<Vec<Self>>>;
+}
+
+thread_local! {
+    static SEEN_ROOM: std::cell::Cell<Vec<u128>> = const { std::cell::Cell::new(Vec::new()) };
+    static SEEN_ROOM_WIDE: std::cell::Cell<Vec<WideBoard>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Board for u128 {
+    fn room() -> &'static std::thread::LocalKey<std::cell::Cell<Vec<u128>>> {
+        &SEEN_ROOM
+    }
+}
+
+impl Board for WideBoard {
+    fn room() -> &'static std::thread::LocalKey<std::cell::Cell<Vec<WideBoard>>> {
+        &SEEN_ROOM_WIDE
+    }
+}
+
+impl<B: Board> Drop for Seen<B> {
+    fn drop(&mut self) {
+        if self.keys.capacity() > 0 {
+            B::room().set(std::mem::take(&mut self.keys));
+        }
+    }
+}
+
+/// Words of [`Seen`]'s filter: with 2048 bits, the few dozen positions between two captures of a
+/// game rarely share a bit with the next, so the list is seldom read (it is cleared at each capture).
+const FILTER_WORDS: usize = 32;
+
+/// The positions of a playout since the history was last cleared, as [`super::Packed::key`]s with a
+/// filter beside them (as [`crate::engine::History`] keeps one), and the identities of the positions
+/// before the playout, while they may still come back.
+pub(super) struct Seen<B: Board> {
+    pub(super) keys: Vec<B>,
+    filter: [u64; FILTER_WORDS],
+    /// The history before the playout, but its last position (kept as a key).
+    before: crate::engine::History,
+}
+
+impl<B: Board> Seen<B> {
+    pub(super) fn new() -> Seen<B> {
+        Seen {
+            keys: Vec::new(),
+            filter: [0; FILTER_WORDS],
+            before: crate::engine::History::new(),
+        }
+    }
+
+    /// Starts from the history of the position `current` (its last identity).
+    pub(super) fn start(&mut self, history: crate::engine::History, current: B) {
+        let ids = history.as_slice();
+        if let Some((_, earlier)) = ids.split_last() {
+            if !earlier.is_empty() {
+                self.before = crate::engine::History::from(earlier.to_vec());
+            }
+            self.add(current);
+        }
+    }
+
+    /// Which filter bit a key sets: a word and a bit.
+    #[inline(always)]
+    fn bit(key: B) -> (usize, u64) {
+        let h = key.mixed().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FILTER_WORDS.trailing_zeros() - 6);
+        ((h >> 6) as usize & (FILTER_WORDS - 1), 1 << (h & 63))
+    }
+
+    #[inline(always)]
+    fn add(&mut self, key: B) {
+        let (w, b) = Self::bit(key);
+        self.filter[w] |= b;
+        self.keys.push(key);
+    }
+
+    /// Was the position `key` seen? It is added either way; `identity` gives its identity, asked
+    /// only while positions from before the playout are kept.
+    #[inline(always)]
+    pub(super) fn check_and_add(&mut self, key: B, identity: impl FnOnce() -> u64) -> bool {
+        let (w, b) = Self::bit(key);
+        let mut seen = self.filter[w] & b != 0 && self.keys.contains(&key);
+        if !self.before.is_empty() {
+            seen |= self.before.contains(identity());
+        }
+        self.filter[w] |= b;
+        self.keys.push(key);
+        seen
+    }
+
+    #[inline(always)]
+    pub(super) fn clear(&mut self) {
+        self.keys.clear();
+        self.filter = [0; FILTER_WORDS];
+        if !self.before.is_empty() {
+            self.before = crate::engine::History::new();
+        }
+    }
+
+    /// The history in the general engine's form: identities, oldest first.
+    pub(super) fn history<const L: usize>(&mut self, ff: &FastForm<B, L>) -> crate::engine::History {
+        let mut ids = std::mem::take(&mut self.before).as_slice().to_vec();
+        ids.extend(self.keys.iter().map(|&key| {
+            // A board has the top bit set in one lane at most; a flipped one in fifteen at least.
+            let north = key.tops() > 1;
+            let to_move = if north { Player::North } else { Player::South };
+            let board = if north { key ^ B::TOPS } else { key };
+            ff.identity(board, to_move)
+        }));
+        crate::engine::History::from(ids)
+    }
+}
