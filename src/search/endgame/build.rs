@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
-use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -75,6 +75,19 @@ impl Endgames {
         template.history.clear();
         let taken = game.total - n;
         let south = if self.layout.by_stores { block as u32 } else { taken / 2 };
+        let slots = self.layout.pits;
+        // Links for blocks of up to 2^31 positions; larger ones are swept by playing the moves.
+        let linkable = self.layout.bounded && (per_block as u64) < 1 << 31;
+        let links: Vec<AtomicU32> = if linkable {
+            (0..per_block * slots).map(|_| AtomicU32::new(u32::MAX)).collect()
+        } else {
+            Vec::new()
+        };
+        let exits: Vec<AtomicU16> = if linkable {
+            (0..per_block).map(|_| AtomicU16::new(NO_EXIT)).collect()
+        } else {
+            Vec::new()
+        };
         let mut plan = Plan {
             eg: self,
             game,
@@ -88,6 +101,9 @@ impl Endgames {
             endless: (0, 0),
             cyclic: AtomicBool::new(false),
             pinned,
+            links,
+            exits,
+            linked: AtomicBool::new(linkable),
         };
         if self.layout.bounded {
             plan.endless = plan.repetition_range(build)?;
@@ -95,8 +111,14 @@ impl Endgames {
         plan.chunks(build, progress, |w, i, cells, side| w.solve(cells, side, i).map(|_| ()))?;
         if plan.cyclic.load(Ordering::Relaxed) {
             // Sweep until a whole sweep changes nothing.
-            while plan.sweep(build)? {
-                continue;
+            if plan.linked.load(Ordering::Relaxed) {
+                while plan.sweep_links(build)? {
+                    continue;
+                }
+            } else {
+                while plan.sweep(build)? {
+                    continue;
+                }
             }
         }
         Ok((lo, hi))
@@ -192,7 +214,18 @@ struct Plan<'a> {
     cyclic: AtomicBool,
     /// A position whose values are given, not worked out.
     pinned: Option<(u64, Pair)>,
+    /// With a repetition rule: per position, its moves that stay in the block (`pits` slots, the
+    /// successor's index with the top bit set when the mover moves again, `u32::MAX` after the
+    /// last), recorded by the walk so that a sweep reads values instead of playing moves again.
+    links: Vec<AtomicU32>,
+    /// Per position, the best of its moves that leave the block, as two bytes (least, most).
+    exits: Vec<AtomicU16>,
+    /// Every position's links are recorded: no move stays in the block with seeds taken.
+    linked: AtomicBool,
 }
+
+/// No move leaves the block (both bytes `i8::MIN`).
+const NO_EXIT: u16 = 0x8080;
 
 impl Plan<'_> {
     /// Runs `each` on every position of the block (index, pits, side to move), in chunks on the
@@ -262,6 +295,106 @@ impl Plan<'_> {
         Ok((least.into_inner(), most.into_inner()))
     }
 
+    /// [`Plan::sweep`] from the links the walk recorded: no move played.
+    fn sweep_links(&self, build: &Build<'_>) -> Result<bool, Unserved> {
+        let changed = AtomicBool::new(false);
+        let slots = self.eg.layout.pits;
+        let count = self.count;
+        (0..(2 * count).div_ceil(CHUNK)).into_par_iter().try_for_each(|c| {
+            if build.stop.load(Ordering::Relaxed) {
+                return Err(Unserved::Stopped);
+            }
+            for i in c * CHUNK..((c + 1) * CHUNK).min(2 * count) {
+                if self.pinned.is_some_and(|(p, _)| p == i) {
+                    continue;
+                }
+                let [lo, hi] = self.exits[i as usize].load(Ordering::Relaxed).to_le_bytes();
+                let mut best = (i32::from(lo as i8), i32::from(hi as i8));
+                for link in &self.links[i as usize * slots..(i as usize + 1) * slots] {
+                    let link = link.load(Ordering::Relaxed);
+                    if link == u32::MAX {
+                        break;
+                    }
+                    let (clo, chi) = self.get(u64::from(link & !(1 << 31))).expect("the walk valued every position");
+                    let (lo, hi) = if link >> 31 == 1 { (clo, chi) } else { (-chi, -clo) };
+                    best = (best.0.max(lo), best.1.max(hi));
+                }
+                if best != self.get(i).expect("the walk valued every position") {
+                    self.set(i, best);
+                    changed.store(true, Ordering::Relaxed);
+                }
+            }
+            Ok(())
+        })?;
+        Ok(changed.into_inner())
+    }
+
+    /// Records the moves of position `index` (on `side`) for [`Plan::sweep_links`]: a move that
+    /// stays in the block and takes or gives seeds, or more moves than slots, keeps the sweeps
+    /// playing moves.
+    fn note(&self, index: u64, side: usize, moves: &[Outcome2]) {
+        if !self.linked.load(Ordering::Relaxed) {
+            return;
+        }
+        let slots = self.eg.layout.pits;
+        let mut slot = 0;
+        let mut exit = (i32::MIN, i32::MIN);
+        for (gain, next) in moves {
+            let pair = match next {
+                None => (*gain, *gain),
+                Some((child, same, south)) => {
+                    let m: u32 = child.iter().sum();
+                    let child_side = if *same { side } else { side ^ 1 };
+                    if m == self.n {
+                        if *gain != 0 || slot == slots {
+                            self.linked.store(false, Ordering::Relaxed);
+                            return;
+                        }
+                        let i = child_side as u64 * self.count + self.eg.ranker.rank(child);
+                        self.links[index as usize * slots + slot].store(i as u32 | u32::from(*same) << 31, Ordering::Relaxed);
+                        slot += 1;
+                        continue;
+                    }
+                    let to_move = if child_side == 0 { Player::South } else { Player::North };
+                    let (clo, chi) = self.eg.bounds_of(child, *south, to_move).expect("the layers below are built");
+                    if *same {
+                        (gain + clo, gain + chi)
+                    } else {
+                        (gain - chi, gain - clo)
+                    }
+                }
+            };
+            exit = (exit.0.max(pair.0), exit.1.max(pair.1));
+        }
+        let byte = |v: i32| v.clamp(i32::from(i8::MIN), i32::from(i8::MAX)) as i8 as u8;
+        self.exits[index as usize].store(u16::from_le_bytes([byte(exit.0), byte(exit.1)]), Ordering::Relaxed);
+    }
+
+    fn get(&self, i: u64) -> Option<Pair> {
+        if let Some((p, pair)) = self.pinned
+            && p == i
+        {
+            return Some(pair);
+        }
+        let lo = self.lo[i as usize].load(Ordering::Relaxed);
+        if lo == UNKNOWN {
+            return None;
+        }
+        let hi = match self.hi.get(i as usize) {
+            Some(h) => h.load(Ordering::Relaxed),
+            None => lo,
+        };
+        Some((i32::from(lo), i32::from(hi)))
+    }
+
+    fn set(&self, i: u64, (lo, hi): Pair) {
+        let byte = |v: i32| i8::try_from(v).expect("a value is at most the seeds on the board");
+        if let Some(h) = self.hi.get(i as usize) {
+            h.store(byte(hi), Ordering::Relaxed);
+        }
+        self.lo[i as usize].store(byte(lo), Ordering::Relaxed);
+    }
+
     /// One sweep over the block, every value worked out again from its successors' as they now
     /// stand: true when one changed.
     fn sweep(&self, build: &Build<'_>) -> Result<bool, Unserved> {
@@ -310,28 +443,11 @@ impl Worker<'_> {
     }
 
     fn get(&self, i: u64) -> Option<Pair> {
-        if let Some((p, pair)) = self.plan.pinned
-            && p == i
-        {
-            return Some(pair);
-        }
-        let lo = self.plan.lo[i as usize].load(Ordering::Relaxed);
-        if lo == UNKNOWN {
-            return None;
-        }
-        let hi = match self.plan.hi.get(i as usize) {
-            Some(h) => h.load(Ordering::Relaxed),
-            None => lo,
-        };
-        Some((i32::from(lo), i32::from(hi)))
+        self.plan.get(i)
     }
 
-    fn set(&self, i: u64, (lo, hi): Pair) {
-        let byte = |v: i32| i8::try_from(v).expect("a value is at most the seeds on the board");
-        if let Some(h) = self.plan.hi.get(i as usize) {
-            h.store(byte(hi), Ordering::Relaxed);
-        }
-        self.plan.lo[i as usize].store(byte(lo), Ordering::Relaxed);
+    fn set(&self, i: u64, pair: Pair) {
+        self.plan.set(i, pair);
     }
 
     /// What endless play is worth to the player to move on `side`, at least and at most.
@@ -371,6 +487,7 @@ impl Worker<'_> {
                 return Err(Unserved::Stores(describe(self.plan.game, &pos)));
             }
         }
+        self.plan.note(index, side, &moves);
         self.stack.insert(index);
         let best = self.best(side, &moves, true);
         self.stack.remove(&index);
