@@ -125,9 +125,15 @@ const PROBE_EACH: Duration = Duration::from_secs(2);
 /// Plain minimax visits a few million nodes a second.
 const MINIMAX_PROBE_NODES: u64 = 5_000_000;
 
-/// Solves `game` from `start` with `method`, reporting to `watch`.
+/// Solves `game` from `start` with `method`, reporting to `watch`, without databases (a file that
+/// `auto` answers from its databases is searched with alpha-beta here: the probes for a smaller
+/// board must stay within seconds, which a database build need not).
 fn solve_with(method: Method, game: &crate::Game, start: &crate::Position, limits: Limits, watch: &Watch<'_>) -> Result<Solved, Refusal> {
-    match resolve(method, game, limits) {
+    let method = match resolve(method, game, limits) {
+        Method::Mtdf if method == Method::Auto && by_databases_alone(game) => Method::Alphabeta,
+        m => m,
+    };
+    match method {
         Method::Alphabeta | Method::Auto => solve::solve_watched(game, start, limits, Keys::Component, watch),
         Method::History => solve::solve_watched(game, start, limits, Keys::History, watch),
         Method::Minimax => solve::minimax_watched(game, start, limits.max_nodes, watch),
@@ -135,16 +141,13 @@ fn solve_with(method: Method, game: &crate::Game, start: &crate::Position, limit
     }
 }
 
-/// The method `auto` stands for: the graph search while the board's positions fit in memory (it
-/// keeps histories exact), MTD(f) beyond when the rules allow it.
+/// The method `auto` stands for: the databases alone for a file with a repetition rule they serve
+/// (when those of the whole board fit), else the graph search while the board's positions fit in
+/// memory (it keeps histories exact), MTD(f) beyond when the rules allow it.
 fn resolve(method: Method, game: &crate::Game, limits: Limits) -> Method {
     match method {
-        Method::Auto
-            if (prove::supported(game).is_ok() || by_databases_alone(game))
-                && solve::estimate_positions(game) > limits.max_positions as f64 =>
-        {
-            Method::Mtdf
-        }
+        Method::Auto if by_databases_alone(game) => Method::Mtdf,
+        Method::Auto if prove::supported(game).is_ok() && solve::estimate_positions(game) > limits.max_positions as f64 => Method::Mtdf,
         Method::Auto => Method::Alphabeta,
         m => m,
     }

@@ -10,8 +10,9 @@
 //! A game whose moves relay, or sow captured seeds again, is played by loops of its own
 //! (`Game::fast_relay_playout`): a move is its laps, each ended as `Game::sow` ends them (the first
 //! capture rule that holds, which may end the move, give another, or take seeds to sow on at once,
-//! then the relay rule), and a move whose laps would go past the relay limit is not legal. As in the general engine, its legal moves are found by playing every filled
-//! pit's move; the board each leaves is kept, and the move drawn is read from them.
+//! then the relay rule), and a move whose laps would go past the relay limit is not legal. As in
+//! the general engine, its legal moves are found by playing every filled pit's move; the board
+//! each leaves is kept, and the move drawn is read from them.
 
 use rand::Rng;
 
