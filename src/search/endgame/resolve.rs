@@ -18,7 +18,8 @@
 //!
 //! **Memory.** A position's answer depends on the positions of its block on the line above it (any
 //! of them the play below could come back to), so answers are kept under the position, the
-//! threshold and that set of positions.
+//! threshold and that set of positions, in a table of at most an eighth of the memory (emptied
+//! when full).
 
 use std::collections::{HashMap, HashSet};
 
@@ -45,9 +46,20 @@ pub struct Resolver<'a> {
     line_key: u64,
     nodes: u64,
     max_nodes: u64,
+    /// The most answers kept (an eighth of the memory).
+    most_known: usize,
+    /// Positions on the line now, all blocks (the recursion's depth).
+    depth: usize,
     /// Whether a win, and a loss, may be read from the bounds in the line's block.
     cuts: (bool, bool),
 }
+
+/// The longest line searched: the search recurses once a position, on a thread of a large stack
+/// (`solve::deep`).
+const DEEPEST: usize = 200_000;
+
+/// Memory an answer takes in the table, with the table's own (a generous reckoning).
+const BYTES_AN_ANSWER: u64 = 64;
 
 impl<'a> Resolver<'a> {
     /// A search over `game` reading `db`, giving up past `max_nodes` positions.
@@ -58,7 +70,11 @@ impl<'a> Resolver<'a> {
             line: HashSet::new(),
             known: HashMap::new(),
             nodes: 0,
+            depth: 0,
             max_nodes,
+            most_known: usize::try_from(crate::search::solve::available_memory() / 8 / BYTES_AN_ANSWER)
+                .unwrap_or(usize::MAX)
+                .max(1 << 20),
             cuts: (true, true),
             line_key: 0,
         }
@@ -138,7 +154,7 @@ impl<'a> Resolver<'a> {
     /// the line).
     fn reaches(&mut self, pos: &Position, t: i32) -> Result<bool, TooLong> {
         self.nodes += 1;
-        if self.nodes > self.max_nodes {
+        if self.nodes > self.max_nodes || self.depth >= DEEPEST {
             return Err(TooLong { nodes: self.nodes });
         }
         let (lo, hi) = self.south_bounds(pos);
@@ -153,45 +169,79 @@ impl<'a> Resolver<'a> {
         if let Some(&known) = self.known.get(&(key, t, line_key)) {
             return Ok(known);
         }
-        let south = pos.to_move == Player::South;
         let stores = self.game.scores(pos);
         self.line.insert(key);
         self.line_key = line_key.wrapping_add(mix(key));
-        let mut result = !south;
+        self.depth += 1;
+        let result = self.children(pos, t, stores);
+        self.depth -= 1;
+        let result = match result {
+            Ok(r) => r,
+            Err(e) => {
+                self.line.remove(&key);
+                self.line_key = line_key;
+                return Err(e);
+            }
+        };
+        self.line.remove(&key);
+        self.line_key = line_key;
+        if self.known.len() >= self.most_known {
+            // Memory bounds the table, not the search: answers are found again when needed.
+            self.known.clear();
+        }
+        self.known.insert((key, t, line_key), result);
+        Ok(result)
+    }
+
+    /// Whether south reaches `t` from `pos` (on the line), from its moves: an ending decided at
+    /// once first, then the others, the mover's most promising bounds first.
+    fn children(&mut self, pos: &Position, t: i32, stores: [u32; 2]) -> Result<bool, TooLong> {
+        let south = pos.to_move == Player::South;
+        let mut open = Vec::new();
         for k in self.game.legal_moves(pos) {
             let mut child = pos.clone();
             if self.game.apply(&mut child, k).is_err() {
                 continue;
             }
-            let wins = if child.over {
-                margin(self.game, &child, Player::South) >= t
+            let ended = if child.over {
+                Some(margin(self.game, &child, Player::South))
             } else if self.line.contains(&self.game.hash(&child)) {
                 let ended = self
                     .game
                     .ended_by_repetition(&child, pos.to_move)
                     .expect("the databases serve only rules that end a repetition");
-                margin(self.game, &ended, Player::South) >= t
+                Some(margin(self.game, &ended, Player::South))
             } else {
-                child.history = crate::engine::History::new();
-                if self.game.scores(&child) != stores {
-                    // A capture: a new block, whose positions the line never meets again.
-                    let saved = (std::mem::take(&mut self.line), self.cuts, self.line_key);
-                    (self.cuts, self.line_key) = ((true, true), 0);
-                    let r = self.reaches(&child, t);
-                    (self.line, self.cuts, self.line_key) = saved;
-                    r?
-                } else {
-                    self.reaches(&child, t)?
-                }
+                None
             };
-            if wins == south {
-                result = south;
-                break;
+            match ended {
+                Some(m) if (m >= t) == south => return Ok(south),
+                Some(_) => {}
+                None => {
+                    child.history = crate::engine::History::new();
+                    let (lo, hi) = self.south_bounds(&child);
+                    // South tries its highest bounds first, north its lowest.
+                    let rank = if south { (-hi, -lo) } else { (lo, hi) };
+                    open.push((rank, child));
+                }
             }
         }
-        self.line.remove(&key);
-        self.line_key = line_key;
-        self.known.insert((key, t, line_key), result);
-        Ok(result)
+        open.sort_by_key(|(rank, _)| *rank);
+        for (_, child) in open {
+            let wins = if self.game.scores(&child) != stores {
+                // A capture: a new block, whose positions the line never meets again.
+                let saved = (std::mem::take(&mut self.line), self.cuts, self.line_key);
+                (self.cuts, self.line_key) = ((true, true), 0);
+                let r = self.reaches(&child, t);
+                (self.line, self.cuts, self.line_key) = saved;
+                r?
+            } else {
+                self.reaches(&child, t)?
+            };
+            if wins == south {
+                return Ok(south);
+            }
+        }
+        Ok(!south)
     }
 }
