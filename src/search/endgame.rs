@@ -647,9 +647,9 @@ pub fn solve_start(game: &Game, start: &Position, db: &Endgames, max_nodes: u64)
     let mut resolver = Resolver::new(game, db, max_nodes);
     // South's final margins, and back to the mover's.
     let south = |m: (i32, i32)| if mover == Player::South { m } else { (-m.1, -m.0) };
-    let gave_up = |bounds: (i32, i32), e: TooLong| {
+    let gave_up = |what: &str, bounds: (i32, i32), e: TooLong| {
         Refusal::Rules(format!(
-            "not proved within {} positions: with best play the player to move ends between {:+} and {:+} seeds ahead (a repetition is worth different results at different positions here, and the databases keep bounds where it is); `--max-nodes` allows more",
+            "not proved within {} positions: {what}, with best play the player to move ends between {:+} and {:+} seeds ahead (a repetition is worth different results at different positions here, and the databases keep bounds where it is); `--max-nodes` allows more",
             e.nodes, bounds.0, bounds.1
         ))
     };
@@ -659,7 +659,7 @@ pub fn solve_start(game: &Game, start: &Position, db: &Endgames, max_nodes: u64)
         let (slo, shi) = south((now + lo, now + hi));
         let s = resolver
             .south_margin(start, (slo, shi))
-            .map_err(|e| gave_up((now + lo, now + hi), e))?;
+            .map_err(|e| gave_up("from the start", (now + lo, now + hi), e))?;
         south((s, s)).0 - now
     };
     let after = db.after_start(game, start).map_err(|e| Refusal::Rules(e.to_string()))?;
@@ -695,7 +695,13 @@ pub fn solve_start(game: &Game, start: &Position, db: &Endgames, max_nodes: u64)
                 } else {
                     resolver.south_margin_after(start, &child, (slo, shi))
                 };
-                Some(south(s.map(|s| (s, s)).map_err(|e| gave_up(m, e))?).0)
+                Some(
+                    south(
+                        s.map(|s| (s, s))
+                            .map_err(|e| gave_up(&format!("after move {}", game.move_name(k)), m, e))?,
+                    )
+                    .0,
+                )
             }
         };
         if let Some(m) = final_margin {
