@@ -373,7 +373,7 @@ pub fn run(args: Args) -> u8 {
     };
     let result = if alone {
         match &db {
-            Some(db) => solve::deep(|| endgame::solve_start(game, &start, db, limits.max_nodes)),
+            Some(db) => solve::deep(|| endgame::solve_start(game, &start, db, limits.max_nodes, watch.deadline)),
             None => Err(Refusal::Rules("the databases this answer needs were not built".to_string())),
         }
     } else if method == Method::Mtdf {

@@ -633,7 +633,13 @@ impl Endgames {
 /// start's block valued once the start has been played ([`Endgames::after_start`]). Where the
 /// databases keep bounds, a search with the line of play ([`Resolver`]) finds the exact value;
 /// refused with the bounds when it visits more than `max_nodes` positions.
-pub fn solve_start(game: &Game, start: &Position, db: &Endgames, max_nodes: u64) -> Result<Solved, Refusal> {
+pub fn solve_start(
+    game: &Game,
+    start: &Position,
+    db: &Endgames,
+    max_nodes: u64,
+    deadline: Option<std::time::Instant>,
+) -> Result<Solved, Refusal> {
     let t = std::time::Instant::now();
     let on_board: u32 = start.board.cells[..db.layout.pits].iter().sum();
     let (lo, hi) = db.bounds(start).ok_or_else(|| {
@@ -644,19 +650,27 @@ pub fn solve_start(game: &Game, start: &Position, db: &Endgames, max_nodes: u64)
     })?;
     let mover = start.to_move;
     let now = margin(game, start, mover);
-    let mut resolver = Resolver::new(game, db, max_nodes);
+    let mut resolver = Resolver::new(game, db, max_nodes).until(deadline);
     // South's final margins, and back to the mover's.
     let south = |m: (i32, i32)| if mover == Player::South { m } else { (-m.1, -m.0) };
     let gave_up = |what: &str, bounds: (i32, i32), e: TooLong| {
         Refusal::Rules(format!(
-            "not proved within {} positions: {what}, with best play the player to move ends between {:+} and {:+} seeds ahead (a repetition is worth different results at different positions here, and the databases keep bounds where it is); `--max-nodes` allows more",
-            e.nodes, bounds.0, bounds.1
+            "not proved within {} positions{}: {what}, with best play the player to move ends between {:+} and {:+} seeds ahead (a repetition is worth different results at different positions here, and the databases keep bounds where it is); `--max-nodes` and `--max-seconds` allow more",
+            e.nodes,
+            if e.late { " and the time given" } else { "" },
+            bounds.0,
+            bounds.1
         ))
     };
     let lo = if lo == hi {
         lo
     } else {
         let (slo, shi) = south((now + lo, now + hi));
+        eprintln!(
+            "note: the databases hold the start between {:+} and {:+}: searching with the line of play (`--max-nodes`, `--max-seconds` bound it)",
+            now + lo,
+            now + hi
+        );
         let s = resolver
             .south_margin(start, (slo, shi))
             .map_err(|e| gave_up("from the start", (now + lo, now + hi), e))?;
@@ -669,6 +683,7 @@ pub fn solve_start(game: &Game, start: &Position, db: &Endgames, max_nodes: u64)
         std::cmp::Ordering::Less => Value::Loss,
     };
     let mut moves = Vec::new();
+    let mut unsettled = Vec::new();
     for k in game.legal_moves(start) {
         let mut child = start.clone();
         game.apply(&mut child, k).map_err(|e| Refusal::Rules(e.to_string()))?;
@@ -695,17 +710,27 @@ pub fn solve_start(game: &Game, start: &Position, db: &Endgames, max_nodes: u64)
                 } else {
                     resolver.south_margin_after(start, &child, (slo, shi))
                 };
-                Some(
-                    south(
-                        s.map(|s| (s, s))
-                            .map_err(|e| gave_up(&format!("after move {}", game.move_name(k)), m, e))?,
-                    )
-                    .0,
-                )
+                match s {
+                    Ok(s) => Some(south((s, s)).0),
+                    Err(e) => {
+                        unsettled.push(gave_up(&format!("after move {}", game.move_name(k)), m, e));
+                        None
+                    }
+                }
             }
         };
         if let Some(m) = final_margin {
             moves.push((k, word(i64::from(m)), i64::from(m)));
+        }
+    }
+    // A move left unsettled is said; the answer stands when a settled move reaches the value.
+    let value = i64::from(now + lo);
+    if let Some(first) = unsettled.first() {
+        if !moves.iter().any(|&(_, _, m)| m == value) {
+            return Err(first.clone());
+        }
+        for why in &unsettled {
+            eprintln!("note: {why}; that move is left out of the opening moves");
         }
     }
     let margin = i64::from(now + lo);

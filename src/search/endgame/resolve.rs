@@ -32,6 +32,8 @@ use crate::keys::mix;
 pub struct TooLong {
     /// Positions visited when it gave up.
     pub nodes: u64,
+    /// It gave up at its deadline, not at its most positions.
+    pub late: bool,
 }
 
 /// A search for exact values under a repetition rule, bounded in positions visited.
@@ -50,6 +52,8 @@ pub struct Resolver<'a> {
     most_known: usize,
     /// Positions on the line now, all blocks (the recursion's depth).
     depth: usize,
+    /// When to give up, if ever.
+    deadline: Option<std::time::Instant>,
     /// Whether a win, and a loss, may be read from the bounds in the line's block.
     cuts: (bool, bool),
 }
@@ -71,6 +75,7 @@ impl<'a> Resolver<'a> {
             known: HashMap::new(),
             nodes: 0,
             depth: 0,
+            deadline: None,
             max_nodes,
             most_known: usize::try_from(crate::search::solve::available_memory() / 8 / BYTES_AN_ANSWER)
                 .unwrap_or(usize::MAX)
@@ -115,6 +120,12 @@ impl<'a> Resolver<'a> {
         Ok(lo)
     }
 
+    /// The same search, giving up at `deadline` too.
+    pub fn until(mut self, deadline: Option<std::time::Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
     /// Positions visited so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -155,7 +166,16 @@ impl<'a> Resolver<'a> {
     fn reaches(&mut self, pos: &Position, t: i32) -> Result<bool, TooLong> {
         self.nodes += 1;
         if self.nodes > self.max_nodes || self.depth >= DEEPEST {
-            return Err(TooLong { nodes: self.nodes });
+            return Err(TooLong {
+                nodes: self.nodes,
+                late: false,
+            });
+        }
+        if self.nodes.is_multiple_of(1 << 16) && self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            return Err(TooLong {
+                nodes: self.nodes,
+                late: true,
+            });
         }
         let (lo, hi) = self.south_bounds(pos);
         if lo >= t && self.cuts.0 {
