@@ -12,24 +12,23 @@ use sowlang::search::prove;
 use sowlang::search::solve::{self, Keys, Limits, Watch};
 use sowlang::{Game, Override, Player, Position};
 
-use super::support::{invented, root, scratch, shipped};
+use super::support::{board_sets, invented, root, scratch, shipped};
 
 static GO: AtomicBool = AtomicBool::new(false);
 
-fn kalah(pits: i64, seeds: i64) -> Game {
-    let sets = [
-        Override {
-            name: "pits".into(),
-            value: pits,
-        },
-        Override {
-            name: "seeds".into(),
-            value: seeds,
-        },
-    ];
-    sowlang::load_game(&root().join("variants/kalah.sow"), &sets)
-        .unwrap_or_else(|_| panic!("kalah loads"))
+/// A shipped rule file with `pits` and `seeds` set.
+fn variant(file: &str, pits: i64, seeds: i64) -> Game {
+    sowlang::load_game(&root().join("variants").join(file), &board_sets(pits, seeds))
+        .unwrap_or_else(|_| panic!("{file} loads"))
         .game
+}
+
+fn kalah(pits: i64, seeds: i64) -> Game {
+    variant("kalah.sow", pits, seeds)
+}
+
+fn oware(pits: i64, seeds: i64) -> Game {
+    variant("oware.sow", pits, seeds)
 }
 
 fn in_memory(game: &Game, seeds: u32) -> Result<Endgames, Unserved> {
@@ -158,22 +157,6 @@ fn a_position_that_recurs_without_taking_is_refused() {
     }
 }
 
-fn oware(pits: i64, seeds: i64) -> Game {
-    let sets = [
-        Override {
-            name: "pits".into(),
-            value: pits,
-        },
-        Override {
-            name: "seeds".into(),
-            value: seeds,
-        },
-    ];
-    sowlang::load_game(&root().join("variants/oware.sow"), &sets)
-        .unwrap_or_else(|_| panic!("oware loads"))
-        .game
-}
-
 /// Every position reachable from the start where play could begin afresh: the start and every
 /// position a capture led to (its history is itself alone).
 fn entered(game: &Game) -> Vec<Position> {
@@ -245,8 +228,7 @@ fn a_rule_on_the_stores_gives_a_block_per_split() {
         "end \"a row is empty\"",
         "end \"more than half\" when captured(south) > total / 2 or captured(north) > total / 2 remaining owner\nend \"a row is empty\"",
     );
-    let sets = [("pits", 3), ("seeds", 2)].map(|(name, value)| Override { name: name.into(), value });
-    let game = sowlang::load_text(Path::new("half.sow"), &text, &sets)
+    let game = sowlang::load_text(Path::new("half.sow"), &text, &board_sets(3, 2))
         .unwrap_or_else(|_| panic!("checks"))
         .game;
     let db = in_memory(&game, game.total_seeds()).expect("the stores are part of the position");
@@ -286,7 +268,7 @@ fn database_files_are_keyed_resumed_and_rebuilt_when_damaged() {
         (db, *built.lock().expect("lock"))
     };
     let (first, total) = open(&game);
-    assert_eq!(total, endgame::positions_up_to(game.pit_count(), 6));
+    assert_eq!(total, endgame::positions_of(&game, 6));
     let folder = dir.join(format!("{:016x}", endgame::key(&game)));
     let layer = |n: u32| folder.join(format!("layer-{n:03}.sowdb"));
     assert!(layer(6).exists());
@@ -753,27 +735,34 @@ fn solve_answers_a_board_under_a_repetition_rule_from_its_databases() {
         assert_eq!(code, 0, "{out}");
         serde_json::from_str::<serde_json::Value>(&out).expect("json")
     };
+    let opening = |j: &serde_json::Value| -> Vec<(i64, i64)> {
+        j["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .map(|m| (m["pit"].as_i64().expect("pit"), m["margin"].as_i64().expect("margin")))
+            .collect()
+    };
+    // The same boards by alpha-beta keyed on the position and the history that can still matter,
+    // a search that shares nothing with the databases.
+    let by_history = |pits: i64, seeds: i64| {
+        let game = oware(pits, seeds);
+        let mut start = game.initial(None);
+        game.settle_start(&mut start);
+        let s = solve::solve(&game, &start, Limits::from_memory(), Keys::Component).expect("small");
+        let moves: Vec<(i64, i64)> = s.moves.iter().map(|&(k, _, m)| (k as i64, m)).collect();
+        (s.margin, moves)
+    };
     // Oware 2x5: the databases keep bounds (+2 to +4) at the start; the search with the line of
     // play settles it at +2 (opening moves 1: 0, 2: +2), as the search with history does.
     let j = json("2", "5");
     assert_eq!((j["value"].as_str(), j["margin"].as_i64()), (Some("win"), Some(2)), "{j}");
-    let opening: Vec<(i64, i64)> = j["moves"]
-        .as_array()
-        .expect("moves")
-        .iter()
-        .map(|m| (m["pit"].as_i64().expect("pit"), m["margin"].as_i64().expect("margin")))
-        .collect();
-    assert_eq!(opening, [(1, 0), (2, 2)]);
-    // Oware 3x2: +8 with best move 3, every opening move as the search with history values it
-    // (`sowlang solve variants/oware.sow --set pits=3 --set seeds=2`).
+    assert_eq!(opening(&j), [(1, 0), (2, 2)]);
+    assert_eq!(by_history(2, 5), (2, opening(&j)));
+    // Oware 3x2: +8 with best move 3, every opening move as the search with history values it.
     let j = json("3", "2");
     assert_eq!((j["margin"].as_i64(), j["best"].as_str()), (Some(8), Some("3")), "{j}");
-    let opening: Vec<(i64, i64)> = j["moves"]
-        .as_array()
-        .expect("moves")
-        .iter()
-        .map(|m| (m["pit"].as_i64().expect("pit"), m["margin"].as_i64().expect("margin")))
-        .collect();
-    assert_eq!(opening, [(1, -2), (2, 4), (3, 8)]);
+    assert_eq!(opening(&j), [(1, -2), (2, 4), (3, 8)]);
+    assert_eq!(by_history(3, 2), (8, opening(&j)));
     let _ = std::fs::remove_dir_all(&dir);
 }

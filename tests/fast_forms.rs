@@ -336,8 +336,9 @@ fn perft_counts_the_same_with_and_without_the_fast_form() {
     assert_eq!(compared, FAST.len() - 3);
     let oware = crate::support::root().join("variants/oware.sow");
     for (pits, seeds, depth) in [(2, 1, 16), (2, 2, 14), (3, 1, 14)] {
-        let sets = [("pits", pits), ("seeds", seeds)].map(|(name, value)| sowlang::Override { name: name.into(), value });
-        let game = sowlang::load_game(&oware, &sets).unwrap_or_else(|_| panic!("oware loads")).game;
+        let game = sowlang::load_game(&oware, &crate::support::board_sets(pits, seeds))
+            .unwrap_or_else(|_| panic!("oware loads"))
+            .game;
         assert!(game.has_fast_form());
         let start = game.initial(None);
         let (fast, slow) = (game.perft(&start, depth), game.without_fast_form().perft(&start, depth));

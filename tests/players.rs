@@ -164,18 +164,10 @@ fn solve_methods_agree_on_small_boards() {
         for pits in 2..=3 {
             let mut gave_up = [false; 3];
             for seeds in 1..=3 {
-                let sets = [
-                    Override {
-                        name: "pits".into(),
-                        value: pits,
-                    },
-                    Override {
-                        name: "seeds".into(),
-                        value: seeds,
-                    },
-                ];
                 // A variant without these parameters has one board, which is too large.
-                let Some(game) = load(&file, &sets) else { continue };
+                let Some(game) = load(&file, &super::support::board_sets(pits, seeds)) else {
+                    continue;
+                };
                 let mut start = game.initial(None);
                 game.settle_start(&mut start);
                 let mut run = |i: usize, f: &dyn Fn() -> Result<Solved, solve::Refusal>| {
@@ -375,8 +367,7 @@ fn alphabeta_searches_the_same_with_and_without_the_fast_form() {
     assert!(compared >= 7, "{compared}");
     let oware = crate::support::root().join("variants/oware.sow");
     for (pits, seeds) in [(2, 1), (2, 2), (3, 1), (3, 2)] {
-        let sets = [("pits", pits), ("seeds", seeds)].map(|(name, value)| Override { name: name.into(), value });
-        let game = load(&oware, &sets).expect("oware loads");
+        let game = load(&oware, &crate::support::board_sets(pits, seeds)).expect("oware loads");
         assert!(game.has_fast_form());
         let general = game.without_fast_form();
         for seed in 0..3 {

@@ -117,3 +117,8 @@ pub fn sowlang_in(dir: &Path, args: &[&str], input: &[u8]) -> Run {
 pub fn no_databases() -> std::path::PathBuf {
     std::env::temp_dir().join("sowlang-tests-no-databases")
 }
+
+/// `--set pits=P --set seeds=S`.
+pub fn board_sets(pits: i64, seeds: i64) -> [sowlang::Override; 2] {
+    [("pits", pits), ("seeds", seeds)].map(|(name, value)| sowlang::Override { name: name.into(), value })
+}

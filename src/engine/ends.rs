@@ -31,6 +31,12 @@ impl Game {
         }
     }
 
+    /// Whether `repeated` is read only as the whole condition of end rules: a repetition then only
+    /// ends the game, and a caller that keeps the line of play can tell it apart from the moves.
+    pub(crate) fn repetition_only_ends(&self) -> bool {
+        !self.repeated_in_moves && self.ends.iter().all(|e| !e.reads_repeated || e.test == EndTest::Repeated)
+    }
+
     /// `pos`, reached by a move of `mover`, ended as if it were a repetition of an earlier
     /// position: what the first end rule that then holds leaves. `None` when none holds.
     pub(crate) fn ended_by_repetition(&self, pos: &Position, mover: Player) -> Option<Position> {

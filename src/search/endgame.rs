@@ -65,7 +65,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
-use crate::compile::ir::EndTest;
 use crate::engine::{Game, Player, Position};
 use crate::search::solve::{Refusal, Solved, Value};
 
@@ -139,7 +138,7 @@ pub fn servable(game: &Game) -> Result<(), Unserved> {
         "the game is a match of rounds, and a position's value depends on the rounds won"
     } else if game.uses_repeated && (game.repeated_in_moves || !game.stores_only_grow) {
         "a rule reads `repeated` during a move or a store can shrink, so a position's value depends on the positions before it"
-    } else if game.uses_repeated && game.ends.iter().any(|e| e.reads_repeated && e.test != EndTest::Repeated) {
+    } else if game.uses_repeated && !game.repetition_only_ends() {
         "an end rule reads `repeated` with something else, so the game may go on past a repetition and a position's value depends on the positions before it"
     } else if game.uses_ply || game.uses_round_ply {
         "a rule reads the move number, so a position's value depends on it"
@@ -379,12 +378,6 @@ impl fmt::Debug for Endgames {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Endgames {{ seeds: {} }}", self.seeds())
     }
-}
-
-/// Positions (both players to move) of every layer up to `seeds` on a board of `pits` pits.
-pub fn positions_up_to(pits: usize, seeds: u32) -> u64 {
-    let r = Ranker::new(pits, seeds);
-    (0..=seeds).map(|n| 2 * r.count(n)).fold(0u64, u64::saturating_add)
 }
 
 /// Positions (both players to move, every split of the stores where a rule reads them) of every
@@ -652,7 +645,7 @@ pub fn solve_start(
     let now = margin(game, start, mover);
     let mut resolver = Resolver::new(game, db, max_nodes).until(deadline);
     // South's final margins, and back to the mover's.
-    let south = |m: (i32, i32)| if mover == Player::South { m } else { (-m.1, -m.0) };
+    let south = |m: Pair| for_mover(m, mover == Player::South);
     let gave_up = |what: &str, bounds: (i32, i32), e: TooLong| {
         Refusal::Rules(format!(
             "not proved within {} positions{}: {what}, with best play the player to move ends between {:+} and {:+} seeds ahead (a repetition is worth different results at different positions here, and the databases keep bounds where it is); `--max-nodes` and `--max-seconds` allow more",
@@ -696,11 +689,7 @@ pub fn solve_start(
                 return Err(Refusal::Rules(format!("move {} leads out of the databases", game.move_name(k))));
             };
             let there = margin(game, &child, child.to_move);
-            let m = if child.to_move == mover {
-                (there + clo, there + chi)
-            } else {
-                (-(there + chi), -(there + clo))
-            };
+            let m = for_mover((there + clo, there + chi), child.to_move == mover);
             if m.0 == m.1 {
                 Some(m.0)
             } else {
@@ -724,16 +713,15 @@ pub fn solve_start(
         }
     }
     // A move left unsettled is said; the answer stands when a settled move reaches the value.
-    let value = i64::from(now + lo);
+    let margin = i64::from(now + lo);
     if let Some(first) = unsettled.first() {
-        if !moves.iter().any(|&(_, _, m)| m == value) {
+        if !moves.iter().any(|&(_, _, m)| m == margin) {
             return Err(first.clone());
         }
         for why in &unsettled {
             eprintln!("note: {why}; that move is left out of the opening moves");
         }
     }
-    let margin = i64::from(now + lo);
     Ok(Solved {
         value: word(margin),
         margin,
@@ -784,6 +772,30 @@ fn write_layer(path: &Path, shape: &Shape, values: &[u8]) -> Result<(), Unserved
     f.write_all(values).map_err(io)?;
     f.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)?;
     fs::rename(&tmp, path).map_err(|e| Unserved::Io(format!("cannot rename `{}`: {e}", tmp.display())))
+}
+
+/// A position's two values for a player, the least and the most: equal where exact.
+type Pair = (i32, i32);
+
+/// `pair`, a successor's values for its player to move, as the player who moved into it sees them:
+/// the same when he moves again (`same`), else the other player's, negated (his least comes with
+/// the other's most).
+fn for_mover((lo, hi): Pair, same: bool) -> Pair {
+    if same { (lo, hi) } else { (-hi, -lo) }
+}
+
+/// The least and the most final score difference for `me` when `pos` ends as a repetition,
+/// whoever made the move that repeated it; refused when no end rule holds then.
+fn repetition_worth(game: &Game, pos: &Position, me: Player) -> Result<Pair, Unserved> {
+    let mut worth = (i32::MAX, i32::MIN);
+    for mover in Player::BOTH {
+        let ended = game
+            .ended_by_repetition(pos, mover)
+            .ok_or_else(|| Unserved::Rules(format!("no end rule holds when a position repeats ({})", describe(game, pos))))?;
+        let m = margin(game, &ended, me);
+        worth = (worth.0.min(m), worth.1.max(m));
+    }
+    Ok(worth)
 }
 
 /// The score difference for `p`.

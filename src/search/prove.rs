@@ -812,7 +812,7 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
             .collect(),
         pv,
         nodes: shared.nodes.load(Ordering::Relaxed),
-        positions: db.map_or(0, |d| super::endgame::positions_up_to(game.pit_count(), d.seeds())),
+        positions: db.map_or(0, |d| super::endgame::positions_of(game, d.seeds())),
         components: (0, 0),
         table: shared.filled.load(Ordering::Relaxed),
         elapsed: t.elapsed(),

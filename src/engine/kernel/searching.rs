@@ -61,13 +61,7 @@ impl<'g> FastSearch<'g> {
         let hints = Hints::of(game, start);
         let ff = game.fast_form_for(start, hints)?;
         let reads_more = game.uses_round_ply || game.rounds.is_some() || game.uses_starter;
-        let repetition_from_line = !game.uses_repeated
-            || (game.stores_only_grow
-                && game
-                    .ends
-                    .iter()
-                    .enumerate()
-                    .all(|(i, e)| !e.reads_repeated || (i < 64 && game.end_kinds.repeated & 1 << i != 0)));
+        let repetition_from_line = !game.uses_repeated || (game.stores_only_grow && game.repetition_only_ends());
         let ids = start.history.as_slice();
         let before = match ids.split_last() {
             Some((_, earlier)) if game.uses_repeated && !earlier.is_empty() => crate::engine::History::from(earlier.to_vec()),
@@ -189,15 +183,7 @@ impl Game {
     /// with `out` untouched, when the general engine must answer: no fast form for `pos`, moves
     /// that relay, or a history of positions to keep.
     pub(crate) fn fast_moves(&self, pos: &Position, out: &mut Vec<FastMove>) -> bool {
-        let hints = Hints::of(self, pos);
-        let Some(ff) = self.fast_form_for(pos, hints) else {
-            return false;
-        };
-        if ff.relay.is_some() || self.uses_repeated {
-            return false;
-        }
-        self.fast_moves_from(ff, hints, pos, (pack_cells(pos), pos.to_move, pos.ply), |_, _| false, out);
-        true
+        !self.uses_repeated && self.fast_moves_without_history(pos, out)
     }
 
     /// [`Game::fast_moves`] for a caller that keeps the line of play itself and treats a
@@ -209,13 +195,7 @@ impl Game {
         let Some(ff) = self.fast_form_for(pos, hints) else {
             return false;
         };
-        let plain = !self.repeated_in_moves
-            && self
-                .ends
-                .iter()
-                .enumerate()
-                .all(|(i, e)| !e.reads_repeated || (i < 64 && self.end_kinds.repeated & 1 << i != 0));
-        if ff.relay.is_some() || !plain {
+        if ff.relay.is_some() || !self.repetition_only_ends() {
             return false;
         }
         self.fast_moves_from(ff, hints, pos, (pack_cells(pos), pos.to_move, pos.ply), |_, _| false, out);

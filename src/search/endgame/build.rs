@@ -8,16 +8,16 @@ use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU16, AtomicU32, AtomicU64, O
 
 use rayon::prelude::*;
 
-use super::{Build, BuildProgress, CHUNK, Endgames, Ranker, STORE_CHECK_EVERY, UNKNOWN, Unserved, describe, margin};
+use super::{
+    Build, BuildProgress, CHUNK, Endgames, Pair, Ranker, STORE_CHECK_EVERY, UNKNOWN, Unserved, describe, for_mover, margin,
+    repetition_worth,
+};
 use crate::engine::{Game, Outcome, Player, Position};
 use crate::keys::Mixed;
 
 /// The deepest the walk goes in a block with a repetition rule before it values a position as
 /// endless play for now.
 const DEEPEST: usize = 20_000;
-
-/// A position's two values for its player to move, the least and the most: equal where exact.
-type Pair = (i32, i32);
 
 /// Where a move leads: what it adds to the mover's score difference, and, unless the game ends, the
 /// pits, whether the mover moves again, and south's store.
@@ -31,11 +31,7 @@ impl Endgames {
         let blocks = self.layout.blocks(n);
         let per_block = (2 * count) as usize;
         let mut out = vec![0u8; per_block * blocks as usize * self.layout.width() as usize];
-        let pool = rayon::ThreadPoolBuilder::new()
-            // The depth-first walk within a layer recurses once per move that keeps every seed.
-            .stack_size(256 << 20)
-            .build()
-            .map_err(|e| Unserved::Io(format!("cannot start the threads: {e}")))?;
+        let pool = walk_pool()?;
         for block in 0..blocks {
             let (lo, hi) = pool.install(|| self.build_block(game, n, block, None, Some((done, total)), build))?;
             let at = block as usize * per_block;
@@ -139,31 +135,21 @@ impl Endgames {
         }
         let side = start.to_move.index();
         let index = side as u64 * self.ranker.count(n) + self.ranker.rank(cells);
-        let mut worth = (i32::MAX, i32::MIN);
-        if self.layout.bounded {
+        let worth = if self.layout.bounded {
             let now = margin(game, start, start.to_move);
-            for mover in Player::BOTH {
-                let ended = game
-                    .ended_by_repetition(start, mover)
-                    .ok_or_else(|| Unserved::Rules(format!("no end rule holds when a position repeats ({})", describe(game, start))))?;
-                let g = margin(game, &ended, start.to_move) - now;
-                worth = (worth.0.min(g), worth.1.max(g));
-            }
+            let (least, most) = repetition_worth(game, start, start.to_move)?;
+            (least - now, most - now)
         } else {
             // No repetition rule: play never comes back to `start` (the walk refuses cycles).
-            worth = (0, 0);
-        }
+            (0, 0)
+        };
         let stop = AtomicBool::new(false);
         let quiet = Build {
             dir: None,
             report: &|_| {},
             stop: &stop,
         };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .stack_size(256 << 20)
-            .build()
-            .map_err(|e| Unserved::Io(format!("cannot start the threads: {e}")))?;
-        let (lo, hi) = pool.install(|| self.build_block(game, n, block, Some((index, worth)), None, &quiet))?;
+        let (lo, hi) = walk_pool()?.install(|| self.build_block(game, n, block, Some((index, worth)), None, &quiet))?;
         Ok(Some(AfterStart {
             n,
             south: start.board.cells[pits],
@@ -171,6 +157,15 @@ impl Endgames {
             hi: hi.into_iter().map(AtomicI8::into_inner).collect(),
         }))
     }
+}
+
+/// Threads for building blocks: the depth-first walk within a block recurses once per move that
+/// keeps every seed.
+fn walk_pool() -> Result<rayon::ThreadPool, Unserved> {
+    rayon::ThreadPoolBuilder::new()
+        .stack_size(256 << 20)
+        .build()
+        .map_err(|e| Unserved::Io(format!("cannot start the threads: {e}")))
 }
 
 /// The values of a block once its start has been played (see [`Endgames::after_start`]).
@@ -279,17 +274,9 @@ impl Plan<'_> {
         self.chunks(build, None, |w, _, cells, side| {
             let pos = w.position(cells, side, false);
             let now = margin(self.game, &pos, Player::South);
-            for mover in Player::BOTH {
-                let Some(ended) = self.game.ended_by_repetition(&pos, mover) else {
-                    return Err(Unserved::Rules(format!(
-                        "no end rule holds when a position repeats ({})",
-                        describe(self.game, &pos)
-                    )));
-                };
-                let g = margin(self.game, &ended, Player::South) - now;
-                least.fetch_min(g, Ordering::Relaxed);
-                most.fetch_max(g, Ordering::Relaxed);
-            }
+            let (l, m) = repetition_worth(self.game, &pos, Player::South)?;
+            least.fetch_min(l - now, Ordering::Relaxed);
+            most.fetch_max(m - now, Ordering::Relaxed);
             Ok(())
         })?;
         Ok((least.into_inner(), most.into_inner()))
@@ -315,8 +302,8 @@ impl Plan<'_> {
                     if link == u32::MAX {
                         break;
                     }
-                    let (clo, chi) = self.get(u64::from(link & !(1 << 31))).expect("the walk valued every position");
-                    let (lo, hi) = if link >> 31 == 1 { (clo, chi) } else { (-chi, -clo) };
+                    let child = self.get(u64::from(link & !(1 << 31))).expect("the walk valued every position");
+                    let (lo, hi) = for_mover(child, link >> 31 == 1);
                     best = (best.0.max(lo), best.1.max(hi));
                 }
                 if best != self.get(i).expect("the walk valued every position") {
@@ -355,19 +342,21 @@ impl Plan<'_> {
                         slot += 1;
                         continue;
                     }
-                    let to_move = if child_side == 0 { Player::South } else { Player::North };
-                    let (clo, chi) = self.eg.bounds_of(child, *south, to_move).expect("the layers below are built");
-                    if *same {
-                        (gain + clo, gain + chi)
-                    } else {
-                        (gain - chi, gain - clo)
-                    }
+                    let (lo, hi) = for_mover(self.below(child, *south, child_side), *same);
+                    (gain + lo, gain + hi)
                 }
             };
             exit = (exit.0.max(pair.0), exit.1.max(pair.1));
         }
         let byte = |v: i32| v.clamp(i32::from(i8::MIN), i32::from(i8::MAX)) as i8 as u8;
         self.exits[index as usize].store(u16::from_le_bytes([byte(exit.0), byte(exit.1)]), Ordering::Relaxed);
+    }
+
+    /// The values of a successor in a layer below (`child` in the pits, south's store `south`,
+    /// `side` to move).
+    fn below(&self, child: &[u32], south: u32, side: usize) -> Pair {
+        let to_move = if side == 0 { Player::South } else { Player::North };
+        self.eg.bounds_of(child, south, to_move).expect("the layers below are built")
     }
 
     fn get(&self, i: u64) -> Option<Pair> {
@@ -406,8 +395,8 @@ impl Plan<'_> {
             let pos = w.position(cells, side, false);
             let moves = w.outcomes(&pos)?;
             let pair = w.best(side, &moves, false)?;
-            if pair != w.get(i).expect("the walk valued every position") {
-                w.set(i, pair);
+            if pair != self.get(i).expect("the walk valued every position") {
+                self.set(i, pair);
                 changed.store(true, Ordering::Relaxed);
             }
             Ok(())
@@ -442,23 +431,14 @@ impl Worker<'_> {
         pos
     }
 
-    fn get(&self, i: u64) -> Option<Pair> {
-        self.plan.get(i)
-    }
-
-    fn set(&self, i: u64, pair: Pair) {
-        self.plan.set(i, pair);
-    }
-
     /// What endless play is worth to the player to move on `side`, at least and at most.
     fn endless(&self, side: usize) -> Pair {
-        let (least, most) = self.plan.endless;
-        if side == 0 { (least, most) } else { (-most, -least) }
+        for_mover(self.plan.endless, side == 0)
     }
 
     /// The values of the block's position `index` (`cells`, `side` to move), worked out if unknown.
     fn solve(&mut self, cells: &[u32], side: usize, index: u64) -> Result<Pair, Unserved> {
-        if let Some(known) = self.get(index) {
+        if let Some(known) = self.plan.get(index) {
             return Ok(known);
         }
         let bounded = self.plan.eg.layout.bounded;
@@ -492,14 +472,13 @@ impl Worker<'_> {
         let best = self.best(side, &moves, true);
         self.stack.remove(&index);
         let best = best?;
-        self.set(index, best);
+        self.plan.set(index, best);
         Ok(best)
     }
 
     /// The best of `moves` for the player to move on `side`: from each successor's values, worked
     /// out first when `walk` and unknown, else as they stand.
     fn best(&mut self, side: usize, moves: &[Outcome2], walk: bool) -> Result<Pair, Unserved> {
-        let eg = self.plan.eg;
         let mut best = (i32::MIN, i32::MIN);
         for (gain, next) in moves {
             let (lo, hi) = match next {
@@ -507,23 +486,18 @@ impl Worker<'_> {
                 Some((child, same, south)) => {
                     let m: u32 = child.iter().sum();
                     let child_side = if *same { side } else { side ^ 1 };
-                    let to_move = if child_side == 0 { Player::South } else { Player::North };
-                    let (clo, chi) = if m < self.plan.n {
-                        eg.bounds_of(child, *south, to_move).expect("the layers below are built")
+                    let values = if m < self.plan.n {
+                        self.plan.below(child, *south, child_side)
                     } else {
-                        let i = child_side as u64 * self.plan.count + eg.ranker.rank(child);
+                        let i = child_side as u64 * self.plan.count + self.plan.eg.ranker.rank(child);
                         if walk {
                             self.solve(child, child_side, i)?
                         } else {
-                            self.get(i).expect("the walk valued every position")
+                            self.plan.get(i).expect("the walk valued every position")
                         }
                     };
-                    // The mover's least comes with the other player's most.
-                    if *same {
-                        (gain + clo, gain + chi)
-                    } else {
-                        (gain - chi, gain - clo)
-                    }
+                    let (lo, hi) = for_mover(values, *same);
+                    (gain + lo, gain + hi)
                 }
             };
             best = (best.0.max(lo), best.1.max(hi));

@@ -87,37 +87,8 @@ impl<'a> Resolver<'a> {
 
     /// South's final margin with best play after the move from `start` to `pos` (a position of
     /// the same block: coming back to `start` repeats it), given its bounds.
-    pub fn south_margin_after(&mut self, start: &Position, pos: &Position, (lo, hi): (i32, i32)) -> Result<i32, TooLong> {
-        let mut fresh = pos.clone();
-        fresh.history = crate::engine::History::new();
-        let (start_lo, start_hi) = self.south_bounds(start);
-        // What coming back to the start is worth to south, whoever moves there.
-        let mut back = (i32::MAX, i32::MIN);
-        for mover in Player::BOTH {
-            let ended = self
-                .game
-                .ended_by_repetition(start, mover)
-                .expect("the databases serve only rules that end a repetition");
-            let m = margin(self.game, &ended, Player::South);
-            back = (back.0.min(m), back.1.max(m));
-        }
-        let key = self.game.hash(start);
-        for t in (lo + 1..=hi).rev() {
-            self.line.clear();
-            self.line.insert(key);
-            // The cuts stand on every position of the line lying between the bounds. The start
-            // need not; a way of play the cut relies on may pass it only where coming back to it
-            // keeps the cut's answer.
-            self.cuts = (start_lo < t || back.0 >= t, start_hi >= t || back.1 < t);
-            self.line_key = mix(key);
-            let r = self.reaches(&fresh, t);
-            self.cuts = (true, true);
-            self.line_key = 0;
-            if r? {
-                return Ok(t);
-            }
-        }
-        Ok(lo)
+    pub fn south_margin_after(&mut self, start: &Position, pos: &Position, bounds: (i32, i32)) -> Result<i32, TooLong> {
+        self.scan(pos, bounds, Some(start))
     }
 
     /// The same search, giving up at `deadline` too.
@@ -133,13 +104,38 @@ impl<'a> Resolver<'a> {
 
     /// South's final margin with best play from `pos`, where play starts (or a capture led), given
     /// its bounds (south's final margins) from the databases.
-    pub fn south_margin(&mut self, pos: &Position, (lo, hi): (i32, i32)) -> Result<i32, TooLong> {
+    pub fn south_margin(&mut self, pos: &Position, bounds: (i32, i32)) -> Result<i32, TooLong> {
+        self.scan(pos, bounds, None)
+    }
+
+    /// South's final margin from `pos` between `lo` and `hi`: the highest threshold south reaches,
+    /// with `start` on the line above `pos` when given.
+    fn scan(&mut self, pos: &Position, (lo, hi): (i32, i32), start: Option<&Position>) -> Result<i32, TooLong> {
         let mut fresh = pos.clone();
         fresh.history = crate::engine::History::new();
+        // The start's bounds, and what coming back to it is worth to south, whoever moves there.
+        let start = match start {
+            Some(s) => {
+                let back =
+                    super::repetition_worth(self.game, s, Player::South).expect("the databases serve only rules that end a repetition");
+                Some((self.game.hash(s), self.south_bounds(s), back))
+            }
+            None => None,
+        };
         for t in (lo + 1..=hi).rev() {
             self.line.clear();
             self.line_key = 0;
-            if self.reaches(&fresh, t)? {
+            if let Some((key, (start_lo, start_hi), back)) = start {
+                self.line.insert(key);
+                self.line_key = mix(key);
+                // The cuts stand on every position of the line lying between the bounds. The
+                // start need not; a way of play the cut relies on may pass it only where coming
+                // back to it keeps the cut's answer.
+                self.cuts = (start_lo < t || back.0 >= t, start_hi >= t || back.1 < t);
+            }
+            let r = self.reaches(&fresh, t);
+            self.cuts = (true, true);
+            if r? {
                 return Ok(t);
             }
         }
@@ -155,10 +151,7 @@ impl<'a> Resolver<'a> {
             .bounds_of(&pos.board.cells[..pits], pos.board.cells[pits], pos.to_move)
             .expect("a position of the databases");
         let now = margin(self.game, pos, pos.to_move);
-        match pos.to_move {
-            Player::South => (now + lo, now + hi),
-            Player::North => (-(now + hi), -(now + lo)),
-        }
+        super::for_mover((now + lo, now + hi), pos.to_move == Player::South)
     }
 
     /// Whether south ends at least `t` ahead from `pos` (its history cleared: the search keeps
