@@ -726,6 +726,13 @@ pub fn solve_start(
             .map_err(|e| gave_up("from the start", (now + lo, now + hi), e))?;
         south((s, s)).0 - now
     };
+    let block = 2 * db.ranker.count(on_board);
+    if block >= 1 << 24 {
+        // Minutes on the largest boards, without a bar.
+        eprintln!(
+            "note: valuing the opening moves: the start's {block} positions with as many seeds are valued again with the start on the line"
+        );
+    }
     let after = db.after_start(game, start).map_err(|e| Refusal::Rules(e.to_string()))?;
     let word = |m: i64| match m.cmp(&0) {
         std::cmp::Ordering::Greater => Value::Win,

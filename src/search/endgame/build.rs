@@ -303,7 +303,12 @@ impl Plan<'_> {
             let mut cells = vec![0u32; pits];
             let mut bars = vec![0usize; pits - 1];
             self.eg.ranker.bars(self.n, from % count, &mut bars);
-            let stores = u128::from(self.south) << (8 * pits) | u128::from(self.north) << (8 * (pits + 1));
+            // Packed only in fast form, which holds every cell in a 128-bit number.
+            let stores = if self.fast.is_some() {
+                u128::from(self.south) << (8 * pits) | u128::from(self.north) << (8 * (pits + 1))
+            } else {
+                0
+            };
             for i in from..to {
                 if i == count {
                     // North's half starts again from the first placement.
