@@ -11,8 +11,10 @@
 //! (`Game::fast_relay_playout`): a move is its laps, each ended as `Game::sow` ends them (the first
 //! capture rule that holds, which may end the move, give another, or take seeds to sow on at once,
 //! then the relay rule), and a move whose laps would go past the relay limit is not legal. As in
-//! the general engine, its legal moves are found by playing every filled pit's move; the board
-//! each leaves is kept, and the move drawn is read from them.
+//! the general engine does, a move is drawn among the candidates (the filled pits no `forbid` rule
+//! closes) and sown, and a candidate whose sowing is not legal is dropped and another drawn
+//! (`engine::draw_among`): only the moves drawn are sown, and whether the player to move has a
+//! legal move at all is learnt by drawing the next move ahead of time.
 
 use rand::Rng;
 
@@ -40,9 +42,6 @@ fn lane(b: u128, c: usize) -> u32 {
 fn filled_bits(b: u128) -> u64 {
     b.filled()
 }
-
-/// Boards a relay game keeps of its legal moves, by pit (a player has at most 31).
-const SOWN: usize = 32;
 
 /// Laps of a move before the fast form looks for one that goes round for ever.
 const WATCH_FROM: u32 = 16;
@@ -341,35 +340,53 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         }
     }
 
-    /// The legal moves of `to_move` in a relay game (bit `k - 1` for pit `k`), as `Game::legal_with`
-    /// finds them, by playing each filled pit's move: those whose sowing ends within the relay limit
-    /// and, when the opponent must be fed, that feed them. The board each leaves is put in `sown` and
-    /// whether it gives another move in `again` (bit `k - 1`), so that the move drawn is not played
-    /// twice.
+    /// The candidates of `to_move`'s moves in a relay game (bit `k - 1` for pit `k`), as
+    /// `Game::candidates` finds them: the filled pits no `forbid` rule closes. Whether one is legal is
+    /// known only once it is sown ([`FastForm::try_move`]).
     #[inline(always)]
-    fn legal_sown(&self, rt: &FastRelay<B, L>, b: B, filled: u64, to_move: Player, sown: &mut [B; SOWN], again: &mut u64) -> u64 {
-        let row = (1u64 << self.side) - 1;
+    fn candidates(&self, b: B, filled: u64, to_move: Player) -> u64 {
         let base = to_move.index() * self.side;
-        let mut left = filled >> base & row;
+        let mut own = filled >> base & ((1u64 << self.side) - 1);
         if !self.forbids.is_empty() {
-            left &= !(self.forbidden(b, to_move) >> base);
+            own &= !(self.forbidden(b, to_move) >> base);
         }
+        own
+    }
+
+    /// The move of a relay game from `to_move`'s pit `i + 1`, a candidate, if it is legal (its sowing
+    /// ends within the relay limit and, when the opponent must be fed, feeds them): the board after
+    /// and whether the mover moves again.
+    #[inline(always)]
+    fn try_move(&self, rt: &FastRelay<B, L>, b: B, i: usize, to_move: Player) -> Option<(B, bool)> {
         let other = self.row_lanes[to_move.other().index()];
         let starving = self.must_feed && (b & other).is_zero();
-        let (mut moves, mut another) = (0, 0);
+        self.play_relay(rt, b, to_move.index() * self.side + i, to_move)
+            .filter(|&(after, _)| !starving || !(after & other).is_zero())
+    }
+
+    /// A move of a relay game drawn among the `candidates` as `Game::random_playout` draws it
+    /// ([`super::draw_among`]): only the moves drawn are sown.
+    #[inline(always)]
+    fn draw_move(&self, rt: &FastRelay<B, L>, rng: &mut impl Rng, b: B, candidates: u64, to_move: Player) -> Option<(B, bool)> {
+        let mut found = None;
+        super::draw_among(rng, candidates, |i| {
+            found = self.try_move(rt, b, i, to_move);
+            found.is_some()
+        })?;
+        found
+    }
+
+    /// Has `to_move` a legal move among the `candidates` of a relay game?
+    #[inline(never)]
+    fn has_move(&self, rt: &FastRelay<B, L>, b: B, candidates: u64, to_move: Player) -> bool {
+        let mut left = candidates;
         while left != 0 {
-            let i = left.trailing_zeros() as usize;
-            left &= left - 1;
-            if let Some((after, more)) = self.play_relay(rt, b, base + i, to_move)
-                && (!starving || !(after & other).is_zero())
-            {
-                moves |= 1 << i;
-                another |= u64::from(more) << i;
-                sown[i & (SOWN - 1)] = after;
+            if self.try_move(rt, b, left.trailing_zeros() as usize, to_move).is_some() {
+                return true;
             }
+            left &= left - 1;
         }
-        *again = another;
-        moves
+        false
     }
 
     /// The legal moves of `to_move` (bit `k - 1` for pit `k`) on `b`, whose filled cells are
@@ -476,7 +493,7 @@ impl Game {
     pub(crate) fn fast_playout_any(
         &self,
         pos: &mut Position,
-        rng: &mut impl Rng,
+        rng: &mut (impl Rng + Clone),
         plies: &mut u32,
         max_plies: u32,
         hints: Hints,
@@ -495,7 +512,7 @@ impl Game {
         &self,
         ff: &FastForm<B, L>,
         pos: &mut Position,
-        rng: &mut impl Rng,
+        rng: &mut (impl Rng + Clone),
         plies: &mut u32,
         max_plies: u32,
         hints: Hints,
@@ -527,7 +544,7 @@ impl Game {
         &self,
         ff: &FastForm<B, L>,
         pos: &mut Position,
-        rng: &mut impl Rng,
+        rng: &mut (impl Rng + Clone),
         plies: &mut u32,
         max_plies: u32,
         hints: Hints,
@@ -541,8 +558,8 @@ impl Game {
 
     /// The playout loop of a game that keeps a history of positions (`REPEATS`), has end rules
     /// testing whether rows are empty (`ROWS`), end rules reading only the stores (`STORES`), and
-    /// moves that relay (`RELAY`: every legal move is played to find the legal ones, and the one
-    /// drawn is then read from them). `ROWS` and `STORES` may be set for a relay game without such
+    /// moves that relay (`RELAY`: a move is drawn among the candidates and only the moves drawn are
+    /// sown, [`FastForm::draw_move`]). `ROWS` and `STORES` may be set for a relay game without such
     /// rules: the row table then answers that no rule holds, and the store table, being empty, is not
     /// read.
     #[inline(always)]
@@ -550,7 +567,7 @@ impl Game {
         &self,
         ff: &FastForm<B, L>,
         pos: &mut Position,
-        rng: &mut impl Rng,
+        rng: &mut (impl Rng + Clone),
         plies: &mut u32,
         max_plies: u32,
         hints: Hints,
@@ -571,11 +588,11 @@ impl Game {
             seen.keys.reserve(256);
             seen.start(std::mem::take(&mut pos.history), at.key());
         }
-        // With `RELAY`, the board each legal move leaves (by pit), and which give another move.
-        let mut sown = [B::ZERO; SOWN];
-        let mut again = 0u64;
+        // With `RELAY`, `moves` holds the candidates, and `drawn` the move drawn ahead of time to
+        // learn that the player to move has one.
+        let mut drawn = None;
         let mut moves = if RELAY {
-            ff.legal_sown(ff.relay_tables(), at.board, at.board.filled(), at.to_move, &mut sown, &mut again)
+            ff.candidates(at.board, at.board.filled(), at.to_move)
         } else {
             ff.legal(at.board, at.board.filled(), at.to_move)
         };
@@ -588,31 +605,37 @@ impl Game {
             // The draw of `Game::random_playout`, with the `i`-th move read from a table (a player
             // with more than seven pits: from the set's bits).
             let mover = at.to_move;
-            let origin = if L <= LANES {
-                let listed = ff.nth[mover.index()][moves as usize & 127];
-                let i = super::draw(rng, (listed >> 56).max(1) as usize);
-                if moves == 0 {
-                    break Handed::Stopped;
-                }
-                (listed >> (8 * (i & 7)) & 0xFF) as usize
-            } else {
-                let i = super::draw(rng, (moves.count_ones() as usize).max(1));
-                if moves == 0 {
-                    break Handed::Stopped;
-                }
-                let mut left = moves;
-                for _ in 0..i {
-                    left &= left - 1;
-                }
-                mover.index() * ff.side + left.trailing_zeros() as usize
-            };
-            played += 1;
             let before = at.board;
             let first_move = at.ply == 0;
             let (board, another) = if RELAY {
-                let i = (origin - mover.index() * ff.side) & (SOWN - 1);
-                (sown[i], again >> i & 1 != 0)
+                let drawn = drawn
+                    .take()
+                    .or_else(|| ff.draw_move(ff.relay_tables(), rng, at.board, moves, mover));
+                let Some(drawn) = drawn else {
+                    break Handed::Stopped;
+                };
+                played += 1;
+                drawn
             } else {
+                let origin = if L <= LANES {
+                    let listed = ff.nth[mover.index()][moves as usize & 127];
+                    let i = super::draw(rng, (listed >> 56).max(1) as usize);
+                    if moves == 0 {
+                        break Handed::Stopped;
+                    }
+                    (listed >> (8 * (i & 7)) & 0xFF) as usize
+                } else {
+                    let i = super::draw(rng, (moves.count_ones() as usize).max(1));
+                    if moves == 0 {
+                        break Handed::Stopped;
+                    }
+                    let mut left = moves;
+                    for _ in 0..i {
+                        left &= left - 1;
+                    }
+                    mover.index() * ff.side + left.trailing_zeros() as usize
+                };
+                played += 1;
                 ff.play(at.board, origin, mover)
             };
             at.board = board;
@@ -636,7 +659,7 @@ impl Game {
             // next move needs them).
             let filled = at.board.filled();
             let next = if RELAY {
-                ff.legal_sown(ff.relay_tables(), at.board, filled, at.to_move, &mut sown, &mut again)
+                ff.candidates(at.board, filled, at.to_move)
             } else {
                 ff.legal(at.board, filled, at.to_move)
             };
@@ -652,6 +675,23 @@ impl Game {
             }
             if ff.tested != 0 {
                 holding |= self.tested_ends(ff, &at, mover);
+            }
+            if RELAY && next != 0 && kinds.no_moves.trailing_zeros() < holding.trailing_zeros() {
+                // Whether the player to move has a legal move decides the end. When the game would
+                // go on, the next move is drawn now, on a copy of the generator kept only if there is
+                // one (so the numbers drawn are those of the general engine, which knows the legal
+                // moves first); else the candidates are tried in turn.
+                if holding == 0 && played < max_plies {
+                    let mut ahead = rng.clone();
+                    drawn = ff.draw_move(ff.relay_tables(), &mut ahead, at.board, next, at.to_move);
+                    if drawn.is_some() {
+                        *rng = ahead;
+                    } else {
+                        holding |= kinds.no_moves;
+                    }
+                } else if !ff.has_move(ff.relay_tables(), at.board, next, at.to_move) {
+                    holding |= kinds.no_moves;
+                }
             }
             let ending = (holding != 0).then(|| holding.trailing_zeros() as usize);
             if let Some(rule) = ending {

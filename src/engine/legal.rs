@@ -121,6 +121,39 @@ impl Game {
         self.legal_set(pos).iter().collect()
     }
 
+    /// The moves a random playout draws among ([`Game::random_playout`]): the legal moves, and in a
+    /// game whose moves must be sown to be judged, every move that passes the tests before its sowing
+    /// besides (in order, as move numbers).
+    pub fn playout_candidates(&self, pos: &Position) -> Vec<usize> {
+        if pos.over || self.uses_choose {
+            return self.legal_moves(pos);
+        }
+        let rules = self.move_rules(pos, Hints::default());
+        let legal = self.legal_with(pos, rules);
+        if !rules.sow_always {
+            return legal.iter().collect();
+        }
+        Moves::from_bits(self.candidates(pos, rules).bits() | legal.bits()).iter().collect()
+    }
+
+    /// The moves of a position that is not over that pass every test before their sowing (a move
+    /// whose sowing may stop at a closed pit is still sown): a set holding its legal moves, but for
+    /// the pass.
+    pub(crate) fn candidates(&self, pos: &Position, rules: MoveRules) -> Moves {
+        let before = MoveRules {
+            sow_always: false,
+            must_feed: false,
+            ..rules
+        };
+        let mut moves = Moves::NONE;
+        for k in 1..=self.move_count() {
+            if self.probe(pos, before, k, None, None).is_ok() {
+                moves.insert(k);
+            }
+        }
+        moves
+    }
+
     /// The number of the move `pass` (in a game with `pass when COND`): the one after every pit's
     /// moves, both ways.
     #[inline]

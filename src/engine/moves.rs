@@ -24,23 +24,9 @@ impl Moves {
         (1..=64).contains(&k) && self.0 & (1 << (k - 1)) != 0
     }
 
-    /// How many moves.
-    pub fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
     /// No move at all?
     pub fn is_empty(self) -> bool {
         self.0 == 0
-    }
-
-    /// The `i`-th move (0-based) in increasing order, if there are that many.
-    pub fn nth(self, i: usize) -> Option<usize> {
-        let mut bits = self.0;
-        for _ in 0..i {
-            bits &= bits.wrapping_sub(1);
-        }
-        (bits != 0).then(|| bits.trailing_zeros() as usize + 1)
     }
 
     /// The pit numbers, smallest first.

@@ -21,6 +21,32 @@ pub fn draw(rng: &mut impl RngCore, n: usize) -> usize {
     ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize
 }
 
+/// A move drawn uniformly among the legal ones from `candidates` (bit `k - 1` for move `k`), a set
+/// that holds every legal move and may hold others: a candidate drawn that `legal` refuses is dropped
+/// and another drawn, which is a uniform draw among the legal moves that decides the legality of
+/// none but the moves drawn (a move that must be sown to be judged, such as a relay that may never
+/// end, is sown only when drawn). Returns the move's bit; `None`, after one more number drawn, when
+/// no candidate is left. With `candidates` the legal moves, it is one [`draw`], as before.
+#[inline(always)]
+pub fn draw_among(rng: &mut impl RngCore, mut candidates: u64, mut legal: impl FnMut(usize) -> bool) -> Option<usize> {
+    loop {
+        let mut i = draw(rng, (candidates.count_ones() as usize).max(1));
+        if candidates == 0 {
+            return None;
+        }
+        let mut left = candidates;
+        while i > 0 {
+            left &= left - 1;
+            i -= 1;
+        }
+        let bit = left.trailing_zeros() as usize;
+        if legal(bit) {
+            return Some(bit);
+        }
+        candidates &= !(1 << bit);
+    }
+}
+
 /// What one random playout did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Playout {
@@ -104,8 +130,11 @@ impl Game {
     /// Plays uniformly random legal moves from `pos` until the game is over or `max_plies` moves have
     /// been played (a game may otherwise go on forever), leaving the final position in `pos`. Each
     /// move is `moves[(rng.next_u32() as u64 * moves.len() as u64 >> 32) as usize]` of the legal
-    /// moves as [`Game::legal_moves`] lists them, so a program can replay a playout move by move.
-    pub fn random_playout(&self, pos: &mut Position, rng: &mut impl Rng, max_plies: u32) -> Playout {
+    /// moves as [`Game::legal_moves`] lists them, so a program can replay a playout move by move;
+    /// but in a game whose moves must be sown to be judged (relays, seeds taken and sown again), the
+    /// draw is among [`Game::playout_candidates`], a candidate that is not legal dropped and another
+    /// drawn ([`draw_among`]). The generator is cloned to look ahead for a move without drawing it.
+    pub fn random_playout(&self, pos: &mut Position, rng: &mut (impl Rng + Clone), max_plies: u32) -> Playout {
         let mut plies = 0;
         if self.uses_choose {
             // Moves with choices on the way are listed one by one (a bit set has no room for them).
@@ -141,7 +170,14 @@ impl Game {
                     (self.legal_with(pos, rules), rules)
                 }
             };
-            let Some(k) = moves.nth(draw(rng, moves.len().max(1))) else {
+            // A game whose moves must be sown to be judged draws among the moves that pass the tests
+            // before the sowing, as its fast form does (which sows only the move drawn).
+            let candidates = if rules.sow_always {
+                self.candidates(pos, rules).bits() | moves.bits()
+            } else {
+                moves.bits()
+            };
+            let Some(k) = draw_among(rng, candidates, |bit| moves.contains(bit + 1)).map(|bit| bit + 1) else {
                 break;
             };
             known = self.play(pos, k, rules, hints, &mut Silent);
