@@ -176,6 +176,14 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     pub skip_at: [[u8; L]; L],
     /// Per origin, one seed in its lane.
     pub unit: [B; L],
+    /// Per mover, the block of 16 lanes ([`Lanes::block`]) that holds every cell of their track,
+    /// when one does (0xFF when none): a lap then adds to that block alone, one 16-byte addition
+    /// from a table a sixteenth the size of `partial` (`play_relay_home` in the engine). A game
+    /// whose track is each player's own pits (`track own`) and whose players' pits fill blocks of
+    /// their own has one.
+    pub home: [u8; 2],
+    /// Per mover and start cell's place in the home block, `partial`'s entry in that block.
+    pub home_partial: Box<[[[u128; PLACES]; 16]; 2]>,
 }
 
 /// A capture rule in fast form.
@@ -599,6 +607,8 @@ fn relay<B: Lanes, const L: usize>(game: &Game, ff: &FastForm<B, L>, phase: &cra
         last: [[[0; PLACES]; L]; 2],
         skip_at: [[0xFF; L]; L],
         unit: std::array::from_fn(|c| B::at(c, 1)),
+        home: [0xFF; 2],
+        home_partial: Box::new([[[0; PLACES]; 16]; 2]),
     });
     for p in Player::BOTH {
         let m = p.index();
@@ -621,6 +631,16 @@ fn relay<B: Lanes, const L: usize>(game: &Game, ff: &FastForm<B, L>, phase: &cra
             if sow.skip_origin && start < ff.pits && game.side_codes[start] == m as u8 {
                 // A lap from the origin itself (the first) never reaches it again within a round.
                 relay.skip_at[start][start] = track.cells.len() as u8;
+            }
+        }
+        let block = track.cells.first().map_or(0, |&c| c as usize / 16);
+        if track.cells.iter().all(|&c| c as usize / 16 == block) {
+            relay.home[m] = block as u8;
+            for &start in &track.cells {
+                let start = start as usize;
+                for r in 0..PLACES {
+                    relay.home_partial[m][start % 16][r] = relay.partial[m][start][r].block(block);
+                }
             }
         }
     }

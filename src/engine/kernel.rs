@@ -340,6 +340,94 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         }
     }
 
+    /// [`FastForm::lap_from`] within the mover's home block `k` (`FastRelay::home`): the seeds it
+    /// adds to that block, and the cell of the last.
+    #[inline(always)]
+    fn lap_home(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, m: usize, k: usize) -> (u128, usize) {
+        let (start, origin) = (start & (L - 1), origin & (L - 1));
+        let lap = self.lap[origin] as usize;
+        let (rounds, rest) = if n <= lap { (0, n) } else { ((n - 1) / lap, (n - 1) % lap + 1) };
+        let over = rest >= usize::from(rt.skip_at[origin][start]);
+        let at = (rest + usize::from(over)) & (PLACES - 1);
+        let mut add = rt.home_partial[m & 1][start & 15][at];
+        if over {
+            add -= 1 << (8 * (origin & 15));
+        }
+        if rounds > 0 {
+            add += self.round[origin].block(k) * rounds as u128;
+        }
+        (add, rt.last[m & 1][start][at] as usize)
+    }
+
+    /// [`FastForm::play_relay`] for a mover whose track lies in one block `k` of the board
+    /// (`FastRelay::home`): the laps add to that block alone, held in a register apart (`me`), and
+    /// the whole board is brought up to date only where a rule or the cycle finding reads it. The
+    /// same laps, rules and results.
+    #[inline(always)]
+    fn play_relay_home(&self, rt: &FastRelay<B, L>, b: B, origin: usize, mover: Player, k: usize) -> Option<(B, bool)> {
+        let m = mover.index() & 1;
+        let mut b = b;
+        let keep = |c: usize| !(0xFFu128 << (8 * (c & 15)));
+        let mut me = b.block(k);
+        let (add, mut last) = self.lap_home(rt, origin, lane(me, origin & 15) as usize, origin, m, k);
+        me = (me & keep(origin)) + add;
+        let mut laps = 1;
+        // As in `play_relay`; `b`'s home block is out of date while `me` holds it.
+        let (mut kept, mut since, mut power) = ((B::ZERO, usize::MAX), 0u32, 1u32);
+        loop {
+            let at = last & (L - 1);
+            let mut n = lane(me, at & 15);
+            let mut hand = 0;
+            if rt.go[m][at] >> n.min(63) & 1 == 0 {
+                if rt.stop[m][at] >> n.min(63) & 1 != 0 {
+                    return Some((b.with_block(k, me), false));
+                }
+                b = b.with_block(k, me);
+                if self.capture_at[m][at] >> n.min(63) & 1 != 0
+                    && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
+                {
+                    if !rule.takes.is_empty() {
+                        hand = self.fire(rule, &mut b, last, mover);
+                        n = b.lane(last);
+                    }
+                    if hand == 0 && rule.then == Then::AnotherMove {
+                        return Some((b, true));
+                    }
+                    if hand == 0 && rule.then == Then::End {
+                        return Some((b, false));
+                    }
+                }
+                if hand == 0 && !self.holds(&rt.when, b, last, mover) {
+                    return Some((b, false));
+                }
+                me = b.block(k);
+            }
+            laps += 1;
+            if laps > rt.limit {
+                return None;
+            }
+            if laps > WATCH_FROM {
+                let whole = b.with_block(k, me);
+                if kept == (whole, last) {
+                    return None;
+                }
+                since += 1;
+                if since >= power {
+                    kept = (whole, last);
+                    power *= 2;
+                    since = 0;
+                }
+            }
+            let (add, end) = if hand > 0 {
+                self.lap_home(rt, last, hand as usize, origin, m, k)
+            } else {
+                me &= keep(last);
+                self.lap_home(rt, last, n as usize, origin, m, k)
+            };
+            (me, last) = (me + add, end);
+        }
+    }
+
     /// The candidates of `to_move`'s moves in a relay game (bit `k - 1` for pit `k`), as
     /// `Game::candidates` finds them: the filled pits no `forbid` rule closes. Whether one is legal is
     /// known only once it is sown ([`FastForm::try_move`]).
@@ -360,8 +448,12 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     fn try_move(&self, rt: &FastRelay<B, L>, b: B, i: usize, to_move: Player) -> Option<(B, bool)> {
         let other = self.row_lanes[to_move.other().index()];
         let starving = self.must_feed && (b & other).is_zero();
-        self.play_relay(rt, b, to_move.index() * self.side + i, to_move)
-            .filter(|&(after, _)| !starving || !(after & other).is_zero())
+        let origin = to_move.index() * self.side + i;
+        match rt.home[to_move.index() & 1] {
+            0xFF => self.play_relay(rt, b, origin, to_move),
+            k => self.play_relay_home(rt, b, origin, to_move, usize::from(k)),
+        }
+        .filter(|&(after, _)| !starving || !(after & other).is_zero())
     }
 
     /// A move of a relay game drawn among the `candidates` as `Game::random_playout` draws it
