@@ -177,10 +177,11 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     /// Per origin, one seed in its lane.
     pub unit: [B; L],
     /// Per mover, the block of 16 lanes ([`Lanes::block`]) that holds every cell of their track,
-    /// when one does (0xFF when none): a lap then adds to that block alone, one 16-byte addition
-    /// from a table a sixteenth the size of `partial` (`play_relay_home` in the engine). A game
-    /// whose track is each player's own pits (`track own`) and whose players' pits fill blocks of
-    /// their own has one.
+    /// when one does and the rules read no other cell of it (`apart`; else 0xFF): a lap then adds
+    /// to that block alone, held apart from the board for the whole move, one 16-byte addition from
+    /// a table a sixteenth the size of `partial` (`play_relay_home` in the engine). A game whose
+    /// track is each player's own pits (`track own`), whose players' pits fill blocks of their
+    /// own, and whose captures take from the other player has one.
     pub home: [u8; 2],
     /// Per mover and start cell's place in the home block, `partial`'s entry in that block.
     pub home_partial: Box<[[[u128; PLACES]; 16]; 2]>,
@@ -479,6 +480,22 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
     if ff.captures.iter().any(|c| c.sows_again) != sows_again(phase) {
         return None;
     }
+    if let Some(relay) = ff.relay.as_mut() {
+        for m in 0..2 {
+            if relay.home[m] != 0xFF
+                && !apart(
+                    &ff.captures,
+                    &ff.across,
+                    ff.on_track[m],
+                    ff.pits + m,
+                    ff.row_cells[1 - m],
+                    relay.home[m],
+                )
+            {
+                relay.home[m] = 0xFF;
+            }
+        }
+    }
     for (i, rule) in game.ends.iter().enumerate() {
         ff.ends.push(match rule.test {
             EndTest::Repeated => FastEnd::Repeated,
@@ -645,6 +662,23 @@ fn relay<B: Lanes, const L: usize>(game: &Game, ff: &FastForm<B, L>, phase: &cra
         }
     }
     Some(relay)
+}
+
+/// Do the rules read and change no cell of the home block `home` of a mover but the cell a lap
+/// ends in, whichever cell of their track (`on_track`) it is: the pit across and the pits taken lie
+/// outside it, no series walks, and seeds taken go to the hand or to a store (`store`, the mover's)
+/// and from an opponent's row (`row`, read by a grand slam) outside it. The engine then keeps the
+/// home block apart from the board for a whole move.
+fn apart<const L: usize>(captures: &[FastCapture<L>], across: &[u8; L], on_track: u64, store: usize, row: u64, home: u8) -> bool {
+    let outside = |c: u8| c == 0xFF || c / 16 != home;
+    let to_store = captures.iter().any(|r| !r.sows_again && !r.takes.is_empty());
+    let row_outside = (0..64).all(|c| row >> c & 1 == 0 || outside(c as u8));
+    (0..L).filter(|&c| on_track >> c & 1 != 0).all(|c| {
+        outside(across[c])
+            && captures
+                .iter()
+                .all(|r| r.series.is_none() && r.takes.iter().all(|map| outside(map[c])))
+    }) && (!to_store || (outside(store as u8) && row_outside))
 }
 
 /// A capture rule in fast form, if it has the shape.

@@ -43,6 +43,29 @@ fn filled_bits(b: u128) -> u64 {
     b.filled()
 }
 
+/// Per lane of a block, one seed in it and every lane but it ([`FastForm::play_relay_home`]): a
+/// 128-bit shift by a variable amount takes a dozen instructions.
+const UNIT: [u128; 16] = {
+    let mut t = [0; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = 1 << (8 * i);
+        i += 1;
+    }
+    t
+};
+
+/// See [`UNIT`].
+const KEEP: [u128; 16] = {
+    let mut t = [0; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = !(0xFF << (8 * i));
+        i += 1;
+    }
+    t
+};
+
 /// Laps of a move before the fast form looks for one that goes round for ever.
 const WATCH_FROM: u32 = 16;
 
@@ -351,7 +374,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         let at = (rest + usize::from(over)) & (PLACES - 1);
         let mut add = rt.home_partial[m & 1][start & 15][at];
         if over {
-            add -= 1 << (8 * (origin & 15));
+            add -= UNIT[origin & 15];
         }
         if rounds > 0 {
             add += self.round[origin].block(k) * rounds as u128;
@@ -359,48 +382,57 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         (add, rt.last[m & 1][start][at] as usize)
     }
 
-    /// [`FastForm::play_relay`] for a mover whose track lies in one block `k` of the board
-    /// (`FastRelay::home`): the laps add to that block alone, held in a register apart (`me`), and
-    /// the whole board is brought up to date only where a rule or the cycle finding reads it. The
-    /// same laps, rules and results.
+    /// Does the condition hold of cell `c`, which holds `n` seeds, on `b` (whose lane `c` may be out
+    /// of date, but not the lane across) when `mover` moves?
+    #[inline(always)]
+    fn holds_with(&self, cond: &CellCond, b: B, c: usize, n: u32, mover: Player) -> bool {
+        let c = c & (L - 1);
+        let across = match self.across[c] {
+            0xFF => 0,
+            a => b.lane(a as usize),
+        };
+        cond.at[mover.index()] >> c & 1 != 0 && has_count(&cond.count, n) && has_count(&cond.across, across)
+    }
+
+    /// [`FastForm::play_relay`] for a mover whose track lies in one block `k` of the board, which
+    /// the rules read only at the end of a lap (`FastRelay::home`): the laps add to that block
+    /// alone, held in a register apart (`me`) for the whole move, while the rules read and change
+    /// the rest of the board (`b`, whose block `k` is out of date). The same laps, rules and results.
     #[inline(always)]
     fn play_relay_home(&self, rt: &FastRelay<B, L>, b: B, origin: usize, mover: Player, k: usize) -> Option<(B, bool)> {
         let m = mover.index() & 1;
         let mut b = b;
-        let keep = |c: usize| !(0xFFu128 << (8 * (c & 15)));
         let mut me = b.block(k);
         let (add, mut last) = self.lap_home(rt, origin, lane(me, origin & 15) as usize, origin, m, k);
-        me = (me & keep(origin)) + add;
+        me = (me & KEEP[origin & 15]) + add;
         let mut laps = 1;
-        // As in `play_relay`; `b`'s home block is out of date while `me` holds it.
+        // As in `play_relay`.
         let (mut kept, mut since, mut power) = ((B::ZERO, usize::MAX), 0u32, 1u32);
         loop {
             let at = last & (L - 1);
-            let mut n = lane(me, at & 15);
+            let n = lane(me, at & 15);
             let mut hand = 0;
             if rt.go[m][at] >> n.min(63) & 1 == 0 {
                 if rt.stop[m][at] >> n.min(63) & 1 != 0 {
                     return Some((b.with_block(k, me), false));
                 }
-                b = b.with_block(k, me);
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
-                    && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
+                    && let Some(rule) = self.captures.iter().find(|r| self.holds_with(&r.when, b, last, n, mover))
                 {
                     if !rule.takes.is_empty() {
+                        // Outside the home block: `me` and the count in `last` stay as they are.
                         hand = self.fire(rule, &mut b, last, mover);
-                        n = b.lane(last);
                     }
                     if hand == 0 && rule.then == Then::AnotherMove {
-                        return Some((b, true));
+                        return Some((b.with_block(k, me), true));
                     }
                     if hand == 0 && rule.then == Then::End {
-                        return Some((b, false));
+                        return Some((b.with_block(k, me), false));
                     }
                 }
-                if hand == 0 && !self.holds(&rt.when, b, last, mover) {
-                    return Some((b, false));
+                if hand == 0 && !self.holds_with(&rt.when, b, last, n, mover) {
+                    return Some((b.with_block(k, me), false));
                 }
-                me = b.block(k);
             }
             laps += 1;
             if laps > rt.limit {
@@ -421,7 +453,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             let (add, end) = if hand > 0 {
                 self.lap_home(rt, last, hand as usize, origin, m, k)
             } else {
-                me &= keep(last);
+                me &= KEEP[at & 15];
                 self.lap_home(rt, last, n as usize, origin, m, k)
             };
             (me, last) = (me + add, end);
@@ -629,8 +661,9 @@ impl Game {
 
     /// [`Game::fast_playout`] for a game whose moves relay, in a function of its own: in line, its
     /// loops cost the other games' loops a few instructions a move (the compiler's registers moved
-    /// about; callgrind, Oware). Two loops only, with a history or without: a relay game's moves cost
-    /// more than the end rules' work that a loop of their own would leave out.
+    /// about; callgrind, Oware). Four loops only, with a history or without, with row rules or
+    /// without (a row rule's table look-up was 1% of a Hus move): a relay game's moves cost more than
+    /// the rest of the end rules' work that a loop of their own would leave out.
     #[inline(never)]
     fn fast_relay_playout<B: Board, const L: usize>(
         &self,
@@ -641,10 +674,11 @@ impl Game {
         max_plies: u32,
         hints: Hints,
     ) -> Handed {
-        if self.uses_repeated {
-            self.fast_loop::<B, L, true, true, true, true>(ff, pos, rng, plies, max_plies, hints)
-        } else {
-            self.fast_loop::<B, L, false, true, true, true>(ff, pos, rng, plies, max_plies, hints)
+        match (self.uses_repeated, ff.row_rules != 0) {
+            (true, true) => self.fast_loop::<B, L, true, true, true, true>(ff, pos, rng, plies, max_plies, hints),
+            (true, false) => self.fast_loop::<B, L, true, false, true, true>(ff, pos, rng, plies, max_plies, hints),
+            (false, true) => self.fast_loop::<B, L, false, true, true, true>(ff, pos, rng, plies, max_plies, hints),
+            (false, false) => self.fast_loop::<B, L, false, false, true, true>(ff, pos, rng, plies, max_plies, hints),
         }
     }
 
