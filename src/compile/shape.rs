@@ -845,3 +845,45 @@ fn cell_test(t: &Test, reg: Reg) -> Option<CellTest> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The home blocks of an invented relay game on a wide board.
+    fn homes(text: &str) -> [u8; 2] {
+        let loaded = crate::load_text(std::path::Path::new("invented.sow"), text, &[]);
+        let game = loaded.ok().expect("the invented game checks").game;
+        match game.fast.as_deref() {
+            Some(Fast::Wide(ff)) => ff.relay.as_ref().expect("a relay game").home,
+            _ => panic!("no wide fast form:\n{text}"),
+        }
+    }
+
+    /// A mover's track is kept apart as one block exactly when it lies in one block of 16 cells and
+    /// the rules read and change no other cell of that block.
+    #[test]
+    fn own_tracks_in_blocks_of_their_own_are_kept_apart() {
+        let game = |board: &str, take: &str| {
+            format!(
+                r#"game "g" board {{ {board} seeds 2 stores captures }} first south
+                   sow {{ direction ccw track own relay when last.before > 0 }}
+                   capture "pull" {{ when last.before > 1 and opposite(last).count > 0  take {take}  sow taken }}
+                   end "stuck" when no_moves loser to_move"#
+            )
+        };
+        // Sixteen pits a player, in cells 0..15 and 16..31: taken across, from the other block.
+        assert_eq!(homes(&game("rows 2 pits 8", "opposite(last)")), [0, 1]);
+        assert_eq!(homes(&game("pits 16", "opposite(last)")), [0, 1]);
+        // A capture of the mover's own pit behind the one across (two rows): in the mover's block.
+        assert_eq!(homes(&game("rows 2 pits 8", "behind(last)")), [0xFF, 0xFF]);
+        // Ten pits a player: south's in block 0 with north's first six (the pits across), north's
+        // across two blocks.
+        assert_eq!(homes(&game("rows 2 pits 5", "opposite(last)")), [0xFF, 0xFF]);
+        let hus = crate::load_game(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/hus.sow"), &[]);
+        match hus.ok().expect("hus loads").game.fast.as_deref() {
+            Some(Fast::Wide(ff)) => assert_eq!(ff.relay.as_ref().expect("relays").home, [0, 1]),
+            _ => panic!("Hus has a wide fast form"),
+        }
+    }
+}
