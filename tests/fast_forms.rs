@@ -499,5 +499,8 @@ fn a_random_playout_draws_again_when_the_candidate_drawn_is_not_legal() {
             assert_eq!(rng.next_u32(), next, "seed {seed}: {drawn} numbers drawn");
         }
     }
-    assert!(numbers_drawn[1] > 0 && numbers_drawn[2] > 0 && numbers_drawn[3] > 0, "{numbers_drawn:?}");
+    assert!(
+        numbers_drawn[1] > 0 && numbers_drawn[2] > 0 && numbers_drawn[3] > 0,
+        "{numbers_drawn:?}"
+    );
 }

@@ -71,6 +71,9 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub row_lanes: [B; 2],
     /// Per player, the cells of their pits (bit `c` for cell `c`).
     pub row_cells: [u64; 2],
+    /// Per player, the block of 16 lanes ([`Lanes::block`]) that holds all their pits, if one does
+    /// (else 0xFF): their filled pits are then read from that block alone.
+    pub row_block: [u8; 2],
     /// 0xFF on the lanes of the stores.
     pub store_lanes: B,
     /// Per origin cell: every lane but the origin's.
@@ -369,6 +372,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         total: game.total,
         row_lanes: [B::ZERO; 2],
         row_cells: [0; 2],
+        row_block: [0xFF; 2],
         store_lanes: B::spread(0b11 << pits),
         keep: [B::ZERO; L],
         partial: boxed(|| [B::ZERO; PLACES]),
@@ -422,6 +426,12 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         for c in game.row(p) {
             ff.row_lanes[p.index()] = ff.row_lanes[p.index()] | B::spread(1 << c);
             ff.row_cells[p.index()] |= 1 << c;
+        }
+        let blocks: Vec<usize> = game.row(p).map(|c| c / 16).collect();
+        if let Some(&first) = blocks.first()
+            && blocks.iter().all(|&k| k == first)
+        {
+            ff.row_block[p.index()] = first as u8;
         }
         let track = if sow.ccw {
             &phase.tracks[p.index()]

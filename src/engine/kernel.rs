@@ -387,11 +387,11 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     #[inline(always)]
     fn holds_with(&self, cond: &CellCond, b: B, c: usize, n: u32, mover: Player) -> bool {
         let c = c & (L - 1);
-        let across = match self.across[c] {
+        let across = || match self.across[c] {
             0xFF => 0,
             a => b.lane(a as usize),
         };
-        cond.at[mover.index()] >> c & 1 != 0 && has_count(&cond.count, n) && has_count(&cond.across, across)
+        cond.at[mover.index()] >> c & 1 != 0 && has_count(&cond.count, n) && (cond.any_across || has_count(&cond.across, across()))
     }
 
     /// [`FastForm::play_relay`] for a mover whose track lies in one block `k` of the board, which
@@ -466,6 +466,19 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     #[inline(always)]
     fn candidates(&self, b: B, filled: u64, to_move: Player) -> u64 {
         let base = to_move.index() * self.side;
+        let k = self.row_block[to_move.index() & 1];
+        if k != 0xFF {
+            // The mover's block alone (a wide board's four would be read else).
+            let (block, at) = (b.block(usize::from(k)), 16 * u32::from(k));
+            let mut own = block.filled() << at;
+            for cond in &self.forbids {
+                own &= !match cond.range {
+                    Some((lo, hi)) if cond.any_across => cond.at[to_move.index()] & block.within(lo, hi) << at,
+                    _ => self.holding_cells(cond, b, to_move),
+                };
+            }
+            return own >> base & ((1u64 << self.side) - 1);
+        }
         let mut own = filled >> base & ((1u64 << self.side) - 1);
         if !self.forbids.is_empty() {
             own &= !(self.forbidden(b, to_move) >> base);
