@@ -399,9 +399,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// alone, held in a register apart (`me`) for the whole move, while the rules read and change
     /// the rest of the board (`b`, whose block `k` is out of date). The same laps, rules and results.
     #[inline(always)]
-    fn play_relay_home(&self, rt: &FastRelay<B, L>, b: B, origin: usize, mover: Player, k: usize) -> Option<(B, bool)> {
+    fn play_relay_home(&self, rt: &FastRelay<B, L>, b: &B, origin: usize, mover: Player, k: usize, out: &mut B) -> Option<bool> {
         let m = mover.index() & 1;
-        let mut b = b;
+        let mut b = *b;
         let mut me = b.block(k);
         let (add, mut last) = self.lap_home(rt, origin, lane(me, origin & 15) as usize, origin, m, k);
         me = (me & KEEP[origin & 15]) + add;
@@ -414,7 +414,10 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             let mut hand = 0;
             if rt.go[m][at] >> n.min(63) & 1 == 0 {
                 if rt.stop[m][at] >> n.min(63) & 1 != 0 {
-                    return Some((b.with_block(k, me), false));
+                    {
+                        *out = b.with_block(k, me);
+                        return Some(false);
+                    }
                 }
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
                     && let Some(rule) = self.captures.iter().find(|r| self.holds_with(&r.when, b, last, n, mover))
@@ -424,14 +427,23 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                         hand = self.fire(rule, &mut b, last, mover);
                     }
                     if hand == 0 && rule.then == Then::AnotherMove {
-                        return Some((b.with_block(k, me), true));
+                        {
+                            *out = b.with_block(k, me);
+                            return Some(true);
+                        }
                     }
                     if hand == 0 && rule.then == Then::End {
-                        return Some((b.with_block(k, me), false));
+                        {
+                            *out = b.with_block(k, me);
+                            return Some(false);
+                        }
                     }
                 }
                 if hand == 0 && !self.holds_with(&rt.when, b, last, n, mover) {
-                    return Some((b.with_block(k, me), false));
+                    {
+                        *out = b.with_block(k, me);
+                        return Some(false);
+                    }
                 }
             }
             laps += 1;
@@ -490,38 +502,49 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// ends within the relay limit and, when the opponent must be fed, feeds them): the board after
     /// and whether the mover moves again.
     #[inline(always)]
-    fn try_move(&self, rt: &FastRelay<B, L>, b: B, i: usize, to_move: Player) -> Option<(B, bool)> {
+    fn try_move(&self, rt: &FastRelay<B, L>, b: &B, i: usize, to_move: Player, out: &mut B) -> Option<bool> {
         let origin = to_move.index() * self.side + i;
-        let played = match rt.home[to_move.index() & 1] {
-            0xFF => self.play_relay(rt, b, origin, to_move),
-            k => self.play_relay_home(rt, b, origin, to_move, usize::from(k)),
-        }?;
-        // (`Option::filter` was left a call of its own, the board copied in and out: 10% of Hus.)
+        let another = match rt.home[to_move.index() & 1] {
+            0xFF => {
+                let (after, another) = self.play_relay(rt, *b, origin, to_move)?;
+                *out = after;
+                another
+            }
+            k => self.play_relay_home(rt, b, origin, to_move, usize::from(k), out)?,
+        };
+        // (Not `Option::filter`: it was left a call of its own, the board copied in and out, 10% of
+        // a Hus move.)
         let other = self.row_lanes[to_move.other().index()];
-        if self.must_feed && (b & other).is_zero() && (played.0 & other).is_zero() {
+        if self.must_feed && (*b & other).is_zero() && (*out & other).is_zero() {
             return None;
         }
-        Some(played)
+        Some(another)
     }
 
     /// A move of a relay game drawn among the `candidates` as `Game::random_playout` draws it
-    /// ([`super::draw_among`]): only the moves drawn are sown.
+    /// ([`super::draw_among`]): only the moves drawn are sown. The board after is left in `out`
+    /// (boards go by reference: copies of a wide board's 64 bytes in and out of these calls were a
+    /// fifth of a Hus move), and whether the mover moves again is returned.
     #[inline(always)]
-    fn draw_move(&self, rt: &FastRelay<B, L>, rng: &mut impl Rng, b: B, candidates: u64, to_move: Player) -> Option<(B, bool)> {
-        let mut found = None;
-        super::draw_among(rng, candidates, |i| {
-            found = self.try_move(rt, b, i, to_move);
-            found.is_some()
+    fn draw_move(&self, rt: &FastRelay<B, L>, rng: &mut impl Rng, b: &B, candidates: u64, to_move: Player, out: &mut B) -> Option<bool> {
+        let mut another = false;
+        super::draw_among(rng, candidates, |i| match self.try_move(rt, b, i, to_move, out) {
+            Some(more) => {
+                another = more;
+                true
+            }
+            None => false,
         })?;
-        found
+        Some(another)
     }
 
     /// Has `to_move` a legal move among the `candidates` of a relay game?
     #[inline(never)]
     fn has_move(&self, rt: &FastRelay<B, L>, b: B, candidates: u64, to_move: Player) -> bool {
         let mut left = candidates;
+        let mut after = b;
         while left != 0 {
-            if self.try_move(rt, b, left.trailing_zeros() as usize, to_move).is_some() {
+            if self.try_move(rt, &b, left.trailing_zeros() as usize, to_move, &mut after).is_some() {
                 return true;
             }
             left &= left - 1;
@@ -730,9 +753,9 @@ impl Game {
             seen.keys.reserve(256);
             seen.start(std::mem::take(&mut pos.history), at.key());
         }
-        // With `RELAY`, `moves` holds the candidates, and `drawn` the move drawn ahead of time to
-        // learn that the player to move has one.
-        let mut drawn = None;
+        // With `RELAY`, `moves` holds the candidates, and `drawn` whether the move drawn ahead of
+        // time (to learn that the player to move has one) gives another move, its board in `after`.
+        let (mut drawn, mut after) = (None, at.board);
         let mut moves = if RELAY {
             ff.candidates(at.board, at.board.filled(), at.to_move)
         } else {
@@ -750,14 +773,15 @@ impl Game {
             let before = at.board;
             let first_move = at.ply == 0;
             let (board, another) = if RELAY {
-                let drawn = drawn
-                    .take()
-                    .or_else(|| ff.draw_move(ff.relay_tables(), rng, at.board, moves, mover));
-                let Some(drawn) = drawn else {
-                    break Handed::Stopped;
+                let another = match drawn.take() {
+                    Some(another) => another,
+                    None => match ff.draw_move(ff.relay_tables(), rng, &at.board, moves, mover, &mut after) {
+                        Some(another) => another,
+                        None => break Handed::Stopped,
+                    },
                 };
                 played += 1;
-                drawn
+                (after, another)
             } else {
                 let origin = if L <= LANES {
                     let listed = ff.nth[mover.index()][moves as usize & 127];
@@ -825,7 +849,7 @@ impl Game {
                 // moves first); else the candidates are tried in turn.
                 if holding == 0 && played < max_plies {
                     let mut ahead = rng.clone();
-                    drawn = ff.draw_move(ff.relay_tables(), &mut ahead, at.board, next, at.to_move);
+                    drawn = ff.draw_move(ff.relay_tables(), &mut ahead, &at.board, next, at.to_move, &mut after);
                     if drawn.is_some() {
                         *rng = ahead;
                     } else {
