@@ -415,7 +415,8 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             if rt.go[m][at] >> n.min(63) & 1 == 0 {
                 if rt.stop[m][at] >> n.min(63) & 1 != 0 {
                     {
-                        *out = b.with_block(k, me);
+                        *out = b;
+                        out.set_block(k, me);
                         return Some(false);
                     }
                 }
@@ -428,20 +429,23 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                     }
                     if hand == 0 && rule.then == Then::AnotherMove {
                         {
-                            *out = b.with_block(k, me);
+                            *out = b;
+                            out.set_block(k, me);
                             return Some(true);
                         }
                     }
                     if hand == 0 && rule.then == Then::End {
                         {
-                            *out = b.with_block(k, me);
+                            *out = b;
+                            out.set_block(k, me);
                             return Some(false);
                         }
                     }
                 }
                 if hand == 0 && !self.holds_with(&rt.when, b, last, n, mover) {
                     {
-                        *out = b.with_block(k, me);
+                        *out = b;
+                        out.set_block(k, me);
                         return Some(false);
                     }
                 }

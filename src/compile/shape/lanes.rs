@@ -51,6 +51,11 @@ pub trait Lanes:
     fn block(self, i: usize) -> u128;
     /// The board with block `i` replaced by `v`.
     fn with_block(self, i: usize, v: u128) -> Self;
+    /// Replaces block `i` by `v`, in place (by value, the whole board was copied twice).
+    #[inline(always)]
+    fn set_block(&mut self, i: usize, v: u128) {
+        *self = self.with_block(i, v);
+    }
 
     /// The board of `cells` (one count a lane, each at most 255).
     fn of_cells(cells: &[u32]) -> Self {
@@ -308,8 +313,12 @@ impl<const N: usize> Lanes for Wide<N> {
     #[inline(always)]
     fn with_block(self, i: usize, v: u128) -> Self {
         let mut out = self;
-        out.0[i % N] = v.to_le_bytes();
+        out.set_block(i, v);
         out
+    }
+    #[inline(always)]
+    fn set_block(&mut self, i: usize, v: u128) {
+        self.0[i % N] = v.to_le_bytes();
     }
     #[inline(always)]
     fn mixed(self) -> u64 {
