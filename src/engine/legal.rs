@@ -133,20 +133,33 @@ impl Game {
         if !rules.sow_always {
             return legal.iter().collect();
         }
-        Moves::from_bits(self.candidates(pos, rules).bits() | legal.bits()).iter().collect()
+        self.candidates(pos, rules, legal).iter().collect()
     }
 
-    /// The moves of a position that is not over that pass every test before their sowing (a move
-    /// whose sowing may stop at a closed pit is still sown): a set holding its legal moves, but for
-    /// the pass.
-    pub(crate) fn candidates(&self, pos: &Position, rules: MoveRules) -> Moves {
+    /// The `legal` moves of a position that is not over, with every other move that passes the
+    /// tests before its sowing (a move whose sowing may stop at a closed pit is still sown): only
+    /// the moves not legal are looked at again.
+    pub(crate) fn candidates(&self, pos: &Position, rules: MoveRules, legal: Moves) -> Moves {
         let before = MoveRules {
             sow_always: false,
             must_feed: false,
             ..rules
         };
-        let mut moves = Moves::NONE;
-        for k in 1..=self.move_count() {
+        // Where a move is a pit of the mover's and names no other, only filled pits can pass.
+        let pits_only = self.choices == 1
+            && self.shared == 0
+            && !self.plays_across
+            && rules.phase.sow.from_store.is_none()
+            && !rules.phase.sows_nothing;
+        let mut left = if pits_only {
+            self.filled_pits(&pos.board, pos.to_move)
+        } else {
+            u64::MAX >> (64 - self.move_count().clamp(1, 64))
+        } & !legal.bits();
+        let mut moves = legal;
+        while left != 0 {
+            let k = left.trailing_zeros() as usize + 1;
+            left &= left - 1;
             if self.probe(pos, before, k, None, None).is_ok() {
                 moves.insert(k);
             }

@@ -201,7 +201,7 @@ impl Game {
             // A game whose moves must be sown to be judged draws among the moves that pass the tests
             // before the sowing, as its fast form does (which sows only the move drawn).
             let candidates = if rules.sow_always {
-                self.candidates(pos, rules).bits() | moves.bits()
+                self.candidates(pos, rules, moves).bits()
             } else {
                 moves.bits()
             };
