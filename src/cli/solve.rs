@@ -157,11 +157,15 @@ fn resolve(method: Method, game: &crate::Game, limits: Limits) -> Method {
 /// search from tables keyed on positions, while the databases value every position where play
 /// starts afresh (see `search::endgame`), when those of the whole board fit in memory.
 fn by_databases_alone(game: &crate::Game) -> bool {
-    // Databases of the whole board: within half the memory, or the board is refused as too large.
+    // Databases of the whole board: their files within the memory (they are read in place, and
+    // the search with the line of play reads them all over), the build's working memory within
+    // two thirds of it; else the board is refused as too large.
+    let memory = solve::available_memory();
     game.uses_repeated
         && endgame::servable(game).is_ok()
         && game.total <= endgame::MAX_SEEDS
-        && endgame::bytes_of(game, game.total) <= solve::available_memory() / 2
+        && endgame::bytes_of(game, game.total) <= memory
+        && endgame::build_bytes(game, game.total) <= memory / 3 * 2
 }
 
 fn prove_options(table_mib: Option<u64>, limits: Limits) -> prove::Options {

@@ -41,8 +41,15 @@ impl Game {
     /// position: what the first end rule that then holds leaves. `None` when none holds.
     pub(crate) fn ended_by_repetition(&self, pos: &Position, mover: Player) -> Option<Position> {
         let mut p = pos.clone();
-        self.settle(&mut p, mover, true, false, Hints::of(self, pos), &mut Silent);
-        p.over.then_some(p)
+        self.end_by_repetition(&mut p, mover).then_some(p)
+    }
+
+    /// [`Game::ended_by_repetition`] in place (a caller that ends many positions keeps one):
+    /// whether an end rule held.
+    pub(crate) fn end_by_repetition(&self, pos: &mut Position, mover: Player) -> bool {
+        let hints = Hints::of(self, pos);
+        self.settle(pos, mover, true, false, hints, &mut Silent);
+        pos.over
     }
 
     /// Checks the end rules (after a move by `mover`, or at the start of a round) and carries out the

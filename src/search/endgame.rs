@@ -254,6 +254,18 @@ impl Ranker {
         r
     }
 
+    /// [`Ranker::rank`] of the pits of a packed board (one byte a cell, the pits first).
+    #[inline]
+    pub(crate) fn rank_packed(&self, cells: u128) -> u64 {
+        let mut r = 0u64;
+        let mut bar = 0usize;
+        for k in 0..self.pits - 1 {
+            bar += (cells >> (8 * k)) as u8 as usize;
+            r += self.binom[k + 1][bar + k];
+        }
+        r
+    }
+
     /// The bars of the layer's position numbered `r`: the inverse of [`Ranker::rank`].
     fn bars(&self, n: u32, mut r: u64, bars: &mut [usize]) {
         let mut hi = n as usize + self.pits - 2;
@@ -395,6 +407,24 @@ pub fn bytes_of(game: &Game, seeds: u32) -> u64 {
     positions_of(game, seeds).saturating_mul(Layout::of(game).width())
 }
 
+/// The most memory a build of the databases of `game` up to `seeds` holds at once (besides the
+/// finished layers, which are files read in place): the largest block's values, the moves it
+/// records and the best exits while it is walked, and the values of its layer.
+pub fn build_bytes(game: &Game, seeds: u32) -> u64 {
+    let layout = Layout::of(game);
+    let r = Ranker::new(layout.pits, seeds);
+    let slots = build::links_a_position(game) as u64;
+    (0..=seeds.min(game.total))
+        .map(|n| {
+            let per_block = 2 * r.count(n);
+            let linked = layout.bounded && per_block < 1 << 31;
+            let walk = per_block * layout.width() + if linked { per_block * (4 * slots + 2) } else { 0 };
+            walk.saturating_add(per_block.saturating_mul(layout.blocks(n)) * layout.width())
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// What a build has done, for a progress bar.
 #[derive(Debug, Clone, Copy)]
 pub struct BuildProgress {
@@ -529,16 +559,35 @@ impl Endgames {
     #[inline]
     fn place(&self, pits: &[u32], south: u32, to_move: Player) -> Option<(&[u8], u32, usize)> {
         let n: u32 = pits.iter().sum();
+        if n as usize >= self.layers.len() {
+            return None;
+        }
+        self.place_ranked(n, south, to_move, self.ranker.rank(pits))
+    }
+
+    /// [`Endgames::place`] of the position of layer `n` numbered `rank` ([`Ranker::rank`]).
+    #[inline]
+    fn place_ranked(&self, n: u32, south: u32, to_move: Player, rank: u64) -> Option<(&[u8], u32, usize)> {
         let layer = self.layers.get(n as usize)?;
         let block = self.layout.block(n, south)?;
         let count = self.counts[n as usize];
-        let i = (2 * block + to_move.index() as u64) * count + self.ranker.rank(pits);
+        let i = (2 * block + to_move.index() as u64) * count + rank;
         Some((layer.values(), n, i as usize))
     }
 
     #[inline]
     fn bounds_of(&self, pits: &[u32], south: u32, to_move: Player) -> Option<(i32, i32)> {
-        let (values, n, i) = self.place(pits, south, to_move)?;
+        let n: u32 = pits.iter().sum();
+        if n as usize >= self.layers.len() {
+            return None;
+        }
+        self.bounds_ranked(n, south, to_move, self.ranker.rank(pits))
+    }
+
+    /// [`Endgames::bounds_of`] of the position of layer `n` numbered `rank`.
+    #[inline]
+    fn bounds_ranked(&self, n: u32, south: u32, to_move: Player, rank: u64) -> Option<(i32, i32)> {
+        let (values, n, i) = self.place_ranked(n, south, to_move, rank)?;
         let lo = i32::from(values[i] as i8);
         if !self.layout.bounded {
             return Some((lo, lo));
@@ -553,10 +602,18 @@ impl Endgames {
     #[inline]
     pub(crate) fn prefetch_of(&self, pits: &[u32], south: u32, to_move: Player) {
         if let Some((values, _, i)) = self.place(pits, south, to_move) {
-            #[cfg(target_arch = "x86_64")]
-            safe_arch::prefetch_t0(&values[i]);
-            #[cfg(not(target_arch = "x86_64"))]
-            let _ = (values, i);
+            prefetch(&values[i]);
+        }
+    }
+
+    /// [`Endgames::prefetch_of`] of the position of layer `n` numbered `rank`.
+    #[inline]
+    fn prefetch_ranked(&self, n: u32, south: u32, to_move: Player, rank: u64) {
+        if let Some((values, n, i)) = self.place_ranked(n, south, to_move, rank) {
+            prefetch(&values[i]);
+            if self.layout.bounded {
+                prefetch(&values[(2 * self.counts[n as usize] * self.layout.blocks(n)) as usize + i]);
+            }
         }
     }
 
@@ -774,6 +831,15 @@ fn write_layer(path: &Path, shape: &Shape, values: &[u8]) -> Result<(), Unserved
     fs::rename(&tmp, path).map_err(|e| Unserved::Io(format!("cannot rename `{}`: {e}", tmp.display())))
 }
 
+/// Asks the processor for the cache line of `at`, to be read soon.
+#[inline]
+fn prefetch<T>(at: &T) {
+    #[cfg(target_arch = "x86_64")]
+    safe_arch::prefetch_t0(at);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
 /// A position's two values for a player, the least and the most: equal where exact.
 type Pair = (i32, i32);
 
@@ -787,12 +853,21 @@ fn for_mover((lo, hi): Pair, same: bool) -> Pair {
 /// The least and the most final score difference for `me` when `pos` ends as a repetition,
 /// whoever made the move that repeated it; refused when no end rule holds then.
 fn repetition_worth(game: &Game, pos: &Position, me: Player) -> Result<Pair, Unserved> {
+    repetition_worth_in(game, pos, me, &mut pos.clone())
+}
+
+/// [`repetition_worth`], ending the game on `scratch` (whatever it holds before).
+fn repetition_worth_in(game: &Game, pos: &Position, me: Player, scratch: &mut Position) -> Result<Pair, Unserved> {
     let mut worth = (i32::MAX, i32::MIN);
     for mover in Player::BOTH {
-        let ended = game
-            .ended_by_repetition(pos, mover)
-            .ok_or_else(|| Unserved::Rules(format!("no end rule holds when a position repeats ({})", describe(game, pos))))?;
-        let m = margin(game, &ended, me);
+        scratch.clone_from(pos);
+        if !game.end_by_repetition(scratch, mover) {
+            return Err(Unserved::Rules(format!(
+                "no end rule holds when a position repeats ({})",
+                describe(game, pos)
+            )));
+        }
+        let m = margin(game, scratch, me);
         worth = (worth.0.min(m), worth.1.max(m));
     }
     Ok(worth)

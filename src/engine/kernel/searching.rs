@@ -161,6 +161,11 @@ impl<'g> FastSearch<'g> {
         lane(cells, self.ff.store(Player::South))
     }
 
+    /// The pits a player: the most moves a position has.
+    pub(crate) fn side_pits(&self) -> usize {
+        self.ff.side
+    }
+
     /// `me`'s store less the other's.
     #[inline]
     pub(crate) fn margin(&self, cells: u128, me: Player) -> i32 {

@@ -2,26 +2,49 @@
 //! is walked depth first with memory; when the walk met a cycle, the block is swept until no value
 //! changes.
 
-use std::collections::HashSet;
-use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
 use super::{
     Build, BuildProgress, CHUNK, Endgames, Pair, Ranker, STORE_CHECK_EVERY, UNKNOWN, Unserved, describe, for_mover, margin,
-    repetition_worth,
+    repetition_worth, repetition_worth_in,
 };
-use crate::engine::{Game, Outcome, Player, Position};
-use crate::keys::Mixed;
+use crate::engine::{FastMove, FastSearch, Game, Outcome, Player, Position};
 
 /// The deepest the walk goes in a block with a repetition rule before it values a position as
 /// endless play for now.
 const DEEPEST: usize = 20_000;
 
-/// Where a move leads: what it adds to the mover's score difference, and, unless the game ends, the
-/// pits, whether the mover moves again, and south's store.
-type Outcome2 = (i32, Option<(Vec<u32>, bool, u32)>);
+/// A move for the walk: what it adds to the mover's score difference, and where it leads unless
+/// the game ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Step {
+    gain: i32,
+    next: Option<Succ>,
+}
+
+/// A position a move leads to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Succ {
+    /// Seeds on the board.
+    n: u32,
+    /// Its number among the placements of `n` seeds ([`Ranker::rank`]).
+    rank: u64,
+    /// The mover moves again.
+    same: bool,
+    /// Seeds in south's store.
+    south: u32,
+    /// Every cell packed, when the walk plays in fast form (else 0).
+    cells: u128,
+}
+
+impl Succ {
+    /// Who moves there, for a move made by `side`.
+    fn side(&self, side: usize) -> usize {
+        if self.same { side } else { side ^ 1 }
+    }
+}
 
 impl Endgames {
     /// Builds layer `n`, the layers below it being done: its blocks' lower values, then (with
@@ -71,7 +94,8 @@ impl Endgames {
         template.history.clear();
         let taken = game.total - n;
         let south = if self.layout.by_stores { block as u32 } else { taken / 2 };
-        let slots = self.layout.pits;
+        let fast = walk_form(game, &template);
+        let slots = links_a_position(game);
         // Links for blocks of up to 2^31 positions; larger ones are swept by playing the moves.
         let linkable = self.layout.bounded && (per_block as u64) < 1 << 31;
         let links: Vec<AtomicU32> = if linkable {
@@ -100,16 +124,26 @@ impl Endgames {
             links,
             exits,
             linked: AtomicBool::new(linkable),
+            fast,
+            slots,
+            stacks: std::sync::Mutex::new(Vec::new()),
         };
         if self.layout.bounded {
             plan.endless = plan.repetition_range(build)?;
         }
-        plan.chunks(build, progress, |w, i, cells, side| w.solve(cells, side, i).map(|_| ()))?;
+        plan.chunks(build, progress, |w, i, cells, side| w.solve(i, side, cells).map(|_| ()))?;
         if plan.cyclic.load(Ordering::Relaxed) {
             // Sweep until a whole sweep changes nothing.
             if plan.linked.load(Ordering::Relaxed) {
-                while plan.sweep_links(build)? {
-                    continue;
+                let words = (per_block as u64).div_ceil(GRANULE).div_ceil(64) as usize;
+                let bits = || (0..words).map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
+                let mut changed = None;
+                loop {
+                    let changing = bits();
+                    if !plan.sweep_links(build, changed.as_deref(), &changing)? {
+                        break;
+                    }
+                    changed = Some(changing);
                 }
             } else {
                 while plan.sweep(build)? {
@@ -157,6 +191,19 @@ impl Endgames {
             hi: hi.into_iter().map(AtomicI8::into_inner).collect(),
         }))
     }
+}
+
+/// The fast form the walk plays packed positions in (no `Position` a move), where it serves.
+fn walk_form<'g>(game: &'g Game, template: &Position) -> Option<FastSearch<'g>> {
+    FastSearch::along_lines(game, template).filter(|_| game.pit_count() + 2 <= 16)
+}
+
+/// The moves a position's links hold: a move a pit of the mover's in the fast form, else a move
+/// a pit; a position with more moves keeps the sweeps playing moves.
+pub(super) fn links_a_position(game: &Game) -> usize {
+    let mut template = game.initial(None);
+    template.history.clear();
+    walk_form(game, &template).map_or(game.pit_count(), |f| f.side_pits())
 }
 
 /// Threads for building blocks: the depth-first walk within a block recurses once per move that
@@ -217,41 +264,55 @@ struct Plan<'a> {
     exits: Vec<AtomicU16>,
     /// Every position's links are recorded: no move stays in the block with seeds taken.
     linked: AtomicBool,
+    /// The game's fast form, when it plays every position of the block.
+    fast: Option<FastSearch<'a>>,
+    /// Links a position.
+    slots: usize,
+    /// The threads' stacks (see [`Worker::stack`]), each empty when put back.
+    stacks: std::sync::Mutex<Vec<Vec<u64>>>,
 }
+
+/// Positions a sweep marks together when one of them changes: a granule's bit stays in the
+/// cache where a bit a position would not.
+const GRANULE: u64 = 1 << 10;
 
 /// No move leaves the block (both bytes `i8::MIN`).
 const NO_EXIT: u16 = 0x8080;
 
 impl Plan<'_> {
-    /// Runs `each` on every position of the block (index, pits, side to move), in chunks on the
-    /// pool's threads, stopping at the first error.
+    /// Runs `each` on every position of the block (index, cells packed when the walk plays in fast
+    /// form, side to move), in chunks on the pool's threads, stopping at the first error.
     fn chunks(
         &self,
         build: &Build<'_>,
         progress: Option<(&AtomicU64, u64)>,
-        each: impl Fn(&mut Worker<'_>, u64, &[u32], usize) -> Result<(), Unserved> + Sync,
+        each: impl Fn(&mut Worker<'_>, u64, u128, usize) -> Result<(), Unserved> + Sync,
     ) -> Result<(), Unserved> {
         let count = self.count;
         (0..(2 * count).div_ceil(CHUNK)).into_par_iter().try_for_each(|c| {
             if build.stop.load(Ordering::Relaxed) {
                 return Err(Unserved::Stopped);
             }
-            let mut w = Worker {
-                plan: self,
-                stack: HashSet::default(),
-            };
+            let mut w = Worker::new(self);
             let from = c * CHUNK;
             let to = (from + CHUNK).min(2 * count);
-            let mut cells = vec![0u32; self.eg.layout.pits];
-            let mut bars = vec![0usize; self.eg.layout.pits - 1];
+            let pits = self.eg.layout.pits;
+            let mut cells = vec![0u32; pits];
+            let mut bars = vec![0usize; pits - 1];
             self.eg.ranker.bars(self.n, from % count, &mut bars);
+            let stores = u128::from(self.south) << (8 * pits) | u128::from(self.north) << (8 * (pits + 1));
             for i in from..to {
                 if i == count {
                     // North's half starts again from the first placement.
                     self.eg.ranker.bars(self.n, 0, &mut bars);
                 }
                 Ranker::cells_of(self.n, &bars, &mut cells);
-                each(&mut w, i, &cells, usize::from(i >= count))?;
+                let packed = if self.fast.is_some() {
+                    cells.iter().enumerate().fold(stores, |b, (c, &s)| b | u128::from(s) << (8 * c))
+                } else {
+                    0
+                };
+                each(&mut w, i, packed, usize::from(i >= count))?;
                 Ranker::next_bars(self.n, &mut bars);
             }
             if let Some((done, total)) = progress {
@@ -271,10 +332,11 @@ impl Plan<'_> {
     fn repetition_range(&self, build: &Build<'_>) -> Result<(i32, i32), Unserved> {
         let least = std::sync::atomic::AtomicI32::new(i32::MAX);
         let most = std::sync::atomic::AtomicI32::new(i32::MIN);
-        self.chunks(build, None, |w, _, cells, side| {
-            let pos = w.position(cells, side, false);
-            let now = margin(self.game, &pos, Player::South);
-            let (l, m) = repetition_worth(self.game, &pos, Player::South)?;
+        self.chunks(build, None, |w, i, cells, side| {
+            w.load(i, side, cells, false);
+            let pos = &w.scratch;
+            let now = margin(self.game, pos, Player::South);
+            let (l, m) = repetition_worth_in(self.game, pos, Player::South, &mut w.ended)?;
             least.fetch_min(l - now, Ordering::Relaxed);
             most.fetch_max(m - now, Ordering::Relaxed);
             Ok(())
@@ -282,11 +344,17 @@ impl Plan<'_> {
         Ok((least.into_inner(), most.into_inner()))
     }
 
-    /// [`Plan::sweep`] from the links the walk recorded: no move played.
-    fn sweep_links(&self, build: &Build<'_>) -> Result<bool, Unserved> {
-        let changed = AtomicBool::new(false);
-        let slots = self.eg.layout.pits;
+    /// [`Plan::sweep`] from the links the walk recorded: no move played. Only a position with a
+    /// move into a granule of positions `changed` by the sweep before (every position when none)
+    /// is worked out again; the granules whose values change are marked in `changing`.
+    fn sweep_links(&self, build: &Build<'_>, changed: Option<&[AtomicU64]>, changing: &[AtomicU64]) -> Result<bool, Unserved> {
+        let any = AtomicBool::new(false);
+        let slots = self.slots;
         let count = self.count;
+        let marked = |bits: &[AtomicU64], i: u64| {
+            let g = i / GRANULE;
+            bits[(g / 64) as usize].load(Ordering::Relaxed) & 1 << (g % 64) != 0
+        };
         (0..(2 * count).div_ceil(CHUNK)).into_par_iter().try_for_each(|c| {
             if build.stop.load(Ordering::Relaxed) {
                 return Err(Unserved::Stopped);
@@ -295,55 +363,60 @@ impl Plan<'_> {
                 if self.pinned.is_some_and(|(p, _)| p == i) {
                     continue;
                 }
+                let links = &self.links[i as usize * slots..(i as usize + 1) * slots];
+                let child = |link: &AtomicU32| {
+                    let link = link.load(Ordering::Relaxed);
+                    (link != u32::MAX).then_some((u64::from(link & !(1 << 31)), link >> 31 == 1))
+                };
+                if let Some(bits) = changed
+                    && !links.iter().map_while(child).any(|(j, _)| marked(bits, j))
+                {
+                    continue;
+                }
                 let [lo, hi] = self.exits[i as usize].load(Ordering::Relaxed).to_le_bytes();
                 let mut best = (i32::from(lo as i8), i32::from(hi as i8));
-                for link in &self.links[i as usize * slots..(i as usize + 1) * slots] {
-                    let link = link.load(Ordering::Relaxed);
-                    if link == u32::MAX {
-                        break;
-                    }
-                    let child = self.get(u64::from(link & !(1 << 31))).expect("the walk valued every position");
-                    let (lo, hi) = for_mover(child, link >> 31 == 1);
+                for (j, same) in links.iter().map_while(child) {
+                    let (lo, hi) = for_mover(self.get(j).expect("the walk valued every position"), same);
                     best = (best.0.max(lo), best.1.max(hi));
                 }
                 if best != self.get(i).expect("the walk valued every position") {
                     self.set(i, best);
-                    changed.store(true, Ordering::Relaxed);
+                    let g = i / GRANULE;
+                    changing[(g / 64) as usize].fetch_or(1 << (g % 64), Ordering::Relaxed);
+                    any.store(true, Ordering::Relaxed);
                 }
             }
             Ok(())
         })?;
-        Ok(changed.into_inner())
+        Ok(any.into_inner())
     }
 
     /// Records the moves of position `index` (on `side`) for [`Plan::sweep_links`]: a move that
     /// stays in the block and takes or gives seeds, or more moves than slots, keeps the sweeps
     /// playing moves.
-    fn note(&self, index: u64, side: usize, moves: &[Outcome2]) {
+    fn note(&self, index: u64, side: usize, moves: &[Step]) {
         if !self.linked.load(Ordering::Relaxed) {
             return;
         }
-        let slots = self.eg.layout.pits;
+        let slots = self.slots;
         let mut slot = 0;
         let mut exit = (i32::MIN, i32::MIN);
-        for (gain, next) in moves {
-            let pair = match next {
-                None => (*gain, *gain),
-                Some((child, same, south)) => {
-                    let m: u32 = child.iter().sum();
-                    let child_side = if *same { side } else { side ^ 1 };
-                    if m == self.n {
-                        if *gain != 0 || slot == slots {
+        for step in moves {
+            let pair = match step.next {
+                None => (step.gain, step.gain),
+                Some(next) => {
+                    if next.n == self.n {
+                        if step.gain != 0 || slot == slots {
                             self.linked.store(false, Ordering::Relaxed);
                             return;
                         }
-                        let i = child_side as u64 * self.count + self.eg.ranker.rank(child);
-                        self.links[index as usize * slots + slot].store(i as u32 | u32::from(*same) << 31, Ordering::Relaxed);
+                        let i = next.side(side) as u64 * self.count + next.rank;
+                        self.links[index as usize * slots + slot].store(i as u32 | u32::from(next.same) << 31, Ordering::Relaxed);
                         slot += 1;
                         continue;
                     }
-                    let (lo, hi) = for_mover(self.below(child, *south, child_side), *same);
-                    (gain + lo, gain + hi)
+                    let (lo, hi) = for_mover(self.below(&next, side), next.same);
+                    (step.gain + lo, step.gain + hi)
                 }
             };
             exit = (exit.0.max(pair.0), exit.1.max(pair.1));
@@ -352,11 +425,12 @@ impl Plan<'_> {
         self.exits[index as usize].store(u16::from_le_bytes([byte(exit.0), byte(exit.1)]), Ordering::Relaxed);
     }
 
-    /// The values of a successor in a layer below (`child` in the pits, south's store `south`,
-    /// `side` to move).
-    fn below(&self, child: &[u32], south: u32, side: usize) -> Pair {
-        let to_move = if side == 0 { Player::South } else { Player::North };
-        self.eg.bounds_of(child, south, to_move).expect("the layers below are built")
+    /// The values of a successor in a layer below, reached by a move of `side`.
+    fn below(&self, next: &Succ, side: usize) -> Pair {
+        let to_move = if next.side(side) == 0 { Player::South } else { Player::North };
+        self.eg
+            .bounds_ranked(next.n, next.south, to_move, next.rank)
+            .expect("the layers below are built")
     }
 
     fn get(&self, i: u64) -> Option<Pair> {
@@ -392,9 +466,10 @@ impl Plan<'_> {
             if self.pinned.is_some_and(|(p, _)| p == i) {
                 return Ok(());
             }
-            let pos = w.position(cells, side, false);
-            let moves = w.outcomes(&pos)?;
-            let pair = w.best(side, &moves, false)?;
+            let moves = w.steps(i, side, cells, false)?;
+            let pair = w.best(side, &moves, false);
+            w.spare.push(moves);
+            let pair = pair?;
             if pair != self.get(i).expect("the walk valued every position") {
                 self.set(i, pair);
                 changed.store(true, Ordering::Relaxed);
@@ -405,21 +480,68 @@ impl Plan<'_> {
     }
 }
 
+impl Drop for Worker<'_> {
+    fn drop(&mut self) {
+        // Every position put on the stack is taken off before `solve` returns, even on an error.
+        if let Ok(mut stacks) = self.plan.stacks.lock() {
+            stacks.push(std::mem::take(&mut self.stack));
+        }
+    }
+}
+
 /// One thread's work on a block.
 struct Worker<'a> {
     plan: &'a Plan<'a>,
-    /// The positions of the block being evaluated on this thread, for finding cycles.
-    stack: HashSet<u64, BuildHasherDefault<Mixed>>,
+    /// The positions of the block being evaluated on this thread, for finding cycles: a bit a
+    /// position of the block (the walk meets most of them, and a bit is cheaper than a hash).
+    stack: Vec<u64>,
+    /// Positions on `stack`.
+    depth: usize,
+    /// A position for the general engine, its cells set for each use.
+    scratch: Position,
+    /// A position for ending games on.
+    ended: Position,
+    /// Lists of moves to reuse, one a level of the walk at most.
+    spare: Vec<Vec<Step>>,
+    /// The fast form's moves of one position.
+    fast_moves: Vec<FastMove>,
+    /// The pits of one position.
+    cells: Vec<u32>,
 }
 
-impl Worker<'_> {
-    /// A position of the block: `cells` in the pits, the seeds taken split as the block has them
-    /// (`other_split` puts them all in north's).
-    fn position(&self, cells: &[u32], side: usize, other_split: bool) -> Position {
+impl<'a> Worker<'a> {
+    fn new(plan: &'a Plan<'a>) -> Worker<'a> {
+        Worker {
+            plan,
+            stack: plan
+                .stacks
+                .lock()
+                .map_or(None, |mut s| s.pop())
+                .unwrap_or_else(|| vec![0; (2 * plan.count).div_ceil(64) as usize]),
+            depth: 0,
+            scratch: plan.template.clone(),
+            ended: plan.template.clone(),
+            spare: Vec::new(),
+            fast_moves: Vec::new(),
+            cells: vec![0; plan.eg.layout.pits],
+        }
+    }
+
+    /// Makes `scratch` the block's position `index` (`side` to move; its cells packed when the
+    /// walk plays in fast form), the seeds taken split as the block has them (`other_split` puts
+    /// them all in north's).
+    fn load(&mut self, index: u64, side: usize, packed: u128, other_split: bool) {
         let plan = self.plan;
-        let mut pos = plan.template.clone();
-        let pits = cells.len();
-        pos.board.cells[..pits].copy_from_slice(cells);
+        let pits = self.cells.len();
+        if plan.fast.is_some() {
+            for (c, s) in self.cells.iter_mut().enumerate() {
+                *s = FastSearch::seeds(packed, c);
+            }
+        } else {
+            plan.eg.ranker.unrank(plan.n, index % plan.count, &mut self.cells);
+        }
+        let pos = &mut self.scratch;
+        pos.board.cells[..pits].copy_from_slice(&self.cells);
         let (south, north) = if other_split {
             (0, plan.south + plan.north)
         } else {
@@ -428,7 +550,6 @@ impl Worker<'_> {
         pos.board.cells[pits] = south;
         pos.board.cells[pits + 1] = north;
         pos.to_move = if side == 0 { Player::South } else { Player::North };
-        pos
     }
 
     /// What endless play is worth to the player to move on `side`, at least and at most.
@@ -436,16 +557,18 @@ impl Worker<'_> {
         for_mover(self.plan.endless, side == 0)
     }
 
-    /// The values of the block's position `index` (`cells`, `side` to move), worked out if unknown.
-    fn solve(&mut self, cells: &[u32], side: usize, index: u64) -> Result<Pair, Unserved> {
+    /// The values of the block's position `index` (`side` to move, its cells `packed` when the
+    /// walk plays in fast form), worked out if unknown.
+    fn solve(&mut self, index: u64, side: usize, packed: u128) -> Result<Pair, Unserved> {
         if let Some(known) = self.plan.get(index) {
             return Ok(known);
         }
         let bounded = self.plan.eg.layout.bounded;
-        if self.stack.contains(&index) || (bounded && self.stack.len() >= DEEPEST) {
+        let (word, bit) = ((index / 64) as usize, 1u64 << (index % 64));
+        if self.stack[word] & bit != 0 || (bounded && self.depth >= DEEPEST) {
             if !bounded {
-                let pos = self.position(cells, side, false);
-                return Err(Unserved::Cycle(describe(self.plan.game, &pos)));
+                self.load(index, side, packed, false);
+                return Err(Unserved::Cycle(describe(self.plan.game, &self.scratch)));
             }
             // Valued for now as endless play (also past the deepest walk, which would outgrow
             // the thread's stack in a block of millions of positions in one cycle); the sweeps
@@ -453,24 +576,29 @@ impl Worker<'_> {
             self.plan.cyclic.store(true, Ordering::Relaxed);
             return Ok(self.endless(side));
         }
-        let pos = self.position(cells, side, false);
-        let moves = self.outcomes(&pos)?;
+        let moves = self.steps(index, side, packed, false)?;
         if !self.plan.eg.layout.by_stores && index.is_multiple_of(STORE_CHECK_EVERY) {
-            let other = self.position(cells, side, true);
+            let other = self.steps(index, side, packed, true)?;
             // The stores themselves differ; where the moves lead otherwise must not.
-            let apart = |m: &[Outcome2]| {
+            let apart = |m: &[Step]| {
                 m.iter()
-                    .map(|(g, next)| (*g, next.as_ref().map(|(c, same, _)| (c.clone(), *same))))
+                    .map(|s| (s.gain, s.next.map(|n| (n.n, n.rank, n.same))))
                     .collect::<Vec<_>>()
             };
-            if apart(&self.outcomes(&other)?) != apart(&moves) {
-                return Err(Unserved::Stores(describe(self.plan.game, &pos)));
+            let differ = apart(&other) != apart(&moves);
+            self.spare.push(other);
+            if differ {
+                self.load(index, side, packed, false);
+                return Err(Unserved::Stores(describe(self.plan.game, &self.scratch)));
             }
         }
         self.plan.note(index, side, &moves);
-        self.stack.insert(index);
+        self.stack[word] |= bit;
+        self.depth += 1;
         let best = self.best(side, &moves, true);
-        self.stack.remove(&index);
+        self.stack[word] &= !bit;
+        self.depth -= 1;
+        self.spare.push(moves);
         let best = best?;
         self.plan.set(index, best);
         Ok(best)
@@ -478,95 +606,167 @@ impl Worker<'_> {
 
     /// The best of `moves` for the player to move on `side`: from each successor's values, worked
     /// out first when `walk` and unknown, else as they stand.
-    fn best(&mut self, side: usize, moves: &[Outcome2], walk: bool) -> Result<Pair, Unserved> {
+    fn best(&mut self, side: usize, moves: &[Step], walk: bool) -> Result<Pair, Unserved> {
         let mut best = (i32::MIN, i32::MIN);
-        for (gain, next) in moves {
-            let (lo, hi) = match next {
-                None => (*gain, *gain),
-                Some((child, same, south)) => {
-                    let m: u32 = child.iter().sum();
-                    let child_side = if *same { side } else { side ^ 1 };
-                    let values = if m < self.plan.n {
-                        self.plan.below(child, *south, child_side)
+        for step in moves {
+            let (lo, hi) = match step.next {
+                None => (step.gain, step.gain),
+                Some(next) => {
+                    let values = if next.n < self.plan.n {
+                        self.plan.below(&next, side)
                     } else {
-                        let i = child_side as u64 * self.plan.count + self.plan.eg.ranker.rank(child);
+                        let child_side = next.side(side);
+                        let i = child_side as u64 * self.plan.count + next.rank;
                         if walk {
-                            self.solve(child, child_side, i)?
+                            self.solve(i, child_side, next.cells)?
                         } else {
                             self.plan.get(i).expect("the walk valued every position")
                         }
                     };
-                    let (lo, hi) = for_mover(values, *same);
-                    (gain + lo, gain + hi)
+                    let (lo, hi) = for_mover(values, next.same);
+                    (step.gain + lo, step.gain + hi)
                 }
             };
             best = (best.0.max(lo), best.1.max(hi));
         }
-        // A position without moves is scored by `outcomes` as finished as it is.
+        // A position without moves is scored by `steps` as finished as it is.
         debug_assert!(best.0 != i32::MIN);
         Ok(best)
     }
 
-    /// Each legal move of `pos`: what it adds to the mover's score difference, and where it leads
-    /// unless the game ends.
-    fn outcomes(&self, pos: &Position) -> Result<Vec<Outcome2>, Unserved> {
-        let game = self.plan.game;
-        let before = margin(game, pos, pos.to_move);
-        let mut out = Vec::new();
-        let mut fast = Vec::new();
-        if game.fast_moves_without_history(pos, &mut fast) {
-            // One position, made each move's in turn, rather than a copy a move.
-            let mut scratch = pos.clone();
-            for m in fast {
-                match &m.ended {
-                    Some(child) => out.push(self.outcome(pos, m.pit, child, before)?),
-                    None => {
-                        scratch.ply = pos.ply;
-                        game.unpack_move(&mut scratch, m.cells, m.to_move);
-                        out.push(self.outcome(pos, m.pit, &scratch, before)?);
+    /// Each legal move of the block's position `index` (see [`Worker::load`]): what it adds to
+    /// the mover's score difference, and where it leads unless the game ends. The list is one of
+    /// `spare`'s, to be given back.
+    fn steps(&mut self, index: u64, side: usize, packed: u128, other_split: bool) -> Result<Vec<Step>, Unserved> {
+        let mut out = self.spare.pop().unwrap_or_default();
+        out.clear();
+        let plan = self.plan;
+        let game = plan.game;
+        let mover = if side == 0 { Player::South } else { Player::North };
+        if let Some(fast) = &plan.fast {
+            let pits = plan.eg.layout.pits;
+            let board = if other_split {
+                let keep = (1u128 << (8 * pits)) - 1;
+                packed & keep | u128::from(plan.south + plan.north) << (8 * (pits + 1))
+            } else {
+                packed
+            };
+            let mut moves = std::mem::take(&mut self.fast_moves);
+            moves.clear();
+            fast.moves(board, mover, &mut moves);
+            let before = fast.margin(board, mover);
+            for m in &moves {
+                let step = match &m.ended {
+                    Some(child) => {
+                        self.load(index, side, packed, other_split);
+                        finished_step(game, &self.scratch, m.pit, child, before)?
                     }
-                }
+                    None => {
+                        let n: u32 = (0..pits).map(|c| FastSearch::seeds(m.cells, c)).sum();
+                        if n > plan.n {
+                            self.load(index, side, packed, other_split);
+                            return Err(grows(game, &self.scratch, m.pit));
+                        }
+                        let next = Succ {
+                            n,
+                            rank: plan.eg.ranker.rank_packed(m.cells),
+                            same: m.to_move == mover,
+                            south: FastSearch::seeds(m.cells, pits),
+                            cells: m.cells,
+                        };
+                        // The values are read once every move is listed, each far in memory.
+                        let child_side = next.side(side);
+                        if n < plan.n {
+                            let to_move = if child_side == 0 { Player::South } else { Player::North };
+                            plan.eg.prefetch_ranked(n, next.south, to_move, next.rank);
+                        } else {
+                            let i = (child_side as u64 * plan.count + next.rank) as usize;
+                            super::prefetch(&plan.lo[i]);
+                            if let Some(hi) = plan.hi.get(i) {
+                                super::prefetch(hi);
+                            }
+                        }
+                        Step {
+                            gain: fast.margin(m.cells, mover) - before,
+                            next: Some(next),
+                        }
+                    }
+                };
+                out.push(step);
             }
+            self.fast_moves = moves;
         } else {
+            self.load(index, side, packed, other_split);
+            let pos = &self.scratch;
+            let before = margin(game, pos, mover);
             for (k, child) in crate::search::successors(game, pos) {
                 out.push(self.outcome(pos, k, &child, before)?);
             }
         }
-        if out.is_empty() && !pos.over {
-            // As the searches score a position without moves: finished as it is.
-            let ended = crate::search::alphabeta::finished_as_is(game, pos);
-            out.push((margin(game, &ended, pos.to_move) - before, None));
+        if out.is_empty() {
+            self.load(index, side, packed, other_split);
+            let pos = &self.scratch;
+            if !pos.over {
+                // As the searches score a position without moves: finished as it is.
+                let ended = crate::search::alphabeta::finished_as_is(game, pos);
+                out.push(Step {
+                    gain: margin(game, &ended, mover) - margin(game, pos, mover),
+                    next: None,
+                });
+            }
         }
         Ok(out)
     }
 
     /// What move `k` from `pos` (whose mover's margin is `before`) into `child` adds to the mover's
     /// score difference, and where it leads, checking what the databases stand on.
-    fn outcome(&self, pos: &Position, k: usize, child: &Position, before: i32) -> Result<Outcome2, Unserved> {
+    fn outcome(&self, pos: &Position, k: usize, child: &Position, before: i32) -> Result<Step, Unserved> {
         let game = self.plan.game;
-        let mover = pos.to_move;
-        let gain = margin(game, child, mover) - before;
         if child.over {
-            let s = game.scores(child);
-            let by_seeds = match s[0].cmp(&s[1]) {
-                std::cmp::Ordering::Greater => Outcome::South,
-                std::cmp::Ordering::Less => Outcome::North,
-                std::cmp::Ordering::Equal => Outcome::Draw,
-            };
-            if child.winner != Some(by_seeds) {
-                return Err(Unserved::Winner(format!(
-                    "after {} from {}",
-                    game.move_name(k),
-                    describe(game, pos)
-                )));
-            }
-            return Ok((gain, None));
+            return finished_step(game, pos, k, child, before);
         }
         let pits = self.plan.eg.layout.pits;
-        let cells = child.board.cells[..pits].to_vec();
-        if cells.iter().sum::<u32>() > self.plan.n {
-            return Err(Unserved::Grows(format!("{} from {}", game.move_name(k), describe(game, pos))));
+        let cells = &child.board.cells[..pits];
+        let n = cells.iter().sum::<u32>();
+        if n > self.plan.n {
+            return Err(grows(game, pos, k));
         }
-        Ok((gain, Some((cells, child.to_move == mover, child.board.cells[pits]))))
+        Ok(Step {
+            gain: margin(game, child, pos.to_move) - before,
+            next: Some(Succ {
+                n,
+                rank: self.plan.eg.ranker.rank(cells),
+                same: child.to_move == pos.to_move,
+                south: child.board.cells[pits],
+                cells: 0,
+            }),
+        })
     }
+}
+
+/// A move `k` from `pos` (whose mover's margin is `before`) that ended the game in `child`,
+/// checking that the player with more seeds won.
+fn finished_step(game: &Game, pos: &Position, k: usize, child: &Position, before: i32) -> Result<Step, Unserved> {
+    let s = game.scores(child);
+    let by_seeds = match s[0].cmp(&s[1]) {
+        std::cmp::Ordering::Greater => Outcome::South,
+        std::cmp::Ordering::Less => Outcome::North,
+        std::cmp::Ordering::Equal => Outcome::Draw,
+    };
+    if child.winner != Some(by_seeds) {
+        return Err(Unserved::Winner(format!(
+            "after {} from {}",
+            game.move_name(k),
+            describe(game, pos)
+        )));
+    }
+    Ok(Step {
+        gain: margin(game, child, pos.to_move) - before,
+        next: None,
+    })
+}
+
+/// The refusal for move `k` from `pos`, which put seeds back on the board.
+fn grows(game: &Game, pos: &Position, k: usize) -> Unserved {
+    Unserved::Grows(format!("{} from {}", game.move_name(k), describe(game, pos)))
 }
