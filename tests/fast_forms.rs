@@ -474,7 +474,7 @@ fn a_random_playout_draws_again_when_the_candidate_drawn_is_not_legal() {
     fast.settle_start(&mut start);
     assert_eq!(general.playout_candidates(&start), [1, 2, 3]);
     assert_eq!(general.legal_moves(&start), [3]);
-    let draw = |rng: &mut StdRng, n: u64| (u64::from(rng.next_u32()) * n >> 32) as usize;
+    let draw = |rng: &mut StdRng, n: u64| ((u64::from(rng.next_u32()) * n) >> 32) as usize;
     let mut numbers_drawn = [0; 4];
     for seed in 0..40 {
         // By hand: the candidates left, one number drawn for each candidate dropped.

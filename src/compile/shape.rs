@@ -862,8 +862,10 @@ mod tests {
 
     /// The home blocks of an invented relay game on a wide board.
     fn homes(text: &str) -> [u8; 2] {
-        let loaded = crate::load_text(std::path::Path::new("invented.sow"), text, &[]);
-        let game = loaded.ok().expect("the invented game checks").game;
+        let Ok(loaded) = crate::load_text(std::path::Path::new("invented.sow"), text, &[]) else {
+            panic!("the invented game checks:\n{text}");
+        };
+        let game = loaded.game;
         match game.fast.as_deref() {
             Some(Fast::Wide(ff)) => ff.relay.as_ref().expect("a relay game").home,
             _ => panic!("no wide fast form:\n{text}"),
@@ -890,8 +892,10 @@ mod tests {
         // Ten pits a player: south's in block 0 with north's first six (the pits across), north's
         // across two blocks.
         assert_eq!(homes(&game("rows 2 pits 5", "opposite(last)")), [0xFF, 0xFF]);
-        let hus = crate::load_game(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/hus.sow"), &[]);
-        match hus.ok().expect("hus loads").game.fast.as_deref() {
+        let Ok(hus) = crate::load_game(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/hus.sow"), &[]) else {
+            panic!("hus.sow loads");
+        };
+        match hus.game.fast.as_deref() {
             Some(Fast::Wide(ff)) => assert_eq!(ff.relay.as_ref().expect("relays").home, [0, 1]),
             _ => panic!("Hus has a wide fast form"),
         }
