@@ -6,6 +6,7 @@
 
 pub mod alphabeta;
 pub mod endgame;
+mod huge;
 pub mod mcts;
 pub mod prove;
 pub mod solve;

@@ -90,29 +90,22 @@ impl Data {
 /// with 4 KiB pages, waited for the address translation as much as for the memory (perf, Kalah 5x3:
 /// three quarters of a node's time at the probes and their prefetches).
 struct Table {
-    memory: memmap2::MmapMut,
+    slots: super::huge::Huge<[AtomicU64; 2]>,
     mask: usize,
 }
 
 impl Table {
     fn new(bytes: u64) -> std::io::Result<Table> {
         let n = (bytes / ENTRY_BYTES).max(2).next_power_of_two() / 2;
-        let memory = memmap2::MmapMut::map_anon(n as usize * ENTRY_BYTES as usize)?;
-        // Only advice: without huge pages the table works the same, more slowly.
-        #[cfg(target_os = "linux")]
-        let _ = memory.advise(memmap2::Advice::HugePage);
         Ok(Table {
-            memory,
+            slots: super::huge::Huge::zeroed(n as usize)?,
             mask: n as usize - 1,
         })
     }
 
     #[inline(always)]
     fn slots(&self) -> &[[AtomicU64; 2]] {
-        // SAFETY: the mapping is page-aligned (more than an AtomicU64 needs), holds `mask + 1`
-        // buckets of 16 bytes, starts zeroed (a valid AtomicU64), lives as long as `self`, and is
-        // never read or written but through these atomics.
-        unsafe { std::slice::from_raw_parts(self.memory.as_ptr().cast::<[AtomicU64; 2]>(), self.mask + 1) }
+        &self.slots
     }
 
     fn bucket(&self, h: u64) -> usize {

@@ -11,6 +11,7 @@ use super::{
     repetition_worth, repetition_worth_in,
 };
 use crate::engine::{FastMove, FastSearch, Game, Outcome, Player, Position};
+use crate::search::huge::{Huge, ZeroValid};
 
 /// The deepest the walk goes in a block with a repetition rule before it values a position as
 /// endless play for now.
@@ -58,12 +59,12 @@ impl Endgames {
         for block in 0..blocks {
             let (lo, hi) = pool.install(|| self.build_block(game, n, block, None, Some((done, total)), build))?;
             let at = block as usize * per_block;
-            for (o, v) in out[at..at + per_block].iter_mut().zip(&lo) {
+            for (o, v) in out[at..at + per_block].iter_mut().zip(lo.iter()) {
                 *o = v.load(Ordering::Relaxed) as u8;
             }
             if self.layout.bounded {
                 let at = at + blocks as usize * per_block;
-                for (o, v) in out[at..at + per_block].iter_mut().zip(&hi) {
+                for (o, v) in out[at..at + per_block].iter_mut().zip(hi.iter()) {
                     *o = v.load(Ordering::Relaxed) as u8;
                 }
             }
@@ -82,14 +83,11 @@ impl Endgames {
         pinned: Option<(u64, Pair)>,
         progress: Option<(&AtomicU64, u64)>,
         build: &Build<'_>,
-    ) -> Result<(Vec<AtomicI8>, Vec<AtomicI8>), Unserved> {
+    ) -> Result<(Huge<AtomicI8>, Huge<AtomicI8>), Unserved> {
         let per_block = (2 * self.ranker.count(n)) as usize;
-        let lo: Vec<AtomicI8> = (0..per_block).map(|_| AtomicI8::new(UNKNOWN)).collect();
-        let hi: Vec<AtomicI8> = if self.layout.bounded {
-            (0..per_block).map(|_| AtomicI8::new(UNKNOWN)).collect()
-        } else {
-            Vec::new()
-        };
+        let unknown = |v: &AtomicI8| v.store(UNKNOWN, Ordering::Relaxed);
+        let lo = filled(per_block, unknown)?;
+        let hi = filled(if self.layout.bounded { per_block } else { 0 }, unknown)?;
         let mut template = game.initial(None);
         template.history.clear();
         let taken = game.total - n;
@@ -98,16 +96,9 @@ impl Endgames {
         let slots = links_a_position(game);
         // Links for blocks of up to 2^31 positions; larger ones are swept by playing the moves.
         let linkable = self.layout.bounded && (per_block as u64) < 1 << 31;
-        let links: Vec<AtomicU32> = if linkable {
-            (0..per_block * slots).map(|_| AtomicU32::new(u32::MAX)).collect()
-        } else {
-            Vec::new()
-        };
-        let exits: Vec<AtomicU16> = if linkable {
-            (0..per_block).map(|_| AtomicU16::new(NO_EXIT)).collect()
-        } else {
-            Vec::new()
-        };
+        let linked = if linkable { per_block } else { 0 };
+        let links = filled(linked * slots, |v: &AtomicU32| v.store(u32::MAX, Ordering::Relaxed))?;
+        let exits = filled(linked, |v: &AtomicU16| v.store(NO_EXIT, Ordering::Relaxed))?;
         let mut plan = Plan {
             eg: self,
             game,
@@ -187,8 +178,8 @@ impl Endgames {
         Ok(Some(AfterStart {
             n,
             south: start.board.cells[pits],
-            lo: lo.into_iter().map(AtomicI8::into_inner).collect(),
-            hi: hi.into_iter().map(AtomicI8::into_inner).collect(),
+            lo: lo.iter().map(|v| v.load(Ordering::Relaxed)).collect(),
+            hi: hi.iter().map(|v| v.load(Ordering::Relaxed)).collect(),
         }))
     }
 }
@@ -204,6 +195,18 @@ pub(super) fn links_a_position(game: &Game) -> usize {
     let mut template = game.initial(None);
     template.history.clear();
     walk_form(game, &template).map_or(game.pit_count(), |f| f.side_pits())
+}
+
+/// `len` values in memory of their own (in huge pages: the walk reads them at random), each made
+/// ready by `set` on the pool's threads.
+fn filled<T: ZeroValid + Send>(len: usize, set: impl Fn(&T) + Sync) -> Result<Huge<T>, Unserved> {
+    let values = Huge::zeroed(len).map_err(no_memory)?;
+    values.par_chunks(1 << 16).for_each(|c| c.iter().for_each(&set));
+    Ok(values)
+}
+
+fn no_memory(e: std::io::Error) -> Unserved {
+    Unserved::Io(format!("cannot map memory for a block of the databases: {e}"))
 }
 
 /// Threads for building blocks: the depth-first walk within a block recurses once per move that
@@ -259,9 +262,9 @@ struct Plan<'a> {
     /// With a repetition rule: per position, its moves that stay in the block (`pits` slots, the
     /// successor's index with the top bit set when the mover moves again, `u32::MAX` after the
     /// last), recorded by the walk so that a sweep reads values instead of playing moves again.
-    links: Vec<AtomicU32>,
+    links: Huge<AtomicU32>,
     /// Per position, the best of its moves that leave the block, as two bytes (least, most).
-    exits: Vec<AtomicU16>,
+    exits: Huge<AtomicU16>,
     /// Every position's links are recorded: no move stays in the block with seeds taken.
     linked: AtomicBool,
     /// The game's fast form, when it plays every position of the block.
@@ -269,7 +272,7 @@ struct Plan<'a> {
     /// Links a position.
     slots: usize,
     /// The threads' stacks (see [`Worker::stack`]), each empty when put back.
-    stacks: std::sync::Mutex<Vec<Vec<u64>>>,
+    stacks: std::sync::Mutex<Vec<Huge<AtomicU64>>>,
 }
 
 /// Positions a sweep marks together when one of them changes: a granule's bit stays in the
@@ -293,7 +296,7 @@ impl Plan<'_> {
             if build.stop.load(Ordering::Relaxed) {
                 return Err(Unserved::Stopped);
             }
-            let mut w = Worker::new(self);
+            let mut w = Worker::new(self)?;
             let from = c * CHUNK;
             let to = (from + CHUNK).min(2 * count);
             let pits = self.eg.layout.pits;
@@ -483,8 +486,8 @@ impl Plan<'_> {
 impl Drop for Worker<'_> {
     fn drop(&mut self) {
         // Every position put on the stack is taken off before `solve` returns, even on an error.
-        if let Ok(mut stacks) = self.plan.stacks.lock() {
-            stacks.push(std::mem::take(&mut self.stack));
+        if let (Ok(mut stacks), Some(stack)) = (self.plan.stacks.lock(), self.stack.take()) {
+            stacks.push(stack);
         }
     }
 }
@@ -494,7 +497,7 @@ struct Worker<'a> {
     plan: &'a Plan<'a>,
     /// The positions of the block being evaluated on this thread, for finding cycles: a bit a
     /// position of the block (the walk meets most of them, and a bit is cheaper than a hash).
-    stack: Vec<u64>,
+    stack: Option<Huge<AtomicU64>>,
     /// Positions on `stack`.
     depth: usize,
     /// A position for the general engine, its cells set for each use.
@@ -510,21 +513,22 @@ struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    fn new(plan: &'a Plan<'a>) -> Worker<'a> {
-        Worker {
+    fn new(plan: &'a Plan<'a>) -> Result<Worker<'a>, Unserved> {
+        let kept = plan.stacks.lock().map_or(None, |mut s| s.pop());
+        let stack = match kept {
+            Some(s) => s,
+            None => Huge::zeroed((2 * plan.count).div_ceil(64) as usize).map_err(no_memory)?,
+        };
+        Ok(Worker {
             plan,
-            stack: plan
-                .stacks
-                .lock()
-                .map_or(None, |mut s| s.pop())
-                .unwrap_or_else(|| vec![0; (2 * plan.count).div_ceil(64) as usize]),
+            stack: Some(stack),
             depth: 0,
             scratch: plan.template.clone(),
             ended: plan.template.clone(),
             spare: Vec::new(),
             fast_moves: Vec::new(),
             cells: vec![0; plan.eg.layout.pits],
-        }
+        })
     }
 
     /// Makes `scratch` the block's position `index` (`side` to move; its cells packed when the
@@ -552,6 +556,12 @@ impl<'a> Worker<'a> {
         pos.to_move = if side == 0 { Player::South } else { Player::North };
     }
 
+    /// Puts a position on the stack, or takes it off.
+    fn flip(&self, word: usize, bit: u64) {
+        let stack = self.stack.as_ref().expect("a worker keeps its stack until dropped");
+        stack[word].store(stack[word].load(Ordering::Relaxed) ^ bit, Ordering::Relaxed);
+    }
+
     /// What endless play is worth to the player to move on `side`, at least and at most.
     fn endless(&self, side: usize) -> Pair {
         for_mover(self.plan.endless, side == 0)
@@ -565,7 +575,8 @@ impl<'a> Worker<'a> {
         }
         let bounded = self.plan.eg.layout.bounded;
         let (word, bit) = ((index / 64) as usize, 1u64 << (index % 64));
-        if self.stack[word] & bit != 0 || (bounded && self.depth >= DEEPEST) {
+        let stack = self.stack.as_ref().expect("a worker keeps its stack until dropped");
+        if stack[word].load(Ordering::Relaxed) & bit != 0 || (bounded && self.depth >= DEEPEST) {
             if !bounded {
                 self.load(index, side, packed, false);
                 return Err(Unserved::Cycle(describe(self.plan.game, &self.scratch)));
@@ -593,10 +604,10 @@ impl<'a> Worker<'a> {
             }
         }
         self.plan.note(index, side, &moves);
-        self.stack[word] |= bit;
+        self.flip(word, bit);
         self.depth += 1;
         let best = self.best(side, &moves, true);
-        self.stack[word] &= !bit;
+        self.flip(word, bit);
         self.depth -= 1;
         self.spare.push(moves);
         let best = best?;
@@ -684,6 +695,14 @@ impl<'a> Worker<'a> {
                             super::prefetch(&plan.lo[i]);
                             if let Some(hi) = plan.hi.get(i) {
                                 super::prefetch(hi);
+                            }
+                            // Read if the walk goes there: whether it is on the stack, and where
+                            // its moves are recorded.
+                            if let Some(stack) = &self.stack {
+                                super::prefetch(&stack[i / 64]);
+                            }
+                            if let Some(link) = plan.links.get(i * plan.slots) {
+                                super::prefetch(link);
                             }
                         }
                         Step {
