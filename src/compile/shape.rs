@@ -179,6 +179,8 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     pub skip_at: [[u8; L]; L],
     /// Per origin, one seed in its lane.
     pub unit: [B; L],
+    /// The origin is passed over (`skip origin`): else `skip_at` is never reached, and not read.
+    pub skips: bool,
     /// Per mover, the block of 16 lanes ([`Lanes::block`]) that holds every cell of their track,
     /// when one does and the rules read no other cell of it (`apart`; else 0xFF): a lap then adds
     /// to that block alone, held apart from the board for the whole move, one 16-byte addition from
@@ -633,6 +635,7 @@ fn relay<B: Lanes, const L: usize>(game: &Game, ff: &FastForm<B, L>, phase: &cra
         partial: boxed(|| [[B::ZERO; PLACES]; L]),
         last: [[[0; PLACES]; L]; 2],
         skip_at: [[0xFF; L]; L],
+        skips: sow.skip_origin,
         unit: std::array::from_fn(|c| B::at(c, 1)),
         home: [0xFF; 2],
         home_partial: Box::new([[[0; PLACES]; 16]; 2]),

@@ -370,7 +370,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         let (start, origin) = (start & (L - 1), origin & (L - 1));
         let lap = self.lap[origin] as usize;
         let (rounds, rest) = if n <= lap { (0, n) } else { ((n - 1) / lap, (n - 1) % lap + 1) };
-        let over = rest >= usize::from(rt.skip_at[origin][start]);
+        let over = rt.skips && rest >= usize::from(rt.skip_at[origin][start]);
         let at = (rest + usize::from(over)) & (PLACES - 1);
         let mut add = rt.home_partial[m & 1][start & 15][at];
         if over {
