@@ -364,7 +364,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         Some(_) => return None,
     };
     let side = game.side_pits();
-    // A move is a bit of a `u64`, and a relay game keeps the board each leaves by its pit.
+    // A move is a bit of a `u64` (and a board of 64 cells has at most 31 pits a player anyway).
     if side > 31 {
         return None;
     }
