@@ -422,3 +422,85 @@ fn issue_25_wide_boards_forbids_and_seeds_sown_again_play_the_same_with_and_with
         invented_agree(text);
     }
 }
+
+/// Issue 25: games whose players sow round their own pits only (`track own`), each player's pits a
+/// block of 16 cells of their own and captures that read and take the other player's pits, so that
+/// the fast form keeps the mover's block apart for the whole move (`FastRelay::home`): with another
+/// row count than Hus's (one row of 16 a player), clockwise, the origin passed over with laps of more
+/// than a round, captures into the store that let the relay go on or give another move, seeds sown
+/// again from the hand, and the opponent fed. Each plays the same with and without its fast form.
+#[test]
+fn issue_25_own_tracks_kept_apart_play_the_same_with_and_without_it() {
+    let games = [
+        // Two rows of eight a player (34 cells), many seeds in the back rows: laps go round the
+        // player's 15 other pits, the pit across is taken into the store and the relay goes on.
+        r#"game "own rounds" board { rows 2 pits 8 seeds 6 where pit.row == back stores captures } first south
+           sow { direction ccw track own skip origin relay when last.count > 1 relay limit 40 }
+           capture "across" { when last.side == mover and last.row == front and last.count > 3 and opposite(last).count > 0
+             take opposite(last) }
+           capture "lone" { when last.count == 1 and opposite(last).count > 1  take opposite(last)  then another move }
+           feeding required
+           end "stuck" when no_moves loser to_move
+           end "going round" when repeated draw
+           end "long" when ply >= 150 draw"#,
+        // One row of sixteen a player, clockwise: the pit across is taken into the hand and sown on.
+        r#"game "one row" board { pits 16 seeds 2 stores captures } first north
+           sow { direction cw track own relay when last.before > 0 relay limit 30 }
+           forbid "single" when origin.count == 1
+           capture "pull" { when last.before > 1 and opposite(last).count > 0  take opposite(last)  sow taken }
+           end "stuck" when no_moves loser to_move
+           end "going round" when repeated draw
+           end "long" when ply >= 150 draw"#,
+    ];
+    for text in games {
+        let fast = crate::support::invented(text);
+        assert!(fast.has_fast_form(), "the invented game has the shape:\n{text}");
+        let moves = agree(&fast, 60, 150, text);
+        assert!(moves > 600, "{moves} moves played:\n{text}");
+    }
+}
+
+/// A random playout of a game whose moves must be sown to be judged draws among the moves that pass
+/// the tests before the sowing (`Game::playout_candidates`), and draws again, without the move, when
+/// the one drawn is not legal; both engines alike. From the "limit" position with three laps at most,
+/// south 1 and 2 are candidates but not legal (their relays go on past the limit): every move drawn
+/// is south 3, after one, two or three numbers drawn (`draw` of 3, then of 2, then of 1).
+#[test]
+fn a_random_playout_draws_again_when_the_candidate_drawn_is_not_legal() {
+    use rand::RngCore;
+    let fast = crate::support::invented(&limit_game(3));
+    let general = fast.without_fast_form();
+    let mut start = fast.initial(None);
+    fast.settle_start(&mut start);
+    assert_eq!(general.playout_candidates(&start), [1, 2, 3]);
+    assert_eq!(general.legal_moves(&start), [3]);
+    let draw = |rng: &mut StdRng, n: u64| ((u64::from(rng.next_u32()) * n) >> 32) as usize;
+    let mut numbers_drawn = [0; 4];
+    for seed in 0..40 {
+        // By hand: the candidates left, one number drawn for each candidate dropped.
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut left = vec![1, 2, 3];
+        let mut drawn = 0;
+        loop {
+            let k = left[draw(&mut rng, left.len() as u64)];
+            drawn += 1;
+            if k == 3 {
+                break;
+            }
+            left.retain(|&c| c != k);
+        }
+        numbers_drawn[drawn] += 1;
+        let next = rng.next_u32();
+        for game in [&fast, &general] {
+            let mut pos = start.clone();
+            let mut rng = StdRng::seed_from_u64(seed);
+            game.random_playout(&mut pos, &mut rng, 1);
+            assert_eq!(pos.seeds(), [0, 4, 0, 1, 3, 3, 0, 0], "seed {seed}");
+            assert_eq!(rng.next_u32(), next, "seed {seed}: {drawn} numbers drawn");
+        }
+    }
+    assert!(
+        numbers_drawn[1] > 0 && numbers_drawn[2] > 0 && numbers_drawn[3] > 0,
+        "{numbers_drawn:?}"
+    );
+}

@@ -98,7 +98,7 @@ fn the_conservation_check_can_fail() {
 /// narrated lap of `run --trace`, rules worked out afresh for each `apply`). Playing the same random
 /// games both ways must give the same position after every move and at the end.
 /// The draw of one move among `n` that `Game::random_playout` makes (multiply-shift, as its doc
-/// says): replaying a playout move by move must draw alike.
+/// says): replaying a playout move by move must draw alike (with the candidates' rule, below).
 fn draw(rng: &mut StdRng, n: usize) -> usize {
     ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize
 }
@@ -126,8 +126,16 @@ fn quick_and_narrated_play_agree_in_random_games() {
                 if moves.is_empty() {
                     break;
                 }
-                // The draw `random_playout` makes.
-                let k = moves[draw(&mut rng, moves.len())];
+                // The draw `random_playout` makes: among the candidates (the legal moves but where
+                // moves must be sown to be judged), one that is not legal dropped and another drawn.
+                let mut candidates = game.playout_candidates(&narrated);
+                let k = loop {
+                    let k = candidates[draw(&mut rng, candidates.len())];
+                    if moves.contains(&k) {
+                        break k;
+                    }
+                    candidates.retain(|&c| c != k);
+                };
                 let mut silent = narrated.clone();
                 game.apply(&mut silent, k)
                     .unwrap_or_else(|e| panic!("{} game {seed}: listed move {k} refused: {e}", file.display()));

@@ -71,6 +71,9 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub row_lanes: [B; 2],
     /// Per player, the cells of their pits (bit `c` for cell `c`).
     pub row_cells: [u64; 2],
+    /// Per player, the block of 16 lanes ([`Lanes::block`]) that holds all their pits, if one does
+    /// (else 0xFF): their filled pits are then read from that block alone.
+    pub row_block: [u8; 2],
     /// 0xFF on the lanes of the stores.
     pub store_lanes: B,
     /// Per origin cell: every lane but the origin's.
@@ -176,6 +179,17 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     pub skip_at: [[u8; L]; L],
     /// Per origin, one seed in its lane.
     pub unit: [B; L],
+    /// The origin is passed over (`skip origin`): else `skip_at` is never reached, and not read.
+    pub skips: bool,
+    /// Per mover, the block of 16 lanes ([`Lanes::block`]) that holds every cell of their track,
+    /// when one does and the rules read no other cell of it (`apart`; else 0xFF): a lap then adds
+    /// to that block alone, held apart from the board for the whole move, one 16-byte addition from
+    /// a table a sixteenth the size of `partial` (`play_relay_home` in the engine). A game whose
+    /// track is each player's own pits (`track own`), whose players' pits fill blocks of their
+    /// own, and whose captures take from the other player has one.
+    pub home: [u8; 2],
+    /// Per mover and start cell's place in the home block, `partial`'s entry in that block.
+    pub home_partial: Box<[[[u128; PLACES]; 16]; 2]>,
 }
 
 /// A capture rule in fast form.
@@ -350,7 +364,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         Some(_) => return None,
     };
     let side = game.side_pits();
-    // A move is a bit of a `u64`, and a relay game keeps the board each leaves by its pit.
+    // A move is a bit of a `u64` (and a board of 64 cells has at most 31 pits a player anyway).
     if side > 31 {
         return None;
     }
@@ -360,6 +374,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         total: game.total,
         row_lanes: [B::ZERO; 2],
         row_cells: [0; 2],
+        row_block: [0xFF; 2],
         store_lanes: B::spread(0b11 << pits),
         keep: [B::ZERO; L],
         partial: boxed(|| [B::ZERO; PLACES]),
@@ -413,6 +428,12 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         for c in game.row(p) {
             ff.row_lanes[p.index()] = ff.row_lanes[p.index()] | B::spread(1 << c);
             ff.row_cells[p.index()] |= 1 << c;
+        }
+        let blocks: Vec<usize> = game.row(p).map(|c| c / 16).collect();
+        if let Some(&first) = blocks.first()
+            && blocks.iter().all(|&k| k == first)
+        {
+            ff.row_block[p.index()] = first as u8;
         }
         let track = if sow.ccw {
             &phase.tracks[p.index()]
@@ -470,6 +491,22 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
     // Seeds taken into the hand are sown on by the relay's loop only.
     if ff.captures.iter().any(|c| c.sows_again) != sows_again(phase) {
         return None;
+    }
+    if let Some(relay) = ff.relay.as_mut() {
+        for m in 0..2 {
+            if relay.home[m] != 0xFF
+                && !apart(
+                    &ff.captures,
+                    &ff.across,
+                    ff.on_track[m],
+                    ff.pits + m,
+                    ff.row_cells[1 - m],
+                    relay.home[m],
+                )
+            {
+                relay.home[m] = 0xFF;
+            }
+        }
     }
     for (i, rule) in game.ends.iter().enumerate() {
         ff.ends.push(match rule.test {
@@ -598,7 +635,10 @@ fn relay<B: Lanes, const L: usize>(game: &Game, ff: &FastForm<B, L>, phase: &cra
         partial: boxed(|| [[B::ZERO; PLACES]; L]),
         last: [[[0; PLACES]; L]; 2],
         skip_at: [[0xFF; L]; L],
+        skips: sow.skip_origin,
         unit: std::array::from_fn(|c| B::at(c, 1)),
+        home: [0xFF; 2],
+        home_partial: Box::new([[[0; PLACES]; 16]; 2]),
     });
     for p in Player::BOTH {
         let m = p.index();
@@ -623,8 +663,35 @@ fn relay<B: Lanes, const L: usize>(game: &Game, ff: &FastForm<B, L>, phase: &cra
                 relay.skip_at[start][start] = track.cells.len() as u8;
             }
         }
+        let block = track.cells.first().map_or(0, |&c| c as usize / 16);
+        if track.cells.iter().all(|&c| c as usize / 16 == block) {
+            relay.home[m] = block as u8;
+            for &start in &track.cells {
+                let start = start as usize;
+                for r in 0..PLACES {
+                    relay.home_partial[m][start % 16][r] = relay.partial[m][start][r].block(block);
+                }
+            }
+        }
     }
     Some(relay)
+}
+
+/// Do the rules read and change no cell of the home block `home` of a mover but the cell a lap
+/// ends in, whichever cell of their track (`on_track`) it is: the pit across and the pits taken lie
+/// outside it, no series walks, and seeds taken go to the hand or to a store (`store`, the mover's)
+/// and from an opponent's row (`row`, read by a grand slam) outside it. The engine then keeps the
+/// home block apart from the board for a whole move.
+fn apart<const L: usize>(captures: &[FastCapture<L>], across: &[u8; L], on_track: u64, store: usize, row: u64, home: u8) -> bool {
+    let outside = |c: u8| c == 0xFF || c / 16 != home;
+    let to_store = captures.iter().any(|r| !r.sows_again && !r.takes.is_empty());
+    let row_outside = (0..64).all(|c| row >> c & 1 == 0 || outside(c as u8));
+    (0..L).filter(|&c| on_track >> c & 1 != 0).all(|c| {
+        outside(across[c])
+            && captures
+                .iter()
+                .all(|r| r.series.is_none() && r.takes.iter().all(|map| outside(map[c])))
+    }) && (!to_store || (outside(store as u8) && row_outside))
 }
 
 /// A capture rule in fast form, if it has the shape.
@@ -790,4 +857,50 @@ fn cell_test(t: &Test, reg: Reg) -> Option<CellTest> {
         Test::In(Operand::RowOf(r), lo, hi, inside) if r == reg => CellTest::RowIn(lo, hi, inside),
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The home blocks of an invented relay game on a wide board.
+    fn homes(text: &str) -> [u8; 2] {
+        let Ok(loaded) = crate::load_text(std::path::Path::new("invented.sow"), text, &[]) else {
+            panic!("the invented game checks:\n{text}");
+        };
+        let game = loaded.game;
+        match game.fast.as_deref() {
+            Some(Fast::Wide(ff)) => ff.relay.as_ref().expect("a relay game").home,
+            _ => panic!("no wide fast form:\n{text}"),
+        }
+    }
+
+    /// A mover's track is kept apart as one block exactly when it lies in one block of 16 cells and
+    /// the rules read and change no other cell of that block.
+    #[test]
+    fn own_tracks_in_blocks_of_their_own_are_kept_apart() {
+        let game = |board: &str, take: &str| {
+            format!(
+                r#"game "g" board {{ {board} seeds 2 stores captures }} first south
+                   sow {{ direction ccw track own relay when last.before > 0 }}
+                   capture "pull" {{ when last.before > 1 and opposite(last).count > 0  take {take}  sow taken }}
+                   end "stuck" when no_moves loser to_move"#
+            )
+        };
+        // Sixteen pits a player, in cells 0..15 and 16..31: taken across, from the other block.
+        assert_eq!(homes(&game("rows 2 pits 8", "opposite(last)")), [0, 1]);
+        assert_eq!(homes(&game("pits 16", "opposite(last)")), [0, 1]);
+        // A capture of the mover's own pit behind the one across (two rows): in the mover's block.
+        assert_eq!(homes(&game("rows 2 pits 8", "behind(last)")), [0xFF, 0xFF]);
+        // Ten pits a player: south's in block 0 with north's first six (the pits across), north's
+        // across two blocks.
+        assert_eq!(homes(&game("rows 2 pits 5", "opposite(last)")), [0xFF, 0xFF]);
+        let Ok(hus) = crate::load_game(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/hus.sow"), &[]) else {
+            panic!("hus.sow loads");
+        };
+        match hus.game.fast.as_deref() {
+            Some(Fast::Wide(ff)) => assert_eq!(ff.relay.as_ref().expect("relays").home, [0, 1]),
+            _ => panic!("Hus has a wide fast form"),
+        }
+    }
 }

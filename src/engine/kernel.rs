@@ -11,8 +11,10 @@
 //! (`Game::fast_relay_playout`): a move is its laps, each ended as `Game::sow` ends them (the first
 //! capture rule that holds, which may end the move, give another, or take seeds to sow on at once,
 //! then the relay rule), and a move whose laps would go past the relay limit is not legal. As in
-//! the general engine, its legal moves are found by playing every filled pit's move; the board
-//! each leaves is kept, and the move drawn is read from them.
+//! the general engine does, a move is drawn among the candidates (the filled pits no `forbid` rule
+//! closes) and sown, and a candidate whose sowing is not legal is dropped and another drawn
+//! (`engine::draw_among`): only the moves drawn are sown, and whether the player to move has a
+//! legal move at all is learnt by drawing the next move ahead of time.
 
 use rand::Rng;
 
@@ -41,8 +43,28 @@ fn filled_bits(b: u128) -> u64 {
     b.filled()
 }
 
-/// Boards a relay game keeps of its legal moves, by pit (a player has at most 31).
-const SOWN: usize = 32;
+/// Per lane of a block, one seed in it and every lane but it ([`FastForm::play_relay_home`]): a
+/// 128-bit shift by a variable amount takes a dozen instructions.
+const UNIT: [u128; 16] = {
+    let mut t = [0; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = 1 << (8 * i);
+        i += 1;
+    }
+    t
+};
+
+/// See [`UNIT`].
+const KEEP: [u128; 16] = {
+    let mut t = [0; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = !(0xFF << (8 * i));
+        i += 1;
+    }
+    t
+};
 
 /// Laps of a move before the fast form looks for one that goes round for ever.
 const WATCH_FROM: u32 = 16;
@@ -341,35 +363,197 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         }
     }
 
-    /// The legal moves of `to_move` in a relay game (bit `k - 1` for pit `k`), as `Game::legal_with`
-    /// finds them, by playing each filled pit's move: those whose sowing ends within the relay limit
-    /// and, when the opponent must be fed, that feed them. The board each leaves is put in `sown` and
-    /// whether it gives another move in `again` (bit `k - 1`), so that the move drawn is not played
-    /// twice.
+    /// [`FastForm::lap_from`] within the mover's home block `k` (`FastRelay::home`): the seeds it
+    /// adds to that block, and the cell of the last.
     #[inline(always)]
-    fn legal_sown(&self, rt: &FastRelay<B, L>, b: B, filled: u64, to_move: Player, sown: &mut [B; SOWN], again: &mut u64) -> u64 {
-        let row = (1u64 << self.side) - 1;
-        let base = to_move.index() * self.side;
-        let mut left = filled >> base & row;
-        if !self.forbids.is_empty() {
-            left &= !(self.forbidden(b, to_move) >> base);
+    fn lap_home(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, m: usize, k: usize) -> (u128, usize) {
+        let (start, origin) = (start & (L - 1), origin & (L - 1));
+        let lap = self.lap[origin] as usize;
+        let (rounds, rest) = if n <= lap { (0, n) } else { ((n - 1) / lap, (n - 1) % lap + 1) };
+        let over = rt.skips && rest >= usize::from(rt.skip_at[origin][start]);
+        let at = (rest + usize::from(over)) & (PLACES - 1);
+        let mut add = rt.home_partial[m & 1][start & 15][at];
+        if over {
+            add -= UNIT[origin & 15];
         }
-        let other = self.row_lanes[to_move.other().index()];
-        let starving = self.must_feed && (b & other).is_zero();
-        let (mut moves, mut another) = (0, 0);
-        while left != 0 {
-            let i = left.trailing_zeros() as usize;
-            left &= left - 1;
-            if let Some((after, more)) = self.play_relay(rt, b, base + i, to_move)
-                && (!starving || !(after & other).is_zero())
-            {
-                moves |= 1 << i;
-                another |= u64::from(more) << i;
-                sown[i & (SOWN - 1)] = after;
+        if rounds > 0 {
+            add += self.round[origin].block(k) * rounds as u128;
+        }
+        (add, rt.last[m & 1][start][at] as usize)
+    }
+
+    /// Does the condition hold of cell `c`, which holds `n` seeds, on `b` (whose lane `c` may be out
+    /// of date, but not the lane across) when `mover` moves?
+    #[inline(always)]
+    fn holds_with(&self, cond: &CellCond, b: B, c: usize, n: u32, mover: Player) -> bool {
+        let c = c & (L - 1);
+        let across = || match self.across[c] {
+            0xFF => 0,
+            a => b.lane(a as usize),
+        };
+        cond.at[mover.index()] >> c & 1 != 0 && has_count(&cond.count, n) && (cond.any_across || has_count(&cond.across, across()))
+    }
+
+    /// [`FastForm::play_relay`] for a mover whose track lies in one block `k` of the board, which
+    /// the rules read only at the end of a lap (`FastRelay::home`): the laps add to that block
+    /// alone, held in a register apart (`me`) for the whole move, while the rules read and change
+    /// the rest of the board (`b`, whose block `k` is out of date). The same laps, rules and results.
+    #[inline(always)]
+    fn play_relay_home(&self, rt: &FastRelay<B, L>, b: &B, origin: usize, mover: Player, k: usize, out: &mut B) -> Option<bool> {
+        let m = mover.index() & 1;
+        let mut b = *b;
+        let mut me = b.block(k);
+        let (add, mut last) = self.lap_home(rt, origin, lane(me, origin & 15) as usize, origin, m, k);
+        me = (me & KEEP[origin & 15]) + add;
+        let mut laps = 1;
+        // As in `play_relay`.
+        let (mut kept, mut since, mut power) = ((B::ZERO, usize::MAX), 0u32, 1u32);
+        loop {
+            let at = last & (L - 1);
+            let n = lane(me, at & 15);
+            let mut hand = 0;
+            if rt.go[m][at] >> n.min(63) & 1 == 0 {
+                if rt.stop[m][at] >> n.min(63) & 1 != 0 {
+                    {
+                        *out = b;
+                        out.set_block(k, me);
+                        return Some(false);
+                    }
+                }
+                if self.capture_at[m][at] >> n.min(63) & 1 != 0
+                    && let Some(rule) = self.captures.iter().find(|r| self.holds_with(&r.when, b, last, n, mover))
+                {
+                    if !rule.takes.is_empty() {
+                        // Outside the home block: `me` and the count in `last` stay as they are.
+                        hand = self.fire(rule, &mut b, last, mover);
+                    }
+                    if hand == 0 && rule.then == Then::AnotherMove {
+                        {
+                            *out = b;
+                            out.set_block(k, me);
+                            return Some(true);
+                        }
+                    }
+                    if hand == 0 && rule.then == Then::End {
+                        {
+                            *out = b;
+                            out.set_block(k, me);
+                            return Some(false);
+                        }
+                    }
+                }
+                if hand == 0 && !self.holds_with(&rt.when, b, last, n, mover) {
+                    {
+                        *out = b;
+                        out.set_block(k, me);
+                        return Some(false);
+                    }
+                }
             }
+            laps += 1;
+            if laps > rt.limit {
+                return None;
+            }
+            if laps > WATCH_FROM {
+                let whole = b.with_block(k, me);
+                if kept == (whole, last) {
+                    return None;
+                }
+                since += 1;
+                if since >= power {
+                    kept = (whole, last);
+                    power *= 2;
+                    since = 0;
+                }
+            }
+            let (add, end) = if hand > 0 {
+                self.lap_home(rt, last, hand as usize, origin, m, k)
+            } else {
+                me &= KEEP[at & 15];
+                self.lap_home(rt, last, n as usize, origin, m, k)
+            };
+            (me, last) = (me + add, end);
         }
-        *again = another;
-        moves
+    }
+
+    /// The candidates of `to_move`'s moves in a relay game (bit `k - 1` for pit `k`), as
+    /// `Game::candidates` finds them: the filled pits no `forbid` rule closes. Whether one is legal is
+    /// known only once it is sown ([`FastForm::try_move`]).
+    #[inline(always)]
+    fn candidates(&self, b: B, filled: u64, to_move: Player) -> u64 {
+        let base = to_move.index() * self.side;
+        let k = self.row_block[to_move.index() & 1];
+        if k != 0xFF {
+            // The mover's block alone (a wide board's four would be read else).
+            let (block, at) = (b.block(usize::from(k)), 16 * u32::from(k));
+            let mut own = block.filled() << at;
+            for cond in &self.forbids {
+                own &= !match cond.range {
+                    Some((lo, hi)) if cond.any_across => cond.at[to_move.index()] & block.within(lo, hi) << at,
+                    _ => self.holding_cells(cond, b, to_move),
+                };
+            }
+            return own >> base & ((1u64 << self.side) - 1);
+        }
+        let mut own = filled >> base & ((1u64 << self.side) - 1);
+        if !self.forbids.is_empty() {
+            own &= !(self.forbidden(b, to_move) >> base);
+        }
+        own
+    }
+
+    /// The move of a relay game from `to_move`'s pit `i + 1`, a candidate, if it is legal (its sowing
+    /// ends within the relay limit and, when the opponent must be fed, feeds them): the board after
+    /// and whether the mover moves again.
+    #[inline(always)]
+    fn try_move(&self, rt: &FastRelay<B, L>, b: &B, i: usize, to_move: Player, out: &mut B) -> Option<bool> {
+        let origin = to_move.index() * self.side + i;
+        let another = match rt.home[to_move.index() & 1] {
+            0xFF => {
+                let (after, another) = self.play_relay(rt, *b, origin, to_move)?;
+                *out = after;
+                another
+            }
+            k => self.play_relay_home(rt, b, origin, to_move, usize::from(k), out)?,
+        };
+        // (Not `Option::filter`: it was left a call of its own, the board copied in and out, 10% of
+        // a Hus move.)
+        let other = self.row_lanes[to_move.other().index()];
+        if self.must_feed && (*b & other).is_zero() && (*out & other).is_zero() {
+            return None;
+        }
+        Some(another)
+    }
+
+    /// A move of a relay game drawn among the `candidates` as `Game::random_playout` draws it
+    /// ([`super::draw_among`]): only the moves drawn are sown. The board after is left in `out`
+    /// (boards go by reference: copies of a wide board's 64 bytes in and out of these calls were a
+    /// fifth of a Hus move), and whether the mover moves again is returned.
+    #[inline(always)]
+    fn draw_move(&self, rt: &FastRelay<B, L>, rng: &mut impl Rng, b: &B, candidates: u64, to_move: Player, out: &mut B) -> Option<bool> {
+        let mut another = false;
+        super::draw_among(rng, candidates, |i| match self.try_move(rt, b, i, to_move, out) {
+            Some(more) => {
+                another = more;
+                true
+            }
+            None => false,
+        })?;
+        Some(another)
+    }
+
+    /// Has `to_move` a legal move among the `candidates` of a relay game?
+    #[inline(never)]
+    fn has_move(&self, rt: &FastRelay<B, L>, b: B, candidates: u64, to_move: Player) -> bool {
+        let mut left = candidates;
+        let mut after = b;
+        while left != 0 {
+            if self.try_move(rt, &b, left.trailing_zeros() as usize, to_move, &mut after).is_some() {
+                return true;
+            }
+            left &= left - 1;
+        }
+        false
     }
 
     /// The legal moves of `to_move` (bit `k - 1` for pit `k`) on `b`, whose filled cells are
@@ -476,7 +660,7 @@ impl Game {
     pub(crate) fn fast_playout_any(
         &self,
         pos: &mut Position,
-        rng: &mut impl Rng,
+        rng: &mut (impl Rng + Clone),
         plies: &mut u32,
         max_plies: u32,
         hints: Hints,
@@ -495,7 +679,7 @@ impl Game {
         &self,
         ff: &FastForm<B, L>,
         pos: &mut Position,
-        rng: &mut impl Rng,
+        rng: &mut (impl Rng + Clone),
         plies: &mut u32,
         max_plies: u32,
         hints: Hints,
@@ -520,29 +704,31 @@ impl Game {
 
     /// [`Game::fast_playout`] for a game whose moves relay, in a function of its own: in line, its
     /// loops cost the other games' loops a few instructions a move (the compiler's registers moved
-    /// about; callgrind, Oware). Two loops only, with a history or without: a relay game's moves cost
-    /// more than the end rules' work that a loop of their own would leave out.
+    /// about; callgrind, Oware). Four loops only, with a history or without, with row rules or
+    /// without (a row rule's table look-up was 1% of a Hus move): a relay game's moves cost more than
+    /// the rest of the end rules' work that a loop of their own would leave out.
     #[inline(never)]
     fn fast_relay_playout<B: Board, const L: usize>(
         &self,
         ff: &FastForm<B, L>,
         pos: &mut Position,
-        rng: &mut impl Rng,
+        rng: &mut (impl Rng + Clone),
         plies: &mut u32,
         max_plies: u32,
         hints: Hints,
     ) -> Handed {
-        if self.uses_repeated {
-            self.fast_loop::<B, L, true, true, true, true>(ff, pos, rng, plies, max_plies, hints)
-        } else {
-            self.fast_loop::<B, L, false, true, true, true>(ff, pos, rng, plies, max_plies, hints)
+        match (self.uses_repeated, ff.row_rules != 0) {
+            (true, true) => self.fast_loop::<B, L, true, true, true, true>(ff, pos, rng, plies, max_plies, hints),
+            (true, false) => self.fast_loop::<B, L, true, false, true, true>(ff, pos, rng, plies, max_plies, hints),
+            (false, true) => self.fast_loop::<B, L, false, true, true, true>(ff, pos, rng, plies, max_plies, hints),
+            (false, false) => self.fast_loop::<B, L, false, false, true, true>(ff, pos, rng, plies, max_plies, hints),
         }
     }
 
     /// The playout loop of a game that keeps a history of positions (`REPEATS`), has end rules
     /// testing whether rows are empty (`ROWS`), end rules reading only the stores (`STORES`), and
-    /// moves that relay (`RELAY`: every legal move is played to find the legal ones, and the one
-    /// drawn is then read from them). `ROWS` and `STORES` may be set for a relay game without such
+    /// moves that relay (`RELAY`: a move is drawn among the candidates and only the moves drawn are
+    /// sown, [`FastForm::draw_move`]). `ROWS` and `STORES` may be set for a relay game without such
     /// rules: the row table then answers that no rule holds, and the store table, being empty, is not
     /// read.
     #[inline(always)]
@@ -550,7 +736,7 @@ impl Game {
         &self,
         ff: &FastForm<B, L>,
         pos: &mut Position,
-        rng: &mut impl Rng,
+        rng: &mut (impl Rng + Clone),
         plies: &mut u32,
         max_plies: u32,
         hints: Hints,
@@ -571,11 +757,11 @@ impl Game {
             seen.keys.reserve(256);
             seen.start(std::mem::take(&mut pos.history), at.key());
         }
-        // With `RELAY`, the board each legal move leaves (by pit), and which give another move.
-        let mut sown = [B::ZERO; SOWN];
-        let mut again = 0u64;
+        // With `RELAY`, `moves` holds the candidates, and `drawn` whether the move drawn ahead of
+        // time (to learn that the player to move has one) gives another move, its board in `after`.
+        let (mut drawn, mut after) = (None, at.board);
         let mut moves = if RELAY {
-            ff.legal_sown(ff.relay_tables(), at.board, at.board.filled(), at.to_move, &mut sown, &mut again)
+            ff.candidates(at.board, at.board.filled(), at.to_move)
         } else {
             ff.legal(at.board, at.board.filled(), at.to_move)
         };
@@ -588,31 +774,38 @@ impl Game {
             // The draw of `Game::random_playout`, with the `i`-th move read from a table (a player
             // with more than seven pits: from the set's bits).
             let mover = at.to_move;
-            let origin = if L <= LANES {
-                let listed = ff.nth[mover.index()][moves as usize & 127];
-                let i = super::draw(rng, (listed >> 56).max(1) as usize);
-                if moves == 0 {
-                    break Handed::Stopped;
-                }
-                (listed >> (8 * (i & 7)) & 0xFF) as usize
-            } else {
-                let i = super::draw(rng, (moves.count_ones() as usize).max(1));
-                if moves == 0 {
-                    break Handed::Stopped;
-                }
-                let mut left = moves;
-                for _ in 0..i {
-                    left &= left - 1;
-                }
-                mover.index() * ff.side + left.trailing_zeros() as usize
-            };
-            played += 1;
             let before = at.board;
             let first_move = at.ply == 0;
             let (board, another) = if RELAY {
-                let i = (origin - mover.index() * ff.side) & (SOWN - 1);
-                (sown[i], again >> i & 1 != 0)
+                let another = match drawn.take() {
+                    Some(another) => another,
+                    None => match ff.draw_move(ff.relay_tables(), rng, &at.board, moves, mover, &mut after) {
+                        Some(another) => another,
+                        None => break Handed::Stopped,
+                    },
+                };
+                played += 1;
+                (after, another)
             } else {
+                let origin = if L <= LANES {
+                    let listed = ff.nth[mover.index()][moves as usize & 127];
+                    let i = super::draw(rng, (listed >> 56).max(1) as usize);
+                    if moves == 0 {
+                        break Handed::Stopped;
+                    }
+                    (listed >> (8 * (i & 7)) & 0xFF) as usize
+                } else {
+                    let i = super::draw(rng, (moves.count_ones() as usize).max(1));
+                    if moves == 0 {
+                        break Handed::Stopped;
+                    }
+                    let mut left = moves;
+                    for _ in 0..i {
+                        left &= left - 1;
+                    }
+                    mover.index() * ff.side + left.trailing_zeros() as usize
+                };
+                played += 1;
                 ff.play(at.board, origin, mover)
             };
             at.board = board;
@@ -636,7 +829,7 @@ impl Game {
             // next move needs them).
             let filled = at.board.filled();
             let next = if RELAY {
-                ff.legal_sown(ff.relay_tables(), at.board, filled, at.to_move, &mut sown, &mut again)
+                ff.candidates(at.board, filled, at.to_move)
             } else {
                 ff.legal(at.board, filled, at.to_move)
             };
@@ -652,6 +845,23 @@ impl Game {
             }
             if ff.tested != 0 {
                 holding |= self.tested_ends(ff, &at, mover);
+            }
+            if RELAY && next != 0 && kinds.no_moves.trailing_zeros() < holding.trailing_zeros() {
+                // Whether the player to move has a legal move decides the end. When the game would
+                // go on, the next move is drawn now, on a copy of the generator kept only if there is
+                // one (so the numbers drawn are those of the general engine, which knows the legal
+                // moves first); else the candidates are tried in turn.
+                if holding == 0 && played < max_plies {
+                    let mut ahead = rng.clone();
+                    drawn = ff.draw_move(ff.relay_tables(), &mut ahead, &at.board, next, at.to_move, &mut after);
+                    if drawn.is_some() {
+                        *rng = ahead;
+                    } else {
+                        holding |= kinds.no_moves;
+                    }
+                } else if !ff.has_move(ff.relay_tables(), at.board, next, at.to_move) {
+                    holding |= kinds.no_moves;
+                }
             }
             let ending = (holding != 0).then(|| holding.trailing_zeros() as usize);
             if let Some(rule) = ending {

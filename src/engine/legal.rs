@@ -121,6 +121,52 @@ impl Game {
         self.legal_set(pos).iter().collect()
     }
 
+    /// The moves a random playout draws among ([`Game::random_playout`]): the legal moves, and in a
+    /// game whose moves must be sown to be judged, every move that passes the tests before its sowing
+    /// besides (in order, as move numbers).
+    pub fn playout_candidates(&self, pos: &Position) -> Vec<usize> {
+        if pos.over || self.uses_choose {
+            return self.legal_moves(pos);
+        }
+        let rules = self.move_rules(pos, Hints::default());
+        let legal = self.legal_with(pos, rules);
+        if !rules.sow_always {
+            return legal.iter().collect();
+        }
+        self.candidates(pos, rules, legal).iter().collect()
+    }
+
+    /// The `legal` moves of a position that is not over, with every other move that passes the
+    /// tests before its sowing (a move whose sowing may stop at a closed pit is still sown): only
+    /// the moves not legal are looked at again.
+    pub(crate) fn candidates(&self, pos: &Position, rules: MoveRules, legal: Moves) -> Moves {
+        let before = MoveRules {
+            sow_always: false,
+            must_feed: false,
+            ..rules
+        };
+        // Where a move is a pit of the mover's and names no other, only filled pits can pass.
+        let pits_only = self.choices == 1
+            && self.shared == 0
+            && !self.plays_across
+            && rules.phase.sow.from_store.is_none()
+            && !rules.phase.sows_nothing;
+        let mut left = if pits_only {
+            self.filled_pits(&pos.board, pos.to_move)
+        } else {
+            u64::MAX >> (64 - self.move_count().clamp(1, 64))
+        } & !legal.bits();
+        let mut moves = legal;
+        while left != 0 {
+            let k = left.trailing_zeros() as usize + 1;
+            left &= left - 1;
+            if self.probe(pos, before, k, None, None).is_ok() {
+                moves.insert(k);
+            }
+        }
+        moves
+    }
+
     /// The number of the move `pass` (in a game with `pass when COND`): the one after every pit's
     /// moves, both ways.
     #[inline]

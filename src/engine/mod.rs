@@ -27,7 +27,7 @@ pub(crate) use kernel::{FastMove, FastSearch};
 pub use legal::trial_laps;
 pub use moves::Moves;
 pub use perft::Playout;
-pub use perft::draw;
+pub use perft::{draw, draw_among};
 pub use prepare::prepare;
 pub use trace::{Event, Passed};
 pub use turn::MoveError;

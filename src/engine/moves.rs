@@ -24,23 +24,9 @@ impl Moves {
         (1..=64).contains(&k) && self.0 & (1 << (k - 1)) != 0
     }
 
-    /// How many moves.
-    pub fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
     /// No move at all?
     pub fn is_empty(self) -> bool {
         self.0 == 0
-    }
-
-    /// The `i`-th move (0-based) in increasing order, if there are that many.
-    pub fn nth(self, i: usize) -> Option<usize> {
-        let mut bits = self.0;
-        for _ in 0..i {
-            bits &= bits.wrapping_sub(1);
-        }
-        (bits != 0).then(|| bits.trailing_zeros() as usize + 1)
     }
 
     /// The pit numbers, smallest first.
@@ -72,11 +58,7 @@ mod tests {
             m.insert(k);
         }
         assert_eq!(m.iter().collect::<Vec<_>>(), [1, 3, 7, 64]);
-        assert_eq!(m.len(), 4);
-        assert_eq!(
-            (0..5).map(|i| m.nth(i)).collect::<Vec<_>>(),
-            [Some(1), Some(3), Some(7), Some(64), None]
-        );
+        assert_eq!(m.bits(), 1 << 63 | 0b100_0101);
         assert!(m.contains(64) && !m.contains(2) && !m.contains(0) && !m.contains(65));
     }
 }

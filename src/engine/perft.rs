@@ -21,6 +21,60 @@ pub fn draw(rng: &mut impl RngCore, n: usize) -> usize {
     ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize
 }
 
+/// A move drawn uniformly among the legal ones from `candidates` (bit `k - 1` for move `k`), a set
+/// that holds every legal move and may hold others: a candidate drawn that `legal` refuses is dropped
+/// and another drawn, which is a uniform draw among the legal moves that decides the legality of
+/// none but the moves drawn (a move that must be sown to be judged, such as a relay that may never
+/// end, is sown only when drawn). Returns the move's bit; `None`, after one more number drawn, when
+/// no candidate is left. With `candidates` the legal moves, it is one [`draw`], as before.
+#[inline(always)]
+pub fn draw_among(rng: &mut impl RngCore, mut candidates: u64, mut legal: impl FnMut(usize) -> bool) -> Option<usize> {
+    loop {
+        let i = draw(rng, (candidates.count_ones() as usize).max(1));
+        if candidates == 0 {
+            return None;
+        }
+        let bit = nth_bit(candidates, i);
+        if legal(bit) {
+            return Some(bit);
+        }
+        candidates &= !(1 << bit);
+    }
+}
+
+/// Per byte, its bits set, and where its `j`-th set bit is.
+const BYTE_BITS: [(u8, [u8; 8]); 256] = {
+    let mut table = [(0, [0; 8]); 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            if byte >> bit & 1 != 0 {
+                table[byte].1[table[byte].0 as usize] = bit as u8;
+                table[byte].0 += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// Where the `i`-th set bit of `bits` (which has more than `i`) is: a byte at a time from a table
+/// (clearing the lowest bit `i` times mispredicted its loop's end at every draw).
+#[inline(always)]
+fn nth_bit(bits: u64, mut i: usize) -> usize {
+    let mut at = 0;
+    loop {
+        let (count, places) = BYTE_BITS[(bits >> at & 0xFF) as usize];
+        if i < usize::from(count) {
+            return at + usize::from(places[i & 7]);
+        }
+        i -= usize::from(count);
+        at = (at + 8) & 63;
+    }
+}
+
 /// What one random playout did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Playout {
@@ -104,8 +158,11 @@ impl Game {
     /// Plays uniformly random legal moves from `pos` until the game is over or `max_plies` moves have
     /// been played (a game may otherwise go on forever), leaving the final position in `pos`. Each
     /// move is `moves[(rng.next_u32() as u64 * moves.len() as u64 >> 32) as usize]` of the legal
-    /// moves as [`Game::legal_moves`] lists them, so a program can replay a playout move by move.
-    pub fn random_playout(&self, pos: &mut Position, rng: &mut impl Rng, max_plies: u32) -> Playout {
+    /// moves as [`Game::legal_moves`] lists them, so a program can replay a playout move by move;
+    /// but in a game whose moves must be sown to be judged (relays, seeds taken and sown again), the
+    /// draw is among [`Game::playout_candidates`], a candidate that is not legal dropped and another
+    /// drawn ([`draw_among`]). The generator is cloned to look ahead for a move without drawing it.
+    pub fn random_playout(&self, pos: &mut Position, rng: &mut (impl Rng + Clone), max_plies: u32) -> Playout {
         let mut plies = 0;
         if self.uses_choose {
             // Moves with choices on the way are listed one by one (a bit set has no room for them).
@@ -141,12 +198,33 @@ impl Game {
                     (self.legal_with(pos, rules), rules)
                 }
             };
-            let Some(k) = moves.nth(draw(rng, moves.len().max(1))) else {
+            // A game whose moves must be sown to be judged draws among the moves that pass the tests
+            // before the sowing, as its fast form does (which sows only the move drawn).
+            let candidates = if rules.sow_always {
+                self.candidates(pos, rules, moves).bits()
+            } else {
+                moves.bits()
+            };
+            let Some(k) = draw_among(rng, candidates, |bit| moves.contains(bit + 1)).map(|bit| bit + 1) else {
                 break;
             };
             known = self.play(pos, k, rules, hints, &mut Silent);
             plies += 1;
         }
         Playout { plies, finished: pos.over }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `i`-th set bit, across bytes, to the sixty-fourth.
+    #[test]
+    fn nth_bit_finds_each_set_bit_in_order() {
+        let bits: u64 = 1 | 1 << 7 | 1 << 8 | 1 << 13 | 1 << 40 | 1 << 63;
+        let found: Vec<usize> = (0..6).map(|i| nth_bit(bits, i)).collect();
+        assert_eq!(found, [0, 7, 8, 13, 40, 63]);
+        assert_eq!(nth_bit(u64::MAX, 37), 37);
     }
 }

@@ -47,6 +47,15 @@ pub trait Lanes:
     fn tops(self) -> u32;
     /// A few bits of the whole board, well mixed, for a filter.
     fn mixed(self) -> u64;
+    /// The lanes `16 * i .. 16 * i + 16` (a block) as one number, lane `16 * i + j` in bits `8j..8j + 8`.
+    fn block(self, i: usize) -> u128;
+    /// The board with block `i` replaced by `v`.
+    fn with_block(self, i: usize, v: u128) -> Self;
+    /// Replaces block `i` by `v`, in place (by value, the whole board was copied twice).
+    #[inline(always)]
+    fn set_block(&mut self, i: usize, v: u128) {
+        *self = self.with_block(i, v);
+    }
 
     /// The board of `cells` (one count a lane, each at most 255).
     fn of_cells(cells: &[u32]) -> Self {
@@ -169,6 +178,14 @@ impl Lanes for u128 {
     fn mixed(self) -> u64 {
         (self as u64) ^ ((self >> 64) as u64).rotate_left(29)
     }
+    #[inline(always)]
+    fn block(self, _: usize) -> u128 {
+        self
+    }
+    #[inline(always)]
+    fn with_block(self, _: usize, v: u128) -> u128 {
+        v
+    }
 }
 
 /// A board of `16 * N` cells: `N` chunks of 16 bytes. Its arithmetic is written byte by byte,
@@ -290,6 +307,20 @@ impl<const N: usize> Lanes for Wide<N> {
         b
     }
     #[inline(always)]
+    fn block(self, i: usize) -> u128 {
+        self.chunk(i % N)
+    }
+    #[inline(always)]
+    fn with_block(self, i: usize, v: u128) -> Self {
+        let mut out = self;
+        out.set_block(i, v);
+        out
+    }
+    #[inline(always)]
+    fn set_block(&mut self, i: usize, v: u128) {
+        self.0[i % N] = v.to_le_bytes();
+    }
+    #[inline(always)]
     fn mixed(self) -> u64 {
         (0..N).fold(0u64, |h, i| {
             (h.rotate_left(17) ^ self.chunk(i).mixed()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -319,5 +350,8 @@ mod tests {
         assert_eq!(Wide::<3>::spread(1 << 39) & b, Wide::<3>::at(39, 9));
         assert_eq!((b + Wide::<3>::at(39, 1)).lane(39), 10);
         assert_eq!((b ^ Wide::<3>::TOPS).tops(), 48);
+        assert_eq!(b.block(2), 9 << (8 * 7));
+        assert_eq!(b.with_block(1, 5 << 8).lane(17), 5);
+        assert_eq!(b.with_block(1, 0).sum(), 9);
     }
 }
