@@ -895,12 +895,18 @@ mod tests {
         // Ten pits a player: south's in block 0 with north's first six (the pits across), north's
         // across two blocks.
         assert_eq!(homes(&game("rows 2 pits 5", "opposite(last)")), [0xFF, 0xFF]);
-        let Ok(hus) = crate::load_game(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/hus.sow"), &[]) else {
-            panic!("hus.sow loads");
-        };
-        match hus.game.fast.as_deref() {
-            Some(Fast::Wide(ff)) => assert_eq!(ff.relay.as_ref().expect("relays").home, [0, 1]),
-            _ => panic!("Hus has a wide fast form"),
-        }
+        // Four rows with a forbid of the origin, a test of the landing's row, and both pits across
+        // taken (the other player's block): kept apart.
+        let four_rows = r#"game "g" board { rows 2 pits 8 seeds 2 stores captures } first south
+            sow { direction ccw track own relay when last.before > 0 }
+            forbid "single" when origin.count == 1
+            capture "pull" {
+              when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+              take opposite(last), behind(opposite(last))
+              sow taken
+            }
+            end "stuck" when no_moves loser to_move
+            end "round" when repeated draw"#;
+        assert_eq!(homes(four_rows), [0, 1]);
     }
 }

@@ -69,6 +69,40 @@ const KEEP: [u128; 16] = {
 /// Laps of a move before the fast form looks for one that goes round for ever.
 const WATCH_FROM: u32 = 16;
 
+/// Brent's cycle finding over the laps of a move: the state kept (at first one no lap has), laps
+/// since, and laps until the next is kept.
+struct Brent<S> {
+    kept: S,
+    since: u32,
+    power: u32,
+}
+
+impl<S: PartialEq + Copy> Brent<S> {
+    #[inline(always)]
+    fn new(none: S) -> Brent<S> {
+        Brent {
+            kept: none,
+            since: 0,
+            power: 1,
+        }
+    }
+
+    /// Whether `state` is the one kept: the laps go round for ever.
+    #[inline(always)]
+    fn seen_again(&mut self, state: S) -> bool {
+        if self.kept == state {
+            return true;
+        }
+        self.since += 1;
+        if self.since >= self.power {
+            self.kept = state;
+            self.power *= 2;
+            self.since = 0;
+        }
+        false
+    }
+}
+
 /// What a playout in fast form leaves for the general engine.
 pub(crate) enum Handed {
     /// The playout stopped: the ply limit, or no move to draw.
@@ -302,11 +336,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         let (mut b, mut last) = self.sow(b, origin);
         let m = mover.index() & 1;
         let mut laps = 1;
-        // The state of the lap kept for Brent's cycle finding (none yet: no lap starts from a cell
-        // past the lanes), laps compared with it, and laps until the next is kept. A lap's state is
-        // the board and the cell it starts from: the seeds in hand of a lap of taken seeds are
-        // those missing from the board, which no other lap's board misses.
-        let (mut kept, mut since, mut power) = ((B::ZERO, usize::MAX), 0u32, 1u32);
+        // A lap's state is the board and the cell it starts from: the seeds in hand of a lap of
+        // taken seeds are those missing from the board, which no other lap's board misses.
+        let mut watch = Brent::new((B::ZERO, usize::MAX));
         loop {
             let mut n = b.lane(last);
             let at = last & (L - 1);
@@ -343,16 +375,8 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             // depend on here (the rules test `last` only): one seen again goes round for ever, and
             // would pass the limit in the end, so the move is refused at once. Looked for only
             // past the first few laps, where most moves have ended: a loop is still found, later.
-            if laps > WATCH_FROM {
-                if kept == (b, last) {
-                    return None;
-                }
-                since += 1;
-                if since >= power {
-                    kept = (b, last);
-                    power *= 2;
-                    since = 0;
-                }
+            if laps > WATCH_FROM && watch.seen_again((b, last)) {
+                return None;
             }
             if hand > 0 {
                 let (add, end) = self.lap_from(rt, last, hand as usize, origin, mover);
@@ -407,7 +431,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         me = (me & KEEP[origin & 15]) + add;
         let mut laps = 1;
         // As in `play_relay`.
-        let (mut kept, mut since, mut power) = ((B::ZERO, usize::MAX), 0u32, 1u32);
+        let mut watch = Brent::new((B::ZERO, usize::MAX));
         loop {
             let at = last & (L - 1);
             let n = lane(me, at & 15);
@@ -454,17 +478,8 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             if laps > rt.limit {
                 return None;
             }
-            if laps > WATCH_FROM {
-                let whole = b.with_block(k, me);
-                if kept == (whole, last) {
-                    return None;
-                }
-                since += 1;
-                if since >= power {
-                    kept = (whole, last);
-                    power *= 2;
-                    since = 0;
-                }
+            if laps > WATCH_FROM && watch.seen_again((b.with_block(k, me), last)) {
+                return None;
             }
             let (add, end) = if hand > 0 {
                 self.lap_home(rt, last, hand as usize, origin, m, k)

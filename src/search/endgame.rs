@@ -413,7 +413,7 @@ pub fn bytes_of(game: &Game, seeds: u32) -> u64 {
 pub fn build_bytes(game: &Game, seeds: u32) -> u64 {
     let layout = Layout::of(game);
     let r = Ranker::new(layout.pits, seeds);
-    let slots = build::links_a_position(game) as u64;
+    let slots = build::links_a_position(game, build::walk_form_of(game).as_ref()) as u64;
     (0..=seeds.min(game.total))
         .map(|n| {
             let per_block = 2 * r.count(n);

@@ -93,7 +93,7 @@ impl Endgames {
         let taken = game.total - n;
         let south = if self.layout.by_stores { block as u32 } else { taken / 2 };
         let fast = walk_form(game, &template);
-        let slots = links_a_position(game);
+        let slots = links_a_position(game, fast.as_ref());
         // Links for blocks of up to 2^31 positions; larger ones are swept by playing the moves.
         let linkable = self.layout.bounded && (per_block as u64) < 1 << 31;
         let linked = if linkable { per_block } else { 0 };
@@ -191,10 +191,15 @@ fn walk_form<'g>(game: &'g Game, template: &Position) -> Option<FastSearch<'g>> 
 
 /// The moves a position's links hold: a move a pit of the mover's in the fast form, else a move
 /// a pit; a position with more moves keeps the sweeps playing moves.
-pub(super) fn links_a_position(game: &Game) -> usize {
+pub(super) fn links_a_position(game: &Game, fast: Option<&FastSearch<'_>>) -> usize {
+    fast.map_or(game.pit_count(), FastSearch::side_pits)
+}
+
+/// The fast form the walk of `game`'s blocks plays in, if any.
+pub(super) fn walk_form_of(game: &Game) -> Option<FastSearch<'_>> {
     let mut template = game.initial(None);
     template.history.clear();
-    walk_form(game, &template).map_or(game.pit_count(), |f| f.side_pits())
+    walk_form(game, &template)
 }
 
 /// `len` values in memory of their own (in huge pages: the walk reads them at random), each made
