@@ -323,17 +323,18 @@ fn perft_counts_the_same_with_and_without_the_fast_form() {
     let mut compared = 0;
     for path in shipped() {
         let game = load(&path);
-        // Perft packs positions of at most 16 cells: a wider game's is the general engine's both
-        // ways (and slow in a debug build).
-        if !game.has_fast_form() || game.initial(None).seeds().len() > 16 {
+        if !game.has_fast_form() {
             continue;
         }
         let general = game.without_fast_form();
         let start = game.initial(None);
-        assert_eq!(game.perft(&start, 6), general.perft(&start, 6), "{}", stem(&path));
+        // Less deep on the wide boards (four rows, issue 25), whose general engine is slow in a
+        // debug build.
+        let depth = if start.seeds().len() > 16 { 4 } else { 6 };
+        assert_eq!(game.perft(&start, depth), general.perft(&start, depth), "{}", stem(&path));
         compared += 1;
     }
-    assert_eq!(compared, FAST.len() - 3);
+    assert_eq!(compared, FAST.len());
     let oware = crate::support::root().join("variants/oware.sow");
     for (pits, seeds, depth) in [(2, 1, 16), (2, 2, 14), (3, 1, 14)] {
         let game = sowlang::load_game(&oware, &crate::support::board_sets(pits, seeds))

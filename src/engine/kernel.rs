@@ -20,8 +20,9 @@ use rand::Rng;
 
 mod searching;
 mod seen;
-pub(crate) use searching::{FastMove, FastSearch};
-use seen::{Board, Seen};
+pub(crate) use searching::{AnySearch, FastMove, FastSearch};
+pub(crate) use seen::Board;
+use seen::Seen;
 
 use super::trace::Silent;
 use super::turn::Hints;
@@ -35,12 +36,6 @@ use crate::compile::shape::{
 #[inline(always)]
 fn lane(b: u128, c: usize) -> u32 {
     Lanes::lane(b, c)
-}
-
-/// Bit `c` set for every cell `c` of a narrow board that holds seeds.
-#[inline(always)]
-fn filled_bits(b: u128) -> u64 {
-    b.filled()
 }
 
 /// Per lane of a block, one seed in it and every lane but it ([`FastForm::play_relay_home`]): a
@@ -572,7 +567,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     }
 
     /// The legal moves of `to_move` (bit `k - 1` for pit `k`) on `b`, whose filled cells are
-    /// `filled` ([`filled_bits`]).
+    /// `filled` ([`Lanes::filled`]).
     #[inline(always)]
     fn legal(&self, b: B, filled: u64, to_move: Player) -> u64 {
         let row = (1u64 << self.side) - 1;
@@ -585,6 +580,19 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             return self.feeding(b, to_move, own);
         }
         own
+    }
+
+    /// Has `to_move` a legal move on `b`, whose filled cells are `filled`? In a relay game, the
+    /// candidates are sown until one is legal.
+    #[inline(always)]
+    fn has_legal(&self, b: B, filled: u64, to_move: Player) -> bool {
+        match self.relay.as_deref() {
+            None => self.legal(b, filled, to_move) != 0,
+            Some(rt) => {
+                let candidates = self.candidates(b, filled, to_move);
+                candidates != 0 && self.has_move(rt, b, candidates, to_move)
+            }
+        }
     }
 
     /// The moves among `filled` that leave the starving opponent seeds.
@@ -937,7 +945,7 @@ mod tests {
     #[test]
     fn packed_bits_and_sums() {
         let b: u128 = 3 | 1 << 16 | 200 << 120;
-        assert_eq!(filled_bits(b), 0b1000_0000_0000_0101);
+        assert_eq!(b.filled(), 0b1000_0000_0000_0101);
         assert_eq!(b.sum(), 204);
         assert_eq!(lane(b, 15), 200);
     }

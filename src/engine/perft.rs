@@ -9,7 +9,7 @@ use rand::{Rng, RngCore};
 
 use super::trace::Silent;
 use super::turn::Hints;
-use super::{FastMove, FastSearch, Game, Player, Position};
+use super::{AnySearch, FastMove, FastSearch, Game, PackedBoard, Player, Position};
 
 /// A number below `n` (at least 1), drawn uniformly for a random playout: the high half of a 32-bit
 /// random number times `n`. Its bias, below `n / 2^32` (under 2^-26 for a choice among 64 moves), is
@@ -94,21 +94,38 @@ impl Game {
         }
         // In fast form where it serves every line from `pos`: the positions packed, each line kept
         // for the repetition rule, nothing allocated a node.
-        let packed = FastSearch::along_lines(self, pos).and_then(|fast| Some((fast.pack(pos)?, fast)));
-        match packed {
-            Some((cells, fast)) if !self.uses_choose => {
-                let mut line = vec![(cells, pos.to_move)];
-                let mut rooms = vec![Vec::new(); depth];
-                self.perft_packed(&fast, &mut line, &mut rooms, &mut counts);
-            }
-            _ => self.perft_into(pos, &mut counts),
+        let done = !self.uses_choose
+            && match self.fast_search(pos) {
+                Some(AnySearch::Narrow(fast)) => self.perft_from(&fast, pos, &mut counts),
+                Some(AnySearch::Wide(fast)) => self.perft_from(&fast, pos, &mut counts),
+                None => false,
+            };
+        if !done {
+            self.perft_into(pos, &mut counts);
         }
         counts
     }
 
+    /// [`Game::perft`] in fast form from `pos`, `false` when `pos` cannot be packed.
+    fn perft_from<B: PackedBoard, const L: usize>(&self, fast: &FastSearch<B, L>, pos: &Position, counts: &mut [u64]) -> bool {
+        let Some(cells) = fast.pack(pos) else {
+            return false;
+        };
+        let mut line = vec![(cells, pos.to_move)];
+        let mut rooms = vec![Vec::new(); counts.len()];
+        self.perft_packed(fast, &mut line, &mut rooms, counts);
+        true
+    }
+
     /// [`Game::perft_into`] in fast form, from the last position of `line`, with a list of moves
     /// kept for each depth in `rooms`.
-    fn perft_packed(&self, fast: &FastSearch, line: &mut Vec<(u128, Player)>, rooms: &mut [Vec<FastMove>], counts: &mut [u64]) {
+    fn perft_packed<B: PackedBoard, const L: usize>(
+        &self,
+        fast: &FastSearch<B, L>,
+        line: &mut Vec<(B, Player)>,
+        rooms: &mut [Vec<FastMove<B>>],
+        counts: &mut [u64],
+    ) {
         let Some((room, deeper)) = rooms.split_first_mut() else {
             return;
         };
