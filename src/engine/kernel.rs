@@ -21,6 +21,7 @@ use rand::Rng;
 mod searching;
 mod seen;
 pub(crate) use searching::{AnySearch, FastMove, FastSearch};
+
 pub(crate) use seen::Board;
 use seen::Seen;
 
@@ -98,9 +99,19 @@ impl<S: PartialEq + Copy> Brent<S> {
     }
 }
 
+/// Where a random playout stops short of the game's end.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Until {
+    /// Once this many moves have been played in all.
+    pub plies: u32,
+    /// After a move that leaves fewer seeds than this in the pits (0: never).
+    pub floor: u32,
+}
+
 /// What a playout in fast form leaves for the general engine.
 pub(crate) enum Handed {
-    /// The playout stopped: the ply limit, or no move to draw.
+    /// The playout stopped: the ply limit, the floor of seeds in the pits ([`Until`]), or no move
+    /// to draw.
     Stopped,
     /// The game is to go on in the general engine (an end rule was carried out there), with the
     /// legal moves of the position reached when they were worked out.
@@ -685,43 +696,42 @@ impl Game {
         pos: &mut Position,
         rng: &mut (impl Rng + Clone),
         plies: &mut u32,
-        max_plies: u32,
+        until: Until,
         hints: Hints,
     ) -> Option<Handed> {
         match self.fast.as_deref()? {
-            Fast::Narrow(ff) if Self::fits(ff, pos, hints) => Some(self.fast_playout(ff, pos, rng, plies, max_plies, hints)),
-            Fast::Wide(ff) if Self::fits(ff, pos, hints) => Some(self.fast_playout(ff, pos, rng, plies, max_plies, hints)),
+            Fast::Narrow(ff) if Self::fits(ff, pos, hints) => Some(self.fast_playout(ff, pos, rng, plies, until, hints)),
+            Fast::Wide(ff) if Self::fits(ff, pos, hints) => Some(self.fast_playout(ff, pos, rng, plies, until, hints)),
             _ => None,
         }
     }
 
     /// Plays random moves from `pos` in fast form, as [`Game::random_playout`] does, until the game
-    /// ends (carried out by the general engine), no move can be drawn, or `*plies` reaches
-    /// `max_plies`.
+    /// ends (carried out by the general engine), no move can be drawn, or `until` stops it.
     fn fast_playout<B: Board, const L: usize>(
         &self,
         ff: &FastForm<B, L>,
         pos: &mut Position,
         rng: &mut (impl Rng + Clone),
         plies: &mut u32,
-        max_plies: u32,
+        until: Until,
         hints: Hints,
     ) -> Handed {
         // A loop for each combination of the kinds of work a game may need after a move, so that
         // each game's loop carries only its own (and holds its values in registers).
         if ff.relay.is_some() {
-            return self.fast_relay_playout(ff, pos, rng, plies, max_plies, hints);
+            return self.fast_relay_playout(ff, pos, rng, plies, until, hints);
         }
         let work = usize::from(self.uses_repeated) | usize::from(ff.row_rules != 0) << 1 | usize::from(!ff.store_hits.is_empty()) << 2;
         match work {
-            0 => self.fast_loop::<B, L, false, false, false, false>(ff, pos, rng, plies, max_plies, hints),
-            1 => self.fast_loop::<B, L, true, false, false, false>(ff, pos, rng, plies, max_plies, hints),
-            2 => self.fast_loop::<B, L, false, true, false, false>(ff, pos, rng, plies, max_plies, hints),
-            3 => self.fast_loop::<B, L, true, true, false, false>(ff, pos, rng, plies, max_plies, hints),
-            4 => self.fast_loop::<B, L, false, false, true, false>(ff, pos, rng, plies, max_plies, hints),
-            5 => self.fast_loop::<B, L, true, false, true, false>(ff, pos, rng, plies, max_plies, hints),
-            6 => self.fast_loop::<B, L, false, true, true, false>(ff, pos, rng, plies, max_plies, hints),
-            _ => self.fast_loop::<B, L, true, true, true, false>(ff, pos, rng, plies, max_plies, hints),
+            0 => self.fast_loop::<B, L, false, false, false, false>(ff, pos, rng, plies, until, hints),
+            1 => self.fast_loop::<B, L, true, false, false, false>(ff, pos, rng, plies, until, hints),
+            2 => self.fast_loop::<B, L, false, true, false, false>(ff, pos, rng, plies, until, hints),
+            3 => self.fast_loop::<B, L, true, true, false, false>(ff, pos, rng, plies, until, hints),
+            4 => self.fast_loop::<B, L, false, false, true, false>(ff, pos, rng, plies, until, hints),
+            5 => self.fast_loop::<B, L, true, false, true, false>(ff, pos, rng, plies, until, hints),
+            6 => self.fast_loop::<B, L, false, true, true, false>(ff, pos, rng, plies, until, hints),
+            _ => self.fast_loop::<B, L, true, true, true, false>(ff, pos, rng, plies, until, hints),
         }
     }
 
@@ -737,14 +747,14 @@ impl Game {
         pos: &mut Position,
         rng: &mut (impl Rng + Clone),
         plies: &mut u32,
-        max_plies: u32,
+        until: Until,
         hints: Hints,
     ) -> Handed {
         match (self.uses_repeated, ff.row_rules != 0) {
-            (true, true) => self.fast_loop::<B, L, true, true, true, true>(ff, pos, rng, plies, max_plies, hints),
-            (true, false) => self.fast_loop::<B, L, true, false, true, true>(ff, pos, rng, plies, max_plies, hints),
-            (false, true) => self.fast_loop::<B, L, false, true, true, true>(ff, pos, rng, plies, max_plies, hints),
-            (false, false) => self.fast_loop::<B, L, false, false, true, true>(ff, pos, rng, plies, max_plies, hints),
+            (true, true) => self.fast_loop::<B, L, true, true, true, true>(ff, pos, rng, plies, until, hints),
+            (true, false) => self.fast_loop::<B, L, true, false, true, true>(ff, pos, rng, plies, until, hints),
+            (false, true) => self.fast_loop::<B, L, false, true, true, true>(ff, pos, rng, plies, until, hints),
+            (false, false) => self.fast_loop::<B, L, false, false, true, true>(ff, pos, rng, plies, until, hints),
         }
     }
 
@@ -761,7 +771,7 @@ impl Game {
         pos: &mut Position,
         rng: &mut (impl Rng + Clone),
         plies: &mut u32,
-        max_plies: u32,
+        Until { plies: max_plies, floor }: Until,
         hints: Hints,
     ) -> Handed {
         let cells: &[u32] = &pos.board.cells;
@@ -837,6 +847,11 @@ impl Game {
                 at.to_move = mover.other();
             }
             let stores_grew = !((board ^ before) & ff.store_lanes).is_zero();
+            // The seeds in the pits change only with the stores' (a fast form's board holds every
+            // seed in its cells).
+            let stop = floor != 0
+                && stores_grew
+                && ff.total - at.board.lane(ff.store(Player::South)) - at.board.lane(ff.store(Player::North)) < floor;
             let mut repeated = false;
             if REPEATS {
                 if self.stores_only_grow && stores_grew {
@@ -874,7 +889,7 @@ impl Game {
                 // go on, the next move is drawn now, on a copy of the generator kept only if there is
                 // one (so the numbers drawn are those of the general engine, which knows the legal
                 // moves first); else the candidates are tried in turn.
-                if holding == 0 && played < max_plies {
+                if holding == 0 && played < max_plies && !stop {
                     let mut ahead = rng.clone();
                     drawn = ff.draw_move(ff.relay_tables(), &mut ahead, &at.board, next, at.to_move, &mut after);
                     if drawn.is_some() {
@@ -892,6 +907,9 @@ impl Game {
                 // Without rounds the game ends here, and a finished game keeps no history.
                 self.unpack(ff, &at, pos, &mut seen, REPEATS && self.rounds.is_some());
                 return Handed::GoOn(self.end_and_go_on(pos, mover, &self.ends[rule], hints, &mut Silent));
+            }
+            if stop {
+                break Handed::Stopped;
             }
             moves = next;
         };

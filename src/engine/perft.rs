@@ -180,7 +180,17 @@ impl Game {
     /// draw is among [`Game::playout_candidates`], a candidate that is not legal dropped and another
     /// drawn ([`draw_among`]). The generator is cloned to look ahead for a move without drawing it.
     pub fn random_playout(&self, pos: &mut Position, rng: &mut (impl Rng + Clone), max_plies: u32) -> Playout {
+        self.random_playout_above(pos, rng, max_plies, 0)
+    }
+
+    /// [`Game::random_playout`] that also stops after a move that leaves fewer than `floor` seeds
+    /// in the pits (where a caller has something to ask of such a position: the endgame databases
+    /// hold the positions of few seeds). The moves and the numbers drawn are those of
+    /// [`Game::random_playout`]: a playout stopped and played on from where it stopped plays the
+    /// same game as one that did not stop.
+    pub fn random_playout_above(&self, pos: &mut Position, rng: &mut (impl Rng + Clone), max_plies: u32, floor: u32) -> Playout {
         let mut plies = 0;
+        let below = |pos: &Position| floor != 0 && pos.board.cells[..self.pit_count()].iter().sum::<u32>() < floor;
         if self.uses_choose {
             // Moves with choices on the way are listed one by one (a bit set has no room for them).
             while !pos.over && plies < max_plies {
@@ -190,13 +200,17 @@ impl Game {
                 };
                 self.apply(pos, k).expect("a listed move is legal");
                 plies += 1;
+                if below(pos) {
+                    break;
+                }
             }
             return Playout { plies, finished: pos.over };
         }
         let hints = Hints::of(self, pos);
         // The end rules may have worked out the next position's legal moves already.
         let mut known = None;
-        if let Some(handed) = self.fast_playout_any(pos, rng, &mut plies, max_plies, hints) {
+        let until = super::kernel::Until { plies: max_plies, floor };
+        if let Some(handed) = self.fast_playout_any(pos, rng, &mut plies, until, hints) {
             match handed {
                 super::kernel::Handed::Stopped => return Playout { plies, finished: pos.over },
                 super::kernel::Handed::GoOn(moves) => known = moves,
@@ -227,6 +241,9 @@ impl Game {
             };
             known = self.play(pos, k, rules, hints, &mut Silent);
             plies += 1;
+            if below(pos) {
+                break;
+            }
         }
         Playout { plies, finished: pos.over }
     }

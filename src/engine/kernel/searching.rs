@@ -399,3 +399,111 @@ impl std::ops::Deref for PitSeeds {
         &self.seeds[..self.pits]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    use super::*;
+
+    /// The game of an invented rule text.
+    fn game(text: &str) -> Game {
+        match crate::load_text(std::path::Path::new("invented.sow"), text, &[]) {
+            Ok(loaded) => loaded.game,
+            Err(_) => panic!("the invented game checks:\n{text}"),
+        }
+    }
+
+    /// Issue 25: perft over packed positions counts what the general engine counts on boards of
+    /// both widths, in games whose moves relay (a candidate sown to learn whether it is legal, and
+    /// whether the next player has a move) and in games whose moves do not, from the start and
+    /// from positions along a random game (with a history of their own before the count).
+    #[test]
+    fn packed_perft_counts_what_the_general_engine_counts_on_wide_boards_and_relays() {
+        let games = [
+            // Four rows of six (26 cells), each player round their own rows: a pull-across capture
+            // whose seeds are sown again, relays on a loaded pit, no single seeds.
+            (
+                true,
+                4,
+                r#"game "pull" board { rows 2 pits 6 seeds 2 stores captures } first south
+                   sow { direction ccw track own relay when last.before > 0 relay limit 30 }
+                   forbid "single" when origin.count == 1
+                   capture "pull across" {
+                     when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+                     take opposite(last), behind(opposite(last))
+                     sow taken
+                   }
+                   end "stuck" when no_moves loser to_move
+                   end "going round" when repeated draw"#,
+            ),
+            // The same board with the pits taken into the store, which ends the move.
+            (
+                true,
+                4,
+                r#"game "cross" board { rows 2 pits 6 seeds 2 stores captures } first south
+                   sow { direction ccw track own relay when last.before > 0 }
+                   capture "cross" {
+                     when last.side == mover and last.row == front and last.before == 0 and opposite(last).count > 0
+                     take opposite(last), behind(opposite(last))
+                     then end
+                   }
+                   end "stuck" when no_moves loser to_move
+                   end "going round" when repeated draw"#,
+            ),
+            // One seed a player, going round their own eight pits (18 cells) until a position
+            // comes back: the line and the history before the count answer the repetition rule.
+            (
+                true,
+                19,
+                r#"game "round" board { rows 2 pits 4 seeds 1 where pit.row == back and pit.number == 1 stores captures }
+                   first south
+                   sow { direction ccw track own relay when last.before > 0 }
+                   end "stuck" when no_moves loser to_move
+                   end "going round" when repeated draw"#,
+            ),
+            // Single laps on nine pits a side (20 cells): wide, no relay, a series, feeding.
+            (
+                true,
+                5,
+                r#"game "wide single" board { pits 9 seeds 2 stores captures } first south
+                   sow { direction ccw skip origin }
+                   capture "two or three" { when last.side == opponent and last.count in 2..3  take last
+                     series backward while pit.side == opponent and pit.count in 2..3 }
+                   feeding required
+                   end "half" when captured(south) > total / 2 or captured(north) > total / 2 remaining owner
+                   end "stuck" when no_moves remaining owner"#,
+            ),
+            // Relays on a narrow board, with a limit that makes many moves illegal, and a player
+            // left with pits to play none of which is legal.
+            (
+                false,
+                7,
+                r#"game "narrow relay" board { pits 4 seeds 3 stores captures } first south
+                   sow { direction ccw relay when last.before > 0 relay limit 2 }
+                   capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last) }
+                   end "stuck" when no_moves remaining owner
+                   end "long" when ply >= 40 draw"#,
+            ),
+        ];
+        for (wide, depth, text) in games {
+            let game = game(text);
+            let general = game.without_fast_form();
+            let mut pos = game.initial(None);
+            let mut rng = StdRng::seed_from_u64(7);
+            for played in 0..4 {
+                match game.fast_search(&pos) {
+                    Some(AnySearch::Wide(_)) => assert!(wide, "{text}"),
+                    Some(AnySearch::Narrow(_)) => assert!(!wide, "{text}"),
+                    None => panic!("no packed search after {played} moves:\n{text}"),
+                }
+                assert_eq!(game.perft(&pos, depth), general.perft(&pos, depth), "after {played} moves:\n{text}");
+                game.random_playout(&mut pos, &mut rng, 3);
+                if pos.over {
+                    break;
+                }
+            }
+        }
+    }
+}
