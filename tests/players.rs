@@ -381,9 +381,9 @@ fn alphabeta_searches_the_same_with_and_without_the_fast_form() {
 /// Issue 25: alpha-beta over packed positions on boards wider than one `u128` and in games whose
 /// moves relay (each candidate sown to learn whether it is legal), on invented rules: the same
 /// move, scores, node count and random numbers as over the general engine's positions, from the
-/// start and along a random game. The narrow relay game's limit leaves a player pits to play none
-/// of which is legal, which its `no_moves` rule ends (the seeds left to their owners), unlike a
-/// position with no move and no rule.
+/// start and along a random game. The narrow relay games' limit leaves a player pits to play none
+/// of which is legal, which a `no_moves` rule ends (the seeds left to their owners), or which the
+/// search scores as it stands where no rule does.
 #[test]
 fn issue_25_alphabeta_searches_the_same_on_wide_boards_and_relays() {
     let games = [
@@ -407,9 +407,14 @@ fn issue_25_alphabeta_searches_the_same_on_wide_boards_and_relays() {
            end "stuck" when no_moves loser to_move
            end "going round" when repeated draw"#,
         r#"game "narrow relay" board { pits 4 seeds 3 stores captures } first south
-           sow { direction ccw relay when last.before > 0 relay limit 2 }
+           sow { direction ccw relay when last.before > 0 relay limit 3 }
            capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last) }
            end "stuck" when no_moves remaining owner
+           end "long" when ply >= 40 draw"#,
+        // The same with no rule for a player who cannot move: the search scores what each holds.
+        r#"game "stuck relay" board { pits 4 seeds 3 stores captures } first south
+           sow { direction ccw relay when last.before > 0 relay limit 3 }
+           capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last) }
            end "long" when ply >= 40 draw"#,
     ];
     for text in games {

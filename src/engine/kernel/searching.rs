@@ -489,7 +489,7 @@ mod tests {
                 false,
                 7,
                 r#"game "narrow relay" board { pits 4 seeds 3 stores captures } first south
-                   sow { direction ccw relay when last.before > 0 relay limit 2 }
+                   sow { direction ccw relay when last.before > 0 relay limit 3 }
                    capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last) }
                    end "stuck" when no_moves remaining owner
                    end "long" when ply >= 40 draw"#,
