@@ -444,7 +444,10 @@ fn issue_25_mcts_searches_the_same_with_and_without_the_fast_form() {
         }
         let general = game.without_fast_form();
         let wide = game.pit_count() > 14;
-        let budget = Budget { playouts: if wide { 8 } else { 60 }, time: None };
+        let budget = Budget {
+            playouts: if wide { 8 } else { 60 },
+            time: None,
+        };
         for pos in along_a_random_game(&game, compared, 7).into_iter().take(if wide { 2 } else { 4 }) {
             let (mut ra, mut rb) = (rand::rngs::StdRng::seed_from_u64(3), rand::rngs::StdRng::seed_from_u64(3));
             let fast = mcts::search(&game, &pos, budget, &mut ra);

@@ -161,7 +161,9 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         // an Oware perft).
         match self.ff.relay.as_deref() {
             None => game.fast_moves_from::<B, L, false>(self.ff, None, self.hints, &self.like, at, |a, p| self.seen_on(line, a, p), out),
-            Some(rt) => game.fast_moves_from::<B, L, true>(self.ff, Some(rt), self.hints, &self.like, at, |a, p| self.seen_on(line, a, p), out),
+            Some(rt) => {
+                game.fast_moves_from::<B, L, true>(self.ff, Some(rt), self.hints, &self.like, at, |a, p| self.seen_on(line, a, p), out)
+            }
         }
     }
 
@@ -175,9 +177,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
             .rev()
             .take_while(|&&(c, _)| c & stores == after & stores)
             .any(|&(c, p)| c == after && p == to_move)
-            || (!self.before.is_empty()
-                && after & stores == line[0].0 & stores
-                && self.before.contains(self.ff.identity(after, to_move)))
+            || (!self.before.is_empty() && after & stores == line[0].0 & stores && self.before.contains(self.ff.identity(after, to_move)))
     }
 
     /// Has the position `cells` with `mover` to move a legal move?
