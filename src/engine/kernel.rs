@@ -771,7 +771,7 @@ impl Game {
         pos: &mut Position,
         rng: &mut (impl Rng + Clone),
         plies: &mut u32,
-        Until { plies: max_plies, floor }: Until,
+        Until { plies: mut max_plies, floor }: Until,
         hints: Hints,
     ) -> Handed {
         let cells: &[u32] = &pos.board.cells;
@@ -847,11 +847,12 @@ impl Game {
                 at.to_move = mover.other();
             }
             let stores_grew = !((board ^ before) & ff.store_lanes).is_zero();
-            // The seeds in the pits change only with the stores' (a fast form's board holds every
-            // seed in its cells).
-            let stop = floor != 0
-                && stores_grew
-                && ff.total - at.board.lane(ff.store(Player::South)) - at.board.lane(ff.store(Player::North)) < floor;
+            // Below the floor, the playout stops after this move as at the ply limit (which is
+            // lowered to the moves played): the seeds in the pits change only with the stores' (a
+            // fast form's board holds every seed in its cells), so the test is made only then, in
+            // the stores' branch of a loop that has one (a test every move was 1% of an Oware
+            // playout).
+            let below = |b: &B| ff.total - b.lane(ff.store(Player::South)) - b.lane(ff.store(Player::North)) < floor;
             let mut repeated = false;
             if REPEATS {
                 if self.stores_only_grow && stores_grew {
@@ -878,8 +879,15 @@ impl Game {
             if ROWS || !ff.probes.is_empty() {
                 holding |= ff.probes_holding(ROWS, filled, mover, &at);
             }
-            if STORES && (first_move || stores_grew) && (!RELAY || !ff.store_hits.is_empty()) {
-                holding |= ff.store_rules_holding(at.board);
+            if STORES && (first_move || stores_grew) {
+                if !RELAY || !ff.store_hits.is_empty() {
+                    holding |= ff.store_rules_holding(at.board);
+                }
+                if floor != 0 && below(&at.board) {
+                    max_plies = played;
+                }
+            } else if !STORES && floor != 0 && stores_grew && below(&at.board) {
+                max_plies = played;
             }
             if ff.tested != 0 {
                 holding |= self.tested_ends(ff, &at, mover);
@@ -889,7 +897,7 @@ impl Game {
                 // go on, the next move is drawn now, on a copy of the generator kept only if there is
                 // one (so the numbers drawn are those of the general engine, which knows the legal
                 // moves first); else the candidates are tried in turn.
-                if holding == 0 && played < max_plies && !stop {
+                if holding == 0 && played < max_plies {
                     let mut ahead = rng.clone();
                     drawn = ff.draw_move(ff.relay_tables(), &mut ahead, &at.board, next, at.to_move, &mut after);
                     if drawn.is_some() {
@@ -907,9 +915,6 @@ impl Game {
                 // Without rounds the game ends here, and a finished game keeps no history.
                 self.unpack(ff, &at, pos, &mut seen, REPEATS && self.rounds.is_some());
                 return Handed::GoOn(self.end_and_go_on(pos, mover, &self.ends[rule], hints, &mut Silent));
-            }
-            if stop {
-                break Handed::Stopped;
             }
             moves = next;
         };

@@ -5,6 +5,11 @@
 //! Each node keeps the reward of the player who moved into it, so a move that lets the mover move
 //! again needs no special case. A playout that reaches [`PLAYOUT_PLIES`] without an end is scored by
 //! the evaluation's sign (who holds more), so a game that rarely ends still gives a signal.
+//!
+//! A playout is [`Game::random_playout`]'s game (in the game's fast form where it has one, issue
+//! 25), so the random numbers a seed gives are drawn as `bench` draws them: the same seed and
+//! budget still give the same move, but a change to how a playout draws its moves can change which
+//! move that is.
 
 use std::time::{Duration, Instant};
 
