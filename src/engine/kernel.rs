@@ -593,22 +593,6 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         own
     }
 
-    /// The ply limit of a playout that has played `played` moves to reach `b`, which stops after
-    /// the first move that leaves fewer than `floor` seeds in the pits ([`Until`]): lowered to
-    /// `played` when `b` is below it. Tested only where the stores changed (the seeds in the pits
-    /// change only with the stores', a fast form's board holding every seed in its cells), out of
-    /// line: in line, the test was made on every move of Kalah (whose stores change at most moves),
-    /// 5% of its playout, though no floor was asked for.
-    #[cold]
-    #[inline(never)]
-    fn limit_at_floor(&self, b: &B, floor: u32, played: u32, limit: u32) -> u32 {
-        if self.total - b.lane(self.store(Player::South)) - b.lane(self.store(Player::North)) < floor {
-            played
-        } else {
-            limit
-        }
-    }
-
     /// Has `to_move` a legal move on `b`, whose filled cells are `filled`? In a relay game, the
     /// candidates are sown until one is legal.
     #[inline(always)]
@@ -735,19 +719,22 @@ impl Game {
     ) -> Handed {
         // A loop for each combination of the kinds of work a game may need after a move, so that
         // each game's loop carries only its own (and holds its values in registers).
+        if until.floor != 0 {
+            return self.fast_floor_playout(ff, pos, rng, plies, until, hints);
+        }
         if ff.relay.is_some() {
             return self.fast_relay_playout(ff, pos, rng, plies, until, hints);
         }
         let work = usize::from(self.uses_repeated) | usize::from(ff.row_rules != 0) << 1 | usize::from(!ff.store_hits.is_empty()) << 2;
         match work {
-            0 => self.fast_loop::<B, L, false, false, false, false>(ff, pos, rng, plies, until, hints),
-            1 => self.fast_loop::<B, L, true, false, false, false>(ff, pos, rng, plies, until, hints),
-            2 => self.fast_loop::<B, L, false, true, false, false>(ff, pos, rng, plies, until, hints),
-            3 => self.fast_loop::<B, L, true, true, false, false>(ff, pos, rng, plies, until, hints),
-            4 => self.fast_loop::<B, L, false, false, true, false>(ff, pos, rng, plies, until, hints),
-            5 => self.fast_loop::<B, L, true, false, true, false>(ff, pos, rng, plies, until, hints),
-            6 => self.fast_loop::<B, L, false, true, true, false>(ff, pos, rng, plies, until, hints),
-            _ => self.fast_loop::<B, L, true, true, true, false>(ff, pos, rng, plies, until, hints),
+            0 => self.fast_loop::<B, L, false, false, false, false, false>(ff, pos, rng, plies, until, hints),
+            1 => self.fast_loop::<B, L, true, false, false, false, false>(ff, pos, rng, plies, until, hints),
+            2 => self.fast_loop::<B, L, false, true, false, false, false>(ff, pos, rng, plies, until, hints),
+            3 => self.fast_loop::<B, L, true, true, false, false, false>(ff, pos, rng, plies, until, hints),
+            4 => self.fast_loop::<B, L, false, false, true, false, false>(ff, pos, rng, plies, until, hints),
+            5 => self.fast_loop::<B, L, true, false, true, false, false>(ff, pos, rng, plies, until, hints),
+            6 => self.fast_loop::<B, L, false, true, true, false, false>(ff, pos, rng, plies, until, hints),
+            _ => self.fast_loop::<B, L, true, true, true, false, false>(ff, pos, rng, plies, until, hints),
         }
     }
 
@@ -767,21 +754,55 @@ impl Game {
         hints: Hints,
     ) -> Handed {
         match (self.uses_repeated, ff.row_rules != 0) {
-            (true, true) => self.fast_loop::<B, L, true, true, true, true>(ff, pos, rng, plies, until, hints),
-            (true, false) => self.fast_loop::<B, L, true, false, true, true>(ff, pos, rng, plies, until, hints),
-            (false, true) => self.fast_loop::<B, L, false, true, true, true>(ff, pos, rng, plies, until, hints),
-            (false, false) => self.fast_loop::<B, L, false, false, true, true>(ff, pos, rng, plies, until, hints),
+            (true, true) => self.fast_loop::<B, L, true, true, true, true, false>(ff, pos, rng, plies, until, hints),
+            (true, false) => self.fast_loop::<B, L, true, false, true, true, false>(ff, pos, rng, plies, until, hints),
+            (false, true) => self.fast_loop::<B, L, false, true, true, true, false>(ff, pos, rng, plies, until, hints),
+            (false, false) => self.fast_loop::<B, L, false, false, true, true, false>(ff, pos, rng, plies, until, hints),
+        }
+    }
+
+    /// [`Game::fast_playout`] with a floor of seeds in the pits ([`Until`]), in loops of its own: a
+    /// test in the loops of `bench` (even out of line, where only the stores changed) was 4% of a
+    /// Kalah playout. The loops read the store rules whether the game has some or not.
+    #[inline(never)]
+    fn fast_floor_playout<B: Board, const L: usize>(
+        &self,
+        ff: &FastForm<B, L>,
+        pos: &mut Position,
+        rng: &mut (impl Rng + Clone),
+        plies: &mut u32,
+        until: Until,
+        hints: Hints,
+    ) -> Handed {
+        match (self.uses_repeated, ff.row_rules != 0, ff.relay.is_some()) {
+            (true, true, true) => self.fast_loop::<B, L, true, true, true, true, true>(ff, pos, rng, plies, until, hints),
+            (true, false, true) => self.fast_loop::<B, L, true, false, true, true, true>(ff, pos, rng, plies, until, hints),
+            (false, true, true) => self.fast_loop::<B, L, false, true, true, true, true>(ff, pos, rng, plies, until, hints),
+            (false, false, true) => self.fast_loop::<B, L, false, false, true, true, true>(ff, pos, rng, plies, until, hints),
+            (true, true, false) => self.fast_loop::<B, L, true, true, true, false, true>(ff, pos, rng, plies, until, hints),
+            (true, false, false) => self.fast_loop::<B, L, true, false, true, false, true>(ff, pos, rng, plies, until, hints),
+            (false, true, false) => self.fast_loop::<B, L, false, true, true, false, true>(ff, pos, rng, plies, until, hints),
+            (false, false, false) => self.fast_loop::<B, L, false, false, true, false, true>(ff, pos, rng, plies, until, hints),
         }
     }
 
     /// The playout loop of a game that keeps a history of positions (`REPEATS`), has end rules
     /// testing whether rows are empty (`ROWS`), end rules reading only the stores (`STORES`), and
     /// moves that relay (`RELAY`: a move is drawn among the candidates and only the moves drawn are
-    /// sown, [`FastForm::draw_move`]). `ROWS` and `STORES` may be set for a relay game without such
-    /// rules: the row table then answers that no rule holds, and the store table, being empty, is not
-    /// read.
+    /// sown, [`FastForm::draw_move`]), and that stops below a floor of seeds in the pits (`FLOOR`,
+    /// [`Until`]). `ROWS` and `STORES` may be set for a relay game without such rules, and `STORES`
+    /// with `FLOOR`: the row table then answers that no rule holds, and the store table, being empty,
+    /// is not read.
     #[inline(always)]
-    fn fast_loop<B: Board, const L: usize, const REPEATS: bool, const ROWS: bool, const STORES: bool, const RELAY: bool>(
+    fn fast_loop<
+        B: Board,
+        const L: usize,
+        const REPEATS: bool,
+        const ROWS: bool,
+        const STORES: bool,
+        const RELAY: bool,
+        const FLOOR: bool,
+    >(
         &self,
         ff: &FastForm<B, L>,
         pos: &mut Position,
@@ -889,15 +910,13 @@ impl Game {
             if ROWS || !ff.probes.is_empty() {
                 holding |= ff.probes_holding(ROWS, filled, mover, &at);
             }
-            if STORES && (first_move || stores_grew) {
-                if !RELAY || !ff.store_hits.is_empty() {
-                    holding |= ff.store_rules_holding(at.board);
-                }
-                if floor != 0 {
-                    max_plies = ff.limit_at_floor(&at.board, floor, played, max_plies);
-                }
-            } else if !STORES && floor != 0 && stores_grew {
-                max_plies = ff.limit_at_floor(&at.board, floor, played, max_plies);
+            if STORES && (first_move || stores_grew) && (!(RELAY || FLOOR) || !ff.store_hits.is_empty()) {
+                holding |= ff.store_rules_holding(at.board);
+            }
+            // Below the floor, the playout stops after this move as at the ply limit: the seeds in
+            // the pits change only with the stores' (a fast form's board holds every seed).
+            if FLOOR && stores_grew && ff.total - at.board.lane(ff.store(Player::South)) - at.board.lane(ff.store(Player::North)) < floor {
+                max_plies = played;
             }
             if ff.tested != 0 {
                 holding |= self.tested_ends(ff, &at, mover);
