@@ -235,6 +235,23 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// are returned.
     #[inline(never)]
     fn fire(&self, rule: &FastCapture<L>, b: &mut B, last: usize, mover: Player) -> u32 {
+        if B::LANES > 16 && rule.series.is_none() && !self.grand_slam_undone {
+            // A few pits, each emptied where it lies: cheaper on a wide board than a mask of the
+            // whole board and a sum of every lane (Hus: 5% of a move). On a narrow board the mask
+            // costs no more (Kalah: 2 instructions a move less).
+            let mut seeds = 0;
+            for map in &rule.takes {
+                let c = map[last & (L - 1)] as usize;
+                if c < self.pits {
+                    seeds += b.take(c);
+                }
+            }
+            if !rule.sows_again {
+                *b = *b + B::at(self.store(mover), seeds as u8);
+                return 0;
+            }
+            return seeds;
+        }
         let mut taken = 0u64;
         let mut anchor = None;
         for map in &rule.takes {
