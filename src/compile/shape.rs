@@ -370,6 +370,10 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         Some(GrandSlam::CaptureNothing) => true,
         Some(_) => return None,
     };
+    // The playouts read a change of the stores in the block that holds both.
+    if pits / 16 != (pits + 1) / 16 {
+        return None;
+    }
     let side = game.side_pits();
     // A move is a bit of a `u64` (and a board of 64 cells has at most 31 pits a player anyway).
     if side > 31 {
