@@ -59,8 +59,6 @@ pub struct Game {
     pub(crate) uses_claims: bool,
     /// Some rule closes or opens pits during a move.
     pub(crate) closes_in_moves: bool,
-    /// Some end rule asks `can_feed` (worth computing only then).
-    pub(crate) uses_can_feed: bool,
     /// Some rule closes pits (the position shows `closed`).
     pub(crate) uses_closed: bool,
     /// Every seed in the game.

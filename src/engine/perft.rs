@@ -9,7 +9,7 @@ use rand::{Rng, RngCore};
 
 use super::trace::Silent;
 use super::turn::Hints;
-use super::{AnySearch, FastMove, FastSearch, Game, PackedBoard, Player, Position};
+use super::{AnySearch, FastMove, FastSearch, Game, Moves, PackedBoard, Player, Position};
 
 /// A number below `n` (at least 1), drawn uniformly for a random playout: the high half of a 32-bit
 /// random number times `n`. Its bias, below `n / 2^32` (under 2^-26 for a choice among 64 moves), is
@@ -207,21 +207,53 @@ impl Game {
             return Playout { plies, finished: pos.over };
         }
         let hints = Hints::of(self, pos);
-        // The end rules may have worked out the next position's legal moves already.
-        let mut known = None;
+        // A fast form that hands some positions to the general engine takes the game back after
+        // the general engine's move.
+        let comes_back = self.fast_hands_over();
         let until = super::kernel::Until { plies: max_plies, floor };
-        if let Some(handed) = self.fast_playout_any(pos, rng, &mut plies, until, hints) {
-            match handed {
-                super::kernel::Handed::Stopped => return Playout { plies, finished: pos.over },
-                super::kernel::Handed::GoOn(moves) => known = moves,
+        let mut reserved = false;
+        loop {
+            // The end rules may have worked out the next position's legal moves already.
+            let mut known = None;
+            if let Some(handed) = self.fast_playout_any(pos, rng, &mut plies, until, hints) {
+                match handed {
+                    super::kernel::Handed::Stopped => return Playout { plies, finished: pos.over },
+                    super::kernel::Handed::GoOn(moves) => known = moves,
+                }
+                // The fast form's last move may have left the pits below the floor.
+                if below(pos) {
+                    return Playout { plies, finished: pos.over };
+                }
+            }
+            if self.uses_repeated && !pos.over && !reserved {
+                // One allocation up front rather than a reallocation each time the history doubles
+                // (about six in a game of a hundred moves).
+                pos.history.reserve(max_plies.min(1024) as usize);
+                reserved = true;
+            }
+            let played = plies;
+            let floored = self.random_moves(pos, rng, &mut plies, until, hints, known, comes_back);
+            if floored || !comes_back || pos.over || plies >= max_plies || plies == played {
+                return Playout { plies, finished: pos.over };
             }
         }
-        if self.uses_repeated && !pos.over {
-            // One allocation up front rather than a reallocation each time the history doubles
-            // (about six in a game of a hundred moves).
-            pos.history.reserve(max_plies.min(1024) as usize);
-        }
-        while !pos.over && plies < max_plies {
+    }
+
+    /// [`Game::random_playout`]'s moves in the general engine, the legal moves of `pos` being `known`
+    /// when they were worked out; only one when `one` (the fast form then takes the game back).
+    /// `true` when a move left fewer seeds in the pits than the floor of `until`.
+    #[allow(clippy::too_many_arguments)]
+    fn random_moves(
+        &self,
+        pos: &mut Position,
+        rng: &mut (impl Rng + Clone),
+        plies: &mut u32,
+        super::kernel::Until { plies: max_plies, floor }: super::kernel::Until,
+        hints: Hints,
+        mut known: Option<Moves>,
+        one: bool,
+    ) -> bool {
+        while !pos.over && *plies < max_plies {
             let (moves, rules) = match known.take() {
                 Some(moves) => (moves, self.play_rules(pos, hints)),
                 None => {
@@ -240,12 +272,15 @@ impl Game {
                 break;
             };
             known = self.play(pos, k, rules, hints, &mut Silent);
-            plies += 1;
-            if below(pos) {
-                break;
+            *plies += 1;
+            if floor != 0 && pos.board.cells[..self.pit_count()].iter().sum::<u32>() < floor {
+                return true;
+            }
+            if one {
+                return false;
             }
         }
-        Playout { plies, finished: pos.over }
+        false
     }
 }
 

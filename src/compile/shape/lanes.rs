@@ -57,6 +57,9 @@ pub trait Lanes:
         *self = self.with_block(i, v);
     }
 
+    /// Empties lane `c`, returning what it held.
+    fn take(&mut self, c: usize) -> u32;
+
     /// The board of `cells` (one count a lane, each at most 255).
     fn of_cells(cells: &[u32]) -> Self {
         cells.iter().enumerate().fold(Self::ZERO, |b, (c, &n)| b | Self::at(c, n as u8))
@@ -149,6 +152,12 @@ impl Lanes for u128 {
     #[inline(always)]
     fn at(c: usize, n: u8) -> u128 {
         u128::from(n) << (8 * (c & 15))
+    }
+    #[inline(always)]
+    fn take(&mut self, c: usize) -> u32 {
+        let n = self.lane(c);
+        *self &= !(0xFF << (8 * (c & 15)));
+        n
     }
     #[inline(always)]
     fn filled(self) -> u64 {
@@ -274,6 +283,10 @@ impl<const N: usize> Lanes for Wide<N> {
         let mut b = Self::ZERO;
         b.0[(c >> 4) % N][c & 15] = n;
         b
+    }
+    #[inline(always)]
+    fn take(&mut self, c: usize) -> u32 {
+        std::mem::take(&mut self.0[(c >> 4) % N][c & 15]).into()
     }
     #[inline(always)]
     fn filled(self) -> u64 {

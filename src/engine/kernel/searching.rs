@@ -104,7 +104,8 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// [`FastSearch::along_lines`] on the fast form `ff` of `game`.
     fn on_form(game: &'g Game, ff: &'g FastForm<B, L>, start: &Position) -> Option<FastSearch<'g, B, L>> {
         let hints = Hints::of(game, start);
-        if !Game::fits(ff, start, hints) {
+        // The searches have no way to hand a position over to the general engine.
+        if !Game::fits(ff, start, hints) || !ff.reads_every_rule() {
             return None;
         }
         let reads_more = game.uses_round_ply || game.rounds.is_some() || game.uses_starter;
