@@ -60,6 +60,9 @@ pub trait Lanes:
     /// Empties lane `c`, returning what it held.
     fn take(&mut self, c: usize) -> u32;
 
+    /// Writes lane `c` into `cells[c]` for every cell of `cells` (at most `LANES`).
+    fn write_cells(self, cells: &mut [u32]);
+
     /// The board of `cells` (one count a lane, each at most 255).
     fn of_cells(cells: &[u32]) -> Self {
         cells.iter().enumerate().fold(Self::ZERO, |b, (c, &n)| b | Self::at(c, n as u8))
@@ -152,6 +155,12 @@ impl Lanes for u128 {
     #[inline(always)]
     fn at(c: usize, n: u8) -> u128 {
         u128::from(n) << (8 * (c & 15))
+    }
+    fn write_cells(self, cells: &mut [u32]) {
+        // From the bytes in memory: a lane read from the number is a shift by a variable amount.
+        for (n, &b) in cells.iter_mut().zip(self.to_le_bytes().iter()) {
+            *n = b.into();
+        }
     }
     #[inline(always)]
     fn take(&mut self, c: usize) -> u32 {
@@ -287,6 +296,11 @@ impl<const N: usize> Lanes for Wide<N> {
     #[inline(always)]
     fn take(&mut self, c: usize) -> u32 {
         std::mem::take(&mut self.0[(c >> 4) % N][c & 15]).into()
+    }
+    fn write_cells(self, cells: &mut [u32]) {
+        for (n, &b) in cells.iter_mut().zip(self.0.as_flattened()) {
+            *n = b.into();
+        }
     }
     #[inline(always)]
     fn filled(self) -> u64 {
