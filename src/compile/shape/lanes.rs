@@ -380,5 +380,13 @@ mod tests {
         assert_eq!(b.block(2), 9 << (8 * 7));
         assert_eq!(b.with_block(1, 5 << 8).lane(17), 5);
         assert_eq!(b.with_block(1, 0).sum(), 9);
+        // A lane taken is emptied (the others kept); the cells written back are the lanes.
+        let (mut n2, mut b2) = (n, b);
+        assert_eq!((n2.take(4), n2.lane(4), n2.sum()), (200, 0, 16));
+        assert_eq!((b2.take(39), b2.lane(39), b2.lane(17)), (9, 0, 4));
+        let (mut narrow, mut back) = ([0u32; 16], [1u32; 40]);
+        n.write_cells(&mut narrow);
+        b.write_cells(&mut back);
+        assert_eq!((narrow, back), (cells, wide));
     }
 }
