@@ -1176,12 +1176,89 @@ pub enum Who {
 }
 
 /// A set of pits: a row or the whole board, then filters, each a condition on `pit`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub struct PitSet {
     /// `Some(player)` = that row; `None` = the whole board.
     pub row: Option<Code>,
     /// `where` filters, applied in order.
     pub filters: Vec<Code>,
+    /// Derived from the two above by the engine the first time the set is walked: where the row
+    /// and the first filters read only where a pit lies and who moves, the pits that pass them
+    /// (see `Ctx::each_in_set`). Not part of the rules: left out of comparisons and of `Debug`
+    /// (which the endgame databases' key reads).
+    pub fixed: std::sync::OnceLock<Option<FixedPits>>,
+}
+
+impl PitSet {
+    pub fn new(row: Option<Code>, filters: Vec<Code>) -> PitSet {
+        PitSet {
+            row,
+            filters,
+            fixed: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+impl PartialEq for PitSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.row == other.row && self.filters == other.filters
+    }
+}
+
+impl std::fmt::Debug for PitSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PitSet").field("row", &self.row).field("filters", &self.filters).finish()
+    }
+}
+
+/// The pits of a [`PitSet`] that pass its row and its first `filters` filters, which read only
+/// where a pit lies and who moves: in the set's order, for each mover and player to move
+/// (`cells[2 * mover + to_move]`). The filters after those are read as the set is walked.
+#[derive(Debug, Clone)]
+pub struct FixedPits {
+    pub cells: [Vec<Cell>; 4],
+    pub filters: usize,
+}
+
+impl Code {
+    /// Does the value read nothing but where the pit `pit` lies on the board, the mover and the
+    /// player to move, and fixed values (no seeds, no state of play, no other pit of the move)?
+    pub fn reads_only_places(&self) -> bool {
+        self.sets.is_empty()
+            && self.ops.iter().all(|op| match op {
+                Op::Reg(r) | Op::SideOf(r) => *r == Reg::Pit,
+                Op::Relation(r) => matches!(r, Relation::Behind | Relation::InFront),
+                Op::Int(_)
+                | Op::Mover
+                | Op::Opponent
+                | Op::ToMove
+                | Op::Unless(_)
+                | Op::Jump(_)
+                | Op::Number
+                | Op::RowOf
+                | Op::PitOf
+                | Op::Side
+                | Op::Shared
+                | Op::IsStore
+                | Op::Opposite
+                | Op::Store
+                | Op::Other
+                | Op::Not
+                | Op::Neg
+                | Op::Shr(_)
+                | Op::Mask(_)
+                | Op::CmpInt(..)
+                | Op::InRangeInt(..)
+                | Op::Parity(_)
+                | Op::Arith(_)
+                | Op::Cmp(_)
+                | Op::InRange
+                | Op::InSet(_)
+                | Op::AndThen(_)
+                | Op::OrElse(_) => true,
+                _ => false,
+            })
+    }
 }
 
 /// A pit the move in progress names (its number is its place in the engine's list of them).

@@ -3,7 +3,7 @@
 
 use super::choice::Choices;
 use super::{Board, Cell, Game, Player, Position};
-use crate::compile::ir::{Code, Flag, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
+use crate::compile::ir::{Code, FixedPits, Flag, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
 
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
@@ -130,6 +130,33 @@ impl<'a> Ctx<'a> {
     /// Calls `f` on every pit of the set, in the order of the row's player's numbering, until `f`
     /// returns false.
     pub fn each_in_set(&self, set: &PitSet, mut f: impl FnMut(Cell) -> bool) {
+        let Some(fixed) = set.fixed.get_or_init(|| self.fixed_pits(set)) else {
+            return self.walk_set(set, &set.filters, f);
+        };
+        // The pits that pass the row and the filters that read only where a pit lies are known;
+        // the other filters are read as the set is walked.
+        let cells = &fixed.cells[2 * self.mover.index() + self.to_move.index()];
+        let rest = &set.filters[fixed.filters..];
+        if rest.is_empty() {
+            for &c in cells {
+                if !f(c) {
+                    return;
+                }
+            }
+            return;
+        }
+        let mut inner = *self;
+        for &c in cells {
+            inner.regs[Reg::Pit as usize] = c;
+            if rest.iter().all(|cond| inner.bool(cond)) && !f(c) {
+                return;
+            }
+        }
+    }
+
+    /// The pits of `set`'s row (every pit, without one) that pass `filters`, in order, handed to `f`
+    /// until it returns false.
+    fn walk_set(&self, set: &PitSet, filters: &[Code], mut f: impl FnMut(Cell) -> bool) {
         let range = match &set.row {
             Some(p) => self.game.row(self.player(p)),
             None => 0..self.game.pit_count(),
@@ -144,10 +171,44 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             inner.regs[Reg::Pit as usize] = c;
-            if set.filters.iter().all(|cond| inner.bool(cond)) && !f(c) {
+            if filters.iter().all(|cond| inner.bool(cond)) && !f(c) {
                 return;
             }
         }
+    }
+
+    /// The pits of `set` that pass its row and its first filters that read only where a pit lies
+    /// and who moves, for each mover and player to move; `None` when its row reads more. Worked
+    /// out on an empty board, which such a row and filters do not read.
+    #[cold]
+    #[inline(never)]
+    fn fixed_pits(&self, set: &PitSet) -> Option<FixedPits> {
+        if !set.row.as_ref().is_none_or(Code::reads_only_places) {
+            return None;
+        }
+        let filters = set.filters.iter().take_while(|f| f.reads_only_places()).count();
+        let n = self.game.pit_count();
+        let empty = Board {
+            cells: crate::board::Slots::from_elem(0, n + 2),
+            claimed: crate::board::Slots::from_elem(None, n),
+            closed: crate::board::Slots::from_elem(false, n),
+            memory: Vec::new(),
+        };
+        let mut cells: [Vec<Cell>; 4] = Default::default();
+        for mover in Player::BOTH {
+            for to_move in Player::BOTH {
+                let ctx = Ctx {
+                    to_move,
+                    ..Ctx::new(self.game, &empty, mover)
+                };
+                let list = &mut cells[2 * mover.index() + to_move.index()];
+                ctx.walk_set(set, &set.filters[..filters], |c| {
+                    list.push(c);
+                    true
+                });
+            }
+        }
+        Some(FixedPits { cells, filters })
     }
 
     /// The first pit after `from` (before it, `backward`) along the lap's track that is in `set`,
