@@ -911,6 +911,7 @@ impl Lower<'_> {
         Rule {
             name: def.name.node.clone(),
             when: self.cond(&def.when),
+            reads_board: Rule::reads_board_in_actions(&actions),
             actions,
             then,
         }
