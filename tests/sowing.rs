@@ -594,3 +594,29 @@ end "no move" when no_moves loser to_move
     );
     assert_eq!(v["over"], json!(true), "{v}");
 }
+
+/// A capture rule's actions read the board as the rule fired, also on a board too large to be kept
+/// inline (its copy kept from one rule fired to the next): south's pit 1 ends in south 2 with 1 seed,
+/// which takes the leftmost filled pit of north's (north 1, 2 seeds); north's pit 2 (7 seeds) ends in
+/// south 1, which takes the leftmost filled pit of south's now: south 1 itself, not south 2 (the
+/// leftmost filled one when the first rule fired).
+#[test]
+fn actions_read_the_board_as_the_rule_fired_on_a_large_board() {
+    let g = game(
+        r#"
+game "Leftmost filled"
+board { pits 8  layout south [1, 0, 0, 0, 0, 0, 0, 0] north [2, 7, 0, 0, 0, 0, 0, 0] }
+sow { direction ccw }
+capture "leftmost" {
+  when last.count == 1
+  take leftmost(row(opponent) where pit.count > 0)
+}
+end "no move" when no_moves loser to_move
+"#,
+    );
+    let v = after(&g, &[1, 2]);
+    assert_eq!(
+        board(&v),
+        (json!([0, 1, 0, 0, 0, 0, 0, 0]), json!([0, 0, 1, 1, 1, 1, 1, 1]), json!(2), json!(1))
+    );
+}
