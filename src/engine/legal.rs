@@ -808,6 +808,12 @@ impl Game {
                 .map(|(taken, _)| taken);
         };
         let after = match &mut t.board {
+            // The trial board was a copy of this position's board: where no move claims, closes
+            // or opens a pit, only its seeds and memory have changed since.
+            Some(b) if !self.uses_claims && !self.closes_in_moves => {
+                b.copy_seeds_from(board);
+                b
+            }
             Some(b) => {
                 b.clone_from(board);
                 b

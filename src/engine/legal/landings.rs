@@ -6,7 +6,7 @@ use super::*;
 
 /// The board a listing's trial sowings are made on ([`Game::probe`]), kept from one trial to the next
 /// so that its lists (on the heap for a board of more than 7 pits a side) are allocated once a listing
-/// rather than once a trial.
+/// rather than once a trial. Every trial on it is a move of one position.
 pub(in crate::engine) struct Trial {
     pub(super) board: Option<Board>,
     /// Whether a complete legal move is to leave on `board` what [`Game::landing`] says.
