@@ -214,6 +214,7 @@ impl<'a> Ctx<'a> {
     /// The first pit after `from` (before it, `backward`) along the lap's track that is in `set`,
     /// passing over stores and closed pits (the track holds only open pits); [`NO_PIT`] when no pit
     /// of a whole round is.
+    #[inline(never)]
     fn seek(&self, set: &PitSet, from: Cell, backward: bool) -> Cell {
         let track = self.lap_track();
         if from == NO_PIT || !track.has(from) {
@@ -408,6 +409,10 @@ impl<'a> Ctx<'a> {
                 Op::Flag(f) => return i64::from(self.flag(f)),
                 _ => {}
             }
+        }
+        // `opposite(last)`, what most capture rules take.
+        if let [Op::Reg(r), Op::Opposite] = code.ops.as_slice() {
+            return i64::from(self.opposite(self.reg(*r)));
         }
         self.run_program(code)
     }
@@ -740,32 +745,12 @@ impl<'a> Ctx<'a> {
                     acc = i64::from(lo <= x && x <= acc);
                 }
                 Op::Choose(n, pits, w) => {
-                    // The options, then the last of them in `acc`; an option's word is the first
-                    // given to its value.
+                    // The options, then the last of them in `acc`.
                     let n = n as usize;
                     sp -= n - 1;
-                    let words = code.words.get(w as usize);
-                    let mut options: Vec<i64> = Vec::with_capacity(n);
-                    let mut named: Vec<&str> = Vec::new();
-                    for (i, &v) in stack[sp..sp + n - 1].iter().chain(std::iter::once(&acc)).enumerate() {
-                        let missing_pit = pits && v == i64::from(NO_PIT);
-                        if !missing_pit && !options.contains(&v) {
-                            options.push(v);
-                            if let Some(words) = words {
-                                named.push(&words[i]);
-                            }
-                        }
-                    }
-                    acc = self.chosen(&options, pits, &named);
+                    acc = self.choose_among(code, &stack[sp..sp + n - 1], acc, pits, w);
                 }
-                Op::ChooseIn(i) => {
-                    let mut options: Vec<i64> = Vec::new();
-                    self.each_in_set(self.set_pits(code, i), |c| {
-                        options.push(i64::from(c));
-                        true
-                    });
-                    push!(self.chosen(&options, true, &[]));
-                }
+                Op::ChooseIn(i) => push!(self.set_value(code, SetOp::ChooseIn, i)),
                 Op::ChooseRange => {
                     let lo = pop!();
                     let hi = acc;
@@ -807,56 +792,108 @@ impl<'a> Ctx<'a> {
                         acc = pop!();
                     }
                 }
-                Op::Any(i) => {
-                    let mut any = false;
-                    self.each_in_set(self.set_pits(code, i), |_| {
-                        any = true;
-                        false
-                    });
-                    push!(i64::from(any));
-                }
-                Op::Size(i) => {
-                    let mut n = 0;
-                    self.each_in_set(self.set_pits(code, i), |_| {
-                        n += 1;
-                        true
-                    });
-                    push!(n);
-                }
-                Op::Sum(i) => {
-                    let mut sum = 0;
-                    self.each_in_set(self.set_pits(code, i), |c| {
-                        sum += i64::from(self.count(c));
-                        true
-                    });
-                    push!(sum);
-                }
-                Op::Leftmost(i) => {
-                    let mut first = NO_PIT;
-                    self.each_in_set(self.set_pits(code, i), |c| {
-                        first = c;
-                        false
-                    });
-                    if first == NO_PIT {
-                        note_empty_extreme();
-                    }
-                    push!(i64::from(first));
-                }
-                Op::Rightmost(i) => {
-                    let mut latest = NO_PIT;
-                    self.each_in_set(self.set_pits(code, i), |c| {
-                        latest = c;
-                        true
-                    });
-                    if latest == NO_PIT {
-                        note_empty_extreme();
-                    }
-                    push!(i64::from(latest));
-                }
+                Op::Any(i) => push!(self.set_value(code, SetOp::Any, i)),
+                Op::Size(i) => push!(self.set_value(code, SetOp::Size, i)),
+                Op::Sum(i) => push!(self.set_value(code, SetOp::Sum, i)),
+                Op::Leftmost(i) => push!(self.set_value(code, SetOp::Leftmost, i)),
+                Op::Rightmost(i) => push!(self.set_value(code, SetOp::Rightmost, i)),
             }
         }
         acc
     }
+
+    /// `choose(...)` of a program: the options below the top of the stack (`below`, in order) and
+    /// the top (`last`); an option's word is the first given to its value. Out of line, as the set
+    /// ops below: the stack machine's loop stays small for the programs every game runs.
+    #[inline(never)]
+    fn choose_among(&self, code: &Code, below: &[i64], last: i64, pits: bool, w: u32) -> i64 {
+        let words = code.words.get(w as usize);
+        let mut options: Vec<i64> = Vec::with_capacity(below.len() + 1);
+        let mut named: Vec<&str> = Vec::new();
+        for (i, &v) in below.iter().chain(std::iter::once(&last)).enumerate() {
+            let missing_pit = pits && v == i64::from(NO_PIT);
+            if !missing_pit && !options.contains(&v) {
+                options.push(v);
+                if let Some(words) = words {
+                    named.push(&words[i]);
+                }
+            }
+        }
+        self.chosen(&options, pits, &named)
+    }
+
+    /// The value of an op over the set `i` of `code`.
+    #[inline(never)]
+    fn set_value(&self, code: &Code, op: SetOp, i: u32) -> i64 {
+        let set = self.set_pits(code, i);
+        match op {
+            SetOp::Any => {
+                let mut any = false;
+                self.each_in_set(set, |_| {
+                    any = true;
+                    false
+                });
+                i64::from(any)
+            }
+            SetOp::Size => {
+                let mut n = 0;
+                self.each_in_set(set, |_| {
+                    n += 1;
+                    true
+                });
+                n
+            }
+            SetOp::Sum => {
+                let mut sum = 0;
+                self.each_in_set(set, |c| {
+                    sum += i64::from(self.count(c));
+                    true
+                });
+                sum
+            }
+            SetOp::Leftmost => {
+                let mut first = NO_PIT;
+                self.each_in_set(set, |c| {
+                    first = c;
+                    false
+                });
+                if first == NO_PIT {
+                    note_empty_extreme();
+                }
+                i64::from(first)
+            }
+            SetOp::Rightmost => {
+                let mut latest = NO_PIT;
+                self.each_in_set(set, |c| {
+                    latest = c;
+                    true
+                });
+                if latest == NO_PIT {
+                    note_empty_extreme();
+                }
+                i64::from(latest)
+            }
+            SetOp::ChooseIn => {
+                let mut options: Vec<i64> = Vec::new();
+                self.each_in_set(set, |c| {
+                    options.push(i64::from(c));
+                    true
+                });
+                self.chosen(&options, true, &[])
+            }
+        }
+    }
+}
+
+/// The ops of a program over a set of pits.
+#[derive(Clone, Copy)]
+enum SetOp {
+    Any,
+    Size,
+    Sum,
+    Leftmost,
+    Rightmost,
+    ChooseIn,
 }
 
 /// The value of a pit's side or owner: a player's index, or 2 for nobody (a shared pit).

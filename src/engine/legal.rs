@@ -632,6 +632,8 @@ impl Game {
         // rule asking `can_move`) makes its own.
         let mut seen = LANDINGS.take();
         seen.clear();
+        // Where no move claims, closes or opens a pit, every landing keeps the position's.
+        let states = self.uses_claims || self.closes_in_moves;
         let mut full = false;
         let cut = self.walk_choice_moves(pos, rules, distinct, |k, taken, landing| {
             let takes = required && taken > 0;
@@ -640,7 +642,9 @@ impl Game {
                 return if required { Walk::On } else { Walk::Stop };
             }
             // A move that was not sown (none is, where choices are found) is told by its number.
-            let new = landing.is_none_or(|(board, another)| seen.is_new(self.move_parts(move_base(k)).0, takes, board, another));
+            let new = landing.is_none_or(|(board, another)| {
+                seen.is_new(self.move_parts(move_base(k)).0, takes, board, another, states)
+            });
             let (list, count) = if takes {
                 (&mut taking, &mut taking_met)
             } else {
