@@ -11,12 +11,15 @@ use crate::support::shipped;
 
 /// The shipped games whose rules have a shape with a fast form. A game leaving this list (a change of
 /// the shapes recognised, or of the file) is a change of speed worth noticing: J'odu left it with issue
-/// 26, when it took its source's feeding rule, a forfeit (`feeding penalty`, which the shapes do not
-/// have), for oware.sow's `feeding required`.
+/// 26, when it took its source's feeding rule, a forfeit (`feeding penalty`), for oware.sow's `feeding
+/// required`, and came back with issue 25, whose fast forms hand such moves to the general engine (as
+/// Pratt's Ayoayo, `ayo`, joined it).
 /// Hus, Mefuvha and Moruba (four rows) joined it with issue 25, on boards of up to 64 cells.
-const FAST: [&str; 10] = [
+const FAST: [&str; 12] = [
+    "ayo",
     "ayoayo",
     "hus",
+    "jodu",
     "kalah",
     "kpo",
     "mefuvha",
@@ -157,6 +160,69 @@ fn invented_agree(text: &str) {
     let fast = crate::support::invented(text);
     assert!(fast.has_fast_form(), "the invented game has the shape:\n{text}");
     agree(&fast, 300, 400, text);
+}
+
+/// A fast form hands to the general engine the positions it cannot judge, and takes the game back
+/// after that engine's move: under a feeding penalty, a move whose opponent has no seeds (the
+/// penalty reads the moves the mover had); and an end rule it reads only in part (`... and not
+/// can_feed`), wherever the part it reads holds. Small boards with few seeds, where both come often:
+/// each game plays the same with and without its fast form, and the positions handed over are counted
+/// (the general engine's games), so that the test cannot pass without them.
+#[test]
+fn issue_25_positions_handed_to_the_general_engine_and_back_play_the_same() {
+    let rules = r#"
+        feeding penalty remaining to opponent
+        end "cannot feed" when seeds(other(to_move)) == 0 and not can_feed remaining owner
+        end "no seeds to play" when no_moves remaining owner"#;
+    // The penalty alone: a player whose opponent has no seeds moves on.
+    let penalty_alone = r#"
+        feeding penalty remaining to opponent
+        end "no seeds to play" when no_moves remaining owner"#;
+    let one_lap = r#"sow { direction ccw skip origin }
+        capture "two or three" { when last.side == opponent and last.count in 2..3  take last }"#;
+    // Relays, whose fast form draws the next move ahead of time, but not a move handed over.
+    let relay = r#"sow { direction ccw skip origin relay when last.before > 0 }
+        capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last) }"#;
+    let games = [
+        (2, 2, one_lap, rules),
+        (3, 2, one_lap, rules),
+        (4, 3, one_lap, rules),
+        (2, 2, relay, rules),
+        (3, 1, relay, rules),
+        (4, 2, relay, rules),
+        (3, 2, one_lap, penalty_alone),
+        (3, 2, relay, penalty_alone),
+    ];
+    for (pits, seeds, sowing, rules) in games {
+        let text = format!(r#"game "penalty" board {{ pits {pits} seeds {seeds} stores captures }} first south {sowing} {rules}"#);
+        let fast = crate::support::invented(&text);
+        assert!(fast.has_fast_form(), "the invented game has the shape:\n{text}");
+        agree(&fast, 300, 400, &text);
+        // In the general engine's games: moves whose opponent had no seeds, and positions after a
+        // move where the player to move's opponent has none (the guard of "cannot feed").
+        let general = fast.without_fast_form();
+        let (mut starving, mut guarded) = (0, 0);
+        for seed in 0..300 {
+            let mut pos = general.initial(None);
+            general.settle_start(&mut pos);
+            let mut rng = StdRng::seed_from_u64(seed);
+            while !pos.is_over() {
+                let to_move = usize::from(pos.to_move() != sowlang::Player::South);
+                let row = |p: usize| pos.seeds()[p * pits..(p + 1) * pits].iter().sum::<u32>();
+                starving += u32::from(row(1 - to_move) == 0);
+                if general.random_playout(&mut pos, &mut rng, 1).plies == 0 {
+                    break;
+                }
+                let to_move = usize::from(pos.to_move() != sowlang::Player::South);
+                let row = |p: usize| pos.seeds()[p * pits..(p + 1) * pits].iter().sum::<u32>();
+                guarded += u32::from(row(1 - to_move) == 0);
+            }
+        }
+        assert!(
+            starving > 50 && guarded > 50,
+            "{pits} pits of {seeds}: {starving} moves starving, {guarded} guarded"
+        );
+    }
 }
 
 /// The rules of the invented relay games "relay" and "limit": the origin passed over in every lap, a

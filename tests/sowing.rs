@@ -568,10 +568,7 @@ end "no move" when no_moves loser to_move
 "#,
     );
     let v = after(&g, &[1]);
-    assert_eq!(
-        board(&v),
-        (json!([0, 1, 3, 4]), json!([1, 2, 0, 4]), json!(3), json!(0))
-    );
+    assert_eq!(board(&v), (json!([0, 1, 3, 4]), json!([1, 2, 0, 4]), json!(3), json!(0)));
     assert_eq!(v["over"], json!(true), "{v}");
     let mirrored = game(
         r#"
@@ -588,10 +585,7 @@ end "no move" when no_moves loser to_move
 "#,
     );
     let v = after(&mirrored, &[1]);
-    assert_eq!(
-        board(&v),
-        (json!([1, 2, 0, 4]), json!([0, 1, 3, 4]), json!(0), json!(3))
-    );
+    assert_eq!(board(&v), (json!([1, 2, 0, 4]), json!([0, 1, 3, 4]), json!(0), json!(3)));
     assert_eq!(v["over"], json!(true), "{v}");
 }
 

@@ -166,8 +166,10 @@ fn play_until(game: &Game, start: &Position, seed: u64, deadline: Instant) -> Ta
     // time (issue 22).
     const SLICE: Duration = Duration::from_millis(10);
     let mut chunk = 16;
+    // One position for every game, each copied from `start` into the last one's lists.
+    let mut pos = start.clone();
     loop {
-        let mut pos = start.clone();
+        pos.clone_from(start);
         let mut plies = 0;
         let finished = loop {
             let want = chunk.min(PLY_CAP - plies);

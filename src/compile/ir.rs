@@ -59,8 +59,6 @@ pub struct Game {
     pub(crate) uses_claims: bool,
     /// Some rule closes or opens pits during a move.
     pub(crate) closes_in_moves: bool,
-    /// Some end rule asks `can_feed` (worth computing only then).
-    pub(crate) uses_can_feed: bool,
     /// Some rule closes pits (the position shows `closed`).
     pub(crate) uses_closed: bool,
     /// Every seed in the game.
@@ -407,9 +405,7 @@ impl Rule {
             })
         };
         actions.iter().any(|a| match a {
-            Action::Take { pits: p, to, series: None } => {
-                pits(p) || matches!(to, Receiver::Player(c) if c.reads_board())
-            }
+            Action::Take { pits: p, to, series: None } => pits(p) || matches!(to, Receiver::Player(c) if c.reads_board()),
             Action::SowTaken { pit, .. } => pit.as_ref().is_some_and(Code::reads_board),
             _ => true,
         })
@@ -1241,7 +1237,10 @@ impl PartialEq for PitSet {
 
 impl std::fmt::Debug for PitSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PitSet").field("row", &self.row).field("filters", &self.filters).finish()
+        f.debug_struct("PitSet")
+            .field("row", &self.row)
+            .field("filters", &self.filters)
+            .finish()
     }
 }
 

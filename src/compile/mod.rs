@@ -160,9 +160,6 @@ pub fn compile(checked: &Checked) -> Game {
     // A rule that closes or opens pits during a move: no move may count on the pits staying open.
     let closes_in_moves = uses(items, &|a| matches!(a, ast::Action::Close(..)));
     let uses_closed = fill.is_some_and(|f| f.close_unfilled) || closes_in_moves;
-    let uses_can_feed = items
-        .iter()
-        .any(|i| matches!(&i.kind, ItemKind::End(_, cond, ..) if mentions(cond, "can_feed")));
     // A pit's `.side`: its row's player, or on a board owned by halves the half's.
     let sides: Vec<Option<Player>> = (0..cells).map(|c| geometry.part_of(c as Cell)).collect();
     let chooses_way = |rules: &Vec<Rule>| {
@@ -254,7 +251,6 @@ pub fn compile(checked: &Checked) -> Game {
         uses_claims,
         uses_closed,
         closes_in_moves,
-        uses_can_feed,
         uses_repeated: lower.typer.repeated.get(),
         uses_before: lower.typer.before.get(),
         uses_ply: lower.typer.ply.get(),
@@ -296,7 +292,9 @@ fn may_hold_where(rules: &[Rule], reg: Reg, sides: &[Option<Player>], g: &crate:
                 // Where the cell lies, as `pit.row` reads it (a store in a pit's place, that pit's row).
                 let row = g.row_of(g.place_of(c as Cell)) as i64;
                 (0..64).fold(0u64, |counts, k| {
-                    let may = rules.iter().any(|r| may_hold_at(&r.when, reg, sides, stores, mover, c as Cell, row, k));
+                    let may = rules
+                        .iter()
+                        .any(|r| may_hold_at(&r.when, reg, sides, stores, mover, c as Cell, row, k));
                     counts | u64::from(may) << k
                 })
             })

@@ -37,7 +37,7 @@ use crate::compile::ir::{
 mod ends;
 mod lanes;
 pub use ends::{EndCheck, EndValue, FastEnd, Probe};
-use ends::{end_tests, probes};
+use ends::{end_guard, end_tests, probes};
 pub use lanes::{Lanes, Wide};
 
 /// Most cells (pits and stores) a board packed into 128 bits holds.
@@ -96,6 +96,9 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub forbids: Vec<CellCond>,
     /// The opponent must be fed when their row is empty.
     pub must_feed: bool,
+    /// A feeding penalty: a move whose opponent has no seeds is handed to the general engine (it
+    /// reads what the mover could have done).
+    pub starving_handed: bool,
     /// Capture rules, in order.
     pub captures: Vec<FastCapture<L>>,
     /// A grand slam undoes the captures of the move.
@@ -131,6 +134,9 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub all_probes: u64,
     /// The other general end rules (tests read one by one).
     pub tested: u64,
+    /// The end rules of which only a guard is read (`ends::end_guard`): where it holds, the position
+    /// is handed to the general engine, which reads the rule whole.
+    pub unread: u64,
     /// Per pair of store counts (south's `s`, north's `n` at `s * (total + 1) + n`), which of the end
     /// rules that read only the stores hold: bit `j` for the rule `store_rules[j]`. Empty when no end
     /// rule reads only the stores.
@@ -317,7 +323,6 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         && game.rounds.is_none()
         && !game.uses_claims
         && !game.uses_closed
-        && !game.uses_can_feed
         && game.memory.is_empty()
         && phase.after_moves.is_empty()
         && phase.turn_starts.is_empty()
@@ -353,10 +358,12 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
     if !(plain_board && plain_rules && plain_sowing) {
         return None;
     }
-    let must_feed = match game.feeding {
-        None => false,
-        Some(Feeding::Required) => true,
-        Some(Feeding::Penalty(_)) => return None,
+    let (must_feed, starving_handed) = match game.feeding {
+        None => (false, false),
+        Some(Feeding::Required) => (true, false),
+        // A penalty is judged on the moves the mover had: the general engine plays the rare move
+        // whose opponent has no seeds.
+        Some(Feeding::Penalty(_)) => (false, true),
     };
     let grand_slam_undone = match game.grand_slam {
         None => false,
@@ -385,6 +392,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         keys: [0; L],
         forbids: forbids?,
         must_feed,
+        starving_handed,
         captures: Vec::new(),
         grand_slam_undone,
         across: [0xFF; L],
@@ -411,6 +419,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         any_probes: 0,
         all_probes: 0,
         tested: 0,
+        unread: 0,
         store_hits: Vec::new(),
         store_rules: Vec::new(),
         relay: None,
@@ -516,7 +525,13 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
             // reads the general table.
             EndTest::StoresOnly if game.total <= 200 => FastEnd::Stores(i),
             EndTest::StoresOnly => return None,
-            EndTest::General => probes(game, ff.row_cells, end_tests(&rule.when)?),
+            EndTest::General => match end_tests(&rule.when) {
+                Some(end) => probes(game, ff.row_cells, end),
+                None => {
+                    ff.unread |= 1 << i;
+                    probes(game, ff.row_cells, end_guard(&rule.when)?)
+                }
+            },
         });
     }
     let store_ends: Vec<usize> = ff

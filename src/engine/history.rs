@@ -5,12 +5,27 @@
 /// bits): an identity whose bit is clear was never seen, which answers most look-ups after a move
 /// without reading the list (a scan whose length changes from move to move also costs a
 /// mispredicted branch at its end).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct History {
     hashes: Vec<u64>,
     /// 512 bits as eight words (a shift of a wider number by a variable amount costs a dozen
     /// instructions, of a 64-bit one a single one).
     filter: [u64; 8],
+}
+
+/// Written out for `clone_from`, which keeps the list's allocation.
+impl Clone for History {
+    fn clone(&self) -> Self {
+        History {
+            hashes: self.hashes.clone(),
+            filter: self.filter,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.hashes.clone_from(&source.hashes);
+        self.filter = source.filter;
+    }
 }
 
 impl History {

@@ -134,6 +134,14 @@ impl<B: Lanes> Packed<B> {
     }
 }
 
+impl<B: Lanes, const L: usize> FastForm<B, L> {
+    /// Does the fast form read every rule itself, never handing a position to the general engine
+    /// (`starving_handed`, `unread`)?
+    pub(crate) fn reads_every_rule(&self) -> bool {
+        !self.starving_handed && self.unread == 0
+    }
+}
+
 impl<B: Board, const L: usize> FastForm<B, L> {
     /// The end rules answered by probes (a row emptied, a few cells' counts) that hold after
     /// `mover`'s move reached `at`, whose filled cells are `filled`; `rows`: some rule asks whether a
@@ -654,11 +662,22 @@ impl Game {
         }
     }
 
+    /// Does the game's fast form hand some positions to the general engine (and take the game back
+    /// after its move)?
+    pub(crate) fn fast_hands_over(&self) -> bool {
+        match self.fast.as_deref() {
+            Some(Fast::Narrow(ff)) => !ff.reads_every_rule(),
+            Some(Fast::Wide(ff)) => !ff.reads_every_rule(),
+            None => false,
+        }
+    }
+
     /// The fast form, if the game has one and `pos` is a position its tables were built for.
     #[inline]
     pub(crate) fn fast_form_for(&self, pos: &Position, hints: Hints) -> Option<&FastForm> {
         match self.fast.as_deref()? {
-            Fast::Narrow(ff) => Self::fits(ff, pos, hints).then_some(ff),
+            // The searches have no way to hand a position over to the general engine.
+            Fast::Narrow(ff) => (Self::fits(ff, pos, hints) && ff.reads_every_rule()).then_some(ff),
             Fast::Wide(_) => None,
         }
     }
@@ -786,9 +805,15 @@ impl Game {
             if played >= max_plies {
                 break Handed::Stopped;
             }
+            let mover = at.to_move;
+            if ff.starving_handed && (at.board & ff.row_lanes[mover.other().index()]).is_zero() {
+                // Under a feeding penalty, the general engine plays the move (and comes back).
+                *plies = played;
+                self.unpack(ff, &at, pos, &mut seen, REPEATS);
+                return Handed::GoOn(None);
+            }
             // The draw of `Game::random_playout`, with the `i`-th move read from a table (a player
             // with more than seven pits: from the set's bits).
-            let mover = at.to_move;
             let before = at.board;
             let first_move = at.ply == 0;
             let (board, another) = if RELAY {
@@ -866,7 +891,9 @@ impl Game {
                 // go on, the next move is drawn now, on a copy of the generator kept only if there is
                 // one (so the numbers drawn are those of the general engine, which knows the legal
                 // moves first); else the candidates are tried in turn.
-                if holding == 0 && played < max_plies {
+                // (Not where the next move is the general engine's: it draws its own.)
+                let handed = ff.starving_handed && (at.board & ff.row_lanes[at.to_move.other().index()]).is_zero();
+                if holding == 0 && played < max_plies && !handed {
                     let mut ahead = rng.clone();
                     drawn = ff.draw_move(ff.relay_tables(), &mut ahead, &at.board, next, at.to_move, &mut after);
                     if drawn.is_some() {
@@ -881,6 +908,12 @@ impl Game {
             let ending = (holding != 0).then(|| holding.trailing_zeros() as usize);
             if let Some(rule) = ending {
                 *plies = played;
+                if ff.unread >> rule & 1 != 0 {
+                    // A rule the fast form reads only in part may hold: the general engine reads
+                    // every rule of the position (and the game goes on there for a move).
+                    self.unpack(ff, &at, pos, &mut seen, REPEATS);
+                    return Handed::GoOn(self.settle(pos, mover, repeated, true, hints, &mut Silent));
+                }
                 // Without rounds the game ends here, and a finished game keeps no history.
                 self.unpack(ff, &at, pos, &mut seen, REPEATS && self.rounds.is_some());
                 return Handed::GoOn(self.end_and_go_on(pos, mover, &self.ends[rule], hints, &mut Silent));

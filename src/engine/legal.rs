@@ -335,7 +335,7 @@ impl Game {
     /// the filled pits: some pit is closed, or a move may be refused for what its sowing does.
     #[inline(always)]
     fn pits_checked(rules: MoveRules) -> bool {
-        !(rules.open && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always)
+        !rules.open || !rules.phase.forbids.is_empty() || rules.must_feed || rules.sow_always
     }
 
     /// [`Game::legal_with`] for an end rule: with [`Hints::hand_on`], a game with choices on the way
@@ -642,9 +642,7 @@ impl Game {
                 return if required { Walk::On } else { Walk::Stop };
             }
             // A move that was not sown (none is, where choices are found) is told by its number.
-            let new = landing.is_none_or(|(board, another)| {
-                seen.is_new(self.move_parts(move_base(k)).0, takes, board, another, states)
-            });
+            let new = landing.is_none_or(|(board, another)| seen.is_new(self.move_parts(move_base(k)).0, takes, board, another, states));
             let (list, count) = if takes {
                 (&mut taking, &mut taking_met)
             } else {

@@ -9,7 +9,7 @@ use rand::{Rng, RngCore};
 
 use super::trace::Silent;
 use super::turn::Hints;
-use super::{FastMove, FastSearch, Game, Player, Position};
+use super::{FastMove, FastSearch, Game, Moves, Player, Position};
 
 /// A number below `n` (at least 1), drawn uniformly for a random playout: the high half of a 32-bit
 /// random number times `n`. Its bias, below `n / 2^32` (under 2^-26 for a choice among 64 moves), is
@@ -194,20 +194,47 @@ impl Game {
             return Playout { plies, finished: pos.over };
         }
         let hints = Hints::of(self, pos);
-        // The end rules may have worked out the next position's legal moves already.
-        let mut known = None;
-        if let Some(handed) = self.fast_playout_any(pos, rng, &mut plies, max_plies, hints) {
-            match handed {
-                super::kernel::Handed::Stopped => return Playout { plies, finished: pos.over },
-                super::kernel::Handed::GoOn(moves) => known = moves,
+        // A fast form that hands some positions to the general engine takes the game back after
+        // the general engine's move.
+        let comes_back = self.fast_hands_over();
+        let mut reserved = false;
+        loop {
+            // The end rules may have worked out the next position's legal moves already.
+            let mut known = None;
+            if let Some(handed) = self.fast_playout_any(pos, rng, &mut plies, max_plies, hints) {
+                match handed {
+                    super::kernel::Handed::Stopped => return Playout { plies, finished: pos.over },
+                    super::kernel::Handed::GoOn(moves) => known = moves,
+                }
+            }
+            if self.uses_repeated && !pos.over && !reserved {
+                // One allocation up front rather than a reallocation each time the history doubles
+                // (about six in a game of a hundred moves).
+                pos.history.reserve(max_plies.min(1024) as usize);
+                reserved = true;
+            }
+            let played = plies;
+            self.random_moves(pos, rng, &mut plies, max_plies, hints, known, comes_back);
+            if !comes_back || pos.over || plies >= max_plies || plies == played {
+                return Playout { plies, finished: pos.over };
             }
         }
-        if self.uses_repeated && !pos.over {
-            // One allocation up front rather than a reallocation each time the history doubles
-            // (about six in a game of a hundred moves).
-            pos.history.reserve(max_plies.min(1024) as usize);
-        }
-        while !pos.over && plies < max_plies {
+    }
+
+    /// [`Game::random_playout`]'s moves in the general engine, the legal moves of `pos` being `known`
+    /// when they were worked out; only one when `one` (the fast form then takes the game back).
+    #[allow(clippy::too_many_arguments)]
+    fn random_moves(
+        &self,
+        pos: &mut Position,
+        rng: &mut (impl Rng + Clone),
+        plies: &mut u32,
+        max_plies: u32,
+        hints: Hints,
+        mut known: Option<Moves>,
+        one: bool,
+    ) {
+        while !pos.over && *plies < max_plies {
             let (moves, rules) = match known.take() {
                 Some(moves) => (moves, self.play_rules(pos, hints)),
                 None => {
@@ -226,9 +253,11 @@ impl Game {
                 break;
             };
             known = self.play(pos, k, rules, hints, &mut Silent);
-            plies += 1;
+            *plies += 1;
+            if one {
+                return;
+            }
         }
-        Playout { plies, finished: pos.over }
     }
 }
 

@@ -96,6 +96,21 @@ pub(super) fn end_tests(code: &Code) -> Option<FastEnd> {
     })
 }
 
+/// A guard of an end rule the fast form cannot read whole: a condition of tests joined by `and`, some
+/// of which are one-step tests (`seeds(other(to_move)) == 0 and not can_feed`). The rule can hold only
+/// where those hold; there the fast form hands the position to the general engine, which reads it
+/// whole. `None` when no part of the rule can be read (a guard of nothing would hand over every move).
+pub(super) fn end_guard(code: &Code) -> Option<FastEnd> {
+    let tests: &[Test] = match &code.quick {
+        Quick::One(t) => std::slice::from_ref(t),
+        Quick::Both(a, b) => &[*a, *b],
+        Quick::Tests(flat) if flat.all => &flat.tests,
+        _ => return None,
+    };
+    let read: Vec<EndCheck> = tests.iter().filter_map(end_check).collect();
+    (!read.is_empty()).then_some(FastEnd::Tests { all: true, tests: read })
+}
+
 /// The end rule as probes, when each of its tests is one.
 pub(super) fn probes(game: &Game, rows: [u64; 2], end: FastEnd) -> FastEnd {
     let FastEnd::Tests { all, tests } = &end else { return end };
