@@ -543,3 +543,74 @@ end "no move" when no_moves
         ]
     );
 }
+
+// ---------------------------------------------------------------- sets answered before the game
+
+/// A set's filters that read only where a pit lies (and who moves) are answered before the game, the
+/// others as the set is walked, in the order written. South's pit 1 (1 seed) ends in south 2, which
+/// takes north's pits numbered 2 or more that hold more than 2 seeds and are not pit 4: north 3 (3),
+/// not north 2 (2 seeds) nor north 4 (the filter after the one on seeds). The end rule reads the
+/// player to move's row after the move (north's, whose pits 1 and 2 both hold seeds): the game ends.
+/// North's move from the mirrored start takes south 3 alike.
+#[test]
+fn sets_whose_filters_read_only_places_keep_the_order_of_their_filters() {
+    let g = game(
+        r#"
+game "Fixed sets"
+board { pits 4  layout south [1, 0, 3, 4] north [1, 2, 3, 4] }
+sow { direction ccw }
+capture "across" {
+  when last.side == mover and last.count == 1
+  take row(opponent) where pit.number >= 2 and pit.count > 2 and pit.number != 4
+}
+end "front held" when ply > 0 and size(row(to_move) where pit.number <= 2 and pit.count > 0) == 2 draw
+end "no move" when no_moves loser to_move
+"#,
+    );
+    let v = after(&g, &[1]);
+    assert_eq!(board(&v), (json!([0, 1, 3, 4]), json!([1, 2, 0, 4]), json!(3), json!(0)));
+    assert_eq!(v["over"], json!(true), "{v}");
+    let mirrored = game(
+        r#"
+game "Fixed sets, north first"
+board { pits 4  layout south [1, 2, 3, 4] north [1, 0, 3, 4] }
+first north
+sow { direction ccw }
+capture "across" {
+  when last.side == mover and last.count == 1
+  take row(opponent) where pit.number >= 2 and pit.count > 2 and pit.number != 4
+}
+end "front held" when ply > 0 and size(row(to_move) where pit.number <= 2 and pit.count > 0) == 2 draw
+end "no move" when no_moves loser to_move
+"#,
+    );
+    let v = after(&mirrored, &[1]);
+    assert_eq!(board(&v), (json!([1, 2, 0, 4]), json!([0, 1, 3, 4]), json!(0), json!(3)));
+    assert_eq!(v["over"], json!(true), "{v}");
+}
+
+/// A capture rule's actions read the board as the rule fired, also on a board too large to be kept
+/// inline (its copy kept from one rule fired to the next): south's pit 1 ends in south 2 with 1 seed,
+/// which takes the leftmost filled pit of north's (north 1, 2 seeds); north's pit 2 (7 seeds) ends in
+/// south 1, which takes the leftmost filled pit of south's now: south 1 itself, not south 2 (the
+/// leftmost filled one when the first rule fired).
+#[test]
+fn actions_read_the_board_as_the_rule_fired_on_a_large_board() {
+    let g = game(
+        r#"
+game "Leftmost filled"
+board { pits 8  layout south [1, 0, 0, 0, 0, 0, 0, 0] north [2, 7, 0, 0, 0, 0, 0, 0] }
+sow { direction ccw }
+capture "leftmost" {
+  when last.count == 1
+  take leftmost(row(opponent) where pit.count > 0)
+}
+end "no move" when no_moves loser to_move
+"#,
+    );
+    let v = after(&g, &[1, 2]);
+    assert_eq!(
+        board(&v),
+        (json!([0, 1, 0, 0, 0, 0, 0, 0]), json!([0, 0, 1, 1, 1, 1, 1, 1]), json!(2), json!(1))
+    );
+}

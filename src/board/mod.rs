@@ -132,3 +132,16 @@ impl Clone for Board {
         }
     }
 }
+
+impl Board {
+    /// `clone_from` for a board whose claims and closed pits are already the source's: only the
+    /// seeds and the memory are copied.
+    #[inline]
+    pub(crate) fn copy_seeds_from(&mut self, source: &Self) {
+        debug_assert!(self.claimed == source.claimed && self.closed == source.closed);
+        self.cells.clone_from(&source.cells);
+        if !(self.memory.is_empty() && source.memory.is_empty()) {
+            self.memory.clone_from(&source.memory);
+        }
+    }
+}

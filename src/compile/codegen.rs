@@ -54,10 +54,26 @@ impl Gen {
 
     /// A set of pits.
     pub fn set(pits: usize, s: &Pits) -> PitSet {
-        PitSet {
-            row: s.row.as_ref().map(|r| Self::player(pits, r)),
-            filters: s.filters.iter().map(|f| Self::bool(pits, f)).collect(),
+        // A filter `a and b` is the filters `a` then `b` (read in the same order, the second only
+        // where the first holds): a first part that reads only where a pit lies is then answered
+        // before the game (`PitSet::fixed`).
+        fn split<'e>(e: &'e BoolExpr, parts: &mut Vec<&'e BoolExpr>) {
+            match e {
+                BoolExpr::And(a, b) => {
+                    split(a, parts);
+                    split(b, parts);
+                }
+                e => parts.push(e),
+            }
         }
+        let mut parts = Vec::new();
+        for f in &s.filters {
+            split(f, &mut parts);
+        }
+        PitSet::new(
+            s.row.as_ref().map(|r| Self::player(pits, r)),
+            parts.into_iter().map(|f| Self::bool(pits, f)).collect(),
+        )
     }
 
     /// Where a choice's option words are kept (past the end of `words` when it has none).

@@ -366,7 +366,7 @@ pub struct Forbid {
 }
 
 /// A trigger or capture rule.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Rule {
     /// Name.
     pub name: String,
@@ -376,9 +376,41 @@ pub struct Rule {
     pub actions: Vec<Action>,
     /// What happens next.
     pub then: Then,
+    /// Derived from `actions` ([`Rule::reads_board_in_actions`]): the actions may read the board, so
+    /// they read it as the rule fired, from a copy. Left out of `Debug` (which the endgame
+    /// databases' key reads), as what follows from the rules is.
+    pub reads_board: bool,
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rule")
+            .field("name", &self.name)
+            .field("when", &self.when)
+            .field("actions", &self.actions)
+            .field("then", &self.then)
+            .finish()
+    }
 }
 
 impl Rule {
+    /// Might the actions read the board (seeds, claims, closures, memory), rather than only where
+    /// pits lie and the state of the move? Only a take of named pits and sets without a series and
+    /// a `sow taken` are looked into; any other action counts as reading it.
+    pub fn reads_board_in_actions(actions: &[Action]) -> bool {
+        let pits = |pits: &[PitsExpr]| {
+            pits.iter().any(|p| match p {
+                PitsExpr::Pit(c) => c.reads_board(),
+                PitsExpr::Set(s) => s.reads_board(),
+            })
+        };
+        actions.iter().any(|a| match a {
+            Action::Take { pits: p, to, series: None } => pits(p) || matches!(to, Receiver::Player(c) if c.reads_board()),
+            Action::SowTaken { pit, .. } => pit.as_ref().is_some_and(Code::reads_board),
+            _ => true,
+        })
+    }
+
     /// Some choice of the rule names `word` among its options (`choose(1 as "stop", 0 as "safari")`).
     pub fn names_option(&self, word: &str) -> bool {
         let pits = |pits: &[PitsExpr]| pits.iter().any(|p| matches!(p, PitsExpr::Pit(c) if c.names_option(word)));
@@ -1174,12 +1206,158 @@ pub enum Who {
 }
 
 /// A set of pits: a row or the whole board, then filters, each a condition on `pit`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub struct PitSet {
     /// `Some(player)` = that row; `None` = the whole board.
     pub row: Option<Code>,
     /// `where` filters, applied in order.
     pub filters: Vec<Code>,
+    /// Derived from the two above by the engine the first time the set is walked: where the row
+    /// and the first filters read only where a pit lies and who moves, the pits that pass them
+    /// (see `Ctx::each_in_set`). Not part of the rules: left out of comparisons and of `Debug`
+    /// (which the endgame databases' key reads).
+    pub fixed: std::sync::OnceLock<Option<FixedPits>>,
+}
+
+impl PitSet {
+    pub fn new(row: Option<Code>, filters: Vec<Code>) -> PitSet {
+        PitSet {
+            row,
+            filters,
+            fixed: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+impl PartialEq for PitSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.row == other.row && self.filters == other.filters
+    }
+}
+
+impl std::fmt::Debug for PitSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PitSet")
+            .field("row", &self.row)
+            .field("filters", &self.filters)
+            .finish()
+    }
+}
+
+/// The pits of a [`PitSet`] that pass its row and its first `filters` filters, which read only
+/// where a pit lies and who moves: in the set's order, for each mover and player to move
+/// (`cells[2 * mover + to_move]`). The filters after those are read as the set is walked.
+#[derive(Debug, Clone)]
+pub struct FixedPits {
+    pub cells: [Vec<Cell>; 4],
+    pub filters: usize,
+}
+
+impl PitSet {
+    /// Might walking the set read the board (see [`Code::reads_board`])?
+    pub fn reads_board(&self) -> bool {
+        self.row.as_ref().is_some_and(Code::reads_board) || self.filters.iter().any(Code::reads_board)
+    }
+}
+
+impl Code {
+    /// Might the value read the board: a pit's seeds (before the latest seed too), claims,
+    /// closures, memory, a row's or the board's seeds, or the moves a player has? False only when
+    /// every op is one known to read none of them (where pits lie, the pits and state of the move).
+    pub fn reads_board(&self) -> bool {
+        self.sets.iter().any(PitSet::reads_board)
+            || !self.ops.iter().all(|op| match op {
+                Op::Relation(r) => matches!(r, Relation::Behind | Relation::InFront | Relation::NextAny | Relation::PreviousAny),
+                Op::Int(_)
+                | Op::Reg(_)
+                | Op::SideOf(_)
+                | Op::Mover
+                | Op::Opponent
+                | Op::ToMove
+                | Op::Starter
+                | Op::Flag(_)
+                | Op::Lap
+                | Op::Taken
+                | Op::Lifted
+                | Op::InHand
+                | Op::LapStart
+                | Op::FirstLapEnd
+                | Op::Ply
+                | Op::Round
+                | Op::RoundPly
+                | Op::Unless(_)
+                | Op::Jump(_)
+                | Op::Number
+                | Op::RowOf
+                | Op::PitOf
+                | Op::Side
+                | Op::Shared
+                | Op::IsStore
+                | Op::Opposite
+                | Op::Store
+                | Op::Other
+                | Op::Not
+                | Op::Neg
+                | Op::Shr(_)
+                | Op::Mask(_)
+                | Op::CmpInt(..)
+                | Op::InRangeInt(..)
+                | Op::Parity(_)
+                | Op::Arith(_)
+                | Op::Cmp(_)
+                | Op::InRange
+                | Op::InSet(_)
+                | Op::AndThen(_)
+                | Op::OrElse(_)
+                | Op::Choose(..)
+                | Op::ChooseIn(_)
+                | Op::ChooseRange
+                | Op::Any(_)
+                | Op::Size(_)
+                | Op::Leftmost(_)
+                | Op::Rightmost(_) => true,
+                _ => false,
+            })
+    }
+
+    /// Does the value read nothing but where the pit `pit` lies on the board, the mover and the
+    /// player to move, and fixed values (no seeds, no state of play, no other pit of the move)?
+    pub fn reads_only_places(&self) -> bool {
+        self.sets.is_empty()
+            && self.ops.iter().all(|op| match op {
+                Op::Reg(r) | Op::SideOf(r) => *r == Reg::Pit,
+                Op::Relation(r) => matches!(r, Relation::Behind | Relation::InFront),
+                Op::Int(_)
+                | Op::Mover
+                | Op::Opponent
+                | Op::ToMove
+                | Op::Unless(_)
+                | Op::Jump(_)
+                | Op::Number
+                | Op::RowOf
+                | Op::PitOf
+                | Op::Side
+                | Op::Shared
+                | Op::IsStore
+                | Op::Opposite
+                | Op::Store
+                | Op::Other
+                | Op::Not
+                | Op::Neg
+                | Op::Shr(_)
+                | Op::Mask(_)
+                | Op::CmpInt(..)
+                | Op::InRangeInt(..)
+                | Op::Parity(_)
+                | Op::Arith(_)
+                | Op::Cmp(_)
+                | Op::InRange
+                | Op::InSet(_)
+                | Op::AndThen(_)
+                | Op::OrElse(_) => true,
+                _ => false,
+            })
+    }
 }
 
 /// A pit the move in progress names (its number is its place in the engine's list of them).

@@ -193,7 +193,7 @@ pub fn compile(checked: &Checked) -> Game {
         let cw = Sow { ccw: false, ..sow.clone() };
         phase.tracks = Player::BOTH.map(|p| track(&geometry, p, &ccw, params));
         phase.cw_tracks = Player::BOTH.map(|p| track(&geometry, p, &cw, params));
-        phase.capture_at = may_hold_where(&phase.captures, Reg::Last, &sides, geometry.pit_count());
+        phase.capture_at = may_hold_where(&phase.captures, Reg::Last, &sides, &geometry);
         phase.sow.lap_cap = phase.sow.relay_limit.unwrap_or(limits::DEFAULT_RELAY_LIMIT);
         phase.sow.watch_loops = !lower.typer.counters.get();
         // A number past the limit tells no laps apart: every lap a move sows is below it.
@@ -204,7 +204,7 @@ pub fn compile(checked: &Checked) -> Game {
     }
     // Per mover and cell, the counts of the pit a seed falls into with which some trigger may hold:
     // most seeds fall where none can, and are sown without a look at the triggers.
-    let trigger_at = may_hold_where(&triggers, Reg::Pit, &sides, geometry.pit_count());
+    let trigger_at = may_hold_where(&triggers, Reg::Pit, &sides, &geometry);
     let end_kinds = EndKinds::of(&ends);
     let may_pass = phases.iter().any(|p| !p.passes.is_empty());
     // Moves that take seeds from the store shrink it too.
@@ -284,12 +284,17 @@ pub fn compile(checked: &Checked) -> Game {
 /// Per mover and cell (`sides` has one entry a cell), the counts (bit `k`; bit 63 for 63 or more)
 /// with which some rule of `rules` may hold when its register `reg` names that cell: see
 /// [`may_hold_at`].
-fn may_hold_where(rules: &[Rule], reg: Reg, sides: &[Option<Player>], stores: usize) -> [Vec<u64>; 2] {
+fn may_hold_where(rules: &[Rule], reg: Reg, sides: &[Option<Player>], g: &crate::board::Geometry) -> [Vec<u64>; 2] {
+    let stores = g.pit_count();
     Player::BOTH.map(|mover| {
         (0..sides.len())
             .map(|c| {
+                // Where the cell lies, as `pit.row` reads it (a store in a pit's place, that pit's row).
+                let row = g.row_of(g.place_of(c as Cell)) as i64;
                 (0..64).fold(0u64, |counts, k| {
-                    let may = rules.iter().any(|r| may_hold_at(&r.when, reg, sides, stores, mover, c as Cell, k));
+                    let may = rules
+                        .iter()
+                        .any(|r| may_hold_at(&r.when, reg, sides, stores, mover, c as Cell, row, k));
                     counts | u64::from(may) << k
                 })
             })
@@ -298,10 +303,11 @@ fn may_hold_where(rules: &[Rule], reg: Reg, sides: &[Option<Player>], stores: us
 }
 
 /// Might a condition hold (mover `mover`, the player to move) when the pit its register `reg` names
-/// (`last` at the end of a lap, `pit` as a seed falls) is `cell` holding `count` seeds (63 stands for
-/// 63 or more)? Only the tests that read which cell that is and its seeds are decided; any other test
-/// may hold.
-fn may_hold_at(code: &Code, reg: Reg, sides: &[Option<Player>], stores: usize, mover: Player, cell: Cell, count: i64) -> bool {
+/// (`last` at the end of a lap, `pit` as a seed falls) is `cell` (in row `row`) holding `count` seeds
+/// (63 stands for 63 or more)? Only the tests that read which cell that is and its seeds are decided;
+/// any other test may hold.
+#[allow(clippy::too_many_arguments)]
+fn may_hold_at(code: &Code, reg: Reg, sides: &[Option<Player>], stores: usize, mover: Player, cell: Cell, row: i64, count: i64) -> bool {
     let side = sides[cell as usize];
     let is_store = cell as usize >= stores;
     let who = |w: Who| match w {
@@ -312,6 +318,7 @@ fn may_hold_at(code: &Code, reg: Reg, sides: &[Option<Player>], stores: usize, m
         Test::SideIs(r, w, is) if r == reg => (side == Some(who(w))) == is,
         Test::StoreIs(r, is) if r == reg => is_store == is,
         Test::IsStoreOf(r, w, is) if r == reg => (cell == (stores + who(w).index()) as Cell) == is,
+        Test::In(Operand::RowOf(r), lo, hi, inside) if r == reg => (lo..=hi).contains(&row) == inside,
         Test::CountIn(r, lo, hi, inside) if r == reg && count < 63 => (lo..=hi).contains(&count) == inside,
         // Some count of 63 or more inside the bounds (outside: not all of them inside).
         Test::CountIn(r, lo, hi, inside) if r == reg => {
@@ -907,6 +914,7 @@ impl Lower<'_> {
         Rule {
             name: def.name.node.clone(),
             when: self.cond(&def.when),
+            reads_board: Rule::reads_board_in_actions(&actions),
             actions,
             then,
         }
@@ -1145,6 +1153,16 @@ mod tests {
         // The first rule also needs 2 or 3 seeds in `last`; the others read no count of `last`.
         assert_eq!(opponents.phases.last().expect("the usual rules").capture_at[0][6], 0b1100);
         assert_eq!(own.phases.last().expect("the usual rules").capture_at[0][0], u64::MAX);
+        // Two rows of three a player: a test of `last.row` leaves out the other row (south's cells
+        // 0-2 are its front row, 3-5 its back row; north's 6-8 and 9-11).
+        let rows = crate::test_game(
+            "game \"Invented\"\nboard {\n  rows 2\n  pits 3\n  seeds 4\n}\nsow {\n  direction ccw\n  track own\n}\n\
+             capture \"front\" {\n  when last.side == mover and last.row == front and opposite(last).count > 0\n  take opposite(last)\n}\n\
+             capture \"not back\" {\n  when last.side == opponent and last.row != back\n  take last\n}\n\
+             end \"no move\" when no_moves remaining owner\n",
+        );
+        // (The opponent's store is in no row: `last.row != back` may hold there.)
+        assert_eq!(capture_cells(&rows), [vec![0, 1, 2, 6, 7, 8, 13], vec![0, 1, 2, 6, 7, 8, 12]]);
     }
 
     #[test]

@@ -180,6 +180,10 @@ impl Game {
             None
         };
         let snapshot = match kept {
+            // Actions that read nothing of the board (`take opposite(last)`, `sow taken from
+            // leftmost(row(mover))`) read the same from any board of its size: the kept one is
+            // not brought up to date.
+            Some(kept) if !rule.reads_board && kept.cells.len() == board.cells.len() => kept,
             Some(mut kept) => {
                 kept.clone_from(board);
                 kept

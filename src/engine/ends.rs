@@ -67,7 +67,13 @@ impl Game {
     ) -> Option<Moves> {
         match self.end_rule_holding(pos, mover, repeated, stores_changed, hints) {
             (None, moves) => moves,
-            (Some(rule), _) => self.end_and_go_on(pos, mover, &self.ends[rule], hints, log),
+            (Some(rule), _) => {
+                if hints.hand_on {
+                    // The moves listed are those of a position the game or round leaves.
+                    Self::take_handed();
+                }
+                self.end_and_go_on(pos, mover, &self.ends[rule], hints, log)
+            }
         }
     }
 
@@ -95,7 +101,7 @@ impl Game {
             let rule = &self.ends[i];
             let holds = if kinds.no_moves & (1 << i) != 0 {
                 moves
-                    .get_or_insert_with(|| self.legal_with(pos, self.move_rules(pos, hints)))
+                    .get_or_insert_with(|| self.legal_for_ends(pos, self.move_rules(pos, hints), hints))
                     .is_empty()
             } else if kinds.stores_only & (1 << i) != 0
                 && let Some(known) = self.store_table(rule).and_then(|t| {
@@ -197,7 +203,7 @@ impl Game {
         let (mut no_moves, mut can_feed) = (false, false);
         if rule.asks_moves {
             let rules = self.move_rules(pos, hints);
-            let m = *moves.get_or_insert_with(|| self.legal_with(pos, rules));
+            let m = *moves.get_or_insert_with(|| self.legal_for_ends(pos, rules, hints));
             no_moves = m.is_empty();
             can_feed = rule.asks_can_feed && self.can_feed_as_read(rule, pos, mover, repeated, hints, no_moves, rules, m);
         }

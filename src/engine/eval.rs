@@ -3,7 +3,7 @@
 
 use super::choice::Choices;
 use super::{Board, Cell, Game, Player, Position};
-use crate::compile::ir::{Code, Flag, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
+use crate::compile::ir::{Code, FixedPits, Flag, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
 
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
@@ -130,6 +130,33 @@ impl<'a> Ctx<'a> {
     /// Calls `f` on every pit of the set, in the order of the row's player's numbering, until `f`
     /// returns false.
     pub fn each_in_set(&self, set: &PitSet, mut f: impl FnMut(Cell) -> bool) {
+        let Some(fixed) = set.fixed.get_or_init(|| self.fixed_pits(set)) else {
+            return self.walk_set(set, &set.filters, f);
+        };
+        // The pits that pass the row and the filters that read only where a pit lies are known;
+        // the other filters are read as the set is walked.
+        let cells = &fixed.cells[2 * self.mover.index() + self.to_move.index()];
+        let rest = &set.filters[fixed.filters..];
+        if rest.is_empty() {
+            for &c in cells {
+                if !f(c) {
+                    return;
+                }
+            }
+            return;
+        }
+        let mut inner = *self;
+        for &c in cells {
+            inner.regs[Reg::Pit as usize] = c;
+            if rest.iter().all(|cond| inner.bool(cond)) && !f(c) {
+                return;
+            }
+        }
+    }
+
+    /// The pits of `set`'s row (every pit, without one) that pass `filters`, in order, handed to `f`
+    /// until it returns false.
+    fn walk_set(&self, set: &PitSet, filters: &[Code], mut f: impl FnMut(Cell) -> bool) {
         let range = match &set.row {
             Some(p) => self.game.row(self.player(p)),
             None => 0..self.game.pit_count(),
@@ -144,15 +171,50 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             inner.regs[Reg::Pit as usize] = c;
-            if set.filters.iter().all(|cond| inner.bool(cond)) && !f(c) {
+            if filters.iter().all(|cond| inner.bool(cond)) && !f(c) {
                 return;
             }
         }
     }
 
+    /// The pits of `set` that pass its row and its first filters that read only where a pit lies
+    /// and who moves, for each mover and player to move; `None` when its row reads more. Worked
+    /// out on an empty board, which such a row and filters do not read.
+    #[cold]
+    #[inline(never)]
+    fn fixed_pits(&self, set: &PitSet) -> Option<FixedPits> {
+        if !set.row.as_ref().is_none_or(Code::reads_only_places) {
+            return None;
+        }
+        let filters = set.filters.iter().take_while(|f| f.reads_only_places()).count();
+        let n = self.game.pit_count();
+        let empty = Board {
+            cells: crate::board::Slots::from_elem(0, n + 2),
+            claimed: crate::board::Slots::from_elem(None, n),
+            closed: crate::board::Slots::from_elem(false, n),
+            memory: Vec::new(),
+        };
+        let mut cells: [Vec<Cell>; 4] = Default::default();
+        for mover in Player::BOTH {
+            for to_move in Player::BOTH {
+                let ctx = Ctx {
+                    to_move,
+                    ..Ctx::new(self.game, &empty, mover)
+                };
+                let list = &mut cells[2 * mover.index() + to_move.index()];
+                ctx.walk_set(set, &set.filters[..filters], |c| {
+                    list.push(c);
+                    true
+                });
+            }
+        }
+        Some(FixedPits { cells, filters })
+    }
+
     /// The first pit after `from` (before it, `backward`) along the lap's track that is in `set`,
     /// passing over stores and closed pits (the track holds only open pits); [`NO_PIT`] when no pit
     /// of a whole round is.
+    #[inline(never)]
     fn seek(&self, set: &PitSet, from: Cell, backward: bool) -> Cell {
         let track = self.lap_track();
         if from == NO_PIT || !track.has(from) {
@@ -347,6 +409,10 @@ impl<'a> Ctx<'a> {
                 Op::Flag(f) => return i64::from(self.flag(f)),
                 _ => {}
             }
+        }
+        // `opposite(last)`, what most capture rules take.
+        if let [Op::Reg(r), Op::Opposite] = code.ops.as_slice() {
+            return i64::from(self.opposite(self.reg(*r)));
         }
         self.run_program(code)
     }
@@ -679,32 +745,12 @@ impl<'a> Ctx<'a> {
                     acc = i64::from(lo <= x && x <= acc);
                 }
                 Op::Choose(n, pits, w) => {
-                    // The options, then the last of them in `acc`; an option's word is the first
-                    // given to its value.
+                    // The options, then the last of them in `acc`.
                     let n = n as usize;
                     sp -= n - 1;
-                    let words = code.words.get(w as usize);
-                    let mut options: Vec<i64> = Vec::with_capacity(n);
-                    let mut named: Vec<&str> = Vec::new();
-                    for (i, &v) in stack[sp..sp + n - 1].iter().chain(std::iter::once(&acc)).enumerate() {
-                        let missing_pit = pits && v == i64::from(NO_PIT);
-                        if !missing_pit && !options.contains(&v) {
-                            options.push(v);
-                            if let Some(words) = words {
-                                named.push(&words[i]);
-                            }
-                        }
-                    }
-                    acc = self.chosen(&options, pits, &named);
+                    acc = self.choose_among(code, &stack[sp..sp + n - 1], acc, pits, w);
                 }
-                Op::ChooseIn(i) => {
-                    let mut options: Vec<i64> = Vec::new();
-                    self.each_in_set(self.set_pits(code, i), |c| {
-                        options.push(i64::from(c));
-                        true
-                    });
-                    push!(self.chosen(&options, true, &[]));
-                }
+                Op::ChooseIn(i) => push!(self.set_value(code, SetOp::ChooseIn, i)),
                 Op::ChooseRange => {
                     let lo = pop!();
                     let hi = acc;
@@ -746,56 +792,108 @@ impl<'a> Ctx<'a> {
                         acc = pop!();
                     }
                 }
-                Op::Any(i) => {
-                    let mut any = false;
-                    self.each_in_set(self.set_pits(code, i), |_| {
-                        any = true;
-                        false
-                    });
-                    push!(i64::from(any));
-                }
-                Op::Size(i) => {
-                    let mut n = 0;
-                    self.each_in_set(self.set_pits(code, i), |_| {
-                        n += 1;
-                        true
-                    });
-                    push!(n);
-                }
-                Op::Sum(i) => {
-                    let mut sum = 0;
-                    self.each_in_set(self.set_pits(code, i), |c| {
-                        sum += i64::from(self.count(c));
-                        true
-                    });
-                    push!(sum);
-                }
-                Op::Leftmost(i) => {
-                    let mut first = NO_PIT;
-                    self.each_in_set(self.set_pits(code, i), |c| {
-                        first = c;
-                        false
-                    });
-                    if first == NO_PIT {
-                        note_empty_extreme();
-                    }
-                    push!(i64::from(first));
-                }
-                Op::Rightmost(i) => {
-                    let mut latest = NO_PIT;
-                    self.each_in_set(self.set_pits(code, i), |c| {
-                        latest = c;
-                        true
-                    });
-                    if latest == NO_PIT {
-                        note_empty_extreme();
-                    }
-                    push!(i64::from(latest));
-                }
+                Op::Any(i) => push!(self.set_value(code, SetOp::Any, i)),
+                Op::Size(i) => push!(self.set_value(code, SetOp::Size, i)),
+                Op::Sum(i) => push!(self.set_value(code, SetOp::Sum, i)),
+                Op::Leftmost(i) => push!(self.set_value(code, SetOp::Leftmost, i)),
+                Op::Rightmost(i) => push!(self.set_value(code, SetOp::Rightmost, i)),
             }
         }
         acc
     }
+
+    /// `choose(...)` of a program: the options below the top of the stack (`below`, in order) and
+    /// the top (`last`); an option's word is the first given to its value. Out of line, as the set
+    /// ops below: the stack machine's loop stays small for the programs every game runs.
+    #[inline(never)]
+    fn choose_among(&self, code: &Code, below: &[i64], last: i64, pits: bool, w: u32) -> i64 {
+        let words = code.words.get(w as usize);
+        let mut options: Vec<i64> = Vec::with_capacity(below.len() + 1);
+        let mut named: Vec<&str> = Vec::new();
+        for (i, &v) in below.iter().chain(std::iter::once(&last)).enumerate() {
+            let missing_pit = pits && v == i64::from(NO_PIT);
+            if !missing_pit && !options.contains(&v) {
+                options.push(v);
+                if let Some(words) = words {
+                    named.push(&words[i]);
+                }
+            }
+        }
+        self.chosen(&options, pits, &named)
+    }
+
+    /// The value of an op over the set `i` of `code`.
+    #[inline(never)]
+    fn set_value(&self, code: &Code, op: SetOp, i: u32) -> i64 {
+        let set = self.set_pits(code, i);
+        match op {
+            SetOp::Any => {
+                let mut any = false;
+                self.each_in_set(set, |_| {
+                    any = true;
+                    false
+                });
+                i64::from(any)
+            }
+            SetOp::Size => {
+                let mut n = 0;
+                self.each_in_set(set, |_| {
+                    n += 1;
+                    true
+                });
+                n
+            }
+            SetOp::Sum => {
+                let mut sum = 0;
+                self.each_in_set(set, |c| {
+                    sum += i64::from(self.count(c));
+                    true
+                });
+                sum
+            }
+            SetOp::Leftmost => {
+                let mut first = NO_PIT;
+                self.each_in_set(set, |c| {
+                    first = c;
+                    false
+                });
+                if first == NO_PIT {
+                    note_empty_extreme();
+                }
+                i64::from(first)
+            }
+            SetOp::Rightmost => {
+                let mut latest = NO_PIT;
+                self.each_in_set(set, |c| {
+                    latest = c;
+                    true
+                });
+                if latest == NO_PIT {
+                    note_empty_extreme();
+                }
+                i64::from(latest)
+            }
+            SetOp::ChooseIn => {
+                let mut options: Vec<i64> = Vec::new();
+                self.each_in_set(set, |c| {
+                    options.push(i64::from(c));
+                    true
+                });
+                self.chosen(&options, true, &[])
+            }
+        }
+    }
+}
+
+/// The ops of a program over a set of pits.
+#[derive(Clone, Copy)]
+enum SetOp {
+    Any,
+    Size,
+    Sum,
+    Leftmost,
+    Rightmost,
+    ChooseIn,
 }
 
 /// The value of a pit's side or owner: a player's index, or 2 for nobody (a shared pit).

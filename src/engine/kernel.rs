@@ -1028,9 +1028,7 @@ impl Game {
 
     /// Writes a packed position back into `pos`, and the positions seen into its history.
     fn unpack<B: Board, const L: usize>(&self, ff: &FastForm<B, L>, at: &Packed<B>, pos: &mut Position, seen: &mut Seen<B>, repeats: bool) {
-        for (c, n) in pos.board.cells.iter_mut().enumerate() {
-            *n = at.board.lane(c);
-        }
+        at.board.write_cells(&mut pos.board.cells);
         pos.to_move = at.to_move;
         pos.ply = at.ply;
         if repeats {

@@ -29,6 +29,9 @@ thread_local! {
     /// Laps sown by the trial sowings of listings of moves with choices on this thread, for
     /// [`trial_laps`].
     static TRIAL_LAPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The moves of the position a move reached, listed whole by its end rules when asked to hand
+    /// them on ([`Hints::hand_on`]), for [`Game::take_handed`].
+    static HANDED: std::cell::RefCell<Option<Vec<(usize, u32)>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The laps the trial sowings of listings of moves with choices have sown on this thread so far: the
@@ -304,7 +307,7 @@ impl Game {
     /// The legal moves from the pits of a position that is not over, given its rules.
     #[inline(always)]
     fn legal_pits(&self, pos: &Position, rules: MoveRules) -> Moves {
-        if rules.open && rules.phase.forbids.is_empty() && !rules.must_feed && !rules.sow_always {
+        if !Self::pits_checked(rules) {
             // With every pit open, a move is legal when its pit holds seeds.
             let filled = if self.shared == 0 && !self.plays_across {
                 self.filled_pits(&pos.board, pos.to_move)
@@ -326,6 +329,53 @@ impl Game {
             return self.distinct_ways(pos, rules, moves);
         }
         moves
+    }
+
+    /// Must each pit's moves be checked one by one ([`Game::legal_checked`]), rather than read from
+    /// the filled pits: some pit is closed, or a move may be refused for what its sowing does.
+    #[inline(always)]
+    fn pits_checked(rules: MoveRules) -> bool {
+        !rules.open || !rules.phase.forbids.is_empty() || rules.must_feed || rules.sow_always
+    }
+
+    /// [`Game::legal_with`] for an end rule: with [`Hints::hand_on`], a game with choices on the way
+    /// lists every move of the position (what the next move lists) instead of only the pits with
+    /// one, and keeps the list for [`Game::take_handed`].
+    #[inline(always)]
+    pub(super) fn legal_for_ends(&self, pos: &Position, rules: MoveRules, hints: Hints) -> Moves {
+        if hints.hand_on && self.uses_choose && Self::pits_checked(rules) {
+            return self.legal_handing_on(pos, rules);
+        }
+        self.legal_with(pos, rules)
+    }
+
+    /// [`Game::legal_with`] where it would ask [`Game::choice_pits`], answered from the whole listing
+    /// of [`Game::choice_moves`], which is kept. The pits of a listing that no bound cut short are
+    /// exactly those `choice_pits` finds (it walks each pit's moves in the same order, up to the
+    /// first that answers it); one that was cut is set aside and `choice_pits` asked.
+    #[cold]
+    #[inline(never)]
+    fn legal_handing_on(&self, pos: &Position, rules: MoveRules) -> Moves {
+        let (listed, cut) = self.all_choice_moves_cut(pos, rules, true);
+        let mut moves = Moves::NONE;
+        if cut {
+            moves = self.choice_pits(pos, rules);
+        } else {
+            for &(k, _) in &listed {
+                moves.insert(move_base(k));
+            }
+            HANDED.set(Some(listed));
+        }
+        if self.may_pass && self.pass_allowed(pos, rules) {
+            return Moves::from_bits(moves.bits() | 1 << (self.pass_move() - 1));
+        }
+        moves
+    }
+
+    /// The listing an end rule kept ([`Hints::hand_on`]) since the last call, if any: what
+    /// [`Game::choice_moves`] gives for the position the move reached, while the game went on.
+    pub(super) fn take_handed() -> Option<Vec<(usize, u32)>> {
+        HANDED.take()
     }
 
     /// The legal moves when some pit is closed, or a move may be refused for what its sowing does.
@@ -483,8 +533,9 @@ impl Game {
         rules: MoveRules,
         keep: bool,
         mut found: impl FnMut(usize, u32, Option<(&Board, bool)>) -> Walk,
-    ) {
+    ) -> bool {
         let (mut laps, budget) = (0u64, Self::choice_laps(rules));
+        let mut cut = false;
         // Every trial of the walk sows on this one board.
         let mut trial = Trial {
             board: None,
@@ -500,9 +551,11 @@ impl Game {
             while let Some((code, known)) = unanswered.pop() {
                 tries += 1;
                 if tries > MAX_CHOICE_TRIES {
+                    cut = true;
                     continue 'pits;
                 }
                 if laps > budget {
+                    cut = true;
                     break 'pits;
                 }
                 let choices = Choices::given(code, known);
@@ -520,11 +573,15 @@ impl Game {
                     match found(base | (code as usize) << CHOICE_SHIFT, taken, landing) {
                         Walk::On => {}
                         Walk::NextPit => continue 'pits,
-                        Walk::Stop => break 'pits,
+                        Walk::Stop => {
+                            cut = true;
+                            break 'pits;
+                        }
                     }
                 }
             }
         }
+        cut
     }
 
     /// The pits (with their way) that some complete move of a game with choices on the way starts
@@ -559,6 +616,11 @@ impl Game {
     /// `analyze` does not count it twice. A move left out still counts towards [`MAX_CHOICE_MOVES`]:
     /// the list is cut where it would be cut with every move in it.
     fn all_choice_moves(&self, pos: &Position, rules: MoveRules, distinct: bool) -> Vec<(usize, u32)> {
+        self.all_choice_moves_cut(pos, rules, distinct).0
+    }
+
+    /// [`Game::all_choice_moves`], and whether a bound (moves, tries a pit, laps) cut the walk short.
+    fn all_choice_moves_cut(&self, pos: &Position, rules: MoveRules, distinct: bool) -> (Vec<(usize, u32)>, bool) {
         let required = rules.phase.captures_required;
         // With `captures required`, the moves that take seeds apart from the others: the list is
         // cut at its most moves only after the rule has chosen which of them are offered.
@@ -570,13 +632,17 @@ impl Game {
         // rule asking `can_move`) makes its own.
         let mut seen = LANDINGS.take();
         seen.clear();
-        self.walk_choice_moves(pos, rules, distinct, |k, taken, landing| {
+        // Where no move claims, closes or opens a pit, every landing keeps the position's.
+        let states = self.uses_claims || self.closes_in_moves;
+        let mut full = false;
+        let cut = self.walk_choice_moves(pos, rules, distinct, |k, taken, landing| {
             let takes = required && taken > 0;
             if !takes && met >= MAX_CHOICE_MOVES {
+                full = true;
                 return if required { Walk::On } else { Walk::Stop };
             }
             // A move that was not sown (none is, where choices are found) is told by its number.
-            let new = landing.is_none_or(|(board, another)| seen.is_new(self.move_parts(move_base(k)).0, takes, board, another));
+            let new = landing.is_none_or(|(board, another)| seen.is_new(self.move_parts(move_base(k)).0, takes, board, another, states));
             let (list, count) = if takes {
                 (&mut taking, &mut taking_met)
             } else {
@@ -593,7 +659,7 @@ impl Game {
         });
         seen.trim();
         LANDINGS.set(seen);
-        if taking_met == 0 { moves } else { taking }
+        (if taking_met == 0 { moves } else { taking }, cut || full)
     }
 
     /// [`Game::distinct_choices`] for a game whose mover chooses the way of each move (`L`, `R`) and
@@ -744,6 +810,12 @@ impl Game {
                 .map(|(taken, _)| taken);
         };
         let after = match &mut t.board {
+            // The trial board was a copy of this position's board: where no move claims, closes
+            // or opens a pit, only its seeds and memory have changed since.
+            Some(b) if !self.uses_claims && !self.closes_in_moves => {
+                b.copy_seeds_from(board);
+                b
+            }
             Some(b) => {
                 b.clone_from(board);
                 b

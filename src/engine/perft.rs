@@ -192,13 +192,30 @@ impl Game {
         let mut plies = 0;
         let below = |pos: &Position| floor != 0 && pos.board.cells[..self.pit_count()].iter().sum::<u32>() < floor;
         if self.uses_choose {
-            // Moves with choices on the way are listed one by one (a bit set has no room for them).
+            // Moves with choices on the way are listed one by one (a bit set has no room for them),
+            // as `legal_moves` lists them; a move listed is legal, so it is played without the
+            // checks of `apply`. The end rule that asks whether the player to move has a move
+            // lists the moves of the position reached whole, and hands the list on to the next move.
+            let hints = Hints {
+                hand_on: true,
+                ..Hints::default()
+            };
+            let mut handed = None;
+            let mut moves = Vec::new();
             while !pos.over && plies < max_plies {
-                let moves = self.legal_moves(pos);
+                let rules = self.move_rules(pos, Hints::default());
+                let listed = handed.take().unwrap_or_else(|| self.choice_moves(pos, rules));
+                moves.clear();
+                moves.extend(listed.into_iter().map(|m| m.0));
+                if self.may_pass && self.pass_allowed(pos, rules) {
+                    moves.push(self.pass_move());
+                }
                 let Some(&k) = moves.get(draw(rng, moves.len().max(1))) else {
                     break;
                 };
-                self.apply(pos, k).expect("a listed move is legal");
+                Self::take_handed();
+                self.play(pos, k, rules, hints, &mut Silent);
+                handed = Self::take_handed();
                 plies += 1;
                 if below(pos) {
                     break;

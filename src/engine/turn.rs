@@ -273,6 +273,10 @@ pub(crate) struct Hints {
     pub total: Option<i64>,
     /// No pit is closed, and none ever will be.
     pub open: bool,
+    /// In a game with choices on the way, an end rule that asks for the legal moves lists every
+    /// move of the position reached and keeps the list on the thread for the next move
+    /// ([`Game::take_handed`]): a random playout lists them next, and would walk them twice.
+    pub hand_on: bool,
 }
 
 impl Hints {
@@ -281,6 +285,7 @@ impl Hints {
         Hints {
             total: game.uses_total.then(|| i64::from(game.seed_total(pos))),
             open: !game.uses_closed && !pos.board.closed.contains(&true),
+            hand_on: false,
         }
     }
 }

@@ -60,6 +60,9 @@ pub trait Lanes:
     /// Empties lane `c`, returning what it held.
     fn take(&mut self, c: usize) -> u32;
 
+    /// Writes lane `c` into `cells[c]` for every cell of `cells` (at most `LANES`).
+    fn write_cells(self, cells: &mut [u32]);
+
     /// The board of `cells` (one count a lane, each at most 255).
     fn of_cells(cells: &[u32]) -> Self {
         cells.iter().enumerate().fold(Self::ZERO, |b, (c, &n)| b | Self::at(c, n as u8))
@@ -152,6 +155,12 @@ impl Lanes for u128 {
     #[inline(always)]
     fn at(c: usize, n: u8) -> u128 {
         u128::from(n) << (8 * (c & 15))
+    }
+    fn write_cells(self, cells: &mut [u32]) {
+        // From the bytes in memory: a lane read from the number is a shift by a variable amount.
+        for (n, &b) in cells.iter_mut().zip(self.to_le_bytes().iter()) {
+            *n = b.into();
+        }
     }
     #[inline(always)]
     fn take(&mut self, c: usize) -> u32 {
@@ -288,6 +297,11 @@ impl<const N: usize> Lanes for Wide<N> {
     fn take(&mut self, c: usize) -> u32 {
         std::mem::take(&mut self.0[(c >> 4) % N][c & 15]).into()
     }
+    fn write_cells(self, cells: &mut [u32]) {
+        for (n, &b) in cells.iter_mut().zip(self.0.as_flattened()) {
+            *n = b.into();
+        }
+    }
     #[inline(always)]
     fn filled(self) -> u64 {
         (0..N).fold(0, |cells, i| cells | u64::from(filled_16(self.chunk(i))) << (16 * i))
@@ -366,5 +380,13 @@ mod tests {
         assert_eq!(b.block(2), 9 << (8 * 7));
         assert_eq!(b.with_block(1, 5 << 8).lane(17), 5);
         assert_eq!(b.with_block(1, 0).sum(), 9);
+        // A lane taken is emptied (the others kept); the cells written back are the lanes.
+        let (mut n2, mut b2) = (n, b);
+        assert_eq!((n2.take(4), n2.lane(4), n2.sum()), (200, 0, 16));
+        assert_eq!((b2.take(39), b2.lane(39), b2.lane(17)), (9, 0, 4));
+        let (mut narrow, mut back) = ([0u32; 16], [1u32; 40]);
+        n.write_cells(&mut narrow);
+        b.write_cells(&mut back);
+        assert_eq!((narrow, back), (cells, wide));
     }
 }

@@ -6,7 +6,7 @@ use super::*;
 
 /// The board a listing's trial sowings are made on ([`Game::probe`]), kept from one trial to the next
 /// so that its lists (on the heap for a board of more than 7 pits a side) are allocated once a listing
-/// rather than once a trial.
+/// rather than once a trial. Every trial on it is a move of one position.
 pub(in crate::engine) struct Trial {
     pub(super) board: Option<Board>,
     /// Whether a complete legal move is to leave on `board` what [`Game::landing`] says.
@@ -52,10 +52,18 @@ impl Landings {
     }
 
     /// Is what a move from `pit` leaves new among the moves of its list from that pit? Kept if so.
-    pub(super) fn is_new(&mut self, pit: usize, takes: bool, board: &Board, another: bool) -> bool {
+    /// With `states`, the claims and closed pits are hashed too; without, the moves are known to
+    /// leave them as they were (the boards are still compared whole).
+    pub(super) fn is_new(&mut self, pit: usize, takes: bool, board: &Board, another: bool, states: bool) -> bool {
         use std::hash::{Hash, Hasher};
         let mut h = Quick::default();
-        (pit, board, another, takes).hash(&mut h);
+        (pit, another, takes).hash(&mut h);
+        board.cells.hash(&mut h);
+        board.memory.hash(&mut h);
+        if states {
+            board.claimed.hash(&mut h);
+            board.closed.hash(&mut h);
+        }
         self.insert_new(h.finish(), pit, takes, board, another)
     }
 
@@ -162,19 +170,19 @@ mod tests {
     fn a_landing_is_new_once_for_its_pit_and_list() {
         let mut seen = Landings::default();
         let (a, b) = (board(40, 1), board(40, 2));
-        assert!(seen.is_new(1, false, &a, false));
-        assert!(!seen.is_new(1, false, &a, false));
+        assert!(seen.is_new(1, false, &a, false, true));
+        assert!(!seen.is_new(1, false, &a, false, true));
         // Another pit, another list, another turn or another board: not the same move.
-        assert!(seen.is_new(2, false, &a, false));
-        assert!(seen.is_new(1, true, &a, false));
-        assert!(seen.is_new(1, false, &a, true));
-        assert!(seen.is_new(1, false, &b, false));
-        assert!(!seen.is_new(1, false, &b, false));
+        assert!(seen.is_new(2, false, &a, false, true));
+        assert!(seen.is_new(1, true, &a, false, true));
+        assert!(seen.is_new(1, false, &a, true, true));
+        assert!(seen.is_new(1, false, &b, false, true));
+        assert!(!seen.is_new(1, false, &b, false, true));
         // Emptied for the next listing, its slots are reused: nothing is seen any more.
         seen.clear();
-        assert!(seen.is_new(1, false, &b, false));
-        assert!(seen.is_new(1, false, &a, false));
-        assert!(!seen.is_new(1, false, &a, false));
+        assert!(seen.is_new(1, false, &b, false, true));
+        assert!(seen.is_new(1, false, &a, false, true));
+        assert!(!seen.is_new(1, false, &a, false, true));
         assert_eq!(seen.slots.len(), 5);
     }
 
