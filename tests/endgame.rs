@@ -800,3 +800,36 @@ fn solve_answers_a_board_under_a_repetition_rule_from_its_databases() {
     assert_eq!(by_history(3, 2), (8, opening(&j)));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 25: MCTS with databases plays its playouts in the fast form until the seeds in the pits
+/// are few enough for a position to be in the databases, then asks them after every move: the same
+/// search with the fast form and without it (whose playouts stop where the general engine's do),
+/// from positions where the databases do not answer at the root. Kalah 4x3 (Oware 4x2 too, under a
+/// repetition rule), databases of 8 seeds.
+#[test]
+fn issue_25_mcts_with_databases_searches_the_same_with_and_without_the_fast_form() {
+    use rand::{Rng, SeedableRng};
+    use sowlang::search::mcts::{self, Budget};
+    let mut asked = 0;
+    for game in [kalah(4, 3), oware(4, 2)] {
+        assert!(game.has_fast_form());
+        let db = in_memory(&game, 8).expect("served");
+        let general = game.without_fast_form();
+        let mut pos = game.initial(None);
+        game.settle_start(&mut pos);
+        let mut walk = rand::rngs::StdRng::seed_from_u64(5);
+        while !pos.is_over() {
+            if db.value(&pos).is_none() {
+                let budget = Budget { playouts: 40, time: None };
+                let (mut ra, mut rb) = (rand::rngs::StdRng::seed_from_u64(asked), rand::rngs::StdRng::seed_from_u64(asked));
+                let fast = mcts::search_with(&game, &pos, budget, &mut ra, Some(&db));
+                let slow = mcts::search_with(&general, &pos, budget, &mut rb, Some(&db));
+                assert_eq!(fast, slow, "{:?}", pos.seeds());
+                assert_eq!(ra.r#gen::<u64>(), rb.r#gen::<u64>(), "{:?}", pos.seeds());
+                asked += 1;
+            }
+            game.random_playout(&mut pos, &mut walk, 1);
+        }
+    }
+    assert!(asked > 10, "{asked}");
+}

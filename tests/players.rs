@@ -377,3 +377,85 @@ fn alphabeta_searches_the_same_with_and_without_the_fast_form() {
         }
     }
 }
+
+/// Issue 25: alpha-beta over packed positions on boards wider than one `u128` and in games whose
+/// moves relay (each candidate sown to learn whether it is legal), on invented rules: the same
+/// move, scores, node count and random numbers as over the general engine's positions, from the
+/// start and along a random game. The narrow relay games' limit leaves a player pits to play none
+/// of which is legal, which a `no_moves` rule ends (the seeds left to their owners), or which the
+/// search scores as it stands where no rule does.
+#[test]
+fn issue_25_alphabeta_searches_the_same_on_wide_boards_and_relays() {
+    let games = [
+        r#"game "pull" board { rows 2 pits 5 seeds 2 stores captures } first south
+           sow { direction ccw track own relay when last.before > 0 relay limit 12 }
+           forbid "single" when origin.count == 1
+           capture "pull across" {
+             when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+             take opposite(last), behind(opposite(last))
+             sow taken
+           }
+           end "stuck" when no_moves loser to_move
+           end "going round" when repeated draw"#,
+        r#"game "cross" board { rows 2 pits 5 seeds 2 stores captures } first south
+           sow { direction ccw track own relay when last.before > 0 }
+           capture "cross" {
+             when last.side == mover and last.row == front and last.before == 0 and opposite(last).count > 0
+             take opposite(last), behind(opposite(last))
+             then end
+           }
+           end "stuck" when no_moves loser to_move
+           end "going round" when repeated draw"#,
+        r#"game "narrow relay" board { pits 4 seeds 3 stores captures } first south
+           sow { direction ccw relay when last.before > 0 relay limit 3 }
+           capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last) }
+           end "stuck" when no_moves remaining owner
+           end "long" when ply >= 40 draw"#,
+        // The same with no rule for a player who cannot move: the search scores what each holds.
+        r#"game "stuck relay" board { pits 4 seeds 3 stores captures } first south
+           sow { direction ccw relay when last.before > 0 relay limit 3 }
+           capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last) }
+           end "long" when ply >= 40 draw"#,
+    ];
+    for text in games {
+        let game = crate::support::invented(text);
+        assert!(game.has_fast_form(), "{text}");
+        let general = game.without_fast_form();
+        for seed in 0..2 {
+            for pos in along_a_random_game(&game, seed, 2).into_iter().take(6) {
+                searches_agree(&game, &general, &pos, None, text);
+            }
+        }
+    }
+}
+
+/// Issue 25: MCTS plays its playouts as `random_playout` does, in the fast form where the game has
+/// one: the same search with and without it (the same random numbers drawn), on narrow and wide
+/// boards and relays.
+#[test]
+fn issue_25_mcts_searches_the_same_with_and_without_the_fast_form() {
+    use rand::{Rng, SeedableRng};
+    use sowlang::search::mcts::{self, Budget};
+    let mut compared = 0;
+    for path in shipped() {
+        let game = load(&path, &[]).expect("a shipped game loads");
+        if !game.has_fast_form() {
+            continue;
+        }
+        let general = game.without_fast_form();
+        let wide = game.pit_count() > 14;
+        let budget = Budget {
+            playouts: if wide { 8 } else { 60 },
+            time: None,
+        };
+        for pos in along_a_random_game(&game, compared, 7).into_iter().take(if wide { 2 } else { 4 }) {
+            let (mut ra, mut rb) = (rand::rngs::StdRng::seed_from_u64(3), rand::rngs::StdRng::seed_from_u64(3));
+            let fast = mcts::search(&game, &pos, budget, &mut ra);
+            let slow = mcts::search(&general, &pos, budget, &mut rb);
+            assert_eq!(fast, slow, "{}", path.display());
+            assert_eq!(ra.r#gen::<u64>(), rb.r#gen::<u64>(), "{}", path.display());
+        }
+        compared += 1;
+    }
+    assert!(compared >= 7, "{compared}");
+}

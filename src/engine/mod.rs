@@ -23,7 +23,7 @@ pub use crate::compile::ir::Game;
 pub use choice::move_base;
 pub(crate) use eval::empty_extremes;
 pub use history::History;
-pub(crate) use kernel::{FastMove, FastSearch};
+pub(crate) use kernel::{AnySearch, Board as PackedBoard, FastMove, FastSearch};
 pub use legal::trial_laps;
 pub use moves::Moves;
 pub use perft::Playout;

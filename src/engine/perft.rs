@@ -9,7 +9,7 @@ use rand::{Rng, RngCore};
 
 use super::trace::Silent;
 use super::turn::Hints;
-use super::{FastMove, FastSearch, Game, Moves, Player, Position};
+use super::{AnySearch, FastMove, FastSearch, Game, Moves, PackedBoard, Player, Position};
 
 /// A number below `n` (at least 1), drawn uniformly for a random playout: the high half of a 32-bit
 /// random number times `n`. Its bias, below `n / 2^32` (under 2^-26 for a choice among 64 moves), is
@@ -94,21 +94,38 @@ impl Game {
         }
         // In fast form where it serves every line from `pos`: the positions packed, each line kept
         // for the repetition rule, nothing allocated a node.
-        let packed = FastSearch::along_lines(self, pos).and_then(|fast| Some((fast.pack(pos)?, fast)));
-        match packed {
-            Some((cells, fast)) if !self.uses_choose => {
-                let mut line = vec![(cells, pos.to_move)];
-                let mut rooms = vec![Vec::new(); depth];
-                self.perft_packed(&fast, &mut line, &mut rooms, &mut counts);
-            }
-            _ => self.perft_into(pos, &mut counts),
+        let done = !self.uses_choose
+            && match self.fast_search(pos) {
+                Some(AnySearch::Narrow(fast)) => self.perft_from(&fast, pos, &mut counts),
+                Some(AnySearch::Wide(fast)) => self.perft_from(&fast, pos, &mut counts),
+                None => false,
+            };
+        if !done {
+            self.perft_into(pos, &mut counts);
         }
         counts
     }
 
+    /// [`Game::perft`] in fast form from `pos`, `false` when `pos` cannot be packed.
+    fn perft_from<B: PackedBoard, const L: usize>(&self, fast: &FastSearch<B, L>, pos: &Position, counts: &mut [u64]) -> bool {
+        let Some(cells) = fast.pack(pos) else {
+            return false;
+        };
+        let mut line = vec![(cells, pos.to_move)];
+        let mut rooms = vec![Vec::new(); counts.len()];
+        self.perft_packed(fast, &mut line, &mut rooms, counts);
+        true
+    }
+
     /// [`Game::perft_into`] in fast form, from the last position of `line`, with a list of moves
     /// kept for each depth in `rooms`.
-    fn perft_packed(&self, fast: &FastSearch, line: &mut Vec<(u128, Player)>, rooms: &mut [Vec<FastMove>], counts: &mut [u64]) {
+    fn perft_packed<B: PackedBoard, const L: usize>(
+        &self,
+        fast: &FastSearch<B, L>,
+        line: &mut Vec<(B, Player)>,
+        rooms: &mut [Vec<FastMove<B>>],
+        counts: &mut [u64],
+    ) {
         let Some((room, deeper)) = rooms.split_first_mut() else {
             return;
         };
@@ -163,7 +180,17 @@ impl Game {
     /// draw is among [`Game::playout_candidates`], a candidate that is not legal dropped and another
     /// drawn ([`draw_among`]). The generator is cloned to look ahead for a move without drawing it.
     pub fn random_playout(&self, pos: &mut Position, rng: &mut (impl Rng + Clone), max_plies: u32) -> Playout {
+        self.random_playout_above(pos, rng, max_plies, 0)
+    }
+
+    /// [`Game::random_playout`] that also stops after a move that leaves fewer than `floor` seeds
+    /// in the pits (where a caller has something to ask of such a position: the endgame databases
+    /// hold the positions of few seeds). The moves and the numbers drawn are those of
+    /// [`Game::random_playout`]: a playout stopped and played on from where it stopped plays the
+    /// same game as one that did not stop.
+    pub fn random_playout_above(&self, pos: &mut Position, rng: &mut (impl Rng + Clone), max_plies: u32, floor: u32) -> Playout {
         let mut plies = 0;
+        let below = |pos: &Position| floor != 0 && pos.board.cells[..self.pit_count()].iter().sum::<u32>() < floor;
         if self.uses_choose {
             // Moves with choices on the way are listed one by one (a bit set has no room for them),
             // as `legal_moves` lists them; a move listed is legal, so it is played without the
@@ -190,6 +217,9 @@ impl Game {
                 self.play(pos, k, rules, hints, &mut Silent);
                 handed = Self::take_handed();
                 plies += 1;
+                if below(pos) {
+                    break;
+                }
             }
             return Playout { plies, finished: pos.over };
         }
@@ -197,14 +227,19 @@ impl Game {
         // A fast form that hands some positions to the general engine takes the game back after
         // the general engine's move.
         let comes_back = self.fast_hands_over();
+        let until = super::kernel::Until { plies: max_plies, floor };
         let mut reserved = false;
         loop {
             // The end rules may have worked out the next position's legal moves already.
             let mut known = None;
-            if let Some(handed) = self.fast_playout_any(pos, rng, &mut plies, max_plies, hints) {
+            if let Some(handed) = self.fast_playout_any(pos, rng, &mut plies, until, hints) {
                 match handed {
                     super::kernel::Handed::Stopped => return Playout { plies, finished: pos.over },
                     super::kernel::Handed::GoOn(moves) => known = moves,
+                }
+                // The fast form's last move may have left the pits below the floor.
+                if below(pos) {
+                    return Playout { plies, finished: pos.over };
                 }
             }
             if self.uses_repeated && !pos.over && !reserved {
@@ -214,8 +249,8 @@ impl Game {
                 reserved = true;
             }
             let played = plies;
-            self.random_moves(pos, rng, &mut plies, max_plies, hints, known, comes_back);
-            if !comes_back || pos.over || plies >= max_plies || plies == played {
+            let floored = self.random_moves(pos, rng, &mut plies, until, hints, known, comes_back);
+            if floored || !comes_back || pos.over || plies >= max_plies || plies == played {
                 return Playout { plies, finished: pos.over };
             }
         }
@@ -223,17 +258,18 @@ impl Game {
 
     /// [`Game::random_playout`]'s moves in the general engine, the legal moves of `pos` being `known`
     /// when they were worked out; only one when `one` (the fast form then takes the game back).
+    /// `true` when a move left fewer seeds in the pits than the floor of `until`.
     #[allow(clippy::too_many_arguments)]
     fn random_moves(
         &self,
         pos: &mut Position,
         rng: &mut (impl Rng + Clone),
         plies: &mut u32,
-        max_plies: u32,
+        super::kernel::Until { plies: max_plies, floor }: super::kernel::Until,
         hints: Hints,
         mut known: Option<Moves>,
         one: bool,
-    ) {
+    ) -> bool {
         while !pos.over && *plies < max_plies {
             let (moves, rules) = match known.take() {
                 Some(moves) => (moves, self.play_rules(pos, hints)),
@@ -254,10 +290,14 @@ impl Game {
             };
             known = self.play(pos, k, rules, hints, &mut Silent);
             *plies += 1;
+            if floor != 0 && pos.board.cells[..self.pit_count()].iter().sum::<u32>() < floor {
+                return true;
+            }
             if one {
-                return;
+                return false;
             }
         }
+        false
     }
 }
 

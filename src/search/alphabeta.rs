@@ -17,7 +17,7 @@ use rand::seq::SliceRandom;
 
 use super::endgame::Endgames;
 use super::{DECIDED, KeyOf, evaluate, position_key};
-use crate::engine::{FastMove, FastSearch, Game, Player, Position};
+use crate::engine::{AnySearch, FastMove, FastSearch, Game, PackedBoard, Player, Position};
 
 /// Beyond any score.
 const INF: i32 = super::WIN * 4;
@@ -70,7 +70,7 @@ struct Entry {
     best: usize,
 }
 
-struct Searcher<'a> {
+struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     game: &'a Game,
     /// Exact values where a position is in them.
     db: Option<&'a Endgames>,
@@ -81,9 +81,9 @@ struct Searcher<'a> {
     aborted: bool,
     root_ply: u32,
     /// The packed form of the positions, when the game's fast form serves every line from the root.
-    fast: Option<FastSearch<'a>>,
+    fast: Option<FastSearch<'a, B, L>>,
     /// The packed positions of the current line, from the root, for the repetition rule.
-    line: Vec<(u128, Player)>,
+    line: Vec<(B, Player)>,
     /// The cells of south's and north's stores.
     stores: [usize; 2],
     /// The keys of packed positions.
@@ -122,7 +122,7 @@ pub fn search_with(
     }
     // Shuffled first, so that equal moves are met (and tied) in a random order.
     moves.shuffle(rng);
-    let mut children: Vec<(usize, Position)> = moves
+    let children: Vec<(usize, Position)> = moves
         .iter()
         .filter_map(|&k| {
             let mut c = pos.clone();
@@ -130,12 +130,26 @@ pub fn search_with(
         })
         .collect();
     // Below the root, positions are packed where the fast form serves every line (the root's own
-    // children are few and keep the general engine's form).
-    let fast = if game.uses_choose {
-        None
-    } else {
-        FastSearch::along_lines(game, pos).and_then(|f| Some((f.pack(pos)?, f)))
-    };
+    // children are few and keep the general engine's form), on a board of the fast form's width.
+    let job = (pos, limits, all_scores, children);
+    match game.fast_search(pos).filter(|_| !game.uses_choose) {
+        Some(AnySearch::Narrow(f)) => search_in(game, job, rng, db, Some(f)),
+        Some(AnySearch::Wide(f)) => search_in(game, job, rng, db, Some(f)),
+        None => search_in::<u128, 16>(game, job, rng, db, None),
+    }
+}
+
+/// [`search_with`] once the root's children are made (`job`: the root, the limits, whether every
+/// move's score is asked for, the children), searching packed positions with `fast` where given.
+fn search_in<B: PackedBoard, const L: usize>(
+    game: &Game,
+    (pos, limits, all_scores, mut children): (&Position, Limits, bool, Vec<(usize, Position)>),
+    rng: &mut StdRng,
+    db: Option<&Endgames>,
+    fast: Option<FastSearch<'_, B, L>>,
+) -> Option<Searched> {
+    let mover = pos.to_move;
+    let fast = fast.and_then(|f| Some((f.pack(pos)?, f)));
     let keys = fast.as_ref().map(|_| KeyOf::new(pos));
     let (line, fast) = match fast {
         Some((cells, f)) => (vec![(cells, pos.to_move)], Some(f)),
@@ -202,66 +216,66 @@ pub fn search_with(
 /// [`Position`] (any game), or [`Packed`] where the game's fast form serves every line, so that a
 /// child is a few words and not a whole position. Both give the same values, keys and move
 /// order, so the search visits the same nodes either way.
-trait Node: Sized {
+trait Node<B: PackedBoard, const L: usize>: Sized {
     /// The legal moves, as worked out before the children are made.
     type Moves;
     fn to_move(&self) -> Player;
     /// Its value for its player to move when known without search: a finished game, or one in
     /// the databases.
-    fn known(&self, s: &Searcher<'_>) -> Option<i32>;
+    fn known(&self, s: &Searcher<'_, B, L>) -> Option<i32>;
     /// Its legal moves, `None` when there is none; at a `leaf` only whether there is one counts.
-    fn moves(&self, s: &Searcher<'_>, leaf: bool) -> Option<Self::Moves>;
+    fn moves(&self, s: &Searcher<'_, B, L>, leaf: bool) -> Option<Self::Moves>;
     /// Its value when it has no legal move and no rule ends the game: each player keeps what
     /// they hold.
-    fn stuck(&self, s: &Searcher<'_>) -> i32;
+    fn stuck(&self, s: &Searcher<'_, B, L>) -> i32;
     /// [`evaluate`] of it for `me`.
-    fn evaluate(&self, s: &Searcher<'_>, me: Player) -> i32;
+    fn evaluate(&self, s: &Searcher<'_, B, L>, me: Player) -> i32;
     /// [`position_key`] of it.
-    fn key(&self, s: &Searcher<'_>) -> u64;
+    fn key(&self, s: &Searcher<'_, B, L>) -> u64;
     /// Its children, one for each of `moves` in order, with their moves.
-    fn children(&self, s: &Searcher<'_>, moves: Self::Moves, out: &mut Vec<(i32, usize, Self)>);
+    fn children(&self, s: &Searcher<'_, B, L>, moves: Self::Moves, out: &mut Vec<(i32, usize, Self)>);
     /// Puts it at the end of the line before it is searched (and takes it off after).
     /// The general engine's form of it when it is to be searched in that form (a game an end rule
     /// let go on: the packed search knows no such position).
     fn whole(&self) -> Option<&Position> {
         None
     }
-    fn enter(&self, _: &mut Searcher<'_>) {}
-    fn leave(&self, _: &mut Searcher<'_>) {}
+    fn enter(&self, _: &mut Searcher<'_, B, L>) {}
+    fn leave(&self, _: &mut Searcher<'_, B, L>) {}
 }
 
-impl Node for Position {
+impl<B: PackedBoard, const L: usize> Node<B, L> for Position {
     type Moves = Vec<usize>;
 
     fn to_move(&self) -> Player {
         self.to_move
     }
 
-    fn known(&self, s: &Searcher<'_>) -> Option<i32> {
+    fn known(&self, s: &Searcher<'_, B, L>) -> Option<i32> {
         if self.over {
             return Some(s.terminal(self));
         }
         s.db.and_then(|d| d.value(self)).map(|v| exact_score(s.game, self, v))
     }
 
-    fn moves(&self, s: &Searcher<'_>, _: bool) -> Option<Vec<usize>> {
+    fn moves(&self, s: &Searcher<'_, B, L>, _: bool) -> Option<Vec<usize>> {
         let moves = s.game.legal_moves(self);
         (!moves.is_empty()).then_some(moves)
     }
 
-    fn stuck(&self, s: &Searcher<'_>) -> i32 {
+    fn stuck(&self, s: &Searcher<'_, B, L>) -> i32 {
         s.terminal(&finished_as_is(s.game, self))
     }
 
-    fn evaluate(&self, s: &Searcher<'_>, me: Player) -> i32 {
+    fn evaluate(&self, s: &Searcher<'_, B, L>, me: Player) -> i32 {
         evaluate(s.game, self, me)
     }
 
-    fn key(&self, s: &Searcher<'_>) -> u64 {
+    fn key(&self, s: &Searcher<'_, B, L>) -> u64 {
         position_key(self, s.with_ply)
     }
 
-    fn children(&self, s: &Searcher<'_>, moves: Vec<usize>, out: &mut Vec<(i32, usize, Position)>) {
+    fn children(&self, s: &Searcher<'_, B, L>, moves: Vec<usize>, out: &mut Vec<(i32, usize, Position)>) {
         out.extend(moves.iter().filter_map(|&k| {
             let mut c = self.clone();
             s.game.apply(&mut c, k).ok()?;
@@ -272,18 +286,18 @@ impl Node for Position {
 
 /// A position of a game whose fast form serves every line of the search: its cells, one byte
 /// each, whose turn and its move number; or a game a move finished, as the general engine left it.
-enum Packed {
-    Live { cells: u128, to_move: Player, ply: u32 },
+enum Packed<B> {
+    Live { cells: B, to_move: Player, ply: u32 },
     Ended(Box<Position>),
 }
 
-impl Packed {
-    fn fast<'s>(s: &'s Searcher<'_>) -> &'s FastSearch<'s> {
+impl<B: PackedBoard> Packed<B> {
+    fn fast<'s, const L: usize>(s: &'s Searcher<'_, B, L>) -> &'s FastSearch<'s, B, L> {
         s.fast.as_ref().expect("packed positions are searched with the fast form")
     }
 
     /// The general engine's form of it (for the rare positions the search reads whole).
-    fn position(&self, s: &Searcher<'_>) -> Position {
+    fn position<const L: usize>(&self, s: &Searcher<'_, B, L>) -> Position {
         match self {
             Packed::Live { cells, to_move, ply } => Self::fast(s).position_at(*cells, *to_move, *ply),
             Packed::Ended(p) => (**p).clone(),
@@ -291,8 +305,8 @@ impl Packed {
     }
 }
 
-impl Node for Packed {
-    type Moves = Vec<FastMove>;
+impl<B: PackedBoard, const L: usize> Node<B, L> for Packed<B> {
+    type Moves = Vec<FastMove<B>>;
 
     fn to_move(&self) -> Player {
         match self {
@@ -301,21 +315,21 @@ impl Node for Packed {
         }
     }
 
-    fn known(&self, s: &Searcher<'_>) -> Option<i32> {
+    fn known(&self, s: &Searcher<'_, B, L>) -> Option<i32> {
         match self {
             Packed::Live { cells, to_move, .. } => {
                 let db = s.db?;
                 let fast = Self::fast(s);
-                let v = db.value_of(&fast.pit_seeds(*cells), fast.south_store(*cells), *to_move)?;
-                let stores = s.stores.map(|c| FastSearch::seeds(*cells, c) as i32);
+                let v = fast.with_pit_seeds(*cells, |pits| db.value_of(pits, fast.south_store(*cells), *to_move))?;
+                let stores = s.stores.map(|c| cells.lane(c) as i32);
                 let m = stores[to_move.index()] - stores[to_move.other().index()] + v;
                 Some(m.signum() * super::WIN + m * super::SCALE)
             }
-            Packed::Ended(p) => p.known(s),
+            Packed::Ended(p) => Node::<B, L>::known(&**p, s),
         }
     }
 
-    fn moves(&self, s: &Searcher<'_>, leaf: bool) -> Option<Vec<FastMove>> {
+    fn moves(&self, s: &Searcher<'_, B, L>, leaf: bool) -> Option<Vec<FastMove<B>>> {
         match self {
             Packed::Live { cells, to_move, .. } => {
                 let fast = Self::fast(s);
@@ -331,28 +345,28 @@ impl Node for Packed {
         }
     }
 
-    fn stuck(&self, s: &Searcher<'_>) -> i32 {
-        self.position(s).stuck(s)
+    fn stuck(&self, s: &Searcher<'_, B, L>) -> i32 {
+        Node::<B, L>::stuck(&self.position(s), s)
     }
 
-    fn evaluate(&self, s: &Searcher<'_>, me: Player) -> i32 {
+    fn evaluate(&self, s: &Searcher<'_, B, L>, me: Player) -> i32 {
         match self {
             Packed::Live { cells, .. } => super::evaluate_packed(Self::fast(s), *cells, me),
             Packed::Ended(p) => evaluate(s.game, p, me),
         }
     }
 
-    fn key(&self, s: &Searcher<'_>) -> u64 {
+    fn key(&self, s: &Searcher<'_, B, L>) -> u64 {
         match self {
             Packed::Live { cells, to_move, ply } => {
                 let keys = s.keys.as_ref().expect("packed positions are searched with their keys");
-                keys.key(|c| FastSearch::seeds(*cells, c), *to_move, *ply, s.with_ply)
+                keys.key(|c| cells.lane(c), *to_move, *ply, s.with_ply)
             }
             Packed::Ended(p) => position_key(p, s.with_ply),
         }
     }
 
-    fn children(&self, _: &Searcher<'_>, moves: Vec<FastMove>, out: &mut Vec<(i32, usize, Packed)>) {
+    fn children(&self, _: &Searcher<'_, B, L>, moves: Vec<FastMove<B>>, out: &mut Vec<(i32, usize, Packed<B>)>) {
         let Packed::Live { ply, .. } = self else {
             unreachable!("a finished game has no children")
         };
@@ -376,20 +390,20 @@ impl Node for Packed {
         }
     }
 
-    fn enter(&self, s: &mut Searcher<'_>) {
+    fn enter(&self, s: &mut Searcher<'_, B, L>) {
         if let Packed::Live { cells, to_move, .. } = self {
             s.line.push((*cells, *to_move));
         }
     }
 
-    fn leave(&self, s: &mut Searcher<'_>) {
+    fn leave(&self, s: &mut Searcher<'_, B, L>) {
         if let Packed::Live { .. } = self {
             s.line.pop();
         }
     }
 }
 
-impl Searcher<'_> {
+impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
     /// The value of the root's child `child` for `mover`, who just moved into it: searched packed
     /// when the fast form serves the search.
     fn root_child_value(&mut self, child: &Position, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
@@ -408,7 +422,7 @@ impl Searcher<'_> {
     }
 
     /// The value of `child` for `mover`, who just moved into it.
-    fn child_value<N: Node>(&mut self, child: &N, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
+    fn child_value<N: Node<B, L>>(&mut self, child: &N, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
         if let Some(p) = child.whole() {
             return self.child_value(p, mover, depth, alpha, beta);
         }
@@ -435,7 +449,7 @@ impl Searcher<'_> {
         }
     }
 
-    fn negamax<N: Node>(&mut self, pos: &N, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+    fn negamax<N: Node<B, L>>(&mut self, pos: &N, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.aborted = true;

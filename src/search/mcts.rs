@@ -5,6 +5,11 @@
 //! Each node keeps the reward of the player who moved into it, so a move that lets the mover move
 //! again needs no special case. A playout that reaches [`PLAYOUT_PLIES`] without an end is scored by
 //! the evaluation's sign (who holds more), so a game that rarely ends still gives a signal.
+//!
+//! A playout is [`Game::random_playout`]'s game (in the game's fast form where it has one, issue
+//! 25), so the random numbers a seed gives are drawn as `bench` draws them: the same seed and
+//! budget still give the same move, but a change to how a playout draws its moves can change which
+//! move that is.
 
 use std::time::{Duration, Instant};
 
@@ -174,31 +179,32 @@ fn uct(n: &Node, log_parent: f64) -> f64 {
 }
 
 /// Plays at random to the end (or [`PLAYOUT_PLIES`], or a position in the databases `db`, whose
-/// result is known) and returns south's reward: 1 for a win, 0.5 for a draw, 0 for a loss.
+/// result is known) and returns south's reward: 1 for a win, 0.5 for a draw, 0 for a loss. The
+/// moves are [`Game::random_playout`]'s (in the game's fast form where it has one), a uniform draw
+/// among the legal moves, the pass among them where the rules allow one.
 fn playout(game: &Game, pos: &Position, rng: &mut StdRng, db: Option<&Endgames>) -> f64 {
     let mut p = pos.clone();
-    // The pass, where the rules allow one, is a move like the pits'.
-    let mut pits: Vec<usize> = (1..=game.move_count()).chain(game.may_pass.then(|| game.pass_move())).collect();
-    for _ in 0..PLAYOUT_PLIES {
-        if p.over {
-            break;
+    match db {
+        None => {
+            game.random_playout(&mut p, rng, PLAYOUT_PLIES);
         }
-        if let Some(m) = db.and_then(|d| d.final_margin(game, &p, Player::South)) {
-            return 0.5 + 0.5 * f64::from(m.signum());
-        }
-        if game.uses_choose {
-            // A pit's moves differ by the answers they carry: they are listed to draw one.
-            match game.legal_moves(&p).choose(rng) {
-                Some(&k) => game.apply(&mut p, k).expect("a listed move is legal"),
-                None => break,
+        Some(db) => {
+            // The databases hold positions of at most `db.seeds()` seeds in the pits: the playout
+            // runs on until one, then asks them after every move.
+            let floor = db.seeds() + 1;
+            let mut plies = 0;
+            while !p.over && plies < PLAYOUT_PLIES {
+                if let Some(m) = db.final_margin(game, &p, Player::South) {
+                    return 0.5 + 0.5 * f64::from(m.signum());
+                }
+                let on_board: u32 = p.board.cells[..game.pit_count()].iter().sum();
+                let (most, floor) = if on_board < floor { (1, 0) } else { (PLAYOUT_PLIES - plies, floor) };
+                let played = game.random_playout_above(&mut p, rng, most, floor);
+                if played.plies == 0 {
+                    break;
+                }
+                plies += played.plies;
             }
-            continue;
-        }
-        // The first pit of a random order that `apply` accepts is a uniformly random legal move,
-        // found without listing every legal move first (an illegal pit is refused unchanged).
-        pits.shuffle(rng);
-        if !pits.iter().any(|&k| game.apply(&mut p, k).is_ok()) {
-            break;
         }
     }
     let result = if p.over {

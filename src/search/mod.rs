@@ -45,7 +45,11 @@ pub fn evaluate(game: &Game, pos: &Position, me: Player) -> i32 {
 
 /// [`evaluate`] of the packed position `cells` of a game searched in fast form (no rounds, nothing
 /// counted in place): the same number for the same position.
-pub(crate) fn evaluate_packed(fast: &crate::engine::FastSearch<'_>, cells: u128, me: Player) -> i32 {
+pub(crate) fn evaluate_packed<B: crate::engine::PackedBoard, const L: usize>(
+    fast: &crate::engine::FastSearch<'_, B, L>,
+    cells: B,
+    me: Player,
+) -> i32 {
     fast.margin(cells, me) * SCALE + fast.row_seeds(cells, me) as i32 - fast.row_seeds(cells, me.other()) as i32
 }
 

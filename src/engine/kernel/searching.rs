@@ -1,16 +1,19 @@
 //! The fast form under the exact searches (the full-board solver, the endgame databases, perft and
 //! the players' alpha-beta): every legal move of a packed position worked out at once, without a
-//! `Position` for each ([`Game::fast_moves`], [`FastSearch`]).
+//! `Position` for each ([`Game::fast_moves`], [`FastSearch`]), on a board of either width (a
+//! narrow `u128` or a wide board of 64 cells: [`AnySearch`]), and for games whose moves relay (a
+//! candidate sown to learn whether it is legal, as a playout does).
 
 use super::*;
+use crate::compile::shape::WideBoard;
 
 /// A move worked out in fast form for a search (see [`Game::fast_moves`]).
 #[derive(Debug, Clone)]
-pub struct FastMove {
+pub struct FastMove<B = u128> {
     /// The move's number.
     pub pit: usize,
     /// The seeds of every cell after it (pits, then the two stores), one byte a cell.
-    pub cells: u128,
+    pub cells: B,
     /// Who moves next.
     pub to_move: Player,
     /// The finished position, when an end rule held after the move (then `cells` and `to_move`
@@ -19,26 +22,41 @@ pub struct FastMove {
 }
 
 /// Every cell's seeds of `pos` packed one byte a cell, as the fast form holds a board.
-fn pack_cells(pos: &Position) -> u128 {
-    pos.board
-        .cells
-        .iter()
-        .enumerate()
-        .fold(0u128, |b, (c, &n)| b | u128::from(n) << (8 * c))
+fn pack_cells<B: Lanes>(pos: &Position) -> B {
+    B::of_cells(&pos.board.cells)
 }
 
 /// The fast form of a game for a search that keeps its positions packed (the full-board solver):
-/// a position is its cells in one `u128` and the player to move, which is all a position is in
-/// the games it serves (no move number, rounds, memory, closures or history read by a rule).
-pub(crate) struct FastSearch<'g> {
+/// a position is its cells in one `u128` (or a wide board `B` of `L` cells) and the player to
+/// move, which is all a position is in the games it serves (no move number, rounds, memory,
+/// closures or history read by a rule).
+pub(crate) struct FastSearch<'g, B: Board = u128, const L: usize = 16> {
     game: &'g Game,
-    ff: &'g FastForm,
+    ff: &'g FastForm<B, L>,
     hints: Hints,
     /// The position the search started from: what a finished child is made from.
     like: Position,
     /// The identities of the positions before `like` that may still come back (its history but
     /// itself): seen again only while the stores are as they are in `like`.
     before: crate::engine::History,
+}
+
+/// A packed search on the game's fast form of whichever width ([`Game::fast_search`]).
+pub(crate) enum AnySearch<'g> {
+    /// At most 16 cells.
+    Narrow(FastSearch<'g>),
+    /// At most 64 cells.
+    Wide(FastSearch<'g, WideBoard, 64>),
+}
+
+impl Game {
+    /// [`FastSearch::along_lines`] on the game's fast form of whichever width.
+    pub(crate) fn fast_search(&self, start: &Position) -> Option<AnySearch<'_>> {
+        match self.fast.as_deref()? {
+            Fast::Narrow(ff) => FastSearch::on_form(self, ff, start).map(AnySearch::Narrow),
+            Fast::Wide(ff) => FastSearch::on_form(self, ff, start).map(AnySearch::Wide),
+        }
+    }
 }
 
 impl<'g> FastSearch<'g> {
@@ -49,93 +67,6 @@ impl<'g> FastSearch<'g> {
             return None;
         }
         Self::along_lines(game, start)
-    }
-
-    /// [`FastSearch::new`] for a walk that follows each line of play from `start` and keeps it, so
-    /// that the move number and a repetition rule can be answered from the line
-    /// ([`FastSearch::moves_on_line`]): taken
-    /// when every rule that reads `repeated` is `repeated` alone and stores never shrink (no position
-    /// from before a capture comes back, so the line since `start` and the history before it while
-    /// the stores are as in `start` are all that matters).
-    pub(crate) fn along_lines(game: &'g Game, start: &Position) -> Option<FastSearch<'g>> {
-        let hints = Hints::of(game, start);
-        let ff = game.fast_form_for(start, hints)?;
-        let reads_more = game.uses_round_ply || game.rounds.is_some() || game.uses_starter;
-        let repetition_from_line = !game.uses_repeated || (game.stores_only_grow && game.repetition_only_ends());
-        let ids = start.history.as_slice();
-        let before = match ids.split_last() {
-            Some((_, earlier)) if game.uses_repeated && !earlier.is_empty() => crate::engine::History::from(earlier.to_vec()),
-            _ => crate::engine::History::new(),
-        };
-        (ff.relay.is_none() && !reads_more && !start.counted_in_place && repetition_from_line).then(|| FastSearch {
-            game,
-            ff,
-            hints,
-            like: start.clone(),
-            before,
-        })
-    }
-
-    /// `pos` packed, when it is a position of this search (not finished).
-    pub(crate) fn pack(&self, pos: &Position) -> Option<u128> {
-        self.game.fast_form_for(pos, self.hints).map(|_| pack_cells(pos))
-    }
-
-    /// The position `cells` with `to_move` to move.
-    pub(crate) fn position(&self, cells: u128, to_move: Player) -> Position {
-        let mut pos = self.like.clone();
-        for (c, n) in pos.board.cells.iter_mut().enumerate() {
-            *n = lane(cells, c);
-        }
-        pos.to_move = to_move;
-        pos
-    }
-
-    /// Every legal move of the position `cells` with `mover` to move, in order, as
-    /// [`Game::fast_moves`] gives them.
-    #[inline]
-    pub(crate) fn moves(&self, cells: u128, mover: Player, out: &mut Vec<FastMove>) {
-        self.game
-            .fast_moves_from(self.ff, self.hints, &self.like, (cells, mover, self.like.ply), |_, _| false, out);
-    }
-
-    /// [`FastSearch::moves`] at the end of `line` (the positions since the start, this one last,
-    /// each its cells and the player to move), a move to a position on it ending the game by the
-    /// repetition rule.
-    #[inline]
-    pub(crate) fn moves_on_line(&self, line: &[(u128, Player)], out: &mut Vec<FastMove>) {
-        let Some(&(cells, mover)) = line.last() else {
-            return;
-        };
-        // The move number of the line's last position.
-        let ply = self.like.ply + line.len() as u32 - 1;
-        let stores = self.ff.store_lanes;
-        let seen = |after: u128, to_move: Player| {
-            // Back along the line while the stores are as they are now: before a capture, no
-            // position can come back.
-            line.iter()
-                .rev()
-                .take_while(|(c, _)| c & stores == after & stores)
-                .any(|&(c, p)| c == after && p == to_move)
-                || (!self.before.is_empty()
-                    && after & stores == line[0].0 & stores
-                    && self.before.contains(self.ff.identity(after, to_move)))
-        };
-        self.game
-            .fast_moves_from(self.ff, self.hints, &self.like, (cells, mover, ply), seen, out);
-    }
-
-    /// Has the position `cells` with `mover` to move a legal move?
-    #[inline]
-    pub(crate) fn has_moves(&self, cells: u128, mover: Player) -> bool {
-        self.ff.legal(cells, filled_bits(cells), mover) != 0
-    }
-
-    /// [`FastSearch::position`] at move number `ply`.
-    pub(crate) fn position_at(&self, cells: u128, to_move: Player, ply: u32) -> Position {
-        let mut pos = self.position(cells, to_move);
-        pos.ply = ply;
-        pos
     }
 
     /// The seeds of cell `c`.
@@ -155,10 +86,138 @@ impl<'g> FastSearch<'g> {
         PitSeeds { seeds, pits: self.ff.pits }
     }
 
+    /// [`FastSearch::new`] for a walk that follows each line of play from `start` and keeps it, so
+    /// that the move number and a repetition rule can be answered from the line
+    /// ([`FastSearch::moves_on_line`]): taken
+    /// when every rule that reads `repeated` is `repeated` alone and stores never shrink (no position
+    /// from before a capture comes back, so the line since `start` and the history before it while
+    /// the stores are as in `start` are all that matters).
+    pub(crate) fn along_lines(game: &'g Game, start: &Position) -> Option<FastSearch<'g>> {
+        match game.fast.as_deref()? {
+            Fast::Narrow(ff) => Self::on_form(game, ff, start),
+            Fast::Wide(_) => None,
+        }
+    }
+}
+
+impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
+    /// [`FastSearch::along_lines`] on the fast form `ff` of `game`.
+    fn on_form(game: &'g Game, ff: &'g FastForm<B, L>, start: &Position) -> Option<FastSearch<'g, B, L>> {
+        let hints = Hints::of(game, start);
+        // The searches have no way to hand a position over to the general engine.
+        if !Game::fits(ff, start, hints) || !ff.reads_every_rule() {
+            return None;
+        }
+        let reads_more = game.uses_round_ply || game.rounds.is_some() || game.uses_starter;
+        let repetition_from_line = !game.uses_repeated || (game.stores_only_grow && game.repetition_only_ends());
+        let ids = start.history.as_slice();
+        let before = match ids.split_last() {
+            Some((_, earlier)) if game.uses_repeated && !earlier.is_empty() => crate::engine::History::from(earlier.to_vec()),
+            _ => crate::engine::History::new(),
+        };
+        (!reads_more && !start.counted_in_place && repetition_from_line).then(|| FastSearch {
+            game,
+            ff,
+            hints,
+            like: start.clone(),
+            before,
+        })
+    }
+
+    /// `pos` packed, when it is a position of this search (not finished).
+    pub(crate) fn pack(&self, pos: &Position) -> Option<B> {
+        Game::fits(self.ff, pos, self.hints).then(|| pack_cells(pos))
+    }
+
+    /// The position `cells` with `to_move` to move.
+    pub(crate) fn position(&self, cells: B, to_move: Player) -> Position {
+        let mut pos = self.like.clone();
+        for (c, n) in pos.board.cells.iter_mut().enumerate() {
+            *n = cells.lane(c);
+        }
+        pos.to_move = to_move;
+        pos
+    }
+
+    /// Every legal move of the position `cells` with `mover` to move, in order, as
+    /// [`Game::fast_moves`] gives them.
+    #[inline]
+    pub(crate) fn moves(&self, cells: B, mover: Player, out: &mut Vec<FastMove<B>>) {
+        self.game
+            .fast_moves_any(self.ff, self.hints, &self.like, (cells, mover, self.like.ply), |_, _| false, out);
+    }
+
+    /// [`FastSearch::moves`] at the end of `line` (the positions since the start, this one last,
+    /// each its cells and the player to move), a move to a position on it ending the game by the
+    /// repetition rule.
+    #[inline]
+    pub(crate) fn moves_on_line(&self, line: &[(B, Player)], out: &mut Vec<FastMove<B>>) {
+        let Some(&(cells, mover)) = line.last() else {
+            return;
+        };
+        // The move number of the line's last position.
+        let ply = self.like.ply + line.len() as u32 - 1;
+        let (game, at) = (self.game, (cells, mover, ply));
+        // A closure for each loop: one closure called from both was left a call of its own (8% of
+        // an Oware perft).
+        match self.ff.relay.as_deref() {
+            None => game.fast_moves_from::<B, L, false>(self.ff, None, self.hints, &self.like, at, |a, p| self.seen_on(line, a, p), out),
+            Some(rt) => {
+                game.fast_moves_from::<B, L, true>(self.ff, Some(rt), self.hints, &self.like, at, |a, p| self.seen_on(line, a, p), out)
+            }
+        }
+    }
+
+    /// Is the position `after` with `to_move` to move on `line` (or in the history before it)?
+    #[inline(always)]
+    fn seen_on(&self, line: &[(B, Player)], after: B, to_move: Player) -> bool {
+        let stores = self.ff.store_lanes;
+        // Back along the line while the stores are as they are now: before a capture, no
+        // position can come back.
+        line.iter()
+            .rev()
+            .take_while(|&&(c, _)| c & stores == after & stores)
+            .any(|&(c, p)| c == after && p == to_move)
+            || (!self.before.is_empty() && after & stores == line[0].0 & stores && self.before.contains(self.ff.identity(after, to_move)))
+    }
+
+    /// Has the position `cells` with `mover` to move a legal move?
+    #[inline]
+    pub(crate) fn has_moves(&self, cells: B, mover: Player) -> bool {
+        self.ff.has_legal(cells, cells.filled(), mover)
+    }
+
+    /// [`FastSearch::position`] at move number `ply`.
+    pub(crate) fn position_at(&self, cells: B, to_move: Player, ply: u32) -> Position {
+        let mut pos = self.position(cells, to_move);
+        pos.ply = ply;
+        pos
+    }
+
+    /// `f` of the seeds of every pit of `cells`, in order (the stores left out), as the endgame
+    /// databases index them ([`FastSearch::pit_seeds`] on a board of any width).
+    #[inline]
+    pub(crate) fn with_pit_seeds<R>(&self, cells: B, f: impl FnOnce(&[u32]) -> R) -> R {
+        let pits = self.ff.pits;
+        if B::LANES <= LANES {
+            let mut seeds = [0u32; LANES];
+            for (c, n) in seeds[..pits].iter_mut().enumerate() {
+                *n = cells.lane(c);
+            }
+            f(&seeds[..pits])
+        } else {
+            let mut seeds = [0u32; 64];
+            for (c, n) in seeds[..pits].iter_mut().enumerate() {
+                *n = cells.lane(c);
+            }
+            f(&seeds[..pits])
+        }
+    }
+
     /// Seeds in south's store.
     #[inline]
-    pub(crate) fn south_store(&self, cells: u128) -> u32 {
-        lane(cells, self.ff.store(Player::South))
+    pub(crate) fn south_store(&self, cells: B) -> u32 {
+        cells.lane(self.ff.store(Player::South))
     }
 
     /// The pits a player: the most moves a position has.
@@ -168,13 +227,13 @@ impl<'g> FastSearch<'g> {
 
     /// `me`'s store less the other's.
     #[inline]
-    pub(crate) fn margin(&self, cells: u128, me: Player) -> i32 {
-        lane(cells, self.ff.store(me)) as i32 - lane(cells, self.ff.store(me.other())) as i32
+    pub(crate) fn margin(&self, cells: B, me: Player) -> i32 {
+        cells.lane(self.ff.store(me)) as i32 - cells.lane(self.ff.store(me.other())) as i32
     }
 
     /// The seeds in `p`'s row.
     #[inline]
-    pub(crate) fn row_seeds(&self, cells: u128, p: Player) -> u32 {
+    pub(crate) fn row_seeds(&self, cells: B, p: Player) -> u32 {
         self.ff.row_seeds(cells, p)
     }
 }
@@ -185,8 +244,8 @@ impl Game {
     /// read as a playout reads them (`Game::fast_loop`, but the store-only rules after every move,
     /// since a search may start anywhere), and a move after which one holds is finished by the
     /// general engine (`Game::end_and_go_on`), so each result is the one `apply` gives. `false`,
-    /// with `out` untouched, when the general engine must answer: no fast form for `pos`, moves
-    /// that relay, or a history of positions to keep.
+    /// with `out` untouched, when the general engine must answer: no fast form for `pos` (or only
+    /// a wide one), or a history of positions to keep.
     pub(crate) fn fast_moves(&self, pos: &Position, out: &mut Vec<FastMove>) -> bool {
         !self.uses_repeated && self.fast_moves_without_history(pos, out)
     }
@@ -200,41 +259,83 @@ impl Game {
         let Some(ff) = self.fast_form_for(pos, hints) else {
             return false;
         };
-        if ff.relay.is_some() || !self.repetition_only_ends() {
+        if !self.repetition_only_ends() {
             return false;
         }
-        self.fast_moves_from(ff, hints, pos, (pack_cells(pos), pos.to_move, pos.ply), |_, _| false, out);
+        self.fast_moves_any(ff, hints, pos, (pack_cells(pos), pos.to_move, pos.ply), |_, _| false, out);
         true
+    }
+
+    /// [`Game::fast_moves_from`] for a game whose moves relay or not.
+    #[inline(always)]
+    fn fast_moves_any<B: Board, const L: usize>(
+        &self,
+        ff: &FastForm<B, L>,
+        hints: Hints,
+        like: &Position,
+        at: (B, Player, u32),
+        repeats: impl FnMut(B, Player) -> bool,
+        out: &mut Vec<FastMove<B>>,
+    ) {
+        match ff.relay.as_deref() {
+            None => self.fast_moves_from::<B, L, false>(ff, None, hints, like, at, repeats, out),
+            Some(rt) => self.fast_moves_from::<B, L, true>(ff, Some(rt), hints, like, at, repeats, out),
+        }
     }
 
     /// [`Game::fast_moves`] of the position `board` with `mover` to move, everything else as in
     /// `like` (whose move number and other fields a finished child starts from); `repeats` tells
     /// whether a position (its cells and the player to move) was seen before on the line, for the
-    /// rules that are `repeated` alone.
+    /// rules that are `repeated` alone. With `RELAY` (the relay tables `rt`), each candidate is
+    /// sown to learn whether it is legal, and whether the next player has a move when a `no_moves`
+    /// rule asks.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn fast_moves_from(
+    fn fast_moves_from<B: Board, const L: usize, const RELAY: bool>(
         &self,
-        ff: &FastForm,
+        ff: &FastForm<B, L>,
+        rt: Option<&FastRelay<B, L>>,
         hints: Hints,
         like: &Position,
-        (board, mover, ply): (u128, Player, u32),
-        mut repeats: impl FnMut(u128, Player) -> bool,
-        out: &mut Vec<FastMove>,
+        (board, mover, ply): (B, Player, u32),
+        mut repeats: impl FnMut(B, Player) -> bool,
+        out: &mut Vec<FastMove<B>>,
     ) {
-        let mut left = ff.legal(board, filled_bits(board), mover);
+        let mut left = if RELAY {
+            ff.candidates(board, board.filled(), mover)
+        } else {
+            ff.legal(board, board.filled(), mover)
+        };
         while left != 0 {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
-            let (after, another) = ff.play(board, mover.index() * ff.side + i, mover);
+            let (after, another) = match rt {
+                Some(rt) if RELAY => {
+                    let mut after = board;
+                    match ff.try_move(rt, &board, i, mover, &mut after) {
+                        Some(another) => (after, another),
+                        None => continue,
+                    }
+                }
+                _ => ff.play(board, mover.index() * ff.side + i, mover),
+            };
             let at = Packed {
                 board: after,
                 to_move: if another { mover } else { mover.other() },
                 ply: ply + 1,
             };
-            let filled = filled_bits(after);
-            let next = ff.legal(after, filled, at.to_move);
-            let mut holding = if next == 0 { self.end_kinds.no_moves } else { 0 };
+            let filled = after.filled();
+            let stuck = match rt {
+                // Sown only when a rule asks whether the next player has a move.
+                Some(rt) if RELAY => {
+                    self.end_kinds.no_moves != 0 && {
+                        let next = ff.candidates(after, filled, at.to_move);
+                        next == 0 || !ff.has_move(rt, after, next, at.to_move)
+                    }
+                }
+                _ => ff.legal(after, filled, at.to_move) == 0,
+            };
+            let mut holding = if stuck { self.end_kinds.no_moves } else { 0 };
             if self.end_kinds.repeated != 0 && repeats(after, at.to_move) {
                 holding |= self.end_kinds.repeated;
             }
@@ -265,9 +366,9 @@ impl Game {
 
     /// `pos` made the position a [`FastMove`] from it leads to, when no end rule held: its cells,
     /// the player to move and the move number.
-    pub(crate) fn unpack_move(&self, pos: &mut Position, cells: u128, to_move: Player) {
+    pub(crate) fn unpack_move<B: Lanes>(&self, pos: &mut Position, cells: B, to_move: Player) {
         for (c, n) in pos.board.cells.iter_mut().enumerate() {
-            *n = lane(cells, c);
+            *n = cells.lane(c);
         }
         pos.to_move = to_move;
         pos.ply += 1;
@@ -305,5 +406,113 @@ impl std::ops::Deref for PitSeeds {
     type Target = [u32];
     fn deref(&self) -> &[u32] {
         &self.seeds[..self.pits]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    use super::*;
+
+    /// The game of an invented rule text.
+    fn game(text: &str) -> Game {
+        match crate::load_text(std::path::Path::new("invented.sow"), text, &[]) {
+            Ok(loaded) => loaded.game,
+            Err(_) => panic!("the invented game checks:\n{text}"),
+        }
+    }
+
+    /// Issue 25: perft over packed positions counts what the general engine counts on boards of
+    /// both widths, in games whose moves relay (a candidate sown to learn whether it is legal, and
+    /// whether the next player has a move) and in games whose moves do not, from the start and
+    /// from positions along a random game (with a history of their own before the count).
+    #[test]
+    fn packed_perft_counts_what_the_general_engine_counts_on_wide_boards_and_relays() {
+        let games = [
+            // Four rows of six (26 cells), each player round their own rows: a pull-across capture
+            // whose seeds are sown again, relays on a loaded pit, no single seeds.
+            (
+                true,
+                4,
+                r#"game "pull" board { rows 2 pits 6 seeds 2 stores captures } first south
+                   sow { direction ccw track own relay when last.before > 0 relay limit 30 }
+                   forbid "single" when origin.count == 1
+                   capture "pull across" {
+                     when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+                     take opposite(last), behind(opposite(last))
+                     sow taken
+                   }
+                   end "stuck" when no_moves loser to_move
+                   end "going round" when repeated draw"#,
+            ),
+            // The same board with the pits taken into the store, which ends the move.
+            (
+                true,
+                4,
+                r#"game "cross" board { rows 2 pits 6 seeds 2 stores captures } first south
+                   sow { direction ccw track own relay when last.before > 0 }
+                   capture "cross" {
+                     when last.side == mover and last.row == front and last.before == 0 and opposite(last).count > 0
+                     take opposite(last), behind(opposite(last))
+                     then end
+                   }
+                   end "stuck" when no_moves loser to_move
+                   end "going round" when repeated draw"#,
+            ),
+            // One seed a player, going round their own eight pits (18 cells) until a position
+            // comes back: the line and the history before the count answer the repetition rule.
+            (
+                true,
+                19,
+                r#"game "round" board { rows 2 pits 4 seeds 1 where pit.row == back and pit.number == 1 stores captures }
+                   first south
+                   sow { direction ccw track own relay when last.before > 0 }
+                   end "stuck" when no_moves loser to_move
+                   end "going round" when repeated draw"#,
+            ),
+            // Single laps on nine pits a side (20 cells): wide, no relay, a series, feeding.
+            (
+                true,
+                5,
+                r#"game "wide single" board { pits 9 seeds 2 stores captures } first south
+                   sow { direction ccw skip origin }
+                   capture "two or three" { when last.side == opponent and last.count in 2..3  take last
+                     series backward while pit.side == opponent and pit.count in 2..3 }
+                   feeding required
+                   end "half" when captured(south) > total / 2 or captured(north) > total / 2 remaining owner
+                   end "stuck" when no_moves remaining owner"#,
+            ),
+            // Relays on a narrow board, with a limit that makes many moves illegal, and a player
+            // left with pits to play none of which is legal.
+            (
+                false,
+                7,
+                r#"game "narrow relay" board { pits 4 seeds 3 stores captures } first south
+                   sow { direction ccw relay when last.before > 0 relay limit 3 }
+                   capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last) }
+                   end "stuck" when no_moves remaining owner
+                   end "long" when ply >= 40 draw"#,
+            ),
+        ];
+        for (wide, depth, text) in games {
+            let game = game(text);
+            let general = game.without_fast_form();
+            let mut pos = game.initial(None);
+            let mut rng = StdRng::seed_from_u64(7);
+            for played in 0..4 {
+                match game.fast_search(&pos) {
+                    Some(AnySearch::Wide(_)) => assert!(wide, "{text}"),
+                    Some(AnySearch::Narrow(_)) => assert!(!wide, "{text}"),
+                    None => panic!("no packed search after {played} moves:\n{text}"),
+                }
+                assert_eq!(game.perft(&pos, depth), general.perft(&pos, depth), "after {played} moves:\n{text}");
+                game.random_playout(&mut pos, &mut rng, 3);
+                if pos.over {
+                    break;
+                }
+            }
+        }
     }
 }
