@@ -88,6 +88,11 @@ struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     stores: [usize; 2],
     /// The keys of packed positions.
     keys: Option<KeyOf>,
+    /// Per depth left, the list a node's children are made in, kept from one node to the next (a
+    /// list allocated and freed a node was about a tenth of a packed search): for the general
+    /// engine's positions and for packed ones.
+    rooms: Vec<Vec<(i32, usize, Position)>>,
+    packed_rooms: Vec<Vec<(i32, usize, Packed<B>)>>,
 }
 
 /// Searches the position and returns the best move, or `None` when there is no legal move. With
@@ -168,6 +173,8 @@ fn search_in<B: PackedBoard, const L: usize>(
         line,
         stores: [Player::South, Player::North].map(|p| game.store(p) as usize),
         keys,
+        rooms: Vec::new(),
+        packed_rooms: Vec::new(),
     };
     let start = Instant::now();
     let mut done: Option<(u32, Vec<(usize, i32)>)> = None;
@@ -242,10 +249,18 @@ trait Node<B: PackedBoard, const L: usize>: Sized {
     }
     fn enter(&self, _: &mut Searcher<'_, B, L>) {}
     fn leave(&self, _: &mut Searcher<'_, B, L>) {}
+    /// The searcher's lists for the children of nodes of its kind ([`Searcher`]'s `rooms`).
+    fn rooms<'s>(s: &'s mut Searcher<'_, B, L>) -> &'s mut Vec<Vec<(i32, usize, Self)>>
+    where
+        Self: Sized;
 }
 
 impl<B: PackedBoard, const L: usize> Node<B, L> for Position {
     type Moves = Vec<usize>;
+
+    fn rooms<'s>(s: &'s mut Searcher<'_, B, L>) -> &'s mut Vec<Vec<(i32, usize, Position)>> {
+        &mut s.rooms
+    }
 
     fn to_move(&self) -> Player {
         self.to_move
@@ -307,6 +322,10 @@ impl<B: PackedBoard> Packed<B> {
 
 impl<B: PackedBoard, const L: usize> Node<B, L> for Packed<B> {
     type Moves = Vec<FastMove<B>>;
+
+    fn rooms<'s>(s: &'s mut Searcher<'_, B, L>) -> &'s mut Vec<Vec<(i32, usize, Packed<B>)>> {
+        &mut s.packed_rooms
+    }
 
     fn to_move(&self) -> Player {
         match self {
@@ -449,6 +468,15 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         }
     }
 
+    /// Keeps a node's list of children for the next node `room` plies from the leaves.
+    fn give_back<N: Node<B, L>>(&mut self, room: usize, children: Vec<(i32, usize, N)>) {
+        let rooms = N::rooms(self);
+        if rooms.len() <= room {
+            rooms.resize_with(room + 1, Vec::new);
+        }
+        rooms[room] = children;
+    }
+
     fn negamax<N: Node<B, L>>(&mut self, pos: &N, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -483,7 +511,9 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             }
         }
         let mover = pos.to_move();
-        let mut children = Vec::new();
+        let room = depth as usize;
+        let mut children = N::rooms(self).get_mut(room).map(std::mem::take).unwrap_or_default();
+        children.clear();
         pos.children(self, moves, &mut children);
         for (order, k, c) in &mut children {
             *order = if *k == hinted { INF } else { c.evaluate(self, mover) };
@@ -495,6 +525,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         for (_, k, child) in &children {
             let v = self.child_value(child, mover, depth - 1, alpha, beta);
             if self.aborted {
+                self.give_back(room, children);
                 return 0;
             }
             if v > best {
@@ -506,6 +537,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                 break;
             }
         }
+        self.give_back(room, children);
         let bound = if best <= alpha0 {
             Bound::Upper
         } else if best >= beta {
