@@ -93,6 +93,8 @@ struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     /// engine's positions and for packed ones.
     rooms: Vec<Vec<(i32, usize, Position)>>,
     packed_rooms: Vec<Vec<(i32, usize, Packed<B>)>>,
+    /// The list of a packed node's moves, kept from one node to the next.
+    moves_room: Vec<FastMove<B>>,
 }
 
 /// Searches the position and returns the best move, or `None` when there is no legal move. With
@@ -175,6 +177,7 @@ fn search_in<B: PackedBoard, const L: usize>(
         keys,
         rooms: Vec::new(),
         packed_rooms: Vec::new(),
+        moves_room: Vec::new(),
     };
     let start = Instant::now();
     let mut done: Option<(u32, Vec<(usize, i32)>)> = None;
@@ -231,7 +234,7 @@ trait Node<B: PackedBoard, const L: usize>: Sized {
     /// the databases.
     fn known(&self, s: &Searcher<'_, B, L>) -> Option<i32>;
     /// Its legal moves, `None` when there is none; at a `leaf` only whether there is one counts.
-    fn moves(&self, s: &Searcher<'_, B, L>, leaf: bool) -> Option<Self::Moves>;
+    fn moves(&self, s: &mut Searcher<'_, B, L>, leaf: bool) -> Option<Self::Moves>;
     /// Its value when it has no legal move and no rule ends the game: each player keeps what
     /// they hold.
     fn stuck(&self, s: &Searcher<'_, B, L>) -> i32;
@@ -240,7 +243,13 @@ trait Node<B: PackedBoard, const L: usize>: Sized {
     /// [`position_key`] of it.
     fn key(&self, s: &Searcher<'_, B, L>) -> u64;
     /// Its children, one for each of `moves` in order, with their moves.
-    fn children(&self, s: &Searcher<'_, B, L>, moves: Self::Moves, out: &mut Vec<(i32, usize, Self)>);
+    fn children(&self, s: &Searcher<'_, B, L>, moves: &mut Self::Moves, out: &mut Vec<(i32, usize, Self)>);
+    /// Keeps the list `moves` (emptied by `children`) for the next node's moves, where its kind keeps one.
+    fn keep_moves(_: &mut Searcher<'_, B, L>, _: Self::Moves)
+    where
+        Self: Sized,
+    {
+    }
     /// Puts it at the end of the line before it is searched (and takes it off after).
     /// The general engine's form of it when it is to be searched in that form (a game an end rule
     /// let go on: the packed search knows no such position).
@@ -273,7 +282,7 @@ impl<B: PackedBoard, const L: usize> Node<B, L> for Position {
         s.db.and_then(|d| d.value(self)).map(|v| exact_score(s.game, self, v))
     }
 
-    fn moves(&self, s: &Searcher<'_, B, L>, _: bool) -> Option<Vec<usize>> {
+    fn moves(&self, s: &mut Searcher<'_, B, L>, _: bool) -> Option<Vec<usize>> {
         let moves = s.game.legal_moves(self);
         (!moves.is_empty()).then_some(moves)
     }
@@ -290,7 +299,7 @@ impl<B: PackedBoard, const L: usize> Node<B, L> for Position {
         position_key(self, s.with_ply)
     }
 
-    fn children(&self, s: &Searcher<'_, B, L>, moves: Vec<usize>, out: &mut Vec<(i32, usize, Position)>) {
+    fn children(&self, s: &Searcher<'_, B, L>, moves: &mut Vec<usize>, out: &mut Vec<(i32, usize, Position)>) {
         out.extend(moves.iter().filter_map(|&k| {
             let mut c = self.clone();
             s.game.apply(&mut c, k).ok()?;
@@ -348,16 +357,22 @@ impl<B: PackedBoard, const L: usize> Node<B, L> for Packed<B> {
         }
     }
 
-    fn moves(&self, s: &Searcher<'_, B, L>, leaf: bool) -> Option<Vec<FastMove<B>>> {
+    fn moves(&self, s: &mut Searcher<'_, B, L>, leaf: bool) -> Option<Vec<FastMove<B>>> {
         match self {
             Packed::Live { cells, to_move, .. } => {
-                let fast = Self::fast(s);
                 if leaf {
-                    return fast.has_moves(*cells, *to_move).then(Vec::new);
+                    return Self::fast(s).has_moves(*cells, *to_move).then(Vec::new);
                 }
-                let mut out = Vec::with_capacity(s.game.pit_count());
-                fast.moves_on_line(&s.line, &mut out);
-                (!out.is_empty()).then_some(out)
+                // The list of the last node's moves, emptied (a list allocated a node was a few
+                // per cent of a search).
+                let mut out = std::mem::take(&mut s.moves_room);
+                out.clear();
+                Self::fast(s).moves_on_line(&s.line, &mut out);
+                if out.is_empty() {
+                    s.moves_room = out;
+                    return None;
+                }
+                Some(out)
             }
             // A finished game is known; a game an end rule let go on has no place here.
             Packed::Ended(_) => unreachable!("a packed search ends where a move ends the game"),
@@ -385,11 +400,15 @@ impl<B: PackedBoard, const L: usize> Node<B, L> for Packed<B> {
         }
     }
 
-    fn children(&self, _: &Searcher<'_, B, L>, moves: Vec<FastMove<B>>, out: &mut Vec<(i32, usize, Packed<B>)>) {
+    fn keep_moves(s: &mut Searcher<'_, B, L>, moves: Vec<FastMove<B>>) {
+        s.moves_room = moves;
+    }
+
+    fn children(&self, _: &Searcher<'_, B, L>, moves: &mut Vec<FastMove<B>>, out: &mut Vec<(i32, usize, Packed<B>)>) {
         let Packed::Live { ply, .. } = self else {
             unreachable!("a finished game has no children")
         };
-        out.extend(moves.into_iter().map(|m| {
+        out.extend(moves.drain(..).map(|m| {
             let child = match m.ended {
                 Some(p) => Packed::Ended(p),
                 None => Packed::Live {
@@ -488,7 +507,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         if let Some(v) = pos.known(self) {
             return v;
         }
-        let Some(moves) = pos.moves(self, depth == 0) else {
+        let Some(mut moves) = pos.moves(self, depth == 0) else {
             // No move and no rule ends the game: score what each player holds.
             return pos.stuck(self);
         };
@@ -514,7 +533,8 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         let room = depth as usize;
         let mut children = N::rooms(self).get_mut(room).map(std::mem::take).unwrap_or_default();
         children.clear();
-        pos.children(self, moves, &mut children);
+        pos.children(self, &mut moves, &mut children);
+        N::keep_moves(self, moves);
         for (order, k, c) in &mut children {
             *order = if *k == hinted { INF } else { c.evaluate(self, mover) };
         }
