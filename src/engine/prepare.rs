@@ -4,7 +4,7 @@
 //! without running the engine, which stands above it.
 
 use super::{Board, Cell, Game, Player, Slots, holds_for_pit, holds_for_pit_of};
-use crate::compile::ir::{Code, Op, Reg, Relation, Skip};
+use crate::compile::ir::{Code, Op, Skip};
 
 /// Makes a compiled game ready to play.
 pub fn prepare(mut game: Game) -> Game {
@@ -67,42 +67,11 @@ fn answer_skips(game: &mut Game) {
 }
 
 /// Does the condition read nothing but the pit `pit`'s place on the board, the mover and fixed
-/// values (no seeds, claims, closures, `origin`, `last` or state of the move)?
+/// values (no seeds, claims, closures, `origin`, `last` or state of the move)? As
+/// [`Code::reads_only_places`], but for the player to move, which a table built per mover cannot
+/// know.
 fn reads_only_geometry(code: &Code) -> bool {
-    code.sets.is_empty()
-        && code.ops.iter().all(|op| {
-            matches!(
-                op,
-                Op::Int(_)
-                    | Op::Reg(Reg::Pit)
-                    | Op::SideOf(Reg::Pit)
-                    | Op::Mover
-                    | Op::Opponent
-                    | Op::Number
-                    | Op::RowOf
-                    | Op::Relation(Relation::Behind | Relation::InFront)
-                    | Op::Side
-                    | Op::IsStore
-                    | Op::Opposite
-                    | Op::Store
-                    | Op::Other
-                    | Op::Not
-                    | Op::Neg
-                    | Op::Shr(_)
-                    | Op::Mask(_)
-                    | Op::CmpInt(..)
-                    | Op::InRangeInt(..)
-                    | Op::Parity(_)
-                    | Op::Arith(_)
-                    | Op::Cmp(_)
-                    | Op::InRange
-                    | Op::InSet(_)
-                    | Op::AndThen(_)
-                    | Op::OrElse(_)
-                    | Op::Unless(_)
-                    | Op::Jump(_)
-            )
-        })
+    code.reads_only_places() && !code.ops.contains(&Op::ToMove)
 }
 
 /// Gives each pit the seeds of the first of `cases` whose condition holds for it, none when none
