@@ -554,37 +554,27 @@ end "no move" when no_moves
 /// North's move from the mirrored start takes south 3 alike.
 #[test]
 fn sets_whose_filters_read_only_places_keep_the_order_of_their_filters() {
-    let g = game(
-        r#"
+    // The same rules with south first and, mirrored, with north first.
+    let rules = |layout: &str, first: &str| {
+        game(&format!(
+            r#"
 game "Fixed sets"
-board { pits 4  layout south [1, 0, 3, 4] north [1, 2, 3, 4] }
-sow { direction ccw }
-capture "across" {
+board {{ pits 4  layout {layout} }}
+first {first}
+sow {{ direction ccw }}
+capture "across" {{
   when last.side == mover and last.count == 1
   take row(opponent) where pit.number >= 2 and pit.count > 2 and pit.number != 4
-}
+}}
 end "front held" when ply > 0 and size(row(to_move) where pit.number <= 2 and pit.count > 0) == 2 draw
 end "no move" when no_moves loser to_move
-"#,
-    );
-    let v = after(&g, &[1]);
+"#
+        ))
+    };
+    let v = after(&rules("south [1, 0, 3, 4] north [1, 2, 3, 4]", "south"), &[1]);
     assert_eq!(board(&v), (json!([0, 1, 3, 4]), json!([1, 2, 0, 4]), json!(3), json!(0)));
     assert_eq!(v["over"], json!(true), "{v}");
-    let mirrored = game(
-        r#"
-game "Fixed sets, north first"
-board { pits 4  layout south [1, 2, 3, 4] north [1, 0, 3, 4] }
-first north
-sow { direction ccw }
-capture "across" {
-  when last.side == mover and last.count == 1
-  take row(opponent) where pit.number >= 2 and pit.count > 2 and pit.number != 4
-}
-end "front held" when ply > 0 and size(row(to_move) where pit.number <= 2 and pit.count > 0) == 2 draw
-end "no move" when no_moves loser to_move
-"#,
-    );
-    let v = after(&mirrored, &[1]);
+    let v = after(&rules("south [1, 2, 3, 4] north [1, 0, 3, 4]", "north"), &[1]);
     assert_eq!(board(&v), (json!([1, 2, 0, 4]), json!([0, 1, 3, 4]), json!(0), json!(3)));
     assert_eq!(v["over"], json!(true), "{v}");
 }
