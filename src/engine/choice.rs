@@ -38,7 +38,16 @@ pub(crate) struct Choices {
     labels: Option<RefCell<Vec<String>>>,
     /// The laps the move's trial sowed (what finding the legal moves spends).
     laps: Cell<u32>,
+    /// The choices met past the given bits, in order (each its options and the bit where it
+    /// starts, packed as `options << 8 | bit`), up to [`POINTS`] of them: the move played with
+    /// every later answer 0 is the same move whichever of them are given as 0 ([`Choices::point`]).
+    points: [Cell<u32>; POINTS],
+    /// How many choices were met past the given bits (more than [`POINTS`] are counted, not kept).
+    met: Cell<u32>,
 }
+
+/// How many of the choices a move meets past its given bits are kept ([`Choices::point`]).
+pub(crate) const POINTS: usize = 16;
 
 impl Choices {
     /// The choices of the complete move `k`.
@@ -56,6 +65,8 @@ impl Choices {
             fault: Cell::new(false),
             labels: None,
             laps: Cell::new(0),
+            points: [const { Cell::new(0) }; POINTS],
+            met: Cell::new(0),
         }
     }
 
@@ -89,6 +100,11 @@ impl Choices {
             if self.open.get() == 0 {
                 self.open.set(options as u32);
             }
+            let met = self.met.get();
+            if let Some(point) = self.points.get(met as usize) {
+                point.set((options as u32) << 8 | at);
+            }
+            self.met.set(met + 1);
             return 0;
         }
         let chosen = ((self.code >> at) & ((1 << width) - 1)) as usize;
@@ -111,6 +127,16 @@ impl Choices {
     pub fn open(&self) -> Option<(usize, u32)> {
         let options = self.open.get() as usize;
         (options > 0).then_some((options, self.known))
+    }
+
+    /// The `i`th choice met past the given bits (its options and the bit where it starts): `Some(None)`
+    /// when fewer were met, `None` when it was met but not kept. The first is [`Choices::open`].
+    pub fn point(&self, i: usize) -> Option<Option<(usize, u32)>> {
+        if i >= self.met.get() as usize {
+            return Some(None);
+        }
+        let p = self.points.get(i)?.get();
+        Some(Some(((p >> 8) as usize, p & 0xff)))
     }
 
     /// Did a choice name an option that does not exist, or were there more than a move can carry?

@@ -3,12 +3,34 @@
 
 use crate::board::PlayFrom;
 
-use super::choice::{CHOICE_SHIFT, Choices, move_base, width as choice_width};
+use super::choice::{CHOICE_SHIFT, Choices, POINTS, move_base, width as choice_width};
 use super::eval::Ctx;
 use super::trace::Silent;
 use super::turn::*;
 use super::{Board, Cell, Game, Moves, Player, Position};
 use crate::compile::ir::{Feeding, GrandSlam, Phase, Reg};
+
+/// The outcome of a trial with choices past its given bits ([`Game::walk_choice_moves`]), which the
+/// children answering 0 along its made-up answers share.
+struct Shared {
+    tried: Result<u32, Refusal>,
+    fault: bool,
+    laps: u32,
+    /// Whether the mover moves again, when the sowing was allowed.
+    another: Option<bool>,
+    /// The choices the trial met past its given bits, in order (the first is its open choice):
+    /// `None` past the last one met.
+    points: [Option<(usize, u32)>; POINTS + 1],
+    /// The first of `points` met but not kept: from there on, the children are sown again.
+    lost: usize,
+}
+
+impl Shared {
+    /// Is the `i`th choice met known (or known not met)?
+    fn known(&self, i: usize) -> bool {
+        i < self.lost
+    }
+}
 
 /// How a walk over the moves with choices goes on after a complete move is found.
 enum Walk {
@@ -541,14 +563,23 @@ impl Game {
             board: None,
             keep,
             kept: None,
+            another: None,
         };
-        // Choices known so far, and how many of their bits.
-        let mut unanswered = Vec::new();
+        // A trial plays every choice past its given bits as option 0, so the child of its first
+        // open choice that answers 0 is the same move played again, as is that child's child
+        // answering 0, and so on along every choice the trial met: their outcome is the trial's,
+        // taken from `last` without sowing again. Where the phase's `after move` rules would change
+        // the board a complete move leaves, each is sown.
+        let shares = rules.phase.after_moves.is_empty() && !rules.phase.sows_nothing;
+        let mut last: Option<Shared> = None;
+        // Choices known so far, how many of their bits, and for a child that shares the last
+        // trial's outcome, which of the choices that trial met comes next.
+        let mut unanswered: Vec<(u64, u32, Option<usize>)> = Vec::new();
         'pits: for base in 1..=self.move_count() {
             unanswered.clear();
-            unanswered.push((0u64, 0u32));
+            unanswered.push((0u64, 0u32, None));
             let mut tries = 0;
-            while let Some((code, known)) = unanswered.pop() {
+            while let Some((code, known, next)) = unanswered.pop() {
                 tries += 1;
                 if tries > MAX_CHOICE_TRIES {
                     cut = true;
@@ -558,18 +589,59 @@ impl Game {
                     cut = true;
                     break 'pits;
                 }
-                let choices = Choices::given(code, known);
-                let tried = self.probe(pos, rules, base, Some(&choices), Some(&mut trial));
-                laps += u64::from(choices.laps());
-                TRIAL_LAPS.set(TRIAL_LAPS.get() + u64::from(choices.laps()));
-                if let Some((options, at)) = choices.open() {
-                    // The rest of the move was played with made-up answers: only its next choice
-                    // counts. The options are pushed last first, so that they come out in order.
-                    for o in (0..options as u64).rev() {
-                        unanswered.push((code | o << at, at + choice_width(options)));
+                let (tried, open, fault, trial_laps, landing) = match (next, &last) {
+                    (Some(i), Some(shared)) => {
+                        let open = shared.points[i];
+                        let landing = (open.is_none() && !shared.fault && keep)
+                            .then_some(shared.another)
+                            .flatten();
+                        (shared.tried, open.map(|(options, at)| (options, at, i + 1)), shared.fault, shared.laps, landing)
                     }
-                } else if let (Ok(taken), false) = (tried, choices.fault()) {
-                    let landing = trial.kept.and_then(|another| Some((trial.board.as_ref()?, another)));
+                    _ => {
+                        let choices = Choices::given(code, known);
+                        let tried = self.probe(pos, rules, base, Some(&choices), Some(&mut trial));
+                        let open = choices.open().map(|(options, at)| (options, at, 1));
+                        if shares && open.is_some() {
+                            let mut shared = Shared {
+                                tried,
+                                fault: choices.fault(),
+                                laps: choices.laps(),
+                                another: trial.another,
+                                points: [None; POINTS + 1],
+                                lost: POINTS + 1,
+                            };
+                            for i in 0..=POINTS {
+                                match choices.point(i) {
+                                    Some(point) => {
+                                        shared.points[i] = point;
+                                        if point.is_none() {
+                                            break;
+                                        }
+                                    }
+                                    None => {
+                                        shared.lost = i;
+                                        break;
+                                    }
+                                }
+                            }
+                            last = Some(shared);
+                        }
+                        (tried, open, choices.fault(), choices.laps(), trial.kept)
+                    }
+                };
+                laps += u64::from(trial_laps);
+                TRIAL_LAPS.set(TRIAL_LAPS.get() + u64::from(trial_laps));
+                if let Some((options, at, following)) = open {
+                    // The rest of the move was played with made-up answers: only its next choice
+                    // counts. The options are pushed last first, so that they come out in order;
+                    // option 0 shares this trial's outcome where it was kept.
+                    for o in (1..options as u64).rev() {
+                        unanswered.push((code | o << at, at + choice_width(options), None));
+                    }
+                    let share = (shares && last.as_ref().is_some_and(|l| l.known(following))).then_some(following);
+                    unanswered.push((code, at + choice_width(options), share));
+                } else if let (Ok(taken), false) = (tried, fault) {
+                    let landing = landing.and_then(|another| Some((trial.board.as_ref()?, another)));
                     match found(base | (code as usize) << CHOICE_SHIFT, taken, landing) {
                         Walk::On => {}
                         Walk::NextPit => continue 'pits,
@@ -745,6 +817,7 @@ impl Game {
     ) -> Result<u32, Refusal> {
         if let Some(t) = trial.as_deref_mut() {
             t.kept = None;
+            t.another = None;
         }
         if self.is_pass(k) {
             // A pass takes nothing and asks nothing: the rules of the phase that applies allow it
@@ -807,7 +880,7 @@ impl Game {
         let Some(t) = trial else {
             return self
                 .probe_sown(pos, rules, k, choices, origin, &mut board.clone(), false)
-                .map(|(taken, _)| taken);
+                .map(|(taken, ..)| taken);
         };
         let after = match &mut t.board {
             // The trial board was a copy of this position's board: where no move claims, closes
@@ -822,14 +895,16 @@ impl Game {
             }
             slot => slot.insert(board.clone()),
         };
-        let (taken, kept) = self.probe_sown(pos, rules, k, choices, origin, after, t.keep)?;
+        let (taken, kept, another) = self.probe_sown(pos, rules, k, choices, origin, after, t.keep)?;
         t.kept = kept;
+        t.another = Some(another);
         Ok(taken)
     }
 
     /// The rest of [`Game::probe`] for a move that must be sown to be judged, on `after` (a copy of
     /// the position's board): the seeds it takes and, with `keep`, whether the mover moves again
-    /// when `after` is left as [`Game::landing`] says.
+    /// when `after` is left as [`Game::landing`] says; and whether the mover moves again after the
+    /// move as sown.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn probe_sown(
@@ -841,7 +916,7 @@ impl Game {
         origin: Cell,
         after: &mut Board,
         keep: bool,
-    ) -> Result<(u32, Option<bool>), Refusal> {
+    ) -> Result<(u32, Option<bool>, bool), Refusal> {
         let (board, phase) = (&pos.board, rules.phase);
         let turn = Turn::of(self, pos, rules, k, choices);
         let sown = self.sow(after, turn, origin, phase, &mut Silent);
@@ -900,7 +975,7 @@ impl Game {
         if kept && !after_moved && !phase.after_moves.is_empty() {
             self.after_move(after, turn, origin, sown, phase, &mut Silent);
         }
-        Ok((sown.taken, kept.then_some(sown.another)))
+        Ok((sown.taken, kept.then_some(sown.another), sown.another))
     }
 
     /// Why a pit number as [`Game::parse_move`] reads it (not a move carrying choices) is no pit of
