@@ -10,28 +10,6 @@ use super::turn::*;
 use super::{Board, Cell, Game, Moves, Player, Position};
 use crate::compile::ir::{Feeding, GrandSlam, Phase, Reg};
 
-/// The outcome of a trial with choices past its given bits ([`Game::walk_choice_moves`]), which the
-/// children answering 0 along its made-up answers share.
-struct Shared {
-    tried: Result<u32, Refusal>,
-    fault: bool,
-    laps: u32,
-    /// Whether the mover moves again, when the sowing was allowed.
-    another: Option<bool>,
-    /// The choices the trial met past its given bits, in order (the first is its open choice):
-    /// `None` past the last one met.
-    points: [Option<(usize, u32)>; POINTS + 1],
-    /// The first of `points` met but not kept: from there on, the children are sown again.
-    lost: usize,
-}
-
-impl Shared {
-    /// Is the `i`th choice met known (or known not met)?
-    fn known(&self, i: usize) -> bool {
-        i < self.lost
-    }
-}
-
 /// How a walk over the moves with choices goes on after a complete move is found.
 enum Walk {
     On,
@@ -41,6 +19,7 @@ enum Walk {
 }
 
 mod landings;
+mod walk;
 use landings::Landings;
 pub(in crate::engine) use landings::Trial;
 
@@ -536,124 +515,6 @@ impl Game {
     #[inline(never)]
     pub(super) fn choice_moves(&self, pos: &Position, rules: MoveRules) -> Vec<(usize, u32)> {
         self.all_choice_moves(pos, rules, true)
-    }
-
-    /// The most laps the trial sowings of one listing of the moves of `rules` may sow: a move refused
-    /// as never ending sows up to its `relay limit` before it is refused, and a few of those must
-    /// not use up the listing.
-    fn choice_laps(rules: MoveRules) -> u64 {
-        MAX_CHOICE_LAPS.max(64 * u64::from(rules.phase.sow.lap_cap))
-    }
-
-    /// Tries each pit's moves of a game with choices on the way, branching at every choice met, and
-    /// hands each complete legal move to `found` (its number, the seeds it took and, with `keep`, what
-    /// it leaves), which says how the walk goes on. Within [`MAX_CHOICE_TRIES`] tries a pit and
-    /// [`Game::choice_laps`] laps of trial sowing in all.
-    fn walk_choice_moves(
-        &self,
-        pos: &Position,
-        rules: MoveRules,
-        keep: bool,
-        mut found: impl FnMut(usize, u32, Option<(&Board, bool)>) -> Walk,
-    ) -> bool {
-        let (mut laps, budget) = (0u64, Self::choice_laps(rules));
-        let mut cut = false;
-        // Every trial of the walk sows on this one board.
-        let mut trial = Trial {
-            board: None,
-            keep,
-            kept: None,
-            another: None,
-        };
-        // A trial plays every choice past its given bits as option 0, so the child of its first
-        // open choice that answers 0 is the same move played again, as is that child's child
-        // answering 0, and so on along every choice the trial met: their outcome is the trial's,
-        // taken from `last` without sowing again. Where the phase's `after move` rules would change
-        // the board a complete move leaves, each is sown.
-        let shares = rules.phase.after_moves.is_empty() && !rules.phase.sows_nothing;
-        let mut last: Option<Shared> = None;
-        // Choices known so far, how many of their bits, and for a child that shares the last
-        // trial's outcome, which of the choices that trial met comes next.
-        let mut unanswered: Vec<(u64, u32, Option<usize>)> = Vec::new();
-        'pits: for base in 1..=self.move_count() {
-            unanswered.clear();
-            unanswered.push((0u64, 0u32, None));
-            let mut tries = 0;
-            while let Some((code, known, next)) = unanswered.pop() {
-                tries += 1;
-                if tries > MAX_CHOICE_TRIES {
-                    cut = true;
-                    continue 'pits;
-                }
-                if laps > budget {
-                    cut = true;
-                    break 'pits;
-                }
-                let (tried, open, fault, trial_laps, landing) = match (next, &last) {
-                    (Some(i), Some(shared)) => {
-                        let open = shared.points[i];
-                        let landing = (open.is_none() && !shared.fault && keep)
-                            .then_some(shared.another)
-                            .flatten();
-                        (shared.tried, open.map(|(options, at)| (options, at, i + 1)), shared.fault, shared.laps, landing)
-                    }
-                    _ => {
-                        let choices = Choices::given(code, known);
-                        let tried = self.probe(pos, rules, base, Some(&choices), Some(&mut trial));
-                        let open = choices.open().map(|(options, at)| (options, at, 1));
-                        if shares && open.is_some() {
-                            let mut shared = Shared {
-                                tried,
-                                fault: choices.fault(),
-                                laps: choices.laps(),
-                                another: trial.another,
-                                points: [None; POINTS + 1],
-                                lost: POINTS + 1,
-                            };
-                            for i in 0..=POINTS {
-                                match choices.point(i) {
-                                    Some(point) => {
-                                        shared.points[i] = point;
-                                        if point.is_none() {
-                                            break;
-                                        }
-                                    }
-                                    None => {
-                                        shared.lost = i;
-                                        break;
-                                    }
-                                }
-                            }
-                            last = Some(shared);
-                        }
-                        (tried, open, choices.fault(), choices.laps(), trial.kept)
-                    }
-                };
-                laps += u64::from(trial_laps);
-                TRIAL_LAPS.set(TRIAL_LAPS.get() + u64::from(trial_laps));
-                if let Some((options, at, following)) = open {
-                    // The rest of the move was played with made-up answers: only its next choice
-                    // counts. The options are pushed last first, so that they come out in order;
-                    // option 0 shares this trial's outcome where it was kept.
-                    for o in (1..options as u64).rev() {
-                        unanswered.push((code | o << at, at + choice_width(options), None));
-                    }
-                    let share = (shares && last.as_ref().is_some_and(|l| l.known(following))).then_some(following);
-                    unanswered.push((code, at + choice_width(options), share));
-                } else if let (Ok(taken), false) = (tried, fault) {
-                    let landing = landing.and_then(|another| Some((trial.board.as_ref()?, another)));
-                    match found(base | (code as usize) << CHOICE_SHIFT, taken, landing) {
-                        Walk::On => {}
-                        Walk::NextPit => continue 'pits,
-                        Walk::Stop => {
-                            cut = true;
-                            break 'pits;
-                        }
-                    }
-                }
-            }
-        }
-        cut
     }
 
     /// The pits (with their way) that some complete move of a game with choices on the way starts

@@ -1,0 +1,244 @@
+//! The walk over the moves of a game with choices on the way ([`Game::walk_choice_moves`]): each
+//! pit's move is tried and branches at every choice it meets; the children that answer 0 along a
+//! trial's made-up answers share its outcome instead of being sown again.
+
+use super::*;
+
+/// The outcome of a trial with choices past its given bits ([`Game::walk_choice_moves`]), which the
+/// children answering 0 along its made-up answers share.
+struct Shared {
+    tried: Result<u32, Refusal>,
+    fault: bool,
+    laps: u32,
+    /// Whether the mover moves again, when the sowing was allowed.
+    another: Option<bool>,
+    /// The choices the trial met past its given bits, in order (the first is its open choice):
+    /// `None` past the last one met.
+    points: [Option<(usize, u32)>; POINTS + 1],
+    /// The first of `points` met but not kept: from there on, the children are sown again.
+    lost: usize,
+}
+
+impl Shared {
+    /// Is the `i`th choice met known (or known not met)?
+    fn known(&self, i: usize) -> bool {
+        i < self.lost
+    }
+}
+
+impl Game {
+    /// The most laps the trial sowings of one listing of the moves of `rules` may sow: a move refused
+    /// as never ending sows up to its `relay limit` before it is refused, and a few of those must
+    /// not use up the listing.
+    fn choice_laps(rules: MoveRules) -> u64 {
+        MAX_CHOICE_LAPS.max(64 * u64::from(rules.phase.sow.lap_cap))
+    }
+
+    /// Tries each pit's moves of a game with choices on the way, branching at every choice met, and
+    /// hands each complete legal move to `found` (its number, the seeds it took and, with `keep`, what
+    /// it leaves), which says how the walk goes on. Within [`MAX_CHOICE_TRIES`] tries a pit and
+    /// [`Game::choice_laps`] laps of trial sowing in all.
+    pub(super) fn walk_choice_moves(
+        &self,
+        pos: &Position,
+        rules: MoveRules,
+        keep: bool,
+        mut found: impl FnMut(usize, u32, Option<(&Board, bool)>) -> Walk,
+    ) -> bool {
+        let (mut laps, budget) = (0u64, Self::choice_laps(rules));
+        let mut cut = false;
+        // Every trial of the walk sows on this one board.
+        let mut trial = Trial {
+            board: None,
+            keep,
+            kept: None,
+            another: None,
+        };
+        // A trial plays every choice past its given bits as option 0, so the child of its first
+        // open choice that answers 0 is the same move played again, as is that child's child
+        // answering 0, and so on along every choice the trial met: their outcome is the trial's,
+        // taken from `last` without sowing again. Where the phase's `after move` rules would change
+        // the board a complete move leaves, each is sown.
+        let shares = rules.phase.after_moves.is_empty() && !rules.phase.sows_nothing && !tests::sow_every_trial();
+        let mut last: Option<Shared> = None;
+        // Choices known so far, how many of their bits, and for a child that shares the last
+        // trial's outcome, which of the choices that trial met comes next.
+        let mut unanswered: Vec<(u64, u32, Option<usize>)> = Vec::new();
+        'pits: for base in 1..=self.move_count() {
+            unanswered.clear();
+            unanswered.push((0u64, 0u32, None));
+            let mut tries = 0;
+            while let Some((code, known, next)) = unanswered.pop() {
+                tries += 1;
+                if tries > MAX_CHOICE_TRIES {
+                    cut = true;
+                    continue 'pits;
+                }
+                if laps > budget {
+                    cut = true;
+                    break 'pits;
+                }
+                let (tried, open, fault, trial_laps, landing) = match (next, &last) {
+                    (Some(i), Some(shared)) => {
+                        tests::note_shared();
+                        let open = shared.points[i];
+                        let landing = (open.is_none() && !shared.fault && keep)
+                            .then_some(shared.another)
+                            .flatten();
+                        (shared.tried, open.map(|(options, at)| (options, at, i + 1)), shared.fault, shared.laps, landing)
+                    }
+                    _ => {
+                        let choices = Choices::given(code, known);
+                        let tried = self.probe(pos, rules, base, Some(&choices), Some(&mut trial));
+                        let open = choices.open().map(|(options, at)| (options, at, 1));
+                        if shares && open.is_some() {
+                            let mut shared = Shared {
+                                tried,
+                                fault: choices.fault(),
+                                laps: choices.laps(),
+                                another: trial.another,
+                                points: [None; POINTS + 1],
+                                lost: POINTS + 1,
+                            };
+                            for i in 0..=POINTS {
+                                match choices.point(i) {
+                                    Some(point) => {
+                                        shared.points[i] = point;
+                                        if point.is_none() {
+                                            break;
+                                        }
+                                    }
+                                    None => {
+                                        shared.lost = i;
+                                        break;
+                                    }
+                                }
+                            }
+                            last = Some(shared);
+                        }
+                        (tried, open, choices.fault(), choices.laps(), trial.kept)
+                    }
+                };
+                laps += u64::from(trial_laps);
+                TRIAL_LAPS.set(TRIAL_LAPS.get() + u64::from(trial_laps));
+                if let Some((options, at, following)) = open {
+                    // The rest of the move was played with made-up answers: only its next choice
+                    // counts. The options are pushed last first, so that they come out in order;
+                    // option 0 shares this trial's outcome where it was kept.
+                    for o in (1..options as u64).rev() {
+                        unanswered.push((code | o << at, at + choice_width(options), None));
+                    }
+                    let share = (shares && last.as_ref().is_some_and(|l| l.known(following))).then_some(following);
+                    unanswered.push((code, at + choice_width(options), share));
+                } else if let (Ok(taken), false) = (tried, fault) {
+                    let landing = landing.and_then(|another| Some((trial.board.as_ref()?, another)));
+                    match found(base | (code as usize) << CHOICE_SHIFT, taken, landing) {
+                        Walk::On => {}
+                        Walk::NextPit => continue 'pits,
+                        Walk::Stop => {
+                            cut = true;
+                            break 'pits;
+                        }
+                    }
+                }
+            }
+        }
+        cut
+    }
+}
+
+/// A switch for the tests: every trial sown, none shared; and the trials shared so far.
+#[cfg(not(test))]
+mod tests {
+    #[inline(always)]
+    pub(super) fn sow_every_trial() -> bool {
+        false
+    }
+
+    #[inline(always)]
+    pub(super) fn note_shared() {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    thread_local! {
+        static SOW_EVERY_TRIAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        static SHARED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    pub(super) fn sow_every_trial() -> bool {
+        SOW_EVERY_TRIAL.get()
+    }
+
+    pub(super) fn note_shared() {
+        SHARED.set(SHARED.get() + 1);
+    }
+
+    /// The game of an invented rule text.
+    fn game(text: &str) -> Game {
+        match crate::load_text(std::path::Path::new("invented.sow"), text, &[]) {
+            Ok(loaded) => loaded.game,
+            Err(_) => panic!("the invented game checks:\n{text}"),
+        }
+    }
+
+    /// A listing of `pos`'s moves, both ways (every move, and each landing once), with what its
+    /// trials sowed, and how many trials it shared.
+    fn listings(g: &Game, pos: &Position) -> (Vec<(usize, u32)>, Vec<(usize, u32)>, bool, u64, u64) {
+        let rules = g.move_rules(pos, Hints::default());
+        let (laps, shared) = (trial_laps(), SHARED.get());
+        let (every, cut) = g.all_choice_moves_cut(pos, rules, false);
+        let distinct = g.all_choice_moves(pos, rules, true);
+        (every, distinct, cut, trial_laps() - laps, SHARED.get() - shared)
+    }
+
+    /// Issue 25: the children of a trial's open choice that answer 0 take the trial's outcome
+    /// (its seeds taken, its landing, its laps, the choices it met further on) instead of being
+    /// sown again, and the listing is what sowing every one gives: the same moves in the same
+    /// order, the same landings left out, the same laps counted towards the bounds. A capture
+    /// asks for a pit among one to four (no bit, one, or two bits with a fourth answer that names
+    /// nothing) and a way, and a move may capture many times, each way.
+    #[test]
+    fn children_answering_0_share_the_trial_and_list_what_sowing_each_lists() {
+        let g = game(
+            r#"game "Deep choices"
+               board { rows 2  pits 4  seeds 2 }
+               sow { direction either  track own  relay when last.before > 0 }
+               captures required
+               capture "pull across" {
+                 when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+                 take opposite(last)
+                 sow taken from choose(row(mover) where pit.row == front and pit.count < 3) either
+               }
+               end "cannot move" when no_moves loser to_move
+               end "going round" when repeated draw"#,
+        );
+        let mut rng = StdRng::seed_from_u64(25);
+        let (mut positions, mut shared, mut deep) = (0, 0, 0);
+        for _ in 0..12 {
+            let mut pos = g.initial(None);
+            while !pos.over && pos.ply < 60 {
+                SOW_EVERY_TRIAL.set(true);
+                let sown = listings(&g, &pos);
+                SOW_EVERY_TRIAL.set(false);
+                let walked = listings(&g, &pos);
+                assert_eq!(sown.4, 0);
+                assert_eq!(walked.0, sown.0, "every move, at ply {}", pos.ply);
+                assert_eq!(walked.1, sown.1, "each landing once, at ply {}", pos.ply);
+                assert_eq!((walked.2, walked.3), (sown.2, sown.3), "the bounds and laps, at ply {}", pos.ply);
+                positions += 1;
+                shared += walked.4;
+                // A move whose answers take more than 8 bits: three captures or more.
+                deep += usize::from(walked.0.iter().any(|&(k, _)| k >> CHOICE_SHIFT > 0xff));
+                let moves = g.legal_moves(&pos);
+                let k = moves[crate::engine::draw(&mut rng, moves.len())];
+                g.apply(&mut pos, k).expect("a listed move");
+            }
+        }
+        assert!(positions > 100 && shared > 1000 && deep > 10, "{positions} positions, {shared} shared, {deep} deep");
+    }
+}
