@@ -14,8 +14,30 @@ thread_local! {
 }
 
 impl Game {
-    /// Carries out the first capture rule that holds at the end of a lap, if one does, and tells
-    /// what happens next.
+    /// The first capture rule that holds at the end of a lap, if one does (its place in the phase).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(super) fn capture_holds(
+        &self,
+        board: &Board,
+        turn: Turn,
+        before: Option<&[u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        phase: &Phase,
+        track: &Track,
+        taken: u32,
+    ) -> Option<usize> {
+        let ctx = Ctx {
+            taken,
+            ..self.ctx_lap(turn, board, before, last, origin, lap, track)
+        };
+        phase.captures.iter().position(|rule| ctx.bool(&rule.when))
+    }
+
+    /// Carries out capture rule `i` of the phase, which holds at the end of a lap, and tells what
+    /// happens next.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     pub(super) fn capture(
@@ -27,24 +49,13 @@ impl Game {
         origin: Cell,
         lap: u32,
         phase: &Phase,
-        track: &Track,
+        i: usize,
         captured: &mut Option<CaptureLog>,
         taken: &mut u32,
         pulled: &mut Option<Pull>,
         log: &mut impl Narrate,
-    ) -> Option<Then> {
-        let ctx = Ctx {
-            taken: *taken,
-            ..self.ctx_lap(turn, board, before, last, origin, lap, track)
-        };
-        let mut fired = None;
-        for rule in &phase.captures {
-            if ctx.bool(&rule.when) {
-                fired = Some(rule);
-                break;
-            }
-        }
-        let rule = fired?;
+    ) -> Then {
+        let rule = &phase.captures[i];
         // A rule that only says what happens next (`then another move`) has nothing to carry out,
         // and no copy of the board to make for its actions.
         if !rule.actions.is_empty() {
@@ -53,7 +64,7 @@ impl Game {
             *taken += fired.taken;
         }
         self.narrate_then(rule, log);
-        Some(rule.then)
+        rule.then
     }
 
     /// The narration names every rule carried out: one with no actions, by what it says comes next.

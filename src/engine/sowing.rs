@@ -63,7 +63,33 @@ impl Game {
         }
         // The states laps started in, to see a sowing that goes round for ever.
         let mut watch = LoopWatch::default();
+        // A trial of another answer to a choice goes on from the sowing paused before the capture
+        // rule whose actions met it: the lap's end and that rule, which fires first.
+        let mut resumed = turn.choices.and_then(|c| c.resume).map(|id| {
+            only_moved = false;
+            super::pause::read(id, |p| {
+                board.clone_from(&p.board);
+                if let (Some(b), Some(kept)) = (before.as_mut(), p.before.as_ref()) {
+                    b.copy_from_slice(kept);
+                }
+                turn.cw = p.cw;
+                turn.lifted = p.lifted;
+                turn.lap_start = p.lap_start;
+                turn.first_lap_end = p.first_lap_end;
+                (start, lap, taken) = (p.start, p.lap, p.taken);
+                if let Some(c) = turn.choices {
+                    c.resumed_at(p.at);
+                }
+                (p.last, p.rule)
+            })
+        });
+        if resumed.is_some() {
+            track = phase.track(turn.mover, turn.cw);
+        }
         loop {
+            let (last, held) = match resumed.take() {
+                Some((last, rule)) => (last, Some(rule)),
+                None => {
             let hand = match pulled.take() {
                 Some(pull) => {
                     start = pull.after;
@@ -135,7 +161,6 @@ impl Game {
                 only_moved = false;
                 self.sow_one_by_one(board, turn, origin, phase, lap, &mut before, hand, start, &mut taken, log)?
             };
-            final_last = last;
             if lap == 1 {
                 turn.first_lap_end = last;
             }
@@ -144,9 +169,53 @@ impl Game {
                 count: board.cells[last as usize],
             });
             let seeds = board.cells[last as usize].min(63);
+            let held = if phase.capture_at[turn.mover.index()][last as usize] >> seeds & 1 != 0 {
+                self.capture_holds(board, turn, before.as_deref(), last, origin, lap, phase, track, taken)
+            } else {
+                None
+            };
+            (last, held)
+                }
+            };
+            final_last = last;
             let mut then = None;
-            if phase.capture_at[turn.mover.index()][last as usize] >> seeds & 1 != 0 {
-                then = self.capture(
+            if let Some(i) = held {
+                // A trial pauses here for the trials of other answers to the choices the rule's
+                // actions meet (before the loop watch keeps a state, and while no capture is logged
+                // for a grand slam: neither is kept).
+                let pausing = turn
+                    .choices
+                    .filter(|c| c.pausing && captured.is_none() && lap <= WATCH_FROM.max(sow.lap_seen));
+                if let Some(c) = pausing {
+                    let at = c.used();
+                    let paused = || super::pause::Paused {
+                        board: board.clone(),
+                        before: before.clone(),
+                        cw: turn.cw,
+                        lifted: turn.lifted,
+                        lap_start: turn.lap_start,
+                        first_lap_end: turn.first_lap_end,
+                        start,
+                        lap,
+                        taken,
+                        last,
+                        rule: i,
+                        at,
+                    };
+                    let fill = |p: &mut super::pause::Paused| {
+                        p.board.clone_from(board);
+                        match (&mut p.before, &before) {
+                            (Some(b), Some(now)) => b.copy_from_slice(now),
+                            (kept, now) => *kept = now.clone(),
+                        }
+                        (p.cw, p.lifted, p.lap_start, p.first_lap_end) = (turn.cw, turn.lifted, turn.lap_start, turn.first_lap_end);
+                        (p.start, p.lap, p.taken, p.last, p.rule, p.at) = (start, lap, taken, last, i, at);
+                    };
+                    if let Some(id) = super::pause::keep(fill, paused) {
+                        c.paused(id);
+                    }
+                }
+                then = Some(self.capture(
                     board,
                     turn,
                     before.as_deref(),
@@ -154,12 +223,15 @@ impl Game {
                     origin,
                     lap,
                     phase,
-                    track,
+                    i,
                     &mut captured,
                     &mut taken,
                     &mut pulled,
                     log,
-                );
+                ));
+                if let Some(id) = pausing.and_then(|c| c.fired()) {
+                    super::pause::drop_last(id);
+                }
             }
             if pulled.is_none() && !(phase.lap_ends.is_empty() && phase.after_captures.is_empty()) {
                 let captured_now = then.is_some();

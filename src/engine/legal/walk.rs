@@ -14,7 +14,8 @@ struct Shared {
     another: Option<bool>,
     /// The choices the trial met past its given bits, in order (the first is its open choice):
     /// `None` past the last one met.
-    points: [Option<(usize, u32)>; POINTS + 1],
+    /// With each, the sowing paused before the rule whose actions met it, if kept.
+    points: [Option<(usize, u32, Option<u32>)>; POINTS + 1],
     /// The first of `points` met but not kept: from there on, the children are sown again.
     lost: usize,
 }
@@ -62,13 +63,17 @@ impl Game {
         let shares = rules.phase.after_moves.is_empty() && !rules.phase.sows_nothing && !tests::sow_every_trial();
         let mut last: Option<Shared> = None;
         // Choices known so far, how many of their bits, and for a child that shares the last
-        // trial's outcome, which of the choices that trial met comes next.
-        let mut unanswered: Vec<(u64, u32, Option<usize>)> = Vec::new();
+        // trial's outcome, which of the choices that trial met comes next; for a child answering
+        // otherwise, the sowing paused before the rule whose actions met the choice, to go on from.
+        let mut unanswered: Vec<(u64, u32, Option<usize>, Option<u32>)> = Vec::new();
+        // The sowings paused by this walk's trials are kept above this.
+        let floor = super::super::pause::floor();
         'pits: for base in 1..=self.move_count() {
+            super::super::pause::truncate(floor);
             unanswered.clear();
-            unanswered.push((0u64, 0u32, None));
+            unanswered.push((0u64, 0u32, None, None));
             let mut tries = 0;
-            while let Some((code, known, next)) = unanswered.pop() {
+            while let Some((code, known, next, paused)) = unanswered.pop() {
                 tries += 1;
                 if tries > MAX_CHOICE_TRIES {
                     cut = true;
@@ -85,12 +90,19 @@ impl Game {
                         let landing = (open.is_none() && !shared.fault && keep)
                             .then_some(shared.another)
                             .flatten();
-                        (shared.tried, open.map(|(options, at)| (options, at, i + 1)), shared.fault, shared.laps, landing)
+                        (
+                            shared.tried,
+                            open.map(|(options, at, paused)| (options, at, i + 1, paused)),
+                            shared.fault,
+                            shared.laps,
+                            landing,
+                        )
                     }
                     _ => {
-                        let choices = Choices::given(code, known);
+                        let mut choices = Choices::given(code, known);
+                        (choices.pausing, choices.resume) = (shares, paused);
                         let tried = self.probe(pos, rules, base, Some(&choices), Some(&mut trial));
-                        let open = choices.open().map(|(options, at)| (options, at, 1));
+                        let open = choices.point(0).flatten().map(|(options, at, paused)| (options, at, 1, paused));
                         if shares && open.is_some() {
                             let mut shared = Shared {
                                 tried,
@@ -121,15 +133,15 @@ impl Game {
                 };
                 laps += u64::from(trial_laps);
                 TRIAL_LAPS.set(TRIAL_LAPS.get() + u64::from(trial_laps));
-                if let Some((options, at, following)) = open {
+                if let Some((options, at, following, paused)) = open {
                     // The rest of the move was played with made-up answers: only its next choice
                     // counts. The options are pushed last first, so that they come out in order;
                     // option 0 shares this trial's outcome where it was kept.
                     for o in (1..options as u64).rev() {
-                        unanswered.push((code | o << at, at + choice_width(options), None));
+                        unanswered.push((code | o << at, at + choice_width(options), None, paused));
                     }
                     let share = (shares && last.as_ref().is_some_and(|l| l.known(following))).then_some(following);
-                    unanswered.push((code, at + choice_width(options), share));
+                    unanswered.push((code, at + choice_width(options), share, None));
                 } else if let (Ok(taken), false) = (tried, fault) {
                     let landing = landing.and_then(|another| Some((trial.board.as_ref()?, another)));
                     match found(base | (code as usize) << CHOICE_SHIFT, taken, landing) {
@@ -143,6 +155,7 @@ impl Game {
                 }
             }
         }
+        super::super::pause::truncate(floor);
         cut
     }
 }
