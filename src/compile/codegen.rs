@@ -93,6 +93,7 @@ impl Gen {
             words: self.words,
             depth: self.max,
             quick: Quick::Run,
+            lap: None,
         }
     }
 

@@ -1000,7 +1000,7 @@ impl Expr {
 /// A compiled expression: a short program for the engine's stack machine, with the sets of pits it
 /// walks. Every value is an `i64`: a number; a truth value as 0 or 1; a player as 0 (south) or 1
 /// (north); a pit as its cell, or [`NO_PIT`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Code {
     /// The program; it leaves one value.
     pub ops: Vec<Op>,
@@ -1012,6 +1012,51 @@ pub struct Code {
     pub depth: u32,
     /// How the engine answers the condition without running `ops`, when it can (most conditions).
     pub quick: Quick,
+    /// For a condition read at the end of a lap (a capture's, a relay's), its answer for each
+    /// mover and `last` as counts to compare, where it reads only those ([`LapTable`]). Derived
+    /// from the rest, so left out of `Debug` (which the endgame databases' key reads).
+    pub lap: Option<Box<LapTable>>,
+}
+
+impl std::fmt::Debug for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Code")
+            .field("ops", &self.ops)
+            .field("sets", &self.sets)
+            .field("words", &self.words)
+            .field("depth", &self.depth)
+            .field("quick", &self.quick)
+            .finish()
+    }
+}
+
+/// A condition at the end of a lap answered without the evaluator: for each mover and cell `last`
+/// (`at[mover * cells + last]`), the tests that read where `last` lies answered when the file is
+/// compiled, and the ones left as counts of fixed cells to compare ([`CellTest`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LapTable {
+    /// The cells of the board (stores included).
+    pub cells: usize,
+    /// The tests of `tests[first..end]` must all hold; [`LapTable::NEVER`] never holds, and
+    /// [`LapTable::GENERAL`] is read by the evaluator.
+    pub at: Vec<[u16; 2]>,
+    pub tests: Vec<CellTest>,
+}
+
+impl LapTable {
+    pub const NEVER: u16 = u16::MAX;
+    pub const GENERAL: u16 = u16::MAX - 1;
+}
+
+/// The seeds of a fixed cell (held before the latest seed fell in, with `before`) within fixed
+/// bounds (`inside`) / outside them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CellTest {
+    pub cell: Cell,
+    pub before: bool,
+    pub lo: i64,
+    pub hi: i64,
+    pub inside: bool,
 }
 
 /// A condition in the form the engine answers fastest: one flag, one or two tests, or a longer
@@ -1062,6 +1107,7 @@ impl Code {
             words: Vec::new(),
             depth: 1,
             quick: Quick::Run,
+            lap: None,
         }
     }
 

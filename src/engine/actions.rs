@@ -1,7 +1,7 @@
 //! The rules that act during a move (captures at the end of a lap, triggers as each seed falls) and
 //! their actions: take, move, claim, set memory, sow again; the grand slam policy.
 
-use super::eval::Ctx;
+use super::eval::{Ctx, at_lap_end};
 use super::trace::{Event, Keeper, Narrate};
 use super::turn::*;
 use super::{Board, Cell, Game, Player, Slots};
@@ -29,11 +29,17 @@ impl Game {
         track: &Track,
         taken: u32,
     ) -> Option<usize> {
-        let ctx = Ctx {
-            taken,
-            ..self.ctx_lap(turn, board, before, last, origin, lap, track)
-        };
-        phase.captures.iter().position(|rule| ctx.bool(&rule.when))
+        // The context is made only for a rule its table does not answer.
+        let mut ctx = None;
+        phase.captures.iter().position(|rule| {
+            at_lap_end(&rule.when, turn.mover, last, &board.cells, before).unwrap_or_else(|| {
+                ctx.get_or_insert_with(|| Ctx {
+                    taken,
+                    ..self.ctx_lap(turn, board, before, last, origin, lap, track)
+                })
+                .bool(&rule.when)
+            })
+        })
     }
 
     /// Carries out capture rule `i` of the phase, which holds at the end of a lap, and tells what

@@ -3,7 +3,7 @@
 
 use super::choice::Choices;
 use super::{Board, Cell, Game, Player, Position};
-use crate::compile::ir::{Code, FixedPits, Flag, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
+use crate::compile::ir::{Code, FixedPits, Flag, LapTable, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
 
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
@@ -25,6 +25,26 @@ pub(crate) fn empty_extremes() -> u64 {
 #[cold]
 fn note_empty_extreme() {
     EMPTY_EXTREMES.with(|n| n.set(n.get() + 1));
+}
+
+/// The answer of a condition at the end of a lap of `mover`'s ending in `last` from its table
+/// ([`Code::lap`]), when it has one that answers there; `None`: the evaluator reads it.
+#[inline(always)]
+pub(crate) fn at_lap_end(code: &Code, mover: Player, last: Cell, cells: &[u32], before: Option<&[u32]>) -> Option<bool> {
+    let table = code.lap.as_deref()?;
+    let [first, end] = *table.at.get(mover.index() * table.cells + last as usize)?;
+    match first {
+        LapTable::NEVER => Some(false),
+        LapTable::GENERAL => None,
+        _ => Some(table.tests[usize::from(first)..usize::from(end)].iter().all(|t| {
+            let c = t.cell as usize;
+            let seeds = match before {
+                Some(before) if t.before => before.get(c),
+                _ => cells.get(c),
+            };
+            (t.lo..=t.hi).contains(&i64::from(seeds.copied().unwrap_or(0))) == t.inside
+        })),
+    }
 }
 
 /// Everything an expression may ask about.

@@ -1,7 +1,7 @@
 //! Sowing: a move's laps, seed by seed along the track (skipping, relaying, starting again from a
 //! rule's pull), with the fast lap of the usual sowing kept small.
 
-use super::eval::Ctx;
+use super::eval::{Ctx, at_lap_end};
 use super::trace::{Event, Narrate, Passed};
 use super::turn::*;
 use super::{Board, Cell, Game, Slots};
@@ -298,11 +298,13 @@ impl Game {
                 relay_pit != NO_PIT
                     && (!self.is_store(relay_pit) || (sow.relay_from.is_some() && track.has(relay_pit)))
                     && board.cells[relay_pit as usize] > 0
-                    && Ctx {
-                        taken,
-                        ..self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track)
-                    }
-                    .bool(r)
+                    && at_lap_end(r, turn.mover, last, &board.cells, before.as_deref()).unwrap_or_else(|| {
+                        Ctx {
+                            taken,
+                            ..self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track)
+                        }
+                        .bool(r)
+                    })
             });
             if !relay {
                 log.push(|| Event::TurnEnds {
