@@ -5,6 +5,9 @@ use super::choice::Choices;
 use super::{Board, Cell, Game, Player, Position};
 use crate::compile::ir::{Code, FixedPits, Flag, LapTable, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
 
+#[cfg(test)]
+mod lap_tests;
+
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
 
