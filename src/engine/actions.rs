@@ -11,6 +11,8 @@ use crate::compile::ir::{Action, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, R
 thread_local! {
     /// Boards kept for the snapshots of [`Game::fire`] on a board too large to be kept inline.
     static SNAPSHOTS: std::cell::RefCell<Vec<Board>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// A board of the size last asked, lent to the actions of rules that read nothing of the board.
+    static BLANK: std::cell::RefCell<Option<Board>> = const { std::cell::RefCell::new(None) };
 }
 
 impl Game {
@@ -191,28 +193,44 @@ impl Game {
         // kept inline is copied into one kept from an earlier rule (its lists allocated once a
         // thread, not once a rule fired); a rule fired inside this one's actions takes another.
         let large = board.cells.len() > INLINE;
+        if large && !rule.reads_board {
+            // Actions that read nothing of the board (`take opposite(last)`, `sow taken from
+            // leftmost(row(mover))`) read the same from any board of its size: one kept on the
+            // thread is lent to them, neither copied nor moved.
+            return BLANK.with(|blank| {
+                let fits = |b: &Option<Board>| b.as_ref().is_some_and(|b| b.cells.len() == board.cells.len());
+                if !fits(&blank.borrow())
+                    && let Ok(mut b) = blank.try_borrow_mut()
+                {
+                    *b = Some(board.clone());
+                }
+                let lent = blank.borrow();
+                match lent.as_ref() {
+                    Some(any) if any.cells.len() == board.cells.len() => {
+                        self.fire_on(board, any, turn, before, last, origin, lap, phase, rule, taken, captured, log)
+                    }
+                    // Lent already to a rule of another board, inside whose actions this one fires.
+                    _ => {
+                        drop(lent);
+                        let copy = board.clone();
+                        self.fire_on(board, &copy, turn, before, last, origin, lap, phase, rule, taken, captured, log)
+                    }
+                }
+            });
+        }
         let kept = if large {
             SNAPSHOTS.with(|kept| kept.borrow_mut().pop())
         } else {
             None
         };
         let snapshot = match kept {
-            // Actions that read nothing of the board (`take opposite(last)`, `sow taken from
-            // leftmost(row(mover))`) read the same from any board of its size: the kept one is
-            // not brought up to date.
-            Some(kept) if !rule.reads_board && kept.cells.len() == board.cells.len() => kept,
             Some(mut kept) => {
                 kept.clone_from(board);
                 kept
             }
             None => board.clone(),
         };
-        let log_captures = self.grand_slam.is_some().then_some((captured, turn.mover.other()));
-        let ctx = Ctx {
-            taken,
-            ..self.ctx_lap(turn, &snapshot, before, last, origin, lap, phase.track(turn.mover, turn.cw))
-        };
-        let acted = self.act(board, &snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, log_captures, log);
+        let acted = self.fire_on(board, &snapshot, turn, before, last, origin, lap, phase, rule, taken, captured, log);
         if large {
             SNAPSHOTS.with(|kept| {
                 let mut kept = kept.borrow_mut();
@@ -223,6 +241,32 @@ impl Game {
             });
         }
         acted
+    }
+
+    /// [`Game::fire`] with the board as the rule fired, `snapshot`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn fire_on(
+        &self,
+        board: &mut Board,
+        snapshot: &Board,
+        turn: Turn,
+        before: Option<&[u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        phase: &Phase,
+        rule: &Rule,
+        taken: u32,
+        captured: &mut Option<CaptureLog>,
+        log: &mut impl Narrate,
+    ) -> Acted {
+        let log_captures = self.grand_slam.is_some().then_some((captured, turn.mover.other()));
+        let ctx = Ctx {
+            taken,
+            ..self.ctx_lap(turn, snapshot, before, last, origin, lap, phase.track(turn.mover, turn.cw))
+        };
+        self.act(board, snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, log_captures, log)
     }
 
     /// Whether the captures of a move took every seed of the opponent's row (a grand slam), and what

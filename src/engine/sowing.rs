@@ -65,10 +65,18 @@ impl Game {
         let mut watch = LoopWatch::default();
         // A trial of another answer to a choice goes on from the sowing paused before the capture
         // rule whose actions met it: the lap's end and that rule, which fires first.
+        // Where no move claims, closes or opens a pit, a paused board keeps only its seeds and
+        // memory: the rest is the position's all the move long.
+        let seeds_only = !self.uses_claims && !self.closes_in_moves;
         let mut resumed = turn.choices.and_then(|c| c.resume).map(|id| {
             only_moved = false;
             super::pause::read(id, |p| {
-                board.clone_from(&p.board);
+                if seeds_only {
+                    board.cells.clone_from(&p.board.cells);
+                    board.memory.clone_from(&p.board.memory);
+                } else {
+                    board.clone_from(&p.board);
+                }
                 if let (Some(b), Some(kept)) = (before.as_mut(), p.before.as_ref()) {
                     b.copy_from_slice(kept);
                 }
@@ -203,7 +211,12 @@ impl Game {
                         at,
                     };
                     let fill = |p: &mut super::pause::Paused| {
-                        p.board.clone_from(board);
+                        if seeds_only {
+                            p.board.cells.clone_from(&board.cells);
+                            p.board.memory.clone_from(&board.memory);
+                        } else {
+                            p.board.clone_from(board);
+                        }
                         match (&mut p.before, &before) {
                             (Some(b), Some(now)) => b.copy_from_slice(now),
                             (kept, now) => *kept = now.clone(),
