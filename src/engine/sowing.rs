@@ -20,7 +20,10 @@ impl Game {
         let mut turn = turn;
         let mut track = phase.track(turn.mover, turn.cw);
         // Per cell, the count before the latest seed fell in; kept only when some rule reads it.
-        let mut before: Option<Slots<u32>> = self.uses_before.then(|| board.cells.clone());
+        // A list kept on the thread from one sowing to the next (one of a large board is on the
+        // heap), given back when the sowing ends.
+        let mut kept = KeptBefore(self.uses_before.then(|| KeptBefore::of(&board.cells)));
+        let before = &mut kept.0;
         // Seeds taken by capture rules, to put back for a grand slam (made at the first capture).
         let mut captured: Option<CaptureLog> = None;
         let skipped = if sow.skip_origin { origin } else { NO_PIT };
@@ -167,7 +170,7 @@ impl Game {
                 lap_sown.last
             } else {
                 only_moved = false;
-                self.sow_one_by_one(board, turn, origin, phase, lap, &mut before, hand, start, &mut taken, log)?
+                self.sow_one_by_one(board, turn, origin, phase, lap, before, hand, start, &mut taken, log)?
             };
             if lap == 1 {
                 turn.first_lap_end = last;
@@ -198,7 +201,7 @@ impl Game {
                     let at = c.used();
                     let paused = || super::pause::Paused {
                         board: board.clone(),
-                        before: before.clone(),
+                        before: (*before).clone(),
                         cw: turn.cw,
                         lifted: turn.lifted,
                         lap_start: turn.lap_start,
@@ -217,7 +220,7 @@ impl Game {
                         } else {
                             p.board.clone_from(board);
                         }
-                        match (&mut p.before, &before) {
+                        match (&mut p.before, &*before) {
                             (Some(b), Some(now)) => b.copy_from_slice(now),
                             (kept, now) => *kept = now.clone(),
                         }
@@ -711,4 +714,41 @@ fn sow_lap_checked(
         last: c as Cell,
         keys: sum,
     })
+}
+
+thread_local! {
+    /// Lists of counts before the latest seed, kept from one sowing to the next.
+    static BEFORE: std::cell::RefCell<Vec<Slots<u32>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The counts before the latest seed of a sowing, in a list taken from the thread's and given back.
+struct KeptBefore(Option<Slots<u32>>);
+
+impl KeptBefore {
+    /// A list kept on the thread, made a copy of `cells`.
+    #[inline]
+    fn of(cells: &Slots<u32>) -> Slots<u32> {
+        if cells.len() <= crate::board::INLINE {
+            // Kept inline: no heap list to keep.
+            return cells.clone();
+        }
+        let mut kept = BEFORE.with(|k| k.borrow_mut().pop()).unwrap_or_default();
+        kept.clone_from(cells);
+        kept
+    }
+}
+
+impl Drop for KeptBefore {
+    #[inline]
+    fn drop(&mut self) {
+        if let Some(list) = self.0.take_if(|list| list.len() > crate::board::INLINE) {
+            BEFORE.with(|k| {
+                let mut k = k.borrow_mut();
+                // As many as sowings inside one another, which is few.
+                if k.len() < 8 {
+                    k.push(list);
+                }
+            });
+        }
+    }
 }
