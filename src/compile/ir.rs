@@ -1016,6 +1016,22 @@ pub struct Code {
     /// mover and `last` as counts to compare, where it reads only those ([`LapTable`]). Derived
     /// from the rest, so left out of `Debug` (which the endgame databases' key reads).
     pub lap: Option<Box<LapTable>>,
+    /// For a value that reads only the mover, the player to move and the way of the lap (with
+    /// sets of pits that read only where a pit lies), its value for each of them, worked out when
+    /// first asked ([`Code::by_way`]). Left out of `Debug` too.
+    pub by_way: ByWay,
+}
+
+/// The values of a [`Code`] for each mover, player to move and way (`[4 * mover + 2 * to_move +
+/// clockwise]`), each with whether `leftmost` or `rightmost` found no pit; `None` when it reads
+/// more. Every memo is equal to every other: it follows from the code.
+#[derive(Debug, Clone, Default)]
+pub struct ByWay(pub std::sync::OnceLock<Option<[(i64, bool); 8]>>);
+
+impl PartialEq for ByWay {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl std::fmt::Debug for Code {
@@ -1108,6 +1124,7 @@ impl Code {
             depth: 1,
             quick: Quick::Run,
             lap: None,
+            by_way: ByWay::default(),
         }
     }
 
@@ -1363,6 +1380,28 @@ impl Code {
                 | Op::Leftmost(_)
                 | Op::Rightmost(_) => true,
                 _ => false,
+            })
+    }
+
+    /// Does the value read nothing but the mover, the player to move and the way of the lap, with
+    /// sets of pits whose row and filters read only where a pit lies ([`Code::by_way`])?
+    pub fn reads_only_way(&self) -> bool {
+        self.sets.iter().all(|s| s.row.as_ref().is_none_or(Code::reads_only_places) && s.filters.iter().all(Code::reads_only_places))
+            && self.ops.iter().all(|op| {
+                matches!(
+                    op,
+                    Op::Int(_)
+                        | Op::Mover
+                        | Op::Opponent
+                        | Op::ToMove
+                        | Op::Flag(Flag::Clockwise)
+                        | Op::Unless(_)
+                        | Op::Jump(_)
+                        | Op::Not
+                        | Op::Other
+                        | Op::Leftmost(_)
+                        | Op::Rightmost(_)
+                )
             })
     }
 

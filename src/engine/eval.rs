@@ -419,6 +419,48 @@ impl<'a> Ctx<'a> {
         self.run(code) as Cell
     }
 
+    /// The pit `code` names with the lap going clockwise (`cw`) or not: from the code's memo where it
+    /// reads only the mover, the player to move and the way ([`Code::reads_only_way`]), else run.
+    #[inline]
+    pub fn pit_by_way(&self, code: &Code, cw: bool) -> Cell {
+        match code.by_way.0.get_or_init(|| self.by_way(code)) {
+            Some(values) => {
+                let (pit, empty) = values[4 * self.mover.index() + 2 * self.to_move.index() + usize::from(cw)];
+                if empty {
+                    note_empty_extreme();
+                }
+                pit as Cell
+            }
+            None => Ctx { clockwise: cw, ..*self }.pit(code),
+        }
+    }
+
+    /// The memo of [`Ctx::pit_by_way`]: each value, and whether `leftmost` or `rightmost` found no
+    /// pit on the way (noted again each time it is read, and not when it is worked out).
+    #[cold]
+    #[inline(never)]
+    fn by_way(&self, code: &Code) -> Option<[(i64, bool); 8]> {
+        if !code.reads_only_way() {
+            return None;
+        }
+        let noted = empty_extremes();
+        let mut values = [(0, false); 8];
+        for (i, value) in values.iter_mut().enumerate() {
+            let player = |bit: usize| if i & bit == 0 { Player::South } else { Player::North };
+            let ctx = Ctx {
+                mover: player(4),
+                to_move: player(2),
+                clockwise: i & 1 != 0,
+                ..*self
+            };
+            let seen = empty_extremes();
+            let pit = ctx.run(code);
+            *value = (pit, empty_extremes() != seen);
+        }
+        EMPTY_EXTREMES.with(|n| n.set(noted));
+        Some(values)
+    }
+
     /// Runs a program. A one-op program (`last`, `mover`, `repeated`) is answered at once, in line.
     #[inline(always)]
     pub fn run(&self, code: &Code) -> i64 {
