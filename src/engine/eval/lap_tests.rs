@@ -71,3 +71,53 @@ fn lap_tables_answer_as_the_evaluator() {
     assert_eq!(answered, 200 * per_board * 4 + 200 * 2 * 2);
     assert_eq!(general, 200 * (per_board * 2 - 2 * 2));
 }
+
+/// A pit named by a value that reads only the mover, the player to move and the way (the end of a
+/// row a `sow taken` starts from) is read from its memo as running it reads it, for every mover,
+/// player to move and way, and a `rightmost` that finds no pit is noted each time it is read, as
+/// running it notes it; a value that reads more has no memo.
+#[test]
+fn values_by_the_way_are_read_from_their_memo_as_run() {
+    let g = game(
+        r#"game "Ends"
+           board { rows 2  pits 3  seeds 2 }
+           sow { direction either  track own }
+           capture "pull" {
+             when last.side == mover and last.row == front and opposite(last).count > 0
+             take opposite(last)
+             sow taken from (if clockwise then leftmost(row(mover) where pit.row == front) else rightmost(row(opponent) where pit.number > 5)) either
+           }
+           end "cannot move" when no_moves loser to_move"#,
+    );
+    let phase = g.phases.last().expect("the usual rules");
+    let Some(crate::compile::ir::Action::SowTaken { pit: Some(from), .. }) = phase.captures[0].actions.last() else {
+        panic!("a sow taken from a pit");
+    };
+    let Some(crate::compile::ir::Action::Take { pits, .. }) = phase.captures[0].actions.first() else {
+        panic!("a take");
+    };
+    let crate::compile::ir::PitsExpr::Pit(across) = &pits[0] else {
+        panic!("one pit taken");
+    };
+    let board = g.initial(None).board;
+    for mover in Player::BOTH {
+        for to_move in Player::BOTH {
+            for cw in [false, true] {
+                let ctx = Ctx {
+                    to_move,
+                    regs: [2, NO_PIT, NO_PIT],
+                    ..Ctx::new(&g, &board, mover)
+                };
+                let before = empty_extremes();
+                let run = Ctx { clockwise: cw, ..ctx }.pit(from);
+                let noted = empty_extremes() - before;
+                assert_eq!(ctx.pit_by_way(from, cw), run, "{mover:?}, {to_move:?}, clockwise {cw}");
+                assert_eq!(empty_extremes() - before, 2 * noted, "noted when read as when run");
+                assert_eq!(noted, u64::from(!cw), "no pit numbered past 5");
+                assert_eq!(ctx.pit_by_way(across, cw), ctx.pit(across));
+            }
+        }
+    }
+    assert!(from.by_way.0.get().is_some_and(|m| m.is_some()), "the end of a row has a memo");
+    assert!(across.by_way.0.get().is_some_and(|m| m.is_none()), "`opposite(last)` reads `last`");
+}
