@@ -1389,7 +1389,9 @@ impl Code {
     /// Does the value read nothing but the mover, the player to move and the way of the lap, with
     /// sets of pits whose row and filters read only where a pit lies ([`Code::by_way`])?
     pub fn reads_only_way(&self) -> bool {
-        self.sets.iter().all(|s| s.row.as_ref().is_none_or(Code::reads_only_places) && s.filters.iter().all(Code::reads_only_places))
+        self.sets
+            .iter()
+            .all(|s| s.row.as_ref().is_none_or(Code::reads_only_places) && s.filters.iter().all(Code::reads_only_places))
             && self.ops.iter().all(|op| {
                 matches!(
                     op,

@@ -88,9 +88,7 @@ fn known(t: &Test, sides: &[Option<Player>], g: &Geometry, mover: Player, last: 
         }
         Test::CountIn(Reg::Last, lo, hi, inside) => count(last, lo, hi, inside, false),
         Test::BeforeIn(Reg::Last, lo, hi, inside) => count(last, lo, hi, inside, true),
-        Test::OppositeCountIn(Reg::Last, lo, hi, inside) => {
-            count(g.in_place(g.opposite(g.place_of(last))), lo, hi, inside, false)
-        }
+        Test::OppositeCountIn(Reg::Last, lo, hi, inside) => count(g.in_place(g.opposite(g.place_of(last))), lo, hi, inside, false),
         _ => Known::General,
     }
 }

@@ -3,8 +3,8 @@
 //! passed, so nothing here can fail.
 
 mod codegen;
-mod lap_table;
 pub mod ir;
+mod lap_table;
 pub mod shape;
 mod typed;
 

@@ -707,7 +707,9 @@ impl Game {
                         Some(choices) if *chosen_way => choices.pick(2, |i| if i == 0 { "ccw" } else { "cw" }.to_string()) == 1,
                         _ => turn_to.unwrap_or(cw),
                     };
-                    let named = pit.as_ref().map(|f| ctx.pit_by_way(f, if *chosen_way { cw } else { ctx.clockwise }));
+                    let named = pit
+                        .as_ref()
+                        .map(|f| ctx.pit_by_way(f, if *chosen_way { cw } else { ctx.clockwise }));
                     let track = phase.track(ctx.mover, cw);
                     let last = ctx.regs[Reg::Last as usize];
                     // The lap starts after the cell named, or after the one before it so that it gets

@@ -101,91 +101,91 @@ impl Game {
             let (last, held) = match resumed.take() {
                 Some((last, rule)) => (last, Some(rule)),
                 None => {
-            let hand = match pulled.take() {
-                Some(pull) => {
-                    start = pull.after;
-                    turn.cw = pull.cw;
-                    track = phase.track(turn.mover, turn.cw);
-                    log.push(|| Event::SowAgain {
-                        seeds: pull.seeds,
-                        from: self.first_sown_after(board, turn, origin, phase, lap, before.as_deref(), taken, pull.after),
-                        lap,
-                    });
-                    pull.seeds
-                }
-                None => {
-                    // The usual pick-up: every seed of `start`. A move's first lap may start otherwise
-                    // (from the store, or back into the pit played), worked out out of line.
-                    let (from, hand) = if lap == 1 && sow.special_start {
-                        if phase.sows_nothing {
-                            // The phase's `after move` rules do what the move does.
-                            return Ok(Sown {
-                                another: false,
-                                last: origin,
-                                laps: 0,
-                                taken: 0,
-                                lifted: 0,
-                                lap_start: origin,
-                                first_lap_end: origin,
-                                grand_slam: false,
-                                cw: turn.cw,
-                                hash_delta: Some(0),
-                                ended: None,
+                    let hand = match pulled.take() {
+                        Some(pull) => {
+                            start = pull.after;
+                            turn.cw = pull.cw;
+                            track = phase.track(turn.mover, turn.cw);
+                            log.push(|| Event::SowAgain {
+                                seeds: pull.seeds,
+                                from: self.first_sown_after(board, turn, origin, phase, lap, before.as_deref(), taken, pull.after),
+                                lap,
                             });
+                            pull.seeds
                         }
-                        let (from, hand, after) = self.first_pick_up(board, turn, origin, sow, track);
-                        start = after;
-                        (from, hand)
-                    } else {
-                        (start, std::mem::take(&mut board.cells[start as usize]))
+                        None => {
+                            // The usual pick-up: every seed of `start`. A move's first lap may start otherwise
+                            // (from the store, or back into the pit played), worked out out of line.
+                            let (from, hand) = if lap == 1 && sow.special_start {
+                                if phase.sows_nothing {
+                                    // The phase's `after move` rules do what the move does.
+                                    return Ok(Sown {
+                                        another: false,
+                                        last: origin,
+                                        laps: 0,
+                                        taken: 0,
+                                        lifted: 0,
+                                        lap_start: origin,
+                                        first_lap_end: origin,
+                                        grand_slam: false,
+                                        cw: turn.cw,
+                                        hash_delta: Some(0),
+                                        ended: None,
+                                    });
+                                }
+                                let (from, hand, after) = self.first_pick_up(board, turn, origin, sow, track);
+                                start = after;
+                                (from, hand)
+                            } else {
+                                (start, std::mem::take(&mut board.cells[start as usize]))
+                            };
+                            hash_delta = hash_delta.wrapping_sub(u64::from(hand).wrapping_mul(keys[from as usize]));
+                            log.push(|| Event::PickUp {
+                                cell: from,
+                                seeds: hand,
+                                lap,
+                            });
+                            hand
+                        }
                     };
-                    hash_delta = hash_delta.wrapping_sub(u64::from(hand).wrapping_mul(keys[from as usize]));
-                    log.push(|| Event::PickUp {
-                        cell: from,
-                        seeds: hand,
-                        lap,
+                    turn.lifted = hand;
+                    turn.lap_start = start;
+                    let last = if !one_by_one {
+                        let closed = (!turn.open).then_some(&board.closed[..]);
+                        // The cells a `skip when` answered before the game passes over.
+                        let stated = if sow.skip.is_some() { sow.skip_table(turn.mover) } else { None };
+                        let lap_sown = sow_lap(
+                            &mut board.cells,
+                            closed,
+                            stated,
+                            before.as_deref_mut(),
+                            track,
+                            keys,
+                            start,
+                            hand,
+                            skipped,
+                        )
+                        .ok_or(Endless::Nowhere { laps: lap })?;
+                        hash_delta = hash_delta.wrapping_add(lap_sown.keys);
+                        lap_sown.last
+                    } else {
+                        only_moved = false;
+                        self.sow_one_by_one(board, turn, origin, phase, lap, before, hand, start, &mut taken, log)?
+                    };
+                    if lap == 1 {
+                        turn.first_lap_end = last;
+                    }
+                    log.push(|| Event::LapEnds {
+                        last,
+                        count: board.cells[last as usize],
                     });
-                    hand
-                }
-            };
-            turn.lifted = hand;
-            turn.lap_start = start;
-            let last = if !one_by_one {
-                let closed = (!turn.open).then_some(&board.closed[..]);
-                // The cells a `skip when` answered before the game passes over.
-                let stated = if sow.skip.is_some() { sow.skip_table(turn.mover) } else { None };
-                let lap_sown = sow_lap(
-                    &mut board.cells,
-                    closed,
-                    stated,
-                    before.as_deref_mut(),
-                    track,
-                    keys,
-                    start,
-                    hand,
-                    skipped,
-                )
-                .ok_or(Endless::Nowhere { laps: lap })?;
-                hash_delta = hash_delta.wrapping_add(lap_sown.keys);
-                lap_sown.last
-            } else {
-                only_moved = false;
-                self.sow_one_by_one(board, turn, origin, phase, lap, before, hand, start, &mut taken, log)?
-            };
-            if lap == 1 {
-                turn.first_lap_end = last;
-            }
-            log.push(|| Event::LapEnds {
-                last,
-                count: board.cells[last as usize],
-            });
-            let seeds = board.cells[last as usize].min(63);
-            let held = if phase.capture_at[turn.mover.index()][last as usize] >> seeds & 1 != 0 {
-                self.capture_holds(board, turn, before.as_deref(), last, origin, lap, phase, track, taken)
-            } else {
-                None
-            };
-            (last, held)
+                    let seeds = board.cells[last as usize].min(63);
+                    let held = if phase.capture_at[turn.mover.index()][last as usize] >> seeds & 1 != 0 {
+                        self.capture_holds(board, turn, before.as_deref(), last, origin, lap, phase, track, taken)
+                    } else {
+                        None
+                    };
+                    (last, held)
                 }
             };
             final_last = last;

@@ -87,9 +87,7 @@ impl Game {
                     (Some(i), Some(shared)) => {
                         tests::note_shared();
                         let open = shared.points[i];
-                        let landing = (open.is_none() && !shared.fault && keep)
-                            .then_some(shared.another)
-                            .flatten();
+                        let landing = (open.is_none() && !shared.fault && keep).then_some(shared.another).flatten();
                         (
                             shared.tried,
                             open.map(|(options, at, paused)| (options, at, i + 1, paused)),
@@ -252,6 +250,9 @@ mod tests {
                 g.apply(&mut pos, k).expect("a listed move");
             }
         }
-        assert!(positions > 100 && shared > 1000 && deep > 10, "{positions} positions, {shared} shared, {deep} deep");
+        assert!(
+            positions > 100 && shared > 1000 && deep > 10,
+            "{positions} positions, {shared} shared, {deep} deep"
+        );
     }
 }
