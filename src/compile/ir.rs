@@ -1026,7 +1026,10 @@ pub struct Code {
 /// clockwise]`), each with whether `leftmost` or `rightmost` found no pit; `None` when it reads
 /// more. Every memo is equal to every other: it follows from the code.
 #[derive(Debug, Clone, Default)]
-pub struct ByWay(pub std::sync::OnceLock<Option<[(i64, bool); 8]>>);
+pub struct ByWay(pub std::sync::OnceLock<Option<Box<WayValues>>>);
+
+/// The values of [`ByWay`], each with whether `leftmost` or `rightmost` found no pit.
+pub type WayValues = [(i64, bool); 8];
 
 impl PartialEq for ByWay {
     fn eq(&self, _: &Self) -> bool {

@@ -440,7 +440,7 @@ impl<'a> Ctx<'a> {
     /// pit on the way (noted again each time it is read, and not when it is worked out).
     #[cold]
     #[inline(never)]
-    fn by_way(&self, code: &Code) -> Option<[(i64, bool); 8]> {
+    fn by_way(&self, code: &Code) -> Option<Box<crate::compile::ir::WayValues>> {
         if !code.reads_only_way() {
             return None;
         }
@@ -459,7 +459,7 @@ impl<'a> Ctx<'a> {
             *value = (pit, empty_extremes() != seen);
         }
         EMPTY_EXTREMES.with(|n| n.set(noted));
-        Some(values)
+        Some(Box::new(values))
     }
 
     /// Runs a program. A one-op program (`last`, `mover`, `repeated`) is answered at once, in line.

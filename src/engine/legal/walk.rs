@@ -199,7 +199,11 @@ mod tests {
 
     /// A listing of `pos`'s moves, both ways (every move, and each landing once), with what its
     /// trials sowed, and how many trials it shared.
-    fn listings(g: &Game, pos: &Position) -> (Vec<(usize, u32)>, Vec<(usize, u32)>, bool, u64, u64) {
+    /// Every move and each landing once, whether a bound cut the walk, the laps counted, the
+    /// trials shared.
+    type Listings = (Vec<(usize, u32)>, Vec<(usize, u32)>, bool, u64, u64);
+
+    fn listings(g: &Game, pos: &Position) -> Listings {
         let rules = g.move_rules(pos, Hints::default());
         let (laps, shared) = (trial_laps(), SHARED.get());
         let (every, cut) = g.all_choice_moves_cut(pos, rules, false);
