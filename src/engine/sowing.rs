@@ -81,7 +81,7 @@ impl Game {
                     board.clone_from(&p.board);
                 }
                 if let (Some(b), Some(kept)) = (before.as_mut(), p.before.as_ref()) {
-                    b.copy_from_slice(kept);
+                    b.clone_from(kept);
                 }
                 turn.cw = p.cw;
                 turn.lifted = p.lifted;
@@ -220,8 +220,9 @@ impl Game {
                         } else {
                             p.board.clone_from(board);
                         }
+                        // A slot may be one of another game's, of another size.
                         match (&mut p.before, &*before) {
-                            (Some(b), Some(now)) => b.copy_from_slice(now),
+                            (Some(b), Some(now)) => b.clone_from(now),
                             (kept, now) => *kept = now.clone(),
                         }
                         (p.cw, p.lifted, p.lap_start, p.first_lap_end) = (turn.cw, turn.lifted, turn.lap_start, turn.first_lap_end);

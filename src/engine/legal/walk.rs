@@ -61,6 +61,9 @@ impl Game {
         // taken from `last` without sowing again. Where the phase's `after move` rules would change
         // the board a complete move leaves, each is sown.
         let shares = rules.phase.after_moves.is_empty() && !rules.phase.sows_nothing && !tests::sow_every_trial();
+        // A trial of another answer goes on from where the trial before it paused, whatever the
+        // `after move` rules do: they are read after the sowing, which is the same.
+        let pausing = !tests::sow_every_trial();
         let mut last: Option<Shared> = None;
         // Choices known so far, how many of their bits, and for a child that shares the last
         // trial's outcome, which of the choices that trial met comes next; for a child answering
@@ -97,8 +100,11 @@ impl Game {
                         )
                     }
                     _ => {
+                        if paused.is_some() {
+                            tests::note_resumed();
+                        }
                         let mut choices = Choices::given(code, known);
-                        (choices.pausing, choices.resume) = (shares, paused);
+                        (choices.pausing, choices.resume) = (pausing, paused);
                         let tried = self.probe(pos, rules, base, Some(&choices), Some(&mut trial));
                         let open = choices.point(0).flatten().map(|(options, at, paused)| (options, at, 1, paused));
                         if shares && open.is_some() {
@@ -168,6 +174,9 @@ mod tests {
 
     #[inline(always)]
     pub(super) fn note_shared() {}
+
+    #[inline(always)]
+    pub(super) fn note_resumed() {}
 }
 
 #[cfg(test)]
@@ -179,6 +188,11 @@ mod tests {
     thread_local! {
         static SOW_EVERY_TRIAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
         static SHARED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        static RESUMED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    pub(super) fn note_resumed() {
+        RESUMED.set(RESUMED.get() + 1);
     }
 
     pub(super) fn sow_every_trial() -> bool {
@@ -200,63 +214,83 @@ mod tests {
     /// A listing of `pos`'s moves, both ways (every move, and each landing once), with what its
     /// trials sowed, and how many trials it shared.
     /// Every move and each landing once, whether a bound cut the walk, the laps counted, the
-    /// trials shared.
-    type Listings = (Vec<(usize, u32)>, Vec<(usize, u32)>, bool, u64, u64);
+    /// trials shared and the trials that went on from a paused one.
+    type Listings = (Vec<(usize, u32)>, Vec<(usize, u32)>, bool, u64, u64, u64);
 
     fn listings(g: &Game, pos: &Position) -> Listings {
         let rules = g.move_rules(pos, Hints::default());
-        let (laps, shared) = (trial_laps(), SHARED.get());
+        let (laps, shared, resumed) = (trial_laps(), SHARED.get(), RESUMED.get());
         let (every, cut) = g.all_choice_moves_cut(pos, rules, false);
         let distinct = g.all_choice_moves(pos, rules, true);
-        (every, distinct, cut, trial_laps() - laps, SHARED.get() - shared)
+        (
+            every,
+            distinct,
+            cut,
+            trial_laps() - laps,
+            SHARED.get() - shared,
+            RESUMED.get() - resumed,
+        )
     }
 
     /// Issue 25: the children of a trial's open choice that answer 0 take the trial's outcome
     /// (its seeds taken, its landing, its laps, the choices it met further on) instead of being
-    /// sown again, and the listing is what sowing every one gives: the same moves in the same
-    /// order, the same landings left out, the same laps counted towards the bounds. A capture
-    /// asks for a pit among one to four (no bit, one, or two bits with a fourth answer that names
+    /// sown again, the others go on from where the trial paused before the capture whose actions
+    /// met the choice, and the listing is what sowing every one from its start gives: the same
+    /// moves in the same order, the same landings left out, the same laps counted towards the
+    /// bounds. A capture asks for a pit among one to four (no bit, one, or two bits with a fourth answer that names
     /// nothing) and a way, and a move may capture many times, each way.
     #[test]
     fn children_answering_0_share_the_trial_and_list_what_sowing_each_lists() {
-        let g = game(
-            r#"game "Deep choices"
-               board { rows 2  pits 4  seeds 2 }
-               sow { direction either  track own  relay when last.before > 0 }
-               captures required
-               capture "pull across" {
+        let capture = r#"capture "pull across" {
                  when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
                  take opposite(last)
                  sow taken from choose(row(mover) where pit.row == front and pit.count < 3) either
-               }
-               end "cannot move" when no_moves loser to_move
-               end "going round" when repeated draw"#,
-        );
-        let mut rng = StdRng::seed_from_u64(25);
-        let (mut positions, mut shared, mut deep) = (0, 0, 0);
-        for _ in 0..12 {
-            let mut pos = g.initial(None);
-            while !pos.over && pos.ply < 60 {
-                SOW_EVERY_TRIAL.set(true);
-                let sown = listings(&g, &pos);
-                SOW_EVERY_TRIAL.set(false);
-                let walked = listings(&g, &pos);
-                assert_eq!(sown.4, 0);
-                assert_eq!(walked.0, sown.0, "every move, at ply {}", pos.ply);
-                assert_eq!(walked.1, sown.1, "each landing once, at ply {}", pos.ply);
-                assert_eq!((walked.2, walked.3), (sown.2, sown.3), "the bounds and laps, at ply {}", pos.ply);
-                positions += 1;
-                shared += walked.4;
-                // A move whose answers take more than 8 bits: three captures or more.
-                deep += usize::from(walked.0.iter().any(|&(k, _)| k >> CHOICE_SHIFT > 0xff));
-                let moves = g.legal_moves(&pos);
-                let k = moves[crate::engine::draw(&mut rng, moves.len())];
-                g.apply(&mut pos, k).expect("a listed move");
+               }"#;
+        let text = |after: &str| {
+            format!(
+                r#"game "Deep choices"
+                   board {{ rows 2  pits 4  seeds 2  stores captures }}
+                   sow {{ direction either  track own  relay when last.before > 0 }}
+                   captures required
+                   {capture}
+                   {after}
+                   end "cannot move" when no_moves loser to_move
+                   end "going round" when repeated draw"#
+            )
+        };
+        // Without `after move` rules, trials are shared and paused; with one (which changes the
+        // board a complete move leaves), only paused.
+        for (after, shares) in [
+            ("", true),
+            (r#"after move "a tall pit is taxed" { when last.count > 4  take last }"#, false),
+        ] {
+            let g = game(&text(after));
+            let mut rng = StdRng::seed_from_u64(25);
+            let (mut positions, mut shared, mut resumed, mut deep) = (0, 0, 0, 0);
+            for _ in 0..12 {
+                let mut pos = g.initial(None);
+                while !pos.over && pos.ply < 60 {
+                    SOW_EVERY_TRIAL.set(true);
+                    let sown = listings(&g, &pos);
+                    SOW_EVERY_TRIAL.set(false);
+                    let walked = listings(&g, &pos);
+                    assert_eq!((sown.4, sown.5), (0, 0));
+                    assert_eq!(walked.0, sown.0, "every move, at ply {}", pos.ply);
+                    assert_eq!(walked.1, sown.1, "each landing once, at ply {}", pos.ply);
+                    assert_eq!((walked.2, walked.3), (sown.2, sown.3), "the bounds and laps, at ply {}", pos.ply);
+                    positions += 1;
+                    shared += walked.4;
+                    resumed += walked.5;
+                    // A move whose answers take more than 8 bits: three captures or more.
+                    deep += usize::from(walked.0.iter().any(|&(k, _)| k >> CHOICE_SHIFT > 0xff));
+                    let moves = g.legal_moves(&pos);
+                    let k = moves[crate::engine::draw(&mut rng, moves.len())];
+                    g.apply(&mut pos, k).expect("a listed move");
+                }
             }
+            assert!(positions > 100 && deep > 10, "{positions} positions, {deep} deep");
+            assert_eq!(shared > 1000, shares, "{shared} shared");
+            assert!(resumed > 1000, "{resumed} went on from a paused trial");
         }
-        assert!(
-            positions > 100 && shared > 1000 && deep > 10,
-            "{positions} positions, {shared} shared, {deep} deep"
-        );
     }
 }
