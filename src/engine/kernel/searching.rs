@@ -152,6 +152,14 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// repetition rule.
     #[inline]
     pub(crate) fn moves_on_line(&self, line: &[(B, Player)], out: &mut Vec<FastMove<B>>) {
+        self.moves_on_line_among(line, u64::MAX, out);
+    }
+
+    /// [`FastSearch::moves_on_line`] of the moves among `among` only (bit `i` for the move of
+    /// number `i + 1`): alpha-beta plays the table's move alone first and the others only when
+    /// it did not cut the node off.
+    #[inline]
+    pub(crate) fn moves_on_line_among(&self, line: &[(B, Player)], among: u64, out: &mut Vec<FastMove<B>>) {
         let Some(&(cells, mover)) = line.last() else {
             return;
         };
@@ -161,10 +169,24 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         // A closure for each loop: one closure called from both was left a call of its own (8% of
         // an Oware perft).
         match self.ff.relay.as_deref() {
-            None => game.fast_moves_from::<B, L, false>(self.ff, None, self.hints, &self.like, at, |a, p| self.seen_on(line, a, p), out),
-            Some(rt) => {
-                game.fast_moves_from::<B, L, true>(self.ff, Some(rt), self.hints, &self.like, at, |a, p| self.seen_on(line, a, p), out)
-            }
+            None => game.fast_moves_from::<B, L, false>(
+                self.ff,
+                None,
+                self.hints,
+                &self.like,
+                (at, among),
+                |a, p| self.seen_on(line, a, p),
+                out,
+            ),
+            Some(rt) => game.fast_moves_from::<B, L, true>(
+                self.ff,
+                Some(rt),
+                self.hints,
+                &self.like,
+                (at, among),
+                |a, p| self.seen_on(line, a, p),
+                out,
+            ),
         }
     }
 
@@ -278,8 +300,8 @@ impl Game {
         out: &mut Vec<FastMove<B>>,
     ) {
         match ff.relay.as_deref() {
-            None => self.fast_moves_from::<B, L, false>(ff, None, hints, like, at, repeats, out),
-            Some(rt) => self.fast_moves_from::<B, L, true>(ff, Some(rt), hints, like, at, repeats, out),
+            None => self.fast_moves_from::<B, L, false>(ff, None, hints, like, (at, u64::MAX), repeats, out),
+            Some(rt) => self.fast_moves_from::<B, L, true>(ff, Some(rt), hints, like, (at, u64::MAX), repeats, out),
         }
     }
 
@@ -288,7 +310,7 @@ impl Game {
     /// whether a position (its cells and the player to move) was seen before on the line, for the
     /// rules that are `repeated` alone. With `RELAY` (the relay tables `rt`), each candidate is
     /// sown to learn whether it is legal, and whether the next player has a move when a `no_moves`
-    /// rule asks.
+    /// rule asks. Only the moves among `among` are made (bit `i` for the move of number `i + 1`).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn fast_moves_from<B: Board, const L: usize, const RELAY: bool>(
@@ -297,15 +319,16 @@ impl Game {
         rt: Option<&FastRelay<B, L>>,
         hints: Hints,
         like: &Position,
-        (board, mover, ply): (B, Player, u32),
+        ((board, mover, ply), among): ((B, Player, u32), u64),
         mut repeats: impl FnMut(B, Player) -> bool,
         out: &mut Vec<FastMove<B>>,
     ) {
-        let mut left = if RELAY {
-            ff.candidates(board, board.filled(), mover)
-        } else {
-            ff.legal(board, board.filled(), mover)
-        };
+        let mut left = among
+            & if RELAY {
+                ff.candidates(board, board.filled(), mover)
+            } else {
+                ff.legal(board, board.filled(), mover)
+            };
         while left != 0 {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
