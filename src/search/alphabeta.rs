@@ -78,6 +78,8 @@ struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     /// engine's positions and for packed ones.
     rooms: Vec<Vec<(i32, usize, Position)>>,
     packed_rooms: Vec<Vec<FastMove<B>>>,
+    /// Per depth left, the list a packed node's moves are ordered in.
+    order_rooms: Vec<Vec<u64>>,
 }
 
 /// Searches the position and returns the best move, or `None` when there is no legal move. With
@@ -160,6 +162,7 @@ fn search_in<B: PackedBoard, const L: usize>(
         keys,
         rooms: Vec::new(),
         packed_rooms: Vec::new(),
+        order_rooms: Vec::new(),
     };
     let start = Instant::now();
     let mut done: Option<(u32, Vec<(usize, i32)>)> = None;

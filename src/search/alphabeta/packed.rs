@@ -53,8 +53,13 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
     }
 
     /// The value of `at` for its player to move when the endgame databases hold it.
-    #[inline]
-    fn known(&self, (cells, to_move, _): At<B>) -> Option<i32> {
+    #[inline(always)]
+    fn known(&self, at: At<B>) -> Option<i32> {
+        self.db.is_some().then(|| self.in_databases(at)).flatten()
+    }
+
+    #[inline(never)]
+    fn in_databases(&self, (cells, to_move, _): At<B>) -> Option<i32> {
         let db = self.db?;
         let fast = self.fast_form();
         let v = fast.with_pit_seeds(cells, |pits| db.value_of(pits, fast.south_store(cells), to_move))?;
@@ -122,7 +127,11 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             }
         }
         let room = depth as usize;
-        let mut moves = self.packed_rooms.get_mut(room).map(std::mem::take).unwrap_or_default();
+        if self.packed_rooms.len() <= room {
+            self.packed_rooms.resize_with(room + 1, Vec::new);
+            self.order_rooms.resize_with(room + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.packed_rooms[room]);
         moves.clear();
         let alpha0 = alpha;
         let mut best = -INF;
@@ -144,18 +153,16 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         if !cut {
             self.fast_form().moves_on_line_among(&self.line, others, &mut moves);
             if moves.is_empty() && others == u64::MAX {
-                self.give_back(room, moves);
+                self.packed_rooms[room] = moves;
                 // No move and no rule ends the game: score what each player holds.
                 return self.stuck(at);
             }
             // Each move's evaluation above its place, highest first (equal ones in their order).
-            let mut order = [0u64; 64];
-            for (i, m) in moves.iter().enumerate() {
-                order[i] = ((INF - self.order_of(m, mover)) as u64) << 8 | i as u64;
-            }
-            let order = &mut order[..moves.len()];
+            let mut order = std::mem::take(&mut self.order_rooms[room]);
+            order.clear();
+            order.extend(moves.iter().enumerate().map(|(i, m)| ((INF - self.order_of(m, mover)) as u64) << 8 | i as u64));
             order.sort_unstable();
-            for &o in order.iter() {
+            for &o in &order {
                 let m = &moves[(o & 0xFF) as usize];
                 let v = self.move_value(m, ply, mover, depth - 1, alpha, beta);
                 if self.aborted {
@@ -170,8 +177,9 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                     break;
                 }
             }
+            self.order_rooms[room] = order;
         }
-        self.give_back(room, moves);
+        self.packed_rooms[room] = moves;
         if self.aborted {
             return 0;
         }
@@ -183,13 +191,5 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         };
         self.table.store(key, spot, entry);
         best
-    }
-
-    /// Keeps a node's list of moves for the next node `room` plies from the leaves.
-    fn give_back(&mut self, room: usize, moves: Vec<FastMove<B>>) {
-        if self.packed_rooms.len() <= room {
-            self.packed_rooms.resize_with(room + 1, Vec::new);
-        }
-        self.packed_rooms[room] = moves;
     }
 }
