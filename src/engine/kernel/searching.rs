@@ -19,6 +19,9 @@ pub struct FastMove<B = u128> {
     /// The finished position, when an end rule held after the move (then `cells` and `to_move`
     /// are as the move left them, before the end rule).
     pub ended: Option<Box<Position>>,
+    /// Whether `to_move` has a legal move after it, where making the move learnt it (a search's
+    /// leaf asks it again otherwise).
+    pub moves_next: Option<bool>,
 }
 
 /// Every cell's seeds of `pos` packed one byte a cell, as the fast form holds a board.
@@ -39,6 +42,9 @@ pub(crate) struct FastSearch<'g, B: Board = u128, const L: usize = 16> {
     /// The identities of the positions before `like` that may still come back (its history but
     /// itself): seen again only while the stores are as they are in `like`.
     before: crate::engine::History,
+    /// The block ([`Lanes::block`]) that holds both stores, and their lanes in it, where one does:
+    /// the stores of two wide boards compared without the rest of them.
+    stores_in: Option<(usize, u128)>,
 }
 
 /// A packed search on the game's fast form of whichever width ([`Game::fast_search`]).
@@ -115,12 +121,15 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
             Some((_, earlier)) if game.uses_repeated && !earlier.is_empty() => crate::engine::History::from(earlier.to_vec()),
             _ => crate::engine::History::new(),
         };
+        let (south, north) = (ff.store(Player::South), ff.store(Player::North));
+        let stores_in = (south / 16 == north / 16).then(|| (south / 16, 0xFF << (8 * (south % 16)) | 0xFF << (8 * (north % 16))));
         (!reads_more && !start.counted_in_place && repetition_from_line).then(|| FastSearch {
             game,
             ff,
             hints,
             like: start.clone(),
             before,
+            stores_in,
         })
     }
 
@@ -193,14 +202,25 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// Is the position `after` with `to_move` to move on `line` (or in the history before it)?
     #[inline(always)]
     fn seen_on(&self, line: &[(B, Player)], after: B, to_move: Player) -> bool {
-        let stores = self.ff.store_lanes;
+        match self.stores_in {
+            Some((block, lanes)) => self.seen_with(line, after, to_move, |c| (c.block(block) ^ after.block(block)) & lanes == 0),
+            None => {
+                let stores = self.ff.store_lanes;
+                self.seen_with(line, after, to_move, |c| c & stores == after & stores)
+            }
+        }
+    }
+
+    /// [`FastSearch::seen_on`], `same_stores` telling whether a position's stores are as `after`'s.
+    #[inline(always)]
+    fn seen_with(&self, line: &[(B, Player)], after: B, to_move: Player, same_stores: impl Fn(B) -> bool) -> bool {
         // Back along the line while the stores are as they are now: before a capture, no
         // position can come back.
         line.iter()
             .rev()
-            .take_while(|&&(c, _)| c & stores == after & stores)
+            .take_while(|&&(c, _)| same_stores(c))
             .any(|&(c, p)| c == after && p == to_move)
-            || (!self.before.is_empty() && after & stores == line[0].0 & stores && self.before.contains(self.ff.identity(after, to_move)))
+            || (!self.before.is_empty() && same_stores(line[0].0) && self.before.contains(self.ff.identity(after, to_move)))
     }
 
     /// Has the position `cells` with `mover` to move a legal move?
@@ -348,15 +368,21 @@ impl Game {
                 ply: ply + 1,
             };
             let filled = after.filled();
-            let stuck = match rt {
+            let (stuck, moves_next) = match rt {
                 // Sown only when a rule asks whether the next player has a move.
                 Some(rt) if RELAY => {
-                    self.end_kinds.no_moves != 0 && {
+                    if self.end_kinds.no_moves != 0 {
                         let next = ff.candidates(after, filled, at.to_move);
-                        next == 0 || !ff.has_move(rt, after, next, at.to_move)
+                        let stuck = next == 0 || !ff.has_move(rt, after, next, at.to_move);
+                        (stuck, Some(!stuck))
+                    } else {
+                        (false, None)
                     }
                 }
-                _ => ff.legal(after, filled, at.to_move) == 0,
+                _ => {
+                    let stuck = ff.legal(after, filled, at.to_move) == 0;
+                    (stuck, Some(!stuck))
+                }
             };
             let mut holding = if stuck { self.end_kinds.no_moves } else { 0 };
             if self.end_kinds.repeated != 0 && repeats(after, at.to_move) {
@@ -383,6 +409,7 @@ impl Game {
                 cells: after,
                 to_move: at.to_move,
                 ended,
+                moves_next,
             });
         }
     }

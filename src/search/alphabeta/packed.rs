@@ -28,7 +28,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         let to_move = at.1;
         let v = if depth == 0 {
             // A leaf's value depends on neither bound, nor on the line (it makes no move).
-            self.leaf(at)
+            self.leaf(at, None)
         } else {
             self.line.push((at.0, to_move));
             let v = if to_move == mover {
@@ -48,6 +48,10 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         match &m.ended {
             // A finished game, or one an end rule let go on: the general engine's position.
             Some(p) => self.child_value(p, mover, depth, alpha, beta),
+            None if depth == 0 => {
+                let v = self.leaf((m.cells, m.to_move, ply + 1), m.moves_next);
+                if m.to_move == mover { v } else { -v }
+            }
             None => self.packed_value((m.cells, m.to_move, ply + 1), mover, depth, alpha, beta),
         }
     }
@@ -76,9 +80,10 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         self.terminal(&super::finished_as_is(self.game, &pos))
     }
 
-    /// A node with no depth left: its value for its player to move.
+    /// A node with no depth left: its value for its player to move. `moves` tells whether its
+    /// player has a legal move, where the move to it learnt it.
     #[inline]
-    fn leaf(&mut self, at: At<B>) -> i32 {
+    fn leaf(&mut self, at: At<B>, moves: Option<bool>) -> i32 {
         if self.count_node() {
             return 0;
         }
@@ -86,7 +91,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             return v;
         }
         let fast = self.fast_form();
-        if !fast.has_moves(at.0, at.1) {
+        if !moves.unwrap_or_else(|| fast.has_moves(at.0, at.1)) {
             return self.stuck(at);
         }
         evaluate_packed(fast, at.0, at.1)
