@@ -63,7 +63,7 @@ impl Table {
     /// An empty table of at most `limit` entries (its array grows as they come).
     pub(super) fn new(limit: usize) -> Table {
         Table {
-            slots: vec![BLANK; 1 << 10],
+            slots: vec![BLANK; 1 << 12],
             len: 0,
             limit,
             generation: 0,
