@@ -285,6 +285,32 @@ sow {
         assert!(evaluate(&g, &pos, Player::North) >= DECIDED);
     }
 
+    /// Issue 25: a packed key reads the board a word of eight cells at a time: on a wide board
+    /// (more than 16 cells) too, the lanes beyond the cells left unread, and a board of more seeds
+    /// in a cell than a byte holds (which no packed board has) told apart from one of fewer.
+    #[test]
+    fn issue_25_packed_keys_of_wide_boards_and_counts_beyond_a_byte() {
+        use crate::compile::shape::WideBoard;
+        let g = game(&format!("{}end \"none left\" when no_moves remaining owner\n", BASE.replace("pits 3", "pits 9")));
+        let start = g.initial(None);
+        let keys = KeyOf::new(&start);
+        assert_eq!(start.board.cells.len(), 20);
+        let mut cells = start.board.cells.clone();
+        cells[4] = 0;
+        cells[19] = 7;
+        let mut pos = start.clone();
+        pos.board.cells = cells.clone();
+        let wide = WideBoard::of_cells(&cells);
+        assert_eq!(keys.key(wide, pos.to_move, pos.ply, false), position_key(&pos, false));
+        // Seeds in a lane that is no cell change nothing.
+        let stray = wide | WideBoard::at(23, 9);
+        assert_eq!(keys.key(stray, pos.to_move, pos.ply, false), position_key(&pos, false));
+        // 256 seeds more in a cell is another position.
+        let mut more = pos.clone();
+        more.board.cells[19] += 256;
+        assert_ne!(position_key(&more, false), position_key(&pos, false));
+    }
+
     /// A packed position's key is the general engine's key of the same position (the table of
     /// alpha-beta holds both alike): every field, the player to move and the move number included.
     #[test]

@@ -194,6 +194,20 @@ mod tests {
             assert_eq!(t.probe(*k).0, Some(*e), "{k}");
         }
         assert_eq!(t.probe(12_345).0, None);
+        // Probes made before the array grew (a node's, before its children's stores): their
+        // keys are stored where they belong now, and found.
+        let mut t = Table::new(1 << 20);
+        let early: Vec<(u64, Spot)> = (0..64u64).map(|i| crate::keys::mix(i + 1 << 32)).map(|k| (k, t.probe(k).1)).collect();
+        for k in 0..5_000u64 {
+            let (_, s) = t.probe(crate::keys::mix(k));
+            t.store(crate::keys::mix(k), s, entry(1));
+        }
+        for &(k, spot) in &early {
+            t.store(k, spot, entry(2));
+        }
+        for &(k, _) in &early {
+            assert_eq!(t.probe(k).0, Some(entry(2)), "{k}");
+        }
         // Full: the next store of a new key empties it.
         let mut t = Table::new(10);
         for k in 1..=10u64 {
