@@ -14,8 +14,9 @@ use crate::support::shipped;
 /// 26, when it took its source's feeding rule, a forfeit (`feeding penalty`), for oware.sow's `feeding
 /// required`, and came back with issue 25, whose fast forms hand such moves to the general engine (as
 /// Pratt's Ayoayo, `ayo`, joined it).
-/// Hus, Mefuvha and Moruba (four rows) joined it with issue 25, on boards of up to 64 cells.
-const FAST: [&str; 12] = [
+/// Hus, Mefuvha and Moruba (four rows) joined it with issue 25, on boards of up to 64 cells; Ouri too,
+/// when `forbid` rules could test sets of pits and a grand slam give another move.
+const FAST: [&str; 13] = [
     "ayo",
     "ayoayo",
     "hus",
@@ -27,6 +28,7 @@ const FAST: [&str; 12] = [
     "oware",
     "openspiel_kalah",
     "openspiel_oware",
+    "ouri",
     "tampoduo",
 ];
 
@@ -616,4 +618,74 @@ fn issue_25_a_playout_stops_at_the_first_position_below_a_floor_of_seeds_in_the_
     }
     // Most playouts stopped at the floor, not at the end of the game.
     assert!(compared > 100, "{compared}");
+}
+
+/// Issue 25: `forbid` rules that test sets of pits (`any(row(mover) where pit.count > 1)`, `not any(...)`,
+/// the whole `board`) and a grand slam that gives another move, in the fast form (Ouri's shape), on
+/// small boards where both come often. Each game plays the same with and without its fast form; in the
+/// general engine's games the grand slams (the mover to move again, the opponent's row empty) and the
+/// moves a set's test forbade are counted, so that the test cannot pass without them.
+#[test]
+fn issue_25_forbids_of_sets_and_grand_slams_with_another_move_play_the_same() {
+    let capture = r#"sow { direction ccw skip origin }
+        capture "two or three" { when last.side == opponent and last.count in 2..3  take last
+          series backward while pit.side == opponent and pit.count in 2..3 }
+        feeding required
+        end "half" when captured(south) > total / 2 or captured(north) > total / 2 remaining owner
+        end "stuck" when no_moves remaining owner
+        end "long" when ply >= 200 remaining owner"#;
+    let games = [
+        (
+            2,
+            3,
+            "forbid \"single seeds stay\" when origin.count == 1 and any(row(mover) where pit.count > 1)",
+        ),
+        (
+            4,
+            2,
+            "forbid \"single seeds stay\" when origin.count == 1 and any(row(mover) where pit.count > 1)",
+        ),
+        (
+            3,
+            3,
+            "forbid \"small sowings while the opponent has no big pit\" when origin.count < 3 and not any(row(opponent) where pit.count > 4)",
+        ),
+        (
+            4,
+            2,
+            "forbid \"single seeds wait\" when origin.count == 1 and any(board where pit.count is even and pit.count > 0)",
+        ),
+    ];
+    for (pits, seeds, forbid) in games {
+        let text = format!(
+            r#"game "slams" board {{ pits {pits} seeds {seeds} stores captures }} first south {capture}
+               grand slam allowed then another move
+               {forbid}"#
+        );
+        let fast = crate::support::invented(&text);
+        assert!(fast.has_fast_form(), "the invented game has the shape:\n{text}");
+        agree(&fast, 300, 300, &text);
+        let general = fast.without_fast_form();
+        let free = crate::support::invented(&text.replace(forbid, ""));
+        let (mut slams, mut forbidden) = (0, 0);
+        for seed in 0..300 {
+            let mut pos = general.initial(None);
+            general.settle_start(&mut pos);
+            let mut rng = StdRng::seed_from_u64(seed);
+            while !pos.is_over() {
+                let mover = pos.to_move();
+                forbidden += free.legal_moves(&pos).len() - general.legal_moves(&pos).len();
+                if general.random_playout(&mut pos, &mut rng, 1).plies == 0 {
+                    break;
+                }
+                let opponent = usize::from(mover == sowlang::Player::South);
+                let row: u32 = pos.seeds()[opponent * pits..(opponent + 1) * pits].iter().sum();
+                slams += u32::from(!pos.is_over() && pos.to_move() == mover && row == 0);
+            }
+        }
+        assert!(
+            slams > 10 && forbidden > 500,
+            "{pits} pits of {seeds}: {slams} grand slams, {forbidden} moves forbidden\n{text}"
+        );
+    }
 }

@@ -33,7 +33,7 @@ impl Gen {
     /// A condition's program.
     pub fn bool(pits: usize, e: &BoolExpr) -> Code {
         let mut code = Self::new(pits).finish(|g| g.cond(e));
-        code.quick = Quick::of(flag(e), flat(e, pits));
+        code.quick = Quick::of(flag(e), flat(e, pits, &code.sets));
         code
     }
 
@@ -423,14 +423,14 @@ impl Gen {
 }
 
 /// The condition as tests joined all by `and` or all by `or`, if it is one.
-fn flat(e: &BoolExpr, pits: usize) -> Option<Flat> {
+fn flat(e: &BoolExpr, pits: usize, sets: &[PitSet]) -> Option<Flat> {
     let mut tests = Vec::new();
     let all = match e {
         BoolExpr::And(..) => true,
         BoolExpr::Or(..) => false,
         _ => true,
     };
-    if joined(e, all, pits, &mut tests) {
+    if joined(e, all, pits, sets, &mut tests) {
         Some(Flat { all, tests })
     } else {
         None
@@ -438,11 +438,11 @@ fn flat(e: &BoolExpr, pits: usize) -> Option<Flat> {
 }
 
 /// Adds the tests of `e`, joined by `and` (`all`) or `or`, to `tests`; false if `e` is not such a join.
-fn joined(e: &BoolExpr, all: bool, pits: usize, tests: &mut Vec<Test>) -> bool {
+fn joined(e: &BoolExpr, all: bool, pits: usize, sets: &[PitSet], tests: &mut Vec<Test>) -> bool {
     match e {
-        BoolExpr::And(a, b) if all => joined(a, all, pits, tests) && joined(b, all, pits, tests),
-        BoolExpr::Or(a, b) if !all => joined(a, all, pits, tests) && joined(b, all, pits, tests),
-        _ => match test(e, pits) {
+        BoolExpr::And(a, b) if all => joined(a, all, pits, sets, tests) && joined(b, all, pits, sets, tests),
+        BoolExpr::Or(a, b) if !all => joined(a, all, pits, sets, tests) && joined(b, all, pits, sets, tests),
+        _ => match test(e, pits, sets) {
             Some(t) => {
                 tests.push(specialized(t));
                 true
@@ -453,7 +453,7 @@ fn joined(e: &BoolExpr, all: bool, pits: usize, tests: &mut Vec<Test>) -> bool {
 }
 
 /// The condition as one test, if it is one.
-fn test(e: &BoolExpr, pits: usize) -> Option<Test> {
+fn test(e: &BoolExpr, pits: usize, sets: &[PitSet]) -> Option<Test> {
     let truth = |o: Operand| Some(Test::In(o, 0, 0, false));
     match e {
         BoolExpr::Bool(b) => truth(Operand::Int(i64::from(*b))),
@@ -469,11 +469,12 @@ fn test(e: &BoolExpr, pits: usize) -> Option<Test> {
             Place::Reg(r) => Operand::IsStore(r),
             _ => return None,
         }),
-        BoolExpr::Not(x) => match test(x, pits)? {
+        BoolExpr::Not(x) => match test(x, pits, sets)? {
             Test::Cmp(a, op, b) => Some(Test::Cmp(a, negated(op), b)),
             Test::In(x, lo, hi, inside) => Some(Test::In(x, lo, hi, !inside)),
             Test::Parity(..) => None,
-            // `test` makes only the three general shapes; `specialized` the rest.
+            Test::AnyIn(i, has) => Some(Test::AnyIn(i, !has)),
+            // `test` makes only the general shapes; `specialized` the rest.
             _ => None,
         },
         BoolExpr::Compare(op, a, b) => Some(Test::Cmp(operand(a, pits)?, *op, operand(b, pits)?)),
@@ -482,9 +483,14 @@ fn test(e: &BoolExpr, pits: usize) -> Option<Test> {
         BoolExpr::Parity(x, even) => Some(Test::Parity(operand(x, pits)?, *even)),
         BoolExpr::SamePlayer(a, b, same) => Some(same_as(player_operand(a, pits)?, *same, player_operand(b, pits)?)),
         BoolExpr::SamePit(a, b, same) => Some(same_as(pit_operand(a, pits)?, *same, pit_operand(b, pits)?)),
+        // The set's program was made with the condition's, so it is among the condition's sets (an
+        // equal one, when the condition names it twice, answers the same).
+        BoolExpr::Any(s) => {
+            let set = Gen::set(pits, s);
+            sets.iter().position(|x| *x == set).map(|i| Test::AnyIn(i as u32, true))
+        }
         BoolExpr::Closed(_)
         | BoolExpr::Shared(_)
-        | BoolExpr::Any(_)
         | BoolExpr::And(..)
         | BoolExpr::Or(..)
         | BoolExpr::InRange(_)
@@ -715,6 +721,31 @@ mod tests {
         // Any other number keeps the general test.
         let e = BoolExpr::Parity(IntExpr::Int(3), true);
         assert_eq!(Gen::bool(6, &e).quick, Quick::One(Test::Parity(Operand::Int(3), true)));
+    }
+
+    #[test]
+    fn whether_a_set_has_a_pit_is_one_test_of_the_conditions_set() {
+        // origin.count == 1 and any(row(mover) where pit.count > 1)
+        let set = |row| super::Pits {
+            row,
+            filters: vec![BoolExpr::CompareInt(CmpOp::Gt, IntExpr::Count(PitExpr::Pit), 1)],
+        };
+        let e = BoolExpr::And(
+            Box::new(BoolExpr::CompareInt(CmpOp::Eq, IntExpr::Count(PitExpr::Origin), 1)),
+            Box::new(BoolExpr::Any(Box::new(set(Some(PlayerExpr::Mover))))),
+        );
+        let code = Gen::bool(6, &e);
+        assert_eq!(
+            code.quick,
+            Quick::Both(Test::CountIn(Reg::Origin, 1, 1, true), Test::AnyIn(0, true))
+        );
+        assert_eq!(code.sets.len(), 1);
+        // not any(board where ...) or not any(row(mover) where ...): the second set is the second.
+        let e = BoolExpr::Or(
+            Box::new(BoolExpr::Not(Box::new(BoolExpr::Any(Box::new(set(None)))))),
+            Box::new(BoolExpr::Not(Box::new(BoolExpr::Any(Box::new(set(Some(PlayerExpr::Mover))))))),
+        );
+        assert_eq!(Gen::bool(6, &e).quick, Quick::Either(Test::AnyIn(0, false), Test::AnyIn(1, false)));
     }
 
     #[test]

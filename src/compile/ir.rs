@@ -1115,6 +1115,9 @@ pub enum Test {
     IsStoreOf(Reg, Who, bool),
     /// A flag is set (`true`) / is not.
     FlagIs(Flag, bool),
+    /// The set of pits at this index of the condition's `sets` has a pit (`true`) / has none:
+    /// `any(row(mover) where pit.count > 1)`.
+    AnyIn(u32, bool),
 }
 
 /// A truth value of the state of play that conditions read.

@@ -92,8 +92,8 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub lap: [u8; L],
     /// Identity weight of a seed in each cell.
     pub keys: [u64; L],
-    /// The `forbid` rules, as conditions of the origin: a pit where one holds is not played.
-    pub forbids: Vec<CellCond>,
+    /// The `forbid` rules: a pit where one holds is not played.
+    pub forbids: Vec<FastForbid>,
     /// The opponent must be fed when their row is empty.
     pub must_feed: bool,
     /// A feeding penalty: a move whose opponent has no seeds is handed to the general engine (it
@@ -103,6 +103,8 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub captures: Vec<FastCapture<L>>,
     /// A grand slam undoes the captures of the move.
     pub grand_slam_undone: bool,
+    /// A grand slam gives the mover another move.
+    pub grand_slam_again: bool,
     /// Per cell: the cell across ([`NO_PIT`] as 0xFF).
     pub across: [u8; L],
     /// Per mover: the track's step back and forward, and the cells on it (bits), for a series.
@@ -255,6 +257,27 @@ impl CellCond {
     }
 }
 
+/// A `forbid` rule of the fast form: where every test of a set holds, the pits where `origin` holds
+/// are not played.
+#[derive(Debug, Clone)]
+pub struct FastForbid {
+    /// The tests of the origin.
+    pub origin: CellCond,
+    /// The tests of sets of pits (`any(row(mover) where pit.count > 1)`).
+    pub sets: Vec<SetTest>,
+}
+
+/// Whether a set of pits has one (`has`) or none.
+#[derive(Debug, Clone)]
+pub struct SetTest {
+    /// Per mover, the cells of the set's row (every pit when it names none).
+    pub row: [u64; 2],
+    /// The set's filters, as conditions of the pit.
+    pub filters: Vec<CellCond>,
+    /// The test holds when the set has a pit (else when it has none).
+    pub has: bool,
+}
+
 /// Is `n` in the set of counts?
 #[inline(always)]
 pub fn has_count(set: &[u64; 4], n: u32) -> bool {
@@ -340,11 +363,12 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
     // Its grand slam would be undone at the end of the whole move: not in the shape.
     let laps = sow.relay.is_some() || sows_again(phase);
     let plain_relay = !laps || (sow.relay_from.is_none() && game.grand_slam.is_none());
-    // Forbid rules read the position before the move (not what it did), and only the origin.
-    let forbids: Option<Vec<CellCond>> = phase
+    // Forbid rules read the position before the move (not what it did): the origin, and whether
+    // sets of pits have one.
+    let forbids: Option<Vec<FastForbid>> = phase
         .forbids
         .iter()
-        .map(|f| if f.after { None } else { cell_tests(game, &f.when, Reg::Origin) })
+        .map(|f| if f.after { None } else { forbid(game, &f.when) })
         .collect();
     let plain_sowing = plain_relay
         && sow.skip.is_none()
@@ -365,10 +389,12 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         // whose opponent has no seeds.
         Some(Feeding::Penalty(_)) => (false, true),
     };
-    let grand_slam_undone = match game.grand_slam {
-        None => false,
-        Some(GrandSlam::CaptureNothing) => true,
-        Some(_) => return None,
+    // A forbidden grand slam refuses moves only once they are sown: not in the shape.
+    let (grand_slam_undone, grand_slam_again) = match game.grand_slam {
+        None | Some(GrandSlam::Allowed(false)) => (false, false),
+        Some(GrandSlam::CaptureNothing) => (true, false),
+        Some(GrandSlam::Allowed(true)) => (false, true),
+        Some(GrandSlam::Forbidden) => return None,
     };
     // The playouts read a change of the stores in the block that holds both.
     if pits / 16 != (pits + 1) / 16 {
@@ -399,6 +425,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         starving_handed,
         captures: Vec::new(),
         grand_slam_undone,
+        grand_slam_again,
         across: [0xFF; L],
         prev: [[0; L]; 2],
         next: [[0; L]; 2],
@@ -806,15 +833,57 @@ fn capture<const L: usize>(game: &Game, rule: &crate::compile::ir::Rule, on_trac
     }
 }
 
+/// The tests of a condition made of tests joined by `and`, if it is one.
+fn all_tests(code: &Code) -> Option<Vec<Test>> {
+    Some(match &code.quick {
+        Quick::One(t) => vec![*t],
+        Quick::Both(a, b) => vec![*a, *b],
+        Quick::Tests(flat) if flat.all => flat.tests.clone(),
+        _ => return None,
+    })
+}
+
 /// A condition made of one-step tests of the cell `reg`, all of which must hold, answered for
 /// every cell and count.
 fn cell_tests(game: &Game, code: &Code, reg: Reg) -> Option<CellCond> {
-    let tests: Vec<CellTest> = match &code.quick {
-        Quick::One(t) => vec![cell_test(t, reg)?],
-        Quick::Both(a, b) => vec![cell_test(a, reg)?, cell_test(b, reg)?],
-        Quick::Tests(flat) if flat.all => flat.tests.iter().map(|t| cell_test(t, reg)).collect::<Option<_>>()?,
-        _ => return None,
-    };
+    cell_cond(game, &all_tests(code)?, reg)
+}
+
+/// A `forbid` rule's condition: one-step tests of the origin, and tests of whether sets of pits
+/// whose filters are one-step tests of `pit` have one, all joined by `and`.
+fn forbid(game: &Game, code: &Code) -> Option<FastForbid> {
+    let (sets, origin): (Vec<Test>, Vec<Test>) = all_tests(code)?.into_iter().partition(|t| matches!(t, Test::AnyIn(..)));
+    let sets = sets
+        .iter()
+        .map(|t| {
+            let Test::AnyIn(i, has) = *t else { return None };
+            let set = code.sets.get(i as usize)?;
+            let cells = |q: Player| game.row(q).fold(0u64, |cells, c| cells | 1 << c);
+            let row = |p: Player| -> Option<u64> {
+                Some(match set.row.as_ref().map(|r| r.ops.as_slice()) {
+                    None => cells(Player::South) | cells(Player::North),
+                    // Read before the move: the mover is the player to move.
+                    Some([Op::Mover] | [Op::ToMove]) => cells(p),
+                    Some([Op::Opponent] | [Op::Mover | Op::ToMove, Op::Other]) => cells(p.other()),
+                    Some(_) => return None,
+                })
+            };
+            Some(SetTest {
+                row: [row(Player::South)?, row(Player::North)?],
+                filters: set.filters.iter().map(|f| cell_tests(game, f, Reg::Pit)).collect::<Option<_>>()?,
+                has,
+            })
+        })
+        .collect::<Option<_>>()?;
+    Some(FastForbid {
+        origin: cell_cond(game, &origin, Reg::Origin)?,
+        sets,
+    })
+}
+
+/// One-step tests of the cell `reg`, all of which must hold, answered for every cell and count.
+fn cell_cond(game: &Game, tests: &[Test], reg: Reg) -> Option<CellCond> {
+    let tests: Vec<CellTest> = tests.iter().map(|t| cell_test(t, reg)).collect::<Option<_>>()?;
     let pits = game.pit_count();
     let within = |n: u32, lo: i64, hi: i64| (lo..=hi).contains(&i64::from(n));
     let mut cond = CellCond {

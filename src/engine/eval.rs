@@ -245,19 +245,19 @@ impl<'a> Ctx<'a> {
     #[inline(always)]
     pub fn bool(&self, code: &Code) -> bool {
         match &code.quick {
-            Quick::One(t) => self.test(t),
-            Quick::Both(a, b) => self.test(a) && self.test(b),
-            Quick::Either(a, b) => self.test(a) || self.test(b),
+            Quick::One(t) => self.test(code, t),
+            Quick::Both(a, b) => self.test(code, a) && self.test(code, b),
+            Quick::Either(a, b) => self.test(code, a) || self.test(code, b),
             Quick::Flag(f) => self.flag(*f),
-            Quick::Tests(f) => self.flat_many(&f.tests, f.all),
+            Quick::Tests(f) => self.flat_many(code, &f.tests, f.all),
             Quick::Run => self.run(code) != 0,
         }
     }
 
     #[inline(never)]
-    fn flat_many(&self, tests: &[Test], all: bool) -> bool {
+    fn flat_many(&self, code: &Code, tests: &[Test], all: bool) -> bool {
         for t in tests {
-            if self.test(t) != all {
+            if self.test(code, t) != all {
                 return !all;
             }
         }
@@ -265,7 +265,7 @@ impl<'a> Ctx<'a> {
     }
 
     #[inline(always)]
-    fn test(&self, t: &Test) -> bool {
+    fn test(&self, code: &Code, t: &Test) -> bool {
         match *t {
             Test::SideIs(r, w, is) => (self.side_code(self.reg(r)) == self.who(w) as u8) == is,
             Test::CountIn(r, lo, hi, inside) => (lo..=hi).contains(&i64::from(self.count(self.reg(r)))) == inside,
@@ -277,18 +277,19 @@ impl<'a> Ctx<'a> {
             Test::StoreIs(r, is) => self.is_store(self.reg(r)) == is,
             Test::IsStoreOf(r, w, is) => (self.reg(r) == self.game.store(self.who(w))) == is,
             Test::FlagIs(f, is) => self.flag(f) == is,
-            Test::Cmp(..) | Test::In(..) | Test::Parity(..) => self.test_apart(t),
+            Test::Cmp(..) | Test::In(..) | Test::Parity(..) | Test::AnyIn(..) => self.test_apart(code, t),
         }
     }
 
     /// The tests that read an operand of any kind, out of line.
     #[inline(never)]
-    fn test_apart(&self, t: &Test) -> bool {
+    fn test_apart(&self, code: &Code, t: &Test) -> bool {
         match *t {
             Test::Cmp(a, op, b) => op.holds(self.operand(a), self.operand(b)),
             Test::In(x, lo, hi, inside) => (lo..=hi).contains(&self.operand(x)) == inside,
             Test::Parity(x, even) => (self.operand(x) % 2 == 0) == even,
-            _ => self.test(t),
+            Test::AnyIn(i, has) => (self.set_value(code, SetOp::Any, i) != 0) == has,
+            _ => self.test(code, t),
         }
     }
 

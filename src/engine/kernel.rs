@@ -29,7 +29,9 @@ use super::trace::Silent;
 use super::turn::Hints;
 use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
-use crate::compile::shape::{CellCond, EndCheck, EndValue, Fast, FastCapture, FastForm, FastRelay, LANES, Lanes, PLACES, Probe, has_count};
+use crate::compile::shape::{
+    CellCond, EndCheck, EndValue, Fast, FastCapture, FastForbid, FastForm, FastRelay, LANES, Lanes, PLACES, Probe, has_count,
+};
 
 /// A byte of a packed narrow board (the searches' boards).
 #[inline(always)]
@@ -227,9 +229,28 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// The pits the `forbid` rules close to `mover` on `b` (bit `c` for cell `c`).
     #[inline(always)]
     fn forbidden(&self, b: B, mover: Player) -> u64 {
-        self.forbids
-            .iter()
-            .fold(0, |cells, cond| cells | self.holding_cells(cond, b, mover))
+        self.forbids.iter().fold(0, |cells, rule| {
+            if self.sets_hold(rule, b, mover) {
+                cells | self.holding_cells(&rule.origin, b, mover)
+            } else {
+                cells
+            }
+        })
+    }
+
+    /// Do the tests of sets of pits of a `forbid` rule hold on `b`?
+    #[inline(always)]
+    fn sets_hold(&self, rule: &FastForbid, b: B, mover: Player) -> bool {
+        rule.sets.iter().all(|set| {
+            let mut cells = set.row[mover.index()];
+            for filter in &set.filters {
+                if cells == 0 {
+                    break;
+                }
+                cells &= self.holding_cells(filter, b, mover);
+            }
+            (cells != 0) == set.has
+        })
     }
 
     /// Carries out the actions of the capture rule `rule`, which holds at `last`, as
@@ -313,7 +334,13 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
         {
             if !rule.takes.is_empty() {
+                // A grand slam takes every seed the opponent's row held after the sowing.
+                let opponent = self.row_lanes[mover.other().index()];
+                let fed = self.grand_slam_again && !(b & opponent).is_zero();
                 self.fire(rule, &mut b, last, mover);
+                if fed && (b & opponent).is_zero() {
+                    return (b, true);
+                }
             }
             return (b, rule.then == Then::AnotherMove);
         }
@@ -531,7 +558,11 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             // The mover's block alone (a wide board's four would be read else).
             let (block, at) = (b.block(usize::from(k)), 16 * u32::from(k));
             let mut own = block.filled() << at;
-            for cond in &self.forbids {
+            for rule in &self.forbids {
+                if !self.sets_hold(rule, b, to_move) {
+                    continue;
+                }
+                let cond = &rule.origin;
                 own &= !match cond.range {
                     Some((lo, hi)) if cond.any_across => cond.at[to_move.index()] & block.within(lo, hi) << at,
                     _ => self.holding_cells(cond, b, to_move),
