@@ -291,7 +291,10 @@ sow {
     #[test]
     fn issue_25_packed_keys_of_wide_boards_and_counts_beyond_a_byte() {
         use crate::compile::shape::WideBoard;
-        let g = game(&format!("{}end \"none left\" when no_moves remaining owner\n", BASE.replace("pits 3", "pits 9")));
+        let g = game(&format!(
+            "{}end \"none left\" when no_moves remaining owner\n",
+            BASE.replace("pits 3", "pits 9")
+        ));
         let start = g.initial(None);
         let keys = KeyOf::new(&start);
         assert_eq!(start.board.cells.len(), 20);

@@ -13,7 +13,7 @@
 
 use super::{INF, Searcher};
 use crate::engine::{FastMove, FastSearch, PackedBoard, Player};
-use crate::search::{WIN, SCALE, evaluate, evaluate_packed};
+use crate::search::{SCALE, WIN, evaluate, evaluate_packed};
 
 /// A packed position: its cells, the player to move, its move number.
 pub(super) type At<B> = (B, Player, u32);
@@ -115,7 +115,11 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             return v;
         }
         let (cells, mover, ply) = at;
-        let key = self.keys.as_ref().expect("packed positions are searched with their keys").key(cells, mover, ply, self.with_ply);
+        let key = self
+            .keys
+            .as_ref()
+            .expect("packed positions are searched with their keys")
+            .key(cells, mover, ply, self.with_ply);
         let (entry, spot) = self.table.probe(key);
         let mut hinted = 0;
         if let Some(e) = entry {
@@ -165,7 +169,12 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             // Each move's evaluation above its place, highest first (equal ones in their order).
             let mut order = std::mem::take(&mut self.order_rooms[room]);
             order.clear();
-            order.extend(moves.iter().enumerate().map(|(i, m)| ((INF - self.order_of(m, mover)) as u64) << 8 | i as u64));
+            order.extend(
+                moves
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| ((INF - self.order_of(m, mover)) as u64) << 8 | i as u64),
+            );
             order.sort_unstable();
             for &o in &order {
                 let m = &moves[(o & 0xFF) as usize];

@@ -119,7 +119,11 @@ impl Table {
         let mask = self.slots.len() - 1;
         // Slots are never emptied one by one, so the line from the key's slot to the probe's
         // end held neither the key nor an empty slot, and still does not.
-        let mut i = if spot.generation == self.generation { spot.slot } else { key as usize & mask };
+        let mut i = if spot.generation == self.generation {
+            spot.slot
+        } else {
+            key as usize & mask
+        };
         loop {
             let s = &mut self.slots[i];
             if s.key == key {
@@ -176,7 +180,9 @@ mod tests {
         let mut t = Table::new(5_000);
         let mut map = std::collections::HashMap::new();
         // Keys that share their low bits (one slot) and spread ones, the key 0 among them.
-        let keys: Vec<u64> = (0..3_000u64).map(|i| if i % 3 == 0 { i << 40 } else { crate::keys::mix(i) }).collect();
+        let keys: Vec<u64> = (0..3_000u64)
+            .map(|i| if i % 3 == 0 { i << 40 } else { crate::keys::mix(i) })
+            .collect();
         for (n, &k) in keys.iter().enumerate() {
             // A probe, then other stores (a search's children), then the store of the probed key.
             let (_, spot) = t.probe(k);
@@ -197,7 +203,10 @@ mod tests {
         // Probes made before the array grew (a node's, before its children's stores): their
         // keys are stored where they belong now, and found.
         let mut t = Table::new(1 << 20);
-        let early: Vec<(u64, Spot)> = (0..64u64).map(|i| crate::keys::mix(i + 1 << 32)).map(|k| (k, t.probe(k).1)).collect();
+        let early: Vec<(u64, Spot)> = (0..64u64)
+            .map(|i| crate::keys::mix(i + 1 << 32))
+            .map(|k| (k, t.probe(k).1))
+            .collect();
         for k in 0..5_000u64 {
             let (_, s) = t.probe(crate::keys::mix(k));
             t.store(crate::keys::mix(k), s, entry(1));
