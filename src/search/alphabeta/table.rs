@@ -204,7 +204,7 @@ mod tests {
         // keys are stored where they belong now, and found.
         let mut t = Table::new(1 << 20);
         let early: Vec<(u64, Spot)> = (0..64u64)
-            .map(|i| crate::keys::mix(i + 1 << 32))
+            .map(|i| crate::keys::mix((i + 1) << 32))
             .map(|k| (k, t.probe(k).1))
             .collect();
         for k in 0..5_000u64 {
