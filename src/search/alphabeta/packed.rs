@@ -176,6 +176,13 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                     .map(|(i, m)| ((INF - self.order_of(m, mover)) as u64) << 8 | i as u64),
             );
             order.sort_unstable();
+            if depth >= 2 {
+                // The children's probes, a few misses in the cache taken at once rather than in turn.
+                let keys = self.keys.as_ref().expect("packed positions are searched with their keys");
+                for m in moves.iter().filter(|m| m.ended.is_none()) {
+                    self.table.prefetch(keys.key(m.cells, m.to_move, ply + 1, self.with_ply));
+                }
+            }
             for &o in &order {
                 let m = &moves[(o & 0xFF) as usize];
                 let v = self.move_value(m, ply, mover, depth - 1, alpha, beta);

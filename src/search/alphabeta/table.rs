@@ -99,6 +99,17 @@ impl Table {
         }
     }
 
+    /// Asks the processor to bring `key`'s slot into the cache, so that a probe soon after does
+    /// not wait for memory.
+    #[inline(always)]
+    pub(super) fn prefetch(&self, key: u64) {
+        let slot = &self.slots[Self::stored(key) as usize & (self.slots.len() - 1)];
+        #[cfg(target_arch = "x86_64")]
+        safe_arch::prefetch_t0(slot);
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
+    }
+
     fn spot(&self, slot: usize) -> Spot {
         Spot {
             slot,
