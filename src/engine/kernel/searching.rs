@@ -114,7 +114,8 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         if !Game::fits(ff, start, hints) || !ff.reads_every_rule() {
             return None;
         }
-        let reads_more = game.uses_round_ply || game.rounds.is_some() || game.uses_starter;
+        // Who began is the start's for every position of a search (each is made from `like`).
+        let reads_more = game.uses_round_ply || game.rounds.is_some();
         let repetition_from_line = !game.uses_repeated || (game.stores_only_grow && game.repetition_only_ends());
         let ids = start.history.as_slice();
         let before = match ids.split_last() {
