@@ -15,16 +15,19 @@ use crate::support::shipped;
 /// required`, and came back with issue 25, whose fast forms hand such moves to the general engine (as
 /// Pratt's Ayoayo, `ayo`, joined it).
 /// Hus, Mefuvha and Moruba (four rows) joined it with issue 25, on boards of up to 64 cells; Ouri too,
-/// when `forbid` rules could test sets of pits and a grand slam give another move.
-const FAST: [&str; 13] = [
+/// when `forbid` rules could test sets of pits and a grand slam give another move; Ba-awa and Obridjie
+/// with triggers (laps sown a seed at a time) and `sum(board)` read by end rules.
+const FAST: [&str; 15] = [
     "ayo",
     "ayoayo",
+    "ba_awa",
     "hus",
     "jodu",
     "kalah",
     "kpo",
     "mefuvha",
     "moruba",
+    "obridjie",
     "oware",
     "openspiel_kalah",
     "openspiel_oware",
@@ -687,5 +690,79 @@ fn issue_25_forbids_of_sets_and_grand_slams_with_another_move_play_the_same() {
             slams > 10 && forbidden > 500,
             "{pits} pits of {seeds}: {slams} grand slams, {forbidden} moves forbidden\n{text}"
         );
+    }
+}
+
+/// Issue 25: triggers in the fast form, whose relay laps are then sown a seed at a time: a trigger
+/// on the lap's last seed only, on the others only, or on any; to the mover or to the pit's owner;
+/// two triggers read in turn; one reading the pit across; the origin passed over; capture rules beside
+/// triggers that never fire on a last seed; a wide board. Each game plays the same with and without
+/// its fast form; in the general engine's games each trigger's takes are counted (from the move's
+/// events), so that the test cannot pass without them.
+#[test]
+fn issue_25_triggers_play_the_same_with_and_without_the_fast_form() {
+    let ends = r#"
+        end "few left" when sum(board) < 3 remaining uncounted
+        end "stuck" when no_moves remaining owner
+        end "round" when repeated remaining owner"#;
+    let games = [
+        (
+            r#"board { pits 3 seeds 3 stores captures } first south
+               sow { direction ccw relay when last.before > 0 and last.before != 2 }
+               trigger "three to its owner" { when pit.count == 3 and not final  take pit to owner }
+               trigger "the last three to the sower" { when pit.count == 3 and final  take pit }"#,
+            ["three to its owner", "the last three to the sower"],
+        ),
+        (
+            r#"board { pits 4 seeds 2 stores captures } first north
+               sow { direction cw skip origin relay when last.before > 0 }
+               trigger "a pair of the opponent's" { when pit.count == 2 and pit.side == opponent  take pit }
+               trigger "five to its owner" { when pit.count == 5 and not final  take pit to owner }"#,
+            ["a pair of the opponent's", "five to its owner"],
+        ),
+        (
+            r#"board { pits 4 seeds 3 stores captures } first south
+               sow { direction ccw relay when last.before > 0 }
+               trigger "four facing seeds" { when pit.count == 4 and opposite(pit).count > 0 and not final  take pit to owner }
+               trigger "six" { when pit.count == 6 and not final  take pit }
+               capture "the last four" { when last.count == 4  take last  then end }"#,
+            ["four facing seeds", "the last four"],
+        ),
+        (
+            r#"board { rows 2 pits 4 seeds 2 stores captures } first south
+               sow { direction ccw relay when last.before > 0 }
+               trigger "four to its owner" { when pit.count == 4 and not final  take pit to owner }
+               trigger "the last four to the sower" { when pit.count == 4 and final  take pit }"#,
+            ["four to its owner", "the last four to the sower"],
+        ),
+    ];
+    for (rules, fired) in games {
+        let text = format!(r#"game "triggers" {rules} {ends}"#);
+        let fast = crate::support::invented(&text);
+        assert!(fast.has_fast_form(), "the invented game has the shape:\n{text}");
+        agree(&fast, 200, 300, &text);
+        let general = fast.without_fast_form();
+        let mut takes = std::collections::HashMap::new();
+        for seed in 0..100 {
+            let mut pos = general.initial(None);
+            general.settle_start(&mut pos);
+            let mut rng = StdRng::seed_from_u64(seed);
+            for _ in 0..300 {
+                let moves = general.legal_moves(&pos);
+                if pos.is_over() || moves.is_empty() {
+                    break;
+                }
+                let k = moves[rand::Rng::gen_range(&mut rng, 0..moves.len())];
+                for event in general.apply_traced(&mut pos, k).expect("a legal move") {
+                    if let sowlang::Event::Take { rule, seeds, .. } = event {
+                        *takes.entry(rule).or_insert(0) += u32::from(seeds > 0);
+                    }
+                }
+            }
+        }
+        for rule in fired {
+            let n = takes.get(rule).copied().unwrap_or(0);
+            assert!(n > 20, "{rule}: {n} takes\n{text}");
+        }
     }
 }

@@ -595,6 +595,7 @@ fn operand(e: &IntExpr, pits: usize) -> Option<Operand> {
         IntExpr::Captured(PlayerExpr::Player(p)) => Operand::CountCell((pits + p.index()) as Cell),
         IntExpr::Captured(p) => Operand::CapturedBy(who_of(p)?),
         IntExpr::Seeds(PlayerExpr::Player(p)) => Operand::SeedsRow(*p),
+        IntExpr::Sum(s) if s.row.is_none() && s.filters.is_empty() => Operand::SeedsBoard,
         IntExpr::Seeds(p) => Operand::SeedsOf(who_of(p)?),
         IntExpr::RoundsWon(PlayerExpr::Player(p)) => Operand::RoundsWonBy(*p),
         IntExpr::RoundsWon(p) => Operand::RoundsWon(who_of(p)?),

@@ -1221,6 +1221,8 @@ pub enum Operand {
     CountCell(Cell),
     /// The seeds in a fixed player's row.
     SeedsRow(Player),
+    /// Every seed in the pits of the board (`sum(board)`).
+    SeedsBoard,
     /// The rounds a fixed player won.
     RoundsWonBy(Player),
     /// The pit `last`, `origin` or `pit`.

@@ -101,6 +101,11 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub starving_handed: bool,
     /// Capture rules, in order.
     pub captures: Vec<FastCapture<L>>,
+    /// Triggers, in order: with any, every lap is sown a seed at a time (`FastForm::sow_seeds`).
+    pub triggers: Vec<FastTrigger>,
+    /// Per mover and cell, the counts after a seed falls (bit `k` for `k`, 63 for 63 or more) with
+    /// which a trigger may hold (`Game::trigger_at`).
+    pub trigger_at: [[u64; L]; 2],
     /// A grand slam undoes the captures of the move.
     pub grand_slam_undone: bool,
     /// A grand slam gives the mover another move.
@@ -215,6 +220,50 @@ pub struct FastCapture<const L: usize = LANES> {
     pub series: Option<FastSeries>,
     /// What happens next.
     pub then: Then,
+}
+
+/// A trigger in fast form: after a seed falls into a pit, where its condition holds (and the seed is
+/// the lap's last or not, as it asks), every seed of the pit goes to a store.
+#[derive(Debug, Clone)]
+pub struct FastTrigger {
+    /// Its condition, of `pit` (the count after the seed).
+    pub when: CellCond,
+    /// It may hold on the lap's last seed (`final`, or no test of it).
+    pub at_final: bool,
+    /// It may hold on another seed (`not final`, or no test of it).
+    pub at_middle: bool,
+    /// The seeds go to the pit's owner (`to owner`), else to the mover.
+    pub to_owner: bool,
+}
+
+/// A trigger that tests `pit` in one step each and `final`, and takes `pit` to the mover or its owner.
+fn trigger(game: &Game, rule: &crate::compile::ir::Rule) -> Option<FastTrigger> {
+    let (finals, tests): (Vec<Test>, Vec<Test>) = all_tests(&rule.when)?
+        .into_iter()
+        .partition(|t| matches!(t, Test::FlagIs(crate::compile::ir::Flag::Final, _)));
+    let (mut at_final, mut at_middle) = (true, true);
+    for t in finals {
+        if let Test::FlagIs(_, is) = t {
+            at_final &= is;
+            at_middle &= !is;
+        }
+    }
+    let to_owner = match rule.actions.as_slice() {
+        [Action::Take { pits, to, series: None }] if matches!(pits.as_slice(), [PitsExpr::Pit(c)] if c.ops == [Op::Reg(Reg::Pit)]) => {
+            match to {
+                Receiver::Owner => true,
+                Receiver::Player(p) if p.ops == [Op::Mover] => false,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(FastTrigger {
+        when: cell_cond(game, &tests, Reg::Pit)?,
+        at_final,
+        at_middle,
+        to_owner,
+    })
 }
 
 /// A plain series: one way, every pit, while all tests hold.
@@ -342,8 +391,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         && game.halves == crate::board::Halves::None
         && cells <= L.min(B::LANES)
         && L.is_power_of_two();
-    let plain_rules = game.triggers.is_empty()
-        && game.rounds.is_none()
+    let plain_rules = game.rounds.is_none()
         && !game.uses_claims
         && !game.uses_closed
         && game.memory.is_empty()
@@ -424,6 +472,8 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         must_feed,
         starving_handed,
         captures: Vec::new(),
+        triggers: Vec::new(),
+        trigger_at: [[0; L]; 2],
         grand_slam_undone,
         grand_slam_again,
         across: [0xFF; L],
@@ -528,12 +578,35 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
     for rule in &phase.captures {
         ff.captures.push(capture(game, rule, ff.on_track)?);
     }
+    if !game.triggers.is_empty() {
+        // Sown a seed at a time in relay laps only, and never into a store (a trigger would take it).
+        // A trigger that may take the lap's last pit leaves it empty: the relay rule (which asks
+        // for seeds) then ends the move, but a capture rule would read a count and a count before
+        // that differ by more than the seed, which the fast form's conditions of `last` cannot.
+        let stores = 0b11u64 << pits;
+        if !laps || sows_again(phase) || (ff.on_track[0] | ff.on_track[1]) & stores != 0 {
+            return None;
+        }
+        for rule in &game.triggers {
+            ff.triggers.push(trigger(game, rule)?);
+        }
+        if ff.triggers.iter().any(|t| t.at_final) && !phase.captures.is_empty() {
+            return None;
+        }
+        for (mover, at) in ff.trigger_at.iter_mut().enumerate() {
+            at[..cells].copy_from_slice(&game.trigger_at[mover][..cells]);
+        }
+    }
     // Seeds taken into the hand are sown on by the relay's loop only.
     if ff.captures.iter().any(|c| c.sows_again) != sows_again(phase) {
         return None;
     }
     if let Some(relay) = ff.relay.as_mut() {
         for m in 0..2 {
+            // A trigger's seeds go to a store, maybe the other player's: the board is read whole.
+            if !ff.triggers.is_empty() {
+                relay.home[m] = 0xFF;
+            }
             if relay.home[m] != 0xFF
                 && !apart(
                     &ff.captures,

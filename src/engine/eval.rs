@@ -348,6 +348,11 @@ impl<'a> Ctx<'a> {
         match o {
             Operand::Total(s) => self.total() >> s,
             Operand::SeedsRow(p) => i64::from(self.game.row_seeds(self.board, p)),
+            // As the set `board` is summed: the pit a store stands in for is not one of its pits.
+            Operand::SeedsBoard => (0..self.game.pit_count() as Cell)
+                .filter(|&c| !self.game.is_store_pit(c))
+                .map(|c| i64::from(self.count(c)))
+                .sum(),
             Operand::RoundsWonBy(p) => i64::from(self.rounds_won[p.index()]),
             Operand::Claimed(r) => i64::from(self.claimed(self.reg(r))),
             Operand::Opposite(r) => i64::from(self.opposite(self.reg(r))),

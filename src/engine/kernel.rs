@@ -389,7 +389,13 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// started in (Brent's cycle finding, as `Game::sow` does it): the move is not legal.
     #[inline(always)]
     fn play_relay(&self, rt: &FastRelay<B, L>, b: B, origin: usize, mover: Player) -> Option<(B, bool)> {
-        let (mut b, mut last) = self.sow(b, origin);
+        let (mut b, mut last) = if self.triggers.is_empty() {
+            self.sow(b, origin)
+        } else {
+            let mut b = b;
+            let n = b.take(origin);
+            self.sow_seeds(rt, b, origin, n, origin, mover)
+        };
         let m = mover.index() & 1;
         let mut laps = 1;
         // A lap's state is the board and the cell it starts from: the seeds in hand of a lap of
@@ -437,10 +443,48 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             if hand > 0 {
                 let (add, end) = self.lap_from(rt, last, hand as usize, origin, mover);
                 (b, last) = (b + add, end);
-            } else {
+            } else if self.triggers.is_empty() {
                 (b, last) = self.sow_on(rt, b, last, n as usize, origin, mover);
+            } else {
+                b.take(last);
+                (b, last) = self.sow_seeds(rt, b, last, n, origin, mover);
             }
         }
+    }
+
+    /// A lap of `n` seeds picked up from `start` (already emptied) in the move from `origin`, sown a
+    /// seed at a time with the triggers tested after each, as `Game::sow_one_by_one` does: the board
+    /// after and the cell of the last seed. A trigger that takes the last seed's pit leaves it empty,
+    /// which ends the move (a relay needs seeds, and such a game has no capture rule).
+    #[inline(never)]
+    fn sow_seeds(&self, rt: &FastRelay<B, L>, mut b: B, start: usize, mut n: u32, origin: usize, mover: Player) -> (B, usize) {
+        let m = mover.index() & 1;
+        let mut c = start & (L - 1);
+        while n > 0 {
+            c = usize::from(self.next[m][c]) & (L - 1);
+            if rt.skips && c == origin {
+                continue;
+            }
+            b = b + B::at(c, 1);
+            n -= 1;
+            if self.trigger_at[m][c] >> b.lane(c).min(63) & 1 == 0 {
+                continue;
+            }
+            // Every trigger in turn, each reading the board the ones before it left.
+            for trigger in &self.triggers {
+                if (if n == 0 { trigger.at_final } else { trigger.at_middle }) && self.holds(&trigger.when, b, c, mover) {
+                    let owner = if self.row_cells[0] >> c & 1 != 0 {
+                        Player::South
+                    } else {
+                        Player::North
+                    };
+                    let to = if trigger.to_owner { owner } else { mover };
+                    let seeds = b.take(c);
+                    b = b + B::at(self.store(to), seeds as u8);
+                }
+            }
+        }
+        (b, c)
     }
 
     /// [`FastForm::lap_from`] within the mover's home block `k` (`FastRelay::home`): the seeds it
@@ -693,6 +737,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             EndValue::RowOfMover(other) => self.row_seeds(pos.board, if other { mover.other() } else { mover }),
             EndValue::RowOfToMove(other) => self.row_seeds(pos.board, if other { pos.to_move.other() } else { pos.to_move }),
             EndValue::Cell(c) => pos.board.lane(c as usize),
+            EndValue::Pits => self.row_seeds(pos.board, Player::South) + self.row_seeds(pos.board, Player::North),
         })
     }
 

@@ -8,6 +8,9 @@
 //! repetition rule it may reuse a value that a different history would change; for a heuristic
 //! player that is the usual trade (the exact solver in [`super::solve`] does not make it).
 
+mod packed;
+mod table;
+
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -18,6 +21,7 @@ use rand::seq::SliceRandom;
 use super::endgame::Endgames;
 use super::{DECIDED, KeyOf, evaluate, position_key};
 use crate::engine::{AnySearch, FastMove, FastSearch, Game, PackedBoard, Player, Position};
+use table::{Bound, Entry, Table};
 
 /// Beyond any score.
 const INF: i32 = super::WIN * 4;
@@ -51,25 +55,6 @@ pub struct Searched {
     pub scores: Vec<(usize, i32)>,
 }
 
-#[derive(Clone, Copy)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-/// Keyed on [`position_key`] (a hash already), which bucket a key lands in changes nothing the search
-/// reads.
-type Table = crate::keys::KeyMap<Entry>;
-
-#[derive(Clone, Copy)]
-struct Entry {
-    depth: u32,
-    value: i32,
-    bound: Bound,
-    best: usize,
-}
-
 struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     game: &'a Game,
     /// Exact values where a position is in them.
@@ -92,9 +77,9 @@ struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     /// list allocated and freed a node was about a tenth of a packed search): for the general
     /// engine's positions and for packed ones.
     rooms: Vec<Vec<(i32, usize, Position)>>,
-    packed_rooms: Vec<Vec<(i32, usize, Packed<B>)>>,
-    /// The list of a packed node's moves, kept from one node to the next.
-    moves_room: Vec<FastMove<B>>,
+    packed_rooms: Vec<Vec<FastMove<B>>>,
+    /// Per depth left, the list a packed node's moves are ordered in.
+    order_rooms: Vec<Vec<u64>>,
 }
 
 /// Searches the position and returns the best move, or `None` when there is no legal move. With
@@ -166,7 +151,7 @@ fn search_in<B: PackedBoard, const L: usize>(
         game,
         db,
         with_ply: game.uses_ply || game.uses_round_ply,
-        table: Table::default(),
+        table: Table::new(TABLE_LIMIT),
         nodes: 0,
         deadline: None,
         aborted: false,
@@ -177,7 +162,7 @@ fn search_in<B: PackedBoard, const L: usize>(
         keys,
         rooms: Vec::new(),
         packed_rooms: Vec::new(),
-        moves_room: Vec::new(),
+        order_rooms: Vec::new(),
     };
     let start = Instant::now();
     let mut done: Option<(u32, Vec<(usize, i32)>)> = None;
@@ -222,256 +207,27 @@ fn search_in<B: PackedBoard, const L: usize>(
     })
 }
 
-/// What the search needs of a position. It searches positions in one of two forms: the engine's
-/// [`Position`] (any game), or [`Packed`] where the game's fast form serves every line, so that a
-/// child is a few words and not a whole position. Both give the same values, keys and move
-/// order, so the search visits the same nodes either way.
-trait Node<B: PackedBoard, const L: usize>: Sized {
-    /// The legal moves, as worked out before the children are made.
-    type Moves;
-    fn to_move(&self) -> Player;
-    /// Its value for its player to move when known without search: a finished game, or one in
-    /// the databases.
-    fn known(&self, s: &Searcher<'_, B, L>) -> Option<i32>;
-    /// Its legal moves, `None` when there is none; at a `leaf` only whether there is one counts.
-    fn moves(&self, s: &mut Searcher<'_, B, L>, leaf: bool) -> Option<Self::Moves>;
-    /// Its value when it has no legal move and no rule ends the game: each player keeps what
-    /// they hold.
-    fn stuck(&self, s: &Searcher<'_, B, L>) -> i32;
-    /// [`evaluate`] of it for `me`.
-    fn evaluate(&self, s: &Searcher<'_, B, L>, me: Player) -> i32;
-    /// [`position_key`] of it.
-    fn key(&self, s: &Searcher<'_, B, L>) -> u64;
-    /// Its children, one for each of `moves` in order, with their moves.
-    fn children(&self, s: &Searcher<'_, B, L>, moves: &mut Self::Moves, out: &mut Vec<(i32, usize, Self)>);
-    /// Keeps the list `moves` (emptied by `children`) for the next node's moves, where its kind keeps one.
-    fn keep_moves(_: &mut Searcher<'_, B, L>, _: Self::Moves)
-    where
-        Self: Sized,
-    {
-    }
-    /// Puts it at the end of the line before it is searched (and takes it off after).
-    /// The general engine's form of it when it is to be searched in that form (a game an end rule
-    /// let go on: the packed search knows no such position).
-    fn whole(&self) -> Option<&Position> {
-        None
-    }
-    fn enter(&self, _: &mut Searcher<'_, B, L>) {}
-    fn leave(&self, _: &mut Searcher<'_, B, L>) {}
-    /// The searcher's lists for the children of nodes of its kind ([`Searcher`]'s `rooms`).
-    fn rooms<'s>(s: &'s mut Searcher<'_, B, L>) -> &'s mut Vec<Vec<(i32, usize, Self)>>
-    where
-        Self: Sized;
-}
-
-impl<B: PackedBoard, const L: usize> Node<B, L> for Position {
-    type Moves = Vec<usize>;
-
-    fn rooms<'s>(s: &'s mut Searcher<'_, B, L>) -> &'s mut Vec<Vec<(i32, usize, Position)>> {
-        &mut s.rooms
-    }
-
-    fn to_move(&self) -> Player {
-        self.to_move
-    }
-
-    fn known(&self, s: &Searcher<'_, B, L>) -> Option<i32> {
-        if self.over {
-            return Some(s.terminal(self));
-        }
-        s.db.and_then(|d| d.value(self)).map(|v| exact_score(s.game, self, v))
-    }
-
-    fn moves(&self, s: &mut Searcher<'_, B, L>, _: bool) -> Option<Vec<usize>> {
-        let moves = s.game.legal_moves(self);
-        (!moves.is_empty()).then_some(moves)
-    }
-
-    fn stuck(&self, s: &Searcher<'_, B, L>) -> i32 {
-        s.terminal(&finished_as_is(s.game, self))
-    }
-
-    fn evaluate(&self, s: &Searcher<'_, B, L>, me: Player) -> i32 {
-        evaluate(s.game, self, me)
-    }
-
-    fn key(&self, s: &Searcher<'_, B, L>) -> u64 {
-        position_key(self, s.with_ply)
-    }
-
-    fn children(&self, s: &Searcher<'_, B, L>, moves: &mut Vec<usize>, out: &mut Vec<(i32, usize, Position)>) {
-        out.extend(moves.iter().filter_map(|&k| {
-            let mut c = self.clone();
-            s.game.apply(&mut c, k).ok()?;
-            Some((0, k, c))
-        }));
-    }
-}
-
-/// A position of a game whose fast form serves every line of the search: its cells, one byte
-/// each, whose turn and its move number; or a game a move finished, as the general engine left it.
-enum Packed<B> {
-    Live { cells: B, to_move: Player, ply: u32 },
-    Ended(Box<Position>),
-}
-
-impl<B: PackedBoard> Packed<B> {
-    fn fast<'s, const L: usize>(s: &'s Searcher<'_, B, L>) -> &'s FastSearch<'s, B, L> {
-        s.fast.as_ref().expect("packed positions are searched with the fast form")
-    }
-
-    /// The general engine's form of it (for the rare positions the search reads whole).
-    fn position<const L: usize>(&self, s: &Searcher<'_, B, L>) -> Position {
-        match self {
-            Packed::Live { cells, to_move, ply } => Self::fast(s).position_at(*cells, *to_move, *ply),
-            Packed::Ended(p) => (**p).clone(),
-        }
-    }
-}
-
-impl<B: PackedBoard, const L: usize> Node<B, L> for Packed<B> {
-    type Moves = Vec<FastMove<B>>;
-
-    fn rooms<'s>(s: &'s mut Searcher<'_, B, L>) -> &'s mut Vec<Vec<(i32, usize, Packed<B>)>> {
-        &mut s.packed_rooms
-    }
-
-    fn to_move(&self) -> Player {
-        match self {
-            Packed::Live { to_move, .. } => *to_move,
-            Packed::Ended(p) => p.to_move,
-        }
-    }
-
-    fn known(&self, s: &Searcher<'_, B, L>) -> Option<i32> {
-        match self {
-            Packed::Live { cells, to_move, .. } => {
-                let db = s.db?;
-                let fast = Self::fast(s);
-                let v = fast.with_pit_seeds(*cells, |pits| db.value_of(pits, fast.south_store(*cells), *to_move))?;
-                let stores = s.stores.map(|c| cells.lane(c) as i32);
-                let m = stores[to_move.index()] - stores[to_move.other().index()] + v;
-                Some(m.signum() * super::WIN + m * super::SCALE)
-            }
-            Packed::Ended(p) => Node::<B, L>::known(&**p, s),
-        }
-    }
-
-    fn moves(&self, s: &mut Searcher<'_, B, L>, leaf: bool) -> Option<Vec<FastMove<B>>> {
-        match self {
-            Packed::Live { cells, to_move, .. } => {
-                if leaf {
-                    return Self::fast(s).has_moves(*cells, *to_move).then(Vec::new);
-                }
-                // The list of the last node's moves, emptied (a list allocated a node was a few
-                // per cent of a search).
-                let mut out = std::mem::take(&mut s.moves_room);
-                out.clear();
-                Self::fast(s).moves_on_line(&s.line, &mut out);
-                if out.is_empty() {
-                    s.moves_room = out;
-                    return None;
-                }
-                Some(out)
-            }
-            // A finished game is known; a game an end rule let go on has no place here.
-            Packed::Ended(_) => unreachable!("a packed search ends where a move ends the game"),
-        }
-    }
-
-    fn stuck(&self, s: &Searcher<'_, B, L>) -> i32 {
-        Node::<B, L>::stuck(&self.position(s), s)
-    }
-
-    fn evaluate(&self, s: &Searcher<'_, B, L>, me: Player) -> i32 {
-        match self {
-            Packed::Live { cells, .. } => super::evaluate_packed(Self::fast(s), *cells, me),
-            Packed::Ended(p) => evaluate(s.game, p, me),
-        }
-    }
-
-    fn key(&self, s: &Searcher<'_, B, L>) -> u64 {
-        match self {
-            Packed::Live { cells, to_move, ply } => {
-                let keys = s.keys.as_ref().expect("packed positions are searched with their keys");
-                keys.key(|c| cells.lane(c), *to_move, *ply, s.with_ply)
-            }
-            Packed::Ended(p) => position_key(p, s.with_ply),
-        }
-    }
-
-    fn keep_moves(s: &mut Searcher<'_, B, L>, moves: Vec<FastMove<B>>) {
-        s.moves_room = moves;
-    }
-
-    fn children(&self, _: &Searcher<'_, B, L>, moves: &mut Vec<FastMove<B>>, out: &mut Vec<(i32, usize, Packed<B>)>) {
-        let Packed::Live { ply, .. } = self else {
-            unreachable!("a finished game has no children")
-        };
-        out.extend(moves.drain(..).map(|m| {
-            let child = match m.ended {
-                Some(p) => Packed::Ended(p),
-                None => Packed::Live {
-                    cells: m.cells,
-                    to_move: m.to_move,
-                    ply: ply + 1,
-                },
-            };
-            (0, m.pit, child)
-        }));
-    }
-
-    fn whole(&self) -> Option<&Position> {
-        match self {
-            Packed::Ended(p) if !p.over => Some(p),
-            _ => None,
-        }
-    }
-
-    fn enter(&self, s: &mut Searcher<'_, B, L>) {
-        if let Packed::Live { cells, to_move, .. } = self {
-            s.line.push((*cells, *to_move));
-        }
-    }
-
-    fn leave(&self, s: &mut Searcher<'_, B, L>) {
-        if let Packed::Live { .. } = self {
-            s.line.pop();
-        }
-    }
-}
-
 impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
     /// The value of the root's child `child` for `mover`, who just moved into it: searched packed
     /// when the fast form serves the search.
     fn root_child_value(&mut self, child: &Position, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
-        let packed = match &self.fast {
-            Some(f) if !child.over => f.pack(child).map(|cells| Packed::Live {
-                cells,
-                to_move: child.to_move,
-                ply: child.ply,
-            }),
+        let cells = match &self.fast {
+            Some(f) if !child.over => f.pack(child),
             _ => None,
         };
-        match packed {
-            Some(p) => self.child_value(&p, mover, depth, alpha, beta),
+        match cells {
+            Some(cells) => self.packed_value((cells, child.to_move, child.ply), mover, depth, alpha, beta),
             None => self.child_value(child, mover, depth, alpha, beta),
         }
     }
 
-    /// The value of `child` for `mover`, who just moved into it.
-    fn child_value<N: Node<B, L>>(&mut self, child: &N, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
-        if let Some(p) = child.whole() {
-            return self.child_value(p, mover, depth, alpha, beta);
-        }
-        child.enter(self);
-        let v = if child.to_move() == mover {
+    /// The value of the general engine's position `child` for `mover`, who just moved into it.
+    fn child_value(&mut self, child: &Position, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
+        if child.to_move == mover {
             self.negamax(child, depth, alpha, beta)
         } else {
             -self.negamax(child, depth, -beta, -alpha)
-        };
-        child.leave(self);
-        v
+        }
     }
 
     /// The value of a finished (or stuck) position for its player to move, sooner wins first.
@@ -487,37 +243,52 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         }
     }
 
-    /// Keeps a node's list of children for the next node `room` plies from the leaves.
-    fn give_back<N: Node<B, L>>(&mut self, room: usize, children: Vec<(i32, usize, N)>) {
-        let rooms = N::rooms(self);
-        if rooms.len() <= room {
-            rooms.resize_with(room + 1, Vec::new);
-        }
-        rooms[room] = children;
-    }
-
-    fn negamax<N: Node<B, L>>(&mut self, pos: &N, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+    /// Counts a node and tells whether the search is out of time (checked every 1,024 nodes).
+    #[inline(always)]
+    fn count_node(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.aborted = true;
         }
-        if self.aborted {
+        self.aborted
+    }
+
+    /// The bound a node's value `best` is, searched between `alpha0` and `beta`.
+    fn bound(best: i32, alpha0: i32, beta: i32) -> Bound {
+        if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+
+    /// Negamax over the general engine's positions (the reference the packed walk of [`packed`]
+    /// agrees with, node for node).
+    fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+        if self.count_node() {
             return 0;
         }
-        if let Some(v) = pos.known(self) {
+        if pos.over {
+            return self.terminal(pos);
+        }
+        if let Some(v) = self.db.and_then(|d| d.value(pos)).map(|v| exact_score(self.game, pos, v)) {
             return v;
         }
-        let Some(mut moves) = pos.moves(self, depth == 0) else {
+        let moves = self.game.legal_moves(pos);
+        if moves.is_empty() {
             // No move and no rule ends the game: score what each player holds.
-            return pos.stuck(self);
-        };
-        if depth == 0 {
-            return pos.evaluate(self, pos.to_move());
+            return self.terminal(&finished_as_is(self.game, pos));
         }
-        let key = pos.key(self);
+        if depth == 0 {
+            return evaluate(self.game, pos, pos.to_move);
+        }
+        let key = position_key(pos, self.with_ply);
+        let (entry, spot) = self.table.probe(key);
         let mut hinted = 0;
-        if let Some(e) = self.table.get(&key) {
-            hinted = e.best;
+        if let Some(e) = entry {
+            hinted = e.best as usize;
             if e.depth >= depth {
                 match e.bound {
                     Bound::Exact => return e.value,
@@ -529,14 +300,17 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                 }
             }
         }
-        let mover = pos.to_move();
+        let mover = pos.to_move;
         let room = depth as usize;
-        let mut children = N::rooms(self).get_mut(room).map(std::mem::take).unwrap_or_default();
+        let mut children = self.rooms.get_mut(room).map(std::mem::take).unwrap_or_default();
         children.clear();
-        pos.children(self, &mut moves, &mut children);
-        N::keep_moves(self, moves);
+        children.extend(moves.iter().filter_map(|&k| {
+            let mut c = pos.clone();
+            self.game.apply(&mut c, k).ok()?;
+            Some((0, k, c))
+        }));
         for (order, k, c) in &mut children {
-            *order = if *k == hinted { INF } else { c.evaluate(self, mover) };
+            *order = if *k == hinted { INF } else { evaluate(self.game, c, mover) };
         }
         children.sort_by_key(|(order, _, _)| std::cmp::Reverse(*order));
         let alpha0 = alpha;
@@ -545,8 +319,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         for (_, k, child) in &children {
             let v = self.child_value(child, mover, depth - 1, alpha, beta);
             if self.aborted {
-                self.give_back(room, children);
-                return 0;
+                break;
             }
             if v > best {
                 best = v;
@@ -557,26 +330,20 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                 break;
             }
         }
-        self.give_back(room, children);
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        if self.table.len() >= TABLE_LIMIT {
-            self.table.clear();
+        if self.rooms.len() <= room {
+            self.rooms.resize_with(room + 1, Vec::new);
         }
-        self.table.insert(
-            key,
-            Entry {
-                depth,
-                value: best,
-                bound,
-                best: best_move,
-            },
-        );
+        self.rooms[room] = children;
+        if self.aborted {
+            return 0;
+        }
+        let entry = Entry {
+            depth,
+            value: best,
+            bound: Self::bound(best, alpha0, beta),
+            best: u32::try_from(best_move).unwrap_or(0),
+        };
+        self.table.store(key, spot, entry);
         best
     }
 }

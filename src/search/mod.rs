@@ -94,14 +94,53 @@ pub fn successors(game: &Game, pos: &Position) -> Vec<(usize, Position)> {
 /// the round and rounds won, and the move number when some rule reads it (or the moves of the round).
 /// Not the history: see
 /// [`solve`] for how the exact solver accounts for it.
+///
+/// The cells are read eight to a word, one byte a cell, as a packed board holds them (so that a
+/// packed position's key, [`KeyOf::key`], is a multiply a word and not a step a cell); a board
+/// with a cell of more seeds than a byte holds (which no packed board has) is read a cell a word.
 pub(crate) fn position_key(pos: &Position, with_ply: bool) -> u64 {
-    // FNV-1a over the fields: fast, and good enough for a table that tolerates collisions.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let cells = &pos.board.cells;
+    let mut rest = FNV_OFFSET;
+    let mut i = 0;
     position_fields(pos, with_ply, |x| {
-        h ^= x;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        if i >= cells.len() {
+            rest = fnv(rest, x);
+        }
+        i += 1;
     });
-    h
+    let board = if cells.len() <= 64 && cells.iter().all(|&n| n <= 255) {
+        let mut words = [0u64; 8];
+        for (c, &n) in cells.iter().enumerate() {
+            words[c / 8] |= u64::from(n) << (8 * (c % 8));
+        }
+        board_hash(&words[..cells.len().div_ceil(8)])
+    } else {
+        // Told apart from any board of bytes by the word count it could not have.
+        let words: Vec<u64> = cells.iter().map(|&n| u64::from(n)).collect();
+        board_hash(&words) ^ WORDS_APART
+    };
+    crate::keys::mix(board ^ rest)
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// One step of FNV-1a over a field: the fields other than the cells are few and mostly constant.
+#[inline(always)]
+fn fnv(h: u64, x: u64) -> u64 {
+    (h ^ x).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
+/// Set in the board's hash of a board read a cell a word.
+const WORDS_APART: u64 = 0x8000_0000_0000_0001;
+
+/// The cells' part of a key, from their words of eight bytes: each word folded into the hash with
+/// one 64 x 64 -> 128 bit multiply (the halves of the product xored), as wyhash does.
+#[inline(always)]
+fn board_hash(words: &[u64]) -> u64 {
+    words.iter().fold(0x243f_6a88_85a3_08d3, |h, &w| {
+        let p = u128::from(h ^ w) * u128::from(0x9e37_79b9_7f4a_7c15u64);
+        (p as u64) ^ ((p >> 64) as u64)
+    })
 }
 
 /// Calls `f` with each field that makes a position what it is for a search, in a fixed order: the
@@ -115,11 +154,12 @@ pub(crate) fn position_fields(pos: &Position, with_ply: bool, f: impl FnMut(u64)
 /// move and their move number: a packed position's key, equal to the key of the same position in
 /// the general engine's form, with the fields they share read from `like` once.
 pub(crate) struct KeyOf {
-    cells: usize,
-    /// The fields between the cells and the player to move (claims, closures, memory).
-    middle: Vec<u64>,
-    /// The fields after the player to move, but the move number.
-    after: Vec<u64>,
+    /// Words of eight cells.
+    words: usize,
+    /// The bytes of the last word that are cells (a packed board's other lanes are not read).
+    last: u64,
+    /// The hash of the fields after the cells, but the move number, for south and north to move.
+    rest: [u64; 2],
     round_start: u64,
 }
 
@@ -129,30 +169,35 @@ impl KeyOf {
         position_fields(like, false, |x| fields.push(x));
         let cells = like.board.cells.len();
         let turn = cells + like.board.claimed.len() + like.board.closed.len() + like.board.memory.len();
+        let rest = [Player::South, Player::North].map(|p| {
+            let mut h = FNV_OFFSET;
+            for (i, &x) in fields.iter().enumerate().skip(cells) {
+                h = fnv(h, if i == turn { p.index() as u64 } else { x });
+            }
+            h
+        });
+        let tail = cells % 8;
         KeyOf {
-            cells,
-            middle: fields[cells..turn].to_vec(),
-            after: fields[turn + 1..].to_vec(),
+            words: cells.div_ceil(8),
+            last: if tail == 0 { u64::MAX } else { (1 << (8 * tail)) - 1 },
+            rest,
             round_start: u64::from(like.round_start),
         }
     }
 
-    #[inline]
-    pub(crate) fn key(&self, seeds: impl Fn(usize) -> u32, to_move: Player, ply: u32, with_ply: bool) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut f = |x: u64| {
-            h ^= x;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        };
-        (0..self.cells).for_each(|c| f(u64::from(seeds(c))));
-        self.middle.iter().for_each(|&x| f(x));
-        f(to_move.index() as u64);
-        self.after.iter().for_each(|&x| f(x));
-        if with_ply {
-            f(u64::from(ply));
-            f(self.round_start);
+    /// [`position_key`] of the packed board `b` with `to_move` to move at move number `ply`.
+    #[inline(always)]
+    pub(crate) fn key<B: crate::engine::PackedBoard>(&self, b: B, to_move: Player, ply: u32, with_ply: bool) -> u64 {
+        let mut words = [0u64; 8];
+        for (j, w) in words.iter_mut().enumerate().take(self.words) {
+            *w = (b.block(j / 2) >> (64 * (j % 2))) as u64;
         }
-        h
+        words[self.words - 1] &= self.last;
+        let mut rest = self.rest[to_move.index()];
+        if with_ply {
+            rest = fnv(fnv(rest, u64::from(ply)), self.round_start);
+        }
+        crate::keys::mix(board_hash(&words[..self.words]) ^ rest)
     }
 }
 
@@ -194,6 +239,7 @@ fn fields_with(pos: &Position, seeds: impl Fn(usize) -> u32, to_move: Player, pl
 mod tests {
     use super::*;
 
+    use crate::compile::shape::Lanes;
     use crate::test_game as game;
 
     const BASE: &str = r#"
@@ -239,6 +285,35 @@ sow {
         assert!(evaluate(&g, &pos, Player::North) >= DECIDED);
     }
 
+    /// Issue 25: a packed key reads the board a word of eight cells at a time: on a wide board
+    /// (more than 16 cells) too, the lanes beyond the cells left unread, and a board of more seeds
+    /// in a cell than a byte holds (which no packed board has) told apart from one of fewer.
+    #[test]
+    fn issue_25_packed_keys_of_wide_boards_and_counts_beyond_a_byte() {
+        use crate::compile::shape::WideBoard;
+        let g = game(&format!(
+            "{}end \"none left\" when no_moves remaining owner\n",
+            BASE.replace("pits 3", "pits 9")
+        ));
+        let start = g.initial(None);
+        let keys = KeyOf::new(&start);
+        assert_eq!(start.board.cells.len(), 20);
+        let mut cells = start.board.cells.clone();
+        cells[4] = 0;
+        cells[19] = 7;
+        let mut pos = start.clone();
+        pos.board.cells = cells.clone();
+        let wide = WideBoard::of_cells(&cells);
+        assert_eq!(keys.key(wide, pos.to_move, pos.ply, false), position_key(&pos, false));
+        // Seeds in a lane that is no cell change nothing.
+        let stray = wide | WideBoard::at(23, 9);
+        assert_eq!(keys.key(stray, pos.to_move, pos.ply, false), position_key(&pos, false));
+        // 256 seeds more in a cell is another position.
+        let mut more = pos.clone();
+        more.board.cells[19] += 256;
+        assert_ne!(position_key(&more, false), position_key(&pos, false));
+    }
+
     /// A packed position's key is the general engine's key of the same position (the table of
     /// alpha-beta holds both alike): every field, the player to move and the move number included.
     #[test]
@@ -249,18 +324,18 @@ sow {
         let mut pos = start.clone();
         for k in [1, 2, 3, 1] {
             for with_ply in [false, true] {
-                let packed = keys.key(|c| pos.board.cells[c], pos.to_move, pos.ply, with_ply);
+                let packed = keys.key(u128::of_cells(&pos.board.cells), pos.to_move, pos.ply, with_ply);
                 assert_eq!(packed, position_key(&pos, with_ply), "after {k}");
             }
             let mut other = pos.clone();
             other.to_move = other.to_move.other();
             other.ply += 1;
             assert_ne!(
-                keys.key(|c| pos.board.cells[c], other.to_move, pos.ply, false),
+                keys.key(u128::of_cells(&pos.board.cells), other.to_move, pos.ply, false),
                 position_key(&pos, false)
             );
             assert_ne!(
-                keys.key(|c| pos.board.cells[c], pos.to_move, other.ply, true),
+                keys.key(u128::of_cells(&pos.board.cells), pos.to_move, other.ply, true),
                 position_key(&pos, true)
             );
             if g.legal_moves(&pos).contains(&k) {

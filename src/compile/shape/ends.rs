@@ -60,6 +60,8 @@ pub enum EndValue {
     RowOfToMove(bool),
     /// A cell's count.
     Cell(u8),
+    /// Every seed in the pits (a fast form's board has no shared pit: both rows).
+    Pits,
 }
 
 /// A comparison an end rule makes.
@@ -191,6 +193,7 @@ fn end_value(o: Operand) -> Option<EndValue> {
         Operand::Int(n) => EndValue::Int(n),
         Operand::Ply => EndValue::Ply,
         Operand::SeedsRow(p) => EndValue::Row(p),
+        Operand::SeedsBoard => EndValue::Pits,
         Operand::SeedsOf(w) => match w {
             Who::Mover => EndValue::RowOfMover(false),
             Who::Opponent => EndValue::RowOfMover(true),

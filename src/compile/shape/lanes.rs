@@ -312,7 +312,9 @@ impl<const N: usize> Lanes for Wide<N> {
     }
     #[inline(always)]
     fn sum(self) -> u32 {
-        (0..N).map(|i| sum_16(self.chunk(i))).sum()
+        // The chunks added first, as whole numbers: no lane of the total can pass 255 (the whole
+        // board holds at most 255 seeds), so no lane carries into the next.
+        sum_16((0..N).fold(0u128, |t, i| t.wrapping_add(self.chunk(i))))
     }
     #[inline(always)]
     fn spread(cells: u64) -> Self {

@@ -19,6 +19,9 @@ pub struct FastMove<B = u128> {
     /// The finished position, when an end rule held after the move (then `cells` and `to_move`
     /// are as the move left them, before the end rule).
     pub ended: Option<Box<Position>>,
+    /// Whether `to_move` has a legal move after it, where making the move learnt it (a search's
+    /// leaf asks it again otherwise).
+    pub moves_next: Option<bool>,
 }
 
 /// Every cell's seeds of `pos` packed one byte a cell, as the fast form holds a board.
@@ -39,6 +42,9 @@ pub(crate) struct FastSearch<'g, B: Board = u128, const L: usize = 16> {
     /// The identities of the positions before `like` that may still come back (its history but
     /// itself): seen again only while the stores are as they are in `like`.
     before: crate::engine::History,
+    /// The block ([`Lanes::block`]) that holds both stores, and their lanes in it, where one does:
+    /// the stores of two wide boards compared without the rest of them.
+    stores_in: Option<(usize, u128)>,
 }
 
 /// A packed search on the game's fast form of whichever width ([`Game::fast_search`]).
@@ -108,19 +114,23 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         if !Game::fits(ff, start, hints) || !ff.reads_every_rule() {
             return None;
         }
-        let reads_more = game.uses_round_ply || game.rounds.is_some() || game.uses_starter;
+        // Who began is the start's for every position of a search (each is made from `like`).
+        let reads_more = game.uses_round_ply || game.rounds.is_some();
         let repetition_from_line = !game.uses_repeated || (game.stores_only_grow && game.repetition_only_ends());
         let ids = start.history.as_slice();
         let before = match ids.split_last() {
             Some((_, earlier)) if game.uses_repeated && !earlier.is_empty() => crate::engine::History::from(earlier.to_vec()),
             _ => crate::engine::History::new(),
         };
+        let (south, north) = (ff.store(Player::South), ff.store(Player::North));
+        let stores_in = (south / 16 == north / 16).then(|| (south / 16, 0xFF << (8 * (south % 16)) | 0xFF << (8 * (north % 16))));
         (!reads_more && !start.counted_in_place && repetition_from_line).then(|| FastSearch {
             game,
             ff,
             hints,
             like: start.clone(),
             before,
+            stores_in,
         })
     }
 
@@ -152,6 +162,14 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// repetition rule.
     #[inline]
     pub(crate) fn moves_on_line(&self, line: &[(B, Player)], out: &mut Vec<FastMove<B>>) {
+        self.moves_on_line_among(line, u64::MAX, out);
+    }
+
+    /// [`FastSearch::moves_on_line`] of the moves among `among` only (bit `i` for the move of
+    /// number `i + 1`): alpha-beta plays the table's move alone first and the others only when
+    /// it did not cut the node off.
+    #[inline]
+    pub(crate) fn moves_on_line_among(&self, line: &[(B, Player)], among: u64, out: &mut Vec<FastMove<B>>) {
         let Some(&(cells, mover)) = line.last() else {
             return;
         };
@@ -161,24 +179,49 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         // A closure for each loop: one closure called from both was left a call of its own (8% of
         // an Oware perft).
         match self.ff.relay.as_deref() {
-            None => game.fast_moves_from::<B, L, false>(self.ff, None, self.hints, &self.like, at, |a, p| self.seen_on(line, a, p), out),
-            Some(rt) => {
-                game.fast_moves_from::<B, L, true>(self.ff, Some(rt), self.hints, &self.like, at, |a, p| self.seen_on(line, a, p), out)
-            }
+            None => game.fast_moves_from::<B, L, false>(
+                self.ff,
+                None,
+                self.hints,
+                &self.like,
+                (at, among),
+                |a, p| self.seen_on(line, a, p),
+                out,
+            ),
+            Some(rt) => game.fast_moves_from::<B, L, true>(
+                self.ff,
+                Some(rt),
+                self.hints,
+                &self.like,
+                (at, among),
+                |a, p| self.seen_on(line, a, p),
+                out,
+            ),
         }
     }
 
     /// Is the position `after` with `to_move` to move on `line` (or in the history before it)?
     #[inline(always)]
     fn seen_on(&self, line: &[(B, Player)], after: B, to_move: Player) -> bool {
-        let stores = self.ff.store_lanes;
+        match self.stores_in {
+            Some((block, lanes)) => self.seen_with(line, after, to_move, |c| (c.block(block) ^ after.block(block)) & lanes == 0),
+            None => {
+                let stores = self.ff.store_lanes;
+                self.seen_with(line, after, to_move, |c| c & stores == after & stores)
+            }
+        }
+    }
+
+    /// [`FastSearch::seen_on`], `same_stores` telling whether a position's stores are as `after`'s.
+    #[inline(always)]
+    fn seen_with(&self, line: &[(B, Player)], after: B, to_move: Player, same_stores: impl Fn(B) -> bool) -> bool {
         // Back along the line while the stores are as they are now: before a capture, no
         // position can come back.
         line.iter()
             .rev()
-            .take_while(|&&(c, _)| c & stores == after & stores)
+            .take_while(|&&(c, _)| same_stores(c))
             .any(|&(c, p)| c == after && p == to_move)
-            || (!self.before.is_empty() && after & stores == line[0].0 & stores && self.before.contains(self.ff.identity(after, to_move)))
+            || (!self.before.is_empty() && same_stores(line[0].0) && self.before.contains(self.ff.identity(after, to_move)))
     }
 
     /// Has the position `cells` with `mover` to move a legal move?
@@ -278,8 +321,8 @@ impl Game {
         out: &mut Vec<FastMove<B>>,
     ) {
         match ff.relay.as_deref() {
-            None => self.fast_moves_from::<B, L, false>(ff, None, hints, like, at, repeats, out),
-            Some(rt) => self.fast_moves_from::<B, L, true>(ff, Some(rt), hints, like, at, repeats, out),
+            None => self.fast_moves_from::<B, L, false>(ff, None, hints, like, (at, u64::MAX), repeats, out),
+            Some(rt) => self.fast_moves_from::<B, L, true>(ff, Some(rt), hints, like, (at, u64::MAX), repeats, out),
         }
     }
 
@@ -288,7 +331,7 @@ impl Game {
     /// whether a position (its cells and the player to move) was seen before on the line, for the
     /// rules that are `repeated` alone. With `RELAY` (the relay tables `rt`), each candidate is
     /// sown to learn whether it is legal, and whether the next player has a move when a `no_moves`
-    /// rule asks.
+    /// rule asks. Only the moves among `among` are made (bit `i` for the move of number `i + 1`).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn fast_moves_from<B: Board, const L: usize, const RELAY: bool>(
@@ -297,15 +340,16 @@ impl Game {
         rt: Option<&FastRelay<B, L>>,
         hints: Hints,
         like: &Position,
-        (board, mover, ply): (B, Player, u32),
+        ((board, mover, ply), among): ((B, Player, u32), u64),
         mut repeats: impl FnMut(B, Player) -> bool,
         out: &mut Vec<FastMove<B>>,
     ) {
-        let mut left = if RELAY {
-            ff.candidates(board, board.filled(), mover)
-        } else {
-            ff.legal(board, board.filled(), mover)
-        };
+        let mut left = among
+            & if RELAY {
+                ff.candidates(board, board.filled(), mover)
+            } else {
+                ff.legal(board, board.filled(), mover)
+            };
         while left != 0 {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
@@ -325,15 +369,21 @@ impl Game {
                 ply: ply + 1,
             };
             let filled = after.filled();
-            let stuck = match rt {
+            let (stuck, moves_next) = match rt {
                 // Sown only when a rule asks whether the next player has a move.
                 Some(rt) if RELAY => {
-                    self.end_kinds.no_moves != 0 && {
+                    if self.end_kinds.no_moves != 0 {
                         let next = ff.candidates(after, filled, at.to_move);
-                        next == 0 || !ff.has_move(rt, after, next, at.to_move)
+                        let stuck = next == 0 || !ff.has_move(rt, after, next, at.to_move);
+                        (stuck, Some(!stuck))
+                    } else {
+                        (false, None)
                     }
                 }
-                _ => ff.legal(after, filled, at.to_move) == 0,
+                _ => {
+                    let stuck = ff.legal(after, filled, at.to_move) == 0;
+                    (stuck, Some(!stuck))
+                }
             };
             let mut holding = if stuck { self.end_kinds.no_moves } else { 0 };
             if self.end_kinds.repeated != 0 && repeats(after, at.to_move) {
@@ -360,6 +410,7 @@ impl Game {
                 cells: after,
                 to_move: at.to_move,
                 ended,
+                moves_next,
             });
         }
     }

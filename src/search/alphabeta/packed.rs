@@ -1,0 +1,216 @@
+//! Alpha-beta's walk over packed positions (a game's fast form serving every line from the root):
+//! a position is its cells, whose turn and its move number, a few words held by value, and a node
+//! makes its children as the fast form's moves ([`FastMove`]) without a node of their own.
+//!
+//! It visits the nodes the general engine's walk visits, in the same order, with the same values
+//! (the tests compare them node count for node count), and saves work that changes nothing there:
+//! - the table is probed before a node's moves are made (a position the table holds has moves);
+//! - the table's move is made and searched alone first, and the others only when it did not cut
+//!   the node off (they are searched after it in any order anyway);
+//! - the others are ordered by sorting a small array of numbers, each its child's evaluation and
+//!   its place (which keeps the order of equal evaluations, as the general walk's stable sort);
+//! - a leaf (no depth left) is scored where its parent made it: no line, no table, no moves made.
+
+use super::{INF, Searcher};
+use crate::engine::{FastMove, FastSearch, PackedBoard, Player};
+use crate::search::{SCALE, WIN, evaluate, evaluate_packed};
+
+/// A packed position: its cells, the player to move, its move number.
+pub(super) type At<B> = (B, Player, u32);
+
+impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
+    fn fast_form(&self) -> &FastSearch<'_, B, L> {
+        self.fast.as_ref().expect("packed positions are searched with the fast form")
+    }
+
+    /// The value of the packed position `at` for `mover`, who just moved into it.
+    pub(super) fn packed_value(&mut self, at: At<B>, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
+        let to_move = at.1;
+        let v = if depth == 0 {
+            // A leaf's value depends on neither bound, nor on the line (it makes no move).
+            self.leaf(at, None)
+        } else {
+            self.line.push((at.0, to_move));
+            let v = if to_move == mover {
+                self.packed_negamax(at, depth, alpha, beta)
+            } else {
+                -self.packed_negamax(at, depth, -beta, -alpha)
+            };
+            self.line.pop();
+            return v;
+        };
+        if to_move == mover { v } else { -v }
+    }
+
+    /// The value of the move `m` (from a position at move number `ply`) for `mover`, who made it.
+    #[inline]
+    fn move_value(&mut self, m: &FastMove<B>, ply: u32, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
+        match &m.ended {
+            // A finished game, or one an end rule let go on: the general engine's position.
+            Some(p) => self.child_value(p, mover, depth, alpha, beta),
+            None if depth == 0 => {
+                let v = self.leaf((m.cells, m.to_move, ply + 1), m.moves_next);
+                if m.to_move == mover { v } else { -v }
+            }
+            None => self.packed_value((m.cells, m.to_move, ply + 1), mover, depth, alpha, beta),
+        }
+    }
+
+    /// The value of `at` for its player to move when the endgame databases hold it.
+    #[inline(always)]
+    fn known(&self, at: At<B>) -> Option<i32> {
+        self.db.is_some().then(|| self.in_databases(at)).flatten()
+    }
+
+    #[inline(never)]
+    fn in_databases(&self, (cells, to_move, _): At<B>) -> Option<i32> {
+        let db = self.db?;
+        let fast = self.fast_form();
+        let v = fast.with_pit_seeds(cells, |pits| db.value_of(pits, fast.south_store(cells), to_move))?;
+        let stores = self.stores.map(|c| cells.lane(c) as i32);
+        let m = stores[to_move.index()] - stores[to_move.other().index()] + v;
+        Some(m.signum() * WIN + m * SCALE)
+    }
+
+    /// The value of `at`, whose player has no legal move and no rule ends the game: each player
+    /// keeps what they hold.
+    #[cold]
+    fn stuck(&self, (cells, to_move, ply): At<B>) -> i32 {
+        let pos = self.fast_form().position_at(cells, to_move, ply);
+        self.terminal(&super::finished_as_is(self.game, &pos))
+    }
+
+    /// A node with no depth left: its value for its player to move. `moves` tells whether its
+    /// player has a legal move, where the move to it learnt it.
+    #[inline]
+    fn leaf(&mut self, at: At<B>, moves: Option<bool>) -> i32 {
+        if self.count_node() {
+            return 0;
+        }
+        if let Some(v) = self.known(at) {
+            return v;
+        }
+        let fast = self.fast_form();
+        if !moves.unwrap_or_else(|| fast.has_moves(at.0, at.1)) {
+            return self.stuck(at);
+        }
+        evaluate_packed(fast, at.0, at.1)
+    }
+
+    /// The evaluation of the move `m`'s position for `mover`, which orders a node's moves.
+    #[inline]
+    fn order_of(&self, m: &FastMove<B>, mover: Player) -> i32 {
+        match &m.ended {
+            Some(p) => evaluate(self.game, p, mover),
+            None => evaluate_packed(self.fast_form(), m.cells, mover),
+        }
+    }
+
+    /// Negamax of the packed position `at` (at the end of the line), `depth` > 0.
+    fn packed_negamax(&mut self, at: At<B>, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+        if self.count_node() {
+            return 0;
+        }
+        if let Some(v) = self.known(at) {
+            return v;
+        }
+        let (cells, mover, ply) = at;
+        let key = self
+            .keys
+            .as_ref()
+            .expect("packed positions are searched with their keys")
+            .key(cells, mover, ply, self.with_ply);
+        let (entry, spot) = self.table.probe(key);
+        let mut hinted = 0;
+        if let Some(e) = entry {
+            hinted = e.best;
+            if e.depth >= depth {
+                match e.bound {
+                    super::Bound::Exact => return e.value,
+                    super::Bound::Lower => alpha = alpha.max(e.value),
+                    super::Bound::Upper => beta = beta.min(e.value),
+                }
+                if alpha >= beta {
+                    return e.value;
+                }
+            }
+        }
+        let room = depth as usize;
+        if self.packed_rooms.len() <= room {
+            self.packed_rooms.resize_with(room + 1, Vec::new);
+            self.order_rooms.resize_with(room + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.packed_rooms[room]);
+        moves.clear();
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = 0;
+        let mut cut = false;
+        // The table's move first, made alone: the others wait until it has not cut the node off.
+        let mut others = u64::MAX;
+        if (1..=64).contains(&hinted) {
+            let bit = 1u64 << (hinted - 1);
+            self.fast_form().moves_on_line_among(&self.line, bit, &mut moves);
+            if let Some(m) = moves.pop() {
+                others = !bit;
+                best = self.move_value(&m, ply, mover, depth - 1, alpha, beta);
+                best_move = m.pit;
+                alpha = alpha.max(best);
+                cut = self.aborted || alpha >= beta;
+            }
+        }
+        if !cut {
+            self.fast_form().moves_on_line_among(&self.line, others, &mut moves);
+            if moves.is_empty() && others == u64::MAX {
+                self.packed_rooms[room] = moves;
+                // No move and no rule ends the game: score what each player holds.
+                return self.stuck(at);
+            }
+            // Each move's evaluation above its place, highest first (equal ones in their order).
+            let mut order = std::mem::take(&mut self.order_rooms[room]);
+            order.clear();
+            order.extend(
+                moves
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| ((INF - self.order_of(m, mover)) as u64) << 8 | i as u64),
+            );
+            order.sort_unstable();
+            if depth >= 2 {
+                // The children's probes, a few misses in the cache taken at once rather than in turn.
+                let keys = self.keys.as_ref().expect("packed positions are searched with their keys");
+                for m in moves.iter().filter(|m| m.ended.is_none()) {
+                    self.table.prefetch(keys.key(m.cells, m.to_move, ply + 1, self.with_ply));
+                }
+            }
+            for &o in &order {
+                let m = &moves[(o & 0xFF) as usize];
+                let v = self.move_value(m, ply, mover, depth - 1, alpha, beta);
+                if self.aborted {
+                    break;
+                }
+                if v > best {
+                    best = v;
+                    best_move = m.pit;
+                }
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+            self.order_rooms[room] = order;
+        }
+        self.packed_rooms[room] = moves;
+        if self.aborted {
+            return 0;
+        }
+        let entry = super::Entry {
+            depth,
+            value: best,
+            bound: Self::bound(best, alpha0, beta),
+            best: best_move as u32,
+        };
+        self.table.store(key, spot, entry);
+        best
+    }
+}
