@@ -3,7 +3,7 @@
 //! Common shapes get one op each: `last.count`, `pit.side`, `captured(south)`, `x > 3`,
 //! `x in 2..3`. `a and b` / `a or b` stop as soon as `a` decides.
 
-use super::ir::{CmpOp, Code, Flag, Flat, Op, Operand, PitSet, Quick, Reg, Test, Who};
+use super::ir::{ByWay, CmpOp, Code, Flag, Flat, Op, Operand, PitSet, Quick, Reg, Test, Who};
 use super::typed::{BoolExpr, IntExpr, PitExpr, Pits, PlayerExpr, Whose};
 use crate::board::{Cell, Player};
 
@@ -93,6 +93,8 @@ impl Gen {
             words: self.words,
             depth: self.max,
             quick: Quick::Run,
+            lap: None,
+            by_way: ByWay::default(),
         }
     }
 

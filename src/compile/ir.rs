@@ -1000,7 +1000,7 @@ impl Expr {
 /// A compiled expression: a short program for the engine's stack machine, with the sets of pits it
 /// walks. Every value is an `i64`: a number; a truth value as 0 or 1; a player as 0 (south) or 1
 /// (north); a pit as its cell, or [`NO_PIT`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Code {
     /// The program; it leaves one value.
     pub ops: Vec<Op>,
@@ -1012,6 +1012,70 @@ pub struct Code {
     pub depth: u32,
     /// How the engine answers the condition without running `ops`, when it can (most conditions).
     pub quick: Quick,
+    /// For a condition read at the end of a lap (a capture's, a relay's), its answer for each
+    /// mover and `last` as counts to compare, where it reads only those ([`LapTable`]). Derived
+    /// from the rest, so left out of `Debug` (which the endgame databases' key reads).
+    pub lap: Option<Box<LapTable>>,
+    /// For a value that reads only the mover, the player to move and the way of the lap (with
+    /// sets of pits that read only where a pit lies), its value for each of them, worked out when
+    /// first asked ([`Code::by_way`]). Left out of `Debug` too.
+    pub by_way: ByWay,
+}
+
+/// The values of a [`Code`] for each mover, player to move and way (`[4 * mover + 2 * to_move +
+/// clockwise]`), each with whether `leftmost` or `rightmost` found no pit; `None` when it reads
+/// more. Every memo is equal to every other: it follows from the code.
+#[derive(Debug, Clone, Default)]
+pub struct ByWay(pub std::sync::OnceLock<Option<Box<WayValues>>>);
+
+/// The values of [`ByWay`], each with whether `leftmost` or `rightmost` found no pit.
+pub type WayValues = [(i64, bool); 8];
+
+impl PartialEq for ByWay {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Code")
+            .field("ops", &self.ops)
+            .field("sets", &self.sets)
+            .field("words", &self.words)
+            .field("depth", &self.depth)
+            .field("quick", &self.quick)
+            .finish()
+    }
+}
+
+/// A condition at the end of a lap answered without the evaluator: for each mover and cell `last`
+/// (`at[mover * cells + last]`), the tests that read where `last` lies answered when the file is
+/// compiled, and the ones left as counts of fixed cells to compare ([`CellTest`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LapTable {
+    /// The cells of the board (stores included).
+    pub cells: usize,
+    /// The tests of `tests[first..end]` must all hold; [`LapTable::NEVER`] never holds, and
+    /// [`LapTable::GENERAL`] is read by the evaluator.
+    pub at: Vec<[u16; 2]>,
+    pub tests: Vec<CellTest>,
+}
+
+impl LapTable {
+    pub const NEVER: u16 = u16::MAX;
+    pub const GENERAL: u16 = u16::MAX - 1;
+}
+
+/// The seeds of a fixed cell (held before the latest seed fell in, with `before`) within fixed
+/// bounds (`inside`) / outside them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CellTest {
+    pub cell: Cell,
+    pub before: bool,
+    pub lo: i64,
+    pub hi: i64,
+    pub inside: bool,
 }
 
 /// A condition in the form the engine answers fastest: one flag, one or two tests, or a longer
@@ -1062,6 +1126,8 @@ impl Code {
             words: Vec::new(),
             depth: 1,
             quick: Quick::Run,
+            lap: None,
+            by_way: ByWay::default(),
         }
     }
 
@@ -1322,6 +1388,30 @@ impl Code {
                 | Op::Leftmost(_)
                 | Op::Rightmost(_) => true,
                 _ => false,
+            })
+    }
+
+    /// Does the value read nothing but the mover, the player to move and the way of the lap, with
+    /// sets of pits whose row and filters read only where a pit lies ([`Code::by_way`])?
+    pub fn reads_only_way(&self) -> bool {
+        self.sets
+            .iter()
+            .all(|s| s.row.as_ref().is_none_or(Code::reads_only_places) && s.filters.iter().all(Code::reads_only_places))
+            && self.ops.iter().all(|op| {
+                matches!(
+                    op,
+                    Op::Int(_)
+                        | Op::Mover
+                        | Op::Opponent
+                        | Op::ToMove
+                        | Op::Flag(Flag::Clockwise)
+                        | Op::Unless(_)
+                        | Op::Jump(_)
+                        | Op::Not
+                        | Op::Other
+                        | Op::Leftmost(_)
+                        | Op::Rightmost(_)
+                )
             })
     }
 

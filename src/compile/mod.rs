@@ -4,6 +4,7 @@
 
 mod codegen;
 pub mod ir;
+mod lap_table;
 pub mod shape;
 mod typed;
 
@@ -194,6 +195,12 @@ pub fn compile(checked: &Checked) -> Game {
         phase.tracks = Player::BOTH.map(|p| track(&geometry, p, &ccw, params));
         phase.cw_tracks = Player::BOTH.map(|p| track(&geometry, p, &cw, params));
         phase.capture_at = may_hold_where(&phase.captures, Reg::Last, &sides, &geometry);
+        for rule in &mut phase.captures {
+            rule.when.lap = lap_table::build(&rule.when, &sides, &geometry);
+        }
+        if let Some(relay) = &mut phase.sow.relay {
+            relay.lap = lap_table::build(relay, &sides, &geometry);
+        }
         phase.sow.lap_cap = phase.sow.relay_limit.unwrap_or(limits::DEFAULT_RELAY_LIMIT);
         phase.sow.watch_loops = !lower.typer.counters.get();
         // A number past the limit tells no laps apart: every lap a move sows is below it.

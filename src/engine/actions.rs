@@ -1,7 +1,7 @@
 //! The rules that act during a move (captures at the end of a lap, triggers as each seed falls) and
 //! their actions: take, move, claim, set memory, sow again; the grand slam policy.
 
-use super::eval::Ctx;
+use super::eval::{Ctx, at_lap_end};
 use super::trace::{Event, Keeper, Narrate};
 use super::turn::*;
 use super::{Board, Cell, Game, Player, Slots};
@@ -11,11 +11,41 @@ use crate::compile::ir::{Action, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, R
 thread_local! {
     /// Boards kept for the snapshots of [`Game::fire`] on a board too large to be kept inline.
     static SNAPSHOTS: std::cell::RefCell<Vec<Board>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// A board of the size last asked, lent to the actions of rules that read nothing of the board.
+    static BLANK: std::cell::RefCell<Option<Board>> = const { std::cell::RefCell::new(None) };
 }
 
 impl Game {
-    /// Carries out the first capture rule that holds at the end of a lap, if one does, and tells
-    /// what happens next.
+    /// The first capture rule that holds at the end of a lap, if one does (its place in the phase).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(super) fn capture_holds(
+        &self,
+        board: &Board,
+        turn: Turn,
+        before: Option<&[u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        phase: &Phase,
+        track: &Track,
+        taken: u32,
+    ) -> Option<usize> {
+        // The context is made only for a rule its table does not answer.
+        let mut ctx = None;
+        phase.captures.iter().position(|rule| {
+            at_lap_end(&rule.when, turn.mover, last, &board.cells, before).unwrap_or_else(|| {
+                ctx.get_or_insert_with(|| Ctx {
+                    taken,
+                    ..self.ctx_lap(turn, board, before, last, origin, lap, track)
+                })
+                .bool(&rule.when)
+            })
+        })
+    }
+
+    /// Carries out capture rule `i` of the phase, which holds at the end of a lap, and tells what
+    /// happens next.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     pub(super) fn capture(
@@ -27,24 +57,13 @@ impl Game {
         origin: Cell,
         lap: u32,
         phase: &Phase,
-        track: &Track,
+        i: usize,
         captured: &mut Option<CaptureLog>,
         taken: &mut u32,
         pulled: &mut Option<Pull>,
         log: &mut impl Narrate,
-    ) -> Option<Then> {
-        let ctx = Ctx {
-            taken: *taken,
-            ..self.ctx_lap(turn, board, before, last, origin, lap, track)
-        };
-        let mut fired = None;
-        for rule in &phase.captures {
-            if ctx.bool(&rule.when) {
-                fired = Some(rule);
-                break;
-            }
-        }
-        let rule = fired?;
+    ) -> Then {
+        let rule = &phase.captures[i];
         // A rule that only says what happens next (`then another move`) has nothing to carry out,
         // and no copy of the board to make for its actions.
         if !rule.actions.is_empty() {
@@ -53,7 +72,7 @@ impl Game {
             *taken += fired.taken;
         }
         self.narrate_then(rule, log);
-        Some(rule.then)
+        rule.then
     }
 
     /// The narration names every rule carried out: one with no actions, by what it says comes next.
@@ -174,28 +193,44 @@ impl Game {
         // kept inline is copied into one kept from an earlier rule (its lists allocated once a
         // thread, not once a rule fired); a rule fired inside this one's actions takes another.
         let large = board.cells.len() > INLINE;
+        if large && !rule.reads_board {
+            // Actions that read nothing of the board (`take opposite(last)`, `sow taken from
+            // leftmost(row(mover))`) read the same from any board of its size: one kept on the
+            // thread is lent to them, neither copied nor moved.
+            return BLANK.with(|blank| {
+                let fits = |b: &Option<Board>| b.as_ref().is_some_and(|b| b.cells.len() == board.cells.len());
+                if !fits(&blank.borrow())
+                    && let Ok(mut b) = blank.try_borrow_mut()
+                {
+                    *b = Some(board.clone());
+                }
+                let lent = blank.borrow();
+                match lent.as_ref() {
+                    Some(any) if any.cells.len() == board.cells.len() => {
+                        self.fire_on(board, any, turn, before, last, origin, lap, phase, rule, taken, captured, log)
+                    }
+                    // Lent already to a rule of another board, inside whose actions this one fires.
+                    _ => {
+                        drop(lent);
+                        let copy = board.clone();
+                        self.fire_on(board, &copy, turn, before, last, origin, lap, phase, rule, taken, captured, log)
+                    }
+                }
+            });
+        }
         let kept = if large {
             SNAPSHOTS.with(|kept| kept.borrow_mut().pop())
         } else {
             None
         };
         let snapshot = match kept {
-            // Actions that read nothing of the board (`take opposite(last)`, `sow taken from
-            // leftmost(row(mover))`) read the same from any board of its size: the kept one is
-            // not brought up to date.
-            Some(kept) if !rule.reads_board && kept.cells.len() == board.cells.len() => kept,
             Some(mut kept) => {
                 kept.clone_from(board);
                 kept
             }
             None => board.clone(),
         };
-        let log_captures = self.grand_slam.is_some().then_some((captured, turn.mover.other()));
-        let ctx = Ctx {
-            taken,
-            ..self.ctx_lap(turn, &snapshot, before, last, origin, lap, phase.track(turn.mover, turn.cw))
-        };
-        let acted = self.act(board, &snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, log_captures, log);
+        let acted = self.fire_on(board, &snapshot, turn, before, last, origin, lap, phase, rule, taken, captured, log);
         if large {
             SNAPSHOTS.with(|kept| {
                 let mut kept = kept.borrow_mut();
@@ -206,6 +241,32 @@ impl Game {
             });
         }
         acted
+    }
+
+    /// [`Game::fire`] with the board as the rule fired, `snapshot`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn fire_on(
+        &self,
+        board: &mut Board,
+        snapshot: &Board,
+        turn: Turn,
+        before: Option<&[u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        phase: &Phase,
+        rule: &Rule,
+        taken: u32,
+        captured: &mut Option<CaptureLog>,
+        log: &mut impl Narrate,
+    ) -> Acted {
+        let log_captures = self.grand_slam.is_some().then_some((captured, turn.mover.other()));
+        let ctx = Ctx {
+            taken,
+            ..self.ctx_lap(turn, snapshot, before, last, origin, lap, phase.track(turn.mover, turn.cw))
+        };
+        self.act(board, snapshot, &rule.actions, &rule.name, phase, turn.cw, ctx, log_captures, log)
     }
 
     /// Whether the captures of a move took every seed of the opponent's row (a grand slam), and what
@@ -646,13 +707,9 @@ impl Game {
                         Some(choices) if *chosen_way => choices.pick(2, |i| if i == 0 { "ccw" } else { "cw" }.to_string()) == 1,
                         _ => turn_to.unwrap_or(cw),
                     };
-                    let named = pit.as_ref().map(|f| {
-                        if *chosen_way {
-                            Ctx { clockwise: cw, ..ctx }.pit(f)
-                        } else {
-                            ctx.pit(f)
-                        }
-                    });
+                    let named = pit
+                        .as_ref()
+                        .map(|f| ctx.pit_by_way(f, if *chosen_way { cw } else { ctx.clockwise }));
                     let track = phase.track(ctx.mover, cw);
                     let last = ctx.regs[Reg::Last as usize];
                     // The lap starts after the cell named, or after the one before it so that it gets

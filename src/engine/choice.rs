@@ -38,7 +38,27 @@ pub(crate) struct Choices {
     labels: Option<RefCell<Vec<String>>>,
     /// The laps the move's trial sowed (what finding the legal moves spends).
     laps: Cell<u32>,
+    /// The choices met past the given bits, in order (each its options and the bit where it
+    /// starts, packed as `options << 8 | bit`, and the paused sowing its other answers go on from,
+    /// or [`NONE`]), up to [`POINTS`] of them: the move played with every later answer 0 is the
+    /// same move whichever of them are given as 0 ([`Choices::point`]).
+    points: [Cell<(u32, u32)>; POINTS],
+    /// How many choices were met past the given bits (more than [`POINTS`] are counted, not kept).
+    met: Cell<u32>,
+    /// The trial's sowing is paused before each capture rule fires, for the trials of other answers
+    /// to go on from ([`crate::engine::pause`]).
+    pub(super) pausing: bool,
+    /// The paused sowing this trial goes on from, if any.
+    pub(super) resume: Option<u32>,
+    /// The sowing paused before the rule firing now, until a choice past the given bits takes it.
+    pending: Cell<u32>,
 }
+
+/// No paused sowing.
+const NONE: u32 = u32::MAX;
+
+/// How many of the choices a move meets past its given bits are kept ([`Choices::point`]).
+pub(crate) const POINTS: usize = 16;
 
 impl Choices {
     /// The choices of the complete move `k`.
@@ -56,6 +76,11 @@ impl Choices {
             fault: Cell::new(false),
             labels: None,
             laps: Cell::new(0),
+            points: [const { Cell::new((0, NONE)) }; POINTS],
+            met: Cell::new(0),
+            pausing: false,
+            resume: None,
+            pending: Cell::new(NONE),
         }
     }
 
@@ -89,6 +114,14 @@ impl Choices {
             if self.open.get() == 0 {
                 self.open.set(options as u32);
             }
+            let met = self.met.get();
+            // Only the first choice past the given bits after the pause can go on from it: the
+            // answers to the rule's choices before it are then all given.
+            let paused = self.pending.replace(NONE);
+            if let Some(point) = self.points.get(met as usize) {
+                point.set(((options as u32) << 8 | at, paused));
+            }
+            self.met.set(met + 1);
             return 0;
         }
         let chosen = ((self.code >> at) & ((1 << width) - 1)) as usize;
@@ -111,6 +144,34 @@ impl Choices {
     pub fn open(&self) -> Option<(usize, u32)> {
         let options = self.open.get() as usize;
         (options > 0).then_some((options, self.known))
+    }
+
+    /// The `i`th choice met past the given bits (its options and the bit where it starts): `Some(None)`
+    /// when fewer were met, `None` when it was met but not kept. The first is [`Choices::open`].
+    /// With it, the paused sowing its other answers go on from, if one was kept.
+    pub fn point(&self, i: usize) -> Option<Option<(usize, u32, Option<u32>)>> {
+        if i >= self.met.get() as usize {
+            return Some(None);
+        }
+        let (p, paused) = self.points.get(i)?.get();
+        Some(Some(((p >> 8) as usize, p & 0xff, (paused != NONE).then_some(paused))))
+    }
+
+    /// A sowing paused before a capture rule fires (`id`), for the first choice past the given bits
+    /// its actions meet.
+    pub(super) fn paused(&self, id: u32) {
+        self.pending.set(id);
+    }
+
+    /// The rule has fired: the sowing paused before it, unless a choice took it.
+    pub(super) fn fired(&self) -> Option<u32> {
+        let id = self.pending.replace(NONE);
+        (id != NONE).then_some(id)
+    }
+
+    /// The trial goes on from a paused sowing, where `at` bits had been read.
+    pub(super) fn resumed_at(&self, at: u32) {
+        self.at.set(at);
     }
 
     /// Did a choice name an option that does not exist, or were there more than a move can carry?

@@ -3,7 +3,10 @@
 
 use super::choice::Choices;
 use super::{Board, Cell, Game, Player, Position};
-use crate::compile::ir::{Code, FixedPits, Flag, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
+use crate::compile::ir::{Code, FixedPits, Flag, LapTable, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
+
+#[cfg(test)]
+mod lap_tests;
 
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
@@ -25,6 +28,26 @@ pub(crate) fn empty_extremes() -> u64 {
 #[cold]
 fn note_empty_extreme() {
     EMPTY_EXTREMES.with(|n| n.set(n.get() + 1));
+}
+
+/// The answer of a condition at the end of a lap of `mover`'s ending in `last` from its table
+/// ([`Code::lap`]), when it has one that answers there; `None`: the evaluator reads it.
+#[inline(always)]
+pub(crate) fn at_lap_end(code: &Code, mover: Player, last: Cell, cells: &[u32], before: Option<&[u32]>) -> Option<bool> {
+    let table = code.lap.as_deref()?;
+    let [first, end] = *table.at.get(mover.index() * table.cells + last as usize)?;
+    match first {
+        LapTable::NEVER => Some(false),
+        LapTable::GENERAL => None,
+        _ => Some(table.tests[usize::from(first)..usize::from(end)].iter().all(|t| {
+            let c = t.cell as usize;
+            let seeds = match before {
+                Some(before) if t.before => before.get(c),
+                _ => cells.get(c),
+            };
+            (t.lo..=t.hi).contains(&i64::from(seeds.copied().unwrap_or(0))) == t.inside
+        })),
+    }
 }
 
 /// Everything an expression may ask about.
@@ -400,6 +423,48 @@ impl<'a> Ctx<'a> {
     /// The value of a pit.
     pub fn pit(&self, code: &Code) -> Cell {
         self.run(code) as Cell
+    }
+
+    /// The pit `code` names with the lap going clockwise (`cw`) or not: from the code's memo where it
+    /// reads only the mover, the player to move and the way ([`Code::reads_only_way`]), else run.
+    #[inline]
+    pub fn pit_by_way(&self, code: &Code, cw: bool) -> Cell {
+        match code.by_way.0.get_or_init(|| self.by_way(code)) {
+            Some(values) => {
+                let (pit, empty) = values[4 * self.mover.index() + 2 * self.to_move.index() + usize::from(cw)];
+                if empty {
+                    note_empty_extreme();
+                }
+                pit as Cell
+            }
+            None => Ctx { clockwise: cw, ..*self }.pit(code),
+        }
+    }
+
+    /// The memo of [`Ctx::pit_by_way`]: each value, and whether `leftmost` or `rightmost` found no
+    /// pit on the way (noted again each time it is read, and not when it is worked out).
+    #[cold]
+    #[inline(never)]
+    fn by_way(&self, code: &Code) -> Option<Box<crate::compile::ir::WayValues>> {
+        if !code.reads_only_way() {
+            return None;
+        }
+        let noted = empty_extremes();
+        let mut values = [(0, false); 8];
+        for (i, value) in values.iter_mut().enumerate() {
+            let player = |bit: usize| if i & bit == 0 { Player::South } else { Player::North };
+            let ctx = Ctx {
+                mover: player(4),
+                to_move: player(2),
+                clockwise: i & 1 != 0,
+                ..*self
+            };
+            let seen = empty_extremes();
+            let pit = ctx.run(code);
+            *value = (pit, empty_extremes() != seen);
+        }
+        EMPTY_EXTREMES.with(|n| n.set(noted));
+        Some(Box::new(values))
     }
 
     /// Runs a program. A one-op program (`last`, `mover`, `repeated`) is answered at once, in line.

@@ -3,7 +3,7 @@
 
 use crate::board::PlayFrom;
 
-use super::choice::{CHOICE_SHIFT, Choices, move_base, width as choice_width};
+use super::choice::{CHOICE_SHIFT, Choices, POINTS, move_base, width as choice_width};
 use super::eval::Ctx;
 use super::trace::Silent;
 use super::turn::*;
@@ -19,6 +19,7 @@ enum Walk {
 }
 
 mod landings;
+mod walk;
 use landings::Landings;
 pub(in crate::engine) use landings::Trial;
 
@@ -516,74 +517,6 @@ impl Game {
         self.all_choice_moves(pos, rules, true)
     }
 
-    /// The most laps the trial sowings of one listing of the moves of `rules` may sow: a move refused
-    /// as never ending sows up to its `relay limit` before it is refused, and a few of those must
-    /// not use up the listing.
-    fn choice_laps(rules: MoveRules) -> u64 {
-        MAX_CHOICE_LAPS.max(64 * u64::from(rules.phase.sow.lap_cap))
-    }
-
-    /// Tries each pit's moves of a game with choices on the way, branching at every choice met, and
-    /// hands each complete legal move to `found` (its number, the seeds it took and, with `keep`, what
-    /// it leaves), which says how the walk goes on. Within [`MAX_CHOICE_TRIES`] tries a pit and
-    /// [`Game::choice_laps`] laps of trial sowing in all.
-    fn walk_choice_moves(
-        &self,
-        pos: &Position,
-        rules: MoveRules,
-        keep: bool,
-        mut found: impl FnMut(usize, u32, Option<(&Board, bool)>) -> Walk,
-    ) -> bool {
-        let (mut laps, budget) = (0u64, Self::choice_laps(rules));
-        let mut cut = false;
-        // Every trial of the walk sows on this one board.
-        let mut trial = Trial {
-            board: None,
-            keep,
-            kept: None,
-        };
-        // Choices known so far, and how many of their bits.
-        let mut unanswered = Vec::new();
-        'pits: for base in 1..=self.move_count() {
-            unanswered.clear();
-            unanswered.push((0u64, 0u32));
-            let mut tries = 0;
-            while let Some((code, known)) = unanswered.pop() {
-                tries += 1;
-                if tries > MAX_CHOICE_TRIES {
-                    cut = true;
-                    continue 'pits;
-                }
-                if laps > budget {
-                    cut = true;
-                    break 'pits;
-                }
-                let choices = Choices::given(code, known);
-                let tried = self.probe(pos, rules, base, Some(&choices), Some(&mut trial));
-                laps += u64::from(choices.laps());
-                TRIAL_LAPS.set(TRIAL_LAPS.get() + u64::from(choices.laps()));
-                if let Some((options, at)) = choices.open() {
-                    // The rest of the move was played with made-up answers: only its next choice
-                    // counts. The options are pushed last first, so that they come out in order.
-                    for o in (0..options as u64).rev() {
-                        unanswered.push((code | o << at, at + choice_width(options)));
-                    }
-                } else if let (Ok(taken), false) = (tried, choices.fault()) {
-                    let landing = trial.kept.and_then(|another| Some((trial.board.as_ref()?, another)));
-                    match found(base | (code as usize) << CHOICE_SHIFT, taken, landing) {
-                        Walk::On => {}
-                        Walk::NextPit => continue 'pits,
-                        Walk::Stop => {
-                            cut = true;
-                            break 'pits;
-                        }
-                    }
-                }
-            }
-        }
-        cut
-    }
-
     /// The pits (with their way) that some complete move of a game with choices on the way starts
     /// from, as [`Game::choice_moves`] would list them, but each pit's choices are tried only until
     /// one complete move (with `captures required`, one that takes seeds, when some pit has one) is
@@ -745,6 +678,7 @@ impl Game {
     ) -> Result<u32, Refusal> {
         if let Some(t) = trial.as_deref_mut() {
             t.kept = None;
+            t.another = None;
         }
         if self.is_pass(k) {
             // A pass takes nothing and asks nothing: the rules of the phase that applies allow it
@@ -807,7 +741,7 @@ impl Game {
         let Some(t) = trial else {
             return self
                 .probe_sown(pos, rules, k, choices, origin, &mut board.clone(), false)
-                .map(|(taken, _)| taken);
+                .map(|(taken, ..)| taken);
         };
         let after = match &mut t.board {
             // The trial board was a copy of this position's board: where no move claims, closes
@@ -822,14 +756,16 @@ impl Game {
             }
             slot => slot.insert(board.clone()),
         };
-        let (taken, kept) = self.probe_sown(pos, rules, k, choices, origin, after, t.keep)?;
+        let (taken, kept, another) = self.probe_sown(pos, rules, k, choices, origin, after, t.keep)?;
         t.kept = kept;
+        t.another = Some(another);
         Ok(taken)
     }
 
     /// The rest of [`Game::probe`] for a move that must be sown to be judged, on `after` (a copy of
     /// the position's board): the seeds it takes and, with `keep`, whether the mover moves again
-    /// when `after` is left as [`Game::landing`] says.
+    /// when `after` is left as [`Game::landing`] says; and whether the mover moves again after the
+    /// move as sown.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn probe_sown(
@@ -841,7 +777,7 @@ impl Game {
         origin: Cell,
         after: &mut Board,
         keep: bool,
-    ) -> Result<(u32, Option<bool>), Refusal> {
+    ) -> Result<(u32, Option<bool>, bool), Refusal> {
         let (board, phase) = (&pos.board, rules.phase);
         let turn = Turn::of(self, pos, rules, k, choices);
         let sown = self.sow(after, turn, origin, phase, &mut Silent);
@@ -900,7 +836,7 @@ impl Game {
         if kept && !after_moved && !phase.after_moves.is_empty() {
             self.after_move(after, turn, origin, sown, phase, &mut Silent);
         }
-        Ok((sown.taken, kept.then_some(sown.another)))
+        Ok((sown.taken, kept.then_some(sown.another), sown.another))
     }
 
     /// Why a pit number as [`Game::parse_move`] reads it (not a move carrying choices) is no pit of

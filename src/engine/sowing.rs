@@ -1,7 +1,7 @@
 //! Sowing: a move's laps, seed by seed along the track (skipping, relaying, starting again from a
 //! rule's pull), with the fast lap of the usual sowing kept small.
 
-use super::eval::Ctx;
+use super::eval::{Ctx, at_lap_end};
 use super::trace::{Event, Narrate, Passed};
 use super::turn::*;
 use super::{Board, Cell, Game, Slots};
@@ -20,7 +20,10 @@ impl Game {
         let mut turn = turn;
         let mut track = phase.track(turn.mover, turn.cw);
         // Per cell, the count before the latest seed fell in; kept only when some rule reads it.
-        let mut before: Option<Slots<u32>> = self.uses_before.then(|| board.cells.clone());
+        // A list kept on the thread from one sowing to the next (one of a large board is on the
+        // heap), given back when the sowing ends.
+        let mut kept = KeptBefore(self.uses_before.then(|| KeptBefore::of(&board.cells)));
+        let before = &mut kept.0;
         // Seeds taken by capture rules, to put back for a grand slam (made at the first capture).
         let mut captured: Option<CaptureLog> = None;
         let skipped = if sow.skip_origin { origin } else { NO_PIT };
@@ -63,90 +66,173 @@ impl Game {
         }
         // The states laps started in, to see a sowing that goes round for ever.
         let mut watch = LoopWatch::default();
+        // A trial of another answer to a choice goes on from the sowing paused before the capture
+        // rule whose actions met it: the lap's end and that rule, which fires first.
+        // Where no move claims, closes or opens a pit, a paused board keeps only its seeds and
+        // memory: the rest is the position's all the move long.
+        let seeds_only = !self.uses_claims && !self.closes_in_moves;
+        let mut resumed = turn.choices.and_then(|c| c.resume).map(|id| {
+            only_moved = false;
+            super::pause::read(id, |p| {
+                if seeds_only {
+                    board.cells.clone_from(&p.board.cells);
+                    board.memory.clone_from(&p.board.memory);
+                } else {
+                    board.clone_from(&p.board);
+                }
+                if let (Some(b), Some(kept)) = (before.as_mut(), p.before.as_ref()) {
+                    b.clone_from(kept);
+                }
+                turn.cw = p.cw;
+                turn.lifted = p.lifted;
+                turn.lap_start = p.lap_start;
+                turn.first_lap_end = p.first_lap_end;
+                (start, lap, taken) = (p.start, p.lap, p.taken);
+                if let Some(c) = turn.choices {
+                    c.resumed_at(p.at);
+                }
+                (p.last, p.rule)
+            })
+        });
+        if resumed.is_some() {
+            track = phase.track(turn.mover, turn.cw);
+        }
         loop {
-            let hand = match pulled.take() {
-                Some(pull) => {
-                    start = pull.after;
-                    turn.cw = pull.cw;
-                    track = phase.track(turn.mover, turn.cw);
-                    log.push(|| Event::SowAgain {
-                        seeds: pull.seeds,
-                        from: self.first_sown_after(board, turn, origin, phase, lap, before.as_deref(), taken, pull.after),
-                        lap,
-                    });
-                    pull.seeds
-                }
+            let (last, held) = match resumed.take() {
+                Some((last, rule)) => (last, Some(rule)),
                 None => {
-                    // The usual pick-up: every seed of `start`. A move's first lap may start otherwise
-                    // (from the store, or back into the pit played), worked out out of line.
-                    let (from, hand) = if lap == 1 && sow.special_start {
-                        if phase.sows_nothing {
-                            // The phase's `after move` rules do what the move does.
-                            return Ok(Sown {
-                                another: false,
-                                last: origin,
-                                laps: 0,
-                                taken: 0,
-                                lifted: 0,
-                                lap_start: origin,
-                                first_lap_end: origin,
-                                grand_slam: false,
-                                cw: turn.cw,
-                                hash_delta: Some(0),
-                                ended: None,
+                    let hand = match pulled.take() {
+                        Some(pull) => {
+                            start = pull.after;
+                            turn.cw = pull.cw;
+                            track = phase.track(turn.mover, turn.cw);
+                            log.push(|| Event::SowAgain {
+                                seeds: pull.seeds,
+                                from: self.first_sown_after(board, turn, origin, phase, lap, before.as_deref(), taken, pull.after),
+                                lap,
                             });
+                            pull.seeds
                         }
-                        let (from, hand, after) = self.first_pick_up(board, turn, origin, sow, track);
-                        start = after;
-                        (from, hand)
-                    } else {
-                        (start, std::mem::take(&mut board.cells[start as usize]))
+                        None => {
+                            // The usual pick-up: every seed of `start`. A move's first lap may start otherwise
+                            // (from the store, or back into the pit played), worked out out of line.
+                            let (from, hand) = if lap == 1 && sow.special_start {
+                                if phase.sows_nothing {
+                                    // The phase's `after move` rules do what the move does.
+                                    return Ok(Sown {
+                                        another: false,
+                                        last: origin,
+                                        laps: 0,
+                                        taken: 0,
+                                        lifted: 0,
+                                        lap_start: origin,
+                                        first_lap_end: origin,
+                                        grand_slam: false,
+                                        cw: turn.cw,
+                                        hash_delta: Some(0),
+                                        ended: None,
+                                    });
+                                }
+                                let (from, hand, after) = self.first_pick_up(board, turn, origin, sow, track);
+                                start = after;
+                                (from, hand)
+                            } else {
+                                (start, std::mem::take(&mut board.cells[start as usize]))
+                            };
+                            hash_delta = hash_delta.wrapping_sub(u64::from(hand).wrapping_mul(keys[from as usize]));
+                            log.push(|| Event::PickUp {
+                                cell: from,
+                                seeds: hand,
+                                lap,
+                            });
+                            hand
+                        }
                     };
-                    hash_delta = hash_delta.wrapping_sub(u64::from(hand).wrapping_mul(keys[from as usize]));
-                    log.push(|| Event::PickUp {
-                        cell: from,
-                        seeds: hand,
-                        lap,
+                    turn.lifted = hand;
+                    turn.lap_start = start;
+                    let last = if !one_by_one {
+                        let closed = (!turn.open).then_some(&board.closed[..]);
+                        // The cells a `skip when` answered before the game passes over.
+                        let stated = if sow.skip.is_some() { sow.skip_table(turn.mover) } else { None };
+                        let lap_sown = sow_lap(
+                            &mut board.cells,
+                            closed,
+                            stated,
+                            before.as_deref_mut(),
+                            track,
+                            keys,
+                            start,
+                            hand,
+                            skipped,
+                        )
+                        .ok_or(Endless::Nowhere { laps: lap })?;
+                        hash_delta = hash_delta.wrapping_add(lap_sown.keys);
+                        lap_sown.last
+                    } else {
+                        only_moved = false;
+                        self.sow_one_by_one(board, turn, origin, phase, lap, before, hand, start, &mut taken, log)?
+                    };
+                    if lap == 1 {
+                        turn.first_lap_end = last;
+                    }
+                    log.push(|| Event::LapEnds {
+                        last,
+                        count: board.cells[last as usize],
                     });
-                    hand
+                    let seeds = board.cells[last as usize].min(63);
+                    let held = if phase.capture_at[turn.mover.index()][last as usize] >> seeds & 1 != 0 {
+                        self.capture_holds(board, turn, before.as_deref(), last, origin, lap, phase, track, taken)
+                    } else {
+                        None
+                    };
+                    (last, held)
                 }
-            };
-            turn.lifted = hand;
-            turn.lap_start = start;
-            let last = if !one_by_one {
-                let closed = (!turn.open).then_some(&board.closed[..]);
-                // The cells a `skip when` answered before the game passes over.
-                let stated = if sow.skip.is_some() { sow.skip_table(turn.mover) } else { None };
-                let lap_sown = sow_lap(
-                    &mut board.cells,
-                    closed,
-                    stated,
-                    before.as_deref_mut(),
-                    track,
-                    keys,
-                    start,
-                    hand,
-                    skipped,
-                )
-                .ok_or(Endless::Nowhere { laps: lap })?;
-                hash_delta = hash_delta.wrapping_add(lap_sown.keys);
-                lap_sown.last
-            } else {
-                only_moved = false;
-                self.sow_one_by_one(board, turn, origin, phase, lap, &mut before, hand, start, &mut taken, log)?
             };
             final_last = last;
-            if lap == 1 {
-                turn.first_lap_end = last;
-            }
-            log.push(|| Event::LapEnds {
-                last,
-                count: board.cells[last as usize],
-            });
-            let seeds = board.cells[last as usize].min(63);
             let mut then = None;
-            if phase.capture_at[turn.mover.index()][last as usize] >> seeds & 1 != 0 {
-                then = self.capture(
+            if let Some(i) = held {
+                // A trial pauses here for the trials of other answers to the choices the rule's
+                // actions meet (before the loop watch keeps a state, and while no capture is logged
+                // for a grand slam: neither is kept).
+                let pausing = turn
+                    .choices
+                    .filter(|c| c.pausing && captured.is_none() && lap <= WATCH_FROM.max(sow.lap_seen));
+                if let Some(c) = pausing {
+                    let at = c.used();
+                    let paused = || super::pause::Paused {
+                        board: board.clone(),
+                        before: (*before).clone(),
+                        cw: turn.cw,
+                        lifted: turn.lifted,
+                        lap_start: turn.lap_start,
+                        first_lap_end: turn.first_lap_end,
+                        start,
+                        lap,
+                        taken,
+                        last,
+                        rule: i,
+                        at,
+                    };
+                    let fill = |p: &mut super::pause::Paused| {
+                        if seeds_only {
+                            p.board.cells.clone_from(&board.cells);
+                            p.board.memory.clone_from(&board.memory);
+                        } else {
+                            p.board.clone_from(board);
+                        }
+                        // A slot may be one of another game's, of another size.
+                        match (&mut p.before, &*before) {
+                            (Some(b), Some(now)) => b.clone_from(now),
+                            (kept, now) => *kept = now.clone(),
+                        }
+                        (p.cw, p.lifted, p.lap_start, p.first_lap_end) = (turn.cw, turn.lifted, turn.lap_start, turn.first_lap_end);
+                        (p.start, p.lap, p.taken, p.last, p.rule, p.at) = (start, lap, taken, last, i, at);
+                    };
+                    if let Some(id) = super::pause::keep(fill, paused) {
+                        c.paused(id);
+                    }
+                }
+                then = Some(self.capture(
                     board,
                     turn,
                     before.as_deref(),
@@ -154,12 +240,15 @@ impl Game {
                     origin,
                     lap,
                     phase,
-                    track,
+                    i,
                     &mut captured,
                     &mut taken,
                     &mut pulled,
                     log,
-                );
+                ));
+                if let Some(id) = pausing.and_then(|c| c.fired()) {
+                    super::pause::drop_last(id);
+                }
             }
             if pulled.is_none() && !(phase.lap_ends.is_empty() && phase.after_captures.is_empty()) {
                 let captured_now = then.is_some();
@@ -226,11 +315,13 @@ impl Game {
                 relay_pit != NO_PIT
                     && (!self.is_store(relay_pit) || (sow.relay_from.is_some() && track.has(relay_pit)))
                     && board.cells[relay_pit as usize] > 0
-                    && Ctx {
-                        taken,
-                        ..self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track)
-                    }
-                    .bool(r)
+                    && at_lap_end(r, turn.mover, last, &board.cells, before.as_deref()).unwrap_or_else(|| {
+                        Ctx {
+                            taken,
+                            ..self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track)
+                        }
+                        .bool(r)
+                    })
             });
             if !relay {
                 log.push(|| Event::TurnEnds {
@@ -624,4 +715,41 @@ fn sow_lap_checked(
         last: c as Cell,
         keys: sum,
     })
+}
+
+thread_local! {
+    /// Lists of counts before the latest seed, kept from one sowing to the next.
+    static BEFORE: std::cell::RefCell<Vec<Slots<u32>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The counts before the latest seed of a sowing, in a list taken from the thread's and given back.
+struct KeptBefore(Option<Slots<u32>>);
+
+impl KeptBefore {
+    /// A list kept on the thread, made a copy of `cells`.
+    #[inline]
+    fn of(cells: &Slots<u32>) -> Slots<u32> {
+        if cells.len() <= crate::board::INLINE {
+            // Kept inline: no heap list to keep.
+            return cells.clone();
+        }
+        let mut kept = BEFORE.with(|k| k.borrow_mut().pop()).unwrap_or_default();
+        kept.clone_from(cells);
+        kept
+    }
+}
+
+impl Drop for KeptBefore {
+    #[inline]
+    fn drop(&mut self) {
+        if let Some(list) = self.0.take_if(|list| list.len() > crate::board::INLINE) {
+            BEFORE.with(|k| {
+                let mut k = k.borrow_mut();
+                // As many as sowings inside one another, which is few.
+                if k.len() < 8 {
+                    k.push(list);
+                }
+            });
+        }
+    }
 }

@@ -14,6 +14,9 @@ pub(in crate::engine) struct Trial {
     /// Set by the last trial when it left its move's landing on `board`: whether the mover moves
     /// again.
     pub(super) kept: Option<bool>,
+    /// Set by the last trial when its sowing was complete and allowed (its choices answered or
+    /// made up): whether the mover moves again.
+    pub(super) another: Option<bool>,
 }
 
 /// What the moves listed so far leave, for [`Game::all_choice_moves`] to leave out a move that does

@@ -1,0 +1,94 @@
+//! Conditions read at the end of a lap (a capture rule's, the relay rule's) answered without the
+//! evaluator ([`LapTable`]): most read only where `last` lies (its side, its row, whether it is a
+//! store) and the seeds of `last` and of the pit across, so for each mover and cell `last` the
+//! first are answered here and the rest become counts of fixed cells to compare.
+
+use super::ir::{CellTest, Code, LapTable, Operand, Quick, Reg, Test, Who};
+use crate::board::{Cell, Geometry, Player};
+
+/// What one test is for a mover and a cell `last`.
+enum Known {
+    Holds(bool),
+    Count(CellTest),
+    /// Read by the evaluator: it reads more than `last`'s place and seeds.
+    General,
+}
+
+/// The table of a condition joined by `and` (or a single test), or `None` where it has none: any
+/// other condition, or one whose tests are all read by the evaluator wherever `last` lies.
+pub(super) fn build(code: &Code, sides: &[Option<Player>], g: &Geometry) -> Option<Box<LapTable>> {
+    let tests: Vec<Test> = match &code.quick {
+        Quick::One(t) => vec![*t],
+        Quick::Both(a, b) => vec![*a, *b],
+        Quick::Tests(f) if f.all => f.tests.clone(),
+        _ => return None,
+    };
+    let cells = sides.len();
+    let mut table = LapTable {
+        cells,
+        at: Vec::with_capacity(2 * cells),
+        tests: Vec::new(),
+    };
+    for mover in Player::BOTH {
+        for c in 0..cells {
+            let first = table.tests.len();
+            let (mut never, mut general) = (false, false);
+            for t in &tests {
+                match known(t, sides, g, mover, c as Cell) {
+                    Known::Holds(holds) => never |= !holds,
+                    Known::Count(test) => table.tests.push(test),
+                    Known::General => general = true,
+                }
+            }
+            // Tests joined by `and`: one that fails decides, whatever the others read.
+            let entry = if never {
+                [LapTable::NEVER; 2]
+            } else if general {
+                [LapTable::GENERAL; 2]
+            } else {
+                [first as u16, table.tests.len() as u16]
+            };
+            if entry[0] >= LapTable::GENERAL {
+                table.tests.truncate(first);
+            }
+            table.at.push(entry);
+        }
+    }
+    let useful = table.at.iter().any(|e| e[0] != LapTable::GENERAL);
+    (useful && table.tests.len() < usize::from(LapTable::GENERAL)).then(|| Box::new(table))
+}
+
+/// Test `t` at the end of a lap of `mover`'s ending in `last`, as the evaluator reads it there
+/// (`to_move` is the mover; a store is a cell past the pits).
+fn known(t: &Test, sides: &[Option<Player>], g: &Geometry, mover: Player, last: Cell) -> Known {
+    let stores = g.pit_count();
+    let who = |w: Who| match w {
+        Who::Mover | Who::ToMove => mover,
+        Who::Opponent | Who::NotToMove => mover.other(),
+    };
+    let count = |cell: Cell, lo: i64, hi: i64, inside: bool, before: bool| {
+        if cell as usize >= sides.len() {
+            // No such cell reads as empty.
+            return Known::Holds((lo..=hi).contains(&0) == inside);
+        }
+        Known::Count(CellTest {
+            cell,
+            before,
+            lo,
+            hi,
+            inside,
+        })
+    };
+    match *t {
+        Test::SideIs(Reg::Last, w, is) => Known::Holds((sides[last as usize] == Some(who(w))) == is),
+        Test::StoreIs(Reg::Last, is) => Known::Holds((last as usize >= stores) == is),
+        Test::IsStoreOf(Reg::Last, w, is) => Known::Holds((last as usize == stores + who(w).index()) == is),
+        Test::In(Operand::RowOf(Reg::Last), lo, hi, inside) => {
+            Known::Holds((lo..=hi).contains(&(g.row_of(g.place_of(last)) as i64)) == inside)
+        }
+        Test::CountIn(Reg::Last, lo, hi, inside) => count(last, lo, hi, inside, false),
+        Test::BeforeIn(Reg::Last, lo, hi, inside) => count(last, lo, hi, inside, true),
+        Test::OppositeCountIn(Reg::Last, lo, hi, inside) => count(g.in_place(g.opposite(g.place_of(last))), lo, hi, inside, false),
+        _ => Known::General,
+    }
+}

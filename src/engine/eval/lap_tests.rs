@@ -1,0 +1,123 @@
+//! Issue 25: the tables that answer a lap's end without the evaluator ([`at_lap_end`]) answer as
+//! the evaluator does.
+
+use super::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// The game of an invented rule text.
+fn game(text: &str) -> Game {
+    match crate::load_text(std::path::Path::new("invented.sow"), text, &[]) {
+        Ok(loaded) => loaded.game,
+        Err(_) => panic!("the invented game checks:\n{text}"),
+    }
+}
+
+/// Captures of every kind of test a table answers (the side, row and store of `last`, its seeds
+/// now and before the latest seed, the seeds across), one with a test it leaves to the evaluator,
+/// one joined by `or` (no table); each table agrees with the evaluator for every mover, every cell
+/// `last` and random boards.
+#[test]
+fn lap_tables_answer_as_the_evaluator() {
+    let g = game(
+        r#"game "Lap ends"
+           board { rows 2  pits 3  seeds 2 }
+           sow { direction either  track own  relay when last.before > 0 and last.count < 9 }
+           capture "across" {
+             when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+             take opposite(last)
+           }
+           capture "own" { when last.side != opponent and last.count in 3..5 and last.row != front  take last }
+           capture "stored" { when last == store(mover) and last.count > 2  take last }
+           capture "not a store" { when not last.store and opposite(last).count == 0 and lap > 2  take last }
+           capture "either" { when last.count == 7 or opposite(last).count == 7  take last }
+           end "cannot move" when no_moves loser to_move"#,
+    );
+    let phase = g.phases.last().expect("the usual rules");
+    let conditions: Vec<&Code> = phase.captures.iter().map(|r| &r.when).chain(phase.sow.relay.as_ref()).collect();
+    assert!(conditions[4].lap.is_none(), "a condition joined by `or` has no table");
+    let cells = g.pit_count() + 2;
+    let mut rng = StdRng::seed_from_u64(25);
+    let (mut answered, mut general) = (0, 0);
+    for _ in 0..200 {
+        let mut board = g.initial(None).board;
+        let before: Vec<u32> = (0..cells).map(|_| rng.gen_range(0..4)).collect();
+        for c in board.cells.iter_mut() {
+            *c = rng.gen_range(0..10);
+        }
+        for mover in Player::BOTH {
+            for last in 0..cells as Cell {
+                let ctx = Ctx {
+                    regs: [last, NO_PIT, NO_PIT],
+                    before: Some(&before),
+                    lap: 3,
+                    ..Ctx::new(&g, &board, mover)
+                };
+                for code in &conditions {
+                    match at_lap_end(code, mover, last, &board.cells, Some(&before)) {
+                        Some(holds) => {
+                            answered += 1;
+                            assert_eq!(holds, ctx.bool(code), "{mover:?}, last {last}: {code:?}");
+                        }
+                        None => general += 1,
+                    }
+                }
+            }
+        }
+    }
+    // The first three captures and the relay are answered everywhere; the fourth where `last` is
+    // a store (it is not), else by the evaluator; the fifth never.
+    let per_board = 2 * cells;
+    assert_eq!(answered, 200 * per_board * 4 + 200 * 2 * 2);
+    assert_eq!(general, 200 * (per_board * 2 - 2 * 2));
+}
+
+/// A pit named by a value that reads only the mover, the player to move and the way (the end of a
+/// row a `sow taken` starts from) is read from its memo as running it reads it, for every mover,
+/// player to move and way, and a `rightmost` that finds no pit is noted each time it is read, as
+/// running it notes it; a value that reads more has no memo.
+#[test]
+fn values_by_the_way_are_read_from_their_memo_as_run() {
+    let g = game(
+        r#"game "Ends"
+           board { rows 2  pits 3  seeds 2 }
+           sow { direction either  track own }
+           capture "pull" {
+             when last.side == mover and last.row == front and opposite(last).count > 0
+             take opposite(last)
+             sow taken from (if clockwise then leftmost(row(mover) where pit.row == front) else rightmost(row(opponent) where pit.number > 5)) either
+           }
+           end "cannot move" when no_moves loser to_move"#,
+    );
+    let phase = g.phases.last().expect("the usual rules");
+    let Some(crate::compile::ir::Action::SowTaken { pit: Some(from), .. }) = phase.captures[0].actions.last() else {
+        panic!("a sow taken from a pit");
+    };
+    let Some(crate::compile::ir::Action::Take { pits, .. }) = phase.captures[0].actions.first() else {
+        panic!("a take");
+    };
+    let crate::compile::ir::PitsExpr::Pit(across) = &pits[0] else {
+        panic!("one pit taken");
+    };
+    let board = g.initial(None).board;
+    for mover in Player::BOTH {
+        for to_move in Player::BOTH {
+            for cw in [false, true] {
+                let ctx = Ctx {
+                    to_move,
+                    regs: [2, NO_PIT, NO_PIT],
+                    ..Ctx::new(&g, &board, mover)
+                };
+                let before = empty_extremes();
+                let run = Ctx { clockwise: cw, ..ctx }.pit(from);
+                let noted = empty_extremes() - before;
+                assert_eq!(ctx.pit_by_way(from, cw), run, "{mover:?}, {to_move:?}, clockwise {cw}");
+                assert_eq!(empty_extremes() - before, 2 * noted, "noted when read as when run");
+                assert_eq!(noted, u64::from(!cw), "no pit numbered past 5");
+                assert_eq!(ctx.pit_by_way(across, cw), ctx.pit(across));
+            }
+        }
+    }
+    assert!(from.by_way.0.get().is_some_and(|m| m.is_some()), "the end of a row has a memo");
+    assert!(across.by_way.0.get().is_some_and(|m| m.is_none()), "`opposite(last)` reads `last`");
+}

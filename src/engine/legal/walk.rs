@@ -1,0 +1,296 @@
+//! The walk over the moves of a game with choices on the way ([`Game::walk_choice_moves`]): each
+//! pit's move is tried and branches at every choice it meets; the children that answer 0 along a
+//! trial's made-up answers share its outcome instead of being sown again.
+
+use super::*;
+
+/// The outcome of a trial with choices past its given bits ([`Game::walk_choice_moves`]), which the
+/// children answering 0 along its made-up answers share.
+struct Shared {
+    tried: Result<u32, Refusal>,
+    fault: bool,
+    laps: u32,
+    /// Whether the mover moves again, when the sowing was allowed.
+    another: Option<bool>,
+    /// The choices the trial met past its given bits, in order (the first is its open choice):
+    /// `None` past the last one met.
+    /// With each, the sowing paused before the rule whose actions met it, if kept.
+    points: [Option<(usize, u32, Option<u32>)>; POINTS + 1],
+    /// The first of `points` met but not kept: from there on, the children are sown again.
+    lost: usize,
+}
+
+impl Shared {
+    /// Is the `i`th choice met known (or known not met)?
+    fn known(&self, i: usize) -> bool {
+        i < self.lost
+    }
+}
+
+impl Game {
+    /// The most laps the trial sowings of one listing of the moves of `rules` may sow: a move refused
+    /// as never ending sows up to its `relay limit` before it is refused, and a few of those must
+    /// not use up the listing.
+    fn choice_laps(rules: MoveRules) -> u64 {
+        MAX_CHOICE_LAPS.max(64 * u64::from(rules.phase.sow.lap_cap))
+    }
+
+    /// Tries each pit's moves of a game with choices on the way, branching at every choice met, and
+    /// hands each complete legal move to `found` (its number, the seeds it took and, with `keep`, what
+    /// it leaves), which says how the walk goes on. Within [`MAX_CHOICE_TRIES`] tries a pit and
+    /// [`Game::choice_laps`] laps of trial sowing in all.
+    pub(super) fn walk_choice_moves(
+        &self,
+        pos: &Position,
+        rules: MoveRules,
+        keep: bool,
+        mut found: impl FnMut(usize, u32, Option<(&Board, bool)>) -> Walk,
+    ) -> bool {
+        let (mut laps, budget) = (0u64, Self::choice_laps(rules));
+        let mut cut = false;
+        // Every trial of the walk sows on this one board.
+        let mut trial = Trial {
+            board: None,
+            keep,
+            kept: None,
+            another: None,
+        };
+        // A trial plays every choice past its given bits as option 0, so the child of its first
+        // open choice that answers 0 is the same move played again, as is that child's child
+        // answering 0, and so on along every choice the trial met: their outcome is the trial's,
+        // taken from `last` without sowing again. Where the phase's `after move` rules would change
+        // the board a complete move leaves, each is sown.
+        let shares = rules.phase.after_moves.is_empty() && !rules.phase.sows_nothing && !tests::sow_every_trial();
+        // A trial of another answer goes on from where the trial before it paused, whatever the
+        // `after move` rules do: they are read after the sowing, which is the same.
+        let pausing = !tests::sow_every_trial();
+        let mut last: Option<Shared> = None;
+        // Choices known so far, how many of their bits, and for a child that shares the last
+        // trial's outcome, which of the choices that trial met comes next; for a child answering
+        // otherwise, the sowing paused before the rule whose actions met the choice, to go on from.
+        let mut unanswered: Vec<(u64, u32, Option<usize>, Option<u32>)> = Vec::new();
+        // The sowings paused by this walk's trials are kept above this.
+        let floor = super::super::pause::floor();
+        'pits: for base in 1..=self.move_count() {
+            super::super::pause::truncate(floor);
+            unanswered.clear();
+            unanswered.push((0u64, 0u32, None, None));
+            let mut tries = 0;
+            while let Some((code, known, next, paused)) = unanswered.pop() {
+                tries += 1;
+                if tries > MAX_CHOICE_TRIES {
+                    cut = true;
+                    continue 'pits;
+                }
+                if laps > budget {
+                    cut = true;
+                    break 'pits;
+                }
+                let (tried, open, fault, trial_laps, landing) = match (next, &last) {
+                    (Some(i), Some(shared)) => {
+                        tests::note_shared();
+                        let open = shared.points[i];
+                        let landing = (open.is_none() && !shared.fault && keep).then_some(shared.another).flatten();
+                        (
+                            shared.tried,
+                            open.map(|(options, at, paused)| (options, at, i + 1, paused)),
+                            shared.fault,
+                            shared.laps,
+                            landing,
+                        )
+                    }
+                    _ => {
+                        if paused.is_some() {
+                            tests::note_resumed();
+                        }
+                        let mut choices = Choices::given(code, known);
+                        (choices.pausing, choices.resume) = (pausing, paused);
+                        let tried = self.probe(pos, rules, base, Some(&choices), Some(&mut trial));
+                        let open = choices.point(0).flatten().map(|(options, at, paused)| (options, at, 1, paused));
+                        if shares && open.is_some() {
+                            let mut shared = Shared {
+                                tried,
+                                fault: choices.fault(),
+                                laps: choices.laps(),
+                                another: trial.another,
+                                points: [None; POINTS + 1],
+                                lost: POINTS + 1,
+                            };
+                            for i in 0..=POINTS {
+                                match choices.point(i) {
+                                    Some(point) => {
+                                        shared.points[i] = point;
+                                        if point.is_none() {
+                                            break;
+                                        }
+                                    }
+                                    None => {
+                                        shared.lost = i;
+                                        break;
+                                    }
+                                }
+                            }
+                            last = Some(shared);
+                        }
+                        (tried, open, choices.fault(), choices.laps(), trial.kept)
+                    }
+                };
+                laps += u64::from(trial_laps);
+                TRIAL_LAPS.set(TRIAL_LAPS.get() + u64::from(trial_laps));
+                if let Some((options, at, following, paused)) = open {
+                    // The rest of the move was played with made-up answers: only its next choice
+                    // counts. The options are pushed last first, so that they come out in order;
+                    // option 0 shares this trial's outcome where it was kept.
+                    for o in (1..options as u64).rev() {
+                        unanswered.push((code | o << at, at + choice_width(options), None, paused));
+                    }
+                    let share = (shares && last.as_ref().is_some_and(|l| l.known(following))).then_some(following);
+                    unanswered.push((code, at + choice_width(options), share, None));
+                } else if let (Ok(taken), false) = (tried, fault) {
+                    let landing = landing.and_then(|another| Some((trial.board.as_ref()?, another)));
+                    match found(base | (code as usize) << CHOICE_SHIFT, taken, landing) {
+                        Walk::On => {}
+                        Walk::NextPit => continue 'pits,
+                        Walk::Stop => {
+                            cut = true;
+                            break 'pits;
+                        }
+                    }
+                }
+            }
+        }
+        super::super::pause::truncate(floor);
+        cut
+    }
+}
+
+/// A switch for the tests: every trial sown, none shared; and the trials shared so far.
+#[cfg(not(test))]
+mod tests {
+    #[inline(always)]
+    pub(super) fn sow_every_trial() -> bool {
+        false
+    }
+
+    #[inline(always)]
+    pub(super) fn note_shared() {}
+
+    #[inline(always)]
+    pub(super) fn note_resumed() {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    thread_local! {
+        static SOW_EVERY_TRIAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        static SHARED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        static RESUMED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    pub(super) fn note_resumed() {
+        RESUMED.set(RESUMED.get() + 1);
+    }
+
+    pub(super) fn sow_every_trial() -> bool {
+        SOW_EVERY_TRIAL.get()
+    }
+
+    pub(super) fn note_shared() {
+        SHARED.set(SHARED.get() + 1);
+    }
+
+    /// The game of an invented rule text.
+    fn game(text: &str) -> Game {
+        match crate::load_text(std::path::Path::new("invented.sow"), text, &[]) {
+            Ok(loaded) => loaded.game,
+            Err(_) => panic!("the invented game checks:\n{text}"),
+        }
+    }
+
+    /// A listing of `pos`'s moves, both ways (every move, and each landing once), with what its
+    /// trials sowed, and how many trials it shared.
+    /// Every move and each landing once, whether a bound cut the walk, the laps counted, the
+    /// trials shared and the trials that went on from a paused one.
+    type Listings = (Vec<(usize, u32)>, Vec<(usize, u32)>, bool, u64, u64, u64);
+
+    fn listings(g: &Game, pos: &Position) -> Listings {
+        let rules = g.move_rules(pos, Hints::default());
+        let (laps, shared, resumed) = (trial_laps(), SHARED.get(), RESUMED.get());
+        let (every, cut) = g.all_choice_moves_cut(pos, rules, false);
+        let distinct = g.all_choice_moves(pos, rules, true);
+        (
+            every,
+            distinct,
+            cut,
+            trial_laps() - laps,
+            SHARED.get() - shared,
+            RESUMED.get() - resumed,
+        )
+    }
+
+    /// Issue 25: the children of a trial's open choice that answer 0 take the trial's outcome
+    /// (its seeds taken, its landing, its laps, the choices it met further on) instead of being
+    /// sown again, the others go on from where the trial paused before the capture whose actions
+    /// met the choice, and the listing is what sowing every one from its start gives: the same
+    /// moves in the same order, the same landings left out, the same laps counted towards the
+    /// bounds. A capture asks for a pit among one to four (no bit, one, or two bits with a fourth answer that names
+    /// nothing) and a way, and a move may capture many times, each way.
+    #[test]
+    fn children_answering_0_share_the_trial_and_list_what_sowing_each_lists() {
+        let capture = r#"capture "pull across" {
+                 when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+                 take opposite(last)
+                 sow taken from choose(row(mover) where pit.row == front and pit.count < 3) either
+               }"#;
+        let text = |after: &str| {
+            format!(
+                r#"game "Deep choices"
+                   board {{ rows 2  pits 4  seeds 2  stores captures }}
+                   sow {{ direction either  track own  relay when last.before > 0 }}
+                   captures required
+                   {capture}
+                   {after}
+                   end "cannot move" when no_moves loser to_move
+                   end "going round" when repeated draw"#
+            )
+        };
+        // Without `after move` rules, trials are shared and paused; with one (which changes the
+        // board a complete move leaves), only paused.
+        for (after, shares) in [
+            ("", true),
+            (r#"after move "a tall pit is taxed" { when last.count > 4  take last }"#, false),
+        ] {
+            let g = game(&text(after));
+            let mut rng = StdRng::seed_from_u64(25);
+            let (mut positions, mut shared, mut resumed, mut deep) = (0, 0, 0, 0);
+            for _ in 0..12 {
+                let mut pos = g.initial(None);
+                while !pos.over && pos.ply < 60 {
+                    SOW_EVERY_TRIAL.set(true);
+                    let sown = listings(&g, &pos);
+                    SOW_EVERY_TRIAL.set(false);
+                    let walked = listings(&g, &pos);
+                    assert_eq!((sown.4, sown.5), (0, 0));
+                    assert_eq!(walked.0, sown.0, "every move, at ply {}", pos.ply);
+                    assert_eq!(walked.1, sown.1, "each landing once, at ply {}", pos.ply);
+                    assert_eq!((walked.2, walked.3), (sown.2, sown.3), "the bounds and laps, at ply {}", pos.ply);
+                    positions += 1;
+                    shared += walked.4;
+                    resumed += walked.5;
+                    // A move whose answers take more than 8 bits: three captures or more.
+                    deep += usize::from(walked.0.iter().any(|&(k, _)| k >> CHOICE_SHIFT > 0xff));
+                    let moves = g.legal_moves(&pos);
+                    let k = moves[crate::engine::draw(&mut rng, moves.len())];
+                    g.apply(&mut pos, k).expect("a listed move");
+                }
+            }
+            assert!(positions > 100 && deep > 10, "{positions} positions, {deep} deep");
+            assert_eq!(shared > 1000, shares, "{shared} shared");
+            assert!(resumed > 1000, "{resumed} went on from a paused trial");
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! A trial sowing paused where a capture rule is about to fire, so that the trial of another answer
+//! to a choice that rule's actions meet goes on from there rather than sowing the move again from
+//! its start ([`Game::walk_choice_moves`]). Every state the rest of the sowing reads is kept: the
+//! board, the counts before the latest seeds, the lap, the seeds taken, where the lap started and
+//! ended, the way. A sowing is paused only before its loop watch has kept a state and while no
+//! capture is logged for a grand slam, so that those need not be kept.
+
+use super::{Board, Cell, Slots};
+
+/// A sowing paused before capture rule `rule` fires at the end of lap `lap` in `last`.
+pub(super) struct Paused {
+    pub(super) board: Board,
+    pub(super) before: Option<Slots<u32>>,
+    pub(super) cw: bool,
+    pub(super) lifted: u32,
+    pub(super) lap_start: Cell,
+    pub(super) first_lap_end: Cell,
+    pub(super) start: Cell,
+    pub(super) lap: u32,
+    pub(super) taken: u32,
+    pub(super) last: Cell,
+    pub(super) rule: usize,
+    /// The bits of choices read before the rule fired.
+    pub(super) at: u32,
+}
+
+/// The paused sowings of the walks on this thread, in slots reused from one walk to the next (a
+/// walk inside another keeps above the first's).
+#[derive(Default)]
+struct Pool {
+    slots: Vec<Paused>,
+    used: usize,
+}
+
+/// The most sowings kept paused at once: past them, the trials of other answers sow from the start.
+const MOST: usize = 4096;
+
+thread_local! {
+    static POOL: std::cell::RefCell<Pool> = std::cell::RefCell::new(Pool::default());
+}
+
+/// How many paused sowings are kept: a walk gives back what it kept above this ([`truncate`]).
+pub(super) fn floor() -> usize {
+    POOL.with(|p| p.borrow().used)
+}
+
+/// Forgets the paused sowings kept above `floor` (their slots stay for the next).
+pub(super) fn truncate(floor: usize) {
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        p.used = p.used.min(floor);
+    });
+}
+
+/// Keeps a paused sowing, `fill` writing it into a slot (an old one, or `fresh`); its number, or
+/// `None` when too many are kept.
+pub(super) fn keep(fill: impl FnOnce(&mut Paused), fresh: impl FnOnce() -> Paused) -> Option<u32> {
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        let at = p.used;
+        if at >= MOST {
+            return None;
+        }
+        match p.slots.get_mut(at) {
+            Some(slot) => fill(slot),
+            None => p.slots.push(fresh()),
+        }
+        p.used += 1;
+        Some(at as u32)
+    })
+}
+
+/// Gives back the paused sowing `id` when it was the last kept and no choice took it.
+pub(super) fn drop_last(id: u32) {
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.used == id as usize + 1 {
+            p.used -= 1;
+        }
+    });
+}
+
+/// Reads the paused sowing `id`.
+pub(super) fn read<T>(id: u32, f: impl FnOnce(&Paused) -> T) -> T {
+    POOL.with(|p| f(&p.borrow().slots[id as usize]))
+}
