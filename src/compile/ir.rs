@@ -1110,6 +1110,17 @@ impl Quick {
             _ => Quick::Tests(flat),
         }
     }
+
+    /// The tests of a condition made of tests joined by `and` (or of one test), if it is one: what
+    /// the compiled forms (fast forms, lap tables, an end rule's guard) read of a condition.
+    pub fn and_tests(&self) -> Option<Vec<Test>> {
+        Some(match self {
+            Quick::One(t) => vec![*t],
+            Quick::Both(a, b) => vec![*a, *b],
+            Quick::Tests(flat) if flat.all => flat.tests.clone(),
+            _ => return None,
+        })
+    }
 }
 
 impl Code {

@@ -3,7 +3,7 @@
 //! store) and the seeds of `last` and of the pit across, so for each mover and cell `last` the
 //! first are answered here and the rest become counts of fixed cells to compare.
 
-use super::ir::{CellTest, Code, LapTable, Operand, Quick, Reg, Test, Who};
+use super::ir::{CellTest, Code, LapTable, Operand, Reg, Test, Who};
 use crate::board::{Cell, Geometry, Player};
 
 /// What one test is for a mover and a cell `last`.
@@ -17,12 +17,7 @@ enum Known {
 /// The table of a condition joined by `and` (or a single test), or `None` where it has none: any
 /// other condition, or one whose tests are all read by the evaluator wherever `last` lies.
 pub(super) fn build(code: &Code, sides: &[Option<Player>], g: &Geometry) -> Option<Box<LapTable>> {
-    let tests: Vec<Test> = match &code.quick {
-        Quick::One(t) => vec![*t],
-        Quick::Both(a, b) => vec![*a, *b],
-        Quick::Tests(f) if f.all => f.tests.clone(),
-        _ => return None,
-    };
+    let tests = code.quick.and_tests()?;
     let cells = sides.len();
     let mut table = LapTable {
         cells,

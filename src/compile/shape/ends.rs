@@ -103,12 +103,7 @@ pub(super) fn end_tests(code: &Code) -> Option<FastEnd> {
 /// where those hold; there the fast form hands the position to the general engine, which reads it
 /// whole. `None` when no part of the rule can be read (a guard of nothing would hand over every move).
 pub(super) fn end_guard(code: &Code) -> Option<FastEnd> {
-    let tests: &[Test] = match &code.quick {
-        Quick::One(t) => std::slice::from_ref(t),
-        Quick::Both(a, b) => &[*a, *b],
-        Quick::Tests(flat) if flat.all => &flat.tests,
-        _ => return None,
-    };
+    let tests = code.quick.and_tests()?;
     let read: Vec<EndCheck> = tests.iter().filter_map(end_check).collect();
     (!read.is_empty()).then_some(FastEnd::Tests { all: true, tests: read })
 }

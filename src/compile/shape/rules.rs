@@ -4,7 +4,7 @@
 
 use super::LANES;
 use crate::board::{Cell, NO_PIT, Player};
-use crate::compile::ir::{Action, Code, Game, Op, Operand, PitsExpr, Quick, Receiver, Reg, Relation, Test, Then, Who};
+use crate::compile::ir::{Action, Code, Game, Op, Operand, PitsExpr, Receiver, Reg, Relation, Test, Then, Who};
 
 /// A capture rule in fast form.
 #[derive(Debug, Clone)]
@@ -39,7 +39,10 @@ pub struct FastTrigger {
 
 /// A trigger that tests `pit` in one step each and `final`, and takes `pit` to the mover or its owner.
 pub(super) fn trigger(game: &Game, rule: &crate::compile::ir::Rule) -> Option<FastTrigger> {
-    let (finals, tests): (Vec<Test>, Vec<Test>) = all_tests(&rule.when)?
+    let (finals, tests): (Vec<Test>, Vec<Test>) = rule
+        .when
+        .quick
+        .and_tests()?
         .into_iter()
         .partition(|t| matches!(t, Test::FlagIs(crate::compile::ir::Flag::Final, _)));
     let (mut at_final, mut at_middle) = (true, true);
@@ -250,26 +253,16 @@ pub(super) fn capture<const L: usize>(game: &Game, rule: &crate::compile::ir::Ru
     }
 }
 
-/// The tests of a condition made of tests joined by `and`, if it is one.
-fn all_tests(code: &Code) -> Option<Vec<Test>> {
-    Some(match &code.quick {
-        Quick::One(t) => vec![*t],
-        Quick::Both(a, b) => vec![*a, *b],
-        Quick::Tests(flat) if flat.all => flat.tests.clone(),
-        _ => return None,
-    })
-}
-
 /// A condition made of one-step tests of the cell `reg`, all of which must hold, answered for
 /// every cell and count.
 pub(super) fn cell_tests(game: &Game, code: &Code, reg: Reg) -> Option<CellCond> {
-    cell_cond(game, &all_tests(code)?, reg)
+    cell_cond(game, &code.quick.and_tests()?, reg)
 }
 
 /// A `forbid` rule's condition: one-step tests of the origin, and tests of whether sets of pits
 /// whose filters are one-step tests of `pit` have one, all joined by `and`.
 pub(super) fn forbid(game: &Game, code: &Code) -> Option<FastForbid> {
-    let (sets, origin): (Vec<Test>, Vec<Test>) = all_tests(code)?.into_iter().partition(|t| matches!(t, Test::AnyIn(..)));
+    let (sets, origin): (Vec<Test>, Vec<Test>) = code.quick.and_tests()?.into_iter().partition(|t| matches!(t, Test::AnyIn(..)));
     let sets = sets
         .iter()
         .map(|t| {

@@ -42,9 +42,6 @@ pub(crate) struct FastSearch<'g, B: Board = u128, const L: usize = 16> {
     /// The identities of the positions before `like` that may still come back (its history but
     /// itself): seen again only while the stores are as they are in `like`.
     before: crate::engine::History,
-    /// The block ([`Lanes::block`]) that holds both stores, and their lanes in it, where one does:
-    /// the stores of two wide boards compared without the rest of them.
-    stores_in: Option<(usize, u128)>,
 }
 
 /// A packed search on the game's fast form of whichever width ([`Game::fast_search`]).
@@ -122,15 +119,12 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
             Some((_, earlier)) if game.uses_repeated && !earlier.is_empty() => crate::engine::History::from(earlier.to_vec()),
             _ => crate::engine::History::new(),
         };
-        let (south, north) = (ff.store(Player::South), ff.store(Player::North));
-        let stores_in = (south / 16 == north / 16).then(|| (south / 16, 0xFF << (8 * (south % 16)) | 0xFF << (8 * (north % 16))));
         (!reads_more && !start.counted_in_place && repetition_from_line).then(|| FastSearch {
             game,
             ff,
             hints,
             like: start.clone(),
             before,
-            stores_in,
         })
     }
 
@@ -203,18 +197,11 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// Is the position `after` with `to_move` to move on `line` (or in the history before it)?
     #[inline(always)]
     fn seen_on(&self, line: &[(B, Player)], after: B, to_move: Player) -> bool {
-        match self.stores_in {
-            Some((block, lanes)) => self.seen_with(line, after, to_move, |c| (c.block(block) ^ after.block(block)) & lanes == 0),
-            None => {
-                let stores = self.ff.store_lanes;
-                self.seen_with(line, after, to_move, |c| c & stores == after & stores)
-            }
-        }
-    }
-
-    /// [`FastSearch::seen_on`], `same_stores` telling whether a position's stores are as `after`'s.
-    #[inline(always)]
-    fn seen_with(&self, line: &[(B, Player)], after: B, to_move: Player, same_stores: impl Fn(B) -> bool) -> bool {
+        // The two stores lie in one block of the board (`compile::shape` sees to it): two wide
+        // boards' stores are compared there, without the rest of them.
+        let block = self.ff.pits / 16;
+        let (lanes, stores) = (self.ff.store_lanes.block(block), after.block(block));
+        let same_stores = |c: B| (c.block(block) ^ stores) & lanes == 0;
         // Back along the line while the stores are as they are now: before a capture, no
         // position can come back.
         line.iter()
