@@ -1051,7 +1051,7 @@ impl std::fmt::Debug for Code {
 
 /// A condition at the end of a lap answered without the evaluator: for each mover and cell `last`
 /// (`at[mover * cells + last]`), the tests that read where `last` lies answered when the file is
-/// compiled, and the ones left as counts of fixed cells to compare ([`CellTest`]).
+/// compiled, and the ones left as reads of fixed cells to compare ([`CellTest`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LapTable {
     /// The cells of the board (stores included).
@@ -1060,6 +1060,8 @@ pub struct LapTable {
     /// [`LapTable::GENERAL`] is read by the evaluator.
     pub at: Vec<[u16; 2]>,
     pub tests: Vec<CellTest>,
+    /// Whether a test reads claims (else each reads seeds, and is read without asking what).
+    pub reads_claims: bool,
 }
 
 impl LapTable {
@@ -1067,15 +1069,24 @@ impl LapTable {
     pub const GENERAL: u16 = u16::MAX - 1;
 }
 
-/// The seeds of a fixed cell (held before the latest seed fell in, with `before`) within fixed
-/// bounds (`inside`) / outside them.
+/// What a fixed cell holds ([`CellRead`]) within fixed bounds (`inside`) / outside them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CellTest {
     pub cell: Cell,
-    pub before: bool,
+    pub read: CellRead,
     pub lo: i64,
     pub hi: i64,
     pub inside: bool,
+}
+
+/// What a [`CellTest`] reads of its cell.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CellRead {
+    Seeds,
+    /// The seeds held before the latest seed fell in.
+    Before,
+    /// Whether a player claimed it, as 0 or 1.
+    Claimed,
 }
 
 /// A condition in the form the engine answers fastest: one flag, one or two tests, or a longer

@@ -1,9 +1,9 @@
 //! Conditions read at the end of a lap (a capture rule's, the relay rule's) answered without the
 //! evaluator ([`LapTable`]): most read only where `last` lies (its side, its row, whether it is a
-//! store) and the seeds of `last` and of the pit across, so for each mover and cell `last` the
-//! first are answered here and the rest become counts of fixed cells to compare.
+//! store) and the seeds and claims of `last` and of the pit across, so for each mover and cell
+//! `last` the first are answered here and the rest become reads of fixed cells to compare.
 
-use super::ir::{CellTest, Code, LapTable, Operand, Reg, Test, Who};
+use super::ir::{CellRead, CellTest, Code, LapTable, Operand, Reg, Test, Who};
 use crate::board::{Cell, Geometry, Player};
 
 /// What one test is for a mover and a cell `last`.
@@ -23,6 +23,7 @@ pub(super) fn build(code: &Code, sides: &[Option<Player>], g: &Geometry) -> Opti
         cells,
         at: Vec::with_capacity(2 * cells),
         tests: Vec::new(),
+        reads_claims: false,
     };
     for mover in Player::BOTH {
         for c in 0..cells {
@@ -50,8 +51,9 @@ pub(super) fn build(code: &Code, sides: &[Option<Player>], g: &Geometry) -> Opti
         }
     }
     // A table of `never` and `general` alone answers little that the filters of where a rule may hold
-    // (`Phase::capture_at`) have not, and costs a look-up at every lap's end (Layli Goobalay, whose
-    // conditions read claims, was 3% slower with one).
+    // (`Phase::capture_at`) have not, and costs a look-up at every lap's end (3% of a game whose
+    // conditions all read more than one lap's end).
+    table.reads_claims = table.tests.iter().any(|t| t.read == CellRead::Claimed);
     let useful = table.at.iter().any(|e| e[0] < LapTable::GENERAL);
     (useful && table.tests.len() < usize::from(LapTable::GENERAL)).then(|| Box::new(table))
 }
@@ -64,14 +66,15 @@ fn known(t: &Test, sides: &[Option<Player>], g: &Geometry, mover: Player, last: 
         Who::Mover | Who::ToMove => mover,
         Who::Opponent | Who::NotToMove => mover.other(),
     };
-    let count = |cell: Cell, lo: i64, hi: i64, inside: bool, before: bool| {
+    let across = |c: Cell| g.in_place(g.opposite(g.place_of(c)));
+    let count = |cell: Cell, lo: i64, hi: i64, inside: bool, read: CellRead| {
         if cell as usize >= sides.len() {
-            // No such cell reads as empty.
+            // No such cell reads as empty and unclaimed.
             return Known::Holds((lo..=hi).contains(&0) == inside);
         }
         Known::Count(CellTest {
             cell,
-            before,
+            read,
             lo,
             hi,
             inside,
@@ -84,9 +87,11 @@ fn known(t: &Test, sides: &[Option<Player>], g: &Geometry, mover: Player, last: 
         Test::In(Operand::RowOf(Reg::Last), lo, hi, inside) => {
             Known::Holds((lo..=hi).contains(&(g.row_of(g.place_of(last)) as i64)) == inside)
         }
-        Test::CountIn(Reg::Last, lo, hi, inside) => count(last, lo, hi, inside, false),
-        Test::BeforeIn(Reg::Last, lo, hi, inside) => count(last, lo, hi, inside, true),
-        Test::OppositeCountIn(Reg::Last, lo, hi, inside) => count(g.in_place(g.opposite(g.place_of(last))), lo, hi, inside, false),
+        Test::CountIn(Reg::Last, lo, hi, inside) => count(last, lo, hi, inside, CellRead::Seeds),
+        Test::BeforeIn(Reg::Last, lo, hi, inside) => count(last, lo, hi, inside, CellRead::Before),
+        Test::OppositeCountIn(Reg::Last, lo, hi, inside) => count(across(last), lo, hi, inside, CellRead::Seeds),
+        Test::In(Operand::Claimed(Reg::Last), lo, hi, inside) => count(last, lo, hi, inside, CellRead::Claimed),
+        Test::In(Operand::ClaimedOpposite(Reg::Last), lo, hi, inside) => count(across(last), lo, hi, inside, CellRead::Claimed),
         _ => Known::General,
     }
 }

@@ -315,7 +315,7 @@ impl Game {
                 relay_pit != NO_PIT
                     && (!self.is_store(relay_pit) || (sow.relay_from.is_some() && track.has(relay_pit)))
                     && board.cells[relay_pit as usize] > 0
-                    && at_lap_end(r, turn.mover, last, &board.cells, before.as_deref()).unwrap_or_else(|| {
+                    && at_lap_end(r, turn.mover, last, board, before.as_deref()).unwrap_or_else(|| {
                         Ctx {
                             taken,
                             ..self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track)

@@ -14,7 +14,7 @@ fn game(text: &str) -> Game {
 }
 
 /// Captures of every kind of test a table answers (the side, row and store of `last`, its seeds
-/// now and before the latest seed, the seeds across), one with a test it leaves to the evaluator,
+/// now and before the latest seed, the seeds across, claims of `last` and across), one with a test it leaves to the evaluator,
 /// one joined by `or` (no table); each table agrees with the evaluator for every mover, every cell
 /// `last` and random boards.
 #[test]
@@ -31,6 +31,10 @@ fn lap_tables_answer_as_the_evaluator() {
            capture "stored" { when last == store(mover) and last.count > 2  take last }
            capture "not a store" { when not last.store and opposite(last).count == 0 and lap > 2  take last }
            capture "either" { when last.count == 7 or opposite(last).count == 7  take last }
+           capture "claims" {
+             when not last.claimed and opposite(last).claimed and last.count in 1..6
+             claim last for mover
+           }
            end "cannot move" when no_moves loser to_move"#,
     );
     let phase = g.phases.last().expect("the usual rules");
@@ -45,6 +49,9 @@ fn lap_tables_answer_as_the_evaluator() {
         for c in board.cells.iter_mut() {
             *c = rng.gen_range(0..10);
         }
+        for claim in board.claimed.iter_mut() {
+            *claim = [None, Some(Player::South), Some(Player::North)][rng.gen_range(0..3)];
+        }
         for mover in Player::BOTH {
             for last in 0..cells as Cell {
                 let ctx = Ctx {
@@ -54,7 +61,7 @@ fn lap_tables_answer_as_the_evaluator() {
                     ..Ctx::new(&g, &board, mover)
                 };
                 for code in &conditions {
-                    match at_lap_end(code, mover, last, &board.cells, Some(&before)) {
+                    match at_lap_end(code, mover, last, &board, Some(&before)) {
                         Some(holds) => {
                             answered += 1;
                             assert_eq!(holds, ctx.bool(code), "{mover:?}, last {last}: {code:?}");
@@ -65,12 +72,12 @@ fn lap_tables_answer_as_the_evaluator() {
             }
         }
     }
-    // The first three captures and the relay are answered everywhere; the fourth and the fifth
-    // never: the fourth's table would answer only where `last` is a store (it is not), which the
+    // The first three captures, the sixth and the relay are answered everywhere; the fourth and the
+    // fifth never: the fourth's table would answer only where `last` is a store (it is not), which the
     // filters of where a rule may hold answer already, so it has none.
     assert!(conditions[3].lap.is_none(), "a table of `never` and `general` alone is not made");
     let per_board = 2 * cells;
-    assert_eq!(answered, 200 * per_board * 4);
+    assert_eq!(answered, 200 * per_board * 5);
     assert_eq!(general, 200 * per_board * 2);
 }
 
