@@ -744,6 +744,10 @@ impl Game {
                 .map(|(taken, ..)| taken);
         };
         let after = match &mut t.board {
+            // A trial that goes on from a paused sowing starts from the board kept with it, which
+            // the sowing copies over this one (a board of this walk's position, of its size); the
+            // rules `at turn start` read the position's board before that.
+            Some(b) if rules.phase.turn_starts.is_empty() && choices.is_some_and(|c| c.resume.is_some()) => b,
             // The trial board was a copy of this position's board: where no move claims, closes
             // or opens a pit, only its seeds and memory have changed since.
             Some(b) if !self.uses_claims && !self.closes_in_moves => {
