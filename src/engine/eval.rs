@@ -39,14 +39,21 @@ pub(crate) fn at_lap_end(code: &Code, mover: Player, last: Cell, cells: &[u32], 
     match first {
         LapTable::NEVER => Some(false),
         LapTable::GENERAL => None,
-        _ => Some(table.tests[usize::from(first)..usize::from(end)].iter().all(|t| {
-            let c = t.cell as usize;
-            let seeds = match before {
-                Some(before) if t.before => before.get(c),
-                _ => cells.get(c),
-            };
-            (t.lo..=t.hi).contains(&i64::from(seeds.copied().unwrap_or(0))) == t.inside
-        })),
+        _ => {
+            // A plain loop rather than `all`, which the compiler may leave out of line: this is
+            // asked at every lap's end.
+            for t in &table.tests[usize::from(first)..usize::from(end)] {
+                let c = t.cell as usize;
+                let seeds = match before {
+                    Some(before) if t.before => before.get(c),
+                    _ => cells.get(c),
+                };
+                if (t.lo..=t.hi).contains(&i64::from(seeds.copied().unwrap_or(0))) != t.inside {
+                    return Some(false);
+                }
+            }
+            Some(true)
+        }
     }
 }
 
