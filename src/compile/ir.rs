@@ -1060,6 +1060,9 @@ pub struct LapTable {
     /// [`LapTable::GENERAL`] is read by the evaluator.
     pub at: Vec<[u16; 2]>,
     pub tests: Vec<CellTest>,
+    /// The way the lap goes, where the condition tests it (`clockwise`, `not clockwise`): a test
+    /// of every cell alike, which fails on the other way.
+    pub way: Option<bool>,
 }
 
 impl LapTable {

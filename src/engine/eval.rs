@@ -30,16 +30,22 @@ fn note_empty_extreme() {
     EMPTY_EXTREMES.with(|n| n.set(n.get() + 1));
 }
 
-/// The answer of a condition at the end of a lap of `mover`'s ending in `last` from its table
-/// ([`Code::lap`]), when it has one that answers there; `None`: the evaluator reads it.
+/// The answer of a condition at the end of a lap of `mover`'s going clockwise (`cw`) or not and
+/// ending in `last` from its table ([`Code::lap`]), when it has one that answers there; `None`:
+/// the evaluator reads it.
 #[inline(always)]
-pub(crate) fn at_lap_end(code: &Code, mover: Player, last: Cell, cells: &[u32], before: Option<&[u32]>) -> Option<bool> {
+pub(crate) fn at_lap_end(code: &Code, mover: Player, cw: bool, last: Cell, cells: &[u32], before: Option<&[u32]>) -> Option<bool> {
     let table = code.lap.as_deref()?;
     let [first, end] = *table.at.get(mover.index() * table.cells + last as usize)?;
     match first {
         LapTable::NEVER => Some(false),
         LapTable::GENERAL => None,
         _ => {
+            // A test of the way joined by `and`: the other way fails, whatever the rest reads
+            // (looked at only here, where the counts are read: most cells answer before).
+            if table.way.is_some_and(|way| way != cw) {
+                return Some(false);
+            }
             // A plain loop rather than `all`, which the compiler may leave out of line: this is
             // asked at every lap's end.
             for t in &table.tests[usize::from(first)..usize::from(end)] {

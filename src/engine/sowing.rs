@@ -319,7 +319,7 @@ impl Game {
                     relay_pit != NO_PIT
                         && (!self.is_store(relay_pit) || (sow.relay_from.is_some() && track.has(relay_pit)))
                         && board.cells[relay_pit as usize] > 0
-                        && match at_lap_end(r, turn.mover, last, &board.cells, before.as_deref()) {
+                        && match at_lap_end(r, turn.mover, turn.cw, last, &board.cells, before.as_deref()) {
                             Some(holds) => holds,
                             None => self.lap_end_holds(r, turn, board, before.as_deref(), last, origin, lap, track, taken),
                         }
