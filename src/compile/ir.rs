@@ -1062,6 +1062,9 @@ pub struct LapTable {
     pub tests: Vec<CellTest>,
     /// Whether a test reads claims (else each reads seeds, and is read without asking what).
     pub reads_claims: bool,
+    /// The way the lap goes, where the condition tests it (`clockwise`, `not clockwise`): a test
+    /// of every cell alike, which fails on the other way.
+    pub way: Option<bool>,
 }
 
 impl LapTable {

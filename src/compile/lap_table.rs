@@ -1,9 +1,10 @@
 //! Conditions read at the end of a lap (a capture rule's, the relay rule's) answered without the
 //! evaluator ([`LapTable`]): most read only where `last` lies (its side, its row, whether it is a
 //! store) and the seeds and claims of `last` and of the pit across, so for each mover and cell
-//! `last` the first are answered here and the rest become reads of fixed cells to compare.
+//! `last` the first are answered here and the rest become reads of fixed cells to compare; a test
+//! of the lap's way (`clockwise`) is one of the whole table.
 
-use super::ir::{CellRead, CellTest, Code, LapTable, Operand, Reg, Test, Who};
+use super::ir::{CellRead, CellTest, Code, Flag, LapTable, Operand, Reg, Test, Who};
 use crate::board::{Cell, Geometry, Player};
 
 /// What one test is for a mover and a cell `last`.
@@ -19,11 +20,23 @@ enum Known {
 pub(super) fn build(code: &Code, sides: &[Option<Player>], g: &Geometry) -> Option<Box<LapTable>> {
     let tests = code.quick.and_tests()?;
     let cells = sides.len();
+    // A test of the way holds or fails wherever `last` lies: the table keeps it apart. Two that
+    // contradict each other are left to the evaluator.
+    let mut way = None;
+    for t in &tests {
+        if let Test::FlagIs(Flag::Clockwise, cw) = *t {
+            if way.is_some_and(|w| w != cw) {
+                return None;
+            }
+            way = Some(cw);
+        }
+    }
     let mut table = LapTable {
         cells,
         at: Vec::with_capacity(2 * cells),
         tests: Vec::new(),
         reads_claims: false,
+        way,
     };
     for mover in Player::BOTH {
         for c in 0..cells {
@@ -87,6 +100,8 @@ fn known(t: &Test, sides: &[Option<Player>], g: &Geometry, mover: Player, last: 
         Test::In(Operand::RowOf(Reg::Last), lo, hi, inside) => {
             Known::Holds((lo..=hi).contains(&(g.row_of(g.place_of(last)) as i64)) == inside)
         }
+        // Kept apart in the table's `way`.
+        Test::FlagIs(Flag::Clockwise, _) => Known::Holds(true),
         Test::CountIn(Reg::Last, lo, hi, inside) => count(last, lo, hi, inside, CellRead::Seeds),
         Test::BeforeIn(Reg::Last, lo, hi, inside) => count(last, lo, hi, inside, CellRead::Before),
         Test::OppositeCountIn(Reg::Last, lo, hi, inside) => count(across(last), lo, hi, inside, CellRead::Seeds),

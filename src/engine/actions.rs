@@ -34,7 +34,7 @@ impl Game {
         // The context is made only for a rule its table does not answer.
         let mut ctx = None;
         phase.captures.iter().position(|rule| {
-            at_lap_end(&rule.when, turn.mover, last, board, before).unwrap_or_else(|| {
+            at_lap_end(&rule.when, turn.mover, turn.cw, last, board, before).unwrap_or_else(|| {
                 ctx.get_or_insert_with(|| Ctx {
                     taken,
                     ..self.ctx_lap(turn, board, before, last, origin, lap, track)

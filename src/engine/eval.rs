@@ -32,10 +32,11 @@ fn note_empty_extreme() {
     EMPTY_EXTREMES.with(|n| n.set(n.get() + 1));
 }
 
-/// The answer of a condition at the end of a lap of `mover`'s ending in `last` from its table
-/// ([`Code::lap`]), when it has one that answers there; `None`: the evaluator reads it.
+/// The answer of a condition at the end of a lap of `mover`'s going clockwise (`cw`) or not and
+/// ending in `last` from its table ([`Code::lap`]), when it has one that answers there; `None`:
+/// the evaluator reads it.
 #[inline(always)]
-pub(crate) fn at_lap_end(code: &Code, mover: Player, last: Cell, board: &Board, before: Option<&[u32]>) -> Option<bool> {
+pub(crate) fn at_lap_end(code: &Code, mover: Player, cw: bool, last: Cell, board: &Board, before: Option<&[u32]>) -> Option<bool> {
     let table = code.lap.as_deref()?;
     let [first, end] = *table.at.get(mover.index() * table.cells + last as usize)?;
     let tests = match first {
@@ -43,11 +44,17 @@ pub(crate) fn at_lap_end(code: &Code, mover: Player, last: Cell, board: &Board, 
         LapTable::GENERAL => return None,
         _ => &table.tests[usize::from(first)..usize::from(end)],
     };
+    // A test of the way joined by `and`: the other way fails, whatever the rest reads (looked at
+    // only here, where the counts are read: most cells answer before).
+    if table.way.is_some_and(|way| way != cw) {
+        return Some(false);
+    }
     if table.reads_claims {
         return Some(claims_and_seeds_hold(tests, board, before));
     }
     // Most tables read seeds alone: this loop, inlined at every lap's end, is kept to the few
-    // instructions they need (a closure passed to `all` here was left out of line: Bao 2% slower).
+    // instructions they need (as a closure passed to `all`, the compiler may leave it out of line:
+    // Bao 2% slower).
     let cells: &[u32] = &board.cells;
     for t in tests {
         let c = t.cell as usize;

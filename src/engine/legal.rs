@@ -62,13 +62,20 @@ impl Game {
     /// The rules of the move: those that apply, or an `optional` phase the mover chose with the
     /// move's first answer (the rules that apply are the first option, the phases offered follow in
     /// the file's order).
+    #[inline]
+    pub(super) fn chosen_rules<'a>(&'a self, pos: &Position, rules: MoveRules<'a>, choices: Option<&Choices>) -> MoveRules<'a> {
+        // Asked at every trial of a listing: most games offer no phase to choose, and a call per
+        // trial cost more than looking.
+        match choices {
+            Some(choices) if self.phases.iter().any(|p| p.optional) => self.phase_chosen(pos, rules, choices),
+            _ => rules,
+        }
+    }
+
+    /// [`Game::chosen_rules`] where some phase is `optional`.
     #[cold]
     #[inline(never)]
-    pub(super) fn chosen_rules<'a>(&'a self, pos: &Position, rules: MoveRules<'a>, choices: Option<&Choices>) -> MoveRules<'a> {
-        let Some(choices) = choices else { return rules };
-        if !self.phases.iter().any(|p| p.optional) {
-            return rules;
-        }
+    fn phase_chosen<'a>(&'a self, pos: &Position, rules: MoveRules<'a>, choices: &Choices) -> MoveRules<'a> {
         let ctx = self.ctx_at(pos, pos.to_move);
         let offered: Vec<&Phase> = self
             .phases
@@ -641,9 +648,32 @@ impl Game {
     #[inline(never)]
     pub(super) fn some_move_takes(&self, pos: &Position, rules: MoveRules) -> bool {
         if self.uses_choose {
-            return self.all_choice_moves(pos, rules, false).iter().any(|m| m.1 > 0);
+            return self.some_choice_move_takes(pos, rules);
         }
         (1..=self.move_count()).any(|j| self.check_move_taking(pos, rules, j).is_ok_and(|taken| taken > 0))
+    }
+
+    /// Whether some move that [`Game::all_choice_moves`] lists (every way of answering) takes seeds,
+    /// found by the same walk, stopped at the first such move instead of listing them all: the walk
+    /// up to it is the listing's, the bounds that cut it as they cut the listing.
+    fn some_choice_move_takes(&self, pos: &Position, rules: MoveRules) -> bool {
+        let required = rules.phase.captures_required;
+        let (mut met, mut takes) = (0, false);
+        self.walk_choice_moves(pos, rules, false, |_, taken, _| {
+            // Without `captures required`, the listing is cut at its most moves, whatever they take.
+            if !required {
+                if met >= MAX_CHOICE_MOVES {
+                    return Walk::Stop;
+                }
+                met += 1;
+            }
+            if taken > 0 {
+                takes = true;
+                return Walk::Stop;
+            }
+            Walk::On
+        });
+        takes
     }
 
     /// [`Game::check_move`] but for `captures required`: why the move may not be played, or the
@@ -712,31 +742,36 @@ impl Game {
         let cw = self.sows_clockwise(rules.phase, k);
         let origin = self.pit(pos.to_move, pit);
         let board = &pos.board;
-        if board.closed[origin as usize] {
-            return Err(Refusal::Closed);
-        }
-        if self.is_store_pit(origin) {
-            return Err(Refusal::StorePit);
-        }
         let phase = rules.phase;
-        match phase.sow.from_store {
-            // A move that sows nothing may name an empty pit: its `after move` rules may fill it
-            // (a set-up by choice, from the store), and it is refused below if they do nothing.
-            None if board.cells[origin as usize] == 0 && !phase.sows_nothing => return Err(Refusal::Empty),
-            Some(_) if board.cells[self.store(pos.to_move) as usize] == 0 => return Err(Refusal::NoReserve),
-            _ => {}
-        }
-        if !phase.forbids.is_empty() {
-            let ctx = Ctx {
-                clockwise: cw,
-                ..self.ctx_at(pos, pos.to_move).with(Reg::Origin, origin)
-            };
-            if let Some(i) = phase.forbids.iter().position(|f| !f.after && ctx.bool(&f.when)) {
-                return Err(Refusal::Forbidden(i));
+        // A trial that goes on from a paused sowing is of the move (pit and way) whose trial sowed
+        // up to the pause: it passed every test below, which read nothing its answers change.
+        let resuming = trial.is_some() && choices.is_some_and(|c| c.resume.is_some());
+        if !resuming {
+            if board.closed[origin as usize] {
+                return Err(Refusal::Closed);
             }
-        }
-        if !(rules.must_feed || rules.sow_always || self.may_be_stuck(pos, phase, origin, cw)) {
-            return Ok(0);
+            if self.is_store_pit(origin) {
+                return Err(Refusal::StorePit);
+            }
+            match phase.sow.from_store {
+                // A move that sows nothing may name an empty pit: its `after move` rules may fill it
+                // (a set-up by choice, from the store), and it is refused below if they do nothing.
+                None if board.cells[origin as usize] == 0 && !phase.sows_nothing => return Err(Refusal::Empty),
+                Some(_) if board.cells[self.store(pos.to_move) as usize] == 0 => return Err(Refusal::NoReserve),
+                _ => {}
+            }
+            if !phase.forbids.is_empty() {
+                let ctx = Ctx {
+                    clockwise: cw,
+                    ..self.ctx_at(pos, pos.to_move).with(Reg::Origin, origin)
+                };
+                if let Some(i) = phase.forbids.iter().position(|f| !f.after && ctx.bool(&f.when)) {
+                    return Err(Refusal::Forbidden(i));
+                }
+            }
+            if !(rules.must_feed || rules.sow_always || self.may_be_stuck(pos, phase, origin, cw)) {
+                return Ok(0);
+            }
         }
         let Some(t) = trial else {
             return self
@@ -744,6 +779,10 @@ impl Game {
                 .map(|(taken, ..)| taken);
         };
         let after = match &mut t.board {
+            // A trial that goes on from a paused sowing starts from the board kept with it, which
+            // the sowing copies over this one (a board of this walk's position, of its size); the
+            // rules `at turn start` read the position's board before that.
+            Some(b) if resuming && phase.turn_starts.is_empty() => b,
             // The trial board was a copy of this position's board: where no move claims, closes
             // or opens a pit, only its seeds and memory have changed since.
             Some(b) if !self.uses_claims && !self.closes_in_moves => {

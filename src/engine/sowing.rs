@@ -5,7 +5,7 @@ use super::eval::{Ctx, at_lap_end};
 use super::trace::{Event, Narrate, Passed};
 use super::turn::*;
 use super::{Board, Cell, Game, Slots};
-use crate::compile::ir::{NO_PIT, Phase, Reg, Sow, Then, Track};
+use crate::compile::ir::{Code, NO_PIT, Phase, Reg, Sow, Then, Track};
 
 /// The lap after which a sowing is watched for going round for ever.
 const WATCH_FROM: u32 = 32;
@@ -306,23 +306,25 @@ impl Game {
             }
             // The pit a relay goes on from: `last`, or the one `relay from` names.
             let mut relay_pit = last;
-            let relay = sow.relay.as_ref().is_some_and(|r| {
-                if let Some(code) = &sow.relay_from {
-                    relay_pit = self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track).pit(code);
-                }
-                // A lap ending in a store ends the move; a store `relay from` names is lifted like
-                // a pit, since the rule says so, when it is on the track its seeds go round.
-                relay_pit != NO_PIT
-                    && (!self.is_store(relay_pit) || (sow.relay_from.is_some() && track.has(relay_pit)))
-                    && board.cells[relay_pit as usize] > 0
-                    && at_lap_end(r, turn.mover, last, board, before.as_deref()).unwrap_or_else(|| {
-                        Ctx {
-                            taken,
-                            ..self.ctx_lap(turn, board, before.as_deref(), last, origin, lap, track)
+            // Asked at every lap's end: kept in line for a rule its table answers, the context made
+            // out of line for one it does not.
+            let relay = match &sow.relay {
+                None => false,
+                Some(r) => {
+                    if let Some(code) = &sow.relay_from {
+                        relay_pit = self.relay_from_pit(code, turn, board, before.as_deref(), last, origin, lap, track);
+                    }
+                    // A lap ending in a store ends the move; a store `relay from` names is lifted like
+                    // a pit, since the rule says so, when it is on the track its seeds go round.
+                    relay_pit != NO_PIT
+                        && (!self.is_store(relay_pit) || (sow.relay_from.is_some() && track.has(relay_pit)))
+                        && board.cells[relay_pit as usize] > 0
+                        && match at_lap_end(r, turn.mover, turn.cw, last, board, before.as_deref()) {
+                            Some(holds) => holds,
+                            None => self.lap_end_holds(r, turn, board, before.as_deref(), last, origin, lap, track, taken),
                         }
-                        .bool(r)
-                    })
-            });
+                }
+            };
             if !relay {
                 log.push(|| Event::TurnEnds {
                     why: if sow.relay.is_some() {
@@ -366,6 +368,47 @@ impl Game {
             hash_delta: only_moved.then_some(hash_delta),
             ended,
         })
+    }
+
+    /// The pit `relay from` names at the end of a lap.
+    #[allow(clippy::too_many_arguments)]
+    #[cold]
+    #[inline(never)]
+    fn relay_from_pit(
+        &self,
+        code: &Code,
+        turn: Turn,
+        board: &Board,
+        before: Option<&[u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        track: &Track,
+    ) -> Cell {
+        self.ctx_lap(turn, board, before, last, origin, lap, track).pit(code)
+    }
+
+    /// Whether a condition its lap table does not answer holds at the end of a lap.
+    #[allow(clippy::too_many_arguments)]
+    #[cold]
+    #[inline(never)]
+    fn lap_end_holds(
+        &self,
+        code: &Code,
+        turn: Turn,
+        board: &Board,
+        before: Option<&[u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        track: &Track,
+        taken: u32,
+    ) -> bool {
+        Ctx {
+            taken,
+            ..self.ctx_lap(turn, board, before, last, origin, lap, track)
+        }
+        .bool(code)
     }
 
     /// May lap `lap` of a move start, in the state `state` makes? Not past the phase's cap on laps

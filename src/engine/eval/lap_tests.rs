@@ -14,15 +14,16 @@ fn game(text: &str) -> Game {
 }
 
 /// Captures of every kind of test a table answers (the side, row and store of `last`, its seeds
-/// now and before the latest seed, the seeds across, claims of `last` and across), one with a test it leaves to the evaluator,
-/// one joined by `or` (no table); each table agrees with the evaluator for every mover, every cell
-/// `last` and random boards.
+/// now and before the latest seed, the seeds across, claims of `last` and across, the way of the
+/// lap), one with a test it leaves to the evaluator, one joined by `or` (no table); each table
+/// agrees with the evaluator for every mover, every cell `last`, both ways and random boards with
+/// random claims.
 #[test]
 fn lap_tables_answer_as_the_evaluator() {
     let g = game(
         r#"game "Lap ends"
            board { rows 2  pits 3  seeds 2 }
-           sow { direction either  track own  relay when last.before > 0 and last.count < 9 }
+           sow { direction either  track own  relay when last.before > 0 and not clockwise and last.count < 9 }
            capture "across" {
              when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
              take opposite(last)
@@ -31,6 +32,7 @@ fn lap_tables_answer_as_the_evaluator() {
            capture "stored" { when last == store(mover) and last.count > 2  take last }
            capture "not a store" { when not last.store and opposite(last).count == 0 and lap > 2  take last }
            capture "either" { when last.count == 7 or opposite(last).count == 7  take last }
+           capture "way" { when clockwise and last.side == opponent and last.count in 2..3  take last }
            capture "claims" {
              when not last.claimed and opposite(last).claimed and last.count in 1..6
              claim last for mover
@@ -40,6 +42,9 @@ fn lap_tables_answer_as_the_evaluator() {
     let phase = g.phases.last().expect("the usual rules");
     let conditions: Vec<&Code> = phase.captures.iter().map(|r| &r.when).chain(phase.sow.relay.as_ref()).collect();
     assert!(conditions[4].lap.is_none(), "a condition joined by `or` has no table");
+    assert_eq!(conditions[5].lap.as_ref().map(|t| t.way), Some(Some(true)));
+    assert_eq!(conditions[6].lap.as_ref().map(|t| (t.way, t.reads_claims)), Some((None, true)));
+    assert_eq!(conditions[7].lap.as_ref().map(|t| t.way), Some(Some(false)));
     let cells = g.pit_count() + 2;
     let mut rng = StdRng::seed_from_u64(25);
     let (mut answered, mut general) = (0, 0);
@@ -53,18 +58,19 @@ fn lap_tables_answer_as_the_evaluator() {
             *claim = [None, Some(Player::South), Some(Player::North)][rng.gen_range(0..3)];
         }
         for mover in Player::BOTH {
-            for last in 0..cells as Cell {
+            for (last, cw) in (0..cells as Cell).flat_map(|c| [(c, false), (c, true)]) {
                 let ctx = Ctx {
                     regs: [last, NO_PIT, NO_PIT],
                     before: Some(&before),
                     lap: 3,
+                    clockwise: cw,
                     ..Ctx::new(&g, &board, mover)
                 };
                 for code in &conditions {
-                    match at_lap_end(code, mover, last, &board, Some(&before)) {
+                    match at_lap_end(code, mover, cw, last, &board, Some(&before)) {
                         Some(holds) => {
                             answered += 1;
-                            assert_eq!(holds, ctx.bool(code), "{mover:?}, last {last}: {code:?}");
+                            assert_eq!(holds, ctx.bool(code), "{mover:?}, last {last}, clockwise {cw}: {code:?}");
                         }
                         None => general += 1,
                     }
@@ -72,12 +78,12 @@ fn lap_tables_answer_as_the_evaluator() {
             }
         }
     }
-    // The first three captures, the sixth and the relay are answered everywhere; the fourth and the
-    // fifth never: the fourth's table would answer only where `last` is a store (it is not), which the
-    // filters of where a rule may hold answer already, so it has none.
+    // The first three captures, the sixth, the seventh and the relay are answered everywhere; the fourth and
+    // the fifth never: the fourth's table would answer only where `last` is a store (it is not),
+    // which the filters of where a rule may hold answer already, so it has none.
     assert!(conditions[3].lap.is_none(), "a table of `never` and `general` alone is not made");
-    let per_board = 2 * cells;
-    assert_eq!(answered, 200 * per_board * 5);
+    let per_board = 2 * cells * 2;
+    assert_eq!(answered, 200 * per_board * 6);
     assert_eq!(general, 200 * per_board * 2);
 }
 

@@ -67,20 +67,31 @@ impl Landings {
             board.claimed.hash(&mut h);
             board.closed.hash(&mut h);
         }
-        self.insert_new(h.finish(), pit, takes, board, another)
+        self.insert_new(h.finish(), pit, takes, board, another, states)
     }
 
-    /// [`Landings::is_new`] with the hash `key` worked out.
-    pub(super) fn insert_new(&mut self, key: u64, pit: usize, takes: bool, board: &Board, another: bool) -> bool {
+    /// [`Landings::is_new`] with the hash `key` worked out. Without `states`, only the seeds and the
+    /// memory are compared and kept: the claims and closed pits of every landing of the listing are
+    /// the position's.
+    pub(super) fn insert_new(&mut self, key: u64, pit: usize, takes: bool, board: &Board, another: bool, states: bool) -> bool {
         let mut at = self.last.get(&key).copied().unwrap_or(usize::MAX);
         while let Some((p, b, a, t, previous)) = self.slots[..self.used].get(at) {
-            if (*p, *a, *t) == (pit, another, takes) && b == board {
+            if (*p, *a, *t) == (pit, another, takes)
+                && same(&b.cells, &board.cells)
+                && same(&b.memory, &board.memory)
+                && (!states || b == board)
+            {
                 return false;
             }
             at = *previous;
         }
         let previous = self.last.insert(key, self.used).unwrap_or(usize::MAX);
         match self.slots.get_mut(self.used) {
+            Some(slot) if !states => {
+                slot.1.cells.clone_from(&board.cells);
+                slot.1.memory.clone_from(&board.memory);
+                (slot.0, slot.2, slot.3, slot.4) = (pit, another, takes, previous);
+            }
             Some(slot) => {
                 slot.1.clone_from(board);
                 (slot.0, slot.2, slot.3, slot.4) = (pit, another, takes, previous);
@@ -90,6 +101,13 @@ impl Landings {
         self.used += 1;
         true
     }
+}
+
+/// Do two lists of counts hold the same? Compared in line: most boards compared are equal (the
+/// same landing by another answer), short, and a library call's start-up costs more than the loop.
+#[inline]
+fn same<T: Copy + std::ops::BitXor<Output = T> + std::ops::BitOr<Output = T> + Default + PartialEq>(a: &[T], b: &[T]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(T::default(), |differ, (&x, &y)| differ | (x ^ y)) == T::default()
 }
 
 /// A quick hash of the words written (multiply and rotate, as rustc's own table hash), mixed at the
@@ -117,7 +135,20 @@ impl std::hash::Hasher for Quick {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
+        // Four words at a time in four lanes, folded in at the end: a board's counts are hashed
+        // without waiting on each multiplication in turn.
+        let mut blocks = bytes.chunks_exact(32);
+        let mut lanes = [0u64; 4];
+        for block in &mut blocks {
+            for (lane, w) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+                *lane =
+                    (lane.rotate_left(5) ^ u64::from_le_bytes(w.try_into().expect("eight bytes"))).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+            }
+        }
+        for lane in lanes {
+            self.add(lane);
+        }
+        let mut words = blocks.remainder().chunks_exact(8);
         for w in &mut words {
             self.add(u64::from_le_bytes(w.try_into().expect("eight bytes")));
         }
@@ -195,14 +226,49 @@ mod tests {
         let mut seen = Landings::default();
         let boards: Vec<Board> = (0..5).map(|s| board(20, s)).collect();
         for b in &boards {
-            assert!(seen.insert_new(7, 1, false, b, false));
+            assert!(seen.insert_new(7, 1, false, b, false, true));
         }
         for b in &boards {
-            assert!(!seen.insert_new(7, 1, false, b, false));
+            assert!(!seen.insert_new(7, 1, false, b, false, true));
         }
         // Nor is the same board from another pit, in the other list or with another turn.
-        assert!(seen.insert_new(7, 2, false, &boards[0], false));
-        assert!(seen.insert_new(7, 1, true, &boards[0], false));
-        assert!(seen.insert_new(7, 1, false, &boards[0], true));
+        assert!(seen.insert_new(7, 2, false, &boards[0], false, true));
+        assert!(seen.insert_new(7, 1, true, &boards[0], false, true));
+        assert!(seen.insert_new(7, 1, false, &boards[0], true, true));
+    }
+
+    /// Issue 25: without claims or closed pits in play, landings are told apart by their seeds
+    /// and memory alone, each cell and each word of memory counting (compared in line, here all
+    /// under one hash), and a slot reused keeps only those.
+    #[test]
+    fn without_states_every_count_and_memory_word_tells_landings_apart() {
+        let mut seen = Landings::default();
+        let mut base = board(40, 3);
+        base.memory = vec![0, 5, 0];
+        assert!(seen.insert_new(7, 1, false, &base, false, false));
+        assert!(seen.is_new(1, false, &base, false, false), "another hash, another chain");
+        assert!(!seen.is_new(1, false, &base, false, false));
+        for c in 0..40 {
+            let mut other = base.clone();
+            other.cells[c] += 1;
+            assert!(seen.insert_new(7, 1, false, &other, false, false), "cell {c}");
+            assert!(!seen.insert_new(7, 1, false, &other, false, false), "cell {c} again");
+        }
+        for w in 0..3 {
+            let mut other = base.clone();
+            other.memory[w] -= 1;
+            assert!(seen.insert_new(7, 1, false, &other, false, false), "memory word {w}");
+        }
+        // The same seeds and memory: one landing (its closed pits are the position's, whatever
+        // the board says).
+        let mut closed = base.clone();
+        closed.closed[4] = true;
+        assert!(!seen.insert_new(7, 1, false, &closed, false, false));
+        seen.clear();
+        assert!(seen.insert_new(7, 2, false, &base, false, false));
+        let mut more = base.clone();
+        more.cells[39] += 1;
+        assert!(seen.insert_new(7, 2, false, &more, false, false), "the last cell of a reused slot");
+        assert!(!seen.insert_new(7, 2, false, &more, false, false));
     }
 }

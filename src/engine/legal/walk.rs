@@ -293,4 +293,41 @@ mod tests {
             assert!(resumed > 1000, "{resumed} went on from a paused trial");
         }
     }
+
+    /// Issue 25: whether some move takes seeds (what `captures required` asks of a move that takes
+    /// none) is the walk stopped at the first move that does, and answers as the whole listing
+    /// does, with and without the rule.
+    #[test]
+    fn some_move_takes_as_the_whole_listing_says() {
+        for required in ["captures required", ""] {
+            let g = game(&format!(
+                r#"game "Taking choices"
+                   board {{ rows 2  pits 4  seeds 2  stores captures }}
+                   sow {{ direction either  track own  relay when last.before > 0 }}
+                   {required}
+                   capture "pull across" {{
+                     when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+                     take opposite(last)
+                     sow taken from choose(row(mover) where pit.row == front and pit.count < 3) either
+                   }}
+                   end "cannot move" when no_moves loser to_move
+                   end "going round" when repeated draw"#
+            ));
+            let mut rng = StdRng::seed_from_u64(7);
+            let mut answers = [0; 2];
+            for _ in 0..12 {
+                let mut pos = g.initial(None);
+                while !pos.over && pos.ply < 60 {
+                    let rules = g.move_rules(&pos, Hints::default());
+                    let listed = g.all_choice_moves(&pos, rules, false).iter().any(|m| m.1 > 0);
+                    assert_eq!(g.some_choice_move_takes(&pos, rules), listed, "at ply {}", pos.ply);
+                    answers[usize::from(listed)] += 1;
+                    let moves = g.legal_moves(&pos);
+                    let k = moves[crate::engine::draw(&mut rng, moves.len())];
+                    g.apply(&mut pos, k).expect("a listed move");
+                }
+            }
+            assert!(answers[0] > 20 && answers[1] > 20, "{answers:?}");
+        }
+    }
 }
