@@ -13,8 +13,9 @@
 //! `start in origin` or `lift`, no trigger, no other reason to sow a move to judge it), in one lap or
 //! in relay laps: `relay when` with a condition made of one-step tests of `last` (as a capture's),
 //! `relay limit`, no `relay from`; `forbid` rules of one-step tests of the origin, read before the
-//! move; at most 255 seeds (one byte a cell); no claims,
-//! closures, memory, rounds, passing or `after move` rules; feeding required or none; a grand slam
+//! move, or (in a relay game) of `lap` and the rows' seeds, read after it; at most 255 seeds (one
+//! byte a cell); `pass when unable` but no chosen pass; no claims,
+//! closures, memory, rounds or `after move` rules; feeding required or none; a grand slam
 //! that captures nothing or no grand slam rule (none with relays: the general engine undoes the
 //! captures of a whole relayed move); capture rules whose conditions are lists of one-step tests on
 //! `last` and whose actions take pits found from `last` by `opposite`, `behind` and `in_front`, with
@@ -38,8 +39,8 @@ mod rules;
 pub use ends::{EndCheck, EndValue, FastEnd, Probe};
 use ends::{end_guard, end_tests, probes};
 pub use lanes::{Lanes, Wide};
-pub use rules::{CellCond, FastCapture, FastForbid, FastTrigger, has_count};
-use rules::{capture, cell_tests, forbid, trigger};
+pub use rules::{CellCond, FastAfterForbid, FastCapture, FastForbid, FastTrigger, has_count};
+use rules::{after_forbid, capture, cell_tests, forbid, trigger};
 
 /// Most cells (pits and stores) a board packed into 128 bits holds.
 pub const LANES: usize = 16;
@@ -95,6 +96,12 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub keys: [u64; L],
     /// The `forbid` rules: a pit where one holds is not played.
     pub forbids: Vec<FastForbid>,
+    /// The `forbid` rules read after the move (a relay game's, whose moves are all sown to be
+    /// judged): a move after which one holds is not legal.
+    pub after_forbids: Vec<FastAfterForbid>,
+    /// `pass when unable`: after a move, a player to move who has no legal move passes when the other
+    /// player has one (before the repetition and end rules are read, as `Game::apply` does).
+    pub passes: bool,
     /// The opponent must be fed when their row is empty.
     pub must_feed: bool,
     /// A feeding penalty: a move whose opponent has no seeds is handed to the general engine (it
@@ -251,7 +258,6 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         && phase.after_captures.is_empty()
         && !phase.sows_nothing
         && !game.uses_choose
-        && !game.passing
         && !game.may_pass
         && game.total <= 255
         && game.ends.len() <= 64
@@ -263,10 +269,14 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
     let plain_relay = !laps || (sow.relay_from.is_none() && game.grand_slam.is_none());
     // Forbid rules read the position before the move (not what it did): the origin, and whether
     // sets of pits have one.
-    let forbids: Option<Vec<FastForbid>> = phase
+    let forbids: Option<Vec<FastForbid>> = phase.forbids.iter().filter(|f| !f.after).map(|f| forbid(game, &f.when)).collect();
+    // Forbid rules read after the move (`lap`, the rows the move left) in a game whose every move
+    // is sown to be judged anyway: a relay's.
+    let after_forbids: Option<Vec<FastAfterForbid>> = phase
         .forbids
         .iter()
-        .map(|f| if f.after { None } else { forbid(game, &f.when) })
+        .filter(|f| f.after)
+        .map(|f| if laps { after_forbid(&f.when) } else { None })
         .collect();
     let plain_sowing = plain_relay
         && sow.skip.is_none()
@@ -275,6 +285,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         && sow.path.is_none()
         && phase.when.is_none()
         && forbids.is_some()
+        && after_forbids.is_some()
         && (!phase.sows_to_judge || laps)
         && !phase.captures_required;
     if !(plain_board && plain_rules && plain_sowing) {
@@ -319,6 +330,8 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         lap: [0; L],
         keys: [0; L],
         forbids: forbids?,
+        after_forbids: after_forbids?,
+        passes: game.passing,
         must_feed,
         starving_handed,
         captures: Vec::new(),

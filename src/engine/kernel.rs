@@ -30,7 +30,8 @@ use super::turn::Hints;
 use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
 use crate::compile::shape::{
-    CellCond, EndCheck, EndValue, Fast, FastCapture, FastForbid, FastForm, FastRelay, LANES, Lanes, PLACES, Probe, has_count,
+    CellCond, EndCheck, EndValue, Fast, FastAfterForbid, FastCapture, FastForbid, FastForm, FastRelay, LANES, Lanes, PLACES, Probe,
+    has_count,
 };
 
 /// A byte of a packed narrow board (the searches' boards).
@@ -384,11 +385,11 @@ impl<B: Board, const L: usize> FastForm<B, L> {
 
     /// A move of a relay game from `origin`, as `Game::sow` plays it: after each lap the first
     /// capture rule that holds (which may end the move or give another, or take seeds to sow on at
-    /// once), then the relay rule. The board after and whether the mover moves again, or `None` when
-    /// the sowing would go on past the relay limit, or comes back to the state an earlier lap
-    /// started in (Brent's cycle finding, as `Game::sow` does it): the move is not legal.
+    /// once), then the relay rule. The board after, whether the mover moves again and the laps sown,
+    /// or `None` when the sowing would go on past the relay limit, or comes back to the state an
+    /// earlier lap started in (Brent's cycle finding, as `Game::sow` does it): the move is not legal.
     #[inline(always)]
-    fn play_relay(&self, rt: &FastRelay<B, L>, b: B, origin: usize, mover: Player) -> Option<(B, bool)> {
+    fn play_relay(&self, rt: &FastRelay<B, L>, b: B, origin: usize, mover: Player) -> Option<(B, bool, u32)> {
         let (mut b, mut last) = if self.triggers.is_empty() {
             self.sow(b, origin)
         } else {
@@ -407,7 +408,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             let mut hand = 0;
             if rt.go[m][at] >> n.min(63) & 1 == 0 {
                 if rt.stop[m][at] >> n.min(63) & 1 != 0 {
-                    return Some((b, false));
+                    return Some((b, false, laps));
                 }
                 // Neither answered by the tables: the rules, one by one.
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
@@ -419,14 +420,14 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                     }
                     // Seeds taken to sow again are sown whatever the rule says next.
                     if hand == 0 && rule.then == Then::AnotherMove {
-                        return Some((b, true));
+                        return Some((b, true, laps));
                     }
                     if hand == 0 && rule.then == Then::End {
-                        return Some((b, false));
+                        return Some((b, false, laps));
                     }
                 }
                 if hand == 0 && !self.holds(&rt.when, b, last, mover) {
-                    return Some((b, false));
+                    return Some((b, false, laps));
                 }
             }
             laps += 1;
@@ -523,7 +524,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// alone, held in a register apart (`me`) for the whole move, while the rules read and change
     /// the rest of the board (`b`, whose block `k` is out of date). The same laps, rules and results.
     #[inline(always)]
-    fn play_relay_home(&self, rt: &FastRelay<B, L>, b: &B, origin: usize, mover: Player, k: usize, out: &mut B) -> Option<bool> {
+    fn play_relay_home(&self, rt: &FastRelay<B, L>, b: &B, origin: usize, mover: Player, k: usize, out: &mut B) -> Option<(bool, u32)> {
         let m = mover.index() & 1;
         let mut b = *b;
         let mut me = b.block(k);
@@ -541,7 +542,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                     {
                         *out = b;
                         out.set_block(k, me);
-                        return Some(false);
+                        return Some((false, laps));
                     }
                 }
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
@@ -555,14 +556,14 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                         {
                             *out = b;
                             out.set_block(k, me);
-                            return Some(true);
+                            return Some((true, laps));
                         }
                     }
                     if hand == 0 && rule.then == Then::End {
                         {
                             *out = b;
                             out.set_block(k, me);
-                            return Some(false);
+                            return Some((false, laps));
                         }
                     }
                 }
@@ -570,7 +571,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                     {
                         *out = b;
                         out.set_block(k, me);
-                        return Some(false);
+                        return Some((false, laps));
                     }
                 }
             }
@@ -627,14 +628,17 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     #[inline(always)]
     fn try_move(&self, rt: &FastRelay<B, L>, b: &B, i: usize, to_move: Player, out: &mut B) -> Option<bool> {
         let origin = to_move.index() * self.side + i;
-        let another = match rt.home[to_move.index() & 1] {
+        let (another, laps) = match rt.home[to_move.index() & 1] {
             0xFF => {
-                let (after, another) = self.play_relay(rt, *b, origin, to_move)?;
+                let (after, another, laps) = self.play_relay(rt, *b, origin, to_move)?;
                 *out = after;
-                another
+                (another, laps)
             }
             k => self.play_relay_home(rt, b, origin, to_move, usize::from(k), out)?,
         };
+        if !self.after_forbids.is_empty() && self.forbidden_after(out, laps, to_move) {
+            return None;
+        }
         // (Not `Option::filter`: it was left a call of its own, the board copied in and out, 10% of
         // a Hus move.)
         let other = self.row_lanes[to_move.other().index()];
@@ -642,6 +646,22 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             return None;
         }
         Some(another)
+    }
+
+    /// Does a `forbid` rule read after the move hold of `to_move`'s move of `laps` laps that left
+    /// `after`?
+    #[inline(never)]
+    fn forbidden_after(&self, after: &B, laps: u32, to_move: Player) -> bool {
+        let m = to_move.index() & 1;
+        self.after_forbids.iter().any(|rule: &FastAfterForbid| {
+            rule.laps
+                .iter()
+                .all(|&(lo, hi, inside)| (lo..=hi).contains(&i64::from(laps)) == inside)
+                && rule
+                    .rows
+                    .iter()
+                    .all(|t| (t.lo..=t.hi).contains(&i64::from(self.row_seeds(*after, t.row[m]))) == t.inside)
+        })
     }
 
     /// A move of a relay game drawn among the `candidates` as `Game::random_playout` draws it

@@ -120,6 +120,29 @@ pub struct FastForbid {
     pub sets: Vec<SetTest>,
 }
 
+/// A `forbid` rule read after the move (`lap > 1 and seeds(opponent) == 0`), in a game whose moves
+/// are all sown to be judged (relays): where every test holds of the move as sown, it is not legal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FastAfterForbid {
+    /// Tests of the laps the move sowed: within `lo..=hi`, `== inside`.
+    pub laps: Vec<(i64, i64, bool)>,
+    /// Tests of the seeds of a row on the board after the move.
+    pub rows: Vec<RowTest>,
+}
+
+/// The seeds of a row within `lo..=hi`, `== inside`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RowTest {
+    /// Per mover, the player whose row it is.
+    pub row: [Player; 2],
+    /// Lowest count.
+    pub lo: i64,
+    /// Highest count.
+    pub hi: i64,
+    /// The test holds inside the bounds (else outside them).
+    pub inside: bool,
+}
+
 /// Whether a set of pits has one (`has`) or none.
 #[derive(Debug, Clone)]
 pub struct SetTest {
@@ -289,6 +312,42 @@ pub(super) fn forbid(game: &Game, code: &Code) -> Option<FastForbid> {
         origin: cell_cond(game, &origin, Reg::Origin)?,
         sets,
     })
+}
+
+/// A `forbid` rule read after the move: tests of `lap` and of the seeds of rows, joined by `and`.
+/// The move's mover is the player to move (the position before it is the one judged).
+pub(super) fn after_forbid(code: &Code) -> Option<FastAfterForbid> {
+    let mut rule = FastAfterForbid {
+        laps: Vec::new(),
+        rows: Vec::new(),
+    };
+    for t in code.quick.and_tests()? {
+        let row = |of: Option<Who>, fixed: Option<Player>| -> [Player; 2] {
+            Player::BOTH.map(|m| match (of, fixed) {
+                (Some(Who::Mover | Who::ToMove), _) => m,
+                (Some(Who::Opponent | Who::NotToMove), _) => m.other(),
+                (None, Some(p)) => p,
+                (None, None) => unreachable!("a row is named"),
+            })
+        };
+        match t {
+            Test::In(Operand::Lap, lo, hi, inside) => rule.laps.push((lo, hi, inside)),
+            Test::In(Operand::SeedsOf(w), lo, hi, inside) => rule.rows.push(RowTest {
+                row: row(Some(w), None),
+                lo,
+                hi,
+                inside,
+            }),
+            Test::RowSeedsIn(p, lo, hi, inside) => rule.rows.push(RowTest {
+                row: row(None, Some(p)),
+                lo,
+                hi,
+                inside,
+            }),
+            _ => return None,
+        }
+    }
+    Some(rule)
 }
 
 /// One-step tests of the cell `reg`, all of which must hold, answered for every cell and count.
