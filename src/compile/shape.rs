@@ -8,7 +8,8 @@
 //! engine, which the fast form hands the position back to whenever it meets what it does not know
 //! (such as the end of a game).
 //!
-//! The shape recognised: one phase of rules; a board of at most 64 cells (any rows a player and the
+//! The shape recognised: one phase of rules, after any phases of an opening that hold while the
+//! move number is below a bound (`when ply < 2`: the general engine plays those moves); a board of at most 64 cells (any rows a player and the
 //! two stores, no shared pits); sowing along a fixed track (no `skip when`, no special start such as
 //! `start in origin` or `lift`, no trigger, no other reason to sow a move to judge it), in one lap or
 //! in relay laps: `relay when` with a condition made of one-step tests of `last` (as a capture's),
@@ -31,7 +32,7 @@
 //! which end the move without any rule to test.
 
 use crate::board::{Cell, NO_PIT, Player};
-use crate::compile::ir::{Action, EndTest, Feeding, Game, GrandSlam, Reg};
+use crate::compile::ir::{Action, EndTest, Feeding, Game, GrandSlam, Operand, Reg, Test};
 
 mod ends;
 mod lanes;
@@ -39,7 +40,7 @@ mod rules;
 pub use ends::{EndCheck, EndValue, FastEnd, Probe};
 use ends::{end_guard, end_tests, probes};
 pub use lanes::{Lanes, Wide};
-pub use rules::{CellCond, FastAfterForbid, FastCapture, FastForbid, FastTrigger, has_count};
+pub use rules::{CellCond, FastAfterForbid, FastCapture, FastForbid, FastTrigger, SetTest, has_count};
 use rules::{after_forbid, capture, cell_tests, forbid, trigger};
 
 /// Most cells (pits and stores) a board packed into 128 bits holds.
@@ -99,6 +100,9 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     /// The `forbid` rules read after the move (a relay game's, whose moves are all sown to be
     /// judged): a move after which one holds is not legal.
     pub after_forbids: Vec<FastAfterForbid>,
+    /// Positions of fewer moves played than this are handed to the general engine: an opening
+    /// phase's (`when ply < 2`), which the fast form does not read.
+    pub hand_below: u32,
     /// `pass when unable`: after a move, a player to move who has no legal move passes when the other
     /// player has one (before the repetition and end rules are read, as `Game::apply` does).
     pub passes: bool,
@@ -236,7 +240,24 @@ fn sows_again(phase: &crate::compile::ir::Phase) -> bool {
 
 /// [`recognise`] on a board `B` of `L` cells.
 fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
-    let [phase] = game.phases.as_slice() else { return None };
+    // The usual rules; phases before them that hold only while the move number is below a bound
+    // (an opening, `phase "opening" when ply < 2`) are the general engine's: their positions are
+    // handed over (`FastForm::hand_below`).
+    let (phase, openings) = game.phases.split_last()?;
+    let mut hand_below = 0u32;
+    for opening in openings {
+        let ply_below = match opening.when.as_ref().map(|w| w.quick.and_tests()) {
+            Some(Some(tests)) => match tests.as_slice() {
+                [Test::In(Operand::Ply, lo, hi, true)] if *lo <= 0 && *hi >= 0 => u32::try_from(*hi).ok()?.checked_add(1)?,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        if opening.optional {
+            return None;
+        }
+        hand_below = hand_below.max(ply_below);
+    }
     let sow = &phase.sow;
     let pits = game.pit_count();
     let cells = pits + 2;
@@ -331,6 +352,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         keys: [0; L],
         forbids: forbids?,
         after_forbids: after_forbids?,
+        hand_below,
         passes: game.passing,
         must_feed,
         starving_handed,
@@ -666,6 +688,10 @@ fn relay<B: Lanes, const L: usize>(game: &Game, ff: &FastForm<B, L>, phase: &cra
 /// home block apart from the board for a whole move.
 fn apart<const L: usize>(captures: &[FastCapture<L>], across: &[u8; L], on_track: u64, store: usize, row: u64, home: u8) -> bool {
     let outside = |c: u8| c == 0xFF || c / 16 != home;
+    // Sets of pits are read and taken anywhere on the board.
+    if captures.iter().any(|r| !r.sets.is_empty() || !r.take_sets.is_empty()) {
+        return false;
+    }
     let to_store = captures.iter().any(|r| !r.sows_again && !r.takes.is_empty());
     let row_outside = (0..64).all(|c| row >> c & 1 == 0 || outside(c as u8));
     (0..L).filter(|&c| on_track >> c & 1 != 0).all(|c| {

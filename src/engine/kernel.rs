@@ -31,7 +31,7 @@ use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
 use crate::compile::shape::{
     CellCond, EndCheck, EndValue, Fast, FastAfterForbid, FastCapture, FastForbid, FastForm, FastRelay, LANES, Lanes, PLACES, Probe,
-    has_count,
+    SetTest, has_count,
 };
 
 /// A byte of a packed narrow board (the searches' boards).
@@ -143,9 +143,15 @@ impl<B: Lanes> Packed<B> {
 
 impl<B: Lanes, const L: usize> FastForm<B, L> {
     /// Does the fast form read every rule itself, never handing a position to the general engine
-    /// (`starving_handed`, `unread`)?
+    /// (`starving_handed`, `unread`, `hand_below`)?
     pub(crate) fn reads_every_rule(&self) -> bool {
-        !self.starving_handed && self.unread == 0
+        !self.starving_handed && self.unread == 0 && self.hand_below == 0
+    }
+
+    /// Does the fast form read every rule of the positions of `ply` moves played and after (a search
+    /// from such a position never meets an opening handed over)?
+    pub(crate) fn reads_every_rule_from(&self, ply: u32) -> bool {
+        !self.starving_handed && self.unread == 0 && ply >= self.hand_below
     }
 }
 
@@ -242,16 +248,32 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// Do the tests of sets of pits of a `forbid` rule hold on `b`?
     #[inline(always)]
     fn sets_hold(&self, rule: &FastForbid, b: B, mover: Player) -> bool {
-        rule.sets.iter().all(|set| {
-            let mut cells = set.row[mover.index()];
-            for filter in &set.filters {
-                if cells == 0 {
-                    break;
-                }
-                cells &= self.holding_cells(filter, b, mover);
+        self.all_sets_hold(&rule.sets, b, mover)
+    }
+
+    /// Do the tests of sets of pits `sets` hold on `b`?
+    #[inline(always)]
+    fn all_sets_hold(&self, sets: &[SetTest], b: B, mover: Player) -> bool {
+        sets.iter().all(|set| (self.set_cells(set, b, mover) != 0) == set.has)
+    }
+
+    /// The pits of a set on `b` (bit `c` for cell `c`).
+    #[inline(always)]
+    fn set_cells(&self, set: &SetTest, b: B, mover: Player) -> u64 {
+        let mut cells = set.row[mover.index()];
+        for filter in &set.filters {
+            if cells == 0 {
+                break;
             }
-            (cells != 0) == set.has
-        })
+            cells &= self.holding_cells(filter, b, mover);
+        }
+        cells
+    }
+
+    /// Does the capture rule `rule` hold at `last` on `b`?
+    #[inline(always)]
+    fn capture_holds(&self, rule: &FastCapture<L>, b: B, last: usize, mover: Player) -> bool {
+        self.holds(&rule.when, b, last, mover) && (rule.sets.is_empty() || self.all_sets_hold(&rule.sets, b, mover))
     }
 
     /// Carries out the actions of the capture rule `rule`, which holds at `last`, as
@@ -261,7 +283,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// are returned.
     #[inline(never)]
     fn fire(&self, rule: &FastCapture<L>, b: &mut B, last: usize, mover: Player) -> u32 {
-        if B::LANES > 16 && rule.series.is_none() && !self.grand_slam_undone {
+        if B::LANES > 16 && rule.series.is_none() && !self.grand_slam_undone && rule.take_sets.is_empty() {
             // A few pits, each emptied where it lies: cheaper on a wide board than a mask of the
             // whole board and a sum of every lane (Hus: 5% of a move). On a narrow board the mask
             // costs no more (Kalah: 2 instructions a move less).
@@ -278,7 +300,11 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             }
             return seeds;
         }
-        let mut taken = 0u64;
+        // The sets are found on the board as the rule fires (before any pit is taken).
+        let mut taken = rule
+            .take_sets
+            .iter()
+            .fold(0u64, |cells, set| cells | self.set_cells(set, *b, mover));
         let mut anchor = None;
         for map in &rule.takes {
             let c = map[last & (L - 1)] as usize;
@@ -332,9 +358,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         // The first capture rule that holds, as `Game::capture` finds it, after the filter of the
         // cells and counts where one may.
         if self.capture_at[mover.index()][last & (L - 1)] >> seeds & 1 != 0
-            && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
+            && let Some(rule) = self.captures.iter().find(|r| self.capture_holds(r, b, last, mover))
         {
-            if !rule.takes.is_empty() {
+            if rule.takes_any {
                 // A grand slam takes every seed the opponent's row held after the sowing.
                 let opponent = self.row_lanes[mover.other().index()];
                 let fed = self.grand_slam_again && !(b & opponent).is_zero();
@@ -412,9 +438,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                 }
                 // Neither answered by the tables: the rules, one by one.
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
-                    && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
+                    && let Some(rule) = self.captures.iter().find(|r| self.capture_holds(r, b, last, mover))
                 {
-                    if !rule.takes.is_empty() {
+                    if rule.takes_any {
                         hand = self.fire(rule, &mut b, last, mover);
                         n = b.lane(last);
                     }
@@ -548,7 +574,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
                     && let Some(rule) = self.captures.iter().find(|r| self.holds_with(&r.when, b, last, n, mover))
                 {
-                    if !rule.takes.is_empty() {
+                    if rule.takes_any {
                         // Outside the home block: `me` and the count in `last` stay as they are.
                         hand = self.fire(rule, &mut b, last, mover);
                     }
@@ -807,7 +833,7 @@ impl Game {
     pub(crate) fn fast_form_for(&self, pos: &Position, hints: Hints) -> Option<&FastForm> {
         match self.fast.as_deref()? {
             // The searches have no way to hand a position over to the general engine.
-            Fast::Narrow(ff) => (Self::fits(ff, pos, hints) && ff.reads_every_rule()).then_some(ff),
+            Fast::Narrow(ff) => (Self::fits(ff, pos, hints) && ff.reads_every_rule_from(pos.ply)).then_some(ff),
             Fast::Wide(_) => None,
         }
     }
