@@ -828,6 +828,15 @@ impl Game {
         }
     }
 
+    /// Does the game's fast form hand an opening to the general engine (`FastForm::hand_below`)?
+    pub(crate) fn fast_hands_over_opening(&self) -> bool {
+        match self.fast.as_deref() {
+            Some(Fast::Narrow(ff)) => ff.hand_below > 0,
+            Some(Fast::Wide(ff)) => ff.hand_below > 0,
+            None => false,
+        }
+    }
+
     /// The fast form, if the game has one and `pos` is a position its tables were built for.
     #[inline]
     pub(crate) fn fast_form_for(&self, pos: &Position, hints: Hints) -> Option<&FastForm> {
