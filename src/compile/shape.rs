@@ -113,6 +113,9 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub starving_handed: bool,
     /// Capture rules, in order.
     pub captures: Vec<FastCapture<L>>,
+    /// Some capture rule tests or takes sets of pits (`any(board where ...)`, `take board where
+    /// ...`): read out of line, so that the other games' captures carry no test of them.
+    pub capture_sets: bool,
     /// Triggers, in order: with any, every lap is sown a seed at a time (`FastForm::sow_seeds`).
     pub triggers: Vec<FastTrigger>,
     /// Per mover and cell, the counts after a seed falls (bit `k` for `k`, 63 for 63 or more) with
@@ -357,6 +360,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         must_feed,
         starving_handed,
         captures: Vec::new(),
+        capture_sets: false,
         triggers: Vec::new(),
         trigger_at: [[0; L]; 2],
         grand_slam_undone,
@@ -482,6 +486,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
             at[..cells].copy_from_slice(&game.trigger_at[mover][..cells]);
         }
     }
+    ff.capture_sets = ff.captures.iter().any(|r| !r.sets.is_empty() || !r.take_sets.is_empty());
     // Seeds taken into the hand are sown on by the relay's loop only.
     if ff.captures.iter().any(|c| c.sows_again) != sows_again(phase) {
         return None;

@@ -270,10 +270,31 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         cells
     }
 
-    /// Does the capture rule `rule` hold at `last` on `b`?
+    /// The first capture rule that holds at `last` on `b`, as `Game::capture` finds it.
     #[inline(always)]
-    fn capture_holds(&self, rule: &FastCapture<L>, b: B, last: usize, mover: Player) -> bool {
-        self.holds(&rule.when, b, last, mover) && (rule.sets.is_empty() || self.all_sets_hold(&rule.sets, b, mover))
+    fn capture_rule(&self, b: B, last: usize, mover: Player) -> Option<&FastCapture<L>> {
+        let rule = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))?;
+        if rule.sets.is_empty() {
+            return Some(rule);
+        }
+        self.capture_rule_from(rule, b, last, mover)
+    }
+
+    /// [`FastForm::capture_rule`] from `rule` on, whose tests of `last` hold but which also tests
+    /// sets of pits: out of line, so that the other games' search for a rule is what it was (a test
+    /// of the sets in it was 5-11 instructions a Kalah move).
+    #[inline(never)]
+    fn capture_rule_from(&self, rule: &FastCapture<L>, b: B, last: usize, mover: Player) -> Option<&FastCapture<L>> {
+        let at = self.captures.iter().position(|r| std::ptr::eq(r, rule)).unwrap_or(0);
+        self.captures[at..]
+            .iter()
+            .find(|r| self.holds(&r.when, b, last, mover) && self.all_sets_hold(&r.sets, b, mover))
+    }
+
+    /// The pits of the sets a capture rule takes on `b`.
+    #[inline(never)]
+    fn sets_taken(&self, rule: &FastCapture<L>, b: B, mover: Player) -> u64 {
+        rule.take_sets.iter().fold(0u64, |cells, set| cells | self.set_cells(set, b, mover))
     }
 
     /// Carries out the actions of the capture rule `rule`, which holds at `last`, as
@@ -283,7 +304,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// are returned.
     #[inline(never)]
     fn fire(&self, rule: &FastCapture<L>, b: &mut B, last: usize, mover: Player) -> u32 {
-        if B::LANES > 16 && rule.series.is_none() && !self.grand_slam_undone && rule.take_sets.is_empty() {
+        if B::LANES > 16 && rule.series.is_none() && !self.grand_slam_undone && !self.capture_sets {
             // A few pits, each emptied where it lies: cheaper on a wide board than a mask of the
             // whole board and a sum of every lane (Hus: 5% of a move). On a narrow board the mask
             // costs no more (Kalah: 2 instructions a move less).
@@ -301,10 +322,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             return seeds;
         }
         // The sets are found on the board as the rule fires (before any pit is taken).
-        let mut taken = rule
-            .take_sets
-            .iter()
-            .fold(0u64, |cells, set| cells | self.set_cells(set, *b, mover));
+        let mut taken = if self.capture_sets { self.sets_taken(rule, *b, mover) } else { 0 };
         let mut anchor = None;
         for map in &rule.takes {
             let c = map[last & (L - 1)] as usize;
@@ -358,7 +376,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         // The first capture rule that holds, as `Game::capture` finds it, after the filter of the
         // cells and counts where one may.
         if self.capture_at[mover.index()][last & (L - 1)] >> seeds & 1 != 0
-            && let Some(rule) = self.captures.iter().find(|r| self.capture_holds(r, b, last, mover))
+            && let Some(rule) = self.capture_rule(b, last, mover)
         {
             if rule.takes_any {
                 // A grand slam takes every seed the opponent's row held after the sowing.
@@ -438,7 +456,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                 }
                 // Neither answered by the tables: the rules, one by one.
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
-                    && let Some(rule) = self.captures.iter().find(|r| self.capture_holds(r, b, last, mover))
+                    && let Some(rule) = self.capture_rule(b, last, mover)
                 {
                     if rule.takes_any {
                         hand = self.fire(rule, &mut b, last, mover);
@@ -851,7 +869,15 @@ impl Game {
     #[inline]
     fn fits<B: Lanes, const L: usize>(ff: &FastForm<B, L>, pos: &Position, hints: Hints) -> bool {
         let cells: &[u32] = &pos.board.cells;
-        !pos.over && cells.len() == ff.pits + 2 && hints.open && pos.board.memory.is_empty() && cells.iter().sum::<u32>() == ff.total
+        // An opening the fast form does not read is the general engine's (the game comes back
+        // after each of its moves, `Game::random_playout_above`); the move number only grows, so
+        // a playout's loop never meets one.
+        !pos.over
+            && pos.ply >= ff.hand_below
+            && cells.len() == ff.pits + 2
+            && hints.open
+            && pos.board.memory.is_empty()
+            && cells.iter().sum::<u32>() == ff.total
     }
 
     /// [`Game::fast_playout`] on the game's fast form of whichever width, or `None` when it has

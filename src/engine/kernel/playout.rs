@@ -23,12 +23,6 @@ impl Game {
         until: Until,
         hints: Hints,
     ) -> Handed {
-        // An opening the fast form does not read: the general engine plays its moves (and the
-        // game comes back after each, `Game::random_playout_above`). The move number only grows,
-        // so the loops never meet one.
-        if pos.ply < ff.hand_below {
-            return Handed::GoOn(None);
-        }
         // A loop for each combination of the kinds of work a game may need after a move, so that
         // each game's loop carries only its own (and holds its values in registers).
         if ff.passes {
