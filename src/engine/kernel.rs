@@ -248,7 +248,18 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// Do the tests of sets of pits of a `forbid` rule hold on `b`?
     #[inline(always)]
     fn sets_hold(&self, rule: &FastForbid, b: B, mover: Player) -> bool {
-        self.all_sets_hold(&rule.sets, b, mover)
+        // Written out rather than through `all_sets_hold`: the candidates of Hus (a forbid rule
+        // without sets, every move) took 10 instructions more a move through it.
+        rule.sets.iter().all(|set| {
+            let mut cells = set.row[mover.index()];
+            for filter in &set.filters {
+                if cells == 0 {
+                    break;
+                }
+                cells &= self.holding_cells(filter, b, mover);
+            }
+            (cells != 0) == set.has
+        })
     }
 
     /// Do the tests of sets of pits `sets` hold on `b`?
