@@ -16,15 +16,19 @@ use crate::support::shipped;
 /// Pratt's Ayoayo, `ayo`, joined it).
 /// Hus, Mefuvha and Moruba (four rows) joined it with issue 25, on boards of up to 64 cells; Ouri too,
 /// when `forbid` rules could test sets of pits and a grand slam give another move; Ba-awa and Obridjie
-/// with triggers (laps sown a seed at a time) and `sum(board)` read by end rules.
-const FAST: [&str; 15] = [
+/// with triggers (laps sown a seed at a time) and `sum(board)` read by end rules; Continued Play with
+/// `forbid` rules read after a relay move and `pass when unable`; Mangala with its opening phase handed to
+/// the general engine and sets of pits taken (`take board where ...`).
+const FAST: [&str; 17] = [
     "ayo",
     "ayoayo",
     "ba_awa",
+    "continued_play",
     "hus",
     "jodu",
     "kalah",
     "kpo",
+    "mangala",
     "mefuvha",
     "moruba",
     "obridjie",
@@ -762,6 +766,200 @@ fn issue_25_triggers_play_the_same_with_and_without_the_fast_form() {
         }
         for rule in fired {
             let n = takes.get(rule).copied().unwrap_or(0);
+            assert!(n > 20, "{rule}: {n} takes\n{text}");
+        }
+    }
+}
+
+/// Issue 25: `forbid` rules read after a relay move (`lap`, the seeds of a row the move left) and `pass
+/// when unable` in the fast form: relay games on narrow and wide boards, with a relay limit that makes
+/// other moves illegal, and a single-lap game that passes. Each plays the same with and without its
+/// fast form (random games move by move, perft, alpha-beta from positions along a game); in the general
+/// engine's games the passes and the moves the after-move rules forbid are counted, so that the test
+/// cannot pass without them.
+#[test]
+fn issue_25_forbids_after_the_move_and_passes_play_the_same() {
+    use sowlang::search::alphabeta::{self, Limits};
+    let ends = r#"
+        pass when unable
+        end "clear" when sum(board) == 0
+        end "stuck" when no_moves remaining owner
+        end "round" when repeated remaining owner"#;
+    let specific = r#"capture "specific" { when last.side == opponent and last.before in 0..2  take last  then end }"#;
+    let games = [
+        (
+            format!(
+                r#"board {{ pits 3 seeds 3 stores captures }} first south
+                   sow {{ direction ccw relay when last.before > 0 }} {specific}
+                   forbid "no relay empties the opponent" when lap > 1 and seeds(opponent) == 0"#
+            ),
+            "forbid \"no relay empties the opponent\" when lap > 1 and seeds(opponent) == 0",
+        ),
+        (
+            format!(
+                r#"board {{ pits 4 seeds 2 stores captures }} first north
+                   sow {{ direction cw relay when last.before > 0 relay limit 5 }} {specific}
+                   forbid "long moves keep two" when lap in 2..4 and seeds(mover) < 2 and seeds(south) > 0"#
+            ),
+            "forbid \"long moves keep two\" when lap in 2..4 and seeds(mover) < 2 and seeds(south) > 0",
+        ),
+        (
+            format!(
+                r#"board {{ pits 9 seeds 2 stores captures }} first south
+                   sow {{ direction ccw relay when last.before > 0 relay limit 8 }} {specific}
+                   forbid "no relay empties the opponent" when lap > 1 and seeds(opponent) == 0"#
+            ),
+            "forbid \"no relay empties the opponent\" when lap > 1 and seeds(opponent) == 0",
+        ),
+        (
+            r#"board { pits 3 seeds 2 stores captures } first south
+               sow { direction ccw }
+               capture "two or three" { when last.side == opponent and last.count in 2..3  take last }
+               forbid "not from a single seed" when origin.count == 1 and any(row(mover) where pit.count > 2)"#
+                .to_string(),
+            "forbid \"not from a single seed\" when origin.count == 1 and any(row(mover) where pit.count > 2)",
+        ),
+    ];
+    for (rules, forbid) in games {
+        let text = format!(r#"game "passes" {rules} {ends}"#);
+        let fast = crate::support::invented(&text);
+        assert!(fast.has_fast_form(), "the invented game has the shape:\n{text}");
+        agree(&fast, 200, 300, &text);
+        let general = fast.without_fast_form();
+        let free = crate::support::invented(&text.replace(forbid, ""));
+        let (mut passes, mut forbidden, mut perfts, mut searches) = (0, 0, 0, 0);
+        for seed in 0..100 {
+            let mut pos = general.initial(None);
+            general.settle_start(&mut pos);
+            let mut rng = StdRng::seed_from_u64(seed);
+            for ply in 0..300 {
+                let moves = general.legal_moves(&pos);
+                if pos.is_over() || moves.is_empty() {
+                    break;
+                }
+                forbidden += free.legal_moves(&pos).len() - moves.len();
+                if seed < 4 && ply % 5 == 0 {
+                    let depth = 4;
+                    assert_eq!(
+                        fast.perft(&pos, depth),
+                        general.perft(&pos, depth),
+                        "perft, game {seed} move {ply}\n{text}"
+                    );
+                    perfts += 1;
+                    let limits = Limits { depth: 4, time: None };
+                    let (mut ra, mut rb) = (StdRng::seed_from_u64(seed), StdRng::seed_from_u64(seed));
+                    let a = alphabeta::search_with(&fast, &pos, limits, true, &mut ra, None);
+                    let b = alphabeta::search_with(&general, &pos, limits, true, &mut rb, None);
+                    assert_eq!(a, b, "alpha-beta, game {seed} move {ply}\n{text}");
+                    searches += 1;
+                }
+                let k = moves[rand::Rng::gen_range(&mut rng, 0..moves.len())];
+                for event in general.apply_traced(&mut pos, k).expect("a legal move") {
+                    passes += u32::from(matches!(event, sowlang::Event::Pass { chosen: false, .. }));
+                }
+            }
+        }
+        assert!(
+            passes > 100 && forbidden > 10 && perfts > 10 && searches > 10,
+            "{passes} passes, {forbidden} moves forbidden, {perfts} perfts, {searches} searches\n{text}"
+        );
+    }
+}
+
+/// Issue 25: an opening phase (`when ply < N`) whose moves the fast form hands to the general engine,
+/// and capture rules that test and take sets of pits (`any(board where ...)`, `take board where ...`,
+/// one-step tests of `pit` and the pit across) in the fast form: relay and single-lap games. Each plays
+/// the same with and without its fast form (random games move by move, perft and alpha-beta from
+/// positions along games, past the opening and within it); in the general engine's games each set
+/// capture's takes are counted, so that the test cannot pass without them.
+#[test]
+fn issue_25_openings_handed_over_and_sets_of_pits_taken_play_the_same() {
+    use sowlang::search::alphabeta::{self, Limits};
+    let pairs = "pit.count > 0 and pit.count is even and opposite(pit).count > 0 and opposite(pit).count is even";
+    let ends = r#"
+        end "no seeds" when seeds(to_move) == 0 remaining uncounted
+        end "no move" when no_moves remaining uncounted
+        end "going around" when repeated remaining uncounted"#;
+    let games = [
+        (
+            format!(
+                r#"board {{ pits 3 layout south [0, 2, 7] north [0, 2, 7] stores captures }} first south
+                   sow {{ direction cw relay when last.count is even }}
+                   phase "opening" when ply < 2 {{
+                     forbid "the rightmost filled pit" when origin != rightmost(row(mover) where pit.count > 0)
+                     sow {{ relay when last.before > 0 }}
+                     no captures
+                   }}
+                   capture "even pair" {{
+                     when last.count > 0 and last.count is even and opposite(last).count > 0 and opposite(last).count is even
+                     take board where {pairs}
+                     then end
+                   }}
+                   capture "other pairs" {{ when any(board where {pairs})  take board where {pairs}  then continue }}"#
+            ),
+            vec!["even pair", "other pairs"],
+        ),
+        (
+            r#"board { pits 4 seeds 3 stores captures } first north
+               sow { direction ccw relay when last.before > 0 relay limit 9 }
+               phase "first moves" when ply < 3 { sow { direction cw } no captures }
+               capture "odd rows" {
+                 when last.side == opponent and last.before in 0..1 and any(row(opponent) where pit.count is odd)
+                 take row(opponent) where pit.count is odd and pit.count < 4, last
+                 then end
+               }"#
+            .to_string(),
+            vec!["odd rows"],
+        ),
+        (
+            r#"board { pits 4 seeds 2 stores captures } first south
+               sow { direction ccw skip origin }
+               capture "twos and threes" {
+                 when last.side == opponent and last.count in 2..3
+                 take board where pit.count in 2..3 and opposite(pit).count < 2
+               }
+               capture "a lonely seed" { when last.count == 1 and not any(row(mover) where pit.count > 3)  take opposite(last) }"#
+                .to_string(),
+            vec!["twos and threes", "a lonely seed"],
+        ),
+    ];
+    for (rules, fired) in games {
+        let text = format!(r#"game "sets" {rules} {ends}"#);
+        let fast = crate::support::invented(&text);
+        assert!(fast.has_fast_form(), "the invented game has the shape:\n{text}");
+        agree(&fast, 200, 300, &text);
+        let general = fast.without_fast_form();
+        let (mut takes, mut perfts) = (std::collections::HashMap::new(), 0);
+        for seed in 0..100 {
+            let mut pos = general.initial(None);
+            general.settle_start(&mut pos);
+            let mut rng = StdRng::seed_from_u64(seed);
+            for ply in 0..300 {
+                let moves = general.legal_moves(&pos);
+                if pos.is_over() || moves.is_empty() {
+                    break;
+                }
+                if seed < 4 && ply % 3 == 0 {
+                    assert_eq!(fast.perft(&pos, 4), general.perft(&pos, 4), "perft, game {seed} move {ply}\n{text}");
+                    let limits = Limits { depth: 4, time: None };
+                    let (mut ra, mut rb) = (StdRng::seed_from_u64(seed), StdRng::seed_from_u64(seed));
+                    let a = alphabeta::search_with(&fast, &pos, limits, true, &mut ra, None);
+                    let b = alphabeta::search_with(&general, &pos, limits, true, &mut rb, None);
+                    assert_eq!(a, b, "alpha-beta, game {seed} move {ply}\n{text}");
+                    perfts += 1;
+                }
+                let k = moves[rand::Rng::gen_range(&mut rng, 0..moves.len())];
+                for event in general.apply_traced(&mut pos, k).expect("a legal move") {
+                    if let sowlang::Event::Take { rule, seeds, .. } = event {
+                        *takes.entry(rule).or_insert(0) += u32::from(seeds > 0);
+                    }
+                }
+            }
+        }
+        assert!(perfts > 10, "{perfts} perfts\n{text}");
+        for rule in fired {
+            let n = takes.get(rule).copied().unwrap_or(0);
+            eprintln!("COUNT {rule} {n}");
             assert!(n > 20, "{rule}: {n} takes\n{text}");
         }
     }

@@ -8,13 +8,15 @@
 //! engine, which the fast form hands the position back to whenever it meets what it does not know
 //! (such as the end of a game).
 //!
-//! The shape recognised: one phase of rules; a board of at most 64 cells (any rows a player and the
+//! The shape recognised: one phase of rules, after any phases of an opening that hold while the
+//! move number is below a bound (`when ply < 2`: the general engine plays those moves); a board of at most 64 cells (any rows a player and the
 //! two stores, no shared pits); sowing along a fixed track (no `skip when`, no special start such as
 //! `start in origin` or `lift`, no trigger, no other reason to sow a move to judge it), in one lap or
 //! in relay laps: `relay when` with a condition made of one-step tests of `last` (as a capture's),
 //! `relay limit`, no `relay from`; `forbid` rules of one-step tests of the origin, read before the
-//! move; at most 255 seeds (one byte a cell); no claims,
-//! closures, memory, rounds, passing or `after move` rules; feeding required or none; a grand slam
+//! move, or (in a relay game) of `lap` and the rows' seeds, read after it; at most 255 seeds (one
+//! byte a cell); `pass when unable` but no chosen pass; no claims,
+//! closures, memory, rounds or `after move` rules; feeding required or none; a grand slam
 //! that captures nothing or no grand slam rule (none with relays: the general engine undoes the
 //! captures of a whole relayed move); capture rules whose conditions are lists of one-step tests on
 //! `last` and whose actions take pits found from `last` by `opposite`, `behind` and `in_front`, with
@@ -30,7 +32,7 @@
 //! which end the move without any rule to test.
 
 use crate::board::{Cell, NO_PIT, Player};
-use crate::compile::ir::{Action, EndTest, Feeding, Game, GrandSlam, Reg};
+use crate::compile::ir::{Action, EndTest, Feeding, Game, GrandSlam, Operand, Reg, Test};
 
 mod ends;
 mod lanes;
@@ -38,8 +40,8 @@ mod rules;
 pub use ends::{EndCheck, EndValue, FastEnd, Probe};
 use ends::{end_guard, end_tests, probes};
 pub use lanes::{Lanes, Wide};
-pub use rules::{CellCond, FastCapture, FastForbid, FastTrigger, has_count};
-use rules::{capture, cell_tests, forbid, trigger};
+pub use rules::{CellCond, FastAfterForbid, FastCapture, FastForbid, FastTrigger, SetTest, has_count};
+use rules::{after_forbid, capture, cell_tests, forbid, trigger};
 
 /// Most cells (pits and stores) a board packed into 128 bits holds.
 pub const LANES: usize = 16;
@@ -95,6 +97,15 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub keys: [u64; L],
     /// The `forbid` rules: a pit where one holds is not played.
     pub forbids: Vec<FastForbid>,
+    /// The `forbid` rules read after the move (a relay game's, whose moves are all sown to be
+    /// judged): a move after which one holds is not legal.
+    pub after_forbids: Vec<FastAfterForbid>,
+    /// Positions of fewer moves played than this are handed to the general engine: an opening
+    /// phase's (`when ply < 2`), which the fast form does not read.
+    pub hand_below: u32,
+    /// `pass when unable`: after a move, a player to move who has no legal move passes when the other
+    /// player has one (before the repetition and end rules are read, as `Game::apply` does).
+    pub passes: bool,
     /// The opponent must be fed when their row is empty.
     pub must_feed: bool,
     /// A feeding penalty: a move whose opponent has no seeds is handed to the general engine (it
@@ -102,6 +113,9 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub starving_handed: bool,
     /// Capture rules, in order.
     pub captures: Vec<FastCapture<L>>,
+    /// Some capture rule tests or takes sets of pits (`any(board where ...)`, `take board where
+    /// ...`): read out of line, so that the other games' captures carry no test of them.
+    pub capture_sets: bool,
     /// Triggers, in order: with any, every lap is sown a seed at a time (`FastForm::sow_seeds`).
     pub triggers: Vec<FastTrigger>,
     /// Per mover and cell, the counts after a seed falls (bit `k` for `k`, 63 for 63 or more) with
@@ -229,7 +243,24 @@ fn sows_again(phase: &crate::compile::ir::Phase) -> bool {
 
 /// [`recognise`] on a board `B` of `L` cells.
 fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
-    let [phase] = game.phases.as_slice() else { return None };
+    // The usual rules; phases before them that hold only while the move number is below a bound
+    // (an opening, `phase "opening" when ply < 2`) are the general engine's: their positions are
+    // handed over (`FastForm::hand_below`).
+    let (phase, openings) = game.phases.split_last()?;
+    let mut hand_below = 0u32;
+    for opening in openings {
+        let ply_below = match opening.when.as_ref().map(|w| w.quick.and_tests()) {
+            Some(Some(tests)) => match tests.as_slice() {
+                [Test::In(Operand::Ply, lo, hi, true)] if *lo <= 0 && *hi >= 0 => u32::try_from(*hi).ok()?.checked_add(1)?,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        if opening.optional {
+            return None;
+        }
+        hand_below = hand_below.max(ply_below);
+    }
     let sow = &phase.sow;
     let pits = game.pit_count();
     let cells = pits + 2;
@@ -251,7 +282,6 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         && phase.after_captures.is_empty()
         && !phase.sows_nothing
         && !game.uses_choose
-        && !game.passing
         && !game.may_pass
         && game.total <= 255
         && game.ends.len() <= 64
@@ -263,10 +293,14 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
     let plain_relay = !laps || (sow.relay_from.is_none() && game.grand_slam.is_none());
     // Forbid rules read the position before the move (not what it did): the origin, and whether
     // sets of pits have one.
-    let forbids: Option<Vec<FastForbid>> = phase
+    let forbids: Option<Vec<FastForbid>> = phase.forbids.iter().filter(|f| !f.after).map(|f| forbid(game, &f.when)).collect();
+    // Forbid rules read after the move (`lap`, the rows the move left) in a game whose every move
+    // is sown to be judged anyway: a relay's.
+    let after_forbids: Option<Vec<FastAfterForbid>> = phase
         .forbids
         .iter()
-        .map(|f| if f.after { None } else { forbid(game, &f.when) })
+        .filter(|f| f.after)
+        .map(|f| if laps { after_forbid(&f.when) } else { None })
         .collect();
     let plain_sowing = plain_relay
         && sow.skip.is_none()
@@ -275,6 +309,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         && sow.path.is_none()
         && phase.when.is_none()
         && forbids.is_some()
+        && after_forbids.is_some()
         && (!phase.sows_to_judge || laps)
         && !phase.captures_required;
     if !(plain_board && plain_rules && plain_sowing) {
@@ -319,9 +354,13 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         lap: [0; L],
         keys: [0; L],
         forbids: forbids?,
+        after_forbids: after_forbids?,
+        hand_below,
+        passes: game.passing,
         must_feed,
         starving_handed,
         captures: Vec::new(),
+        capture_sets: false,
         triggers: Vec::new(),
         trigger_at: [[0; L]; 2],
         grand_slam_undone,
@@ -447,6 +486,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
             at[..cells].copy_from_slice(&game.trigger_at[mover][..cells]);
         }
     }
+    ff.capture_sets = ff.captures.iter().any(|r| !r.sets.is_empty() || !r.take_sets.is_empty());
     // Seeds taken into the hand are sown on by the relay's loop only.
     if ff.captures.iter().any(|c| c.sows_again) != sows_again(phase) {
         return None;
@@ -653,6 +693,10 @@ fn relay<B: Lanes, const L: usize>(game: &Game, ff: &FastForm<B, L>, phase: &cra
 /// home block apart from the board for a whole move.
 fn apart<const L: usize>(captures: &[FastCapture<L>], across: &[u8; L], on_track: u64, store: usize, row: u64, home: u8) -> bool {
     let outside = |c: u8| c == 0xFF || c / 16 != home;
+    // Sets of pits are read and taken anywhere on the board.
+    if captures.iter().any(|r| !r.sets.is_empty() || !r.take_sets.is_empty()) {
+        return false;
+    }
     let to_store = captures.iter().any(|r| !r.sows_again && !r.takes.is_empty());
     let row_outside = (0..64).all(|c| row >> c & 1 == 0 || outside(c as u8));
     (0..L).filter(|&c| on_track >> c & 1 != 0).all(|c| {

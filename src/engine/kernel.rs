@@ -30,7 +30,8 @@ use super::turn::Hints;
 use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
 use crate::compile::shape::{
-    CellCond, EndCheck, EndValue, Fast, FastCapture, FastForbid, FastForm, FastRelay, LANES, Lanes, PLACES, Probe, has_count,
+    CellCond, EndCheck, EndValue, Fast, FastAfterForbid, FastCapture, FastForbid, FastForm, FastRelay, LANES, Lanes, PLACES, Probe,
+    SetTest, has_count,
 };
 
 /// A byte of a packed narrow board (the searches' boards).
@@ -142,9 +143,15 @@ impl<B: Lanes> Packed<B> {
 
 impl<B: Lanes, const L: usize> FastForm<B, L> {
     /// Does the fast form read every rule itself, never handing a position to the general engine
-    /// (`starving_handed`, `unread`)?
+    /// (`starving_handed`, `unread`, `hand_below`)?
     pub(crate) fn reads_every_rule(&self) -> bool {
-        !self.starving_handed && self.unread == 0
+        !self.starving_handed && self.unread == 0 && self.hand_below == 0
+    }
+
+    /// Does the fast form read every rule of the positions of `ply` moves played and after (a search
+    /// from such a position never meets an opening handed over)?
+    pub(crate) fn reads_every_rule_from(&self, ply: u32) -> bool {
+        !self.starving_handed && self.unread == 0 && ply >= self.hand_below
     }
 }
 
@@ -241,6 +248,8 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// Do the tests of sets of pits of a `forbid` rule hold on `b`?
     #[inline(always)]
     fn sets_hold(&self, rule: &FastForbid, b: B, mover: Player) -> bool {
+        // Written out rather than through `all_sets_hold`: the candidates of Hus (a forbid rule
+        // without sets, every move) took 10 instructions more a move through it.
         rule.sets.iter().all(|set| {
             let mut cells = set.row[mover.index()];
             for filter in &set.filters {
@@ -253,6 +262,52 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         })
     }
 
+    /// Do the tests of sets of pits `sets` hold on `b`?
+    #[inline(always)]
+    fn all_sets_hold(&self, sets: &[SetTest], b: B, mover: Player) -> bool {
+        sets.iter().all(|set| (self.set_cells(set, b, mover) != 0) == set.has)
+    }
+
+    /// The pits of a set on `b` (bit `c` for cell `c`).
+    #[inline(always)]
+    fn set_cells(&self, set: &SetTest, b: B, mover: Player) -> u64 {
+        let mut cells = set.row[mover.index()];
+        for filter in &set.filters {
+            if cells == 0 {
+                break;
+            }
+            cells &= self.holding_cells(filter, b, mover);
+        }
+        cells
+    }
+
+    /// The first capture rule that holds at `last` on `b`, as `Game::capture` finds it.
+    #[inline(always)]
+    fn capture_rule(&self, b: B, last: usize, mover: Player) -> Option<&FastCapture<L>> {
+        let rule = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))?;
+        if rule.sets.is_empty() {
+            return Some(rule);
+        }
+        self.capture_rule_from(rule, b, last, mover)
+    }
+
+    /// [`FastForm::capture_rule`] from `rule` on, whose tests of `last` hold but which also tests
+    /// sets of pits: out of line, so that the other games' search for a rule is what it was (a test
+    /// of the sets in it was 5-11 instructions a Kalah move).
+    #[inline(never)]
+    fn capture_rule_from(&self, rule: &FastCapture<L>, b: B, last: usize, mover: Player) -> Option<&FastCapture<L>> {
+        let at = self.captures.iter().position(|r| std::ptr::eq(r, rule)).unwrap_or(0);
+        self.captures[at..]
+            .iter()
+            .find(|r| self.holds(&r.when, b, last, mover) && self.all_sets_hold(&r.sets, b, mover))
+    }
+
+    /// The pits of the sets a capture rule takes on `b`.
+    #[inline(never)]
+    fn sets_taken(&self, rule: &FastCapture<L>, b: B, mover: Player) -> u64 {
+        rule.take_sets.iter().fold(0u64, |cells, set| cells | self.set_cells(set, b, mover))
+    }
+
     /// Carries out the actions of the capture rule `rule`, which holds at `last`, as
     /// `Game::fire` does: every pit it takes (the cells of `taken`) is emptied into the mover's
     /// store at once, which is what taking them one after another does (a pit named twice is empty
@@ -260,7 +315,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// are returned.
     #[inline(never)]
     fn fire(&self, rule: &FastCapture<L>, b: &mut B, last: usize, mover: Player) -> u32 {
-        if B::LANES > 16 && rule.series.is_none() && !self.grand_slam_undone {
+        if B::LANES > 16 && rule.series.is_none() && !self.grand_slam_undone && !self.capture_sets {
             // A few pits, each emptied where it lies: cheaper on a wide board than a mask of the
             // whole board and a sum of every lane (Hus: 5% of a move). On a narrow board the mask
             // costs no more (Kalah: 2 instructions a move less).
@@ -277,7 +332,8 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             }
             return seeds;
         }
-        let mut taken = 0u64;
+        // The sets are found on the board as the rule fires (before any pit is taken).
+        let mut taken = if self.capture_sets { self.sets_taken(rule, *b, mover) } else { 0 };
         let mut anchor = None;
         for map in &rule.takes {
             let c = map[last & (L - 1)] as usize;
@@ -331,9 +387,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         // The first capture rule that holds, as `Game::capture` finds it, after the filter of the
         // cells and counts where one may.
         if self.capture_at[mover.index()][last & (L - 1)] >> seeds & 1 != 0
-            && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
+            && let Some(rule) = self.capture_rule(b, last, mover)
         {
-            if !rule.takes.is_empty() {
+            if rule.takes_any {
                 // A grand slam takes every seed the opponent's row held after the sowing.
                 let opponent = self.row_lanes[mover.other().index()];
                 let fed = self.grand_slam_again && !(b & opponent).is_zero();
@@ -384,11 +440,11 @@ impl<B: Board, const L: usize> FastForm<B, L> {
 
     /// A move of a relay game from `origin`, as `Game::sow` plays it: after each lap the first
     /// capture rule that holds (which may end the move or give another, or take seeds to sow on at
-    /// once), then the relay rule. The board after and whether the mover moves again, or `None` when
-    /// the sowing would go on past the relay limit, or comes back to the state an earlier lap
-    /// started in (Brent's cycle finding, as `Game::sow` does it): the move is not legal.
+    /// once), then the relay rule. The board after, whether the mover moves again and the laps sown,
+    /// or `None` when the sowing would go on past the relay limit, or comes back to the state an
+    /// earlier lap started in (Brent's cycle finding, as `Game::sow` does it): the move is not legal.
     #[inline(always)]
-    fn play_relay(&self, rt: &FastRelay<B, L>, b: B, origin: usize, mover: Player) -> Option<(B, bool)> {
+    fn play_relay(&self, rt: &FastRelay<B, L>, b: B, origin: usize, mover: Player) -> Option<(B, bool, u32)> {
         let (mut b, mut last) = if self.triggers.is_empty() {
             self.sow(b, origin)
         } else {
@@ -407,26 +463,26 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             let mut hand = 0;
             if rt.go[m][at] >> n.min(63) & 1 == 0 {
                 if rt.stop[m][at] >> n.min(63) & 1 != 0 {
-                    return Some((b, false));
+                    return Some((b, false, laps));
                 }
                 // Neither answered by the tables: the rules, one by one.
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
-                    && let Some(rule) = self.captures.iter().find(|r| self.holds(&r.when, b, last, mover))
+                    && let Some(rule) = self.capture_rule(b, last, mover)
                 {
-                    if !rule.takes.is_empty() {
+                    if rule.takes_any {
                         hand = self.fire(rule, &mut b, last, mover);
                         n = b.lane(last);
                     }
                     // Seeds taken to sow again are sown whatever the rule says next.
                     if hand == 0 && rule.then == Then::AnotherMove {
-                        return Some((b, true));
+                        return Some((b, true, laps));
                     }
                     if hand == 0 && rule.then == Then::End {
-                        return Some((b, false));
+                        return Some((b, false, laps));
                     }
                 }
                 if hand == 0 && !self.holds(&rt.when, b, last, mover) {
-                    return Some((b, false));
+                    return Some((b, false, laps));
                 }
             }
             laps += 1;
@@ -523,7 +579,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// alone, held in a register apart (`me`) for the whole move, while the rules read and change
     /// the rest of the board (`b`, whose block `k` is out of date). The same laps, rules and results.
     #[inline(always)]
-    fn play_relay_home(&self, rt: &FastRelay<B, L>, b: &B, origin: usize, mover: Player, k: usize, out: &mut B) -> Option<bool> {
+    fn play_relay_home(&self, rt: &FastRelay<B, L>, b: &B, origin: usize, mover: Player, k: usize, out: &mut B) -> Option<(bool, u32)> {
         let m = mover.index() & 1;
         let mut b = *b;
         let mut me = b.block(k);
@@ -541,13 +597,13 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                     {
                         *out = b;
                         out.set_block(k, me);
-                        return Some(false);
+                        return Some((false, laps));
                     }
                 }
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
                     && let Some(rule) = self.captures.iter().find(|r| self.holds_with(&r.when, b, last, n, mover))
                 {
-                    if !rule.takes.is_empty() {
+                    if rule.takes_any {
                         // Outside the home block: `me` and the count in `last` stay as they are.
                         hand = self.fire(rule, &mut b, last, mover);
                     }
@@ -555,14 +611,14 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                         {
                             *out = b;
                             out.set_block(k, me);
-                            return Some(true);
+                            return Some((true, laps));
                         }
                     }
                     if hand == 0 && rule.then == Then::End {
                         {
                             *out = b;
                             out.set_block(k, me);
-                            return Some(false);
+                            return Some((false, laps));
                         }
                     }
                 }
@@ -570,7 +626,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                     {
                         *out = b;
                         out.set_block(k, me);
-                        return Some(false);
+                        return Some((false, laps));
                     }
                 }
             }
@@ -627,14 +683,17 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     #[inline(always)]
     fn try_move(&self, rt: &FastRelay<B, L>, b: &B, i: usize, to_move: Player, out: &mut B) -> Option<bool> {
         let origin = to_move.index() * self.side + i;
-        let another = match rt.home[to_move.index() & 1] {
+        let (another, laps) = match rt.home[to_move.index() & 1] {
             0xFF => {
-                let (after, another) = self.play_relay(rt, *b, origin, to_move)?;
+                let (after, another, laps) = self.play_relay(rt, *b, origin, to_move)?;
                 *out = after;
-                another
+                (another, laps)
             }
             k => self.play_relay_home(rt, b, origin, to_move, usize::from(k), out)?,
         };
+        if !self.after_forbids.is_empty() && self.forbidden_after(out, laps, to_move) {
+            return None;
+        }
         // (Not `Option::filter`: it was left a call of its own, the board copied in and out, 10% of
         // a Hus move.)
         let other = self.row_lanes[to_move.other().index()];
@@ -642,6 +701,22 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             return None;
         }
         Some(another)
+    }
+
+    /// Does a `forbid` rule read after the move hold of `to_move`'s move of `laps` laps that left
+    /// `after`?
+    #[inline(never)]
+    fn forbidden_after(&self, after: &B, laps: u32, to_move: Player) -> bool {
+        let m = to_move.index() & 1;
+        self.after_forbids.iter().any(|rule: &FastAfterForbid| {
+            rule.laps
+                .iter()
+                .all(|&(lo, hi, inside)| (lo..=hi).contains(&i64::from(laps)) == inside)
+                && rule
+                    .rows
+                    .iter()
+                    .all(|t| (t.lo..=t.hi).contains(&i64::from(self.row_seeds(*after, t.row[m]))) == t.inside)
+        })
     }
 
     /// A move of a relay game drawn among the `candidates` as `Game::random_playout` draws it
@@ -782,12 +857,21 @@ impl Game {
         }
     }
 
+    /// Does the game's fast form hand an opening to the general engine (`FastForm::hand_below`)?
+    pub(crate) fn fast_hands_over_opening(&self) -> bool {
+        match self.fast.as_deref() {
+            Some(Fast::Narrow(ff)) => ff.hand_below > 0,
+            Some(Fast::Wide(ff)) => ff.hand_below > 0,
+            None => false,
+        }
+    }
+
     /// The fast form, if the game has one and `pos` is a position its tables were built for.
     #[inline]
     pub(crate) fn fast_form_for(&self, pos: &Position, hints: Hints) -> Option<&FastForm> {
         match self.fast.as_deref()? {
             // The searches have no way to hand a position over to the general engine.
-            Fast::Narrow(ff) => (Self::fits(ff, pos, hints) && ff.reads_every_rule()).then_some(ff),
+            Fast::Narrow(ff) => (Self::fits(ff, pos, hints) && ff.reads_every_rule_from(pos.ply)).then_some(ff),
             Fast::Wide(_) => None,
         }
     }
@@ -796,7 +880,15 @@ impl Game {
     #[inline]
     fn fits<B: Lanes, const L: usize>(ff: &FastForm<B, L>, pos: &Position, hints: Hints) -> bool {
         let cells: &[u32] = &pos.board.cells;
-        !pos.over && cells.len() == ff.pits + 2 && hints.open && pos.board.memory.is_empty() && cells.iter().sum::<u32>() == ff.total
+        // An opening the fast form does not read is the general engine's (the game comes back
+        // after each of its moves, `Game::random_playout_above`); the move number only grows, so
+        // a playout's loop never meets one.
+        !pos.over
+            && pos.ply >= ff.hand_below
+            && cells.len() == ff.pits + 2
+            && hints.open
+            && pos.board.memory.is_empty()
+            && cells.iter().sum::<u32>() == ff.total
     }
 
     /// [`Game::fast_playout`] on the game's fast form of whichever width, or `None` when it has

@@ -94,16 +94,21 @@ impl Game {
         }
         // In fast form where it serves every line from `pos`: the positions packed, each line kept
         // for the repetition rule, nothing allocated a node.
-        let done = !self.uses_choose
-            && match self.fast_search(pos) {
-                Some(AnySearch::Narrow(fast)) => self.perft_from(&fast, pos, &mut counts),
-                Some(AnySearch::Wide(fast)) => self.perft_from(&fast, pos, &mut counts),
-                None => false,
-            };
-        if !done {
+        if !self.perft_fast(pos, &mut counts) {
             self.perft_into(pos, &mut counts);
         }
         counts
+    }
+
+    /// [`Game::perft`]'s counts below `pos` added in fast form, where it serves every line from
+    /// `pos`; `false` (nothing counted) where it does not.
+    fn perft_fast(&self, pos: &Position, counts: &mut [u64]) -> bool {
+        !self.uses_choose
+            && match self.fast_search(pos) {
+                Some(AnySearch::Narrow(fast)) => self.perft_from(&fast, pos, counts),
+                Some(AnySearch::Wide(fast)) => self.perft_from(&fast, pos, counts),
+                None => false,
+            }
     }
 
     /// [`Game::perft`] in fast form from `pos`, `false` when `pos` cannot be packed.
@@ -155,13 +160,15 @@ impl Game {
 
     /// Adds the positions below `pos` to `counts` (`counts[0]` = one move ahead).
     fn perft_into(&self, pos: &Position, counts: &mut [u64]) {
+        // A fast form that hands over an opening takes the lines back past it.
+        let opening = self.fast_hands_over_opening();
         let rules = self.move_rules(pos, Hints::default());
         let mut child = pos.clone();
         let visit = |k: usize| {
             child.clone_from(pos);
             self.play(&mut child, k, rules, Hints::default(), &mut Silent);
             counts[0] += 1;
-            if counts.len() > 1 && !child.over {
+            if counts.len() > 1 && !child.over && !(opening && self.perft_fast(&child, &mut counts[1..])) {
                 self.perft_into(&child, &mut counts[1..]);
             }
         };

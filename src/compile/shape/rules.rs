@@ -19,6 +19,12 @@ pub struct FastCapture<const L: usize = LANES> {
     pub sows_again: bool,
     /// The series from the first pit taken, if any.
     pub series: Option<FastSeries>,
+    /// Tests of sets of pits (`any(board where ...)`), all of which must hold besides `when`.
+    pub sets: Vec<SetTest>,
+    /// Sets of pits taken (`take board where ...`), found on the board as the rule fires.
+    pub take_sets: Vec<SetTest>,
+    /// The rule takes a pit or a set.
+    pub takes_any: bool,
     /// What happens next.
     pub then: Then,
 }
@@ -120,6 +126,29 @@ pub struct FastForbid {
     pub sets: Vec<SetTest>,
 }
 
+/// A `forbid` rule read after the move (`lap > 1 and seeds(opponent) == 0`), in a game whose moves
+/// are all sown to be judged (relays): where every test holds of the move as sown, it is not legal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FastAfterForbid {
+    /// Tests of the laps the move sowed: within `lo..=hi`, `== inside`.
+    pub laps: Vec<(i64, i64, bool)>,
+    /// Tests of the seeds of a row on the board after the move.
+    pub rows: Vec<RowTest>,
+}
+
+/// The seeds of a row within `lo..=hi`, `== inside`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RowTest {
+    /// Per mover, the player whose row it is.
+    pub row: [Player; 2],
+    /// Lowest count.
+    pub lo: i64,
+    /// Highest count.
+    pub hi: i64,
+    /// The test holds inside the bounds (else outside them).
+    pub inside: bool,
+}
+
 /// Whether a set of pits has one (`has`) or none.
 #[derive(Debug, Clone)]
 pub struct SetTest {
@@ -162,7 +191,10 @@ enum CellTest {
 
 /// A capture rule in fast form, if it has the shape.
 pub(super) fn capture<const L: usize>(game: &Game, rule: &crate::compile::ir::Rule, on_track: [u64; 2]) -> Option<FastCapture<L>> {
-    let when = cell_tests(game, &rule.when, Reg::Last)?;
+    let (set_tests, tests): (Vec<Test>, Vec<Test>) = rule.when.quick.and_tests()?.into_iter().partition(|t| matches!(t, Test::AnyIn(..)));
+    let when = cell_cond(game, &tests, Reg::Last)?;
+    let sets = sets_of(game, &rule.when, &set_tests)?;
+    let mut take_sets = Vec::new();
     let mut takes = Vec::new();
     let mut series = None;
     let mut sows_again = false;
@@ -191,7 +223,15 @@ pub(super) fn capture<const L: usize>(game: &Game, rule: &crate::compile::ir::Ru
             _ => return None,
         }
         for p in pits {
-            let PitsExpr::Pit(code) = p else { return None };
+            let code = match p {
+                // A set of pits taken into the mover's store, found with masks.
+                PitsExpr::Set(set) if !sows_again && s.is_none() => {
+                    take_sets.push(set_test(game, set, true)?);
+                    continue;
+                }
+                PitsExpr::Set(_) => return None,
+                PitsExpr::Pit(code) => code,
+            };
             let [Op::Reg(Reg::Last), steps @ ..] = code.ops.as_slice() else {
                 return None;
             };
@@ -243,9 +283,12 @@ pub(super) fn capture<const L: usize>(game: &Game, rule: &crate::compile::ir::Ru
     if rule.then == Then::Continue || rule.then == Then::End || rule.then == Then::AnotherMove {
         Some(FastCapture {
             when,
+            takes_any: !takes.is_empty() || !take_sets.is_empty(),
             takes,
             sows_again,
             series,
+            sets,
+            take_sets,
             then: rule.then,
         })
     } else {
@@ -263,31 +306,78 @@ pub(super) fn cell_tests(game: &Game, code: &Code, reg: Reg) -> Option<CellCond>
 /// whose filters are one-step tests of `pit` have one, all joined by `and`.
 pub(super) fn forbid(game: &Game, code: &Code) -> Option<FastForbid> {
     let (sets, origin): (Vec<Test>, Vec<Test>) = code.quick.and_tests()?.into_iter().partition(|t| matches!(t, Test::AnyIn(..)));
-    let sets = sets
-        .iter()
-        .map(|t| {
-            let Test::AnyIn(i, has) = *t else { return None };
-            let set = code.sets.get(i as usize)?;
-            let cells = |q: Player| game.row(q).fold(0u64, |cells, c| cells | 1 << c);
-            let row = |p: Player| -> Option<u64> {
-                Some(match set.row.as_ref().map(|r| r.ops.as_slice()) {
-                    None => cells(Player::South) | cells(Player::North),
-                    // Read before the move: the mover is the player to move.
-                    Some([Op::Mover] | [Op::ToMove]) => cells(p),
-                    Some([Op::Opponent] | [Op::Mover | Op::ToMove, Op::Other]) => cells(p.other()),
-                    Some(_) => return None,
-                })
-            };
-            Some(SetTest {
-                row: [row(Player::South)?, row(Player::North)?],
-                filters: set.filters.iter().map(|f| cell_tests(game, f, Reg::Pit)).collect::<Option<_>>()?,
-                has,
-            })
-        })
-        .collect::<Option<_>>()?;
+    let sets = sets_of(game, code, &sets)?;
     Some(FastForbid {
         origin: cell_cond(game, &origin, Reg::Origin)?,
         sets,
+    })
+}
+
+/// A `forbid` rule read after the move: tests of `lap` and of the seeds of rows, joined by `and`.
+/// The move's mover is the player to move (the position before it is the one judged).
+pub(super) fn after_forbid(code: &Code) -> Option<FastAfterForbid> {
+    let mut rule = FastAfterForbid {
+        laps: Vec::new(),
+        rows: Vec::new(),
+    };
+    for t in code.quick.and_tests()? {
+        let row = |of: Option<Who>, fixed: Option<Player>| -> [Player; 2] {
+            Player::BOTH.map(|m| match (of, fixed) {
+                (Some(Who::Mover | Who::ToMove), _) => m,
+                (Some(Who::Opponent | Who::NotToMove), _) => m.other(),
+                (None, Some(p)) => p,
+                (None, None) => unreachable!("a row is named"),
+            })
+        };
+        match t {
+            Test::In(Operand::Lap, lo, hi, inside) => rule.laps.push((lo, hi, inside)),
+            Test::In(Operand::SeedsOf(w), lo, hi, inside) => rule.rows.push(RowTest {
+                row: row(Some(w), None),
+                lo,
+                hi,
+                inside,
+            }),
+            Test::RowSeedsIn(p, lo, hi, inside) => rule.rows.push(RowTest {
+                row: row(None, Some(p)),
+                lo,
+                hi,
+                inside,
+            }),
+            _ => return None,
+        }
+    }
+    Some(rule)
+}
+
+/// The tests `any(SET)` / `not any(SET)` of a condition (`code`'s sets).
+fn sets_of(game: &Game, code: &Code, tests: &[Test]) -> Option<Vec<SetTest>> {
+    tests
+        .iter()
+        .map(|t| {
+            let Test::AnyIn(i, has) = *t else { return None };
+            set_test(game, code.sets.get(i as usize)?, has)
+        })
+        .collect()
+}
+
+/// A set of pits whose row is the board, the mover's or the opponent's, and whose filters are
+/// one-step tests of `pit`.
+fn set_test(game: &Game, set: &crate::compile::ir::PitSet, has: bool) -> Option<SetTest> {
+    let cells = |q: Player| game.row(q).fold(0u64, |cells, c| cells | 1 << c);
+    let row = |p: Player| -> Option<u64> {
+        Some(match set.row.as_ref().map(|r| r.ops.as_slice()) {
+            None => cells(Player::South) | cells(Player::North),
+            // A forbid rule is read before the move, a capture during it: the mover is the player
+            // to move.
+            Some([Op::Mover] | [Op::ToMove]) => cells(p),
+            Some([Op::Opponent] | [Op::Mover | Op::ToMove, Op::Other]) => cells(p.other()),
+            Some(_) => return None,
+        })
+    };
+    Some(SetTest {
+        row: [row(Player::South)?, row(Player::North)?],
+        filters: set.filters.iter().map(|f| cell_tests(game, f, Reg::Pit)).collect::<Option<_>>()?,
+        has,
     })
 }
 

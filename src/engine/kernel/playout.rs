@@ -25,6 +25,9 @@ impl Game {
     ) -> Handed {
         // A loop for each combination of the kinds of work a game may need after a move, so that
         // each game's loop carries only its own (and holds its values in registers).
+        if ff.passes {
+            return self.fast_pass_playout(ff, pos, rng, plies, until, hints);
+        }
         if until.floor != 0 {
             return self.fast_floor_playout(ff, pos, rng, plies, until, hints);
         }
@@ -33,14 +36,14 @@ impl Game {
         }
         let work = usize::from(self.uses_repeated) | usize::from(ff.row_rules != 0) << 1 | usize::from(!ff.store_hits.is_empty()) << 2;
         match work {
-            0 => self.fast_loop::<B, L, false, false, false, false, false>(ff, pos, rng, plies, until, hints),
-            1 => self.fast_loop::<B, L, true, false, false, false, false>(ff, pos, rng, plies, until, hints),
-            2 => self.fast_loop::<B, L, false, true, false, false, false>(ff, pos, rng, plies, until, hints),
-            3 => self.fast_loop::<B, L, true, true, false, false, false>(ff, pos, rng, plies, until, hints),
-            4 => self.fast_loop::<B, L, false, false, true, false, false>(ff, pos, rng, plies, until, hints),
-            5 => self.fast_loop::<B, L, true, false, true, false, false>(ff, pos, rng, plies, until, hints),
-            6 => self.fast_loop::<B, L, false, true, true, false, false>(ff, pos, rng, plies, until, hints),
-            _ => self.fast_loop::<B, L, true, true, true, false, false>(ff, pos, rng, plies, until, hints),
+            0 => self.fast_loop::<B, L, false, false, false, false, false, false>(ff, pos, rng, plies, until, hints),
+            1 => self.fast_loop::<B, L, true, false, false, false, false, false>(ff, pos, rng, plies, until, hints),
+            2 => self.fast_loop::<B, L, false, true, false, false, false, false>(ff, pos, rng, plies, until, hints),
+            3 => self.fast_loop::<B, L, true, true, false, false, false, false>(ff, pos, rng, plies, until, hints),
+            4 => self.fast_loop::<B, L, false, false, true, false, false, false>(ff, pos, rng, plies, until, hints),
+            5 => self.fast_loop::<B, L, true, false, true, false, false, false>(ff, pos, rng, plies, until, hints),
+            6 => self.fast_loop::<B, L, false, true, true, false, false, false>(ff, pos, rng, plies, until, hints),
+            _ => self.fast_loop::<B, L, true, true, true, false, false, false>(ff, pos, rng, plies, until, hints),
         }
     }
 
@@ -60,10 +63,34 @@ impl Game {
         hints: Hints,
     ) -> Handed {
         match (self.uses_repeated, ff.row_rules != 0) {
-            (true, true) => self.fast_loop::<B, L, true, true, true, true, false>(ff, pos, rng, plies, until, hints),
-            (true, false) => self.fast_loop::<B, L, true, false, true, true, false>(ff, pos, rng, plies, until, hints),
-            (false, true) => self.fast_loop::<B, L, false, true, true, true, false>(ff, pos, rng, plies, until, hints),
-            (false, false) => self.fast_loop::<B, L, false, false, true, true, false>(ff, pos, rng, plies, until, hints),
+            (true, true) => self.fast_loop::<B, L, true, true, true, true, false, false>(ff, pos, rng, plies, until, hints),
+            (true, false) => self.fast_loop::<B, L, true, false, true, true, false, false>(ff, pos, rng, plies, until, hints),
+            (false, true) => self.fast_loop::<B, L, false, true, true, true, false, false>(ff, pos, rng, plies, until, hints),
+            (false, false) => self.fast_loop::<B, L, false, false, true, true, false, false>(ff, pos, rng, plies, until, hints),
+        }
+    }
+
+    /// [`Game::fast_playout`] for a game with `pass when unable`, in loops of its own (the others
+    /// carry no test of it): the row and store rules read whether the game has some or not.
+    #[inline(never)]
+    fn fast_pass_playout<B: Board, const L: usize>(
+        &self,
+        ff: &FastForm<B, L>,
+        pos: &mut Position,
+        rng: &mut (impl Rng + Clone),
+        plies: &mut u32,
+        until: Until,
+        hints: Hints,
+    ) -> Handed {
+        match (self.uses_repeated, ff.relay.is_some(), until.floor != 0) {
+            (true, true, true) => self.fast_loop::<B, L, true, true, true, true, true, true>(ff, pos, rng, plies, until, hints),
+            (true, true, false) => self.fast_loop::<B, L, true, true, true, true, false, true>(ff, pos, rng, plies, until, hints),
+            (true, false, true) => self.fast_loop::<B, L, true, true, true, false, true, true>(ff, pos, rng, plies, until, hints),
+            (true, false, false) => self.fast_loop::<B, L, true, true, true, false, false, true>(ff, pos, rng, plies, until, hints),
+            (false, true, true) => self.fast_loop::<B, L, false, true, true, true, true, true>(ff, pos, rng, plies, until, hints),
+            (false, true, false) => self.fast_loop::<B, L, false, true, true, true, false, true>(ff, pos, rng, plies, until, hints),
+            (false, false, true) => self.fast_loop::<B, L, false, true, true, false, true, true>(ff, pos, rng, plies, until, hints),
+            (false, false, false) => self.fast_loop::<B, L, false, true, true, false, false, true>(ff, pos, rng, plies, until, hints),
         }
     }
 
@@ -81,14 +108,14 @@ impl Game {
         hints: Hints,
     ) -> Handed {
         match (self.uses_repeated, ff.row_rules != 0, ff.relay.is_some()) {
-            (true, true, true) => self.fast_loop::<B, L, true, true, true, true, true>(ff, pos, rng, plies, until, hints),
-            (true, false, true) => self.fast_loop::<B, L, true, false, true, true, true>(ff, pos, rng, plies, until, hints),
-            (false, true, true) => self.fast_loop::<B, L, false, true, true, true, true>(ff, pos, rng, plies, until, hints),
-            (false, false, true) => self.fast_loop::<B, L, false, false, true, true, true>(ff, pos, rng, plies, until, hints),
-            (true, true, false) => self.fast_loop::<B, L, true, true, true, false, true>(ff, pos, rng, plies, until, hints),
-            (true, false, false) => self.fast_loop::<B, L, true, false, true, false, true>(ff, pos, rng, plies, until, hints),
-            (false, true, false) => self.fast_loop::<B, L, false, true, true, false, true>(ff, pos, rng, plies, until, hints),
-            (false, false, false) => self.fast_loop::<B, L, false, false, true, false, true>(ff, pos, rng, plies, until, hints),
+            (true, true, true) => self.fast_loop::<B, L, true, true, true, true, true, false>(ff, pos, rng, plies, until, hints),
+            (true, false, true) => self.fast_loop::<B, L, true, false, true, true, true, false>(ff, pos, rng, plies, until, hints),
+            (false, true, true) => self.fast_loop::<B, L, false, true, true, true, true, false>(ff, pos, rng, plies, until, hints),
+            (false, false, true) => self.fast_loop::<B, L, false, false, true, true, true, false>(ff, pos, rng, plies, until, hints),
+            (true, true, false) => self.fast_loop::<B, L, true, true, true, false, true, false>(ff, pos, rng, plies, until, hints),
+            (true, false, false) => self.fast_loop::<B, L, true, false, true, false, true, false>(ff, pos, rng, plies, until, hints),
+            (false, true, false) => self.fast_loop::<B, L, false, true, true, false, true, false>(ff, pos, rng, plies, until, hints),
+            (false, false, false) => self.fast_loop::<B, L, false, false, true, false, true, false>(ff, pos, rng, plies, until, hints),
         }
     }
 
@@ -98,7 +125,8 @@ impl Game {
     /// sown, [`FastForm::draw_move`]), and that stops below a floor of seeds in the pits (`FLOOR`,
     /// [`Until`]). `ROWS` and `STORES` may be set for a relay game without such rules, and `STORES`
     /// with `FLOOR`: the row table then answers that no rule holds, and the store table, being empty,
-    /// is not read.
+    /// is not read. With `PASS` (`pass when unable`), a player to move left without a legal move
+    /// passes when the other player has one, before the repetition check.
     #[inline(always)]
     fn fast_loop<
         B: Board,
@@ -108,6 +136,7 @@ impl Game {
         const STORES: bool,
         const RELAY: bool,
         const FLOOR: bool,
+        const PASS: bool,
     >(
         &self,
         ff: &FastForm<B, L>,
@@ -202,6 +231,30 @@ impl Game {
             if !another {
                 at.to_move = mover.other();
             }
+            // `pass when unable`, decided before the repetition check as `Game::apply` does. A
+            // relay game learns whether the player to move has a move by drawing it ahead of time,
+            // on a copy of the generator (taken below if the game goes on).
+            let (mut ahead, mut stuck) = (None, false);
+            if PASS {
+                let able = if RELAY {
+                    let next = ff.candidates(at.board, at.board.filled(), at.to_move);
+                    next != 0 && {
+                        let mut copy = rng.clone();
+                        let move_ahead = ff.draw_move(ff.relay_tables(), &mut copy, &at.board, next, at.to_move, &mut after);
+                        ahead = move_ahead.map(|another| (copy, another));
+                        ahead.is_some()
+                    }
+                } else {
+                    ff.legal(at.board, at.board.filled(), at.to_move) != 0
+                };
+                if !able {
+                    if ff.has_legal(at.board, at.board.filled(), at.to_move.other()) {
+                        at.to_move = at.to_move.other();
+                    } else {
+                        stuck = true;
+                    }
+                }
+            }
             let stores_grew = (board.block(store_block) ^ before.block(store_block)) & store_cells != 0;
             let mut repeated = false;
             if REPEATS {
@@ -222,14 +275,14 @@ impl Game {
             } else {
                 ff.legal(at.board, filled, at.to_move)
             };
-            let mut holding = if next == 0 { kinds.no_moves } else { 0 };
+            let mut holding = if next == 0 || stuck { kinds.no_moves } else { 0 };
             if repeated {
                 holding |= kinds.repeated;
             }
             if ROWS || !ff.probes.is_empty() {
                 holding |= ff.probes_holding(ROWS, filled, mover, &at);
             }
-            if STORES && (first_move || stores_grew) && (!(RELAY || FLOOR) || !ff.store_hits.is_empty()) {
+            if STORES && (first_move || stores_grew) && (!(RELAY || FLOOR || PASS) || !ff.store_hits.is_empty()) {
                 holding |= ff.store_rules_holding(at.board);
             }
             // Below the floor, the playout stops after this move as at the ply limit: the seeds in
@@ -248,14 +301,20 @@ impl Game {
                 // (Not where the next move is the general engine's: it draws its own.)
                 let handed = ff.starving_handed && (at.board & ff.row_lanes[at.to_move.other().index()]).is_zero();
                 if holding == 0 && played < max_plies && !handed {
-                    let mut ahead = rng.clone();
-                    drawn = ff.draw_move(ff.relay_tables(), &mut ahead, &at.board, next, at.to_move, &mut after);
-                    if drawn.is_some() {
-                        *rng = ahead;
+                    if let Some((copy, another)) = ahead.take() {
+                        // Drawn for the pass (the player to move did not pass): `after` holds it.
+                        *rng = copy;
+                        drawn = Some(another);
                     } else {
-                        holding |= kinds.no_moves;
+                        let mut copy = rng.clone();
+                        drawn = ff.draw_move(ff.relay_tables(), &mut copy, &at.board, next, at.to_move, &mut after);
+                        if drawn.is_some() {
+                            *rng = copy;
+                        } else {
+                            holding |= kinds.no_moves;
+                        }
                     }
-                } else if !ff.has_move(ff.relay_tables(), at.board, next, at.to_move) {
+                } else if ahead.is_none() && !ff.has_move(ff.relay_tables(), at.board, next, at.to_move) {
                     holding |= kinds.no_moves;
                 }
             }

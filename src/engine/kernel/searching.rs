@@ -108,7 +108,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     fn on_form(game: &'g Game, ff: &'g FastForm<B, L>, start: &Position) -> Option<FastSearch<'g, B, L>> {
         let hints = Hints::of(game, start);
         // The searches have no way to hand a position over to the general engine.
-        if !Game::fits(ff, start, hints) || !ff.reads_every_rule() {
+        if !Game::fits(ff, start, hints) || !ff.reads_every_rule_from(start.ply) {
             return None;
         }
         // Who began is the start's for every position of a search (each is made from `like`).
@@ -350,12 +350,16 @@ impl Game {
                 }
                 _ => ff.play(board, mover.index() * ff.side + i, mover),
             };
-            let at = Packed {
+            let mut at = Packed {
                 board: after,
                 to_move: if another { mover } else { mover.other() },
                 ply: ply + 1,
             };
             let filled = after.filled();
+            // `pass when unable`: before the repetition and end rules, as `Game::apply` does.
+            if ff.passes && !ff.has_legal(after, filled, at.to_move) && ff.has_legal(after, filled, at.to_move.other()) {
+                at.to_move = at.to_move.other();
+            }
             let (stuck, moves_next) = match rt {
                 // Sown only when a rule asks whether the next player has a move.
                 Some(rt) if RELAY => {
