@@ -563,10 +563,19 @@ fn bench_reports_cpu_time_beside_wall_time() {
         "{report}"
     );
 
+    // Which engine played: Oware's rules have a fast form.
+    assert_eq!(report["engine"], "fast form", "{report}");
+
     let o = sowlang(&["bench", OWARE, "--seconds", "0.2"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let out = text(&o.stdout);
     assert!(out.contains("a CPU second)") && out.contains("cpu time:"), "{out}");
+    assert!(out.contains("engine:       fast form\n"), "{out}");
+    // Bao's choices are the general engine's.
+    let o = sowlang(&["bench", "variants/bao.sow", "--seconds", "0.1", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let report: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).expect("json");
+    assert_eq!(report["engine"], "general engine", "{report}");
 }
 
 /// `bench --against`: the other program runs once a slice with `{seconds}` replaced, and its

@@ -66,6 +66,8 @@ struct JsonBench {
     cpu_share: Option<f64>,
     /// Set when the threads got less than [`CPU_SHARE_WARNED`] of the time they asked for.
     cpu_warning: Option<String>,
+    /// What played: the rules' compiled fast form, or the general engine (the rules read one by one).
+    engine: &'static str,
 }
 
 /// What the threads played.
@@ -277,6 +279,7 @@ pub fn run(args: Args) -> u8 {
         moves_per_cpu_sec: per_cpu(total.moves),
         cpu_share: total.cpu.map(|c| c / (seconds * f64::from(args.threads))),
         cpu_warning: total.cpu.zip(short).map(|(c, share)| cpu_warning(share, c, seconds, args.threads)),
+        engine: if game.has_fast_form() { "fast form" } else { "general engine" },
     };
     if json {
         out(&format!("{}\n", serde_json::to_string(&report).expect("numbers serialise")));
@@ -294,6 +297,7 @@ pub fn run(args: Args) -> u8 {
          moves/s:      {:.0} ({} a CPU second)\n\
          cpu time:     {cpu}\n\
          mean length:  {:.1} moves ({} playouts stopped at the cap of {PLY_CAP} moves)\n\
+         engine:       {}\n\
          peak memory:  {memory}\n",
         game.name,
         report.playouts,
@@ -305,6 +309,7 @@ pub fn run(args: Args) -> u8 {
         per_cpu(report.moves_per_cpu_sec),
         report.mean_length,
         total.capped,
+        report.engine,
     ));
     if let Some(warning) = &report.cpu_warning {
         eprintln!("warning: {warning}");
