@@ -3,12 +3,13 @@
 
 use super::choice::Choices;
 use super::{Board, Cell, Game, Player, Position};
-use crate::compile::ir::{
-    CellRead, CellTest, Code, FixedPits, Flag, LapTable, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who,
-};
+use crate::compile::ir::{Code, FixedPits, Flag, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
 
+mod lap;
 #[cfg(test)]
 mod lap_tests;
+
+pub(crate) use lap::at_lap_end;
 
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;
@@ -30,57 +31,6 @@ pub(crate) fn empty_extremes() -> u64 {
 #[cold]
 fn note_empty_extreme() {
     EMPTY_EXTREMES.with(|n| n.set(n.get() + 1));
-}
-
-/// The answer of a condition at the end of a lap of `mover`'s going clockwise (`cw`) or not and
-/// ending in `last` from its table ([`Code::lap`]), when it has one that answers there; `None`:
-/// the evaluator reads it.
-#[inline(always)]
-pub(crate) fn at_lap_end(code: &Code, mover: Player, cw: bool, last: Cell, board: &Board, before: Option<&[u32]>) -> Option<bool> {
-    let table = code.lap.as_deref()?;
-    let [first, end] = *table.at.get(mover.index() * table.cells + last as usize)?;
-    let tests = match first {
-        LapTable::NEVER => return Some(false),
-        LapTable::GENERAL => return None,
-        _ => &table.tests[usize::from(first)..usize::from(end)],
-    };
-    // A test of the way joined by `and`: the other way fails, whatever the rest reads (looked at
-    // only here, where the counts are read: most cells answer before).
-    if table.way.is_some_and(|way| way != cw) {
-        return Some(false);
-    }
-    if table.reads_claims {
-        return Some(claims_and_seeds_hold(tests, board, before));
-    }
-    // Most tables read seeds alone: this loop, inlined at every lap's end, is kept to the few
-    // instructions they need (as a closure passed to `all`, the compiler may leave it out of line:
-    // Bao 2% slower).
-    let cells: &[u32] = &board.cells;
-    for t in tests {
-        let c = t.cell as usize;
-        let seeds = match before {
-            Some(before) if t.read == CellRead::Before => before.get(c),
-            _ => cells.get(c),
-        };
-        if (t.lo..=t.hi).contains(&i64::from(seeds.copied().unwrap_or(0))) != t.inside {
-            return Some(false);
-        }
-    }
-    Some(true)
-}
-
-/// [`at_lap_end`]'s tests where some read claims.
-#[inline(never)]
-fn claims_and_seeds_hold(tests: &[CellTest], board: &Board, before: Option<&[u32]>) -> bool {
-    tests.iter().all(|t| {
-        let c = t.cell as usize;
-        let value = match (t.read, before) {
-            (CellRead::Claimed, _) => u32::from(board.claimed.get(c).copied().flatten().is_some()),
-            (CellRead::Before, Some(before)) => before.get(c).copied().unwrap_or(0),
-            _ => board.cells.get(c).copied().unwrap_or(0),
-        };
-        (t.lo..=t.hi).contains(&i64::from(value)) == t.inside
-    })
 }
 
 /// Everything an expression may ask about.
@@ -456,48 +406,6 @@ impl<'a> Ctx<'a> {
     /// The value of a pit.
     pub fn pit(&self, code: &Code) -> Cell {
         self.run(code) as Cell
-    }
-
-    /// The pit `code` names with the lap going clockwise (`cw`) or not: from the code's memo where it
-    /// reads only the mover, the player to move and the way ([`Code::reads_only_way`]), else run.
-    #[inline]
-    pub fn pit_by_way(&self, code: &Code, cw: bool) -> Cell {
-        match code.by_way.0.get_or_init(|| self.by_way(code)) {
-            Some(values) => {
-                let (pit, empty) = values[4 * self.mover.index() + 2 * self.to_move.index() + usize::from(cw)];
-                if empty {
-                    note_empty_extreme();
-                }
-                pit as Cell
-            }
-            None => Ctx { clockwise: cw, ..*self }.pit(code),
-        }
-    }
-
-    /// The memo of [`Ctx::pit_by_way`]: each value, and whether `leftmost` or `rightmost` found no
-    /// pit on the way (noted again each time it is read, and not when it is worked out).
-    #[cold]
-    #[inline(never)]
-    fn by_way(&self, code: &Code) -> Option<Box<crate::compile::ir::WayValues>> {
-        if !code.reads_only_way() {
-            return None;
-        }
-        let noted = empty_extremes();
-        let mut values = [(0, false); 8];
-        for (i, value) in values.iter_mut().enumerate() {
-            let player = |bit: usize| if i & bit == 0 { Player::South } else { Player::North };
-            let ctx = Ctx {
-                mover: player(4),
-                to_move: player(2),
-                clockwise: i & 1 != 0,
-                ..*self
-            };
-            let seen = empty_extremes();
-            let pit = ctx.run(code);
-            *value = (pit, empty_extremes() != seen);
-        }
-        EMPTY_EXTREMES.with(|n| n.set(noted));
-        Some(Box::new(values))
     }
 
     /// Runs a program. A one-op program (`last`, `mover`, `repeated`) is answered at once, in line.
