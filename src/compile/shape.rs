@@ -486,7 +486,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
             at[..cells].copy_from_slice(&game.trigger_at[mover][..cells]);
         }
     }
-    ff.capture_sets = ff.captures.iter().any(|r| !r.sets.is_empty() || !r.take_sets.is_empty());
+    ff.capture_sets = ff.captures.iter().any(FastCapture::reads_sets);
     // Seeds taken into the hand are sown on by the relay's loop only.
     if ff.captures.iter().any(|c| c.sows_again) != sows_again(phase) {
         return None;
@@ -694,7 +694,7 @@ fn relay<B: Lanes, const L: usize>(game: &Game, ff: &FastForm<B, L>, phase: &cra
 fn apart<const L: usize>(captures: &[FastCapture<L>], across: &[u8; L], on_track: u64, store: usize, row: u64, home: u8) -> bool {
     let outside = |c: u8| c == 0xFF || c / 16 != home;
     // Sets of pits are read and taken anywhere on the board.
-    if captures.iter().any(|r| !r.sets.is_empty() || !r.take_sets.is_empty()) {
+    if captures.iter().any(FastCapture::reads_sets) {
         return false;
     }
     let to_store = captures.iter().any(|r| !r.sows_again && !r.takes.is_empty());

@@ -29,6 +29,13 @@ pub struct FastCapture<const L: usize = LANES> {
     pub then: Then,
 }
 
+impl<const L: usize> FastCapture<L> {
+    /// Does the rule test or take sets of pits (`any(board where ...)`, `take board where ...`)?
+    pub fn reads_sets(&self) -> bool {
+        !self.sets.is_empty() || !self.take_sets.is_empty()
+    }
+}
+
 /// A trigger in fast form: after a seed falls into a pit, where its condition holds (and the seed is
 /// the lap's last or not, as it asks), every seed of the pit goes to a store.
 #[derive(Debug, Clone)]
