@@ -565,6 +565,7 @@ fn bench_reports_cpu_time_beside_wall_time() {
 
     // Which engine played: Oware's rules have a fast form.
     assert_eq!(report["engine"], "fast form", "{report}");
+    assert_eq!(report["general_because"], serde_json::Value::Null, "{report}");
 
     let o = sowlang(&["bench", OWARE, "--seconds", "0.2"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
@@ -576,6 +577,13 @@ fn bench_reports_cpu_time_beside_wall_time() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let report: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).expect("json");
     assert_eq!(report["engine"], "general engine", "{report}");
+    assert_eq!(report["general_because"], "the mover chooses the direction of a move", "{report}");
+    let o = sowlang(&["bench", "variants/bao.sow", "--seconds", "0.1"]);
+    assert!(
+        text(&o.stdout).contains("engine:       general engine (the mover chooses the direction of a move)\n"),
+        "{}",
+        text(&o.stdout)
+    );
 }
 
 /// `bench --against`: the other program runs once a slice with `{seconds}` replaced, and its

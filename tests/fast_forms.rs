@@ -162,6 +162,43 @@ fn invented_games_of_the_shape_play_the_same_with_and_without_it() {
     }
 }
 
+/// A game the general engine plays says why: the first rule the fast form cannot play, named as the
+/// file names it, so that an author can keep a variant fast. An invented game of the shape, then the
+/// same game with one rule added or changed at a time.
+#[test]
+fn the_general_engine_says_which_rule_keeps_a_game_from_the_fast_form() {
+    let base = r#"game "b" board { pits 3 seeds 8 stores sown } first south
+        sow { direction ccw into own store }
+        capture "home" { when last == store(mover) then another move }
+        capture "across" { when not last.store and last.side == mover and last.before == 0 and opposite(last).count > 0
+          take opposite(last), last }
+        end "empty" when seeds(south) == 0 or seeds(north) == 0 remaining owner"#;
+    assert_eq!(crate::support::invented(base).why_general_engine(), None);
+    let changed = [
+        (
+            format!("{base}\ncapture \"late\" {{ when ply > 6 and last.count == 2 take last }}"),
+            "capture \"late\": its condition or its actions are not ones the fast form reads",
+        ),
+        (
+            format!("{base}\nforbid \"greedy\" when origin.count > captured(mover)"),
+            "forbid \"greedy\": its condition is not one the fast form reads",
+        ),
+        (
+            format!("{base}\nend \"level\" when captured(south) == captured(north) + seeds(north) remaining owner"),
+            "end \"level\": its condition is not one the fast form reads",
+        ),
+        (
+            base.replace("into own store }", "into own store skip when pit.count > 9 }"),
+            "a `skip when` rule",
+        ),
+    ];
+    for (text, why) in changed {
+        let game = crate::support::invented(&text);
+        assert_eq!(game.why_general_engine(), Some(why), "{text}");
+        assert!(!game.has_fast_form());
+    }
+}
+
 /// Plays 300 random games of the invented game `text` with and without its fast form (which it must
 /// have), one move at a time and then whole, comparing the positions after every move and the random
 /// numbers drawn.

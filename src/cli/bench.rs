@@ -68,6 +68,9 @@ struct JsonBench {
     cpu_warning: Option<String>,
     /// What played: the rules' compiled fast form, or the general engine (the rules read one by one).
     engine: &'static str,
+    /// With the general engine: the first rule the fast form cannot play, so that an author who wants
+    /// a variant fast knows what to change (`null` with the fast form).
+    general_because: Option<String>,
 }
 
 /// What the threads played.
@@ -280,6 +283,7 @@ pub fn run(args: Args) -> u8 {
         cpu_share: total.cpu.map(|c| c / (seconds * f64::from(args.threads))),
         cpu_warning: total.cpu.zip(short).map(|(c, share)| cpu_warning(share, c, seconds, args.threads)),
         engine: if game.has_fast_form() { "fast form" } else { "general engine" },
+        general_because: game.why_general_engine().map(str::to_string),
     };
     if json {
         out(&format!("{}\n", serde_json::to_string(&report).expect("numbers serialise")));
@@ -309,7 +313,10 @@ pub fn run(args: Args) -> u8 {
         per_cpu(report.moves_per_cpu_sec),
         report.mean_length,
         total.capped,
-        report.engine,
+        match &report.general_because {
+            Some(why) => format!("{} ({why})", report.engine),
+            None => report.engine.to_string(),
+        },
     ));
     if let Some(warning) = &report.cpu_warning {
         eprintln!("warning: {warning}");

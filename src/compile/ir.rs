@@ -115,6 +115,8 @@ pub struct Game {
     /// The tables of the fast form of the rules' shape, when they have one (see `compile::shape`);
     /// `None` plays every move with the general engine.
     pub(crate) fast: Option<std::sync::Arc<crate::compile::shape::Fast>>,
+    /// Why the rules have no fast form (the first rule it cannot play), when they have none.
+    pub(crate) general_because: Option<String>,
 }
 
 impl Game {

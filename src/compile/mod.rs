@@ -279,6 +279,7 @@ pub fn compile(checked: &Checked) -> Game {
         memory_start,
         memory: lower.memory.clone(),
         fast: None,
+        general_because: None,
     };
     game.seeds_cases = checked
         .seeds_cases

@@ -220,17 +220,26 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     pub home_partial: Box<[[[u128; PLACES]; 16]; 2]>,
 }
 
-/// The fast form of `game`, if its rules have a shape this module knows: on one `u128` when its
-/// cells fit, else on a wide board.
-pub fn recognise(game: &Game) -> Option<Fast> {
+/// The fast form of a game's rules, or why they have none: the first rule (or part of the board)
+/// the fast form cannot play, in the words of the rule file, for `bench` to tell an author who
+/// wants to keep a variant fast.
+pub fn recognise(game: &Game) -> Result<Fast, String> {
     let cells = game.pit_count() + 2;
     if cells <= LANES {
         build::<u128, LANES>(game).map(Fast::Narrow)
     } else if cells <= WideBoard::LANES {
         build::<WideBoard, 64>(game).map(|ff| Fast::Wide(Box::new(ff)))
     } else {
-        None
+        Err(format!(
+            "the board has {cells} cells (pits and stores); the fast form holds at most {}",
+            WideBoard::LANES
+        ))
     }
+}
+
+/// `Err(why)` unless `holds`.
+fn unless(holds: bool, why: &str) -> Result<(), String> {
+    if holds { Ok(()) } else { Err(why.to_string()) }
 }
 
 /// Does some capture rule of the phase sow the seeds it takes again?
@@ -241,79 +250,118 @@ fn sows_again(phase: &crate::compile::ir::Phase) -> bool {
         .any(|r| r.actions.iter().any(|a| matches!(a, Action::SowTaken { .. })))
 }
 
+/// The first of the board's features the fast form has no room for, if any.
+fn board_unfit<B: Lanes, const L: usize>(game: &Game) -> Result<(), String> {
+    unless(game.shared == 0, "the board has pits of nobody's (`shared`)")?;
+    unless(!game.ring, "the board is a ring")?;
+    unless(game.choices == 1, "the mover chooses the direction of a move")?;
+    unless(game.halves == crate::board::Halves::None, "a row is split in halves")?;
+    unless(
+        game.pit_count() + 2 <= L.min(B::LANES) && L.is_power_of_two(),
+        "the board is too large",
+    )
+}
+
+/// The first rule of the game (not of a phase) the fast form cannot play, if any.
+fn game_rules_unfit(game: &Game) -> Result<(), String> {
+    unless(game.rounds.is_none(), "the game is played in rounds")?;
+    unless(!game.uses_claims, "pits are claimed")?;
+    unless(!game.uses_closed, "pits are closed")?;
+    unless(game.memory.is_empty(), "the rules keep a memory")?;
+    unless(!game.uses_choose, "a rule lets the mover choose (`choose`)")?;
+    unless(!game.may_pass, "a player may choose to pass")?;
+    unless(game.total <= 255, "the board holds more than 255 seeds")?;
+    unless(game.ends.len() <= 64, "the game has more than 64 end rules")?;
+    unless(
+        matches!(game.play_from, crate::board::PlayFrom::Own),
+        "moves are played from pits other than the mover's own (`play from`)",
+    )
+}
+
+/// The first rule of the phase `phase` the fast form cannot play, if any (not its forbid,
+/// capture, trigger and end rules, read one by one where they are built).
+fn phase_unfit(game: &Game, phase: &crate::compile::ir::Phase) -> Result<(), String> {
+    let sow = &phase.sow;
+    unless(phase.after_moves.is_empty(), "an `after move` rule")?;
+    unless(phase.turn_starts.is_empty(), "a `turn start` rule")?;
+    unless(phase.lap_ends.is_empty(), "a `lap end` rule")?;
+    unless(phase.after_captures.is_empty(), "an `after capture` rule")?;
+    unless(!phase.sows_nothing, "moves sow nothing (`no sowing`)")?;
+    unless(
+        sow.relay_from.is_none() || sow.relay.is_none() && !sows_again(phase),
+        "`relay from`",
+    )?;
+    let laps = sow.relay.is_some() || sows_again(phase);
+    unless(!laps || game.grand_slam.is_none(), "a grand slam rule in a game whose moves relay")?;
+    unless(sow.skip.is_none(), "a `skip when` rule")?;
+    unless(
+        !sow.special_start,
+        "a move's first lap starts otherwise than from the whole pit played (`from store`, `start in origin`, `lift`)",
+    )?;
+    unless(!sow.either, "the mover chooses the direction")?;
+    unless(sow.path.is_none(), "a track stated piece by piece (`path`)")?;
+    unless(
+        phase.when.is_none(),
+        "a phase that holds under a condition other than an opening's `when ply < N`",
+    )?;
+    unless(
+        !phase.sows_to_judge || laps,
+        "moves are sown on a copy to be judged (a forbidden grand slam, a forbid rule on what the move did, a `skip when` that may pass every pit)",
+    )?;
+    unless(!phase.captures_required, "`captures required`")
+}
+
 /// [`recognise`] on a board `B` of `L` cells.
-fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
+fn build<B: Lanes, const L: usize>(game: &Game) -> Result<FastForm<B, L>, String> {
+    // What the author changes least easily is told first: the board, then the game's rules.
+    board_unfit::<B, L>(game)?;
+    game_rules_unfit(game)?;
     // The usual rules; phases before them that hold only while the move number is below a bound
     // (an opening, `phase "opening" when ply < 2`) are the general engine's: their positions are
     // handed over (`FastForm::hand_below`).
-    let (phase, openings) = game.phases.split_last()?;
+    let (phase, openings) = game.phases.split_last().ok_or("the game has no rules to play")?;
     let mut hand_below = 0u32;
     for opening in openings {
+        let unfit = || format!("phase \"{}\" holds other than while `ply < N` (an opening)", opening.name);
         let ply_below = match opening.when.as_ref().map(|w| w.quick.and_tests()) {
             Some(Some(tests)) => match tests.as_slice() {
-                [Test::In(Operand::Ply, lo, hi, true)] if *lo <= 0 && *hi >= 0 => u32::try_from(*hi).ok()?.checked_add(1)?,
-                _ => return None,
+                [Test::In(Operand::Ply, lo, hi, true)] if *lo <= 0 && *hi >= 0 => {
+                    u32::try_from(*hi).ok().and_then(|hi| hi.checked_add(1)).ok_or_else(unfit)?
+                }
+                _ => return Err(unfit()),
             },
-            _ => return None,
+            _ => return Err(unfit()),
         };
         if opening.optional {
-            return None;
+            return Err(format!("phase \"{}\" is optional", opening.name));
         }
         hand_below = hand_below.max(ply_below);
     }
+    phase_unfit(game, phase)?;
     let sow = &phase.sow;
     let pits = game.pit_count();
     let cells = pits + 2;
-    // Any number of rows a player: their pits are their row to the fast form (as `seeds(p)` reads
-    // them).
-    let plain_board = game.shared == 0
-        && !game.ring
-        && game.choices == 1
-        && game.halves == crate::board::Halves::None
-        && cells <= L.min(B::LANES)
-        && L.is_power_of_two();
-    let plain_rules = game.rounds.is_none()
-        && !game.uses_claims
-        && !game.uses_closed
-        && game.memory.is_empty()
-        && phase.after_moves.is_empty()
-        && phase.turn_starts.is_empty()
-        && phase.lap_ends.is_empty()
-        && phase.after_captures.is_empty()
-        && !phase.sows_nothing
-        && !game.uses_choose
-        && !game.may_pass
-        && game.total <= 255
-        && game.ends.len() <= 64
-        && matches!(game.play_from, crate::board::PlayFrom::Own);
     // A relay goes on from `last` (no `relay from`); a phase whose moves relay, or sow taken seeds
     // again, sows each move on a copy to judge it (it may never end), which the fast form does too.
     // Its grand slam would be undone at the end of the whole move: not in the shape.
     let laps = sow.relay.is_some() || sows_again(phase);
-    let plain_relay = !laps || (sow.relay_from.is_none() && game.grand_slam.is_none());
     // Forbid rules read the position before the move (not what it did): the origin, and whether
-    // sets of pits have one.
-    let forbids: Option<Vec<FastForbid>> = phase.forbids.iter().filter(|f| !f.after).map(|f| forbid(game, &f.when)).collect();
-    // Forbid rules read after the move (`lap`, the rows the move left) in a game whose every move
-    // is sown to be judged anyway: a relay's.
-    let after_forbids: Option<Vec<FastAfterForbid>> = phase
-        .forbids
-        .iter()
-        .filter(|f| f.after)
-        .map(|f| if laps { after_forbid(&f.when) } else { None })
-        .collect();
-    let plain_sowing = plain_relay
-        && sow.skip.is_none()
-        && !sow.special_start
-        && !sow.either
-        && sow.path.is_none()
-        && phase.when.is_none()
-        && forbids.is_some()
-        && after_forbids.is_some()
-        && (!phase.sows_to_judge || laps)
-        && !phase.captures_required;
-    if !(plain_board && plain_rules && plain_sowing) {
-        return None;
+    // sets of pits have one; or (`after`) what the move did, `lap` and the rows the move left, in a
+    // game whose every move is sown to be judged anyway: a relay's.
+    let mut forbids = Vec::new();
+    let mut after_forbids = Vec::new();
+    for rule in &phase.forbids {
+        let unfit = || format!("forbid \"{}\": its condition is not one the fast form reads", rule.reason);
+        if !rule.after {
+            forbids.push(forbid(game, &rule.when).ok_or_else(unfit)?);
+        } else if laps {
+            after_forbids.push(after_forbid(&rule.when).ok_or_else(unfit)?);
+        } else {
+            return Err(format!(
+                "forbid \"{}\" reads what the move did, in a game whose moves do not relay",
+                rule.reason
+            ));
+        }
     }
     let (must_feed, starving_handed) = match game.feeding {
         None => (false, false),
@@ -327,17 +375,13 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         None | Some(GrandSlam::Allowed(false)) => (false, false),
         Some(GrandSlam::CaptureNothing) => (true, false),
         Some(GrandSlam::Allowed(true)) => (false, true),
-        Some(GrandSlam::Forbidden) => return None,
+        Some(GrandSlam::Forbidden) => return Err("a forbidden grand slam".into()),
     };
     // The playouts read a change of the stores in the block that holds both.
-    if pits / 16 != (pits + 1) / 16 {
-        return None;
-    }
+    unless(pits / 16 == (pits + 1) / 16, "the two stores fall in different blocks of 16 cells")?;
     let side = game.side_pits();
     // A move is a bit of a `u64` (and a board of 64 cells has at most 31 pits a player anyway).
-    if side > 31 {
-        return None;
-    }
+    unless(side <= 31, "a player has more than 31 pits")?;
     let mut ff = FastForm {
         side,
         pits,
@@ -353,8 +397,8 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         round: [B::ZERO; L],
         lap: [0; L],
         keys: [0; L],
-        forbids: forbids?,
-        after_forbids: after_forbids?,
+        forbids,
+        after_forbids,
         hand_below,
         passes: game.passing,
         must_feed,
@@ -399,9 +443,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         ff.keep[c] = !B::spread(1 << c);
         let across = game.opposite(c as Cell);
         ff.across[c] = if across == NO_PIT { 0xFF } else { across as u8 };
-        if game.side_codes[c] > 1 {
-            return None;
-        }
+        unless(game.side_codes[c] <= 1, "a pit belongs to neither row")?;
     }
     for p in Player::BOTH {
         for c in game.row(p) {
@@ -419,9 +461,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         } else {
             &phase.cw_tracks[p.index()]
         };
-        if track.cells.len() >= PLACES || track.next.len() < cells {
-            return None;
-        }
+        unless(track.cells.len() < PLACES && track.next.len() >= cells, "a track is too long")?;
         for c in 0..cells {
             ff.prev[p.index()][c] = track.prev[c] as u8;
             ff.next[p.index()][c] = track.next[c] as u8;
@@ -431,9 +471,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         }
         ff.track_len[p.index()] = track.cells.len() as u8;
         for origin in game.row(p) {
-            if !track.has(origin as Cell) {
-                return None;
-            }
+            unless(track.has(origin as Cell), "a pit a move starts from is not on the mover's track")?;
             // The cells a round sows into, in order, after the origin.
             let mut order = Vec::new();
             let mut c = origin;
@@ -443,9 +481,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
                     order.push(c);
                 }
             }
-            if order.is_empty() {
-                return None;
-            }
+            unless(!order.is_empty(), "a move's lap sows no pit")?;
             ff.lap[origin] = order.len() as u8;
             let mut add = B::ZERO;
             for (r, &c) in order.iter().enumerate() {
@@ -462,10 +498,16 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         at[..cells].copy_from_slice(&phase.capture_at[mover][..cells]);
     }
     if laps {
-        ff.relay = Some(relay(game, &ff, phase)?);
+        ff.relay = Some(relay(game, &ff, phase).ok_or("the relay rule (`relay when`) is not one the fast form reads")?);
     }
     for rule in &phase.captures {
-        ff.captures.push(capture(game, rule, ff.on_track)?);
+        let unfit = || {
+            format!(
+                "capture \"{}\": its condition or its actions are not ones the fast form reads",
+                rule.name
+            )
+        };
+        ff.captures.push(capture(game, rule, ff.on_track).ok_or_else(unfit)?);
     }
     if !game.triggers.is_empty() {
         // Sown a seed at a time in relay laps only, and never into a store (a trigger would take it).
@@ -473,24 +515,37 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         // for seeds) then ends the move, but a capture rule would read a count and a count before
         // that differ by more than the seed, which the fast form's conditions of `last` cannot.
         let stores = 0b11u64 << pits;
-        if !laps || sows_again(phase) || (ff.on_track[0] | ff.on_track[1]) & stores != 0 {
-            return None;
-        }
+        unless(
+            laps && !sows_again(phase),
+            "a trigger in a game whose moves do not relay, or that sows taken seeds again",
+        )?;
+        unless(
+            (ff.on_track[0] | ff.on_track[1]) & stores == 0,
+            "a trigger in a game that sows into the stores",
+        )?;
         for rule in &game.triggers {
-            ff.triggers.push(trigger(game, rule)?);
+            let unfit = || {
+                format!(
+                    "trigger \"{}\": its condition or its actions are not ones the fast form reads",
+                    rule.name
+                )
+            };
+            ff.triggers.push(trigger(game, rule).ok_or_else(unfit)?);
         }
-        if ff.triggers.iter().any(|t| t.at_final) && !phase.captures.is_empty() {
-            return None;
-        }
+        unless(
+            !ff.triggers.iter().any(|t| t.at_final) || phase.captures.is_empty(),
+            "a trigger that may take a lap's last pit, beside capture rules",
+        )?;
         for (mover, at) in ff.trigger_at.iter_mut().enumerate() {
             at[..cells].copy_from_slice(&game.trigger_at[mover][..cells]);
         }
     }
     ff.capture_sets = ff.captures.iter().any(FastCapture::reads_sets);
     // Seeds taken into the hand are sown on by the relay's loop only.
-    if ff.captures.iter().any(|c| c.sows_again) != sows_again(phase) {
-        return None;
-    }
+    unless(
+        ff.captures.iter().any(|c| c.sows_again) == sows_again(phase),
+        "seeds taken are sown again by a rule other than a capture's",
+    )?;
     if let Some(relay) = ff.relay.as_mut() {
         for m in 0..2 {
             // A trigger's seeds go to a store, maybe the other player's: the board is read whole.
@@ -512,18 +567,19 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
         }
     }
     for (i, rule) in game.ends.iter().enumerate() {
+        let unfit = || format!("end \"{}\": its condition is not one the fast form reads", rule.name);
         ff.ends.push(match rule.test {
             EndTest::Repeated => FastEnd::Repeated,
             EndTest::NoMoves => FastEnd::NoMoves,
             // Tabulated only up to a number of seeds the general engine decides; the fast form then
             // reads the general table.
             EndTest::StoresOnly if game.total <= 200 => FastEnd::Stores(i),
-            EndTest::StoresOnly => return None,
+            EndTest::StoresOnly => return Err(format!("end \"{}\" reads the stores of a board of more than 200 seeds", rule.name)),
             EndTest::General => match end_tests(&rule.when) {
                 Some(end) => probes(game, ff.row_cells, end),
                 None => {
                     ff.unread |= 1 << i;
-                    probes(game, ff.row_cells, end_guard(&rule.when)?)
+                    probes(game, ff.row_cells, end_guard(&rule.when).ok_or_else(unfit)?)
                 }
             },
         });
@@ -536,14 +592,12 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
             _ => None,
         })
         .collect();
-    if store_ends.len() > 8 {
-        return None;
-    }
+    unless(store_ends.len() <= 8, "more than 8 end rules read the stores alone")?;
     if !store_ends.is_empty() {
         let side = game.total as usize + 1;
         ff.store_hits = vec![0; side * side];
         for (j, &rule) in store_ends.iter().enumerate() {
-            let table = game.store_table(&game.ends[rule])?;
+            let table = game.store_table(&game.ends[rule]).ok_or("an end rule of the stores has no table")?;
             for (hits, &holds) in ff.store_hits.iter_mut().zip(&table.holds) {
                 *hits |= u8::from(holds) << j;
             }
@@ -583,7 +637,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Option<FastForm<B, L>> {
             _ => {}
         }
     }
-    Some(ff)
+    Ok(ff)
 }
 
 /// A table of `L` entries built on the heap (a wide board's would not fit on a thread's stack).

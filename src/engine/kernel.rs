@@ -839,10 +839,21 @@ impl Game {
         self.fast.is_some()
     }
 
+    /// Why the general engine plays the game, in the words of the rules (the first rule the fast
+    /// form cannot play); `None` when the fast form plays it.
+    pub fn why_general_engine(&self) -> Option<&str> {
+        match (&self.fast, &self.general_because) {
+            (Some(_), _) => None,
+            (None, Some(why)) => Some(why),
+            (None, None) => Some("the general engine was asked for"),
+        }
+    }
+
     /// The same game played by the general engine alone: for checking the fast form against it.
     pub fn without_fast_form(&self) -> Game {
         Game {
             fast: None,
+            general_because: None,
             ..self.clone()
         }
     }

@@ -14,10 +14,14 @@ pub fn prepare(mut game: Game) -> Game {
     }
     answer_skips(&mut game);
     // The fast form lays out pits and stores as cells apart; a store in a pit's place is not one.
-    game.fast = if game.store_pit.is_some() {
-        None
+    let fast = if game.store_pit.is_some() {
+        Err("a store lies in a pit's place (`store pit`)".to_string())
     } else {
-        crate::compile::shape::recognise(&game).map(std::sync::Arc::new)
+        crate::compile::shape::recognise(&game)
+    };
+    (game.fast, game.general_because) = match fast {
+        Ok(fast) => (Some(std::sync::Arc::new(fast)), None),
+        Err(why) => (None, Some(why)),
     };
     game
 }
