@@ -199,6 +199,34 @@ fn the_general_engine_says_which_rule_keeps_a_game_from_the_fast_form() {
     }
 }
 
+/// `seeds(south) + seeds(north)` is the board's seeds where every pit is a player's, and the fast form
+/// reads it; on a board with a middle row of nobody's pits it is only the rows' seeds.
+#[test]
+fn both_rows_seeds_keep_the_fast_form_and_leave_out_a_middle_row() {
+    let two_rows = r#"game "b" board { pits 3 seeds 8 stores sown } first south
+        sow { direction ccw into own store }
+        capture "home" { when last == store(mover) then another move }
+        end "clear" when seeds(south) + seeds(north) == 0 remaining owner
+        end "cleared by the mover" when seeds(mover) + seeds(opponent) < 2 remaining owner"#;
+    let game = crate::support::invented(two_rows);
+    assert_eq!(game.why_general_engine(), None);
+    invented_agree(two_rows);
+    // Twelve pits of two seeds: 24 on the board, 16 in the rows. The end rules are read at the start.
+    let middle = |end: &str| {
+        format!(
+            r#"game "Three rows" board {{ pits 4  middle row  seeds 2 }}
+               play from any
+               sow {{ track mover 1..4, shared 4..1, opponent 4..1 }}
+               end "all" when {end}
+               end "no move" when no_moves"#
+        )
+    };
+    for (end, over) in [("seeds(south) + seeds(north) == 24", false), ("sum(board) == 24", true)] {
+        let game = crate::support::invented(&middle(end));
+        assert_eq!(crate::support::played(&game, &[]).is_over(), over, "{end}");
+    }
+}
+
 /// Plays 300 random games of the invented game `text` with and without its fast form (which it must
 /// have), one move at a time and then whole, comparing the positions after every move and the random
 /// numbers drawn.

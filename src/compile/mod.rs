@@ -26,7 +26,10 @@ pub fn compile(checked: &Checked) -> Game {
         params,
         pits: geometry.pit_count(),
         rows: checked.rows,
-        typer: Typer::default(),
+        typer: Typer {
+            every_pit_sided: geometry.store_pit.is_none() && (0..geometry.pit_count()).all(|c| geometry.side_of(c as Cell).is_some()),
+            ..Typer::default()
+        },
         sows_into_store: sows_into_store(items) || geometry.store_pit.is_some(),
         takes_from_store: std::cell::Cell::new(false),
         memory: Vec::new(),

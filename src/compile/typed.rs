@@ -278,6 +278,17 @@ fn ty(e: &Expr) -> Ty {
     }
 }
 
+/// Are `a` and `b` the two players, whoever moves?
+fn complementary(a: &PlayerExpr, b: &PlayerExpr) -> bool {
+    use PlayerExpr::{Mover, Opponent, Other, Player as Fixed};
+    match (a, b) {
+        (Fixed(x), Fixed(y)) => x != y,
+        (Mover, Opponent) | (Opponent, Mover) => true,
+        (x, Other(y)) | (Other(y), x) => **y == *x,
+        _ => false,
+    }
+}
+
 /// Types expressions and notes what the game's rules read.
 #[derive(Debug, Default)]
 pub(crate) struct Typer {
@@ -311,6 +322,10 @@ pub(crate) struct Typer {
     /// 0`): the rules can tell apart only the values up to one past it, so the loop watch compares
     /// `taken` cut off there.
     pub taken_seen: Cell<Option<i64>>,
+    /// Every pit is one player's (no shared pit, no store in a pit's place): the two players' seeds
+    /// together are then the board's, and `seeds(south) + seeds(north)` is read as `sum(board)`,
+    /// the one form the fast form and the evaluator's quick tests know.
+    pub every_pit_sided: bool,
 }
 
 impl Typer {
@@ -540,6 +555,12 @@ impl Typer {
                     (a, IntExpr::Int(k)) if op == ArithOp::Rem && k > 0 && (k as u64).is_power_of_two() => {
                         IntExpr::Mask(Box::new(a), k - 1)
                     }
+                    (IntExpr::Seeds(x), IntExpr::Seeds(y)) if op == ArithOp::Add && self.every_pit_sided && complementary(&x, &y) => {
+                        IntExpr::Sum(Box::new(Pits {
+                            row: None,
+                            filters: Vec::new(),
+                        }))
+                    }
                     (a, b) => IntExpr::Arith(op, Box::new(a), Box::new(b)),
                 }
             }
@@ -702,6 +723,40 @@ mod tests {
         assert_eq!(t.int(&half_ply), IntExpr::Shr(Box::new(IntExpr::Ply), 2));
         let odd = Expr::Binary(BinOp::Rem, b(Expr::Ply), b(Expr::Int(2)));
         assert_eq!(t.int(&odd), IntExpr::Mask(Box::new(IntExpr::Ply), 1));
+    }
+
+    /// The two players' seeds together are the board's only where every pit is one player's.
+    #[test]
+    fn both_players_seeds_are_the_board_where_every_pit_is_one_players() {
+        let seeds = |p: Expr| Expr::Seeds(b(p));
+        let both = [
+            (Expr::Player(Player::South), Expr::Player(Player::North)),
+            (Expr::Opponent, Expr::Mover),
+            (Expr::ToMove, Expr::Other(b(Expr::ToMove))),
+            (Expr::Other(b(Expr::Mover)), Expr::Mover),
+        ];
+        let board = IntExpr::Sum(Box::new(Pits {
+            row: None,
+            filters: Vec::new(),
+        }));
+        let sided = Typer {
+            every_pit_sided: true,
+            ..Typer::default()
+        };
+        let shared = Typer::default();
+        for (x, y) in both {
+            let sum = Expr::Binary(BinOp::Add, b(seeds(x)), b(seeds(y)));
+            assert_eq!(sided.int(&sum), board, "{sum:?}");
+            assert!(matches!(shared.int(&sum), IntExpr::Arith(ArithOp::Add, ..)), "{sum:?}");
+        }
+        // One player twice, or a difference, is not the board.
+        for e in [
+            Expr::Binary(BinOp::Add, b(seeds(Expr::Mover)), b(seeds(Expr::Mover))),
+            Expr::Binary(BinOp::Sub, b(seeds(Expr::Mover)), b(seeds(Expr::Opponent))),
+            Expr::Binary(BinOp::Add, b(seeds(Expr::ToMove)), b(seeds(Expr::Mover))),
+        ] {
+            assert!(matches!(sided.int(&e), IntExpr::Arith(..)), "{e:?}");
+        }
     }
 
     #[test]
