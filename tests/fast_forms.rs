@@ -19,7 +19,7 @@ use crate::support::shipped;
 /// with triggers (laps sown a seed at a time) and `sum(board)` read by end rules; Continued Play with
 /// `forbid` rules read after a relay move and `pass when unable`; Mangala with its opening phase handed to
 /// the general engine and sets of pits taken (`take board where ...`).
-const FAST: [&str; 17] = [
+const FAST: [&str; 18] = [
     "ayo",
     "ayoayo",
     "ba_awa",
@@ -33,6 +33,7 @@ const FAST: [&str; 17] = [
     "moruba",
     "obridjie",
     "oware",
+    "rio_kadalis",
     "openspiel_kalah",
     "openspiel_oware",
     "ouri",
@@ -224,6 +225,61 @@ fn both_rows_seeds_keep_the_fast_form_and_leave_out_a_middle_row() {
     for (end, over) in [("seeds(south) + seeds(north) == 24", false), ("sum(board) == 24", true)] {
         let game = crate::support::invented(&middle(end));
         assert_eq!(crate::support::played(&game, &[]).is_over(), over, "{end}");
+    }
+}
+
+/// A match of rounds: the fast form plays the positions with no pit closed, in any round, and the
+/// general engine a round's end and set-up (and every position with a closed pit). Rounds set up
+/// without closing a pit, so that the fast form takes the game back in later rounds: single laps
+/// with captures, and relays with triggers; each plays the same with and without the fast form, and
+/// the positions of later rounds with every pit open are counted (one move at a time, the fast form
+/// plays each of them), so that the test cannot pass without them.
+#[test]
+fn rounds_play_the_same_with_and_without_the_fast_form_in_every_round() {
+    let rounds = |setup: &str| {
+        format!(
+            r#"rounds {{
+                 setup {setup}
+                 match ends when rounds_won(south) == 3 or rounds_won(north) == 3
+                 next round first alternate
+               }}"#
+        )
+    };
+    let games = [
+        format!(
+            r#"game "single laps" board {{ pits 4 seeds 3 stores captures }} first south
+               sow {{ direction ccw skip origin }}
+               capture "two or three" {{ when last.side == opponent and last.count in 2..3  take last }}
+               end "no move" when no_moves remaining owner
+               end "again" when repeated remaining owner
+               {}"#,
+            rounds("fill 3")
+        ),
+        format!(
+            r#"game "relays" board {{ pits 4 seeds 4 stores captures }} first south
+               sow {{ direction ccw relay when last.before > 0 and last.before != 3 }}
+               trigger "fours to the owner" {{ when pit.count == 4 and not final  take pit to owner }}
+               trigger "the last four to the sower" {{ when pit.count == 4 and final  take pit }}
+               end "no move" when no_moves remaining owner
+               end "going around" when repeated remaining owner
+               {}"#,
+            rounds("deal fewest")
+        ),
+    ];
+    for text in &games {
+        let game = crate::support::invented(text);
+        assert!(game.has_fast_form(), "{text}");
+        agree(&game, 60, 3000, text);
+        let mut later = 0;
+        for seed in 0..60 {
+            let mut pos = game.initial(None);
+            game.settle_start(&mut pos);
+            let mut rng = StdRng::seed_from_u64(seed);
+            while !pos.is_over() && game.random_playout(&mut pos, &mut rng, 1).plies == 1 {
+                later += u32::from(pos.round() > 1 && !pos.is_over() && !pos.closed().contains(&true));
+            }
+        }
+        assert!(later > 1000, "{later} positions of later rounds with every pit open:\n{text}");
     }
 }
 

@@ -15,8 +15,9 @@
 //! in relay laps: `relay when` with a condition made of one-step tests of `last` (as a capture's),
 //! `relay limit`, no `relay from`; `forbid` rules of one-step tests of the origin, read before the
 //! move, or (in a relay game) of `lap` and the rows' seeds, read after it; at most 255 seeds (one
-//! byte a cell); `pass when unable` but no chosen pass; no claims,
-//! closures, memory, rounds or `after move` rules; feeding required or none; a grand slam
+//! byte a cell); `pass when unable` but no chosen pass; no claims, closures during a move, memory
+//! or `after move` rules (in a match of rounds, the positions with no pit closed: a round's end and
+//! set-up are the general engine's); feeding required or none; a grand slam
 //! that captures nothing or no grand slam rule (none with relays: the general engine undoes the
 //! captures of a whole relayed move); capture rules whose conditions are lists of one-step tests on
 //! `last` and whose actions take pits found from `last` by `opposite`, `behind` and `in_front`, with
@@ -264,9 +265,10 @@ fn board_unfit<B: Lanes, const L: usize>(game: &Game) -> Result<(), String> {
 
 /// The first rule of the game (not of a phase) the fast form cannot play, if any.
 fn game_rules_unfit(game: &Game) -> Result<(), String> {
-    unless(game.rounds.is_none(), "the game is played in rounds")?;
+    // Rounds are the general engine's from the end of one to the start of the next (their set-ups,
+    // the pits they close); the fast form plays the positions with no pit closed.
     unless(!game.uses_claims, "pits are claimed")?;
-    unless(!game.uses_closed, "pits are closed")?;
+    unless(!game.closes_in_moves, "pits are closed during a move")?;
     unless(game.memory.is_empty(), "the rules keep a memory")?;
     unless(!game.uses_choose, "a rule lets the mover choose (`choose`)")?;
     unless(!game.may_pass, "a player may choose to pass")?;

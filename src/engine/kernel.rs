@@ -862,8 +862,9 @@ impl Game {
     /// after its move)?
     pub(crate) fn fast_hands_over(&self) -> bool {
         match self.fast.as_deref() {
-            Some(Fast::Narrow(ff)) => !ff.reads_every_rule(),
-            Some(Fast::Wide(ff)) => !ff.reads_every_rule(),
+            // A round's end is the general engine's, and the next round may have no pit closed.
+            Some(Fast::Narrow(ff)) => !ff.reads_every_rule() || self.rounds.is_some(),
+            Some(Fast::Wide(ff)) => !ff.reads_every_rule() || self.rounds.is_some(),
             None => false,
         }
     }
@@ -882,7 +883,8 @@ impl Game {
     pub(crate) fn fast_form_for(&self, pos: &Position, hints: Hints) -> Option<&FastForm> {
         match self.fast.as_deref()? {
             // The searches have no way to hand a position over to the general engine.
-            Fast::Narrow(ff) => (Self::fits(ff, pos, hints) && ff.reads_every_rule_from(pos.ply)).then_some(ff),
+            // (Nor a round's end: the exact searches keep to games without rounds.)
+            Fast::Narrow(ff) => (Self::fits(ff, pos, hints) && ff.reads_every_rule_from(pos.ply) && self.rounds.is_none()).then_some(ff),
             Fast::Wide(_) => None,
         }
     }
@@ -897,9 +899,19 @@ impl Game {
         !pos.over
             && pos.ply >= ff.hand_below
             && cells.len() == ff.pits + 2
-            && hints.open
+            // Pits closed by a round's set-up (the fast form's tracks pass every pit).
+            && (hints.open || !pos.board.closed.contains(&true))
             && pos.board.memory.is_empty()
             && cells.iter().sum::<u32>() == ff.total
+    }
+
+    /// Could the game's fast form take `pos` ([`Game::fast_playout_any`])?
+    pub(crate) fn fast_takes(&self, pos: &Position, hints: Hints) -> bool {
+        match self.fast.as_deref() {
+            Some(Fast::Narrow(ff)) => Self::fits(ff, pos, hints),
+            Some(Fast::Wide(ff)) => Self::fits(ff, pos, hints),
+            None => false,
+        }
     }
 
     /// [`Game::fast_playout`] on the game's fast form of whichever width, or `None` when it has

@@ -300,7 +300,9 @@ impl Game {
             if floor != 0 && pos.board.cells[..self.pit_count()].iter().sum::<u32>() < floor {
                 return true;
             }
-            if one {
+            // Back to the fast form once it can take the position; until then the legal moves
+            // the move worked out are kept here.
+            if one && self.fast_takes(pos, hints) {
                 return false;
             }
         }
