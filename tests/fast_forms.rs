@@ -192,6 +192,12 @@ fn the_general_engine_says_which_rule_keeps_a_game_from_the_fast_form() {
             base.replace("into own store }", "into own store skip when pit.count > 9 }"),
             "a `skip when` rule",
         ),
+        // Rules that make every move be sown to be judged are named.
+        (format!("{base}\ncaptures required"), "`captures required`"),
+        (
+            format!("{base}\nforbid \"long\" after move when lap > 1"),
+            "forbid \"long\" reads what the move did, in a game whose moves do not relay",
+        ),
     ];
     for (text, why) in changed {
         let game = crate::support::invented(&text);

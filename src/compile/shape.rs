@@ -306,11 +306,16 @@ fn phase_unfit(game: &Game, phase: &crate::compile::ir::Phase) -> Result<(), Str
         phase.when.is_none(),
         "a phase that holds under a condition other than an opening's `when ply < N`",
     )?;
-    unless(
-        !phase.sows_to_judge || laps,
-        "moves are sown on a copy to be judged (a forbidden grand slam, a forbid rule on what the move did, a `skip when` that may pass every pit)",
-    )?;
-    unless(!phase.captures_required, "`captures required`")
+    // The rules that make every move be sown on a copy to be judged, named first where one does.
+    unless(!phase.captures_required, "`captures required`")?;
+    unless(!matches!(game.grand_slam, Some(GrandSlam::Forbidden)), "a forbidden grand slam")?;
+    if let Some(rule) = phase.forbids.iter().find(|f| f.after && !laps) {
+        return Err(format!(
+            "forbid \"{}\" reads what the move did, in a game whose moves do not relay",
+            rule.reason
+        ));
+    }
+    unless(!phase.sows_to_judge || laps, "moves are sown on a copy to be judged")
 }
 
 /// [`recognise`] on a board `B` of `L` cells.
@@ -356,13 +361,9 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Result<FastForm<B, L>, String
         let unfit = || format!("forbid \"{}\": its condition is not one the fast form reads", rule.reason);
         if !rule.after {
             forbids.push(forbid(game, &rule.when).ok_or_else(unfit)?);
-        } else if laps {
-            after_forbids.push(after_forbid(&rule.when).ok_or_else(unfit)?);
         } else {
-            return Err(format!(
-                "forbid \"{}\" reads what the move did, in a game whose moves do not relay",
-                rule.reason
-            ));
+            // (Only in a relay game: `phase_unfit`.)
+            after_forbids.push(after_forbid(&rule.when).ok_or_else(unfit)?);
         }
     }
     let (must_feed, starving_handed) = match game.feeding {
@@ -372,7 +373,8 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Result<FastForm<B, L>, String
         // whose opponent has no seeds.
         Some(Feeding::Penalty(_)) => (false, true),
     };
-    // A forbidden grand slam refuses moves only once they are sown: not in the shape.
+    // A forbidden grand slam refuses moves only once they are sown: not in the shape (`phase_unfit`
+    // names it first).
     let (grand_slam_undone, grand_slam_again) = match game.grand_slam {
         None | Some(GrandSlam::Allowed(false)) => (false, false),
         Some(GrandSlam::CaptureNothing) => (true, false),
