@@ -21,7 +21,7 @@ use rand::seq::SliceRandom;
 use super::endgame::Endgames;
 use super::{DECIDED, KeyOf, evaluate, position_key};
 use crate::engine::{AnySearch, FastMove, FastSearch, Game, PackedBoard, Player, Position};
-use table::{Bound, Entry, Table};
+use table::{Bound, Entry, Spot, Table};
 
 /// Beyond any score.
 const INF: i32 = super::WIN * 4;
@@ -80,6 +80,8 @@ struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     packed_rooms: Vec<Vec<FastMove<B>>>,
     /// Per depth left, the list a packed node's moves are ordered in.
     order_rooms: Vec<Vec<u64>>,
+    /// The order and value of each child of a packed node one ply above the leaves.
+    leaf_room: Vec<(u64, i32)>,
 }
 
 /// Searches the position and returns the best move, or `None` when there is no legal move. With
@@ -163,6 +165,7 @@ fn search_in<B: PackedBoard, const L: usize>(
         rooms: Vec::new(),
         packed_rooms: Vec::new(),
         order_rooms: Vec::new(),
+        leaf_room: Vec::new(),
     };
     let start = Instant::now();
     let mut done: Option<(u32, Vec<(usize, i32)>)> = None;
@@ -243,6 +246,16 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         }
     }
 
+    /// Counts `n` nodes at once, as [`Self::count_node`] does one by one.
+    #[inline]
+    fn count_nodes(&mut self, n: u64) {
+        let before = self.nodes;
+        self.nodes += n;
+        if before / 1024 != self.nodes / 1024 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.aborted = true;
+        }
+    }
+
     /// Counts a node and tells whether the search is out of time (checked every 1,024 nodes).
     #[inline(always)]
     fn count_node(&mut self) -> bool {
@@ -264,11 +277,30 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         }
     }
 
+    /// The value of the general engine's position `pos` with no depth left, for its player to
+    /// move (the node counted by the caller).
+    fn general_leaf(&self, pos: &Position) -> i32 {
+        if pos.over {
+            return self.terminal(pos);
+        }
+        if let Some(v) = self.db.and_then(|d| d.value(pos)).map(|v| exact_score(self.game, pos, v)) {
+            return v;
+        }
+        if self.game.legal_moves(pos).is_empty() {
+            // No move and no rule ends the game: score what each player holds.
+            return self.terminal(&finished_as_is(self.game, pos));
+        }
+        evaluate(self.game, pos, pos.to_move)
+    }
+
     /// Negamax over the general engine's positions (the reference the packed walk of [`packed`]
     /// agrees with, node for node).
     fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
         if self.count_node() {
             return 0;
+        }
+        if depth == 0 {
+            return self.general_leaf(pos);
         }
         if pos.over {
             return self.terminal(pos);
@@ -280,9 +312,6 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         if moves.is_empty() {
             // No move and no rule ends the game: score what each player holds.
             return self.terminal(&finished_as_is(self.game, pos));
-        }
-        if depth == 0 {
-            return evaluate(self.game, pos, pos.to_move);
         }
         let key = position_key(pos, self.with_ply);
         let (entry, spot) = self.table.probe(key);
