@@ -48,8 +48,16 @@ pub struct Searched {
     pub score: i32,
     /// The deepest depth finished.
     pub depth: u32,
-    /// Positions visited.
+    /// Positions the search made and scored, each counted once, as an engine counts the moves it
+    /// makes: the nodes it searched ([`Searched::visited`]), and the children a node made and
+    /// evaluated to order its moves but never searched because an earlier one cut it off (at a
+    /// node one ply above the leaves, a child's evaluation is its value as a leaf). A node whose
+    /// table move cut it off made no other child, and none is counted (the general engine's walk
+    /// counts as the packed walk makes).
     pub nodes: u64,
+    /// The nodes searched: positions whose value the walk asked for (what `nodes` counted before
+    /// issue 25's sixteenth session), each child made only to order its siblings left out.
+    pub visited: u64,
     /// Every move with its value at that depth; exact only when all scores were asked for, else an
     /// upper bound for the moves below the best.
     pub scores: Vec<(usize, i32)>,
@@ -61,7 +69,10 @@ struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     db: Option<&'a Endgames>,
     with_ply: bool,
     table: Table,
+    /// Nodes searched.
     nodes: u64,
+    /// Children made and evaluated to order a node's moves, never searched (see [`Searched::nodes`]).
+    made_only: u64,
     deadline: Option<Instant>,
     aborted: bool,
     root_ply: u32,
@@ -111,6 +122,7 @@ pub fn search_with(
             score: evaluate(game, pos, mover),
             depth: 0,
             nodes: 1,
+            visited: 1,
             scores: vec![(moves[0], evaluate(game, pos, mover))],
         });
     }
@@ -155,6 +167,7 @@ fn search_in<B: PackedBoard, const L: usize>(
         with_ply: game.uses_ply || game.uses_round_ply,
         table: Table::new(TABLE_LIMIT),
         nodes: 0,
+        made_only: 0,
         deadline: None,
         aborted: false,
         root_ply: pos.ply,
@@ -205,7 +218,8 @@ fn search_in<B: PackedBoard, const L: usize>(
         pit,
         score: best,
         depth,
-        nodes: s.nodes,
+        nodes: s.nodes + s.made_only,
+        visited: s.nodes,
         scores,
     })
 }
@@ -345,7 +359,9 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = children[0].1;
+        let mut searched = 0;
         for (_, k, child) in &children {
+            searched += 1;
             let v = self.child_value(child, mover, depth - 1, alpha, beta);
             if self.aborted {
                 break;
@@ -358,6 +374,10 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             if alpha >= beta {
                 break;
             }
+        }
+        // The packed walk makes the table's move alone first, and no other when it cut the node off.
+        if !(searched == 1 && children[0].1 == hinted && alpha >= beta) {
+            self.made_only += (children.len() - searched) as u64;
         }
         if self.rooms.len() <= room {
             self.rooms.resize_with(room + 1, Vec::new);

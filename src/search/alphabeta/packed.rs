@@ -195,7 +195,9 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                     self.table.prefetch(keys.key(m.cells, m.to_move, ply + 1, self.with_ply));
                 }
             }
+            let mut searched = 0;
             for &o in &order {
+                searched += 1;
                 let m = &moves[(o & 0xFF) as usize];
                 let v = self.move_value(m, ply, mover, depth - 1, alpha, beta);
                 if self.aborted {
@@ -210,6 +212,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                     break;
                 }
             }
+            self.made_only += (moves.len() - searched) as u64;
             self.order_rooms[room] = order;
         }
         self.packed_rooms[room] = moves;
@@ -278,6 +281,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         }
         self.leaf_room = keyed;
         self.count_nodes(visited);
+        self.made_only += moves.len() as u64 - visited;
         (best, best_move)
     }
 }
