@@ -444,8 +444,7 @@ fn issue_25_alphabeta_counts_every_position_it_makes() {
     let perft = game.perft(&pos, 2);
     for g in [game.clone(), game.without_fast_form()] {
         let limits = Limits { depth: 2, time: None };
-        let found = alphabeta::search_with(&g, &pos, limits, false, &mut rand::rngs::StdRng::seed_from_u64(1), None)
-            .expect("a move");
+        let found = alphabeta::search_with(&g, &pos, limits, false, &mut rand::rngs::StdRng::seed_from_u64(1), None).expect("a move");
         assert_eq!(found.nodes, 2 * perft[0] + perft[1], "{perft:?}");
         assert!(found.visited < found.nodes, "{found:?}");
     }
