@@ -55,8 +55,8 @@ pub struct Searched {
     /// table move cut it off made no other child, and none is counted (the general engine's walk
     /// counts as the packed walk makes).
     pub nodes: u64,
-    /// The nodes searched: positions whose value the walk asked for (what `nodes` counted before
-    /// issue 25's sixteenth session), each child made only to order its siblings left out.
+    /// The nodes searched: positions whose value the walk asked for (what `nodes` counted until it
+    /// counted every position made), each child made only to order its siblings left out.
     pub visited: u64,
     /// Every move with its value at that depth; exact only when all scores were asked for, else an
     /// upper bound for the moves below the best.
