@@ -429,6 +429,27 @@ fn issue_25_alphabeta_searches_the_same_on_wide_boards_and_relays() {
     }
 }
 
+/// Issue 25: alpha-beta counts a node for every position it makes and scores, as perft counts
+/// the positions it makes: a depth-2 search of Oware's start (iterative deepening: the root's
+/// children at depth 1, then each of them one ply above the leaves, making and evaluating every
+/// move to order them, none ending the game) counts the root's children twice and every position
+/// two plies on once, though cut-offs leave some of those unsearched (`visited` is less).
+#[test]
+fn issue_25_alphabeta_counts_every_position_it_makes() {
+    use rand::SeedableRng;
+    use sowlang::search::alphabeta::{self, Limits};
+    let game = load(&crate::support::root().join("variants/oware.sow"), &[]).expect("oware loads");
+    let mut pos = game.initial(None);
+    game.settle_start(&mut pos);
+    let perft = game.perft(&pos, 2);
+    for g in [game.clone(), game.without_fast_form()] {
+        let limits = Limits { depth: 2, time: None };
+        let found = alphabeta::search_with(&g, &pos, limits, false, &mut rand::rngs::StdRng::seed_from_u64(1), None).expect("a move");
+        assert_eq!(found.nodes, 2 * perft[0] + perft[1], "{perft:?}");
+        assert!(found.visited < found.nodes, "{found:?}");
+    }
+}
+
 /// Issue 25: MCTS plays its playouts as `random_playout` does, in the fast form where the game has
 /// one: the same search with and without it (the same random numbers drawn), on narrow and wide
 /// boards and relays.

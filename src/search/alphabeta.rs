@@ -21,7 +21,7 @@ use rand::seq::SliceRandom;
 use super::endgame::Endgames;
 use super::{DECIDED, KeyOf, evaluate, position_key};
 use crate::engine::{AnySearch, FastMove, FastSearch, Game, PackedBoard, Player, Position};
-use table::{Bound, Entry, Table};
+use table::{Bound, Entry, Spot, Table};
 
 /// Beyond any score.
 const INF: i32 = super::WIN * 4;
@@ -48,8 +48,16 @@ pub struct Searched {
     pub score: i32,
     /// The deepest depth finished.
     pub depth: u32,
-    /// Positions visited.
+    /// Positions the search made and scored, each counted once, as an engine counts the moves it
+    /// makes: the nodes it searched ([`Searched::visited`]), and the children a node made and
+    /// evaluated to order its moves but never searched because an earlier one cut it off (at a
+    /// node one ply above the leaves, a child's evaluation is its value as a leaf). A node whose
+    /// table move cut it off made no other child, and none is counted (the general engine's walk
+    /// counts as the packed walk makes).
     pub nodes: u64,
+    /// The nodes searched: positions whose value the walk asked for (what `nodes` counted until it
+    /// counted every position made), each child made only to order its siblings left out.
+    pub visited: u64,
     /// Every move with its value at that depth; exact only when all scores were asked for, else an
     /// upper bound for the moves below the best.
     pub scores: Vec<(usize, i32)>,
@@ -61,7 +69,10 @@ struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     db: Option<&'a Endgames>,
     with_ply: bool,
     table: Table,
+    /// Nodes searched.
     nodes: u64,
+    /// Children made and evaluated to order a node's moves, never searched (see [`Searched::nodes`]).
+    made_only: u64,
     deadline: Option<Instant>,
     aborted: bool,
     root_ply: u32,
@@ -80,6 +91,8 @@ struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     packed_rooms: Vec<Vec<FastMove<B>>>,
     /// Per depth left, the list a packed node's moves are ordered in.
     order_rooms: Vec<Vec<u64>>,
+    /// The order and value of each child of a packed node one ply above the leaves.
+    leaf_room: Vec<(u64, i32)>,
 }
 
 /// Searches the position and returns the best move, or `None` when there is no legal move. With
@@ -109,6 +122,7 @@ pub fn search_with(
             score: evaluate(game, pos, mover),
             depth: 0,
             nodes: 1,
+            visited: 1,
             scores: vec![(moves[0], evaluate(game, pos, mover))],
         });
     }
@@ -153,6 +167,7 @@ fn search_in<B: PackedBoard, const L: usize>(
         with_ply: game.uses_ply || game.uses_round_ply,
         table: Table::new(TABLE_LIMIT),
         nodes: 0,
+        made_only: 0,
         deadline: None,
         aborted: false,
         root_ply: pos.ply,
@@ -163,6 +178,7 @@ fn search_in<B: PackedBoard, const L: usize>(
         rooms: Vec::new(),
         packed_rooms: Vec::new(),
         order_rooms: Vec::new(),
+        leaf_room: Vec::new(),
     };
     let start = Instant::now();
     let mut done: Option<(u32, Vec<(usize, i32)>)> = None;
@@ -202,7 +218,8 @@ fn search_in<B: PackedBoard, const L: usize>(
         pit,
         score: best,
         depth,
-        nodes: s.nodes,
+        nodes: s.nodes + s.made_only,
+        visited: s.nodes,
         scores,
     })
 }
@@ -243,6 +260,16 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         }
     }
 
+    /// Counts `n` nodes at once, as [`Self::count_node`] does one by one.
+    #[inline]
+    fn count_nodes(&mut self, n: u64) {
+        let before = self.nodes;
+        self.nodes += n;
+        if before / 1024 != self.nodes / 1024 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.aborted = true;
+        }
+    }
+
     /// Counts a node and tells whether the search is out of time (checked every 1,024 nodes).
     #[inline(always)]
     fn count_node(&mut self) -> bool {
@@ -264,11 +291,30 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         }
     }
 
+    /// The value of the general engine's position `pos` with no depth left, for its player to
+    /// move (the node counted by the caller).
+    fn general_leaf(&self, pos: &Position) -> i32 {
+        if pos.over {
+            return self.terminal(pos);
+        }
+        if let Some(v) = self.db.and_then(|d| d.value(pos)).map(|v| exact_score(self.game, pos, v)) {
+            return v;
+        }
+        if self.game.legal_moves(pos).is_empty() {
+            // No move and no rule ends the game: score what each player holds.
+            return self.terminal(&finished_as_is(self.game, pos));
+        }
+        evaluate(self.game, pos, pos.to_move)
+    }
+
     /// Negamax over the general engine's positions (the reference the packed walk of [`packed`]
     /// agrees with, node for node).
     fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
         if self.count_node() {
             return 0;
+        }
+        if depth == 0 {
+            return self.general_leaf(pos);
         }
         if pos.over {
             return self.terminal(pos);
@@ -280,9 +326,6 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         if moves.is_empty() {
             // No move and no rule ends the game: score what each player holds.
             return self.terminal(&finished_as_is(self.game, pos));
-        }
-        if depth == 0 {
-            return evaluate(self.game, pos, pos.to_move);
         }
         let key = position_key(pos, self.with_ply);
         let (entry, spot) = self.table.probe(key);
@@ -316,7 +359,9 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = children[0].1;
+        let mut searched = 0;
         for (_, k, child) in &children {
+            searched += 1;
             let v = self.child_value(child, mover, depth - 1, alpha, beta);
             if self.aborted {
                 break;
@@ -329,6 +374,10 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             if alpha >= beta {
                 break;
             }
+        }
+        // The packed walk makes the table's move alone first, and no other when it cut the node off.
+        if !(searched == 1 && children[0].1 == hinted && alpha >= beta) {
+            self.made_only += (children.len() - searched) as u64;
         }
         if self.rooms.len() <= room {
             self.rooms.resize_with(room + 1, Vec::new);

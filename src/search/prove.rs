@@ -191,6 +191,23 @@ struct Searcher<'a> {
     quit: Option<&'a AtomicBool>,
     /// Helping another thread with the same opening move: near the top, the second move first.
     helping: bool,
+    /// A node's lists, kept from one node to the next (four allocations a node were about a fifth
+    /// of a packed search's instructions).
+    rooms: Rooms,
+}
+
+/// A child in a node's order: its order, its place, whether its mover moves again, its known value.
+type Ordered = (i32, u8, bool, Option<i32>);
+
+/// Per depth, the lists a node fills: its children, their keys, their order; and the moves the
+/// fast form makes (one list, emptied by each node that fills it).
+#[derive(Default)]
+struct Rooms {
+    positions: Vec<Vec<Position>>,
+    packed: Vec<Vec<Packed>>,
+    keys: Vec<Vec<u64>>,
+    order: Vec<Vec<Ordered>>,
+    moves: Vec<FastMove>,
 }
 
 impl Drop for Searcher<'_> {
@@ -264,7 +281,9 @@ trait Node: Sized {
     fn margin_and_board(&self, s: &Shared<'_>) -> (i32, i32);
     /// Its children, one for each legal move in order; a move that breaks what the bounds stand
     /// on is reported in `s.unbounded`.
-    fn children(&self, s: &Shared<'_>, out: &mut Vec<Self>);
+    fn children(&self, s: &Shared<'_>, out: &mut Vec<Self>, scratch: &mut Vec<FastMove>);
+    /// The lists of this kind of node kept from one node to the next, one per depth.
+    fn rooms(r: &mut Rooms) -> &mut Vec<Vec<Self>>;
     /// Its utility for its player to move when it has no legal move (the game ends as it is).
     fn stuck(&self, s: &Shared<'_>) -> i32;
     /// The static evaluation for `me`, which orders the moves.
@@ -294,7 +313,11 @@ impl Node for Position {
         )
     }
 
-    fn children(&self, s: &Shared<'_>, out: &mut Vec<Position>) {
+    fn rooms(r: &mut Rooms) -> &mut Vec<Vec<Position>> {
+        &mut r.positions
+    }
+
+    fn children(&self, s: &Shared<'_>, out: &mut Vec<Position>, _: &mut Vec<FastMove>) {
         let stores = s.stores.map(|c| self.board.cells[c]);
         let on_board = s.on_board(self);
         for (_, c) in super::successors(s.game, self) {
@@ -374,13 +397,17 @@ impl Node for Packed {
         (mine as i32 - theirs as i32, s.game.total as i32 - (mine + theirs) as i32)
     }
 
-    fn children(&self, s: &Shared<'_>, out: &mut Vec<Packed>) {
+    fn rooms(r: &mut Rooms) -> &mut Vec<Vec<Packed>> {
+        &mut r.packed
+    }
+
+    fn children(&self, s: &Shared<'_>, out: &mut Vec<Packed>, moves: &mut Vec<FastMove>) {
         let fast = s.fast.as_ref().expect("packed positions are searched with the fast form");
-        let mut moves: Vec<FastMove> = Vec::with_capacity(s.pits);
-        fast.moves(self.cells, self.to_move, &mut moves);
+        moves.clear();
+        fast.moves(self.cells, self.to_move, moves);
         let stores = [self.store(s, Player::South), self.store(s, Player::North)];
         let on_board = self.margin_and_board(s).1;
-        for m in moves {
+        for m in moves.drain(..) {
             let child = match m.ended {
                 Some(p) => {
                     if s.bounded && !s.keeps_bounds(stores, on_board, &p) {
@@ -511,8 +538,42 @@ impl Searcher<'_> {
             alpha = alpha.max(lo);
             beta = beta.min(up);
         }
-        let mut moves = Vec::new();
-        pos.children(s, &mut moves);
+        // The lists are the depth's own while its children are searched.
+        let depth = self.path.len();
+        if N::rooms(&mut self.rooms).len() <= depth {
+            N::rooms(&mut self.rooms).resize_with(depth + 1, Vec::new);
+        }
+        if self.rooms.keys.len() <= depth {
+            self.rooms.keys.resize_with(depth + 1, Vec::new);
+            self.rooms.order.resize_with(depth + 1, Vec::new);
+        }
+        let mut lists = (
+            std::mem::take(&mut N::rooms(&mut self.rooms)[depth]),
+            std::mem::take(&mut self.rooms.keys[depth]),
+            std::mem::take(&mut self.rooms.order[depth]),
+        );
+        let found = self.search_moves(pos, h, entry, (alpha, beta), &mut lists);
+        let (moves, keys, order) = lists;
+        N::rooms(&mut self.rooms)[depth] = moves;
+        self.rooms.keys[depth] = keys;
+        self.rooms.order[depth] = order;
+        found
+    }
+
+    /// [`Searcher::search`] of `pos` (key `h`, table entry `entry`) within `alpha..beta` once its
+    /// table and bounds did not answer: its children made, ordered and searched, with the lists
+    /// of its depth.
+    fn search_moves<N: Node>(
+        &mut self,
+        pos: &N,
+        h: u64,
+        entry: Option<Data>,
+        (mut alpha, beta): (i32, i32),
+        (moves, keys, children): &mut (Vec<N>, Vec<u64>, Vec<Ordered>),
+    ) -> Result<i32, Stop> {
+        let s = self.s;
+        moves.clear();
+        pos.children(s, moves, &mut self.rooms.moves);
         if moves.is_empty() {
             return Ok(pos.stuck(s));
         }
@@ -523,13 +584,14 @@ impl Searcher<'_> {
         // Every child's bucket asked for first: the probes below then wait for memory about once a
         // node rather than once a child (the table is far larger than the caches, and a probe
         // missed them nine times in ten; perf, Kalah 5x3).
-        let keys: Vec<u64> = moves.iter().map(|c| c.key(s)).collect();
-        for (c, &k) in moves.iter().zip(&keys) {
+        keys.clear();
+        keys.extend(moves.iter().map(|c| c.key(s)));
+        for (c, &k) in moves.iter().zip(keys.iter()) {
             s.table.prefetch(k);
             c.prefetch_leaf(s);
         }
-        let mut children: Vec<(i32, u8, N, bool, Option<i32>)> = Vec::with_capacity(moves.len());
-        for (place, (c, key)) in moves.into_iter().zip(keys).enumerate() {
+        children.clear();
+        for (place, (c, &key)) in moves.iter().zip(keys.iter()).enumerate() {
             let same = c.to_move() == mover;
             let exact = c.leaf(s).map(|v| if same { v } else { -v });
             if let Some(v) = exact
@@ -553,7 +615,7 @@ impl Searcher<'_> {
             } else {
                 c.evaluate(s, mover) + if same { 2 * super::SCALE } else { 0 }
             };
-            children.push((order, place as u8, c, same, exact));
+            children.push((order, place as u8, same, exact));
         }
         children.sort_by_key(|c| std::cmp::Reverse(c.0));
         if self.helping && self.path.len() < 4 && children.len() > 1 {
@@ -564,10 +626,10 @@ impl Searcher<'_> {
         let (alpha0, beta0) = (alpha, beta);
         let mut best = i32::MIN;
         let mut best_move = 0u8;
-        for (_, place, c, same, exact) in &children {
+        for &(_, place, same, exact) in children.iter() {
             let v = match exact {
-                Some(v) => *v,
-                None => match self.child(c, *same, alpha, beta) {
+                Some(v) => v,
+                None => match self.child(&moves[usize::from(place)], same, alpha, beta) {
                     Ok(v) => v,
                     Err(e) => {
                         self.path.pop();
@@ -577,7 +639,7 @@ impl Searcher<'_> {
             };
             if v > best {
                 best = v;
-                best_move = *place;
+                best_move = place;
             }
             alpha = alpha.max(v);
             if alpha >= beta {
@@ -686,6 +748,7 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
         filled: 0,
         quit: None,
         helping: false,
+        rooms: Rooms::default(),
     };
     let solved: Result<Vec<(usize, i64)>, Stop> = pool.install(|| {
         std::thread::scope(|scope| {

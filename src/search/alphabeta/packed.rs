@@ -87,6 +87,12 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         if self.count_node() {
             return 0;
         }
+        self.leaf_value(at, moves)
+    }
+
+    /// [`Self::leaf`]'s value, the node counted by the caller.
+    #[inline]
+    fn leaf_value(&self, at: At<B>, moves: Option<bool>) -> i32 {
         if let Some(v) = self.known(at) {
             return v;
         }
@@ -166,6 +172,12 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                 // No move and no rule ends the game: score what each player holds.
                 return self.stuck(at);
             }
+            if depth == 1 {
+                // Its children are leaves: their values come from the evaluation that orders them.
+                (best, best_move) = self.last_ply(&moves, ply, mover, (best, best_move), beta);
+                self.packed_rooms[room] = moves;
+                return self.stored(key, spot, (best, best_move), depth, alpha0, beta);
+            }
             // Each move's evaluation above its place, highest first (equal ones in their order).
             let mut order = std::mem::take(&mut self.order_rooms[room]);
             order.clear();
@@ -183,7 +195,9 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                     self.table.prefetch(keys.key(m.cells, m.to_move, ply + 1, self.with_ply));
                 }
             }
+            let mut searched = 0;
             for &o in &order {
+                searched += 1;
                 let m = &moves[(o & 0xFF) as usize];
                 let v = self.move_value(m, ply, mover, depth - 1, alpha, beta);
                 if self.aborted {
@@ -198,9 +212,17 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                     break;
                 }
             }
+            self.made_only += (moves.len() - searched) as u64;
             self.order_rooms[room] = order;
         }
         self.packed_rooms[room] = moves;
+        self.stored(key, spot, (best, best_move), depth, alpha0, beta)
+    }
+
+    /// A node's value `best` (with its move) kept in the table at `spot`, searched to `depth`
+    /// between `alpha0` and `beta`; 0 when the search ran out of time.
+    #[inline]
+    fn stored(&mut self, key: u64, spot: super::Spot, (best, best_move): (i32, usize), depth: u32, alpha0: i32, beta: i32) -> i32 {
         if self.aborted {
             return 0;
         }
@@ -212,5 +234,54 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         };
         self.table.store(key, spot, entry);
         best
+    }
+
+    /// The best of `moves` (made at a node one ply above the leaves, from move number `ply`, by
+    /// `mover`) and its move, after `found` (the table's move and its value, searched first), as
+    /// the general walk finds it: children in the order of their evaluation (equal ones in their
+    /// place) until one reaches `beta`. Each child is a leaf, whose value is its evaluation from
+    /// `mover`'s side unless its game is over, its player is stuck or the databases hold it; so
+    /// the values are worked out once, in move order, and the nodes that walk visits are counted
+    /// without sorting them: those ordered before the first child whose value reaches `beta`.
+    fn last_ply(&mut self, moves: &[FastMove<B>], ply: u32, mover: Player, found: (i32, usize), beta: i32) -> (i32, usize) {
+        // Per move its order (evaluation above place, lowest first) and its value.
+        let mut keyed = std::mem::take(&mut self.leaf_room);
+        keyed.clear();
+        // The order of the first child reaching `beta` (the last one visited).
+        let mut last = u64::MAX;
+        for (i, m) in moves.iter().enumerate() {
+            let order = self.order_of(m, mover);
+            let v = match &m.ended {
+                None if self.db.is_none() && m.moves_next == Some(true) => order,
+                None => {
+                    let at = (m.cells, m.to_move, ply + 1);
+                    let v = self.leaf_value(at, m.moves_next);
+                    if m.to_move == mover { v } else { -v }
+                }
+                Some(p) if p.to_move == mover => self.general_leaf(p),
+                Some(p) => -self.general_leaf(p),
+            };
+            let k = ((INF - order) as u64) << 8 | i as u64;
+            keyed.push((k, v));
+            if v >= beta && k < last {
+                last = k;
+            }
+        }
+        let (mut best, mut best_move, mut best_key) = (found.0, found.1, 0u64);
+        let mut visited = 0;
+        for (i, &(k, v)) in keyed.iter().enumerate() {
+            if k > last {
+                continue;
+            }
+            visited += 1;
+            // The first in the walk's order of the best ones (the table's move before them all).
+            if v > best || (v == best && k < best_key) {
+                (best, best_move, best_key) = (v, moves[i].pit, k);
+            }
+        }
+        self.leaf_room = keyed;
+        self.count_nodes(visited);
+        self.made_only += moves.len() as u64 - visited;
+        (best, best_move)
     }
 }
