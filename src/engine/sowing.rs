@@ -186,7 +186,9 @@ impl Game {
                         match phase.captures.as_slice() {
                             [rule] => match at_lap_end(&rule.when, turn.mover, turn.cw, last, board, before.as_deref()) {
                                 Some(holds) => holds.then_some(0),
-                                None => self.capture_holds(board, turn, before.as_deref(), last, origin, lap, phase, track, taken),
+                                None => self
+                                    .lap_end_holds(&rule.when, turn, board, before.as_deref(), last, origin, lap, track, taken)
+                                    .then_some(0),
                             },
                             _ => self.capture_holds(board, turn, before.as_deref(), last, origin, lap, phase, track, taken),
                         }
@@ -396,7 +398,8 @@ impl Game {
         self.ctx_lap(turn, board, before, last, origin, lap, track).pit(code)
     }
 
-    /// Whether a condition its lap table does not answer holds at the end of a lap.
+    /// Whether a condition its lap table does not answer holds at the end of a lap (the relay rule,
+    /// or a phase's only capture rule).
     #[allow(clippy::too_many_arguments)]
     #[cold]
     #[inline(never)]
