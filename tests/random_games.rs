@@ -110,47 +110,103 @@ fn quick_and_narrated_play_agree_in_random_games() {
         let game = sowlang::load_game(&file, &[])
             .unwrap_or_else(|_| panic!("{} loads", file.display()))
             .game;
-        let mut start = game.initial(None);
-        game.settle_start(&mut start);
-        for seed in 0..GAMES {
-            // The playout loop of `bench` and `analyze`: silent, with hints and known legal moves.
-            let mut quick = start.clone();
-            let playout = game.random_playout(&mut quick, &mut StdRng::seed_from_u64(seed), MAX_PLIES);
+        quick_and_narrated_agree(&game, &file.display().to_string(), GAMES);
+    }
+}
 
-            // The same choices, each move applied silently and narrated from the same position.
-            let mut rng = StdRng::seed_from_u64(seed);
-            let mut narrated = start.clone();
-            let mut plies = 0;
-            while !narrated.is_over() && plies < MAX_PLIES {
-                let moves = game.legal_moves(&narrated);
-                if moves.is_empty() {
-                    break;
-                }
-                // The draw `random_playout` makes: among the candidates (the legal moves but where
-                // moves must be sown to be judged), one that is not legal dropped and another drawn.
-                let mut candidates = game.playout_candidates(&narrated);
-                let k = loop {
-                    let k = candidates[draw(&mut rng, candidates.len())];
-                    if moves.contains(&k) {
-                        break k;
-                    }
-                    candidates.retain(|&c| c != k);
-                };
-                let mut silent = narrated.clone();
-                game.apply(&mut silent, k)
-                    .unwrap_or_else(|e| panic!("{} game {seed}: listed move {k} refused: {e}", file.display()));
-                game.apply_traced(&mut narrated, k)
-                    .unwrap_or_else(|e| panic!("{} game {seed}: listed move {k} refused when narrated: {e}", file.display()));
-                assert_eq!(
-                    silent,
-                    narrated,
-                    "{} game {seed}: move {k} at ply {plies} plays differently when narrated",
-                    file.display()
-                );
-                plies += 1;
+/// Issue 25: a capture whose actions are all takes of pits named by `last` or `origin` (or the
+/// pits across), to the hand, the owner, the mover or the opponent, and `sow taken` from a pit
+/// named by the way (or none), is carried out without the evaluator when the move is not
+/// narrated: silent moves, the playout loop and the listings play as the narrated move does.
+#[test]
+fn issue_25_capture_actions_without_the_evaluator_play_as_narrated() {
+    let takes = r#"game "Takes of every kind"
+        board { pits 6  seeds 4  stores captures }
+        first south
+        sow { direction ccw }
+        capture "both to their owner" { when last.count == 2  take last, opposite(last) to owner }
+        capture "to the opponent" { when last.count == 3 and last.side == opponent  take last to opponent }
+        capture "across the origin" { when last.count == 4  take opposite(origin) to mover }
+        capture "the origin" { when last.count == 5  take origin }
+        grand slam capture nothing
+        end "stuck" when no_moves remaining owner
+        end "round" when repeated remaining split"#;
+    let front = "row(mover) where pit.row == front";
+    let pulls = |sow: &str| {
+        format!(
+            r#"game "Pulled across"
+            board {{ rows 2  pits 4  seeds 2  stores captures }}
+            sow {{ direction either  track own  relay when last.before > 0 }}
+            captures required
+            capture "pull across" {{
+              when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 1
+              take opposite(last)
+              {sow}
+            }}
+            capture "pull the origin" {{
+              when last.side == mover and last.row == front and last.before > 0 and opposite(origin).count > 0
+              take opposite(origin), last
+              sow taken cw
+            }}
+            end "cannot move" when no_moves loser to_move
+            end "going round" when repeated draw"#
+        )
+    };
+    let texts = [
+        takes.to_string(),
+        pulls(&format!(
+            "sow taken from (if clockwise then leftmost({front}) else rightmost({front})) either"
+        )),
+        pulls(&format!("sow taken after leftmost({front}) ccw")),
+        pulls("sow taken"),
+    ];
+    for text in texts {
+        let game = crate::support::invented(&text);
+        quick_and_narrated_agree(&game, text.lines().next().unwrap_or_default(), 100);
+    }
+}
+
+/// Random games of `game` played by the playout loop, by silent moves and by narrated ones, move
+/// by move from the same draws.
+fn quick_and_narrated_agree(game: &sowlang::Game, name: &str, games: u64) {
+    let mut start = game.initial(None);
+    game.settle_start(&mut start);
+    for seed in 0..games {
+        // The playout loop of `bench` and `analyze`: silent, with hints and known legal moves.
+        let mut quick = start.clone();
+        let playout = game.random_playout(&mut quick, &mut StdRng::seed_from_u64(seed), MAX_PLIES);
+
+        // The same choices, each move applied silently and narrated from the same position.
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut narrated = start.clone();
+        let mut plies = 0;
+        while !narrated.is_over() && plies < MAX_PLIES {
+            let moves = game.legal_moves(&narrated);
+            if moves.is_empty() {
+                break;
             }
-            assert_eq!(playout.plies, plies, "{} game {seed}: the playout's length", file.display());
-            assert_eq!(quick, narrated, "{} game {seed}: the playout ends elsewhere", file.display());
+            // The draw `random_playout` makes: among the candidates (the legal moves but where
+            // moves must be sown to be judged), one that is not legal dropped and another drawn.
+            let mut candidates = game.playout_candidates(&narrated);
+            let k = loop {
+                let k = candidates[draw(&mut rng, candidates.len())];
+                if moves.contains(&k) {
+                    break k;
+                }
+                candidates.retain(|&c| c != k);
+            };
+            let mut silent = narrated.clone();
+            game.apply(&mut silent, k)
+                .unwrap_or_else(|e| panic!("{name} game {seed}: listed move {k} refused: {e}"));
+            game.apply_traced(&mut narrated, k)
+                .unwrap_or_else(|e| panic!("{name} game {seed}: listed move {k} refused when narrated: {e}"));
+            assert_eq!(
+                silent, narrated,
+                "{name} game {seed}: move {k} at ply {plies} plays differently when narrated"
+            );
+            plies += 1;
         }
+        assert_eq!(playout.plies, plies, "{name} game {seed}: the playout's length");
+        assert_eq!(quick, narrated, "{name} game {seed}: the playout ends elsewhere");
     }
 }

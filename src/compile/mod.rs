@@ -926,6 +926,7 @@ impl Lower<'_> {
             name: def.name.node.clone(),
             when: self.cond(&def.when),
             reads_board: Rule::reads_board_in_actions(&actions),
+            quick: Rule::quick_actions(&actions),
             actions,
             then,
         }

@@ -6,7 +6,7 @@ use super::trace::{Event, Keeper, Narrate};
 use super::turn::*;
 use super::{Board, Cell, Game, Player, Slots};
 use crate::board::INLINE;
-use crate::compile::ir::{Action, GrandSlam, NO_PIT, Phase, PitsExpr, Receiver, Reg, Rule, Then, Track};
+use crate::compile::ir::{Action, GrandSlam, NO_PIT, Phase, PitsExpr, QuickAct, QuickTo, Receiver, Reg, Rule, Then, Track};
 
 thread_local! {
     /// Boards kept for the snapshots of [`Game::fire`] on a board too large to be kept inline.
@@ -48,7 +48,7 @@ impl Game {
     /// happens next.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    pub(super) fn capture(
+    pub(super) fn capture<L: Narrate>(
         &self,
         board: &mut Board,
         turn: Turn,
@@ -61,18 +61,120 @@ impl Game {
         captured: &mut Option<CaptureLog>,
         taken: &mut u32,
         pulled: &mut Option<Pull>,
-        log: &mut impl Narrate,
+        log: &mut L,
     ) -> Then {
         let rule = &phase.captures[i];
         // A rule that only says what happens next (`then another move`) has nothing to carry out,
         // and no copy of the board to make for its actions.
         if !rule.actions.is_empty() {
-            let fired = self.fire(board, turn, before, last, origin, lap, phase, rule, *taken, captured, log);
+            // Actions the engine knows need neither a context nor the board as the rule fired; a
+            // narrated move names what each tried, which only `act` tells.
+            let fired = match &rule.quick {
+                Some(quick) if !L::ON => self.act_quick(board, turn, before, last, origin, lap, phase, rule, quick, captured, log),
+                _ => self.fire(board, turn, before, last, origin, lap, phase, rule, *taken, captured, log),
+            };
             *pulled = fired.pulled;
             *taken += fired.taken;
         }
         self.narrate_then(rule, log);
         rule.then
+    }
+
+    /// [`Game::act`] for actions that are all [`QuickAct`] steps, on a move that is not narrated:
+    /// the same changes to the board, the same seeds taken and logged for a grand slam, the same
+    /// choice asked and the same pull, read from where `last` and `origin` lie and from the memo
+    /// of a pit named by the way.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn act_quick(
+        &self,
+        board: &mut Board,
+        turn: Turn,
+        before: Option<&[u32]>,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        phase: &Phase,
+        rule: &Rule,
+        quick: &[QuickAct],
+        captured: &mut Option<CaptureLog>,
+        log: &mut impl Narrate,
+    ) -> Acted {
+        let mut capture_log = self.grand_slam.is_some().then_some((captured, turn.mover.other()));
+        let mover = turn.mover;
+        let mut hand = 0u32;
+        let mut acted = Acted::default();
+        for step in quick {
+            match *step {
+                QuickAct::Take { reg, across, to } => {
+                    let at = if reg == Reg::Last { last } else { origin };
+                    let c = if across && at != NO_PIT {
+                        self.in_place(self.opposite(self.place_of(at)))
+                    } else {
+                        at
+                    };
+                    let to = match to {
+                        QuickTo::Hand => {
+                            hand += self.take_in_hand(board, c, mover, &rule.name, log);
+                            continue;
+                        }
+                        QuickTo::Owner => self.owner(board, c).unwrap_or(mover),
+                        QuickTo::Mover => mover,
+                        QuickTo::Opponent => mover.other(),
+                    };
+                    acted.taken += self.take(board, c, to, &mut capture_log, &rule.name, log);
+                }
+                QuickAct::SowTaken(i) => {
+                    let Action::SowTaken {
+                        pit,
+                        after,
+                        cw: turn_to,
+                        chosen_way,
+                        lift,
+                    } = &rule.actions[i]
+                    else {
+                        continue;
+                    };
+                    let cw = match turn.choices {
+                        Some(choices) if *chosen_way => choices.pick(2, |i| if i == 0 { "ccw" } else { "cw" }.to_string()) == 1,
+                        _ => turn_to.unwrap_or(turn.cw),
+                    };
+                    let way = if *chosen_way { cw } else { turn.cw };
+                    let named = pit.as_ref().map(|f| {
+                        super::eval::pit_from_memo(f, mover, way).unwrap_or_else(|| {
+                            // The memo is made the first time it is asked, by running the code.
+                            self.ctx_lap(turn, board, before, last, origin, lap, phase.track(mover, turn.cw))
+                                .pit_by_way(f, way)
+                        })
+                    });
+                    let track = phase.track(mover, cw);
+                    let start = match named {
+                        Some(c) if c != NO_PIT && track.has(c) => {
+                            if *after {
+                                c
+                            } else {
+                                track.prev[c as usize]
+                            }
+                        }
+                        _ => last,
+                    };
+                    let lifted = match named {
+                        Some(c) if *lift && c != NO_PIT => self.take_in_hand(board, c, mover, &rule.name, log),
+                        _ => 0,
+                    };
+                    hand += lifted;
+                    if hand > 0 {
+                        acted.taken += hand - lifted;
+                        acted.pulled = Some(Pull {
+                            seeds: std::mem::take(&mut hand),
+                            after: start,
+                            cw,
+                        });
+                    }
+                }
+            }
+        }
+        acted
     }
 
     /// The narration names every rule carried out: one with no actions, by what it says comes next.

@@ -564,7 +564,10 @@ impl Game {
         let required = rules.phase.captures_required;
         // With `captures required`, the moves that take seeds apart from the others: the list is
         // cut at its most moves only after the rule has chosen which of them are offered.
-        let (mut moves, mut taking) = (Vec::new(), Vec::new());
+        // Room for the usual number of moves at once: grown a push at a time, the lists were
+        // reallocated about five times a listing.
+        let room = |wanted: bool| Vec::with_capacity(if wanted { 32 } else { 0 });
+        let (mut moves, mut taking) = (room(true), room(required));
         // How many moves each list has met (the ones left out too).
         let (mut met, mut taking_met) = (0, 0);
         // The table of a listing before on this thread, emptied: its boards' lists are allocated

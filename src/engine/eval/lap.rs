@@ -57,6 +57,19 @@ fn claims_and_seeds_hold(tests: &[CellTest], board: &Board, before: Option<&[u32
     })
 }
 
+/// The pit `code` names for `mover` (the player to move) going clockwise (`cw`) or not, from its
+/// memo ([`Ctx::pit_by_way`]), noting a `leftmost` or `rightmost` that found no pit as running it
+/// would; `None` until the memo is made, or when the code reads more.
+#[inline]
+pub(crate) fn pit_from_memo(code: &Code, mover: Player, cw: bool) -> Option<Cell> {
+    let values = code.by_way.0.get()?.as_deref()?;
+    let (pit, empty) = values[4 * mover.index() + 2 * mover.index() + usize::from(cw)];
+    if empty {
+        note_empty_extreme();
+    }
+    Some(pit as Cell)
+}
+
 impl Ctx<'_> {
     /// The pit `code` names with the lap going clockwise (`cw`) or not: from the code's memo where it
     /// reads only the mover, the player to move and the way ([`Code::reads_only_way`]), else run.
