@@ -73,6 +73,8 @@ mod end_rules;
 mod serve;
 // The fast forms of rule shapes play exactly like the general engine: every shipped game, move by move.
 mod fast_forms;
+// How far the fast form reaches: bench names the rule that keeps a file out; sums read as the board; rounds in the fast form.
+mod fast_form_reach;
 // Outputs never destroy or silently lose data: write errors exit non-zero, plots replace only plots, FIFOs never block.
 mod outputs;
 // Issue 26's defects and passes, each with the test that would catch it coming back: passes at the start of a turn and by choice, move numbers, move names, long relays, moves listed once, analyze, the trace, the variant files.
