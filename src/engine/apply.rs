@@ -57,6 +57,37 @@ impl Game {
         Ok(())
     }
 
+    /// Plays `k`, a move [`Game::legal_moves`] listed (so without `apply`'s checks), as `apply` plays
+    /// it; in a game with choices on the way, returns the legal moves of the position reached, in
+    /// `legal_moves`'s order, when an end rule worked them out on the way (a search then does not
+    /// list them again); `None` when the caller must list them.
+    pub(crate) fn apply_listed(&self, pos: &mut Position, k: usize) -> Option<Vec<usize>> {
+        let rules = self.move_rules(pos, Hints::default());
+        if !self.uses_choose {
+            self.play(pos, k, rules, Hints::default(), &mut Silent);
+            return None;
+        }
+        let hand_on = Hints {
+            hand_on: true,
+            ..Hints::default()
+        };
+        Self::take_handed();
+        self.play(pos, k, rules, hand_on, &mut Silent);
+        let listed = Self::take_handed()?;
+        let mut moves: Vec<usize> = listed.into_iter().map(|m| m.0).collect();
+        if self.may_pass && self.pass_allowed(pos, self.move_rules(pos, Hints::default())) {
+            moves.push(self.pass_move());
+        }
+        Some(moves)
+    }
+
+    /// [`Game::apply_listed`] that lists nothing on the way (an end rule asking whether the player to
+    /// move has a move stops at the first).
+    pub(crate) fn apply_listed_plain(&self, pos: &mut Position, k: usize) {
+        let rules = self.move_rules(pos, Hints::default());
+        self.play(pos, k, rules, Hints::default(), &mut Silent);
+    }
+
     /// Plays the legal move `k` (`rules` are the position's [`MoveRules`]). Returns the legal moves of
     /// the position reached when the end rules had to work them out.
     pub(crate) fn play(&self, pos: &mut Position, k: usize, rules: MoveRules, hints: Hints, log: &mut impl Narrate) -> Option<Moves> {
@@ -313,5 +344,56 @@ impl Game {
         )
         .is_ok()
             && self.row_seeds(&after, pos.to_move.other()) > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// A move played by `apply_listed` (and `apply_listed_plain`) reaches the position `apply` reaches,
+    /// and the moves it lists on the way are the legal moves there, in order: on the shipped games
+    /// with choices on the way (where it lists them) and one without (where it lists none).
+    #[test]
+    fn moves_listed_on_the_way_are_the_legal_moves_of_the_position_reached() {
+        for (file, lists) in [
+            ("bao.sow", true),
+            ("omweso.sow", true),
+            ("bao_la_kiswahili.sow", true),
+            ("rio_kadalis.sow", false),
+        ] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(file);
+            let game = crate::load_game(&path, &[]).expect("a shipped game loads").game;
+            let mut rng = StdRng::seed_from_u64(7);
+            let mut listed_count = 0;
+            for _ in 0..3 {
+                let mut pos = game.initial(None);
+                game.settle_start(&mut pos);
+                for _ in 0..60 {
+                    let moves = game.legal_moves(&pos);
+                    if pos.over || moves.is_empty() {
+                        break;
+                    }
+                    for &k in &moves {
+                        let mut applied = pos.clone();
+                        game.apply(&mut applied, k).expect("a listed move is legal");
+                        let mut plain = pos.clone();
+                        game.apply_listed_plain(&mut plain, k);
+                        assert_eq!(plain, applied, "{file}: move {k}");
+                        let mut played = pos.clone();
+                        let listed = game.apply_listed(&mut played, k);
+                        assert_eq!(played, applied, "{file}: move {k}");
+                        if let Some(listed) = listed {
+                            assert_eq!(listed, game.legal_moves(&applied), "{file}: move {k}");
+                            listed_count += 1;
+                        }
+                    }
+                    let k = moves[rng.gen_range(0..moves.len())];
+                    game.apply(&mut pos, k).expect("a listed move is legal");
+                }
+            }
+            assert_eq!(listed_count > 100, lists, "{file}: {listed_count} listings on the way");
+        }
     }
 }

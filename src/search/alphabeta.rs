@@ -87,13 +87,17 @@ struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     /// Per depth left, the list a node's children are made in, kept from one node to the next (a
     /// list allocated and freed a node was about a tenth of a packed search): for the general
     /// engine's positions and for packed ones.
-    rooms: Vec<Vec<(i32, usize, Position)>>,
+    rooms: Vec<Vec<Child>>,
     packed_rooms: Vec<Vec<FastMove<B>>>,
     /// Per depth left, the list a packed node's moves are ordered in.
     order_rooms: Vec<Vec<u64>>,
     /// The order and value of each child of a packed node one ply above the leaves.
     leaf_room: Vec<(u64, i32)>,
 }
+
+/// A child of a general engine's node: its order, its move, its position, and its legal moves when
+/// the move worked them out.
+type Child = (i32, usize, Position, Option<Vec<usize>>);
 
 /// Searches the position and returns the best move, or `None` when there is no legal move. With
 /// `all_scores` every root move gets an exact value (slower; for hints).
@@ -234,16 +238,17 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         };
         match cells {
             Some(cells) => self.packed_value((cells, child.to_move, child.ply), mover, depth, alpha, beta),
-            None => self.child_value(child, mover, depth, alpha, beta),
+            None => self.child_value(child, None, mover, depth, alpha, beta),
         }
     }
 
     /// The value of the general engine's position `child` for `mover`, who just moved into it.
-    fn child_value(&mut self, child: &Position, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
+    /// `listed`: its legal moves, when the move to it worked them out.
+    fn child_value(&mut self, child: &Position, listed: Option<&[usize]>, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
         if child.to_move == mover {
-            self.negamax(child, depth, alpha, beta)
+            self.negamax(child, listed, depth, alpha, beta)
         } else {
-            -self.negamax(child, depth, -beta, -alpha)
+            -self.negamax(child, listed, depth, -beta, -alpha)
         }
     }
 
@@ -292,15 +297,15 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
     }
 
     /// The value of the general engine's position `pos` with no depth left, for its player to
-    /// move (the node counted by the caller).
-    fn general_leaf(&self, pos: &Position) -> i32 {
+    /// move (the node counted by the caller); `listed`: its legal moves, where known.
+    fn general_leaf(&self, pos: &Position, listed: Option<&[usize]>) -> i32 {
         if pos.over {
             return self.terminal(pos);
         }
         if let Some(v) = self.db.and_then(|d| d.value(pos)).map(|v| exact_score(self.game, pos, v)) {
             return v;
         }
-        if self.game.legal_moves(pos).is_empty() {
+        if listed.map_or_else(|| self.game.legal_moves(pos).is_empty(), <[usize]>::is_empty) {
             // No move and no rule ends the game: score what each player holds.
             return self.terminal(&finished_as_is(self.game, pos));
         }
@@ -308,13 +313,14 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
     }
 
     /// Negamax over the general engine's positions (the reference the packed walk of [`packed`]
-    /// agrees with, node for node).
-    fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+    /// agrees with, node for node); `listed`: the legal moves of `pos`, when the move to it worked
+    /// them out (in a game with choices on the way, listing them is most of a node's work).
+    fn negamax(&mut self, pos: &Position, listed: Option<&[usize]>, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
         if self.count_node() {
             return 0;
         }
         if depth == 0 {
-            return self.general_leaf(pos);
+            return self.general_leaf(pos, listed);
         }
         if pos.over {
             return self.terminal(pos);
@@ -322,7 +328,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         if let Some(v) = self.db.and_then(|d| d.value(pos)).map(|v| exact_score(self.game, pos, v)) {
             return v;
         }
-        let moves = self.game.legal_moves(pos);
+        let moves = listed.map_or_else(|| self.game.legal_moves(pos), <[usize]>::to_vec);
         if moves.is_empty() {
             // No move and no rule ends the game: score what each player holds.
             return self.terminal(&finished_as_is(self.game, pos));
@@ -347,22 +353,31 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         let room = depth as usize;
         let mut children = self.rooms.get_mut(room).map(std::mem::take).unwrap_or_default();
         children.clear();
-        children.extend(moves.iter().filter_map(|&k| {
+        // Children one ply above the leaves keep their moves listed on the way (each searched child
+        // would list them); leaves are only asked whether they have one, which is cheaper than a
+        // listing for the many never searched.
+        let expanded = depth >= 2;
+        children.extend(moves.iter().map(|&k| {
             let mut c = pos.clone();
-            self.game.apply(&mut c, k).ok()?;
-            Some((0, k, c))
+            let listed = if expanded {
+                self.game.apply_listed(&mut c, k)
+            } else {
+                self.game.apply_listed_plain(&mut c, k);
+                None
+            };
+            (0, k, c, listed)
         }));
-        for (order, k, c) in &mut children {
+        for (order, k, c, _) in &mut children {
             *order = if *k == hinted { INF } else { evaluate(self.game, c, mover) };
         }
-        children.sort_by_key(|(order, _, _)| std::cmp::Reverse(*order));
+        children.sort_by_key(|(order, ..)| std::cmp::Reverse(*order));
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = children[0].1;
         let mut searched = 0;
-        for (_, k, child) in &children {
+        for (_, k, child, listed) in &children {
             searched += 1;
-            let v = self.child_value(child, mover, depth - 1, alpha, beta);
+            let v = self.child_value(child, listed.as_deref(), mover, depth - 1, alpha, beta);
             if self.aborted {
                 break;
             }

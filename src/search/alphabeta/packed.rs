@@ -47,7 +47,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
     fn move_value(&mut self, m: &FastMove<B>, ply: u32, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
         match &m.ended {
             // A finished game, or one an end rule let go on: the general engine's position.
-            Some(p) => self.child_value(p, mover, depth, alpha, beta),
+            Some(p) => self.child_value(p, None, mover, depth, alpha, beta),
             None if depth == 0 => {
                 let v = self.leaf((m.cells, m.to_move, ply + 1), m.moves_next);
                 if m.to_move == mover { v } else { -v }
@@ -258,8 +258,8 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                     let v = self.leaf_value(at, m.moves_next);
                     if m.to_move == mover { v } else { -v }
                 }
-                Some(p) if p.to_move == mover => self.general_leaf(p),
-                Some(p) => -self.general_leaf(p),
+                Some(p) if p.to_move == mover => self.general_leaf(p, None),
+                Some(p) => -self.general_leaf(p, None),
             };
             let k = ((INF - order) as u64) << 8 | i as u64;
             keyed.push((k, v));
