@@ -1,6 +1,7 @@
 //! The rules that act during a move (captures at the end of a lap, triggers as each seed falls) and
 //! their actions: take, move, claim, set memory, sow again; the grand slam policy.
 
+use super::choice::Choices;
 use super::eval::{Ctx, at_lap_end};
 use super::trace::{Event, Keeper, Narrate};
 use super::turn::*;
@@ -135,10 +136,7 @@ impl Game {
                     else {
                         continue;
                     };
-                    let cw = match turn.choices {
-                        Some(choices) if *chosen_way => choices.pick(2, |i| if i == 0 { "ccw" } else { "cw" }.to_string()) == 1,
-                        _ => turn_to.unwrap_or(turn.cw),
-                    };
+                    let cw = sow_taken_way(turn.choices, *chosen_way, *turn_to, turn.cw);
                     let way = if *chosen_way { cw } else { turn.cw };
                     let named = pit.as_ref().map(|f| {
                         super::eval::pit_from_memo(f, mover, way).unwrap_or_else(|| {
@@ -147,34 +145,60 @@ impl Game {
                                 .pit_by_way(f, way)
                         })
                     });
-                    let track = phase.track(mover, cw);
-                    let start = match named {
-                        Some(c) if c != NO_PIT && track.has(c) => {
-                            if *after {
-                                c
-                            } else {
-                                track.prev[c as usize]
-                            }
-                        }
-                        _ => last,
+                    let lap = TakenLap {
+                        named,
+                        after: *after,
+                        lift: *lift,
+                        track: phase.track(mover, cw),
+                        last,
+                        cw,
                     };
-                    let lifted = match named {
-                        Some(c) if *lift && c != NO_PIT => self.take_in_hand(board, c, mover, &rule.name, log),
-                        _ => 0,
-                    };
-                    hand += lifted;
-                    if hand > 0 {
-                        acted.taken += hand - lifted;
-                        acted.pulled = Some(Pull {
-                            seeds: std::mem::take(&mut hand),
-                            after: start,
-                            cw,
-                        });
-                    }
+                    self.pull_taken(board, lap, mover, &rule.name, &mut hand, &mut acted, log);
                 }
             }
         }
         acted
+    }
+
+    /// Ends a `sow taken` action: the lap starts after the pit named, or after the one before it so
+    /// that it gets the first seed (a pit off the mover's track, or none, leaves the default: the pit
+    /// after `last`); with `sow from PIT` (`lift`) the pit's own seeds join the hand, not counted in
+    /// `taken` (no capture took them). The seeds in `hand` become the move's pull.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn pull_taken(
+        &self,
+        board: &mut Board,
+        lap: TakenLap<'_>,
+        mover: Player,
+        rule: &str,
+        hand: &mut u32,
+        acted: &mut Acted,
+        log: &mut impl Narrate,
+    ) {
+        let start = match lap.named {
+            Some(c) if c != NO_PIT && lap.track.has(c) => {
+                if lap.after {
+                    c
+                } else {
+                    lap.track.prev[c as usize]
+                }
+            }
+            _ => lap.last,
+        };
+        let lifted = match lap.named {
+            Some(c) if lap.lift && c != NO_PIT => self.take_in_hand(board, c, mover, rule, log),
+            _ => 0,
+        };
+        *hand += lifted;
+        if *hand > 0 {
+            acted.taken += *hand - lifted;
+            acted.pulled = Some(Pull {
+                seeds: std::mem::take(hand),
+                after: start,
+                cw: lap.cw,
+            });
+        }
     }
 
     /// The narration names every rule carried out: one with no actions, by what it says comes next.
@@ -805,43 +829,19 @@ impl Game {
                 } => {
                     // A way the mover chooses (`either`) is chosen first, and the pit named then reads
                     // it as `clockwise`: "from the end of the row from which this way goes".
-                    let cw = match ctx.choices {
-                        Some(choices) if *chosen_way => choices.pick(2, |i| if i == 0 { "ccw" } else { "cw" }.to_string()) == 1,
-                        _ => turn_to.unwrap_or(cw),
-                    };
+                    let cw = sow_taken_way(ctx.choices, *chosen_way, *turn_to, cw);
                     let named = pit
                         .as_ref()
                         .map(|f| ctx.pit_by_way(f, if *chosen_way { cw } else { ctx.clockwise }));
-                    let track = phase.track(ctx.mover, cw);
-                    let last = ctx.regs[Reg::Last as usize];
-                    // The lap starts after the cell named, or after the one before it so that it gets
-                    // the first seed; a pit off the mover's track (or none) leaves the default, the
-                    // pit after `last`.
-                    let start = match named {
-                        Some(c) if c != NO_PIT && track.has(c) => {
-                            if *after {
-                                c
-                            } else {
-                                track.prev[c as usize]
-                            }
-                        }
-                        _ => last,
+                    let lap = TakenLap {
+                        named,
+                        after: *after,
+                        lift: *lift,
+                        track: phase.track(ctx.mover, cw),
+                        last: ctx.regs[Reg::Last as usize],
+                        cw,
                     };
-                    // `sow from PIT`: the pit's own seeds join the hand; they were not taken by a
-                    // capture, so they do not count in `taken`.
-                    let lifted = match named {
-                        Some(c) if *lift && c != NO_PIT => self.take_in_hand(board, c, ctx.mover, rule, log),
-                        _ => 0,
-                    };
-                    hand += lifted;
-                    if hand > 0 {
-                        acted.taken += hand - lifted;
-                        acted.pulled = Some(Pull {
-                            seeds: std::mem::take(&mut hand),
-                            after: start,
-                            cw,
-                        });
-                    }
+                    self.pull_taken(board, lap, ctx.mover, rule, &mut hand, &mut acted, log);
                 }
             }
         }
@@ -912,4 +912,25 @@ impl Game {
         }
         n
     }
+}
+
+/// The way a `sow taken` lap goes: a way the mover chooses (`either`) is chosen first, and the pit
+/// named then reads it as `clockwise` ("from the end of the row from which this way goes"); else
+/// the action's own way (`turn_to`), else the lap's (`cw`).
+fn sow_taken_way(choices: Option<&Choices>, chosen_way: bool, turn_to: Option<bool>, cw: bool) -> bool {
+    match choices {
+        Some(choices) if chosen_way => choices.pick(2, |i| if i == 0 { "ccw" } else { "cw" }.to_string()) == 1,
+        _ => turn_to.unwrap_or(cw),
+    }
+}
+
+/// Where a `sow taken` lap starts from: the pit its action names (if any), whether the lap starts
+/// after it, whether its own seeds join the hand, the track and way of the lap, and `last`.
+struct TakenLap<'t> {
+    named: Option<Cell>,
+    after: bool,
+    lift: bool,
+    track: &'t Track,
+    last: Cell,
+    cw: bool,
 }

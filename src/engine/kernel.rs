@@ -145,7 +145,7 @@ impl<B: Lanes, const L: usize> FastForm<B, L> {
     /// Does the fast form read every rule itself, never handing a position to the general engine
     /// (`starving_handed`, `unread`, `hand_below`)?
     pub(crate) fn reads_every_rule(&self) -> bool {
-        !self.starving_handed && self.unread == 0 && self.hand_below == 0
+        self.reads_every_rule_from(0)
     }
 
     /// Does the fast form read every rule of the positions of `ply` moves played and after (a search

@@ -328,24 +328,23 @@ pub(super) fn after_forbid(code: &Code) -> Option<FastAfterForbid> {
         rows: Vec::new(),
     };
     for t in code.quick.and_tests()? {
-        let row = |of: Option<Who>, fixed: Option<Player>| -> [Player; 2] {
-            Player::BOTH.map(|m| match (of, fixed) {
-                (Some(Who::Mover | Who::ToMove), _) => m,
-                (Some(Who::Opponent | Who::NotToMove), _) => m.other(),
-                (None, Some(p)) => p,
-                (None, None) => unreachable!("a row is named"),
+        // Per mover, whose row `seeds(WHO)` reads.
+        let row_of = |of: Who| -> [Player; 2] {
+            Player::BOTH.map(|m| match of {
+                Who::Mover | Who::ToMove => m,
+                Who::Opponent | Who::NotToMove => m.other(),
             })
         };
         match t {
             Test::In(Operand::Lap, lo, hi, inside) => rule.laps.push((lo, hi, inside)),
             Test::In(Operand::SeedsOf(w), lo, hi, inside) => rule.rows.push(RowTest {
-                row: row(Some(w), None),
+                row: row_of(w),
                 lo,
                 hi,
                 inside,
             }),
             Test::RowSeedsIn(p, lo, hi, inside) => rule.rows.push(RowTest {
-                row: row(None, Some(p)),
+                row: [p, p],
                 lo,
                 hi,
                 inside,
