@@ -917,6 +917,7 @@ impl Game {
 /// The way a `sow taken` lap goes: a way the mover chooses (`either`) is chosen first, and the pit
 /// named then reads it as `clockwise` ("from the end of the row from which this way goes"); else
 /// the action's own way (`turn_to`), else the lap's (`cw`).
+#[inline(always)]
 fn sow_taken_way(choices: Option<&Choices>, chosen_way: bool, turn_to: Option<bool>, cw: bool) -> bool {
     match choices {
         Some(choices) if chosen_way => choices.pick(2, |i| if i == 0 { "ccw" } else { "cw" }.to_string()) == 1,

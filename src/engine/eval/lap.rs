@@ -62,12 +62,17 @@ fn claims_and_seeds_hold(tests: &[CellTest], board: &Board, before: Option<&[u32
 /// would; `None` until the memo is made, or when the code reads more.
 #[inline]
 pub(crate) fn pit_from_memo(code: &Code, mover: Player, cw: bool) -> Option<Cell> {
-    let values = code.by_way.0.get()?.as_deref()?;
-    let (pit, empty) = values[4 * mover.index() + 2 * mover.index() + usize::from(cw)];
+    Some(read_memo(code.by_way.0.get()?.as_deref()?, mover, mover, cw))
+}
+
+/// The memo's pit for `mover`, `to_move` and the way, noting an empty `leftmost` / `rightmost`.
+#[inline]
+fn read_memo(values: &WayValues, mover: Player, to_move: Player, cw: bool) -> Cell {
+    let (pit, empty) = values[4 * mover.index() + 2 * to_move.index() + usize::from(cw)];
     if empty {
         note_empty_extreme();
     }
-    Some(pit as Cell)
+    pit as Cell
 }
 
 impl Ctx<'_> {
@@ -76,13 +81,7 @@ impl Ctx<'_> {
     #[inline]
     pub fn pit_by_way(&self, code: &Code, cw: bool) -> Cell {
         match code.by_way.0.get_or_init(|| self.by_way(code)) {
-            Some(values) => {
-                let (pit, empty) = values[4 * self.mover.index() + 2 * self.to_move.index() + usize::from(cw)];
-                if empty {
-                    note_empty_extreme();
-                }
-                pit as Cell
-            }
+            Some(values) => read_memo(values, self.mover, self.to_move, cw),
             None => Ctx { clockwise: cw, ..*self }.pit(code),
         }
     }
