@@ -572,7 +572,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// Does the condition hold of cell `c`, which holds `n` seeds, on `b` (whose lane `c` may be out
     /// of date, but not the lane across) when `mover` moves?
     #[inline(always)]
-    fn holds_with(&self, cond: &CellCond, b: B, c: usize, n: u32, mover: Player) -> bool {
+    fn holds_with(&self, cond: &CellCond, b: &B, c: usize, n: u32, mover: Player) -> bool {
         let c = c & (L - 1);
         let across = || match self.across[c] {
             0xFF => 0,
@@ -608,7 +608,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                     }
                 }
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
-                    && let Some(rule) = self.captures.iter().find(|r| self.holds_with(&r.when, b, last, n, mover))
+                    && let Some(rule) = self.captures.iter().find(|r| self.holds_with(&r.when, &b, last, n, mover))
                 {
                     if rule.takes_any {
                         // Outside the home block: `me` and the count in `last` stay as they are.
@@ -629,7 +629,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                         }
                     }
                 }
-                if hand == 0 && !self.holds_with(&rt.when, b, last, n, mover) {
+                if hand == 0 && !self.holds_with(&rt.when, &b, last, n, mover) {
                     {
                         *out = b;
                         out.set_block(k, me);
