@@ -66,19 +66,20 @@ const KEEP: [u128; 16] = {
 /// Laps of a move before the fast form looks for one that goes round for ever.
 const WATCH_FROM: u32 = 16;
 
-/// Brent's cycle finding over the laps of a move: the state kept (at first one no lap has), laps
-/// since, and laps until the next is kept.
+/// Brent's cycle finding over the laps of a move: the state kept, laps since, and laps until the
+/// next is kept.
 struct Brent<S> {
-    kept: S,
+    /// None before the first state is kept: nothing to set up for the moves that never watch.
+    kept: Option<S>,
     since: u32,
     power: u32,
 }
 
 impl<S: PartialEq + Copy> Brent<S> {
     #[inline(always)]
-    fn new(none: S) -> Brent<S> {
+    fn new() -> Brent<S> {
         Brent {
-            kept: none,
+            kept: None,
             since: 0,
             power: 1,
         }
@@ -87,12 +88,12 @@ impl<S: PartialEq + Copy> Brent<S> {
     /// Whether `state` is the one kept: the laps go round for ever.
     #[inline(always)]
     fn seen_again(&mut self, state: S) -> bool {
-        if self.kept == state {
+        if self.kept == Some(state) {
             return true;
         }
         self.since += 1;
         if self.since >= self.power {
-            self.kept = state;
+            self.kept = Some(state);
             self.power *= 2;
             self.since = 0;
         }
@@ -463,7 +464,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         let mut laps = 1;
         // A lap's state is the board and the cell it starts from: the seeds in hand of a lap of
         // taken seeds are those missing from the board, which no other lap's board misses.
-        let mut watch = Brent::new((B::ZERO, usize::MAX));
+        let mut watch = Brent::new();
         loop {
             let mut n = b.lane(last);
             let at = last & (L - 1);
@@ -594,7 +595,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         me = (me & KEEP[origin & 15]) + add;
         let mut laps = 1;
         // As in `play_relay`.
-        let mut watch = Brent::new((B::ZERO, usize::MAX));
+        let mut watch = Brent::new();
         loop {
             let at = last & (L - 1);
             let n = lane(me, at & 15);
