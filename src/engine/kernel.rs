@@ -589,8 +589,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     #[inline(always)]
     fn play_relay_home(&self, rt: &FastRelay<B, L>, b: &B, origin: usize, mover: Player, k: usize, out: &mut B) -> Option<(bool, u32)> {
         let m = mover.index() & 1;
-        let mut b = *b;
+        // The block read where the board lies, not from a copy of it: one copy of its 64 bytes less.
         let mut me = b.block(k);
+        let mut b = *b;
         let (add, mut last) = self.lap_home(rt, origin, lane(me, origin & 15) as usize, origin, m, k);
         me = (me & KEEP[origin & 15]) + add;
         let mut laps = 1;
