@@ -118,6 +118,8 @@ pub struct Game {
     /// The tables of the fast form of the rules' shape, when they have one (see `compile::shape`);
     /// `None` plays every move with the general engine.
     pub(crate) fast: Option<std::sync::Arc<crate::compile::shape::Fast>>,
+    /// Fast forms for the sets of pits a round's set-up closed (`Game::closed_form`).
+    pub(crate) closed_forms: crate::compile::shape::ClosedForms,
     /// Why the rules have no fast form (the first rule it cannot play), when they have none.
     pub(crate) general_because: Option<String>,
 }

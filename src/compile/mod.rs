@@ -282,6 +282,7 @@ pub fn compile(checked: &Checked) -> Game {
         memory_start,
         memory: lower.memory.clone(),
         fast: None,
+        closed_forms: Default::default(),
         general_because: None,
     };
     game.seeds_cases = checked

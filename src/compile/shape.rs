@@ -32,8 +32,11 @@
 //! Two bit sets per mover, cell and count of `last` say which ends of a lap go straight on and
 //! which end the move without any rule to test.
 
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
 use crate::board::{Cell, NO_PIT, Player};
-use crate::compile::ir::{Action, EndTest, Feeding, Game, GrandSlam, Operand, Reg, Test};
+use crate::compile::ir::{Action, EndTest, Feeding, Game, GrandSlam, Operand, Reg, Test, Track};
 
 mod ends;
 mod lanes;
@@ -96,6 +99,11 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub lap: [u8; L],
     /// Identity weight of a seed in each cell.
     pub keys: [u64; L],
+    /// The pits closed (bit `c` for pit `c`) in every position these tables were built for: the
+    /// tracks pass over them. A round's set-up closes pits for the whole round.
+    pub closed: u64,
+    /// What the closed pits add to a position's identity (`Game::hash`).
+    pub closed_key: u64,
     /// The `forbid` rules: a pit where one holds is not played.
     pub forbids: Vec<FastForbid>,
     /// The `forbid` rules read after the move (a relay game's, whose moves are all sown to be
@@ -221,21 +229,83 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     pub home_partial: Box<[[[u128; PLACES]; 16]; 2]>,
 }
 
+/// Sets of closed pits a game keeps fast forms for, at most: each form is tens of kilobytes.
+const CLOSED_FORMS: usize = 64;
+
+/// A game's fast forms for the sets of closed pits its rounds have met (bit `c` for pit `c`), or
+/// `None` for a set whose form could not be built; shared by the threads that play the game.
+#[derive(Clone, Default)]
+pub struct ClosedForms(Arc<RwLock<HashMap<u64, Option<Arc<Fast>>>>>);
+
+impl ClosedForms {
+    /// The form kept for `closed`, built by `build` the first time; `None` (the general engine's
+    /// positions) past [`CLOSED_FORMS`] sets.
+    pub fn get_or_build(&self, closed: u64, build: impl FnOnce() -> Option<Fast>) -> Option<Arc<Fast>> {
+        if let Some(found) = self.0.read().ok()?.get(&closed) {
+            return found.clone();
+        }
+        let mut forms = self.0.write().ok()?;
+        if forms.len() >= CLOSED_FORMS && !forms.contains_key(&closed) {
+            return None;
+        }
+        forms.entry(closed).or_insert_with(|| build().map(Arc::new)).clone()
+    }
+}
+
+/// Built as play meets them: not part of the game's rules.
+impl std::fmt::Debug for ClosedForms {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ClosedForms")
+    }
+}
+
 /// The fast form of a game's rules, or why they have none: the first rule (or part of the board)
 /// the fast form cannot play, in the words of the rule file, for `bench` to tell an author who
 /// wants to keep a variant fast.
 pub fn recognise(game: &Game) -> Result<Fast, String> {
+    recognise_closed(game, 0)
+}
+
+/// [`recognise`] for the positions whose closed pits are `closed` (bit `c` for pit `c`).
+pub fn recognise_closed(game: &Game, closed: u64) -> Result<Fast, String> {
     let cells = game.pit_count() + 2;
     if cells <= LANES {
-        build::<u128, LANES>(game).map(Fast::Narrow)
+        build::<u128, LANES>(game, closed).map(Fast::Narrow)
     } else if cells <= WideBoard::LANES {
-        build::<WideBoard, 64>(game).map(|ff| Fast::Wide(Box::new(ff)))
+        build::<WideBoard, 64>(game, closed).map(|ff| Fast::Wide(Box::new(ff)))
     } else {
         Err(format!(
             "the board has {cells} cells (pits and stores); the fast form holds at most {}",
             WideBoard::LANES
         ))
     }
+}
+
+/// `track` without the `closed` cells (bit `c` for cell `c`). A cell not on the track is laid out
+/// as `Track` lays it out: as if it stood first.
+fn open_track(track: &Track, closed: u64) -> Track {
+    if closed == 0 {
+        return track.clone();
+    }
+    let cells: Vec<Cell> = track.cells.iter().copied().filter(|&c| closed >> c & 1 == 0).collect();
+    let len = cells.len();
+    let (Some(&first), Some(&last)) = (cells.first(), cells.last()) else {
+        return Track::default();
+    };
+    let second = cells.get(1).copied().unwrap_or(first);
+    let size = track.next.len();
+    let mut open = Track {
+        cells: cells.clone(),
+        next: vec![second; size],
+        place: vec![0; size],
+        prev: vec![last; size],
+    };
+    for (i, &c) in cells.iter().enumerate() {
+        open.next[c as usize] = cells[(i + 1) % len];
+        open.prev[c as usize] = cells[(i + len - 1) % len];
+        open.place[c as usize] = i as u16;
+    }
+    open
 }
 
 /// `Err(why)` unless `holds`.
@@ -319,7 +389,7 @@ fn phase_unfit(game: &Game, phase: &crate::compile::ir::Phase) -> Result<(), Str
 }
 
 /// [`recognise`] on a board `B` of `L` cells.
-fn build<B: Lanes, const L: usize>(game: &Game) -> Result<FastForm<B, L>, String> {
+fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<B, L>, String> {
     // What the author changes least easily is told first: the board, then the game's rules.
     board_unfit::<B, L>(game)?;
     game_rules_unfit(game)?;
@@ -348,6 +418,12 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Result<FastForm<B, L>, String
     let sow = &phase.sow;
     let pits = game.pit_count();
     let cells = pits + 2;
+    unless(closed >> pits == 0, "a store is closed")?;
+    // Sowing passes over a closed pit as if it were not on the track.
+    let tracks: [Track; 2] = std::array::from_fn(|m| {
+        let track = if sow.ccw { &phase.tracks[m] } else { &phase.cw_tracks[m] };
+        open_track(track, closed)
+    });
     // A relay goes on from `last` (no `relay from`); a phase whose moves relay, or sow taken seeds
     // again, sows each move on a copy to judge it (it may never end), which the fast form does too.
     // Its grand slam would be undone at the end of the whole move: not in the shape.
@@ -401,6 +477,8 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Result<FastForm<B, L>, String
         round: [B::ZERO; L],
         lap: [0; L],
         keys: [0; L],
+        closed,
+        closed_key: 0,
         forbids,
         after_forbids,
         hand_below,
@@ -442,6 +520,11 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Result<FastForm<B, L>, String
         store_rules: Vec::new(),
         relay: None,
     };
+    if game.uses_closed {
+        ff.closed_key = (0..pits)
+            .filter(|&c| closed >> c & 1 != 0)
+            .fold(0u64, |h, c| h.wrapping_add(game.hash_keys[3 * cells + c]));
+    }
     for c in 0..cells {
         ff.keys[c] = game.hash_keys[c];
         ff.keep[c] = !B::spread(1 << c);
@@ -460,11 +543,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Result<FastForm<B, L>, String
         {
             ff.row_block[p.index()] = first as u8;
         }
-        let track = if sow.ccw {
-            &phase.tracks[p.index()]
-        } else {
-            &phase.cw_tracks[p.index()]
-        };
+        let track = &tracks[p.index()];
         unless(track.cells.len() < PLACES && track.next.len() >= cells, "a track is too long")?;
         for c in 0..cells {
             ff.prev[p.index()][c] = track.prev[c] as u8;
@@ -475,6 +554,10 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Result<FastForm<B, L>, String
         }
         ff.track_len[p.index()] = track.cells.len() as u8;
         for origin in game.row(p) {
+            if closed >> origin & 1 != 0 {
+                // Empty, so never played.
+                continue;
+            }
             unless(track.has(origin as Cell), "a pit a move starts from is not on the mover's track")?;
             // The cells a round sows into, in order, after the origin.
             let mut order = Vec::new();
@@ -502,7 +585,7 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Result<FastForm<B, L>, String
         at[..cells].copy_from_slice(&phase.capture_at[mover][..cells]);
     }
     if laps {
-        ff.relay = Some(relay(game, &ff, phase).ok_or("the relay rule (`relay when`) is not one the fast form reads")?);
+        ff.relay = Some(relay(game, &ff, phase, &tracks).ok_or("the relay rule (`relay when`) is not one the fast form reads")?);
     }
     for rule in &phase.captures {
         let unfit = || {
@@ -545,6 +628,11 @@ fn build<B: Lanes, const L: usize>(game: &Game) -> Result<FastForm<B, L>, String
         }
     }
     ff.capture_sets = ff.captures.iter().any(FastCapture::reads_sets);
+    // (How a series walks past a closed pit is the general engine's to say.)
+    unless(
+        closed == 0 || ff.captures.iter().all(|c| c.series.is_none()),
+        "a capture of a series of pits, on a board with pits closed",
+    )?;
     // Seeds taken into the hand are sown on by the relay's loop only.
     unless(
         ff.captures.iter().any(|c| c.sows_again) == sows_again(phase),
@@ -655,7 +743,12 @@ fn boxed<T: Clone, const L: usize>(entry: impl Fn() -> T) -> Box<[T; L]> {
 /// The relay rule in fast form (a rule that never holds when the laps come only from seeds sown
 /// again), if its condition is made of one-step tests of `last`, with the tables of laps that start
 /// anywhere on the mover's track (`ff` has the first laps' already).
-fn relay<B: Lanes, const L: usize>(game: &Game, ff: &FastForm<B, L>, phase: &crate::compile::ir::Phase) -> Option<Box<FastRelay<B, L>>> {
+fn relay<B: Lanes, const L: usize>(
+    game: &Game,
+    ff: &FastForm<B, L>,
+    phase: &crate::compile::ir::Phase,
+    tracks: &[Track; 2],
+) -> Option<Box<FastRelay<B, L>>> {
     let sow = &phase.sow;
     let mut when = match &sow.relay {
         Some(code) => cell_tests(game, code, Reg::Last)?,
@@ -709,7 +802,7 @@ fn relay<B: Lanes, const L: usize>(game: &Game, ff: &FastForm<B, L>, phase: &cra
     });
     for p in Player::BOTH {
         let m = p.index();
-        let track = if sow.ccw { &phase.tracks[m] } else { &phase.cw_tracks[m] };
+        let track = &tracks[m];
         for &start in &track.cells {
             let start = start as usize;
             // A lap from `start` along the whole track: the last place is a full round, back into

@@ -805,9 +805,12 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         moves
     }
 
-    /// The position's identity (`Game::hash`) for a game with no claims, closures or memory.
+    /// The position's identity (`Game::hash`) for a game with no claims or memory, whose closed
+    /// pits are the tables' own. Out of line: asked only while the positions before a playout
+    /// may come back.
+    #[inline(never)]
     fn identity(&self, b: B, to_move: Player) -> u64 {
-        (0..self.pits + 2).fold(Game::turn_key(to_move), |h, c| {
+        (0..self.pits + 2).fold(Game::turn_key(to_move).wrapping_add(self.closed_key), |h, c| {
             h.wrapping_add(u64::from(b.lane(c)).wrapping_mul(self.keys[c]))
         })
     }
@@ -856,6 +859,12 @@ impl Game {
             (None, Some(why)) => Some(why),
             (None, None) => Some("the general engine was asked for"),
         }
+    }
+
+    /// Does the fast form play the next move from `pos` (the general engine plays it otherwise)?
+    /// For tools and tests that want to know where a game's speed comes from.
+    pub fn fast_form_takes(&self, pos: &Position) -> bool {
+        self.fast_takes(pos, super::turn::Hints::of(self, pos))
     }
 
     /// The same game played by the general engine alone: for checking the fast form against it.
@@ -908,19 +917,31 @@ impl Game {
         !pos.over
             && pos.ply >= ff.hand_below
             && cells.len() == ff.pits + 2
-            // Pits closed by a round's set-up (the fast form's tracks pass every pit).
-            && (hints.open || !pos.board.closed.contains(&true))
+            // Pits closed by a round's set-up: the tables' tracks pass over those pits only.
+            && if hints.open { ff.closed == 0 } else { closed_pits(pos) == Some(ff.closed) }
             && pos.board.memory.is_empty()
             && cells.iter().sum::<u32>() == ff.total
     }
 
     /// Could the game's fast form take `pos` ([`Game::fast_playout_any`])?
     pub(crate) fn fast_takes(&self, pos: &Position, hints: Hints) -> bool {
-        match self.fast.as_deref() {
+        let closed = self.closed_form(pos, hints);
+        match closed.as_deref().or(self.fast.as_deref()) {
             Some(Fast::Narrow(ff)) => Self::fits(ff, pos, hints),
             Some(Fast::Wide(ff)) => Self::fits(ff, pos, hints),
             None => false,
         }
+    }
+
+    /// The fast form built for the pits `pos` has closed, when some are (the game's own is built
+    /// for none): built the first time a set of closed pits is met, and kept for the game.
+    fn closed_form(&self, pos: &Position, hints: Hints) -> Option<std::sync::Arc<Fast>> {
+        if hints.open || self.fast.is_none() {
+            return None;
+        }
+        let closed = closed_pits(pos).filter(|&c| c != 0)?;
+        self.closed_forms
+            .get_or_build(closed, || crate::compile::shape::recognise_closed(self, closed).ok())
     }
 
     /// [`Game::fast_playout`] on the game's fast form of whichever width, or `None` when it has
@@ -933,12 +954,29 @@ impl Game {
         until: Until,
         hints: Hints,
     ) -> Option<Handed> {
-        match self.fast.as_deref()? {
+        let closed = self.closed_form(pos, hints);
+        match closed.as_deref().or(self.fast.as_deref())? {
             Fast::Narrow(ff) if Self::fits(ff, pos, hints) => Some(self.fast_playout(ff, pos, rng, plies, until, hints)),
             Fast::Wide(ff) if Self::fits(ff, pos, hints) => Some(self.fast_playout(ff, pos, rng, plies, until, hints)),
             _ => None,
         }
     }
+}
+
+/// The closed pits of `pos` (bit `c` for pit `c`); `None` when one holds seeds, which the tables'
+/// tracks would never sow from nor into.
+fn closed_pits(pos: &Position) -> Option<u64> {
+    let board = &pos.board;
+    let mut closed = 0u64;
+    for (c, (&shut, &seeds)) in board.closed.iter().zip(&board.cells).enumerate().take(64) {
+        if shut {
+            if seeds != 0 {
+                return None;
+            }
+            closed |= 1 << c;
+        }
+    }
+    Some(closed)
 }
 
 #[cfg(test)]
