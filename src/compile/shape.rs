@@ -104,6 +104,10 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub closed: u64,
     /// What the closed pits add to a position's identity (`Game::hash`).
     pub closed_key: u64,
+    /// Per mover, the pits (bit `k - 1` for pit `k`) whose next cell on the whole track is closed:
+    /// the general engine sows such a move before it draws among its candidates (its sowing might
+    /// never end), so the fast form judges them first too and draws alike.
+    pub judged_first: [u64; 2],
     /// The `forbid` rules: a pit where one holds is not played.
     pub forbids: Vec<FastForbid>,
     /// The `forbid` rules read after the move (a relay game's, whose moves are all sown to be
@@ -479,6 +483,7 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
         keys: [0; L],
         closed,
         closed_key: 0,
+        judged_first: [0; 2],
         forbids,
         after_forbids,
         hand_below,
@@ -628,6 +633,25 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
         }
     }
     ff.capture_sets = ff.captures.iter().any(FastCapture::reads_sets);
+    // (A move that is not sown to be judged is never refused for its sowing: a closed form's track
+    // has a pit to sow into.)
+    for p in Player::BOTH.into_iter().filter(|_| laps) {
+        let whole = if sow.ccw {
+            &phase.tracks[p.index()]
+        } else {
+            &phase.cw_tracks[p.index()]
+        };
+        for (k, origin) in game.row(p).enumerate() {
+            if closed >> whole.next[origin] & 1 != 0 {
+                ff.judged_first[p.index()] |= 1 << k;
+            }
+        }
+    }
+    // Judged as the general engine judges them before its draw: by the sowing alone.
+    unless(
+        ff.judged_first == [0; 2] || (!ff.must_feed && ff.after_forbids.is_empty()),
+        "moves judged before the draw by more than their sowing, on a board with pits closed",
+    )?;
     // (How a series walks past a closed pit is the general engine's to say.)
     unless(
         closed == 0 || ff.captures.iter().all(|c| c.series.is_none()),

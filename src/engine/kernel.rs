@@ -657,10 +657,41 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     }
 
     /// The candidates of `to_move`'s moves in a relay game (bit `k - 1` for pit `k`), as
-    /// `Game::candidates` finds them: the filled pits no `forbid` rule closes. Whether one is legal is
-    /// known only once it is sown ([`FastForm::try_move`]).
+    /// `Game::candidates` finds them: the filled pits no `forbid` rule closes, but the moves judged
+    /// first (`FastForm::judged_first`) that are not legal. Whether another is legal is known only
+    /// once it is sown ([`FastForm::try_move`]).
     #[inline(always)]
     fn candidates(&self, b: B, filled: u64, to_move: Player) -> u64 {
+        let own = self.open_candidates(b, filled, to_move);
+        if own & self.judged_first[to_move.index()] == 0 {
+            return own;
+        }
+        self.judge_first(b, own, to_move)
+    }
+
+    /// `own` without the moves judged first that are not legal.
+    #[cold]
+    #[inline(never)]
+    fn judge_first(&self, b: B, own: u64, to_move: Player) -> u64 {
+        let Some(rt) = self.relay.as_deref() else {
+            return own;
+        };
+        let mut left = own & self.judged_first[to_move.index()];
+        let mut kept = own;
+        let mut after = b;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if self.try_move(rt, &b, i, to_move, &mut after).is_none() {
+                kept &= !(1 << i);
+            }
+        }
+        kept
+    }
+
+    /// [`FastForm::candidates`] before any move is judged.
+    #[inline(always)]
+    fn open_candidates(&self, b: B, filled: u64, to_move: Player) -> u64 {
         let base = to_move.index() * self.side;
         let k = self.row_block[to_move.index() & 1];
         if k != 0xFF {
