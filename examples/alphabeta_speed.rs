@@ -2,8 +2,10 @@
 //! engine's positions): the same games, move by move, searched at a fixed depth each way; both
 //! searches visit the same nodes (the tests check it), so nodes per CPU second compare directly.
 //!
-//! Usage: `cargo run --release --example alphabeta_speed -- FILE [DEPTH] [GAMES] [fast|general]`
-//! (defaults 8, 4, both in turn). Nodes are counted as `Searched::nodes` counts them (every
+//! Usage: `cargo run --release --example alphabeta_speed -- FILE [DEPTH] [GAMES] [fast|general|both] [all-leaves] [random-games]`
+//! (defaults 8, 4, both in turn; `all-leaves`: a node one ply above the
+//! leaves makes all its moves, as before they were made one by one;
+//! `random-games`: the positions of random games searched, the same whatever the search finds). Nodes are counted as `Searched::nodes` counts them (every
 //! position made and scored), the nodes searched (`Searched::visited`) beside them. The rate is given per second of wall time and, where the system
 //! tells it, per second of the thread's CPU time (the one to read on a shared machine).
 
@@ -11,7 +13,7 @@ use std::time::Instant;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use sowlang::search::alphabeta::{Limits, search_with};
+use sowlang::search::alphabeta::{Limits, search_ordered};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -19,7 +21,10 @@ fn main() {
     let depth: u32 = args.next().map_or(8, |d| d.parse().expect("a depth"));
     let games: u64 = args.next().map_or(4, |g| g.parse().expect("a number of games"));
     let game = sowlang::load_game(std::path::Path::new(&file), &[]).expect("the file loads").game;
-    let only = args.next();
+    let only = args.next().filter(|o| o != "both");
+    let rest: Vec<String> = args.collect();
+    let one_by_one = !rest.iter().any(|a| a == "all-leaves");
+    let fixed = rest.iter().any(|a| a == "random-games");
     let general = game.without_fast_form();
     let limits = Limits { depth, time: None };
     let forms = [("fast", "fast form", &game), ("general", "general engine", &general)];
@@ -31,14 +36,20 @@ fn main() {
             let mut pos = g.initial(None);
             g.settle_start(&mut pos);
             let mut rng = StdRng::seed_from_u64(seed);
+            let mut along = StdRng::seed_from_u64(seed);
             while !pos.is_over() && moves < 100_000 {
-                let Some(found) = search_with(g, &pos, limits, false, &mut rng, None) else {
+                let Some(found) = search_ordered(g, &pos, limits, false, &mut rng, None, one_by_one) else {
                     break;
                 };
                 nodes += found.nodes;
                 visited += found.visited;
                 moves += 1;
-                g.apply(&mut pos, found.pit).expect("a legal move");
+                if fixed {
+                    // The same positions whatever the search chooses: a random game's.
+                    g.random_playout(&mut pos, &mut along, 1);
+                } else {
+                    g.apply(&mut pos, found.pit).expect("a legal move");
+                }
             }
         }
         let secs = start.elapsed().as_secs_f64();

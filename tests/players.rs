@@ -444,10 +444,61 @@ fn issue_25_alphabeta_counts_every_position_it_makes() {
     let perft = game.perft(&pos, 2);
     for g in [game.clone(), game.without_fast_form()] {
         let limits = Limits { depth: 2, time: None };
-        let found = alphabeta::search_with(&g, &pos, limits, false, &mut rand::rngs::StdRng::seed_from_u64(1), None).expect("a move");
+        let rng = || rand::rngs::StdRng::seed_from_u64(1);
+        let found = alphabeta::search_ordered(&g, &pos, limits, false, &mut rng(), None, false).expect("a move");
         assert_eq!(found.nodes, 2 * perft[0] + perft[1], "{perft:?}");
         assert!(found.visited < found.nodes, "{found:?}");
+        // The last depth's nodes one ply above the leaves make their moves one by one until one
+        // cuts the node off: every position made is searched, and fewer are made.
+        let found = alphabeta::search_with(&g, &pos, limits, false, &mut rng(), None).expect("a move");
+        assert_eq!(found.nodes, found.visited, "{found:?}");
+        assert!(found.nodes < 2 * perft[0] + perft[1], "{found:?}");
     }
+}
+
+/// Issue 25: the last depth's nodes one ply above the leaves make their moves one by one (the
+/// table's first, then in move order) until one reaches beta, where they made them all and
+/// visited them in the order of their evaluation: alpha-beta's value does not depend on the
+/// order, and the depths before the last are searched as before, so the move, the value, every
+/// move's value (when all are asked for) and the random numbers drawn are the same, with fewer
+/// positions made (in all: at a node, a weaker bound may cost more elsewhere). Every shipped game with a fast form, from the start and along random games,
+/// packed and general.
+#[test]
+fn issue_25_leaves_made_one_by_one_give_the_same_values() {
+    use rand::{Rng, SeedableRng};
+    use sowlang::search::alphabeta::{self, Limits};
+    let (mut compared, mut made, mut made_before) = (0, 0, 0);
+    for path in shipped() {
+        let game = load(&path, &[]).expect("a shipped game loads");
+        if !game.has_fast_form() {
+            continue;
+        }
+        let general = game.without_fast_form();
+        for pos in along_a_random_game(&game, compared, 5) {
+            for depth in [1, 2, 4, 6] {
+                for all in [false, true] {
+                    let g = if depth <= 4 && compared % 2 == 0 { &general } else { &game };
+                    let limits = Limits { depth, time: None };
+                    let (mut ra, mut rb) = (
+                        rand::rngs::StdRng::seed_from_u64(depth.into()),
+                        rand::rngs::StdRng::seed_from_u64(depth.into()),
+                    );
+                    let now = alphabeta::search_ordered(g, &pos, limits, all, &mut ra, None, true).expect("a move");
+                    let before = alphabeta::search_ordered(g, &pos, limits, all, &mut rb, None, false).expect("a move");
+                    let what = format!("{}, depth {depth}, all scores {all}", path.display());
+                    assert_eq!((now.pit, now.score, now.depth), (before.pit, before.score, before.depth), "{what}");
+                    if all {
+                        assert_eq!(now.scores, before.scores, "{what}");
+                    }
+                    assert_eq!(ra.r#gen::<u64>(), rb.r#gen::<u64>(), "{what}");
+                    (made, made_before) = (made + now.nodes, made_before + before.nodes);
+                }
+            }
+        }
+        compared += 1;
+    }
+    assert!(compared >= 7, "{compared}");
+    assert!(made < made_before, "{made} {made_before}");
 }
 
 /// Issue 25: MCTS plays its playouts as `random_playout` does, in the fast form where the game has

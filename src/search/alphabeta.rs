@@ -53,7 +53,8 @@ pub struct Searched {
     /// evaluated to order its moves but never searched because an earlier one cut it off (at a
     /// node one ply above the leaves, a child's evaluation is its value as a leaf). A node whose
     /// table move cut it off made no other child, and none is counted (the general engine's walk
-    /// counts as the packed walk makes).
+    /// counts as the packed walk makes); at the last depth a node one ply above the leaves makes
+    /// its children one by one until one cuts it off, and searches each it makes.
     pub nodes: u64,
     /// The nodes searched: positions whose value the walk asked for (what `nodes` counted until it
     /// counted every position made), each child made only to order its siblings left out.
@@ -93,6 +94,10 @@ struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     order_rooms: Vec<Vec<u64>>,
     /// The order and value of each child of a packed node one ply above the leaves.
     leaf_room: Vec<(u64, i32)>,
+    /// Whether a node one ply above the leaves makes its moves one by one, the table's first and
+    /// then in move order, until one reaches beta (else it makes them all and visits them in the
+    /// order of their evaluation).
+    one_by_one: bool,
 }
 
 /// A child of a general engine's node: its order, its move, its position, and its legal moves when
@@ -114,6 +119,22 @@ pub fn search_with(
     all_scores: bool,
     rng: &mut StdRng,
     db: Option<&Endgames>,
+) -> Option<Searched> {
+    search_ordered(game, pos, limits, all_scores, rng, db, true)
+}
+
+/// [`search_with`], with `made_one_by_one` false in the order of before (a node one ply above the
+/// leaves makes all its moves and visits them in the order of their evaluation): for the tests
+/// that compare the two orders' values and for measuring what making them one by one saves.
+#[doc(hidden)]
+pub fn search_ordered(
+    game: &Game,
+    pos: &Position,
+    limits: Limits,
+    all_scores: bool,
+    rng: &mut StdRng,
+    db: Option<&Endgames>,
+    made_one_by_one: bool,
 ) -> Option<Searched> {
     let mut moves = game.legal_moves(pos);
     if moves.is_empty() {
@@ -141,7 +162,7 @@ pub fn search_with(
         .collect();
     // Below the root, positions are packed where the fast form serves every line (the root's own
     // children are few and keep the general engine's form), on a board of the fast form's width.
-    let job = (pos, limits, all_scores, children);
+    let job = (pos, limits, all_scores, children, made_one_by_one);
     match game.fast_search(pos).filter(|_| !game.uses_choose) {
         Some(AnySearch::Narrow(f)) => search_in(game, job, rng, db, Some(f)),
         Some(AnySearch::Wide(f)) => search_in(game, job, rng, db, Some(f)),
@@ -153,7 +174,7 @@ pub fn search_with(
 /// move's score is asked for, the children), searching packed positions with `fast` where given.
 fn search_in<B: PackedBoard, const L: usize>(
     game: &Game,
-    (pos, limits, all_scores, mut children): (&Position, Limits, bool, Vec<(usize, Position)>),
+    (pos, limits, all_scores, mut children, one_by_one): (&Position, Limits, bool, Vec<(usize, Position)>, bool),
     rng: &mut StdRng,
     db: Option<&Endgames>,
     fast: Option<FastSearch<'_, B, L>>,
@@ -183,12 +204,18 @@ fn search_in<B: PackedBoard, const L: usize>(
         packed_rooms: Vec::new(),
         order_rooms: Vec::new(),
         leaf_room: Vec::new(),
+        one_by_one,
     };
     let start = Instant::now();
     let mut done: Option<(u32, Vec<(usize, i32)>)> = None;
     for depth in 1..=limits.depth.max(1) {
         // The first depth always finishes, so that there is a move to play.
         s.deadline = if depth > 1 { limits.time.map(|t| start + t) } else { None };
+        // Only the last depth makes the leaves one by one: a node one ply above them stores the
+        // first move reaching beta and its value, where the evaluation's order stores the best
+        // move and value, which order the next depth better (made one by one at every depth,
+        // Kalah's search made 5% fewer moves but visited 26% more nodes above the leaves).
+        s.one_by_one = one_by_one && depth == limits.depth.max(1);
         let mut scores = Vec::with_capacity(children.len());
         let mut best = -INF;
         for (k, child) in &children {
@@ -350,6 +377,41 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             }
         }
         let mover = pos.to_move;
+        if depth == 1 && self.one_by_one {
+            // Its children are leaves, made one by one (the table's move first, then in move
+            // order) until one reaches beta, as the packed walk makes them.
+            let alpha0 = alpha;
+            let (mut best, mut best_move) = (-INF, moves[0]);
+            let first = moves.iter().filter(|&&k| k == hinted);
+            for &k in first.chain(moves.iter().filter(|&&k| k != hinted)) {
+                let mut c = pos.clone();
+                self.game.apply_listed_plain(&mut c, k);
+                let v = self.child_value(&c, None, mover, 0, alpha, beta);
+                if self.aborted {
+                    return 0;
+                }
+                if v > best {
+                    (best, best_move) = (v, k);
+                }
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+            let bound = Self::bound(best, alpha0, beta);
+            let best_move = u32::try_from(best_move).unwrap_or(0);
+            self.table.store(
+                key,
+                spot,
+                Entry {
+                    depth,
+                    value: best,
+                    bound,
+                    best: best_move,
+                },
+            );
+            return best;
+        }
         let room = depth as usize;
         let mut children = self.rooms.get_mut(room).map(std::mem::take).unwrap_or_default();
         children.clear();

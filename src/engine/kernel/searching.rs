@@ -164,6 +164,20 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// it did not cut the node off.
     #[inline]
     pub(crate) fn moves_on_line_among(&self, line: &[(B, Player)], among: u64, out: &mut Vec<FastMove<B>>) {
+        self.moves_on_line_until(line, among, out, |_| false);
+    }
+
+    /// [`FastSearch::moves_on_line_among`] that stops after the first move `stop` holds of (a
+    /// node one ply above the leaves makes its moves until one reaches beta, in one call: a call a
+    /// move cost more than the moves it saved).
+    #[inline]
+    pub(crate) fn moves_on_line_until(
+        &self,
+        line: &[(B, Player)],
+        among: u64,
+        out: &mut Vec<FastMove<B>>,
+        stop: impl FnMut(&FastMove<B>) -> bool,
+    ) {
         let Some(&(cells, mover)) = line.last() else {
             return;
         };
@@ -179,7 +193,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
                 self.hints,
                 &self.like,
                 (at, among),
-                |a, p| self.seen_on(line, a, p),
+                (|a, p| self.seen_on(line, a, p), stop),
                 out,
             ),
             Some(rt) => game.fast_moves_from::<B, L, true>(
@@ -188,7 +202,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
                 self.hints,
                 &self.like,
                 (at, among),
-                |a, p| self.seen_on(line, a, p),
+                (|a, p| self.seen_on(line, a, p), stop),
                 out,
             ),
         }
@@ -308,8 +322,8 @@ impl Game {
         out: &mut Vec<FastMove<B>>,
     ) {
         match ff.relay.as_deref() {
-            None => self.fast_moves_from::<B, L, false>(ff, None, hints, like, (at, u64::MAX), repeats, out),
-            Some(rt) => self.fast_moves_from::<B, L, true>(ff, Some(rt), hints, like, (at, u64::MAX), repeats, out),
+            None => self.fast_moves_from::<B, L, false>(ff, None, hints, like, (at, u64::MAX), (repeats, |_| false), out),
+            Some(rt) => self.fast_moves_from::<B, L, true>(ff, Some(rt), hints, like, (at, u64::MAX), (repeats, |_| false), out),
         }
     }
 
@@ -318,7 +332,8 @@ impl Game {
     /// whether a position (its cells and the player to move) was seen before on the line, for the
     /// rules that are `repeated` alone. With `RELAY` (the relay tables `rt`), each candidate is
     /// sown to learn whether it is legal, and whether the next player has a move when a `no_moves`
-    /// rule asks. Only the moves among `among` are made (bit `i` for the move of number `i + 1`).
+    /// rule asks. Only the moves among `among` are made (bit `i` for the move of number `i + 1`),
+    /// and none after the first that `stop` holds of.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn fast_moves_from<B: Board, const L: usize, const RELAY: bool>(
@@ -328,7 +343,7 @@ impl Game {
         hints: Hints,
         like: &Position,
         ((board, mover, ply), among): ((B, Player, u32), u64),
-        mut repeats: impl FnMut(B, Player) -> bool,
+        (mut repeats, mut stop): (impl FnMut(B, Player) -> bool, impl FnMut(&FastMove<B>) -> bool),
         out: &mut Vec<FastMove<B>>,
     ) {
         let mut left = among
@@ -396,13 +411,18 @@ impl Game {
                 self.end_and_go_on(&mut child, mover, &self.ends[holding.trailing_zeros() as usize], hints, &mut Silent);
                 child
             });
-            out.push(FastMove {
+            let m = FastMove {
                 pit: i + 1,
                 cells: after,
                 to_move: at.to_move,
                 ended,
                 moves_next,
-            });
+            };
+            let done = stop(&m);
+            out.push(m);
+            if done {
+                return;
+            }
         }
     }
 

@@ -10,6 +10,13 @@
 //! - the others are ordered by sorting a small array of numbers, each its child's evaluation and
 //!   its place (which keeps the order of equal evaluations, as the general walk's stable sort);
 //! - a leaf (no depth left) is scored where its parent made it: no line, no table, no moves made.
+//!
+//! At the last depth (and only there: the moves and bounds such a node stores would order the
+//! next depth worse), a node one ply above the leaves makes its moves one by one, the table's
+//! first and then in move order, until one reaches beta, where earlier depths make them all and
+//! visit them in the order of their evaluation; the general walk does the same there. A value of
+//! alpha-beta does not depend on the order of the moves, so the last depth finds the same values
+//! with fewer moves made (the tests compare the two orders).
 
 use super::{INF, Searcher};
 use crate::engine::{FastMove, FastSearch, PackedBoard, Player};
@@ -103,6 +110,21 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         evaluate_packed(fast, at.0, at.1)
     }
 
+    /// The value for `mover` of the leaf the move `m` (from move number `ply`, by `mover`) made,
+    /// the node counted by the caller.
+    #[inline]
+    fn leaf_of(&self, m: &FastMove<B>, ply: u32, mover: Player) -> i32 {
+        match &m.ended {
+            None if self.db.is_none() && m.moves_next == Some(true) => evaluate_packed(self.fast_form(), m.cells, mover),
+            None => {
+                let v = self.leaf_value((m.cells, m.to_move, ply + 1), m.moves_next);
+                if m.to_move == mover { v } else { -v }
+            }
+            Some(p) if p.to_move == mover => self.general_leaf(p, None),
+            Some(p) => -self.general_leaf(p, None),
+        }
+    }
+
     /// The evaluation of the move `m`'s position for `mover`, which orders a node's moves.
     #[inline]
     fn order_of(&self, m: &FastMove<B>, mover: Player) -> i32 {
@@ -164,6 +186,24 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                 alpha = alpha.max(best);
                 cut = self.aborted || alpha >= beta;
             }
+        }
+        if !cut && depth == 1 && self.one_by_one {
+            // Its children are leaves, made in move order until one reaches beta.
+            let mut found = (best, best_move);
+            self.fast_form().moves_on_line_until(&self.line, others, &mut moves, |m| {
+                let v = self.leaf_of(m, ply, mover);
+                if v > found.0 {
+                    found = (v, m.pit);
+                }
+                v >= beta
+            });
+            let made = moves.len() as u64;
+            self.packed_rooms[room] = moves;
+            if made == 0 && others == u64::MAX {
+                return self.stuck(at);
+            }
+            self.count_nodes(made);
+            return self.stored(key, spot, found, depth, alpha0, beta);
         }
         if !cut {
             self.fast_form().moves_on_line_among(&self.line, others, &mut moves);
@@ -253,13 +293,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             let order = self.order_of(m, mover);
             let v = match &m.ended {
                 None if self.db.is_none() && m.moves_next == Some(true) => order,
-                None => {
-                    let at = (m.cells, m.to_move, ply + 1);
-                    let v = self.leaf_value(at, m.moves_next);
-                    if m.to_move == mover { v } else { -v }
-                }
-                Some(p) if p.to_move == mover => self.general_leaf(p, None),
-                Some(p) => -self.general_leaf(p, None),
+                _ => self.leaf_of(m, ply, mover),
             };
             let k = ((INF - order) as u64) << 8 | i as u64;
             keyed.push((k, v));
