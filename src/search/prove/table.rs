@@ -173,12 +173,18 @@ mod tests {
     use super::*;
     use crate::keys::mix;
 
-    /// Bytes of the table's mapping the process holds in memory (its `Rss` in `/proc/self/smaps`).
+    /// Bytes of the table's mapping the process holds in memory: the `Rss` of the area of
+    /// `/proc/self/smaps` that holds it (an area may hold a neighbouring mapping too).
     #[cfg(target_os = "linux")]
     fn resident(table: &Table) -> u64 {
-        let start = format!("{:x}-", table.slots.as_ptr() as usize);
+        let at = table.slots.as_ptr() as usize;
         let smaps = std::fs::read_to_string("/proc/self/smaps").expect("linux has smaps");
-        let mut lines = smaps.lines().skip_while(|l| !l.starts_with(&start));
+        let holds = |l: &str| {
+            let range = l.split(' ').next().unwrap_or("");
+            let mut ends = range.split('-').map(|x| usize::from_str_radix(x, 16));
+            matches!((ends.next(), ends.next()), (Some(Ok(a)), Some(Ok(b))) if a <= at && at < b)
+        };
+        let mut lines = smaps.lines().skip_while(|l| !holds(l));
         lines.next().expect("the table's mapping is listed");
         let rss = lines.find_map(|l| l.strip_prefix("Rss:")).expect("a mapping has its Rss");
         rss.trim().trim_end_matches("kB").trim().parse::<u64>().expect("kB") << 10
@@ -189,7 +195,8 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_table_holds_in_memory_about_what_it_keeps_not_its_whole_size() {
-        let table = Table::new(1 << 30).expect("1 GiB of address space");
+        // A mapping of 512 MiB (a table takes the power of two at or below half the bytes given).
+        let table = Table::new(1 << 30).expect("512 MiB of address space");
         let data = Data {
             lower: -3,
             upper: 5,
@@ -209,7 +216,7 @@ mod tests {
         table.count_fills(pending);
         assert_eq!(table.filled.load(Ordering::Relaxed), fills);
         // 1e5 entries are 1.6 MB: with the slots in use at most eight times the entries (and whole
-        // huge pages), well below 64 MiB; keys over the whole mapping hold 400 MiB to 1 GiB.
+        // huge pages), well below 64 MiB; keys over the whole mapping held all 512 MiB of it.
         let held = resident(&table);
         assert!(held < 64 << 20, "{} MiB held for {fills} entries", held >> 20);
         let in_use = table.mask.load(Ordering::Relaxed) as u64 + 1;
