@@ -26,6 +26,9 @@ use super::endgame::Endgames;
 use super::solve::{Progress, Refusal, Solved, Watch, big, split, utility};
 use crate::engine::{FastMove, FastSearch, Game, Player, Position};
 use crate::keys::mix;
+use table::{Data, FILLS_BETWEEN_LOOKS, Table};
+
+mod table;
 
 /// Bytes per table entry.
 pub const ENTRY_BYTES: u64 = 16;
@@ -60,101 +63,6 @@ pub fn supported(game: &Game) -> Result<(), Refusal> {
     Err(Refusal::Rules(format!("the full-board solver cannot take this game: {why}")))
 }
 
-/// A table entry's data: bounds on the value, the move that set them (its place in the list of
-/// legal moves) and the work it cost (log2 of the nodes below it), which decides what is replaced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Data {
-    lower: i16,
-    upper: i16,
-    best: u8,
-    work: u8,
-}
-
-impl Data {
-    fn pack(self) -> u64 {
-        u64::from(self.lower as u16) | u64::from(self.upper as u16) << 16 | u64::from(self.best) << 32 | u64::from(self.work) << 40
-    }
-
-    fn unpack(x: u64) -> Data {
-        Data {
-            lower: x as u16 as i16,
-            upper: (x >> 16) as u16 as i16,
-            best: (x >> 32) as u8,
-            work: (x >> 40) as u8,
-        }
-    }
-}
-
-/// Buckets of two entries, each (key ^ data, data), in memory of their own: an anonymous mapping
-/// the kernel is asked to back with huge pages, since every probe lands on a page of its own and,
-/// with 4 KiB pages, waited for the address translation as much as for the memory (perf, Kalah 5x3:
-/// three quarters of a node's time at the probes and their prefetches).
-struct Table {
-    slots: super::huge::Huge<[AtomicU64; 2]>,
-    mask: usize,
-}
-
-impl Table {
-    fn new(bytes: u64) -> std::io::Result<Table> {
-        let n = (bytes / ENTRY_BYTES).max(2).next_power_of_two() / 2;
-        Ok(Table {
-            slots: super::huge::Huge::zeroed(n as usize)?,
-            mask: n as usize - 1,
-        })
-    }
-
-    #[inline(always)]
-    fn slots(&self) -> &[[AtomicU64; 2]] {
-        &self.slots
-    }
-
-    fn bucket(&self, h: u64) -> usize {
-        (h as usize) & self.mask & !1
-    }
-
-    fn probe(&self, h: u64) -> Option<Data> {
-        let b = self.bucket(h);
-        self.slots()[b..b + 2].iter().find_map(|[k, d]| {
-            let d = d.load(Ordering::Relaxed);
-            (k.load(Ordering::Relaxed) ^ d == h && d != 0).then(|| Data::unpack(d))
-        })
-    }
-
-    /// Keeps `data` for `h`; true when it took an empty slot (what [`Shared::filled`] counts).
-    fn store(&self, h: u64, data: Data) -> bool {
-        let b = self.bucket(h);
-        let pair = &self.slots()[b..b + 2];
-        let read = |i: usize| {
-            let d = pair[i][1].load(Ordering::Relaxed);
-            (pair[i][0].load(Ordering::Relaxed) ^ d, d)
-        };
-        let (k0, d0) = read(0);
-        let (k1, d1) = read(1);
-        // The same position, else the entry that cost less.
-        let i = if k0 == h {
-            0
-        } else if k1 == h || Data::unpack(d1).work < Data::unpack(d0).work {
-            1
-        } else {
-            0
-        };
-        let d = data.pack();
-        pair[i][0].store(h ^ d, Ordering::Relaxed);
-        pair[i][1].store(d, Ordering::Relaxed);
-        [d0, d1][i] == 0
-    }
-
-    /// Asks the processor to bring `h`'s bucket into the cache, so that a probe soon after does not
-    /// wait for memory.
-    #[inline]
-    fn prefetch(&self, h: u64) {
-        #[cfg(target_arch = "x86_64")]
-        safe_arch::prefetch_t0(&self.slots()[self.bucket(h)]);
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = h;
-    }
-}
-
 /// What every thread shares.
 struct Shared<'a> {
     game: &'a Game,
@@ -164,9 +72,6 @@ struct Shared<'a> {
     stores: [usize; 2],
     db: Option<&'a Endgames>,
     table: Table,
-    /// Table slots filled, counted as they are (counting them at the end would read every page of
-    /// the table, and make the kernel provide them all).
-    filled: AtomicU64,
     nodes: AtomicU64,
     stop: AtomicBool,
     /// Set when a position recurred on a line.
@@ -185,7 +90,7 @@ struct Searcher<'a> {
     /// Identities of the positions on the current line.
     path: Vec<u64>,
     nodes: u64,
-    /// Table slots this searcher filled.
+    /// Table slots this searcher filled and has not yet counted in [`Table::filled`].
     filled: u64,
     /// Set when another thread has given the value this searcher is after.
     quit: Option<&'a AtomicBool>,
@@ -212,7 +117,7 @@ struct Rooms {
 
 impl Drop for Searcher<'_> {
     fn drop(&mut self) {
-        self.s.filled.fetch_add(self.filled, Ordering::Relaxed);
+        self.s.table.count_fills(self.filled);
     }
 }
 
@@ -665,6 +570,9 @@ impl Searcher<'_> {
         }
         if s.table.store(h, d) {
             self.filled += 1;
+            if self.filled == FILLS_BETWEEN_LOOKS {
+                s.table.count_fills(std::mem::take(&mut self.filled));
+            }
         }
         Ok(best)
     }
@@ -720,7 +628,6 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
         db,
         table: Table::new(options.table_bytes)
             .map_err(|e| Refusal::Rules(format!("cannot have {} MiB for the table: {e}", options.table_bytes >> 20)))?,
-        filled: AtomicU64::new(0),
         nodes: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         recurred: AtomicBool::new(false),
@@ -870,7 +777,7 @@ pub fn prove(game: &Game, start: &Position, db: Option<&Endgames>, options: Opti
         nodes: shared.nodes.load(Ordering::Relaxed),
         positions: db.map_or(0, |d| super::endgame::positions_of(game, d.seeds())),
         components: (0, 0),
-        table: shared.filled.load(Ordering::Relaxed),
+        table: shared.table.filled.load(Ordering::Relaxed),
         elapsed: t.elapsed(),
     })
 }

@@ -327,8 +327,10 @@ impl Game {
                     self.unpack(ff, &at, pos, &mut seen, REPEATS);
                     return Handed::GoOn(self.settle(pos, mover, repeated, true, hints, &mut Silent));
                 }
-                // Without rounds the game ends here, and a finished game keeps no history.
-                self.unpack(ff, &at, pos, &mut seen, REPEATS && self.rounds.is_some());
+                // No history is written back: a finished game keeps none, and at a round's end
+                // nothing reads it before the next round's set-up starts a new one (`repeated` is
+                // false in the rules of a round's end and in the match's end condition).
+                self.unpack(ff, &at, pos, &mut seen, false);
                 return Handed::GoOn(self.end_and_go_on(pos, mover, &self.ends[rule], hints, &mut Silent));
             }
             moves = next;
