@@ -354,6 +354,13 @@ impl Game {
         if hints.hand_on && self.uses_choose && Self::pits_checked(rules) {
             return self.legal_handing_on(pos, rules);
         }
+        // Only whether there is a move is read, unless an end rule asks `can_feed` of the moves.
+        if hints.first_only && self.uses_choose && Self::pits_checked(rules) && !self.ends.iter().any(|r| r.asks_can_feed) {
+            let first = self.choice_first(pos, rules);
+            if !first.is_empty() {
+                return first;
+            }
+        }
         self.legal_with(pos, rules)
     }
 
@@ -547,6 +554,19 @@ impl Game {
             Walk::NextPit
         });
         if taking.is_empty() { any } else { taking }
+    }
+
+    /// The pit of the first complete move the walk meets, or none: whether the player to move
+    /// has a move, as [`Game::choice_pits`] answers it (its walk, up to that move, is this one).
+    #[cold]
+    #[inline(never)]
+    fn choice_first(&self, pos: &Position, rules: MoveRules) -> Moves {
+        let mut first = Moves::NONE;
+        self.walk_choice_moves(pos, rules, false, |k, _, _| {
+            first.insert(move_base(k));
+            Walk::Stop
+        });
+        first
     }
 
     /// The complete moves of a game with choices on the way, with the seeds each takes; with

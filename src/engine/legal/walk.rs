@@ -313,6 +313,44 @@ mod tests {
         }
     }
 
+    /// Issue 25: whether the player to move has a move, answered by the walk stopped at the first
+    /// complete move ([`Hints::first_only`], what `apply` asks), is what every pit's first move
+    /// answers, in positions with moves and without.
+    #[test]
+    fn the_first_move_answers_whether_there_is_one() {
+        let g = game(
+            r#"game "First moves"
+               board { rows 2  pits 4  seeds 2  stores captures }
+               sow { direction either  track own  relay when last.before > 0 }
+               captures required
+               capture "pull across" {
+                 when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+                 take opposite(last)
+                 sow taken from choose(row(mover) where pit.row == front and pit.count < 3) either
+               }
+               end "cannot move" when no_moves loser to_move
+               end "going round" when repeated draw"#,
+        );
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut answers = [0; 2];
+        for _ in 0..40 {
+            let mut pos = g.initial(None);
+            loop {
+                let rules = g.move_rules(&pos, Hints::default());
+                let none = g.choice_pits(&pos, rules).is_empty();
+                assert_eq!(g.choice_first(&pos, rules).is_empty(), none, "at ply {}", pos.ply);
+                answers[usize::from(none)] += 1;
+                if pos.over || pos.ply >= 200 {
+                    break;
+                }
+                let moves = g.legal_moves(&pos);
+                let k = moves[crate::engine::draw(&mut rng, moves.len())];
+                g.apply(&mut pos, k).expect("a listed move");
+            }
+        }
+        assert!(answers[0] > 100 && answers[1] > 5, "{answers:?}");
+    }
+
     /// Issue 25: whether some move takes seeds (what `captures required` asks of a move that takes
     /// none) is the walk stopped at the first move that does, and answers as the whole listing
     /// does, with and without the rule.
