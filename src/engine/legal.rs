@@ -354,8 +354,19 @@ impl Game {
         if hints.hand_on && self.uses_choose && Self::pits_checked(rules) {
             return self.legal_handing_on(pos, rules);
         }
-        // Only whether there is a move is read, unless an end rule asks `can_feed` of the moves.
-        if hints.first_only && self.uses_choose && Self::pits_checked(rules) && !self.ends.iter().any(|r| r.asks_can_feed) {
+        if hints.first_only && self.uses_choose && Self::pits_checked(rules) {
+            return self.legal_first_only(pos, rules);
+        }
+        self.legal_with(pos, rules)
+    }
+
+    /// [`Game::legal_for_ends`] for a caller that reads only whether there is a move
+    /// ([`Hints::first_only`]), unless an end rule asks `can_feed` of the moves. Out of line: the
+    /// random playouts, which hand the listing on, kept their speed only so.
+    #[cold]
+    #[inline(never)]
+    fn legal_first_only(&self, pos: &Position, rules: MoveRules) -> Moves {
+        if !self.ends.iter().any(|r| r.asks_can_feed) {
             let first = self.choice_first(pos, rules);
             if !first.is_empty() {
                 return first;
