@@ -390,6 +390,10 @@ pub struct Rule {
     /// Derived from `actions` ([`Rule::quick_actions`]): the actions as steps the engine carries out
     /// without the evaluator, when every one is of a kind it knows so. Left out of `Debug` too.
     pub quick: Option<Box<[QuickAct]>>,
+    /// Derived when the file is compiled: the actions meet one choice at most (the file has no
+    /// `choose`, and at most one `sow taken ... either`), so that where the move's given answers
+    /// are not all read, the rule's choice is a given one. Left out of `Debug` too.
+    pub one_choice: bool,
 }
 
 impl std::fmt::Debug for Rule {

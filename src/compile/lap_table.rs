@@ -18,6 +18,13 @@ enum Known {
 /// The table of a condition joined by `and` (or a single test), or `None` where it has none: any
 /// other condition, or one whose tests are all read by the evaluator wherever `last` lies.
 pub(super) fn build(code: &Code, sides: &[Option<Player>], g: &Geometry) -> Option<Box<LapTable>> {
+    build_for(code, Reg::Last, sides, g)
+}
+
+/// [`build`] for a condition keyed on the pit `reg` names instead of `last`: a `forbid` rule read
+/// before the move is sown asks the same of `origin` (its side, its row, its seeds and the seeds
+/// across), so one table per mover and origin answers it as the lap tables answer a lap's end.
+pub(super) fn build_for(code: &Code, reg: Reg, sides: &[Option<Player>], g: &Geometry) -> Option<Box<LapTable>> {
     let tests = code.quick.and_tests()?;
     let cells = sides.len();
     // A test of the way holds or fails wherever `last` lies: the table keeps it apart. Two that
@@ -43,7 +50,7 @@ pub(super) fn build(code: &Code, sides: &[Option<Player>], g: &Geometry) -> Opti
             let first = table.tests.len();
             let (mut never, mut general) = (false, false);
             for t in &tests {
-                match known(t, sides, g, mover, c as Cell) {
+                match known(t, reg, sides, g, mover, c as Cell) {
                     Known::Holds(holds) => never |= !holds,
                     Known::Count(test) => table.tests.push(test),
                     Known::General => general = true,
@@ -71,9 +78,9 @@ pub(super) fn build(code: &Code, sides: &[Option<Player>], g: &Geometry) -> Opti
     (useful && table.tests.len() < usize::from(LapTable::GENERAL)).then(|| Box::new(table))
 }
 
-/// Test `t` at the end of a lap of `mover`'s ending in `last`, as the evaluator reads it there
-/// (`to_move` is the mover; a store is a cell past the pits).
-fn known(t: &Test, sides: &[Option<Player>], g: &Geometry, mover: Player, last: Cell) -> Known {
+/// Test `t` at the end of a lap of `mover`'s ending in `last` (the pit `reg` names), as the
+/// evaluator reads it there (`to_move` is the mover; a store is a cell past the pits).
+fn known(t: &Test, reg: Reg, sides: &[Option<Player>], g: &Geometry, mover: Player, last: Cell) -> Known {
     let stores = g.pit_count();
     let who = |w: Who| match w {
         Who::Mover | Who::ToMove => mover,
@@ -94,19 +101,19 @@ fn known(t: &Test, sides: &[Option<Player>], g: &Geometry, mover: Player, last: 
         })
     };
     match *t {
-        Test::SideIs(Reg::Last, w, is) => Known::Holds((sides[last as usize] == Some(who(w))) == is),
-        Test::StoreIs(Reg::Last, is) => Known::Holds((last as usize >= stores) == is),
-        Test::IsStoreOf(Reg::Last, w, is) => Known::Holds((last as usize == stores + who(w).index()) == is),
-        Test::In(Operand::RowOf(Reg::Last), lo, hi, inside) => {
+        Test::SideIs(r, w, is) if r == reg => Known::Holds((sides[last as usize] == Some(who(w))) == is),
+        Test::StoreIs(r, is) if r == reg => Known::Holds((last as usize >= stores) == is),
+        Test::IsStoreOf(r, w, is) if r == reg => Known::Holds((last as usize == stores + who(w).index()) == is),
+        Test::In(Operand::RowOf(r), lo, hi, inside) if r == reg => {
             Known::Holds((lo..=hi).contains(&(g.row_of(g.place_of(last)) as i64)) == inside)
         }
         // Kept apart in the table's `way`.
         Test::FlagIs(Flag::Clockwise, _) => Known::Holds(true),
-        Test::CountIn(Reg::Last, lo, hi, inside) => count(last, lo, hi, inside, CellRead::Seeds),
-        Test::BeforeIn(Reg::Last, lo, hi, inside) => count(last, lo, hi, inside, CellRead::Before),
-        Test::OppositeCountIn(Reg::Last, lo, hi, inside) => count(across(last), lo, hi, inside, CellRead::Seeds),
-        Test::In(Operand::Claimed(Reg::Last), lo, hi, inside) => count(last, lo, hi, inside, CellRead::Claimed),
-        Test::In(Operand::ClaimedOpposite(Reg::Last), lo, hi, inside) => count(across(last), lo, hi, inside, CellRead::Claimed),
+        Test::CountIn(r, lo, hi, inside) if r == reg => count(last, lo, hi, inside, CellRead::Seeds),
+        Test::BeforeIn(r, lo, hi, inside) if r == reg => count(last, lo, hi, inside, CellRead::Before),
+        Test::OppositeCountIn(r, lo, hi, inside) if r == reg => count(across(last), lo, hi, inside, CellRead::Seeds),
+        Test::In(Operand::Claimed(r), lo, hi, inside) if r == reg => count(last, lo, hi, inside, CellRead::Claimed),
+        Test::In(Operand::ClaimedOpposite(r), lo, hi, inside) if r == reg => count(across(last), lo, hi, inside, CellRead::Claimed),
         _ => Known::General,
     }
 }

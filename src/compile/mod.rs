@@ -200,9 +200,27 @@ pub fn compile(checked: &Checked) -> Game {
         phase.capture_at = may_hold_where(&phase.captures, Reg::Last, &sides, &geometry);
         for rule in &mut phase.captures {
             rule.when.lap = lap_table::build(&rule.when, &sides, &geometry);
+            let ways = rule
+                .actions
+                .iter()
+                .filter(|a| matches!(a, Action::SowTaken { chosen_way: true, .. }))
+                .count();
+            rule.one_choice = !lower.typer.chooses.get() && ways <= 1;
         }
         if let Some(relay) = &mut phase.sow.relay {
             relay.lap = lap_table::build(relay, &sides, &geometry);
+        }
+        // A `forbid` rule read before the sowing is asked of every pit a listing tries: most read
+        // only where the origin lies and its seeds, which a table per mover and origin answers.
+        // Kept only where every such rule of the phase has one: a phase that needs the evaluator
+        // for one makes its context once for all (the first rule's table tells which).
+        for forbid in phase.forbids.iter_mut().filter(|f| !f.after) {
+            forbid.when.lap = lap_table::build_for(&forbid.when, Reg::Origin, &sides, &geometry);
+        }
+        if phase.forbids.iter().any(|f| !f.after && f.when.lap.is_none()) {
+            for forbid in &mut phase.forbids {
+                forbid.when.lap = None;
+            }
         }
         phase.sow.lap_cap = phase.sow.relay_limit.unwrap_or(limits::DEFAULT_RELAY_LIMIT);
         phase.sow.watch_loops = !lower.typer.counters.get();
@@ -928,6 +946,8 @@ impl Lower<'_> {
             when: self.cond(&def.when),
             reads_board: Rule::reads_board_in_actions(&actions),
             quick: Rule::quick_actions(&actions),
+            // Known once every rule is read (whether the file has a `choose`).
+            one_choice: false,
             actions,
             then,
         }

@@ -53,7 +53,7 @@ impl Game {
                 r => self.refusal(rules.phase, k, r),
             },
         })?;
-        self.play(pos, k, rules, Hints::default(), log);
+        self.play(pos, k, rules, Hints::FIRST_ONLY, log);
         Ok(())
     }
 
@@ -85,7 +85,7 @@ impl Game {
     /// move has a move stops at the first).
     pub(crate) fn apply_listed_plain(&self, pos: &mut Position, k: usize) {
         let rules = self.move_rules(pos, Hints::default());
-        self.play(pos, k, rules, Hints::default(), &mut Silent);
+        self.play(pos, k, rules, Hints::FIRST_ONLY, &mut Silent);
     }
 
     /// Plays the legal move `k` (`rules` are the position's [`MoveRules`]). Returns the legal moves of

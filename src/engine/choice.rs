@@ -190,6 +190,12 @@ impl Choices {
         self.laps.get().max(1)
     }
 
+    /// Are some of the given bits still unread (so that the next choice met is a given one)?
+    #[inline]
+    pub(super) fn given_ahead(&self) -> bool {
+        self.at.get() < self.known
+    }
+
     /// How many bits the move's choices took.
     pub fn used(&self) -> u32 {
         self.at.get()

@@ -4,7 +4,7 @@
 use crate::board::PlayFrom;
 
 use super::choice::{CHOICE_SHIFT, Choices, POINTS, move_base, width as choice_width};
-use super::eval::Ctx;
+use super::eval::{Ctx, at_origin};
 use super::trace::Silent;
 use super::turn::*;
 use super::{Board, Cell, Game, Moves, Player, Position};
@@ -354,6 +354,24 @@ impl Game {
         if hints.hand_on && self.uses_choose && Self::pits_checked(rules) {
             return self.legal_handing_on(pos, rules);
         }
+        if hints.first_only && self.uses_choose && Self::pits_checked(rules) {
+            return self.legal_first_only(pos, rules);
+        }
+        self.legal_with(pos, rules)
+    }
+
+    /// [`Game::legal_for_ends`] for a caller that reads only whether there is a move
+    /// ([`Hints::first_only`]), unless an end rule asks `can_feed` of the moves. Out of line: the
+    /// random playouts, which hand the listing on, kept their speed only so.
+    #[cold]
+    #[inline(never)]
+    fn legal_first_only(&self, pos: &Position, rules: MoveRules) -> Moves {
+        if !self.ends.iter().any(|r| r.asks_can_feed) {
+            let first = self.choice_first(pos, rules);
+            if !first.is_empty() {
+                return first;
+            }
+        }
         self.legal_with(pos, rules)
     }
 
@@ -547,6 +565,19 @@ impl Game {
             Walk::NextPit
         });
         if taking.is_empty() { any } else { taking }
+    }
+
+    /// The pit of the first complete move the walk meets, or none: whether the player to move
+    /// has a move, as [`Game::choice_pits`] answers it (its walk, up to that move, is this one).
+    #[cold]
+    #[inline(never)]
+    fn choice_first(&self, pos: &Position, rules: MoveRules) -> Moves {
+        let mut first = Moves::NONE;
+        self.walk_choice_moves(pos, rules, false, |k, _, _| {
+            first.insert(move_base(k));
+            Walk::Stop
+        });
+        first
     }
 
     /// The complete moves of a game with choices on the way, with the seeds each takes; with
@@ -764,11 +795,17 @@ impl Game {
                 _ => {}
             }
             if !phase.forbids.is_empty() {
-                let ctx = Ctx {
-                    clockwise: cw,
-                    ..self.ctx_at(pos, pos.to_move).with(Reg::Origin, origin)
+                let forbidden = match self.forbidden_by_table(pos, phase, origin, cw) {
+                    Some(found) => found,
+                    None => {
+                        let ctx = Ctx {
+                            clockwise: cw,
+                            ..self.ctx_at(pos, pos.to_move).with(Reg::Origin, origin)
+                        };
+                        phase.forbids.iter().position(|f| !f.after && ctx.bool(&f.when))
+                    }
                 };
-                if let Some(i) = phase.forbids.iter().position(|f| !f.after && ctx.bool(&f.when)) {
+                if let Some(i) = forbidden {
                     return Err(Refusal::Forbidden(i));
                 }
             }
@@ -802,6 +839,44 @@ impl Game {
         t.kept = kept;
         t.another = Some(another);
         Ok(taken)
+    }
+
+    /// The first `forbid` rule read before the sowing that forbids the move of `pos`'s player to
+    /// move from `origin` going clockwise (`cw`) or not (`Some(None)`: none does), where the
+    /// phase's rules have tables per mover and origin (no context made: a listing asks this of
+    /// every pit it tries); `None` where they have none (every such rule has one, or none has).
+    #[inline(always)]
+    fn forbidden_by_table(&self, pos: &Position, phase: &Phase, origin: Cell, cw: bool) -> Option<Option<usize>> {
+        for (i, f) in phase.forbids.iter().enumerate() {
+            if f.after {
+                continue;
+            }
+            f.when.lap.as_ref()?;
+            match at_origin(&f.when, pos.to_move, cw, origin, &pos.board) {
+                Some(false) => {}
+                Some(true) => return Some(Some(i)),
+                // This origin is one the table leaves to the evaluator.
+                None => return Some(self.forbidden_from(pos, phase, origin, cw, i)),
+            }
+        }
+        Some(None)
+    }
+
+    /// [`Game::forbidden_by_table`] from rule `from` on, by the evaluator where a table leaves it.
+    #[inline(never)]
+    fn forbidden_from(&self, pos: &Position, phase: &Phase, origin: Cell, cw: bool, from: usize) -> Option<usize> {
+        let ctx = Ctx {
+            clockwise: cw,
+            ..self.ctx_at(pos, pos.to_move).with(Reg::Origin, origin)
+        };
+        (from..phase.forbids.len()).find(|&i| {
+            let f = &phase.forbids[i];
+            !f.after
+                && match at_origin(&f.when, pos.to_move, cw, origin, &pos.board) {
+                    Some(holds) => holds,
+                    None => ctx.bool(&f.when),
+                }
+        })
     }
 
     /// The rest of [`Game::probe`] for a move that must be sown to be judged, on `after` (a copy of

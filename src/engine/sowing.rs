@@ -203,10 +203,14 @@ impl Game {
             if let Some(i) = held {
                 // A trial pauses here for the trials of other answers to the choices the rule's
                 // actions meet (before the loop watch keeps a state, and while no capture is logged
-                // for a grand slam: neither is kept).
-                let pausing = turn
-                    .choices
-                    .filter(|c| c.pausing && captured.is_none() && lap <= WATCH_FROM.max(sow.lap_seen));
+                // for a grand slam: neither is kept). Nor where the rule's one choice is sure to be
+                // a given one: no other answer would go on from the pause.
+                let pausing = turn.choices.filter(|c| {
+                    c.pausing
+                        && captured.is_none()
+                        && lap <= WATCH_FROM.max(sow.lap_seen)
+                        && !(c.given_ahead() && phase.captures[i].one_choice)
+                });
                 if let Some(c) = pausing {
                     let at = c.used();
                     let paused = || super::pause::Paused {

@@ -277,15 +277,28 @@ pub(crate) struct Hints {
     /// move of the position reached and keeps the list on the thread for the next move
     /// ([`Game::take_handed`]): a random playout lists them next, and would walk them twice.
     pub hand_on: bool,
+    /// The caller reads nothing of the legal moves the end rules work out but whether there are
+    /// any (`apply` drops them): in a game with choices on the way, `no_moves` is answered by the
+    /// walk stopped at the first complete move, where it found each pit's first.
+    pub first_only: bool,
 }
 
 impl Hints {
+    /// For a caller that drops the legal moves `play` returns ([`Hints::first_only`]).
+    pub(crate) const FIRST_ONLY: Hints = Hints {
+        total: None,
+        open: false,
+        hand_on: false,
+        first_only: true,
+    };
+
     /// What holds all game long from `pos` on.
     pub(crate) fn of(game: &Game, pos: &Position) -> Hints {
         Hints {
             total: game.uses_total.then(|| i64::from(game.seed_total(pos))),
             open: !game.uses_closed && !pos.board.closed.contains(&true),
             hand_on: false,
+            first_only: false,
         }
     }
 }

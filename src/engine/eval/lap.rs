@@ -43,6 +43,15 @@ pub(crate) fn at_lap_end(code: &Code, mover: Player, cw: bool, last: Cell, board
     Some(true)
 }
 
+/// The answer of a `forbid` rule read before the move of `mover` (the player to move) from
+/// `origin` going clockwise (`cw`) or not is sown, from its table per mover and origin (built
+/// like a lap's end's, keyed on `origin`); `None`: the evaluator reads it. No counts before a
+/// seed exist yet: `origin.before` reads its seeds, as the evaluator reads it there.
+#[inline(always)]
+pub(crate) fn at_origin(code: &Code, mover: Player, cw: bool, origin: Cell, board: &Board) -> Option<bool> {
+    at_lap_end(code, mover, cw, origin, board, None)
+}
+
 /// [`at_lap_end`]'s tests where some read claims.
 #[inline(never)]
 fn claims_and_seeds_hold(tests: &[CellTest], board: &Board, before: Option<&[u32]>) -> bool {

@@ -136,3 +136,67 @@ fn values_by_the_way_are_read_from_their_memo_as_run() {
     assert!(from.by_way.0.get().is_some_and(|m| m.is_some()), "the end of a row has a memo");
     assert!(across.by_way.0.get().is_some_and(|m| m.is_none()), "`opposite(last)` reads `last`");
 }
+
+/// Issue 25: `forbid` rules read before the sowing that read where the origin lies, its seeds,
+/// its claim and the seeds across, and the way, answer from their tables per mover and origin as
+/// the evaluator does, for every mover, every cell, both ways and random boards with random
+/// claims; a phase with one rule the tables cannot read keeps none, and a rule read after the
+/// move has none.
+#[test]
+fn forbid_tables_answer_as_the_evaluator() {
+    let g = game(
+        r#"game "Origins"
+           board { rows 2  pits 3  seeds 2 }
+           sow { direction either  track own }
+           phase "tabled" when ply < 4 {
+             forbid "front" when origin.row != front
+             forbid "few" when origin.count < 2 and origin.side == mover
+             forbid "across" when opposite(origin).count > 1 and clockwise
+             forbid "claimed" when origin.claimed and origin.before > 2
+             forbid "after" after move when taken == 0 and origin.count > 5
+           }
+           phase "mixed" when ply >= 4 {
+             forbid "few" when origin.count < 2
+             forbid "store" when origin == store(opponent) or origin.store
+             forbid "numbered" when origin.number <= 2 and opposite(origin).count > 0
+           }
+           end "cannot move" when no_moves loser to_move"#,
+    );
+    let (tabled, mixed) = (&g.phases[0].forbids, &g.phases[1].forbids);
+    assert!(tabled[..4].iter().all(|f| f.when.lap.is_some()), "the first four have tables");
+    assert!(tabled[4].when.lap.is_none(), "a rule read after the move has none");
+    assert!(
+        mixed.iter().all(|f| f.when.lap.is_none()),
+        "a phase with one rule the tables cannot read keeps none"
+    );
+    let cells = g.pit_count() + 2;
+    let mut rng = StdRng::seed_from_u64(26);
+    let (mut answered, mut held) = (0, 0);
+    for _ in 0..200 {
+        let mut board = g.initial(None).board;
+        for c in board.cells.iter_mut() {
+            *c = rng.gen_range(0..5);
+        }
+        for claim in board.claimed.iter_mut() {
+            *claim = [None, Some(Player::South), Some(Player::North)][rng.gen_range(0..3)];
+        }
+        for mover in Player::BOTH {
+            for (origin, cw) in (0..cells as Cell).flat_map(|c| [(c, false), (c, true)]) {
+                let ctx = Ctx {
+                    regs: [NO_PIT, origin, NO_PIT],
+                    clockwise: cw,
+                    ..Ctx::new(&g, &board, mover)
+                };
+                for f in &tabled[..4] {
+                    if let Some(holds) = at_origin(&f.when, mover, cw, origin, &board) {
+                        answered += 1;
+                        held += usize::from(holds);
+                        assert_eq!(holds, ctx.bool(&f.when), "{mover:?}, origin {origin}, clockwise {cw}: {}", f.reason);
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(answered, 200 * 2 * cells * 2 * 4, "every cell answered");
+    assert!(held > answered / 8 && held < answered * 7 / 8, "{held} of {answered} held");
+}

@@ -246,7 +246,14 @@ mod tests {
                  take opposite(last)
                  sow taken from choose(row(mover) where pit.row == front and pit.count < 3) either
                }"#;
-        let text = |after: &str| {
+        // Where the file has no `choose`, a capture meets one choice (its way) at most, and a trial
+        // whose given answers are not all read keeps no pause before it: it is a given one.
+        let by_way = r#"capture "pull across" {
+                 when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+                 take opposite(last)
+                 sow taken from (if clockwise then leftmost(row(mover) where pit.row == front) else rightmost(row(mover) where pit.row == front)) either
+               }"#;
+        let text = |capture: &str, after: &str| {
             format!(
                 r#"game "Deep choices"
                    board {{ rows 2  pits 4  seeds 2  stores captures }}
@@ -260,11 +267,24 @@ mod tests {
         };
         // Without `after move` rules, trials are shared and paused; with one (which changes the
         // board a complete move leaves), only paused.
-        for (after, shares) in [
-            ("", true),
-            (r#"after move "a tall pit is taxed" { when last.count > 4  take last }"#, false),
+        for (capture, after, shares) in [
+            (capture, "", true),
+            (
+                capture,
+                r#"after move "a tall pit is taxed" { when last.count > 4  take last }"#,
+                false,
+            ),
+            (by_way, "", true),
         ] {
-            let g = game(&text(after));
+            let g = game(&text(capture, after));
+            let one_choice = g.phases.last().is_some_and(|p| p.captures.iter().all(|r| r.one_choice));
+            assert_eq!(
+                one_choice,
+                capture == by_way,
+                "a capture meets one choice where the file has no `choose`"
+            );
+            // Three captures or more: a choice of a pit and a way takes three bits, a way one.
+            let deep_bits = if one_choice { 0x3 } else { 0xff };
             let mut rng = StdRng::seed_from_u64(25);
             let (mut positions, mut shared, mut resumed, mut deep) = (0, 0, 0, 0);
             for _ in 0..12 {
@@ -281,8 +301,7 @@ mod tests {
                     positions += 1;
                     shared += walked.4;
                     resumed += walked.5;
-                    // A move whose answers take more than 8 bits: three captures or more.
-                    deep += usize::from(walked.0.iter().any(|&(k, _)| k >> CHOICE_SHIFT > 0xff));
+                    deep += usize::from(walked.0.iter().any(|&(k, _)| k >> CHOICE_SHIFT > deep_bits));
                     let moves = g.legal_moves(&pos);
                     let k = moves[crate::engine::draw(&mut rng, moves.len())];
                     g.apply(&mut pos, k).expect("a listed move");
@@ -292,6 +311,44 @@ mod tests {
             assert_eq!(shared > 1000, shares, "{shared} shared");
             assert!(resumed > 1000, "{resumed} went on from a paused trial");
         }
+    }
+
+    /// Issue 25: whether the player to move has a move, answered by the walk stopped at the first
+    /// complete move ([`Hints::first_only`], what `apply` asks), is what every pit's first move
+    /// answers, in positions with moves and without.
+    #[test]
+    fn the_first_move_answers_whether_there_is_one() {
+        let g = game(
+            r#"game "First moves"
+               board { rows 2  pits 4  seeds 2  stores captures }
+               sow { direction either  track own  relay when last.before > 0 }
+               captures required
+               capture "pull across" {
+                 when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+                 take opposite(last)
+                 sow taken from choose(row(mover) where pit.row == front and pit.count < 3) either
+               }
+               end "cannot move" when no_moves loser to_move
+               end "going round" when repeated draw"#,
+        );
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut answers = [0; 2];
+        for _ in 0..40 {
+            let mut pos = g.initial(None);
+            loop {
+                let rules = g.move_rules(&pos, Hints::default());
+                let none = g.choice_pits(&pos, rules).is_empty();
+                assert_eq!(g.choice_first(&pos, rules).is_empty(), none, "at ply {}", pos.ply);
+                answers[usize::from(none)] += 1;
+                if pos.over || pos.ply >= 200 {
+                    break;
+                }
+                let moves = g.legal_moves(&pos);
+                let k = moves[crate::engine::draw(&mut rng, moves.len())];
+                g.apply(&mut pos, k).expect("a listed move");
+            }
+        }
+        assert!(answers[0] > 100 && answers[1] > 5, "{answers:?}");
     }
 
     /// Issue 25: whether some move takes seeds (what `captures required` asks of a move that takes
