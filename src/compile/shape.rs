@@ -16,8 +16,8 @@
 //! `relay limit`, no `relay from`; `forbid` rules of one-step tests of the origin, read before the
 //! move, or (in a relay game) of `lap` and the rows' seeds, read after it; at most 255 seeds (one
 //! byte a cell); `pass when unable` but no chosen pass; no claims, closures during a move, memory
-//! or `after move` rules (in a match of rounds, the positions with no pit closed: a round's end and
-//! set-up are the general engine's); feeding required or none; a grand slam
+//! or `after move` rules (in a match of rounds, a round's positions, with the tables built again for
+//! the pits its set-up closed: a round's end and set-up are the general engine's); feeding required or none; a grand slam
 //! that captures nothing or no grand slam rule (none with relays: the general engine undoes the
 //! captures of a whole relayed move); capture rules whose conditions are lists of one-step tests on
 //! `last` and whose actions take pits found from `last` by `opposite`, `behind` and `in_front`, with
@@ -339,8 +339,8 @@ fn board_unfit<B: Lanes, const L: usize>(game: &Game) -> Result<(), String> {
 
 /// The first rule of the game (not of a phase) the fast form cannot play, if any.
 fn game_rules_unfit(game: &Game) -> Result<(), String> {
-    // Rounds are the general engine's from the end of one to the start of the next (their set-ups,
-    // the pits they close); the fast form plays the positions with no pit closed.
+    // Rounds are the general engine's from the end of one to the start of the next (their set-ups);
+    // the fast form plays a round's positions, with tables built for the pits its set-up closed.
     unless(!game.uses_claims, "pits are claimed")?;
     unless(!game.closes_in_moves, "pits are closed during a move")?;
     unless(game.memory.is_empty(), "the rules keep a memory")?;
@@ -424,10 +424,7 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
     let cells = pits + 2;
     unless(closed >> pits == 0, "a store is closed")?;
     // Sowing passes over a closed pit as if it were not on the track.
-    let tracks: [Track; 2] = std::array::from_fn(|m| {
-        let track = if sow.ccw { &phase.tracks[m] } else { &phase.cw_tracks[m] };
-        open_track(track, closed)
-    });
+    let tracks = Player::BOTH.map(|p| open_track(phase.track(p, !sow.ccw), closed));
     // A relay goes on from `last` (no `relay from`); a phase whose moves relay, or sow taken seeds
     // again, sows each move on a copy to judge it (it may never end), which the fast form does too.
     // Its grand slam would be undone at the end of the whole move: not in the shape.
@@ -636,11 +633,7 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
     // (A move that is not sown to be judged is never refused for its sowing: a closed form's track
     // has a pit to sow into.)
     for p in Player::BOTH.into_iter().filter(|_| laps) {
-        let whole = if sow.ccw {
-            &phase.tracks[p.index()]
-        } else {
-            &phase.cw_tracks[p.index()]
-        };
+        let whole = phase.track(p, !sow.ccw);
         for (k, origin) in game.row(p).enumerate() {
             if closed >> whole.next[origin] & 1 != 0 {
                 ff.judged_first[p.index()] |= 1 << k;

@@ -352,7 +352,7 @@ impl<'c> Turn<'c> {
 impl Phase {
     /// The track `mover` sows along, clockwise when chosen so (and the phase lets the mover choose).
     #[inline]
-    pub(super) fn track(&self, mover: Player, cw: bool) -> &Track {
+    pub(crate) fn track(&self, mover: Player, cw: bool) -> &Track {
         if cw {
             &self.cw_tracks[mover.index()]
         } else {

@@ -1,6 +1,8 @@
 //! Which of a game's fast forms plays a position, if any: the form of its rules, or the one built for
 //! the pits a round's set-up closed; and the general engine's game alone, to check them against.
 
+use std::sync::Arc;
+
 use rand::Rng;
 
 use super::{Handed, Until};
@@ -65,14 +67,16 @@ impl Game {
         match self.fast.as_deref()? {
             // The searches have no way to hand a position over to the general engine.
             // (Nor a round's end: the exact searches keep to games without rounds.)
-            Fast::Narrow(ff) => (Self::fits(ff, pos, hints) && ff.reads_every_rule_from(pos.ply) && self.rounds.is_none()).then_some(ff),
+            Fast::Narrow(ff) => {
+                (Self::fits_open(ff, pos, hints) && ff.reads_every_rule_from(pos.ply) && self.rounds.is_none()).then_some(ff)
+            }
             Fast::Wide(_) => None,
         }
     }
 
-    /// Were the tables of `ff` built for `pos`?
+    /// Were the tables of `ff` built for `pos`, whose closed pits are `closed` ([`closed_pits`])?
     #[inline]
-    pub(super) fn fits<B: Lanes, const L: usize>(ff: &FastForm<B, L>, pos: &Position, hints: Hints) -> bool {
+    fn fits<B: Lanes, const L: usize>(ff: &FastForm<B, L>, pos: &Position, closed: u64) -> bool {
         let cells: &[u32] = &pos.board.cells;
         // An opening the fast form does not read is the general engine's (the game comes back
         // after each of its moves, `Game::random_playout_above`); the move number only grows, so
@@ -81,30 +85,40 @@ impl Game {
             && pos.ply >= ff.hand_below
             && cells.len() == ff.pits + 2
             // Pits closed by a round's set-up: the tables' tracks pass over those pits only.
-            && if hints.open { ff.closed == 0 } else { closed_pits(pos) == Some(ff.closed) }
+            && closed == ff.closed
             && pos.board.memory.is_empty()
             && cells.iter().sum::<u32>() == ff.total
     }
 
-    /// Could the game's fast form take `pos` ([`Game::fast_playout_any`])?
-    pub(crate) fn fast_takes(&self, pos: &Position, hints: Hints) -> bool {
-        let closed = self.closed_form(pos, hints);
-        match closed.as_deref().or(self.fast.as_deref()) {
-            Some(Fast::Narrow(ff)) => Self::fits(ff, pos, hints),
-            Some(Fast::Wide(ff)) => Self::fits(ff, pos, hints),
-            None => false,
-        }
+    /// [`Game::fits`] for the searches, which keep to games whose tables were built for every pit
+    /// open.
+    #[inline]
+    pub(super) fn fits_open<B: Lanes, const L: usize>(ff: &FastForm<B, L>, pos: &Position, hints: Hints) -> bool {
+        closed_pits(pos, hints).is_some_and(|closed| Self::fits(ff, pos, closed))
     }
 
-    /// The fast form built for the pits `pos` has closed, when some are (the game's own is built
-    /// for none): built the first time a set of closed pits is met, and kept for the game.
-    fn closed_form(&self, pos: &Position, hints: Hints) -> Option<std::sync::Arc<Fast>> {
-        if hints.open || self.fast.is_none() {
-            return None;
-        }
-        let closed = closed_pits(pos).filter(|&c| c != 0)?;
-        self.closed_forms
-            .get_or_build(closed, || crate::compile::shape::recognise_closed(self, closed).ok())
+    /// Could the game's fast form take `pos` ([`Game::fast_playout_any`])?
+    pub(crate) fn fast_takes(&self, pos: &Position, hints: Hints) -> bool {
+        self.form_taking(pos, hints).is_some()
+    }
+
+    /// The fast form that takes `pos`, if one does: the game's own, or the one built for the pits
+    /// a round's set-up closed (built the first time a set of closed pits is met, and kept for the
+    /// game).
+    fn form_taking(&self, pos: &Position, hints: Hints) -> Option<Arc<Fast>> {
+        let own = self.fast.as_ref()?;
+        let closed = closed_pits(pos, hints)?;
+        let form = match closed {
+            0 => own.clone(),
+            _ => self
+                .closed_forms
+                .get_or_build(closed, || crate::compile::shape::recognise_closed(self, closed).ok())?,
+        };
+        let fits = match &*form {
+            Fast::Narrow(ff) => Self::fits(ff, pos, closed),
+            Fast::Wide(ff) => Self::fits(ff, pos, closed),
+        };
+        fits.then_some(form)
     }
 
     /// [`Game::fast_playout`] on the game's fast form of whichever width, or `None` when it has
@@ -117,18 +131,20 @@ impl Game {
         until: Until,
         hints: Hints,
     ) -> Option<Handed> {
-        let closed = self.closed_form(pos, hints);
-        match closed.as_deref().or(self.fast.as_deref())? {
-            Fast::Narrow(ff) if Self::fits(ff, pos, hints) => Some(self.fast_playout(ff, pos, rng, plies, until, hints)),
-            Fast::Wide(ff) if Self::fits(ff, pos, hints) => Some(self.fast_playout(ff, pos, rng, plies, until, hints)),
-            _ => None,
-        }
+        let form = self.form_taking(pos, hints)?;
+        Some(match &*form {
+            Fast::Narrow(ff) => self.fast_playout(ff, pos, rng, plies, until, hints),
+            Fast::Wide(ff) => self.fast_playout(ff, pos, rng, plies, until, hints),
+        })
     }
 }
 
-/// The closed pits of `pos` (bit `c` for pit `c`); `None` when one holds seeds, which the tables'
-/// tracks would never sow from nor into.
-fn closed_pits(pos: &Position) -> Option<u64> {
+/// The closed pits of `pos` (bit `c` for pit `c`), none when `hints` say none can be; `None` when
+/// one holds seeds, which the tables' tracks would never sow from nor into.
+fn closed_pits(pos: &Position, hints: Hints) -> Option<u64> {
+    if hints.open {
+        return Some(0);
+    }
     let board = &pos.board;
     let mut closed = 0u64;
     for (c, (&shut, &seeds)) in board.closed.iter().zip(&board.cells).enumerate().take(64) {

@@ -108,7 +108,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     fn on_form(game: &'g Game, ff: &'g FastForm<B, L>, start: &Position) -> Option<FastSearch<'g, B, L>> {
         let hints = Hints::of(game, start);
         // The searches have no way to hand a position over to the general engine.
-        if !Game::fits(ff, start, hints) || !ff.reads_every_rule_from(start.ply) {
+        if !Game::fits_open(ff, start, hints) || !ff.reads_every_rule_from(start.ply) {
             return None;
         }
         // Who began is the start's for every position of a search (each is made from `like`).
@@ -130,7 +130,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
 
     /// `pos` packed, when it is a position of this search (not finished).
     pub(crate) fn pack(&self, pos: &Position) -> Option<B> {
-        Game::fits(self.ff, pos, self.hints).then(|| pack_cells(pos))
+        Game::fits_open(self.ff, pos, self.hints).then(|| pack_cells(pos))
     }
 
     /// The position `cells` with `to_move` to move.
