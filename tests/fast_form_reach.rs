@@ -78,23 +78,53 @@ fn both_rows_seeds_keep_the_fast_form_and_leave_out_a_middle_row() {
     }
 }
 
+/// The rounds of an invented match: `setup`, then three rounds won.
+fn rounds(setup: &str) -> String {
+    format!(
+        r#"rounds {{
+             setup {setup}
+             match ends when rounds_won(south) == 3 or rounds_won(north) == 3
+             next round first alternate
+           }}"#
+    )
+}
+
+/// An invented relay game with triggers (Obridjie's rules, renamed) on `board`, in `rounds`.
+fn relays(board: &str, rounds: &str) -> String {
+    format!(
+        r#"game "relays" board {{ {board} stores captures }} first south
+           sow {{ direction ccw relay when last.before > 0 and last.before != 3 }}
+           trigger "fours to the owner" {{ when pit.count == 4 and not final  take pit to owner }}
+           trigger "the last four to the sower" {{ when pit.count == 4 and final  take pit }}
+           end "no move" when no_moves remaining owner
+           end "going around" when repeated remaining owner
+           {rounds}"#
+    )
+}
+
+/// Each position of `games` random games of `game` that is not over, played one move at a time
+/// (so that the fast form, where it takes a position, plays its move).
+fn each_position_of_random_games(game: &sowlang::Game, games: u64, mut visit: impl FnMut(&sowlang::Position)) {
+    for seed in 0..games {
+        let mut pos = game.initial(None);
+        game.settle_start(&mut pos);
+        let mut rng = StdRng::seed_from_u64(seed);
+        while !pos.is_over() && game.random_playout(&mut pos, &mut rng, 1).plies == 1 {
+            if !pos.is_over() {
+                visit(&pos);
+            }
+        }
+    }
+}
+
 /// A match of rounds: the fast form plays the positions with no pit closed, in any round, and the
-/// general engine a round's end and set-up (and every position with a closed pit). Rounds set up
-/// without closing a pit, so that the fast form takes the game back in later rounds: single laps
-/// with captures, and relays with triggers; each plays the same with and without the fast form, and
-/// the positions of later rounds with every pit open are counted (one move at a time, the fast form
-/// plays each of them), so that the test cannot pass without them.
+/// general engine a round's end and set-up. Rounds set up without closing a pit, so that the fast
+/// form takes the game back in later rounds: single laps with captures, and relays with triggers;
+/// each plays the same with and without the fast form, and the positions of later rounds with every
+/// pit open are counted (one move at a time, the fast form plays each of them), so that the test
+/// cannot pass without them.
 #[test]
 fn rounds_play_the_same_with_and_without_the_fast_form_in_every_round() {
-    let rounds = |setup: &str| {
-        format!(
-            r#"rounds {{
-                 setup {setup}
-                 match ends when rounds_won(south) == 3 or rounds_won(north) == 3
-                 next round first alternate
-               }}"#
-        )
-    };
     let games = [
         format!(
             r#"game "single laps" board {{ pits 4 seeds 3 stores captures }} first south
@@ -105,30 +135,16 @@ fn rounds_play_the_same_with_and_without_the_fast_form_in_every_round() {
                {}"#,
             rounds("fill 3")
         ),
-        format!(
-            r#"game "relays" board {{ pits 4 seeds 4 stores captures }} first south
-               sow {{ direction ccw relay when last.before > 0 and last.before != 3 }}
-               trigger "fours to the owner" {{ when pit.count == 4 and not final  take pit to owner }}
-               trigger "the last four to the sower" {{ when pit.count == 4 and final  take pit }}
-               end "no move" when no_moves remaining owner
-               end "going around" when repeated remaining owner
-               {}"#,
-            rounds("deal fewest")
-        ),
+        relays("pits 4 seeds 4", &rounds("deal fewest")),
     ];
     for text in &games {
         let game = crate::support::invented(text);
         assert!(game.has_fast_form(), "{text}");
         agree(&game, 60, 3000, text);
         let mut later = 0;
-        for seed in 0..60 {
-            let mut pos = game.initial(None);
-            game.settle_start(&mut pos);
-            let mut rng = StdRng::seed_from_u64(seed);
-            while !pos.is_over() && game.random_playout(&mut pos, &mut rng, 1).plies == 1 {
-                later += u32::from(pos.round() > 1 && !pos.is_over() && !pos.closed().contains(&true));
-            }
-        }
+        each_position_of_random_games(&game, 60, |pos| {
+            later += u32::from(pos.round() > 1 && !pos.closed().contains(&true));
+        });
         assert!(later > 1000, "{later} positions of later rounds with every pit open:\n{text}");
     }
 }
@@ -140,11 +156,7 @@ fn rounds_play_the_same_with_and_without_the_fast_form_in_every_round() {
 /// that the test cannot pass without them.
 #[test]
 fn rounds_with_closed_pits_play_the_same_in_the_fast_form() {
-    let rounds = r#"rounds {
-                 setup fill 3 close unfilled
-                 match ends when rounds_won(south) == 3 or rounds_won(north) == 3
-                 next round first alternate
-               }"#;
+    let rounds = rounds("fill 3 close unfilled");
     let games = [
         format!(
             r#"game "single laps" board {{ pits 5 seeds 3 stores captures }} first south
@@ -155,32 +167,19 @@ fn rounds_with_closed_pits_play_the_same_in_the_fast_form() {
                end "again" when repeated remaining owner
                {rounds}"#
         ),
-        format!(
-            r#"game "relays" board {{ pits 5 seeds 3 stores captures }} first south
-               sow {{ direction ccw relay when last.before > 0 and last.before != 3 }}
-               trigger "fours to the owner" {{ when pit.count == 4 and not final  take pit to owner }}
-               trigger "the last four to the sower" {{ when pit.count == 4 and final  take pit }}
-               end "no move" when no_moves remaining owner
-               end "going around" when repeated remaining owner
-               {rounds}"#
-        ),
+        relays("pits 5 seeds 3", &rounds),
     ];
     for text in &games {
         let game = crate::support::invented(text);
         assert!(game.has_fast_form(), "{text}");
         agree(&game, 60, 3000, text);
         let (mut closed, mut taken) = (0, 0);
-        for seed in 0..60 {
-            let mut pos = game.initial(None);
-            game.settle_start(&mut pos);
-            let mut rng = StdRng::seed_from_u64(seed);
-            while !pos.is_over() && game.random_playout(&mut pos, &mut rng, 1).plies == 1 {
-                if !pos.is_over() && pos.closed().contains(&true) {
-                    closed += 1;
-                    taken += u32::from(game.fast_form_takes(&pos));
-                }
+        each_position_of_random_games(&game, 60, |pos| {
+            if pos.closed().contains(&true) {
+                closed += 1;
+                taken += u32::from(game.fast_form_takes(pos));
             }
-        }
+        });
         assert!(
             closed > 500 && taken == closed,
             "{taken} of {closed} positions with a pit closed taken:\n{text}"

@@ -6,6 +6,19 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 /// The game of an invented rule text.
+/// A board of `g` with fewer than `seeds` in each cell and each pit claimed by either player or
+/// none, at random.
+fn random_board(g: &Game, rng: &mut StdRng, seeds: u32) -> Board {
+    let mut board = g.initial(None).board;
+    for c in board.cells.iter_mut() {
+        *c = rng.gen_range(0..seeds);
+    }
+    for claim in board.claimed.iter_mut() {
+        *claim = [None, Some(Player::South), Some(Player::North)][rng.gen_range(0..3)];
+    }
+    board
+}
+
 fn game(text: &str) -> Game {
     match crate::load_text(std::path::Path::new("invented.sow"), text, &[]) {
         Ok(loaded) => loaded.game,
@@ -49,14 +62,8 @@ fn lap_tables_answer_as_the_evaluator() {
     let mut rng = StdRng::seed_from_u64(25);
     let (mut answered, mut general) = (0, 0);
     for _ in 0..200 {
-        let mut board = g.initial(None).board;
         let before: Vec<u32> = (0..cells).map(|_| rng.gen_range(0..4)).collect();
-        for c in board.cells.iter_mut() {
-            *c = rng.gen_range(0..10);
-        }
-        for claim in board.claimed.iter_mut() {
-            *claim = [None, Some(Player::South), Some(Player::North)][rng.gen_range(0..3)];
-        }
+        let board = random_board(&g, &mut rng, 10);
         for mover in Player::BOTH {
             for (last, cw) in (0..cells as Cell).flat_map(|c| [(c, false), (c, true)]) {
                 let ctx = Ctx {
@@ -173,13 +180,7 @@ fn forbid_tables_answer_as_the_evaluator() {
     let mut rng = StdRng::seed_from_u64(26);
     let (mut answered, mut held) = (0, 0);
     for _ in 0..200 {
-        let mut board = g.initial(None).board;
-        for c in board.cells.iter_mut() {
-            *c = rng.gen_range(0..5);
-        }
-        for claim in board.claimed.iter_mut() {
-            *claim = [None, Some(Player::South), Some(Player::North)][rng.gen_range(0..3)];
-        }
+        let board = random_board(&g, &mut rng, 5);
         for mover in Player::BOTH {
             for (origin, cw) in (0..cells as Cell).flat_map(|c| [(c, false), (c, true)]) {
                 let ctx = Ctx {
