@@ -525,7 +525,7 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
     if game.uses_closed {
         ff.closed_key = (0..pits)
             .filter(|&c| closed >> c & 1 != 0)
-            .fold(0u64, |h, c| h.wrapping_add(game.hash_keys[3 * cells + c]));
+            .fold(0u64, |h, c| h.wrapping_add(game.closed_pit_key(c)));
     }
     for c in 0..cells {
         ff.keys[c] = game.hash_keys[c];

@@ -377,6 +377,13 @@ impl Game {
         }
     }
 
+    /// What a closed pit `c` adds to a position's identity ([`Game::hash`]) in a game whose pits
+    /// may be closed.
+    #[inline]
+    pub(crate) fn closed_pit_key(&self, c: usize) -> u64 {
+        self.hash_keys[3 * (self.pit_count() + 2) + c]
+    }
+
     /// The identity of a position for the repetition rule: board, claims, closures, memory, player to
     /// move.
     /// Each cell's seeds count with their own random weight (`hash_keys`), so the sum differs between
@@ -404,7 +411,7 @@ impl Game {
         if self.uses_closed {
             for (i, &closed) in b.closed.iter().enumerate() {
                 if closed {
-                    h = h.wrapping_add(keys[3 * cells + i]);
+                    h = h.wrapping_add(self.closed_pit_key(i));
                 }
             }
         }
