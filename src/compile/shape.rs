@@ -44,7 +44,7 @@ mod rules;
 pub use ends::{EndCheck, EndValue, FastEnd, Probe};
 use ends::{end_guard, end_tests, probes};
 pub use lanes::{Lanes, Wide};
-pub use rules::{CellCond, FastAfterForbid, FastCapture, FastForbid, FastTrigger, SetTest, has_count};
+pub use rules::{CellCond, CountShape, FastAfterForbid, FastCapture, FastForbid, FastTrigger, SetTest, has_count};
 use rules::{after_forbid, capture, cell_tests, forbid, trigger};
 
 /// Most cells (pits and stores) a board packed into 128 bits holds.
@@ -181,6 +181,9 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     /// Relay sowing (`relay when`), if the game's moves relay or sow taken seeds again: boxed, so
     /// that a game whose moves are one lap carries no room for it.
     pub relay: Option<Box<FastRelay<B, L>>>,
+    /// Per pit `d`, the pits whose pit across is `d` (bit `c` for pit `c`): the cells of a whole
+    /// board's test across ([`CellCond::whole`]) from the pits that pass it.
+    pub across_from: [u64; L],
 }
 
 /// Places per origin in [`FastForm::partial`]: a power of two above any lap, so that an index
@@ -521,6 +524,7 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
         store_hits: Vec::new(),
         store_rules: Vec::new(),
         relay: None,
+        across_from: [0; L],
     };
     if game.uses_closed {
         ff.closed_key = (0..pits)
@@ -532,6 +536,11 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
         ff.keep[c] = !B::spread(1 << c);
         let across = game.opposite(c as Cell);
         ff.across[c] = if across == NO_PIT { 0xFF } else { across as u8 };
+        if c < pits {
+            // (Only a shared pit faces none, and such boards have no fast form.)
+            unless(across != NO_PIT, "a pit faces no pit")?;
+            ff.across_from[across as usize & (L - 1)] |= 1 << c;
+        }
         unless(game.side_codes[c] <= 1, "a pit belongs to neither row")?;
     }
     for p in Player::BOTH {
@@ -775,6 +784,7 @@ fn relay<B: Lanes, const L: usize>(
             across: [0; 4],
             range: None,
             any_across: false,
+            whole: None,
         },
     };
     // The engine goes on only from a pit that holds seeds.

@@ -37,6 +37,8 @@ pub trait Lanes:
     fn filled(self) -> u64;
     /// Bit `c` set for every cell `c` that holds `lo..=hi` seeds.
     fn within(self, lo: u8, hi: u8) -> u64;
+    /// Bit `c` set for every cell `c` that holds an odd number of seeds.
+    fn odd(self) -> u64;
     /// The sum of the lanes (at most 255).
     fn sum(self) -> u32;
     /// 0xFF in the lanes of `cells` (bit `c` for cell `c`).
@@ -133,6 +135,26 @@ fn within_16(b: u128, lo: u8, hi: u8) -> u32 {
         .fold(0, |cells, (c, _)| cells | 1 << c)
 }
 
+/// Bit `c` set for every byte `c` of `b` that is odd.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn odd_16(b: u128) -> u32 {
+    use safe_arch::{m128i, move_mask_i8_m128i, shl_imm_u16_m128i};
+    // Each byte's low bit moved to its top (a shift of the 16-bit lanes moves the low byte's into
+    // bit 7 and the high byte's into bit 15; the bits shifted across bytes fall below the tops).
+    move_mask_i8_m128i(shl_imm_u16_m128i::<7>(m128i::from(b))) as u32 & 0xFFFF
+}
+
+/// Bit `c` set for every byte `c` of `b` that is odd.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn odd_16(b: u128) -> u32 {
+    const LOWS: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
+    let gather = |half: u64| (half.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+    let lows = b & LOWS;
+    gather(lows as u64) | gather((lows >> 64) as u64) << 8
+}
+
 /// The sum of the bytes (at most 255).
 #[inline(always)]
 fn sum_16(b: u128) -> u32 {
@@ -175,6 +197,10 @@ impl Lanes for u128 {
     #[inline(always)]
     fn within(self, lo: u8, hi: u8) -> u64 {
         u64::from(within_16(self, lo, hi))
+    }
+    #[inline(always)]
+    fn odd(self) -> u64 {
+        u64::from(odd_16(self))
     }
     #[inline(always)]
     fn sum(self) -> u32 {
@@ -311,6 +337,10 @@ impl<const N: usize> Lanes for Wide<N> {
         (0..N).fold(0, |cells, i| cells | u64::from(within_16(self.chunk(i), lo, hi)) << (16 * i))
     }
     #[inline(always)]
+    fn odd(self) -> u64 {
+        (0..N).fold(0, |cells, i| cells | u64::from(odd_16(self.chunk(i))) << (16 * i))
+    }
+    #[inline(always)]
     fn sum(self) -> u32 {
         // The chunks added first, as whole numbers: no lane of the total can pass 255 (the whole
         // board holds at most 255 seeds), so no lane carries into the next.
@@ -369,12 +399,14 @@ mod tests {
         assert_eq!(n.filled(), 0b1000_0000_0101_1001);
         assert_eq!((n.filled(), n.within(1, 7), n.sum()), (w.filled(), w.within(1, 7), w.sum()));
         assert_eq!(n.sum(), 216);
+        assert_eq!((n.odd(), w.odd()), (0b1000_0000_0100_1001, 0b1000_0000_0100_1001));
         let mut wide = [0u32; 40];
         wide[17] = 4;
         wide[39] = 9;
         let b = Wide::<3>::of_cells(&wide);
         assert_eq!(b.filled(), 1 << 17 | 1 << 39);
         assert_eq!(b.within(5, 9), 1 << 39);
+        assert_eq!(b.odd(), 1 << 39);
         assert_eq!((b.lane(17), b.lane(39), b.sum()), (4, 9, 13));
         assert_eq!(Wide::<3>::spread(1 << 39) & b, Wide::<3>::at(39, 9));
         assert_eq!((b + Wide::<3>::at(39, 1)).lane(39), 10);

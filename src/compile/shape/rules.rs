@@ -108,9 +108,64 @@ pub struct CellCond {
     pub range: Option<(u8, u8)>,
     /// Every count across passes (the tests do not look across).
     pub any_across: bool,
+    /// The counts and the counts across as ranges of one parity or both, when they are: the cells
+    /// where the condition holds are then found for the whole board with a few operations on its
+    /// lanes (the sets of pits of `any(board where pit.count is even ...)`).
+    pub whole: Option<WholeBoard>,
+}
+
+/// A condition's counts as a range of one parity or both ([`CellCond::whole`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WholeBoard {
+    /// The counts of the cell.
+    pub count: CountShape,
+    /// The counts of the pit across, unless every count passes.
+    pub across: Option<CountShape>,
+}
+
+/// The counts `lo..=hi`, all of them or only the odd (`Some(true)`) or even (`Some(false)`) ones.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CountShape {
+    /// Lowest count.
+    pub lo: u8,
+    /// Highest count.
+    pub hi: u8,
+    /// Odd counts only, or even ones only.
+    pub odd: Option<bool>,
+}
+
+impl CountShape {
+    /// The set of counts `set` as a shape, if it is one.
+    fn of(set: &[u64; 4]) -> Option<CountShape> {
+        let has = |n: u32| has_count(set, n);
+        let lo = (0..256).find(|&n| has(n))?;
+        let hi = (lo..256).rev().find(|&n| has(n))?;
+        [None, Some(true), Some(false)].into_iter().find_map(|odd| {
+            let shaped = |n: u32| (lo..=hi).contains(&n) && odd.is_none_or(|odd| (n % 2 == 1) == odd);
+            (0..256).all(|n| has(n) == shaped(n)).then_some(CountShape {
+                lo: lo as u8,
+                hi: hi as u8,
+                odd,
+            })
+        })
+    }
 }
 
 impl CellCond {
+    /// The condition that holds where both hold.
+    fn and(self, other: &CellCond) -> CellCond {
+        let both = |a: [u64; 4], b: [u64; 4]| -> [u64; 4] { std::array::from_fn(|i| a[i] & b[i]) };
+        CellCond {
+            at: [self.at[0] & other.at[0], self.at[1] & other.at[1]],
+            count: both(self.count, other.count),
+            across: both(self.across, other.across),
+            range: None,
+            any_across: false,
+            whole: None,
+        }
+        .with_shapes()
+    }
+
     pub(super) fn with_shapes(mut self) -> CellCond {
         let has = |n: u32| has_count(&self.count, n);
         let lo = (0..256).find(|&n| has(n));
@@ -119,6 +174,14 @@ impl CellCond {
             (hi + 1..256).all(|n| !has(n)).then_some((lo as u8, hi as u8))
         });
         self.any_across = self.across == [u64::MAX; 4];
+        self.whole = CountShape::of(&self.count).and_then(|count| {
+            let across = if self.any_across {
+                None
+            } else {
+                Some(CountShape::of(&self.across)?)
+            };
+            Some(WholeBoard { count, across })
+        });
         self
     }
 }
@@ -382,7 +445,17 @@ fn set_test(game: &Game, set: &crate::compile::ir::PitSet, has: bool) -> Option<
     };
     Some(SetTest {
         row: [row(Player::South)?, row(Player::North)?],
-        filters: set.filters.iter().map(|f| cell_tests(game, f, Reg::Pit)).collect::<Option<_>>()?,
+        // The filters as one condition: each is a conjunction of tests of the pit, and so is their
+        // conjunction (one pass over the board, with its counts' shape for the whole board).
+        filters: set
+            .filters
+            .iter()
+            .map(|f| cell_tests(game, f, Reg::Pit))
+            .collect::<Option<Vec<_>>>()?
+            .into_iter()
+            .reduce(|all, one| all.and(&one))
+            .into_iter()
+            .collect(),
         has,
     })
 }
@@ -398,6 +471,7 @@ fn cell_cond(game: &Game, tests: &[Test], reg: Reg) -> Option<CellCond> {
         across: [0; 4],
         range: None,
         any_across: false,
+        whole: None,
     };
     for mover in Player::BOTH {
         let who = |m: bool| if m { mover } else { mover.other() };
