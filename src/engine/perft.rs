@@ -250,6 +250,7 @@ impl Game {
         loop {
             // The end rules may have worked out the next position's legal moves already.
             let mut known = None;
+            let round = pos.round;
             if let Some(handed) = self.fast_playout_any(pos, rng, &mut plies, until, hints) {
                 match handed {
                     super::kernel::Handed::Stopped => return Playout { plies, finished: pos.over },
@@ -258,6 +259,13 @@ impl Game {
                 // The fast form's last move may have left the pits below the floor.
                 if below(pos) {
                     return Playout { plies, finished: pos.over };
+                }
+                // A round's end and set-up were the general engine's; the next round's first move
+                // is the fast form's again when it takes the position (both draw alike), so the
+                // general engine does not play it and work out the legal moves after it (a fifth
+                // of a playout of rounds of relays).
+                if pos.round != round && !pos.over && plies < max_plies && self.fast_takes(pos, hints) {
+                    continue;
                 }
             }
             if self.uses_repeated && !pos.over && !reserved {
