@@ -751,6 +751,9 @@ fn sow_along<const BEFORE: bool>(
     skipped: Cell,
 ) -> Lap {
     let order = &track.cells;
+    // Lists of one length, so that a seed's cell is checked against it once, not once a list.
+    let n = cells.len();
+    let (before, keys) = (if BEFORE { &mut before[..n] } else { before }, &keys[..n]);
     let mut c = start as usize;
     let mut sum = 0u64;
     let mut i = track.place[c] as usize;
