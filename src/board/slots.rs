@@ -77,6 +77,17 @@ impl<T: Copy + Default, const N: usize> Slots<T, N> {
         self.heap.clear();
     }
 
+    /// Makes `self` a copy of `items`, reusing its heap space.
+    pub fn assign(&mut self, items: &[T]) {
+        self.len = items.len() as u32;
+        self.heap.clear();
+        if items.len() <= N {
+            self.inline[..items.len()].copy_from_slice(items);
+        } else {
+            self.heap.extend_from_slice(items);
+        }
+    }
+
     /// Makes `self` a copy of `other`, reusing its heap space.
     pub fn copy_from(&mut self, other: &Self) {
         self.len = other.len;

@@ -36,7 +36,8 @@ struct Pool {
 const MOST: usize = 4096;
 
 thread_local! {
-    static POOL: std::cell::RefCell<Pool> = std::cell::RefCell::new(Pool::default());
+    // Made when the thread starts: a pool made at its first use is tested for at every use.
+    static POOL: std::cell::RefCell<Pool> = const { std::cell::RefCell::new(Pool { slots: Vec::new(), used: 0 }) };
 }
 
 /// How many paused sowings are kept: a walk gives back what it kept above this ([`truncate`]).

@@ -20,10 +20,29 @@ impl Game {
         let mut turn = turn;
         let mut track = phase.track(turn.mover, turn.cw);
         // Per cell, the count before the latest seed fell in; kept only when some rule reads it.
-        // A list kept on the thread from one sowing to the next (one of a large board is on the
-        // heap), given back when the sowing ends.
-        let mut kept = KeptBefore(self.uses_before.then(|| KeptBefore::of(&board.cells)));
-        let before = &mut kept.0;
+        // On this frame up to `BEFORE_ON_FRAME` cells: a list taken from the thread and given back
+        // cost about 180 instructions a sowing, most of a trial's set-up on a board over 16 cells.
+        // A trial that goes on from a pause copies the pause's list over it: nothing to copy here.
+        let resuming = turn.choices.is_some_and(|c| c.resume.is_some());
+        let mut on_frame: [u32; BEFORE_ON_FRAME];
+        let mut on_heap: Vec<u32>;
+        let mut before: Option<&mut [u32]> = if !self.uses_before {
+            None
+        } else if board.cells.len() <= BEFORE_ON_FRAME {
+            on_frame = [0; BEFORE_ON_FRAME];
+            let n = board.cells.len();
+            if !resuming {
+                match board.cells.inline_all() {
+                    // A fixed length the compiler copies in line.
+                    Some(inline) => on_frame[..inline.len()].copy_from_slice(inline),
+                    None => on_frame[..n].copy_from_slice(&board.cells),
+                }
+            }
+            Some(&mut on_frame[..n])
+        } else {
+            on_heap = board.cells.to_vec();
+            Some(&mut on_heap)
+        };
         // Seeds taken by capture rules, to put back for a grand slam (made at the first capture).
         let mut captured: Option<CaptureLog> = None;
         let skipped = if sow.skip_origin { origin } else { NO_PIT };
@@ -80,8 +99,9 @@ impl Game {
                 } else {
                     board.clone_from(&p.board);
                 }
-                if let (Some(b), Some(kept)) = (before.as_mut(), p.before.as_ref()) {
-                    b.clone_from(kept);
+                if let Some(b) = before.as_deref_mut() {
+                    // A pause of a game that reads these counts kept them.
+                    b.copy_from_slice(p.before.as_deref().unwrap_or(&p.board.cells));
                 }
                 turn.cw = p.cw;
                 turn.lifted = p.lifted;
@@ -170,7 +190,7 @@ impl Game {
                         lap_sown.last
                     } else {
                         only_moved = false;
-                        self.sow_one_by_one(board, turn, origin, phase, lap, before, hand, start, &mut taken, log)?
+                        self.sow_one_by_one(board, turn, origin, phase, lap, before.as_deref_mut(), hand, start, &mut taken, log)?
                     };
                     if lap == 1 {
                         turn.first_lap_end = last;
@@ -215,7 +235,7 @@ impl Game {
                     let at = c.used();
                     let paused = || super::pause::Paused {
                         board: board.clone(),
-                        before: (*before).clone(),
+                        before: before.as_deref().map(Slots::from_slice),
                         cw: turn.cw,
                         lifted: turn.lifted,
                         lap_start: turn.lap_start,
@@ -235,9 +255,9 @@ impl Game {
                             p.board.clone_from(board);
                         }
                         // A slot may be one of another game's, of another size.
-                        match (&mut p.before, &*before) {
-                            (Some(b), Some(now)) => b.clone_from(now),
-                            (kept, now) => *kept = now.clone(),
+                        match (&mut p.before, before.as_deref()) {
+                            (Some(b), Some(now)) => b.assign(now),
+                            (kept, now) => *kept = now.map(Slots::from_slice),
                         }
                         (p.cw, p.lifted, p.lap_start, p.first_lap_end) = (turn.cw, turn.lifted, turn.lap_start, turn.first_lap_end);
                         (p.start, p.lap, p.taken, p.last, p.rule, p.at) = (start, lap, taken, last, i, at);
@@ -294,7 +314,7 @@ impl Game {
                         &mut watch,
                         lap,
                         board,
-                        before.as_ref(),
+                        before.as_deref(),
                         LapStart {
                             cell: pull.after,
                             hand: Some(pull.seeds),
@@ -355,7 +375,7 @@ impl Game {
                 &mut watch,
                 lap,
                 board,
-                before.as_ref(),
+                before.as_deref(),
                 LapStart {
                     cell: relay_pit,
                     hand: None,
@@ -438,7 +458,7 @@ impl Game {
         watch: &mut LoopWatch,
         lap: u32,
         board: &Board,
-        before: Option<&Slots<u32>>,
+        before: Option<&[u32]>,
         start: LapStart,
     ) -> Result<(), Endless> {
         // Most laps are within the cap and before the watch starts: answered in line (a call a lap
@@ -457,7 +477,7 @@ impl Game {
         watch: &mut LoopWatch,
         lap: u32,
         board: &Board,
-        before: Option<&Slots<u32>>,
+        before: Option<&[u32]>,
         start: LapStart,
     ) -> Result<(), Endless> {
         if lap > sow.lap_cap {
@@ -521,7 +541,7 @@ impl Game {
         origin: Cell,
         phase: &Phase,
         lap: u32,
-        before: &mut Option<Slots<u32>>,
+        mut before: Option<&mut [u32]>,
         mut hand: u32,
         start: Cell,
         taken: &mut u32,
@@ -550,7 +570,7 @@ impl Game {
                 continue;
             }
             passed = 0;
-            if let Some(b) = before.as_mut() {
+            if let Some(b) = before.as_deref_mut() {
                 b[c as usize] = board.cells[c as usize];
             }
             board.cells[c as usize] += 1;
@@ -731,6 +751,9 @@ fn sow_along<const BEFORE: bool>(
     skipped: Cell,
 ) -> Lap {
     let order = &track.cells;
+    // Lists of one length, so that a seed's cell is checked against it once, not once a list.
+    let n = cells.len();
+    let (before, keys) = (if BEFORE { &mut before[..n] } else { before }, &keys[..n]);
     let mut c = start as usize;
     let mut sum = 0u64;
     let mut i = track.place[c] as usize;
@@ -794,39 +817,6 @@ fn sow_lap_checked(
     })
 }
 
-thread_local! {
-    /// Lists of counts before the latest seed, kept from one sowing to the next.
-    static BEFORE: std::cell::RefCell<Vec<Slots<u32>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The counts before the latest seed of a sowing, in a list taken from the thread's and given back.
-struct KeptBefore(Option<Slots<u32>>);
-
-impl KeptBefore {
-    /// A list kept on the thread, made a copy of `cells`.
-    #[inline]
-    fn of(cells: &Slots<u32>) -> Slots<u32> {
-        if cells.len() <= crate::board::INLINE {
-            // Kept inline: no heap list to keep.
-            return cells.clone();
-        }
-        let mut kept = BEFORE.with(|k| k.borrow_mut().pop()).unwrap_or_default();
-        kept.clone_from(cells);
-        kept
-    }
-}
-
-impl Drop for KeptBefore {
-    #[inline]
-    fn drop(&mut self) {
-        if let Some(list) = self.0.take_if(|list| list.len() > crate::board::INLINE) {
-            BEFORE.with(|k| {
-                let mut k = k.borrow_mut();
-                // As many as sowings inside one another, which is few.
-                if k.len() < 8 {
-                    k.push(list);
-                }
-            });
-        }
-    }
-}
+/// The cells of a board whose counts before the latest seed are kept on the sowing's frame (a
+/// board of up to four rows of 15 pits and the stores); a larger board's list is made on the heap.
+const BEFORE_ON_FRAME: usize = 64;

@@ -91,11 +91,11 @@ impl LoopWatch {
     /// latest seed, when the rules read them): the lap it repeats, if some earlier lap started in
     /// the same state. The state is copied only when it is kept.
     #[inline]
-    pub(super) fn repeats(&mut self, lap: u32, board: &super::Board, before: Option<&Slots<u32>>, start: LapStart) -> Option<u32> {
+    pub(super) fn repeats(&mut self, lap: u32, board: &super::Board, before: Option<&[u32]>, start: LapStart) -> Option<u32> {
         if let Some((kept, at)) = &self.kept
             && kept.start == start
             && kept.board == *board
-            && kept.before.as_ref() == before
+            && kept.before.as_deref() == before
         {
             return Some(*at);
         }
@@ -108,11 +108,11 @@ impl LoopWatch {
 
     #[cold]
     #[inline(never)]
-    fn keep(&mut self, lap: u32, board: &super::Board, before: Option<&Slots<u32>>, start: LapStart) {
+    fn keep(&mut self, lap: u32, board: &super::Board, before: Option<&[u32]>, start: LapStart) {
         self.kept = Some((
             LapState {
                 board: board.clone(),
-                before: before.cloned(),
+                before: before.map(Slots::from_slice),
                 start,
             },
             lap,

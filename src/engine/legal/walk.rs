@@ -253,6 +253,13 @@ mod tests {
                  take opposite(last)
                  sow taken from (if clockwise then leftmost(row(mover) where pit.row == front) else rightmost(row(mover) where pit.row == front)) either
                }"#;
+        // Counts before the latest seed read of a pit no lap of the mover sows: its count when the
+        // sowing began, which a trial going on from a pause must read as the trial before it did.
+        let before_across = r#"capture "pull across" {
+                 when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0 and opposite(last).before > 1
+                 take opposite(last)
+                 sow taken from choose(row(mover) where pit.row == front and pit.count < 3) either
+               }"#;
         let text = |capture: &str, after: &str| {
             format!(
                 r#"game "Deep choices"
@@ -275,6 +282,7 @@ mod tests {
                 false,
             ),
             (by_way, "", true),
+            (before_across, "", true),
         ] {
             let g = game(&text(capture, after));
             let one_choice = g.phases.last().is_some_and(|p| p.captures.iter().all(|r| r.one_choice));
