@@ -355,7 +355,7 @@ impl Game {
         if hints.hand_on && self.uses_choose && Self::pits_checked(rules) {
             return self.legal_handing_on(pos, rules);
         }
-        if hints.first_only && self.uses_choose && Self::pits_checked(rules) {
+        if hints.first_only && Self::pits_checked(rules) {
             return self.legal_first_only(pos, rules);
         }
         self.legal_with(pos, rules)
@@ -368,12 +368,33 @@ impl Game {
     #[inline(never)]
     fn legal_first_only(&self, pos: &Position, rules: MoveRules) -> Moves {
         if !self.ends.iter().any(|r| r.asks_can_feed) {
-            let first = self.choice_first(pos, rules);
+            let first = if self.uses_choose {
+                self.choice_first(pos, rules)
+            } else {
+                self.checked_first(pos, rules)
+            };
             if !first.is_empty() {
                 return first;
             }
         }
         self.legal_with(pos, rules)
+    }
+
+    /// The first move [`Game::legal_checked`] would list (a move sown to be judged stops the walk at
+    /// the first that is legal), alone; none when it lists none.
+    fn checked_first(&self, pos: &Position, rules: MoveRules) -> Moves {
+        let legal = |k: usize| {
+            if rules.phase.captures_required {
+                self.check_move_taking(pos, rules, k).is_ok()
+            } else {
+                self.check_move(pos, rules, k).is_ok()
+            }
+        };
+        let mut first = Moves::NONE;
+        if let Some(k) = (1..=self.move_count()).find(|&k| legal(k)) {
+            first.insert(k);
+        }
+        first
     }
 
     /// [`Game::legal_with`] where it would ask [`Game::choice_pits`], answered from the whole listing

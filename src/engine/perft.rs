@@ -262,10 +262,14 @@ impl Game {
                 }
                 // A round's end and set-up were the general engine's; the next round's first move
                 // is the fast form's again when it takes the position (both draw alike), so the
-                // general engine does not play it and work out the legal moves after it (a fifth
-                // of a playout of rounds of relays).
-                if pos.round != round && !pos.over && plies < max_plies && self.fast_takes(pos, hints) {
-                    continue;
+                // general engine neither lists the moves of the round's start nor plays its first
+                // move (two fifths of a playout of rounds of relays).
+                if pos.round != round && !pos.over {
+                    if plies < max_plies && self.fast_takes(pos, hints) {
+                        continue;
+                    }
+                    // The end rules asked only whether the new round's opener has a move.
+                    known = None;
                 }
             }
             if self.uses_repeated && !pos.over && !reserved {
