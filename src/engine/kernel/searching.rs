@@ -187,7 +187,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// Every legal move of the position `cells` with `mover` to move, in order, as
     /// [`Game::fast_moves`] gives them.
     #[inline]
-    pub(crate) fn moves(&self, cells: B, mover: Player, out: &mut Vec<FastMove<B>>) {
+    pub(crate) fn moves(&self, cells: B, mover: Player, out: &mut impl MoveSink<B>) {
         self.game
             .fast_moves_any(self.ff, self.hints, &self.like, (cells, mover, self.like.ply), |_, _| false, out);
     }
@@ -367,7 +367,7 @@ impl Game {
         like: &Position,
         at: (B, Player, u32),
         repeats: impl FnMut(B, Player) -> bool,
-        out: &mut Vec<FastMove<B>>,
+        out: &mut impl MoveSink<B>,
     ) {
         match ff.relay.as_deref() {
             None => self.fast_moves_from::<B, L, false, _>(ff, None, hints, like, (at, u64::MAX), (repeats, |_| false), out),
