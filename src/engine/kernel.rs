@@ -22,7 +22,7 @@ mod forms;
 mod playout;
 mod searching;
 mod seen;
-pub(crate) use searching::{AnySearch, FastMove, FastSearch};
+pub(crate) use searching::{AnySearch, Counted, FastMove, FastSearch, Listed};
 
 pub(crate) use seen::Board;
 
@@ -32,7 +32,7 @@ use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
 use crate::compile::shape::{
     CellCond, CountShape, EndCheck, EndValue, Fast, FastAfterForbid, FastCapture, FastForbid, FastForm, FastRelay, LANES, Lanes, PLACES,
-    Probe, SetTest, has_count,
+    SetTest, has_count,
 };
 
 /// A byte of a packed narrow board (the searches' boards).
@@ -163,15 +163,33 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// row is empty. Inlined, so that a playout that knows `rows` before the game tests it no more.
     #[inline(always)]
     fn probes_holding(&self, rows: bool, filled: u64, mover: Player, at: &Packed<B>) -> u64 {
+        self.rows_holding(rows, filled, mover, at.to_move, self.ply_probes(at.ply))
+    }
+
+    /// The probes of the move number at move number `ply`: the rules with a probe that holds and
+    /// those with one that fails (as [`FastForm::probes_holding`] combines them). Every move of a
+    /// position reaches the same move number, so a search reads them once a position.
+    #[inline(always)]
+    fn ply_probes(&self, ply: u32) -> (u64, u64) {
         let (mut any_hold, mut all_fail) = (0, 0);
-        if rows {
-            let empty = usize::from(filled & self.row_cells[0] == 0) * 2 + usize::from(filled & self.row_cells[1] == 0);
-            (any_hold, all_fail) = self.row_probes[(mover.index() * 8 + at.to_move.index() * 4 + empty) & 15];
-        }
-        for (rule, probe) in &self.probes {
-            let holds = self.probe(probe, at);
+        for (rule, p) in &self.probes {
+            let holds = (ply.wrapping_sub(p.lo) <= p.span) == p.want;
             any_hold |= u64::from(holds) << rule;
             all_fail |= u64::from(!holds) << rule;
+        }
+        (any_hold, all_fail)
+    }
+
+    /// [`FastForm::probes_holding`] with the probes of the move number already read (`probed`,
+    /// from [`FastForm::ply_probes`]).
+    #[inline(always)]
+    fn rows_holding(&self, rows: bool, filled: u64, mover: Player, to_move: Player, probed: (u64, u64)) -> u64 {
+        let (mut any_hold, mut all_fail) = probed;
+        if rows {
+            let empty = usize::from(filled & self.row_cells[0] == 0) * 2 + usize::from(filled & self.row_cells[1] == 0);
+            let (hold, fail) = self.row_probes[(mover.index() * 8 + to_move.index() * 4 + empty) & 15];
+            any_hold |= hold;
+            all_fail |= fail;
         }
         any_hold & self.any_probes | self.all_probes & !all_fail
     }
@@ -889,12 +907,6 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             EndValue::Cell(c) => pos.board.lane(c as usize),
             EndValue::Pits => self.row_seeds(pos.board, Player::South) + self.row_seeds(pos.board, Player::North),
         })
-    }
-
-    /// Does the probe of the move number hold?
-    #[inline(always)]
-    fn probe(&self, p: &Probe, pos: &Packed<B>) -> bool {
-        (pos.ply.wrapping_sub(p.lo) <= p.span) == p.want
     }
 
     #[inline(always)]

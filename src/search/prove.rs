@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use super::endgame::Endgames;
 use super::solve::{Progress, Refusal, Solved, Watch, big, split, utility};
-use crate::engine::{FastMove, FastSearch, Game, Player, Position};
+use crate::engine::{FastMove, FastSearch, Game, Listed, Player, Position};
 use crate::keys::mix;
 use table::{Data, FILLS_BETWEEN_LOOKS, Table};
 
@@ -309,7 +309,9 @@ impl Node for Packed {
     fn children(&self, s: &Shared<'_>, out: &mut Vec<Packed>, moves: &mut Vec<FastMove>) {
         let fast = s.fast.as_ref().expect("packed positions are searched with the fast form");
         moves.clear();
-        fast.moves(self.cells, self.to_move, moves);
+        // Listed without whether each child's player has a move (the search never reads it): worked
+        // out only where a `no_moves` rule asks.
+        fast.moves(self.cells, self.to_move, &mut Listed(moves));
         let stores = [self.store(s, Player::South), self.store(s, Player::North)];
         let on_board = self.margin_and_board(s).1;
         for m in moves.drain(..) {

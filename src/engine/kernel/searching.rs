@@ -24,6 +24,47 @@ pub struct FastMove<B = u128> {
     pub moves_next: Option<bool>,
 }
 
+/// Where the fast form's move maker puts the moves it makes: a list (the searches that go on from
+/// them), or a count (perft's last depth, which makes every move to count it and keeps none: the
+/// list's copies in and out were about a tenth of a perft).
+pub(crate) trait MoveSink<B> {
+    /// Whether a move's `moves_next` is wanted where no end rule needs it (alpha-beta's leaves
+    /// read it; perft does not, and saves the next player's legal moves worked out a move).
+    const NEXT: bool;
+    /// Takes the move made.
+    fn take(&mut self, m: FastMove<B>);
+}
+
+impl<B> MoveSink<B> for Vec<FastMove<B>> {
+    const NEXT: bool = true;
+    #[inline(always)]
+    fn take(&mut self, m: FastMove<B>) {
+        self.push(m);
+    }
+}
+
+/// The moves made, counted and dropped ([`MoveSink`]).
+pub(crate) struct Counted(pub u64);
+
+impl<B> MoveSink<B> for Counted {
+    const NEXT: bool = false;
+    #[inline(always)]
+    fn take(&mut self, _: FastMove<B>) {
+        self.0 += 1;
+    }
+}
+
+/// The moves made, listed without their `moves_next` where no end rule asks for it ([`MoveSink`]).
+pub(crate) struct Listed<'a, B>(pub &'a mut Vec<FastMove<B>>);
+
+impl<B> MoveSink<B> for Listed<'_, B> {
+    const NEXT: bool = false;
+    #[inline(always)]
+    fn take(&mut self, m: FastMove<B>) {
+        self.0.push(m);
+    }
+}
+
 /// Every cell's seeds of `pos` packed one byte a cell, as the fast form holds a board.
 fn pack_cells<B: Lanes>(pos: &Position) -> B {
     B::of_cells(&pos.board.cells)
@@ -91,7 +132,7 @@ impl<'g> FastSearch<'g> {
 
     /// [`FastSearch::new`] for a walk that follows each line of play from `start` and keeps it, so
     /// that the move number and a repetition rule can be answered from the line
-    /// ([`FastSearch::moves_on_line`]): taken
+    /// ([`FastSearch::moves_on_line_among`]): taken
     /// when every rule that reads `repeated` is `repeated` alone and stores never shrink (no position
     /// from before a capture comes back, so the line since `start` and the history before it while
     /// the stores are as in `start` are all that matters).
@@ -146,22 +187,16 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// Every legal move of the position `cells` with `mover` to move, in order, as
     /// [`Game::fast_moves`] gives them.
     #[inline]
-    pub(crate) fn moves(&self, cells: B, mover: Player, out: &mut Vec<FastMove<B>>) {
+    pub(crate) fn moves(&self, cells: B, mover: Player, out: &mut impl MoveSink<B>) {
         self.game
             .fast_moves_any(self.ff, self.hints, &self.like, (cells, mover, self.like.ply), |_, _| false, out);
     }
 
     /// [`FastSearch::moves`] at the end of `line` (the positions since the start, this one last,
     /// each its cells and the player to move), a move to a position on it ending the game by the
-    /// repetition rule.
-    #[inline]
-    pub(crate) fn moves_on_line(&self, line: &[(B, Player)], out: &mut Vec<FastMove<B>>) {
-        self.moves_on_line_among(line, u64::MAX, out);
-    }
-
-    /// [`FastSearch::moves_on_line`] of the moves among `among` only (bit `i` for the move of
-    /// number `i + 1`): alpha-beta plays the table's move alone first and the others only when
-    /// it did not cut the node off.
+    /// repetition rule; of the moves among `among` only (bit `i` for the move of number `i + 1`):
+    /// alpha-beta plays the table's move alone first and the others only when it did not cut the
+    /// node off.
     #[inline]
     pub(crate) fn moves_on_line_among(&self, line: &[(B, Player)], among: u64, out: &mut Vec<FastMove<B>>) {
         self.moves_on_line_until(line, among, out, |_| false);
@@ -178,6 +213,19 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         out: &mut Vec<FastMove<B>>,
         stop: impl FnMut(&FastMove<B>) -> bool,
     ) {
+        self.moves_on_line_into(line, among, out, stop);
+    }
+
+    /// [`FastSearch::moves_on_line_until`] into any [`MoveSink`] (perft counts its last depth's
+    /// moves and lists the others without `moves_next`).
+    #[inline]
+    pub(crate) fn moves_on_line_into(
+        &self,
+        line: &[(B, Player)],
+        among: u64,
+        out: &mut impl MoveSink<B>,
+        stop: impl FnMut(&FastMove<B>) -> bool,
+    ) {
         let Some(&(cells, mover)) = line.last() else {
             return;
         };
@@ -187,7 +235,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         // A closure for each loop: one closure called from both was left a call of its own (8% of
         // an Oware perft).
         match self.ff.relay.as_deref() {
-            None => game.fast_moves_from::<B, L, false>(
+            None => game.fast_moves_from::<B, L, false, _>(
                 self.ff,
                 None,
                 self.hints,
@@ -196,7 +244,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
                 (|a, p| self.seen_on(line, a, p), stop),
                 out,
             ),
-            Some(rt) => game.fast_moves_from::<B, L, true>(
+            Some(rt) => game.fast_moves_from::<B, L, true, _>(
                 self.ff,
                 Some(rt),
                 self.hints,
@@ -319,11 +367,11 @@ impl Game {
         like: &Position,
         at: (B, Player, u32),
         repeats: impl FnMut(B, Player) -> bool,
-        out: &mut Vec<FastMove<B>>,
+        out: &mut impl MoveSink<B>,
     ) {
         match ff.relay.as_deref() {
-            None => self.fast_moves_from::<B, L, false>(ff, None, hints, like, (at, u64::MAX), (repeats, |_| false), out),
-            Some(rt) => self.fast_moves_from::<B, L, true>(ff, Some(rt), hints, like, (at, u64::MAX), (repeats, |_| false), out),
+            None => self.fast_moves_from::<B, L, false, _>(ff, None, hints, like, (at, u64::MAX), (repeats, |_| false), out),
+            Some(rt) => self.fast_moves_from::<B, L, true, _>(ff, Some(rt), hints, like, (at, u64::MAX), (repeats, |_| false), out),
         }
     }
 
@@ -336,7 +384,7 @@ impl Game {
     /// and none after the first that `stop` holds of.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn fast_moves_from<B: Board, const L: usize, const RELAY: bool>(
+    fn fast_moves_from<B: Board, const L: usize, const RELAY: bool, O: MoveSink<B>>(
         &self,
         ff: &FastForm<B, L>,
         rt: Option<&FastRelay<B, L>>,
@@ -344,8 +392,16 @@ impl Game {
         like: &Position,
         ((board, mover, ply), among): ((B, Player, u32), u64),
         (mut repeats, mut stop): (impl FnMut(B, Player) -> bool, impl FnMut(&FastMove<B>) -> bool),
-        out: &mut Vec<FastMove<B>>,
+        out: &mut O,
     ) {
+        // Every move reaches the same move number: its probes read once.
+        let probes = ff.row_rules != 0 || !ff.probes.is_empty();
+        let probed = ff.ply_probes(ply + 1);
+        // With no row empty (almost every move), every row probe reads a filled row, whoever
+        // moves next: what the probes say is read once a position (the row probes' look-up was 6%
+        // of a Kalah perft).
+        let rows = ff.row_rules != 0;
+        let quiet = ff.rows_holding(rows, u64::MAX, mover, mover, probed);
         let mut left = among
             & if RELAY {
                 ff.candidates(board, board.filled(), mover)
@@ -386,17 +442,22 @@ impl Game {
                         (false, None)
                     }
                 }
-                _ => {
+                _ if O::NEXT || self.end_kinds.no_moves != 0 => {
                     let stuck = ff.legal(after, filled, at.to_move) == 0;
                     (stuck, Some(!stuck))
                 }
+                _ => (false, None),
             };
             let mut holding = if stuck { self.end_kinds.no_moves } else { 0 };
             if self.end_kinds.repeated != 0 && repeats(after, at.to_move) {
                 holding |= self.end_kinds.repeated;
             }
-            if ff.row_rules != 0 || !ff.probes.is_empty() {
-                holding |= ff.probes_holding(ff.row_rules != 0, filled, mover, &at);
+            if probes {
+                holding |= if filled & ff.row_cells[0] != 0 && filled & ff.row_cells[1] != 0 {
+                    quiet
+                } else {
+                    ff.rows_holding(rows, filled, mover, at.to_move, probed)
+                };
             }
             if !ff.store_hits.is_empty() {
                 holding |= ff.store_rules_holding(after);
@@ -419,7 +480,7 @@ impl Game {
                 moves_next,
             };
             let done = stop(&m);
-            out.push(m);
+            out.take(m);
             if done {
                 return;
             }
@@ -575,6 +636,36 @@ mod tests {
                     break;
                 }
             }
+        }
+    }
+
+    /// Issue 25: perft's move maker reads the probes of the move number once a position and the
+    /// row probes once a position where no row is empty; it counts what the general engine counts
+    /// where a rule ends lines at a move number, alone and together with an empty row, and where
+    /// rows empty, from the start and from positions along random games.
+    #[test]
+    fn packed_perft_reads_the_move_number_and_the_rows_as_the_general_engine_does() {
+        let text = r#"game "late rows" board { pits 3 seeds 2 stores sown } first south
+               sow { direction ccw into own store }
+               capture "own store" { when last == store(mover) then another move }
+               capture "across" {
+                 when not last.store and last.side == mover and last.before == 0 and opposite(last).count > 0
+                 take opposite(last), last
+               }
+               end "south out late" when seeds(south) == 0 and ply > 5 remaining owner
+               end "late" when ply >= 9 draw
+               end "north out" when seeds(north) == 0 remaining owner"#;
+        let game = game(text);
+        let general = game.without_fast_form();
+        for seed in 0..6 {
+            let mut pos = game.initial(None);
+            let mut rng = StdRng::seed_from_u64(seed);
+            game.random_playout(&mut pos, &mut rng, seed as u32);
+            if pos.over {
+                continue;
+            }
+            assert!(matches!(game.fast_search(&pos), Some(AnySearch::Narrow(_))), "after {seed} moves");
+            assert_eq!(game.perft(&pos, 11), general.perft(&pos, 11), "after {seed} moves");
         }
     }
 }
