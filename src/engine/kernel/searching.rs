@@ -304,7 +304,14 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         // `after`'s stores are the last position's, and none of them are on the line otherwise.
         let run = line.at.last().map_or(0, |&(.., run)| run);
         (run & Line::bit(after, to_move) != 0 && line.holds(after, to_move))
-            || (!self.before.is_empty() && line.same_stores(line.at[0].0, after) && self.before.contains(self.ff.identity(after, to_move)))
+            || (!self.before.is_empty() && self.seen_before(line, after, to_move))
+    }
+
+    /// Is the position `after` with `to_move` to move among the positions before the line's
+    /// start? Out of line, as the identity is: the move maker's loop holds only the call.
+    #[inline(never)]
+    fn seen_before(&self, line: &Line<B>, after: B, to_move: Player) -> bool {
+        line.same_stores(line.at[0].0, after) && self.before.contains(self.ff.identity(after, to_move))
     }
 
     /// Has the position `cells` with `mover` to move a legal move?
