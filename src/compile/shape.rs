@@ -99,6 +99,10 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub lap: [u8; L],
     /// Identity weight of a seed in each cell.
     pub keys: [u64; L],
+    /// The weights as four signed 16-bit digits each (`keys[c]` is the sum of `key_digits[j][c]`
+    /// times 2^(16 j), modulo 2^64), so that a board's identity is four sums of products of a
+    /// byte and a 16-bit number, which the processor makes eight at a time.
+    pub key_digits: [[i16; L]; 4],
     /// The pits closed (bit `c` for pit `c`) in every position these tables were built for: the
     /// tracks pass over them. A round's set-up closes pits for the whole round.
     pub closed: u64,
@@ -481,6 +485,7 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
         round: [B::ZERO; L],
         lap: [0; L],
         keys: [0; L],
+        key_digits: [[0; L]; 4],
         closed,
         closed_key: 0,
         judged_first: [0; 2],
@@ -533,6 +538,13 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
     }
     for c in 0..cells {
         ff.keys[c] = game.hash_keys[c];
+        let mut rest = game.hash_keys[c];
+        for digits in &mut ff.key_digits {
+            // The low 16 bits read as signed; what it takes from `rest` leaves the low bits zero.
+            let d = rest as u16 as i16;
+            digits[c] = d;
+            rest = rest.wrapping_sub(d as i64 as u64) >> 16;
+        }
         ff.keep[c] = !B::spread(1 << c);
         let across = game.opposite(c as Cell);
         ff.across[c] = if across == NO_PIT { 0xFF } else { across as u8 };

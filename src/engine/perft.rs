@@ -9,7 +9,7 @@ use rand::{Rng, RngCore};
 
 use super::trace::Silent;
 use super::turn::Hints;
-use super::{AnySearch, Counted, FastMove, FastSearch, Game, Listed, Moves, PackedBoard, Player, Position};
+use super::{AnySearch, Counted, FastMove, FastSearch, Game, Line, Listed, Moves, PackedBoard, Position};
 
 /// A number below `n` (at least 1), drawn uniformly for a random playout: the high half of a 32-bit
 /// random number times `n`. Its bias, below `n / 2^32` (under 2^-26 for a choice among 64 moves), is
@@ -127,7 +127,7 @@ impl Game {
         let Some(cells) = fast.pack(pos) else {
             return false;
         };
-        let mut line = vec![(cells, pos.to_move)];
+        let mut line = fast.line(cells, pos.to_move);
         let mut rooms = vec![Vec::new(); counts.len()];
         self.perft_packed(fast, &mut line, &mut rooms, counts);
         true
@@ -138,7 +138,7 @@ impl Game {
     fn perft_packed<B: PackedBoard, const L: usize>(
         &self,
         fast: &FastSearch<B, L>,
-        line: &mut Vec<(B, Player)>,
+        line: &mut Line<B>,
         rooms: &mut [Vec<FastMove<B>>],
         counts: &mut [u64],
     ) {
@@ -166,7 +166,7 @@ impl Game {
                     }
                 }
                 None => {
-                    line.push((m.cells, m.to_move));
+                    line.push(m.cells, m.to_move);
                     self.perft_packed(fast, line, deeper, &mut counts[1..]);
                     line.pop();
                 }

@@ -20,7 +20,7 @@ use rand::seq::SliceRandom;
 
 use super::endgame::Endgames;
 use super::{DECIDED, KeyOf, evaluate, position_key};
-use crate::engine::{AnySearch, FastMove, FastSearch, Game, PackedBoard, Player, Position};
+use crate::engine::{AnySearch, FastMove, FastSearch, Game, Line, PackedBoard, Player, Position};
 use table::{Bound, Entry, Spot, Table};
 
 /// Beyond any score.
@@ -80,7 +80,7 @@ struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     /// The packed form of the positions, when the game's fast form serves every line from the root.
     fast: Option<FastSearch<'a, B, L>>,
     /// The packed positions of the current line, from the root, for the repetition rule.
-    line: Vec<(B, Player)>,
+    line: Line<B>,
     /// The cells of south's and north's stores.
     stores: [usize; 2],
     /// The keys of packed positions.
@@ -183,8 +183,8 @@ fn search_in<B: PackedBoard, const L: usize>(
     let fast = fast.and_then(|f| Some((f.pack(pos)?, f)));
     let keys = fast.as_ref().map(|_| KeyOf::new(pos));
     let (line, fast) = match fast {
-        Some((cells, f)) => (vec![(cells, pos.to_move)], Some(f)),
-        None => (Vec::new(), None),
+        Some((cells, f)) => (f.line(cells, pos.to_move), Some(f)),
+        None => (Line::empty(), None),
     };
     let mut s = Searcher {
         game,

@@ -65,6 +65,79 @@ impl<B> MoveSink<B> for Listed<'_, B> {
     }
 }
 
+/// A line of play from a search's start, this one last, each position its cells and the player
+/// to move ([`FastSearch::line`]), for the repetition rule. Beside each position, in a game with
+/// that rule, a filter of the positions since the stores last changed on the line, up to it (one
+/// bit of 64 a position, chosen by a hash): a position that is not on the line has its bit clear
+/// in the last filter most of the time, and the walk back along the line is then not taken (it
+/// was about a twentieth of a search of such a game, every move made walking it). The filter
+/// shares the position's room (a `u128` board and the player take 32 bytes with it or without).
+#[derive(Debug, Clone)]
+pub(crate) struct Line<B> {
+    at: Vec<(B, Player, u64)>,
+    /// Whether the filters are kept (a rule reads `repeated`).
+    filters: bool,
+    /// The block of the board that holds the stores, and the stores' lanes in it.
+    block: usize,
+    stores: u128,
+}
+
+impl<B: Board> Line<B> {
+    /// No position.
+    pub(crate) fn empty() -> Line<B> {
+        Line {
+            at: Vec::new(),
+            filters: false,
+            block: 0,
+            stores: 0,
+        }
+    }
+
+    /// The position's bit in a filter.
+    #[inline(always)]
+    fn bit(cells: B, to_move: Player) -> u64 {
+        1 << ((cells.mixed() ^ to_move.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+    }
+
+    /// Do two boards hold the same stores?
+    #[inline(always)]
+    fn same_stores(&self, a: B, b: B) -> bool {
+        (a.block(self.block) ^ b.block(self.block)) & self.stores == 0
+    }
+
+    /// Adds the position `cells` with `to_move` to move at the end of the line.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, cells: B, to_move: Player) {
+        let run = match self.at.last() {
+            Some(&(last, _, run)) if self.filters => {
+                let bit = Self::bit(cells, to_move);
+                if self.same_stores(last, cells) { run | bit } else { bit }
+            }
+            None if self.filters => Self::bit(cells, to_move),
+            _ => 0,
+        };
+        self.at.push((cells, to_move, run));
+    }
+
+    /// Is the position `after` with `to_move` to move on the line since the stores were last
+    /// changed? Out of line: asked only where the filter lets it, and the move maker's loop, in
+    /// which it would lie, is laid out as without it.
+    #[inline(never)]
+    fn holds(&self, after: B, to_move: Player) -> bool {
+        self.at
+            .iter()
+            .rev()
+            .take_while(|&&(c, ..)| self.same_stores(c, after))
+            .any(|&(c, p, _)| c == after && p == to_move)
+    }
+
+    /// Takes the last position off the line.
+    #[inline(always)]
+    pub(crate) fn pop(&mut self) {
+        self.at.pop();
+    }
+}
+
 /// Every cell's seeds of `pos` packed one byte a cell, as the fast form holds a board.
 fn pack_cells<B: Lanes>(pos: &Position) -> B {
     B::of_cells(&pos.board.cells)
@@ -174,6 +247,21 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         Game::fits_open(self.ff, pos, self.hints).then(|| pack_cells(pos))
     }
 
+    /// The line of play that starts at the position `cells` with `to_move` to move.
+    pub(crate) fn line(&self, cells: B, to_move: Player) -> Line<B> {
+        // The two stores lie in one block of the board (`compile::shape` sees to it): two wide
+        // boards' stores are compared there, without the rest of them.
+        let block = self.ff.pits / 16;
+        let mut line = Line {
+            filters: self.game.end_kinds.repeated != 0,
+            block,
+            stores: self.ff.store_lanes.block(block),
+            ..Line::empty()
+        };
+        line.push(cells, to_move);
+        line
+    }
+
     /// The position `cells` with `to_move` to move.
     pub(crate) fn position(&self, cells: B, to_move: Player) -> Position {
         let mut pos = self.like.clone();
@@ -198,7 +286,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// alpha-beta plays the table's move alone first and the others only when it did not cut the
     /// node off.
     #[inline]
-    pub(crate) fn moves_on_line_among(&self, line: &[(B, Player)], among: u64, out: &mut Vec<FastMove<B>>) {
+    pub(crate) fn moves_on_line_among(&self, line: &Line<B>, among: u64, out: &mut Vec<FastMove<B>>) {
         self.moves_on_line_until(line, among, out, |_| false);
     }
 
@@ -208,7 +296,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     #[inline]
     pub(crate) fn moves_on_line_until(
         &self,
-        line: &[(B, Player)],
+        line: &Line<B>,
         among: u64,
         out: &mut Vec<FastMove<B>>,
         stop: impl FnMut(&FastMove<B>) -> bool,
@@ -221,16 +309,16 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     #[inline]
     pub(crate) fn moves_on_line_into(
         &self,
-        line: &[(B, Player)],
+        line: &Line<B>,
         among: u64,
         out: &mut impl MoveSink<B>,
         stop: impl FnMut(&FastMove<B>) -> bool,
     ) {
-        let Some(&(cells, mover)) = line.last() else {
+        let Some(&(cells, mover, _)) = line.at.last() else {
             return;
         };
         // The move number of the line's last position.
-        let ply = self.like.ply + line.len() as u32 - 1;
+        let ply = self.like.ply + line.at.len() as u32 - 1;
         let (game, at) = (self.game, (cells, mover, ply));
         // A closure for each loop: one closure called from both was left a call of its own (8% of
         // an Oware perft).
@@ -258,19 +346,20 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
 
     /// Is the position `after` with `to_move` to move on `line` (or in the history before it)?
     #[inline(always)]
-    fn seen_on(&self, line: &[(B, Player)], after: B, to_move: Player) -> bool {
-        // The two stores lie in one block of the board (`compile::shape` sees to it): two wide
-        // boards' stores are compared there, without the rest of them.
-        let block = self.ff.pits / 16;
-        let (lanes, stores) = (self.ff.store_lanes.block(block), after.block(block));
-        let same_stores = |c: B| (c.block(block) ^ stores) & lanes == 0;
+    fn seen_on(&self, line: &Line<B>, after: B, to_move: Player) -> bool {
         // Back along the line while the stores are as they are now: before a capture, no
-        // position can come back.
-        line.iter()
-            .rev()
-            .take_while(|&&(c, _)| same_stores(c))
-            .any(|&(c, p)| c == after && p == to_move)
-            || (!self.before.is_empty() && same_stores(line[0].0) && self.before.contains(self.ff.identity(after, to_move)))
+        // position can come back. The last filter holds a bit for each of those positions when
+        // `after`'s stores are the last position's, and none of them are on the line otherwise.
+        let run = line.at.last().map_or(0, |&(.., run)| run);
+        (run & Line::bit(after, to_move) != 0 && line.holds(after, to_move))
+            || (!self.before.is_empty() && self.seen_before(line, after, to_move))
+    }
+
+    /// Is the position `after` with `to_move` to move among the positions before the line's
+    /// start? Out of line, as the identity is: the move maker's loop holds only the call.
+    #[inline(never)]
+    fn seen_before(&self, line: &Line<B>, after: B, to_move: Player) -> bool {
+        line.same_stores(line.at[0].0, after) && self.before.contains(self.ff.identity(after, to_move))
     }
 
     /// Has the position `cells` with `mover` to move a legal move?

@@ -37,7 +37,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             // A leaf's value depends on neither bound, nor on the line (it makes no move).
             self.leaf(at, None)
         } else {
-            self.line.push((at.0, to_move));
+            self.line.push(at.0, to_move);
             let v = if to_move == mover {
                 self.packed_negamax(at, depth, alpha, beta)
             } else {
