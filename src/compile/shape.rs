@@ -97,11 +97,10 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub round: [B; L],
     /// Seeds a full round sows, per origin cell.
     pub lap: [u8; L],
-    /// Identity weight of a seed in each cell.
-    pub keys: [u64; L],
-    /// The weights as four signed 16-bit digits each (`keys[c]` is the sum of `key_digits[j][c]`
-    /// times 2^(16 j), modulo 2^64), so that a board's identity is four sums of products of a
-    /// byte and a 16-bit number, which the processor makes eight at a time.
+    /// The identity weight of a seed in each cell (`Game::hash_keys`) as four signed 16-bit digits
+    /// (the weight of cell `c` is the sum of `key_digits[j][c]` times 2^(16 j), modulo 2^64), so
+    /// that a board's identity is four sums of products of a byte and a 16-bit number, which the
+    /// processor makes eight at a time.
     pub key_digits: [[i16; L]; 4],
     /// The pits closed (bit `c` for pit `c`) in every position these tables were built for: the
     /// tracks pass over them. A round's set-up closes pits for the whole round.
@@ -484,7 +483,6 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
         capture_at: [[0; L]; 2],
         round: [B::ZERO; L],
         lap: [0; L],
-        keys: [0; L],
         key_digits: [[0; L]; 4],
         closed,
         closed_key: 0,
@@ -537,7 +535,6 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
             .fold(0u64, |h, c| h.wrapping_add(game.closed_pit_key(c)));
     }
     for c in 0..cells {
-        ff.keys[c] = game.hash_keys[c];
         let mut rest = game.hash_keys[c];
         for digits in &mut ff.key_digits {
             // The low 16 bits read as signed; what it takes from `rest` leaves the low bits zero.
