@@ -1,7 +1,6 @@
 //! Moves and legality: the phase that applies, the legal moves of a position (with the choices a
-//! move carries), how they are named and read, and why a move is refused.
-
-use crate::board::PlayFrom;
+//! move carries); how they are named and read, and why a move is refused, in `names`; the listings
+//! the end rules ask for in `for_ends`.
 
 use super::choice::{CHOICE_SHIFT, Choices, POINTS, move_base, width as choice_width};
 use super::eval::Ctx;
@@ -18,8 +17,10 @@ enum Walk {
     Stop,
 }
 
+mod for_ends;
 mod forbids;
 mod landings;
+mod names;
 mod walk;
 use landings::Landings;
 pub(in crate::engine) use landings::Trial;
@@ -31,9 +32,6 @@ thread_local! {
     /// Laps sown by the trial sowings of listings of moves with choices on this thread, for
     /// [`trial_laps`].
     static TRIAL_LAPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    /// The moves of the position a move reached, listed whole by its end rules when asked to hand
-    /// them on ([`Hints::hand_on`]), for [`Game::take_handed`].
-    static HANDED: std::cell::RefCell<Option<Vec<(usize, u32)>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The laps the trial sowings of listings of moves with choices have sown on this thread so far: the
@@ -209,99 +207,6 @@ impl Game {
         self.legal_with(pos, self.move_rules(pos, Hints::default()))
     }
 
-    /// The name of move `k` of `pos`: [`Game::move_name`], then each choice the move carries, in the
-    /// order the move meets them, after a `:` (`a3R:a8:cw`).
-    pub fn name_move(&self, pos: &Position, k: usize) -> String {
-        if !self.uses_choose || self.is_pass(k) {
-            // No bits past the pit: a larger number is named whole, as no move.
-            return self.move_name(k);
-        }
-        let mut name = self.move_name(move_base(k));
-        for label in self.choice_labels(pos, k) {
-            name.push(':');
-            name.push_str(&label);
-        }
-        name
-    }
-
-    /// The words for the choices move `k` of `pos` carries.
-    pub(super) fn choice_labels(&self, pos: &Position, k: usize) -> Vec<String> {
-        if !self.uses_choose || pos.over || self.is_pass(k) {
-            return Vec::new();
-        }
-        let choices = Choices::of_move(k).labelled();
-        let _ = self.probe(pos, self.move_rules(pos, Hints::default()), k, Some(&choices), None);
-        choices.labels()
-    }
-
-    /// Reads a move of `pos` as [`Game::name_move`] writes it (letters in either case). `None` when
-    /// the text is no move of `pos`, such as a pit without the choices its moves carry; a pit with
-    /// no legal move reads as the pit, so that [`Game::apply`] can say why it cannot be played.
-    pub fn read_move(&self, pos: &Position, text: &str) -> Option<usize> {
-        let text = text.trim();
-        if !self.uses_choose {
-            return self.parse_move(text);
-        }
-        let pit = text.split_once(':').map_or(text, |(p, _)| p);
-        let base = self.parse_move(pit)?;
-        if base >= 1 << CHOICE_SHIFT {
-            // Its bits past the pit would be read as answers to choices (257 as pit 1 with an
-            // answer): a number this large is no pit, nor any move.
-            return None;
-        }
-        let listed = self.legal_moves(pos);
-        let named = |k: usize| move_base(k) == base && self.name_move(pos, k).eq_ignore_ascii_case(text);
-        if let Some(&k) = listed.iter().find(|&&k| named(k)) {
-            return Some(k);
-        }
-        if !pos.over && pit.len() < text.len() {
-            // A legal move the list leaves out because a listed one from the same pit does the same
-            // (`a3R:cw` where `a3L:cw` is listed) is still a move of the rules: played as written.
-            let rules = self.move_rules(pos, Hints::default());
-            if let Some((k, _)) = self.all_choice_moves(pos, rules, false).into_iter().find(|&(k, _)| named(k)) {
-                return Some(k);
-            }
-        }
-        let from_pit = listed.iter().any(|&k| move_base(k) == base);
-        (!from_pit && pit.len() == text.len()).then_some(base)
-    }
-
-    /// What a text that [`Game::read_move`] does not read as a move of `pos` could have meant, when it
-    /// names a pit a move starts from: a pit written without its way (`b4` for `b4L` or `b4R`), a pit
-    /// and way without the answers to the move's choices (`a5R` for `a5R:cw`), or with answers that
-    /// are not this pit's. Returns the pit (1-based, with no way) and the legal moves of `pos` from it
-    /// that agree with what the text does say (when the answers written agree with none, every legal
-    /// move from the pit, and way if written), `L` before `R`; `None` when the text names no such pit.
-    pub(crate) fn moves_meant(&self, pos: &Position, text: &str) -> Option<(usize, Vec<usize>)> {
-        let text = text.trim();
-        let (head, answers) = match text.split_once(':') {
-            Some((head, rest)) => (head, rest.split(':').collect::<Vec<_>>()),
-            None => (text, Vec::new()),
-        };
-        // The way, when written (a move number of one direction), else the pit alone.
-        let (pit, way) = match self.parse_move(head).filter(|&k| (1..=self.move_count()).contains(&k)) {
-            Some(k) => (self.move_parts(k).0, Some(k)),
-            None => (self.parse_pit(head)?, None),
-        };
-        let from_pit: Vec<usize> = self
-            .legal_moves(pos)
-            .into_iter()
-            .filter(|&k| self.move_parts(move_base(k)).0 == pit && way.is_none_or(|w| move_base(k) == w))
-            .collect();
-        let agreeing: Vec<usize> = from_pit
-            .iter()
-            .copied()
-            .filter(|&k| {
-                let labels = self.choice_labels(pos, k);
-                answers.len() <= labels.len() && answers.iter().zip(&labels).all(|(a, l)| a.eq_ignore_ascii_case(l))
-            })
-            .collect();
-        let mut moves = if agreeing.is_empty() { from_pit } else { agreeing };
-        // `L` before `R`, each way's answers in the order the engine lists them.
-        moves.sort_by_key(|&k| self.move_name(move_base(k)));
-        Some((pit, moves))
-    }
-
     /// The legal moves of a position that is not over, given its rules: the pits', and the pass
     /// when the rules allow it now.
     #[inline(always)]
@@ -345,85 +250,6 @@ impl Game {
     #[inline(always)]
     fn pits_checked(rules: MoveRules) -> bool {
         !rules.open || !rules.phase.forbids.is_empty() || rules.must_feed || rules.sow_always
-    }
-
-    /// [`Game::legal_with`] for an end rule: with [`Hints::hand_on`], a game with choices on the way
-    /// lists every move of the position (what the next move lists) instead of only the pits with
-    /// one, and keeps the list for [`Game::take_handed`].
-    #[inline(always)]
-    pub(super) fn legal_for_ends(&self, pos: &Position, rules: MoveRules, hints: Hints) -> Moves {
-        if hints.hand_on && self.uses_choose && Self::pits_checked(rules) {
-            return self.legal_handing_on(pos, rules);
-        }
-        if hints.first_only && Self::pits_checked(rules) {
-            return self.legal_first_only(pos, rules);
-        }
-        self.legal_with(pos, rules)
-    }
-
-    /// [`Game::legal_for_ends`] for a caller that reads only whether there is a move
-    /// ([`Hints::first_only`]), unless an end rule asks `can_feed` of the moves. Out of line: the
-    /// random playouts, which hand the listing on, kept their speed only so.
-    #[cold]
-    #[inline(never)]
-    fn legal_first_only(&self, pos: &Position, rules: MoveRules) -> Moves {
-        if !self.ends.iter().any(|r| r.asks_can_feed) {
-            let first = if self.uses_choose {
-                self.choice_first(pos, rules)
-            } else {
-                self.checked_first(pos, rules)
-            };
-            if !first.is_empty() {
-                return first;
-            }
-        }
-        self.legal_with(pos, rules)
-    }
-
-    /// The first move [`Game::legal_checked`] would list (a move sown to be judged stops the walk at
-    /// the first that is legal), alone; none when it lists none.
-    fn checked_first(&self, pos: &Position, rules: MoveRules) -> Moves {
-        let legal = |k: usize| {
-            if rules.phase.captures_required {
-                self.check_move_taking(pos, rules, k).is_ok()
-            } else {
-                self.check_move(pos, rules, k).is_ok()
-            }
-        };
-        let mut first = Moves::NONE;
-        if let Some(k) = (1..=self.move_count()).find(|&k| legal(k)) {
-            first.insert(k);
-        }
-        first
-    }
-
-    /// [`Game::legal_with`] where it would ask [`Game::choice_pits`], answered from the whole listing
-    /// of [`Game::choice_moves`], which is kept. The pits of a listing that no bound cut short are
-    /// exactly those `choice_pits` finds (it walks each pit's moves in the same order, up to the
-    /// first that answers it); one that was cut is set aside and `choice_pits` asked.
-    #[cold]
-    #[inline(never)]
-    fn legal_handing_on(&self, pos: &Position, rules: MoveRules) -> Moves {
-        let (listed, cut) = self.all_choice_moves_cut(pos, rules, true);
-        let mut moves = Moves::NONE;
-        if cut {
-            moves = self.choice_pits(pos, rules);
-        } else {
-            for &(k, _) in &listed {
-                moves.insert(move_base(k));
-            }
-            HANDED.set(Some(listed));
-        }
-        if self.may_pass && self.pass_allowed(pos, rules) {
-            return Moves::from_bits(moves.bits() | 1 << (self.pass_move() - 1));
-        }
-        moves
-    }
-
-    /// The listing an end rule kept ([`Hints::hand_on`]) since the last call, if any: what
-    /// [`Game::choice_moves`] gives for the position the move reached, while the game went on.
-    pub(super) fn take_handed() -> Option<Vec<(usize, u32)>> {
-        HANDED.take()
     }
 
     /// The legal moves when some pit is closed, or a move may be refused for what its sowing does.
@@ -938,73 +764,5 @@ impl Game {
             self.after_move(after, turn, origin, sown, phase, &mut Silent);
         }
         Ok((sown.taken, kept.then_some(sown.another), sown.another))
-    }
-
-    /// Why a pit number as [`Game::parse_move`] reads it (not a move carrying choices) is no pit of
-    /// the board, in words ("there is no pit 9; pits are numbered 1 to 6"), when it is none.
-    pub(crate) fn no_such_pit(&self, pit: usize) -> Option<String> {
-        (pit == 0 || pit > self.move_count()).then(|| self.refusal(self.phases.last().expect("the usual rules"), pit, Refusal::NoSuchPit))
-    }
-
-    /// A refusal in words.
-    pub(super) fn refusal(&self, phase: &Phase, k: usize, r: Refusal) -> String {
-        match r {
-            Refusal::NoSuchPit if self.side_pits() == 0 => {
-                format!("there is no pit {}; pits are s1 to s{}", self.move_name(k), self.shared)
-            }
-            Refusal::NoSuchPit => format!(
-                "there is no pit {}; pits are {}{} to {}{}",
-                self.move_name(k),
-                if self.rows == 1 { "numbered " } else { "" },
-                self.pit_name(1),
-                self.pit_name(self.side_pits()),
-                if self.shared > 0 {
-                    format!(", and the shared pits s1 to s{}", self.shared)
-                } else {
-                    String::new()
-                }
-            ),
-            Refusal::CannotPass => "the rules let a player pass only while their `pass when` condition holds".into(),
-            Refusal::NotPlayable => match self.play_from {
-                PlayFrom::Shared => "a move starts from a shared pit".into(),
-                PlayFrom::Owned => "a move starts from a pit the player owns".into(),
-                _ => "a move starts from one of the player's own pits".into(),
-            },
-            Refusal::Closed => "it is closed for this round".into(),
-            Refusal::StorePit => "it is the player's store".into(),
-            Refusal::NoReserve => "there are no seeds left in the store to enter".into(),
-            Refusal::MustCapture => "another move makes a capture, and a capture must be made".into(),
-            Refusal::FixedDirection => {
-                let way = if phase.sow.ccw { "counter-clockwise" } else { "clockwise" };
-                format!("in this phase seeds are sown {way} only")
-            }
-            Refusal::Empty => "it is empty".into(),
-            Refusal::Unchanged => "it would leave every seed where it is, and in this phase a move must move seeds".into(),
-            Refusal::BadChoice => "its choices do not answer the ones the rules ask for".into(),
-            Refusal::Forbidden(i) => phase.forbids[i].reason.clone(),
-            Refusal::Endless(Endless::Limit { laps, stated, watched }) => format!(
-                "its sowing never ends within {laps} laps, the most a move may sow ({}){}",
-                if stated {
-                    "`relay limit`"
-                } else {
-                    "the default; `relay limit N` sets another"
-                },
-                if watched {
-                    "; it did not come back to a state it was in, so it might end later"
-                } else {
-                    "; the rules read `lap` or `taken` while sowing otherwise than against a number, so a sowing that \
-                     goes round for ever cannot be told from one that ends later"
-                }
-            ),
-            Refusal::Endless(Endless::Loop { lap, since }) => format!(
-                "its sowing never ends: lap {lap} would start as lap {since} did (the same board, the same pit \
-                 to go on from, the same seeds in hand and the same way), so it would go round for ever"
-            ),
-            Refusal::Endless(Endless::Nowhere { .. }) => {
-                "its sowing never ends: every pit of the track is passed over, so the seeds in hand have nowhere to go".into()
-            }
-            Refusal::GrandSlam => "it would capture every seed of the opponent (a grand slam), which this game forbids".into(),
-            Refusal::Starves => "the opponent has no seeds and this move gives them none; a move that feeds them must be played".into(),
-        }
     }
 }
