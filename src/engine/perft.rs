@@ -9,7 +9,7 @@ use rand::{Rng, RngCore};
 
 use super::trace::Silent;
 use super::turn::Hints;
-use super::{AnySearch, Counted, FastMove, FastSearch, Game, Line, Listed, Moves, PackedBoard, Position};
+use super::{AnySearch, Counted, Expanded, FastMove, FastSearch, Game, Line, Moves, PackedBoard, Position};
 
 /// A number below `n` (at least 1), drawn uniformly for a random playout: the high half of a 32-bit
 /// random number times `n`. Its bias, below `n / 2^32` (under 2^-26 for a choice among 64 moves), is
@@ -146,15 +146,15 @@ impl Game {
             return;
         };
         if counts.len() == 1 {
-            // The last depth: every move made (a finished one by the general engine too), counted
-            // and none kept.
+            // The last depth: every move made and counted, none kept, and no end rule read (a
+            // position counts whether the game ends there or not).
             let mut made = Counted(0);
             fast.moves_on_line_into(line, u64::MAX, &mut made, |_| false);
             counts[0] += made.0;
             return;
         }
         room.clear();
-        fast.moves_on_line_into(line, u64::MAX, &mut Listed(room), |_| false);
+        fast.moves_on_line_into(line, u64::MAX, &mut Expanded(room), |_| false);
         counts[0] += room.len() as u64;
         for m in room.iter() {
             match &m.ended {

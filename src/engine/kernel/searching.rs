@@ -31,6 +31,15 @@ pub(crate) trait MoveSink<B> {
     /// Whether a move's `moves_next` is wanted where no end rule needs it (alpha-beta's leaves
     /// read it; perft does not, and saves the next player's legal moves worked out a move).
     const NEXT: bool;
+    /// Whether a move that leaves the next player no legal move is found out as it is made (with a
+    /// `no_moves` rule). Perft's inner depths need not: such a position has no move when its own
+    /// moves are listed, whether it ended or not (the packed searches take no rounds, so an end
+    /// rule ends the game). In a relay game finding out sows the next player's candidates until one
+    /// is legal, about a third of the perft of such a game.
+    const STUCK: bool = true;
+    /// Whether the end rules of the positions reached are read at all: perft's last depth counts
+    /// them, whatever they are.
+    const ENDS: bool = true;
     /// Takes the move made.
     fn take(&mut self, m: FastMove<B>);
 }
@@ -48,6 +57,8 @@ pub(crate) struct Counted(pub u64);
 
 impl<B> MoveSink<B> for Counted {
     const NEXT: bool = false;
+    const STUCK: bool = false;
+    const ENDS: bool = false;
     #[inline(always)]
     fn take(&mut self, _: FastMove<B>) {
         self.0 += 1;
@@ -59,6 +70,19 @@ pub(crate) struct Listed<'a, B>(pub &'a mut Vec<FastMove<B>>);
 
 impl<B> MoveSink<B> for Listed<'_, B> {
     const NEXT: bool = false;
+    #[inline(always)]
+    fn take(&mut self, m: FastMove<B>) {
+        self.0.push(m);
+    }
+}
+
+/// The moves made and listed for perft's depths above the last, which learn that a position has no
+/// move by listing its moves ([`MoveSink::STUCK`]).
+pub(crate) struct Expanded<'a, B>(pub &'a mut Vec<FastMove<B>>);
+
+impl<B> MoveSink<B> for Expanded<'_, B> {
+    const NEXT: bool = false;
+    const STUCK: bool = false;
     #[inline(always)]
     fn take(&mut self, m: FastMove<B>) {
         self.0.push(m);
@@ -515,6 +539,21 @@ impl Game {
                 to_move: if another { mover } else { mover.other() },
                 ply: ply + 1,
             };
+            if !O::ENDS {
+                let m = FastMove {
+                    pit: i + 1,
+                    cells: after,
+                    to_move: at.to_move,
+                    ended: None,
+                    moves_next: None,
+                };
+                let done = stop(&m);
+                out.take(m);
+                if done {
+                    return;
+                }
+                continue;
+            }
             let filled = after.filled();
             // `pass when unable`: before the repetition and end rules, as `Game::apply` does.
             if ff.passes && !ff.has_legal(after, filled, at.to_move) && ff.has_legal(after, filled, at.to_move.other()) {
@@ -523,7 +562,7 @@ impl Game {
             let (stuck, moves_next) = match rt {
                 // Sown only when a rule asks whether the next player has a move.
                 Some(rt) if RELAY => {
-                    if self.end_kinds.no_moves != 0 {
+                    if O::STUCK && self.end_kinds.no_moves != 0 {
                         let next = ff.candidates(after, filled, at.to_move);
                         let stuck = next == 0 || !ff.has_move(rt, after, next, at.to_move);
                         (stuck, Some(!stuck))
@@ -531,7 +570,7 @@ impl Game {
                         (false, None)
                     }
                 }
-                _ if O::NEXT || self.end_kinds.no_moves != 0 => {
+                _ if O::NEXT || O::STUCK && self.end_kinds.no_moves != 0 => {
                     let stuck = ff.legal(after, filled, at.to_move) == 0;
                     (stuck, Some(!stuck))
                 }
