@@ -429,6 +429,50 @@ fn issue_25_alphabeta_searches_the_same_on_wide_boards_and_relays() {
     }
 }
 
+/// Issue 25: the searches over packed positions hand to the general engine what a playout hands
+/// over (the move of a player whose opponent has no seeds, judged by a feeding penalty; an end rule
+/// the fast form reads only in part, `not can_feed`), and give the general engine's values and
+/// counts: invented games on small boards, where both come up within a few moves, one lap or
+/// relays, from positions along random games. A game that keeps its history (a repetition rule)
+/// with a penalty is left to the general engine's searches.
+#[test]
+fn issue_25_searches_hand_moves_judged_by_a_feeding_penalty_to_the_general_engine() {
+    let cannot_feed = r#"feeding penalty remaining to opponent
+        end "cannot feed" when seeds(other(to_move)) == 0 and not can_feed remaining owner
+        end "no seeds to play" when no_moves remaining owner"#;
+    let penalty_alone = r#"feeding penalty remaining to opponent
+        end "no seeds to play" when no_moves remaining owner"#;
+    let kept_history = r#"feeding penalty remaining to opponent
+        end "again" when repeated draw
+        end "no seeds to play" when no_moves remaining owner"#;
+    let one_lap = r#"sow { direction ccw skip origin }
+        capture "two or three" { when last.side == opponent and last.count in 2..3  take last }"#;
+    let relay = r#"sow { direction ccw skip origin relay when last.before > 0 }
+        capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last) }"#;
+    let mut starving = 0;
+    for (pits, seeds, sowing, rules) in [
+        (3, 2, one_lap, cannot_feed),
+        (4, 2, relay, cannot_feed),
+        (3, 2, one_lap, penalty_alone),
+        (3, 1, relay, penalty_alone),
+        (3, 2, one_lap, kept_history),
+    ] {
+        let text = format!(r#"game "penalty" board {{ pits {pits} seeds {seeds} stores captures }} first south {sowing} {rules}"#);
+        let game = crate::support::invented(&text);
+        assert!(game.has_fast_form(), "{text}");
+        let general = game.without_fast_form();
+        for seed in 0..10 {
+            for pos in along_a_random_game(&game, seed, 1) {
+                let row = |p: usize| pos.seeds()[p * pits..(p + 1) * pits].iter().sum::<u32>();
+                starving += u32::from(row(0) == 0 || row(1) == 0);
+                assert_eq!(game.perft(&pos, 4), general.perft(&pos, 4), "{text}\n{pos:?}");
+                searches_agree(&game, &general, &pos, None, &text);
+            }
+        }
+    }
+    assert!(starving > 15, "{starving} positions with a row empty");
+}
+
 /// Issue 25: alpha-beta counts a node for every position it makes and scores, as perft counts
 /// the positions it makes: a depth-2 search of Oware's start (iterative deepening: the root's
 /// children at depth 1, then each of them one ply above the leaves, making and evaluating every

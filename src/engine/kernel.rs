@@ -154,6 +154,14 @@ impl<B: Lanes, const L: usize> FastForm<B, L> {
     pub(crate) fn reads_every_rule_from(&self, ply: u32) -> bool {
         !self.starving_handed && self.unread == 0 && ply >= self.hand_below
     }
+
+    /// Can a search over packed positions start at move number `ply`? Its move maker hands to the
+    /// general engine what a playout hands over (a move judged by a feeding penalty, an end rule
+    /// read in part), but not an opening, and not a move judged by a penalty in a game that keeps
+    /// its history (the move maker has none to give).
+    pub(crate) fn searched_from(&self, ply: u32, keeps_history: bool) -> bool {
+        ply >= self.hand_below && !(keeps_history && self.starving_handed)
+    }
 }
 
 impl<B: Board, const L: usize> FastForm<B, L> {

@@ -246,7 +246,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     fn on_form(game: &'g Game, ff: &'g FastForm<B, L>, start: &Position) -> Option<FastSearch<'g, B, L>> {
         let hints = Hints::of(game, start);
         // The searches have no way to hand a position over to the general engine.
-        if !Game::fits_open(ff, start, hints) || !ff.reads_every_rule_from(start.ply) {
+        if !Game::fits_open(ff, start, hints) || !ff.searched_from(start.ply, game.uses_repeated) {
             return None;
         }
         // Who began is the start's for every position of a search (each is made from `like`).
@@ -507,6 +507,11 @@ impl Game {
         (mut repeats, mut stop): (impl FnMut(B, Player) -> bool, impl FnMut(&FastMove<B>) -> bool),
         out: &mut O,
     ) {
+        if ff.starving_handed && (board & ff.row_lanes[mover.other().index()]).is_zero() {
+            // Under a feeding penalty the move judged is the general engine's, as in a playout.
+            self.moves_by_general_engine((board, mover, ply), among, hints, like, &mut stop, out);
+            return;
+        }
         // Every move reaches the same move number: its probes read once.
         let probes = ff.row_rules != 0 || !ff.probes.is_empty();
         let probed = ff.ply_probes(ply + 1);
@@ -593,19 +598,84 @@ impl Game {
             if ff.tested != 0 {
                 holding |= self.tested_ends(ff, &at, mover);
             }
-            let ended = (holding != 0).then(|| {
-                let mut child = Box::new(like.clone());
-                child.ply = ply;
-                self.unpack_move(&mut child, after, at.to_move);
-                self.end_and_go_on(&mut child, mover, &self.ends[holding.trailing_zeros() as usize], hints, &mut Silent);
-                child
-            });
+            let ended = if holding == 0 {
+                None
+            } else {
+                self.ended_child(ff, like, (after, at.to_move, ply), mover, holding, hints)
+            };
             let m = FastMove {
                 pit: i + 1,
                 cells: after,
                 to_move: at.to_move,
                 ended,
                 moves_next,
+            };
+            let done = stop(&m);
+            out.take(m);
+            if done {
+                return;
+            }
+        }
+    }
+
+    /// The position a move of `mover` to `after` leads to when the end rules of `holding` (bits)
+    /// may hold, the first carried out by the general engine; `None` when none did (a rule the
+    /// fast form reads only in part, `FastForm::unread`, is read by the general engine with every
+    /// other rule, as in a playout).
+    #[inline(never)]
+    fn ended_child<B: Board, const L: usize>(
+        &self,
+        ff: &FastForm<B, L>,
+        like: &Position,
+        (after, to_move, ply): (B, Player, u32),
+        mover: Player,
+        holding: u64,
+        hints: Hints,
+    ) -> Option<Box<Position>> {
+        let mut child = Box::new(like.clone());
+        child.ply = ply;
+        self.unpack_move(&mut child, after, to_move);
+        let first = holding.trailing_zeros() as usize;
+        if ff.unread >> first & 1 != 0 {
+            let repeated = holding & self.end_kinds.repeated != 0;
+            self.settle(&mut child, mover, repeated, true, hints, &mut Silent);
+            return child.over.then_some(child);
+        }
+        self.end_and_go_on(&mut child, mover, &self.ends[first], hints, &mut Silent);
+        Some(child)
+    }
+
+    /// The moves among `among` of the position `board` (`mover` to move, `ply` moves played,
+    /// everything else as in `like`) made by the general engine, each packed as the fast form
+    /// would have left it: a position whose mover is judged by a feeding penalty. The game keeps
+    /// no history here (`FastForm::searched_from`).
+    #[cold]
+    #[inline(never)]
+    fn moves_by_general_engine<B: Board, O: MoveSink<B>>(
+        &self,
+        (board, mover, ply): (B, Player, u32),
+        among: u64,
+        hints: Hints,
+        like: &Position,
+        stop: &mut impl FnMut(&FastMove<B>) -> bool,
+        out: &mut O,
+    ) {
+        let mut pos = like.clone();
+        for (c, n) in pos.board.cells.iter_mut().enumerate() {
+            *n = board.lane(c);
+        }
+        pos.to_move = mover;
+        pos.ply = ply;
+        let rules = self.move_rules(&pos, hints);
+        for k in self.legal_set(&pos).iter().filter(|&k| among >> (k - 1) & 1 != 0) {
+            let mut child = pos.clone();
+            self.play(&mut child, k, rules, hints, &mut Silent);
+            let m = FastMove {
+                pit: k,
+                cells: pack_cells(&child),
+                to_move: child.to_move,
+                ended: child.over.then(|| Box::new(child)),
+                moves_next: None,
             };
             let done = stop(&m);
             out.take(m);
