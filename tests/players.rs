@@ -433,8 +433,8 @@ fn issue_25_alphabeta_searches_the_same_on_wide_boards_and_relays() {
 /// over (the move of a player whose opponent has no seeds, judged by a feeding penalty; an end rule
 /// the fast form reads only in part, `not can_feed`), and give the general engine's values and
 /// counts: invented games on small boards, where both come up within a few moves, one lap or
-/// relays, from positions along random games. A game that keeps its history (a repetition rule)
-/// with a penalty is left to the general engine's searches.
+/// relays, from positions along random games; with a repetition rule, the general engine is given
+/// the line's history.
 #[test]
 fn issue_25_searches_hand_moves_judged_by_a_feeding_penalty_to_the_general_engine() {
     let cannot_feed = r#"feeding penalty remaining to opponent
@@ -443,7 +443,8 @@ fn issue_25_searches_hand_moves_judged_by_a_feeding_penalty_to_the_general_engin
     let penalty_alone = r#"feeding penalty remaining to opponent
         end "no seeds to play" when no_moves remaining owner"#;
     let kept_history = r#"feeding penalty remaining to opponent
-        end "again" when repeated draw
+        end "again" when repeated remaining split
+        end "cannot feed" when seeds(other(to_move)) == 0 and not can_feed remaining owner
         end "no seeds to play" when no_moves remaining owner"#;
     let one_lap = r#"sow { direction ccw skip origin }
         capture "two or three" { when last.side == opponent and last.count in 2..3  take last }"#;
@@ -456,6 +457,8 @@ fn issue_25_searches_hand_moves_judged_by_a_feeding_penalty_to_the_general_engin
         (3, 2, one_lap, penalty_alone),
         (3, 1, relay, penalty_alone),
         (3, 2, one_lap, kept_history),
+        (2, 1, one_lap, kept_history),
+        (2, 2, one_lap, kept_history),
     ] {
         let text = format!(r#"game "penalty" board {{ pits {pits} seeds {seeds} stores captures }} first south {sowing} {rules}"#);
         let game = crate::support::invented(&text);

@@ -157,10 +157,16 @@ impl<B: Lanes, const L: usize> FastForm<B, L> {
 
     /// Can a search over packed positions start at move number `ply`? Its move maker hands to the
     /// general engine what a playout hands over (a move judged by a feeding penalty, an end rule
-    /// read in part), but not an opening, and not a move judged by a penalty in a game that keeps
-    /// its history (the move maker has none to give).
-    pub(crate) fn searched_from(&self, ply: u32, keeps_history: bool) -> bool {
-        ply >= self.hand_below && !(keeps_history && self.starving_handed)
+    /// read in part), but not an opening.
+    pub(crate) fn searched_from(&self, ply: u32) -> bool {
+        ply >= self.hand_below
+    }
+
+    /// Is the move of `mover` on `b` judged by a feeding penalty (the opponent has no seeds), which
+    /// the general engine plays?
+    #[inline(always)]
+    pub(crate) fn judged_by_penalty(&self, b: B, mover: Player) -> bool {
+        self.starving_handed && (b & self.row_lanes[mover.other().index()]).is_zero()
     }
 }
 

@@ -246,7 +246,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     fn on_form(game: &'g Game, ff: &'g FastForm<B, L>, start: &Position) -> Option<FastSearch<'g, B, L>> {
         let hints = Hints::of(game, start);
         // The searches have no way to hand a position over to the general engine.
-        if !Game::fits_open(ff, start, hints) || !ff.searched_from(start.ply, game.uses_repeated) {
+        if !Game::fits_open(ff, start, hints) || !ff.searched_from(start.ply) {
             return None;
         }
         // Who began is the start's for every position of a search (each is made from `like`).
@@ -344,6 +344,11 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         // The move number of the line's last position.
         let ply = self.like.ply + line.at.len() as u32 - 1;
         let (game, at) = (self.game, (cells, mover, ply));
+        if self.ff.judged_by_penalty(cells, mover) {
+            let history = self.history_of(line);
+            game.moves_by_general_engine(at, among, self.hints, &self.like, history, stop, out);
+            return;
+        }
         // A closure for each loop: one closure called from both was left a call of its own (8% of
         // an Oware perft).
         match self.ff.relay.as_deref() {
@@ -366,6 +371,18 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
                 out,
             ),
         }
+    }
+
+    /// The general engine's history of the last position of `line`: the positions before the
+    /// search's start, then the line's (with a repetition rule; else none).
+    #[cold]
+    fn history_of(&self, line: &Line<B>) -> crate::engine::History {
+        if !self.game.uses_repeated {
+            return crate::engine::History::new();
+        }
+        let mut ids = self.before.as_slice().to_vec();
+        ids.extend(line.at.iter().map(|&(cells, to_move, _)| self.ff.identity(cells, to_move)));
+        crate::engine::History::from(ids)
     }
 
     /// Is the position `after` with `to_move` to move on `line` (or in the history before it)?
@@ -482,6 +499,13 @@ impl Game {
         repeats: impl FnMut(B, Player) -> bool,
         out: &mut impl MoveSink<B>,
     ) {
+        if ff.judged_by_penalty(at.0, at.1) {
+            // Only the exact solver comes here with such a form, in a game without a repetition
+            // rule (`FastSearch::new`): no history is read.
+            let history = crate::engine::History::new();
+            self.moves_by_general_engine(at, u64::MAX, hints, like, history, |_| false, out);
+            return;
+        }
         match ff.relay.as_deref() {
             None => self.fast_moves_from::<B, L, false, _>(ff, None, hints, like, (at, u64::MAX), (repeats, |_| false), out),
             Some(rt) => self.fast_moves_from::<B, L, true, _>(ff, Some(rt), hints, like, (at, u64::MAX), (repeats, |_| false), out),
@@ -507,11 +531,6 @@ impl Game {
         (mut repeats, mut stop): (impl FnMut(B, Player) -> bool, impl FnMut(&FastMove<B>) -> bool),
         out: &mut O,
     ) {
-        if ff.starving_handed && (board & ff.row_lanes[mover.other().index()]).is_zero() {
-            // Under a feeding penalty the move judged is the general engine's, as in a playout.
-            self.moves_by_general_engine((board, mover, ply), among, hints, like, &mut stop, out);
-            return;
-        }
         // Every move reaches the same move number: its probes read once.
         let probes = ff.row_rules != 0 || !ff.probes.is_empty();
         let probed = ff.ply_probes(ply + 1);
@@ -647,20 +666,23 @@ impl Game {
 
     /// The moves among `among` of the position `board` (`mover` to move, `ply` moves played,
     /// everything else as in `like`) made by the general engine, each packed as the fast form
-    /// would have left it: a position whose mover is judged by a feeding penalty. The game keeps
-    /// no history here (`FastForm::searched_from`).
+    /// would have left it, `history` the position's (the identities before it, its own last): a
+    /// position whose mover is judged by a feeding penalty.
     #[cold]
     #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
     fn moves_by_general_engine<B: Board, O: MoveSink<B>>(
         &self,
         (board, mover, ply): (B, Player, u32),
         among: u64,
         hints: Hints,
         like: &Position,
-        stop: &mut impl FnMut(&FastMove<B>) -> bool,
+        history: crate::engine::History,
+        mut stop: impl FnMut(&FastMove<B>) -> bool,
         out: &mut O,
     ) {
         let mut pos = like.clone();
+        pos.history = history;
         for (c, n) in pos.board.cells.iter_mut().enumerate() {
             *n = board.lane(c);
         }
