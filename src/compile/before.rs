@@ -114,3 +114,53 @@ fn count_for_before(quick: &mut Quick) {
         Quick::Flag(_) | Quick::Run => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::ir::{Quick, Reg, Test};
+    use crate::test_game;
+
+    /// Two rows of three pits a side, sown either way around the mover's own rows, relaying while the
+    /// last seed falls into a loaded pit; `capture` and `more` are the rest of the rules.
+    fn relay_game(capture: &str, more: &str) -> String {
+        format!(
+            "game \"Invented\"\nboard {{ rows 2 pits 3 seeds 2 stores captures }}\nfirst south\n\
+             sow {{ direction either track own relay when last.before > 0 }}\n{capture}\n{more}\n\
+             end \"stuck\" when no_moves loser to_move\n"
+        )
+    }
+
+    const SOWN_ON: &str = "capture \"pull\" { when last.side == mover and last.row == front and last.before > 0 and \
+                           opposite(last).count > 0  take opposite(last)  sow taken }";
+    const ENDS: &str = "capture \"across\" { when last.side == mover and last.before == 0 and opposite(last).count > 0  \
+                        take opposite(last)  then end }";
+    // Taken to the store, and the relay rule decides after it: `last` may have been emptied.
+    const STORED: &str = "capture \"both\" { when last.side == mover and last.before > 0 and opposite(last).count > 0  \
+                          take opposite(last), last }";
+
+    #[test]
+    fn last_before_is_read_as_its_count_only_where_the_rules_allow_it() {
+        for capture in [SOWN_ON, ENDS] {
+            let g = test_game(&relay_game(capture, ""));
+            assert!(!g.uses_before, "{capture}");
+            // `last.before > 0` is `last.count > 1`.
+            let relay = g.phases.last().and_then(|p| p.sow.relay.as_ref()).expect("a relay");
+            assert_eq!(relay.quick, Quick::One(Test::CountIn(Reg::Last, 2, i64::MAX, true)));
+        }
+        // Without a relay, a capture rule alone reads `before` before its actions, whatever it does.
+        let no_relay = relay_game(STORED, "").replace(" relay when last.before > 0", "");
+        assert!(!test_game(&no_relay).uses_before);
+        let refused = [
+            (STORED, "", "the relay rule reads `last` after a capture changed it"),
+            (SOWN_ON, "trigger \"fours\" { when pit.count == 4  take pit }", "a trigger"),
+            (SOWN_ON, "at turn start \"tax\" { when origin.count == 2  move 1 from origin to store(mover) }", "a rule at turn start"),
+            (SOWN_ON, "at lap end \"single\" { when last.count == 1 and last.side == opponent  take last }", "a rule at lap end"),
+            (SOWN_ON, "forbid \"never\" when origin.before < 0", "a read of `before` elsewhere"),
+            (&SOWN_ON.replace("opposite(last).count > 0", "opposite(last).before > 0"), "", "another pit's `before`"),
+            (&SOWN_ON.replace("last.before > 0", "last.before > last.count - 2"), "", "`before` compared with another value"),
+        ];
+        for (capture, more, why) in refused {
+            assert!(test_game(&relay_game(capture, more)).uses_before, "{why}");
+        }
+    }
+}
