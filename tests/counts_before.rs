@@ -105,6 +105,15 @@ fn issue_25_invented_games_reading_last_before_as_its_count_play_as_their_twins(
              take opposite(last)  sow taken }
            end "stuck" when no_moves loser to_move
            end "going round" when repeated draw"#,
+        // Conditions the evaluator runs, reading `last.before` in a sum and beside a pit across the
+        // pit across.
+        r#"game "run" board { rows 2 pits 4 seeds 2 stores captures } first south
+           sow { direction either track own relay when last.before + 1 > 1 }
+           capture "pull" { when last.side == mover and last.row == front and last.before + last.count > 2
+             and behind(opposite(last)).count >= 0 and opposite(last).count > 0
+             take opposite(last)  sow taken after origin either }
+           end "stuck" when no_moves loser to_move
+           end "going round" when repeated draw"#,
         r#"game "no relay" board { pits 4 seeds 3 stores sown } first south
            sow { direction ccw into own store }
            capture "home" { when last == store(mover) then another move }

@@ -14,9 +14,11 @@
 //!   after its actions changed the board. A capture whose actions only take seeds into the hand
 //!   and sow them on either sows (a new lap, whose end the relay reads) or took nothing.
 //!
-//! Where all this holds the conditions' tests of `last.before` become tests of `last.count`, one
-//! higher; the conditions keep their programs (`Code::ops`), which the evaluator runs only for a
-//! condition that is not a plain list of tests, and such a condition is refused here.
+//! Where all this holds the conditions' tests of `last.before` within bounds become tests of
+//! `last.count`, one higher, which the lap tables, the filters of where a capture may hold and the
+//! fast forms read as they read any count; whatever else reads `last.before` (a condition the
+//! evaluator runs, a comparison with another value) reads the count less one from the evaluator,
+//! which knows the game keeps no counts before (`Ctx::before_of`).
 
 use super::ir::{Action, Code, Op, Operand, Phase, Quick, Receiver, Reg, Rule, Test, Then};
 
@@ -58,8 +60,7 @@ fn reads_before(code: &Code) -> bool {
         || code.sets.iter().any(|s| s.row.iter().chain(&s.filters).any(reads_before))
 }
 
-/// Is every read of `before` a read of `last`'s, in a test of its own that the plain list of tests
-/// answers?
+/// Is every read of `before`, in the program and in the plain list of tests, a read of `last`'s?
 fn only_last_in_tests(code: &Code) -> bool {
     let program = !code.sets.iter().any(|s| s.row.iter().chain(&s.filters).any(reads_before))
         && code.ops.iter().all(|op| match op {
@@ -71,18 +72,22 @@ fn only_last_in_tests(code: &Code) -> bool {
         Quick::One(t) => std::slice::from_ref(t),
         Quick::Both(a, b) | Quick::Either(a, b) => return program && [a, b].into_iter().all(test_fits),
         Quick::Tests(flat) => &flat.tests,
-        Quick::Flag(_) | Quick::Run => return false,
+        Quick::Flag(_) | Quick::Run => return program,
     };
     program && tests.iter().all(test_fits)
 }
 
-/// A test that reads no `before`, or `last`'s alone within bounds.
+/// A test that reads no `before` but `last`'s.
 fn test_fits(t: &Test) -> bool {
-    let reads = |o: &Operand| matches!(o, Operand::Before(_) | Operand::BeforeOpposite(_));
+    let fits = |o: &Operand| match o {
+        Operand::Before(r) => *r == Reg::Last,
+        Operand::BeforeOpposite(_) => false,
+        _ => true,
+    };
     match t {
         Test::BeforeIn(r, ..) => *r == Reg::Last,
-        Test::Cmp(a, _, b) => !reads(a) && !reads(b),
-        Test::In(o, ..) | Test::Parity(o, _) => !reads(o),
+        Test::Cmp(a, _, b) => fits(a) && fits(b),
+        Test::In(o, ..) | Test::Parity(o, _) => fits(o),
         _ => true,
     }
 }
@@ -147,6 +152,10 @@ mod tests {
             let relay = g.phases.last().and_then(|p| p.sow.relay.as_ref()).expect("a relay");
             assert_eq!(relay.quick, Quick::One(Test::CountIn(Reg::Last, 2, i64::MAX, true)));
         }
+        // A condition the evaluator runs (not a plain list of tests) reads the count less one there.
+        let run = test_game(&relay_game(&SOWN_ON.replace("last.before > 0", "last.before + 1 > 1"), ""));
+        assert!(!run.uses_before);
+        assert_eq!(run.phases.last().expect("the usual rules").captures[0].when.quick, Quick::Run);
         // Without a relay, a capture rule alone reads `before` before its actions, whatever it does.
         let no_relay = relay_game(STORED, "").replace(" relay when last.before > 0", "");
         assert!(!test_game(&no_relay).uses_before);
@@ -157,7 +166,6 @@ mod tests {
             (SOWN_ON, "at lap end \"single\" { when last.count == 1 and last.side == opponent  take last }", "a rule at lap end"),
             (SOWN_ON, "forbid \"never\" when origin.before < 0", "a read of `before` elsewhere"),
             (&SOWN_ON.replace("opposite(last).count > 0", "opposite(last).before > 0"), "", "another pit's `before`"),
-            (&SOWN_ON.replace("last.before > 0", "last.before > last.count - 2"), "", "`before` compared with another value"),
         ];
         for (capture, more, why) in refused {
             assert!(test_game(&relay_game(capture, more)).uses_before, "{why}");

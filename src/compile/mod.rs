@@ -1208,9 +1208,12 @@ mod tests {
             capture_cells(&own),
             [(0..6).chain([12]).collect::<Vec<_>>(), (6..12).chain([13]).collect()]
         );
-        // The first rule also needs 2 or 3 seeds in `last`; the others read no count of `last`.
+        // The first rule also needs 2 or 3 seeds in `last`; in a pit of the mover's row, `last.before
+        // == 0` is read as `last.count == 1` (`before::read_as_count`), and the store's rule reads
+        // no count.
         assert_eq!(opponents.phases.last().expect("the usual rules").capture_at[0][6], 0b1100);
-        assert_eq!(own.phases.last().expect("the usual rules").capture_at[0][0], u64::MAX);
+        assert_eq!(own.phases.last().expect("the usual rules").capture_at[0][0], 0b10);
+        assert_eq!(own.phases.last().expect("the usual rules").capture_at[0][12], u64::MAX);
         // Two rows of three a player: a test of `last.row` leaves out the other row (south's cells
         // 0-2 are its front row, 3-5 its back row; north's 6-8 and 9-11).
         let rows = crate::test_game(
