@@ -33,7 +33,11 @@ fn agree(read: &sowlang::Game, kept: &sowlang::Game, games: u64, what: &str) -> 
         let mut rng = StdRng::seed_from_u64(seed);
         for ply in 0..400 {
             let listed = read.legal_moves(&a);
-            assert_eq!(listed, kept.legal_moves(&b), "{what}: game {seed} move {ply}: the moves listed differ");
+            assert_eq!(
+                listed,
+                kept.legal_moves(&b),
+                "{what}: game {seed} move {ply}: the moves listed differ"
+            );
             if a.is_over() || listed.is_empty() {
                 break;
             }

@@ -162,10 +162,22 @@ mod tests {
         let refused = [
             (STORED, "", "the relay rule reads `last` after a capture changed it"),
             (SOWN_ON, "trigger \"fours\" { when pit.count == 4  take pit }", "a trigger"),
-            (SOWN_ON, "at turn start \"tax\" { when origin.count == 2  move 1 from origin to store(mover) }", "a rule at turn start"),
-            (SOWN_ON, "at lap end \"single\" { when last.count == 1 and last.side == opponent  take last }", "a rule at lap end"),
+            (
+                SOWN_ON,
+                "at turn start \"tax\" { when origin.count == 2  move 1 from origin to store(mover) }",
+                "a rule at turn start",
+            ),
+            (
+                SOWN_ON,
+                "at lap end \"single\" { when last.count == 1 and last.side == opponent  take last }",
+                "a rule at lap end",
+            ),
             (SOWN_ON, "forbid \"never\" when origin.before < 0", "a read of `before` elsewhere"),
-            (&SOWN_ON.replace("opposite(last).count > 0", "opposite(last).before > 0"), "", "another pit's `before`"),
+            (
+                &SOWN_ON.replace("opposite(last).count > 0", "opposite(last).before > 0"),
+                "",
+                "another pit's `before`",
+            ),
         ];
         for (capture, more, why) in refused {
             assert!(test_game(&relay_game(capture, more)).uses_before, "{why}");
