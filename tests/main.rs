@@ -73,6 +73,8 @@ mod end_rules;
 mod serve;
 // The fast forms of rule shapes play exactly like the general engine: every shipped game, move by move.
 mod fast_forms;
+// Issue 25: games that read `last.before` as its count less one play as their twins that keep the counts before.
+mod counts_before;
 // How far the fast form reaches: bench names the rule that keeps a file out; sums read as the board; rounds in the fast form.
 mod fast_form_reach;
 // Outputs never destroy or silently lose data: write errors exit non-zero, plots replace only plots, FIFOs never block.

@@ -2,6 +2,7 @@
 //! parameters are folded in, phases are completed from the usual rules. Every check has already
 //! passed, so nothing here can fail.
 
+mod before;
 mod codegen;
 pub mod ir;
 mod lap_table;
@@ -32,6 +33,7 @@ pub fn compile(checked: &Checked) -> Game {
         },
         sows_into_store: sows_into_store(items) || geometry.store_pit.is_some(),
         takes_from_store: std::cell::Cell::new(false),
+        before_at_lap_end: std::cell::Cell::new(false),
         memory: Vec::new(),
         tracks: items
             .iter()
@@ -175,6 +177,10 @@ pub fn compile(checked: &Checked) -> Game {
         || lower.typer.chooses.get()
         || chooses_way(&triggers)
         || phases.iter().any(|p| chooses_way(&p.captures) || chooses_way(&p.after_moves));
+    // The counts before the latest seed are kept only where some rule reads them otherwise than as
+    // `last`'s count less one at a lap's end (before the lap tables and filters are made, which
+    // then read the count).
+    let uses_before = lower.typer.before.get() || (lower.before_at_lap_end.get() && !before::read_as_count(&mut phases, &triggers));
     for phase in &mut phases {
         phase.sow.special_start =
             phase.sow.from_store.is_some() || phase.sow.start_in_origin.is_some() || phase.sow.lift.is_some() || phase.sows_nothing;
@@ -280,7 +286,7 @@ pub fn compile(checked: &Checked) -> Game {
         uses_closed,
         closes_in_moves,
         uses_repeated: lower.typer.repeated.get(),
-        uses_before: lower.typer.before.get(),
+        uses_before,
         uses_ply: lower.typer.ply.get(),
         uses_round_ply: lower.typer.round_ply.get(),
         uses_round: lower.typer.round.get(),
@@ -516,6 +522,9 @@ struct Lower<'a> {
     sows_into_store: bool,
     /// Some `move` action may take seeds out of a store.
     takes_from_store: std::cell::Cell<bool>,
+    /// Some capture rule's or relay rule's condition reads `before` (the typer's flag notes the
+    /// other reads).
+    before_at_lap_end: std::cell::Cell<bool>,
     /// The values of `memory { }`.
     memory: Vec<MemorySlot>,
     /// The tracks declared by name (`track "NAME" = ...`).
@@ -621,6 +630,17 @@ impl Lower<'_> {
         Gen::bool(self.pits, &self.typer.bool(&self.expr(e)))
     }
 
+    /// A condition read at a lap's end before any action (a capture rule's, the relay rule's): its
+    /// reads of `before` are noted apart, since they may be answered from `last`'s count
+    /// (`before::read_as_count`).
+    fn lap_end_cond(&self, e: &ast::Expr) -> Code {
+        let elsewhere = self.typer.before.replace(false);
+        let code = self.cond(e);
+        let here = self.typer.before.replace(elsewhere);
+        self.before_at_lap_end.set(self.before_at_lap_end.get() || here);
+        code
+    }
+
     /// A player, typed.
     /// Lowers what is read once a move's sowing is over (a `forbid`, an `after move` rule): its
     /// reading `lap` or `taken` does not count as the sowing's.
@@ -700,7 +720,7 @@ impl Lower<'_> {
                 ItemKind::SowFromStore(e) => sow.from_store = Some(self.int(e) as u32),
                 ItemKind::CapturesRequired => captures_required = true,
                 ItemKind::PhaseOptional => optional = true,
-                ItemKind::SowRelay(e) => sow.relay = Some(self.cond(e)),
+                ItemKind::SowRelay(e) => sow.relay = Some(self.lap_end_cond(e)),
                 ItemKind::SowRelayFrom(e) => sow.relay_from = Some(Gen::pit(self.pits, &self.typer.pit(&self.expr(e)))),
                 ItemKind::SowRelayNever => {
                     sow.relay = None;
@@ -727,7 +747,7 @@ impl Lower<'_> {
                 }),
                 ItemKind::Capture(def) => {
                     replaces_captures = true;
-                    captures.push(self.rule(def));
+                    captures.push(self.rule_read_at(def, |l| l.lap_end_cond(&def.when)));
                 }
                 ItemKind::NoCaptures => replaces_captures = true,
                 ItemKind::AfterMove(def) => {
@@ -799,6 +819,11 @@ impl Lower<'_> {
     }
 
     fn rule(&self, def: &ast::RuleDef) -> Rule {
+        self.rule_read_at(def, |l| l.cond(&def.when))
+    }
+
+    /// A rule whose condition `when` lowers.
+    fn rule_read_at(&self, def: &ast::RuleDef, when: impl FnOnce(&Self) -> Code) -> Rule {
         let mut actions: Vec<Action> = Vec::new();
         let mut then = Then::Continue;
         // A rule that sows its seeds again takes them into the mover's hand, not to a store.
@@ -943,7 +968,7 @@ impl Lower<'_> {
         }
         Rule {
             name: def.name.node.clone(),
-            when: self.cond(&def.when),
+            when: when(self),
             reads_board: Rule::reads_board_in_actions(&actions),
             quick: Rule::quick_actions(&actions),
             // Known once every rule is read (whether the file has a `choose`).
@@ -1183,9 +1208,12 @@ mod tests {
             capture_cells(&own),
             [(0..6).chain([12]).collect::<Vec<_>>(), (6..12).chain([13]).collect()]
         );
-        // The first rule also needs 2 or 3 seeds in `last`; the others read no count of `last`.
+        // The first rule also needs 2 or 3 seeds in `last`; in a pit of the mover's row, `last.before
+        // == 0` is read as `last.count == 1` (`before::read_as_count`), and the store's rule reads
+        // no count.
         assert_eq!(opponents.phases.last().expect("the usual rules").capture_at[0][6], 0b1100);
-        assert_eq!(own.phases.last().expect("the usual rules").capture_at[0][0], u64::MAX);
+        assert_eq!(own.phases.last().expect("the usual rules").capture_at[0][0], 0b10);
+        assert_eq!(own.phases.last().expect("the usual rules").capture_at[0][12], u64::MAX);
         // Two rows of three a player: a test of `last.row` leaves out the other row (south's cells
         // 0-2 are its front row, 3-5 its back row; north's 6-8 and 9-11).
         let rows = crate::test_game(

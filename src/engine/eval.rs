@@ -444,11 +444,16 @@ impl<'a> Ctx<'a> {
         self.regs[r as usize]
     }
 
+    /// The count before the latest seed fell into `c`: the sowing's list's; where a game whose
+    /// rules read it keeps none (`compile::before`: they read only `last`'s, at a lap's end), the
+    /// count less one; else, before any seed is sown (a `forbid`'s `origin.before`), the count.
     #[inline]
     fn before_of(&self, c: Cell) -> u32 {
-        self.before
-            .and_then(|b| b.get(c as usize).copied())
-            .unwrap_or_else(|| self.count(c))
+        match self.before {
+            Some(b) => b.get(c as usize).copied().unwrap_or_else(|| self.count(c)),
+            None if !self.game.uses_before => self.count(c).saturating_sub(1),
+            None => self.count(c),
+        }
     }
 
     // What a pit's fields read; a missing pit (NO_PIT) reads as empty, the mover's, unclaimed,

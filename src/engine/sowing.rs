@@ -11,6 +11,12 @@ use crate::compile::ir::{Code, NO_PIT, Phase, Reg, Sow, Then, Track};
 const WATCH_FROM: u32 = 32;
 
 impl Game {
+    /// Does a sowing keep each pit's count before its latest seed? Only where some rule reads it
+    /// otherwise than as `last`'s count less one at a lap's end (`compile::before`).
+    pub fn keeps_counts_before(&self) -> bool {
+        self.uses_before
+    }
+
     /// Sows from `origin` on `board` (in place), with triggers, captures, relays and the grand slam
     /// policy. `turn` gives the rest of the context (the mover, ply, round).
     #[inline(always)]
