@@ -411,6 +411,18 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// adds to that block, and the cell of the last.
     #[inline(always)]
     fn lap_home(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, m: usize, k: usize) -> (u128, usize) {
+        if n <= self.lap[origin & (L - 1)] as usize && !rt.skips {
+            // Within a round, passing over no origin: two reads. The other laps out of line, so
+            // that the loop holds no addresses of their tables (they were set up on every move).
+            let at = n & (PLACES - 1);
+            return (rt.home_partial[m & 1][start & 15][at], rt.last[m & 1][start & (L - 1)][at] as usize);
+        }
+        self.lap_home_long(rt, start, n, origin, m, k)
+    }
+
+    /// [`FastForm::lap_home`] of more than a round, or with `skip origin`.
+    #[inline(never)]
+    fn lap_home_long(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, m: usize, k: usize) -> (u128, usize) {
         let (start, origin) = (start & (L - 1), origin & (L - 1));
         let lap = self.lap[origin] as usize;
         let (rounds, rest) = if n <= lap { (0, n) } else { ((n - 1) / lap, (n - 1) % lap + 1) };
@@ -441,74 +453,64 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// [`FastForm::play_relay`] for a mover whose track lies in one block `k` of the board, which
     /// the rules read only at the end of a lap (`FastRelay::home`): the laps add to that block
     /// alone, held in a register apart (`me`) for the whole move, while the rules read and change
-    /// the rest of the board (`b`, whose block `k` is out of date). The same laps, rules and results.
+    /// the rest of the board in `out` (whose block `k` is out of date until the move ends, and which
+    /// holds no board when the move is not legal). The same laps, rules and results.
     #[inline(always)]
     fn play_relay_home(&self, rt: &FastRelay<B, L>, b: &B, origin: usize, mover: Player, k: usize, out: &mut B) -> Option<(bool, u32)> {
         let m = mover.index() & 1;
-        // The block read where the board lies, not from a copy of it: one copy of its 64 bytes less.
+        // The block read where the board lies; the rest of the board copied once, into `out`.
         let mut me = b.block(k);
-        let mut b = *b;
-        let (add, mut last) = self.lap_home(rt, origin, lane(me, origin & 15) as usize, origin, m, k);
-        me = (me & KEEP[origin & 15]) + add;
+        *out = *b;
+        // The origin's lap is the loop's first: a lap peeled off before the loop set up as many
+        // instructions again (its own table addresses) on every move.
+        let (mut last, mut n, mut hand) = (origin, lane(me, origin & 15), 0);
         let mut laps = 1;
         // As in `play_relay`.
         let mut watch = Brent::new();
         loop {
+            let (add, end) = if hand > 0 {
+                self.lap_home(rt, last, hand as usize, origin, m, k)
+            } else {
+                me &= KEEP[last & 15];
+                self.lap_home(rt, last, n as usize, origin, m, k)
+            };
+            (me, last) = (me + add, end);
             let at = last & (L - 1);
-            let n = lane(me, at & 15);
-            let mut hand = 0;
+            n = lane(me, at & 15);
+            hand = 0;
             if rt.go[m][at] >> n.min(63) & 1 == 0 {
                 if rt.stop[m][at] >> n.min(63) & 1 != 0 {
-                    {
-                        *out = b;
-                        out.set_block(k, me);
-                        return Some((false, laps));
-                    }
+                    out.set_block(k, me);
+                    return Some((false, laps));
                 }
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
-                    && let Some(rule) = self.captures.iter().find(|r| self.holds_with(&r.when, &b, last, n, mover))
+                    && let Some(rule) = self.captures.iter().find(|r| self.holds_with(&r.when, out, last, n, mover))
                 {
                     if rule.takes_any {
                         // Outside the home block: `me` and the count in `last` stay as they are.
-                        hand = self.fire(rule, &mut b, last, mover);
+                        hand = self.fire(rule, out, last, mover);
                     }
                     if hand == 0 && rule.then == Then::AnotherMove {
-                        {
-                            *out = b;
-                            out.set_block(k, me);
-                            return Some((true, laps));
-                        }
+                        out.set_block(k, me);
+                        return Some((true, laps));
                     }
                     if hand == 0 && rule.then == Then::End {
-                        {
-                            *out = b;
-                            out.set_block(k, me);
-                            return Some((false, laps));
-                        }
-                    }
-                }
-                if hand == 0 && !self.holds_with(&rt.when, &b, last, n, mover) {
-                    {
-                        *out = b;
                         out.set_block(k, me);
                         return Some((false, laps));
                     }
+                }
+                if hand == 0 && !self.holds_with(&rt.when, out, last, n, mover) {
+                    out.set_block(k, me);
+                    return Some((false, laps));
                 }
             }
             laps += 1;
             if laps > rt.limit {
                 return None;
             }
-            if laps > WATCH_FROM && watch.seen_again((b.with_block(k, me), last)) {
+            if laps > WATCH_FROM && watch.seen_again((out.with_block(k, me), last)) {
                 return None;
             }
-            let (add, end) = if hand > 0 {
-                self.lap_home(rt, last, hand as usize, origin, m, k)
-            } else {
-                me &= KEEP[at & 15];
-                self.lap_home(rt, last, n as usize, origin, m, k)
-            };
-            (me, last) = (me + add, end);
         }
     }
 

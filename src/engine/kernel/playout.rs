@@ -192,7 +192,9 @@ impl Game {
             }
             // The draw of `Game::random_playout`, with the `i`-th move read from a table (a player
             // with more than seven pits: from the set's bits).
-            let before = at.board;
+            // Only the stores' block is read after the move (a wide board's copy was 8
+            // instructions a move).
+            let before = at.board.block(store_block);
             let first_move = at.ply == 0;
             let (board, another) = if RELAY {
                 let another = match drawn.take() {
@@ -255,7 +257,7 @@ impl Game {
                     }
                 }
             }
-            let stores_grew = (board.block(store_block) ^ before.block(store_block)) & store_cells != 0;
+            let stores_grew = (board.block(store_block) ^ before) & store_cells != 0;
             let mut repeated = false;
             if REPEATS {
                 if self.stores_only_grow && stores_grew {
