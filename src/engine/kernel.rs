@@ -407,22 +407,11 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         (b, c)
     }
 
-    /// [`FastForm::lap_from`] within the mover's home block `k` (`FastRelay::home`): the seeds it
-    /// adds to that block, and the cell of the last.
-    #[inline(always)]
-    fn lap_home(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, m: usize, k: usize) -> (u128, usize) {
-        if n <= self.lap[origin & (L - 1)] as usize && !rt.skips {
-            // Within a round, passing over no origin: two reads. The other laps out of line, so
-            // that the loop holds no addresses of their tables (they were set up on every move).
-            let at = n & (PLACES - 1);
-            return (rt.home_partial[m & 1][start & 15][at], rt.last[m & 1][start & (L - 1)][at] as usize);
-        }
-        self.lap_home_long(rt, start, n, origin, m, k)
-    }
-
-    /// [`FastForm::lap_home`] of more than a round, or with `skip origin`.
+    /// [`FastForm::lap_from`] within the mover's home block `k` (`FastRelay::home`), for a lap of
+    /// more than a round or with `skip origin` (`play_relay_home` reads the others in line): the
+    /// seeds it adds to that block, and the cell of the last.
     #[inline(never)]
-    fn lap_home_long(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, m: usize, k: usize) -> (u128, usize) {
+    fn lap_home(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, m: usize, k: usize) -> (u128, usize) {
         let (start, origin) = (start & (L - 1), origin & (L - 1));
         let lap = self.lap[origin] as usize;
         let (rounds, rest) = if n <= lap { (0, n) } else { ((n - 1) / lap, (n - 1) % lap + 1) };
@@ -467,12 +456,23 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         let mut laps = 1;
         // As in `play_relay`.
         let mut watch = Brent::new();
+        // A lap of at most `short` seeds lies within a round and passes over no origin: it is two
+        // reads of the mover's rows of the tables, in line (the other laps out of line, so that
+        // the loop holds none of their tables' addresses: they were set up on every move).
+        let short = if rt.skips { 0 } else { usize::from(self.lap[origin & (L - 1)]) };
+        let (partial, ends) = (&rt.home_partial[m], &rt.last[m]);
         loop {
-            let (add, end) = if hand > 0 {
-                self.lap_home(rt, last, hand as usize, origin, m, k)
+            let seeds = if hand > 0 {
+                hand as usize
             } else {
                 me &= KEEP[last & 15];
-                self.lap_home(rt, last, n as usize, origin, m, k)
+                n as usize
+            };
+            let (add, end) = if seeds <= short {
+                let at = seeds & (PLACES - 1);
+                (partial[last & 15][at], ends[last & (L - 1)][at] as usize)
+            } else {
+                self.lap_home(rt, last, seeds, origin, m, k)
             };
             (me, last) = (me + add, end);
             let at = last & (L - 1);
