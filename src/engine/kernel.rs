@@ -519,7 +519,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// first (`FastForm::judged_first`) that are not legal. Whether another is legal is known only
     /// once it is sown ([`FastForm::try_move`]).
     #[inline(always)]
-    fn candidates(&self, b: B, filled: u64, to_move: Player) -> u64 {
+    fn candidates(&self, b: &B, filled: u64, to_move: Player) -> u64 {
         let own = self.open_candidates(b, filled, to_move);
         if own & self.judged_first[to_move.index()] == 0 {
             return own;
@@ -530,17 +530,17 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// `own` without the moves judged first that are not legal.
     #[cold]
     #[inline(never)]
-    fn judge_first(&self, b: B, own: u64, to_move: Player) -> u64 {
+    fn judge_first(&self, b: &B, own: u64, to_move: Player) -> u64 {
         let Some(rt) = self.relay.as_deref() else {
             return own;
         };
         let mut left = own & self.judged_first[to_move.index()];
         let mut kept = own;
-        let mut after = b;
+        let mut after = *b;
         while left != 0 {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
-            if self.try_move(rt, &b, i, to_move, &mut after).is_none() {
+            if self.try_move(rt, b, i, to_move, &mut after).is_none() {
                 kept &= !(1 << i);
             }
         }
@@ -549,7 +549,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
 
     /// [`FastForm::candidates`] before any move is judged.
     #[inline(always)]
-    fn open_candidates(&self, b: B, filled: u64, to_move: Player) -> u64 {
+    fn open_candidates(&self, b: &B, filled: u64, to_move: Player) -> u64 {
         let base = to_move.index() * self.side;
         let k = self.row_block[to_move.index() & 1];
         if k != 0xFF {
@@ -557,20 +557,20 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             let (block, at) = (b.block(usize::from(k)), 16 * u32::from(k));
             let mut own = block.filled() << at;
             for rule in &self.forbids {
-                if !self.sets_hold(rule, b, to_move) {
+                if !self.sets_hold(rule, *b, to_move) {
                     continue;
                 }
                 let cond = &rule.origin;
                 own &= !match cond.range {
                     Some((lo, hi)) if cond.any_across => cond.at[to_move.index()] & block.within(lo, hi) << at,
-                    _ => self.holding_cells(cond, b, to_move),
+                    _ => self.holding_cells(cond, *b, to_move),
                 };
             }
             return own >> base & ((1u64 << self.side) - 1);
         }
         let mut own = filled >> base & ((1u64 << self.side) - 1);
         if !self.forbids.is_empty() {
-            own &= !(self.forbidden(b, to_move) >> base);
+            own &= !(self.forbidden(*b, to_move) >> base);
         }
         own
     }
@@ -671,7 +671,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         match self.relay.as_deref() {
             None => self.legal(b, filled, to_move) != 0,
             Some(rt) => {
-                let candidates = self.candidates(b, filled, to_move);
+                let candidates = self.candidates(&b, filled, to_move);
                 candidates != 0 && self.has_move(rt, b, candidates, to_move)
             }
         }

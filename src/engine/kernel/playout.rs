@@ -169,7 +169,7 @@ impl Game {
         // time (to learn that the player to move has one) gives another move, its board in `after`.
         let (mut drawn, mut after) = (None, at.board);
         let mut moves = if RELAY {
-            ff.candidates(at.board, at.board.filled(), at.to_move)
+            ff.candidates(&at.board, at.board.filled(), at.to_move)
         } else {
             ff.legal(at.board, at.board.filled(), at.to_move)
         };
@@ -239,7 +239,7 @@ impl Game {
             let (mut ahead, mut stuck) = (None, false);
             if PASS {
                 let able = if RELAY {
-                    let next = ff.candidates(at.board, at.board.filled(), at.to_move);
+                    let next = ff.candidates(&at.board, at.board.filled(), at.to_move);
                     next != 0 && {
                         let mut copy = rng.clone();
                         let move_ahead = ff.draw_move(ff.relay_tables(), &mut copy, &at.board, next, at.to_move, &mut after);
@@ -273,7 +273,7 @@ impl Game {
             // next move needs them).
             let filled = at.board.filled();
             let next = if RELAY {
-                ff.candidates(at.board, filled, at.to_move)
+                ff.candidates(&at.board, filled, at.to_move)
             } else {
                 ff.legal(at.board, filled, at.to_move)
             };
