@@ -562,7 +562,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                 }
                 let cond = &rule.origin;
                 own &= !match cond.range {
-                    Some((lo, hi)) if cond.any_across => cond.at[to_move.index()] & block.within(lo, hi) << at,
+                    Some((lo, hi)) if cond.any_across => {
+                        cond.at[to_move.index()] & (if lo == hi { block.holding(lo) } else { block.within(lo, hi) }) << at
+                    }
                     _ => self.holding_cells(cond, *b, to_move),
                 };
             }
