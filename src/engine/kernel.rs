@@ -461,6 +461,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         // the loop holds none of their tables' addresses: they were set up on every move).
         let short = if rt.skips { 0 } else { usize::from(self.lap[origin & (L - 1)]) };
         let (partial, ends) = (&rt.home_partial[m], &rt.last[m]);
+        let careful = rt.limit.min(WATCH_FROM);
         loop {
             let seeds = if hand > 0 {
                 hand as usize
@@ -499,17 +500,20 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                         return Some((false, laps));
                     }
                 }
-                if hand == 0 && !self.holds_with(&rt.when, out, last, n, mover) {
+                if hand == 0 && rt.relays[m][at] >> n.min(63) & 1 == 0 && !self.holds_with(&rt.when, out, last, n, mover) {
                     out.set_block(k, me);
                     return Some((false, laps));
                 }
             }
             laps += 1;
-            if laps > rt.limit {
-                return None;
-            }
-            if laps > WATCH_FROM && watch.seen_again((out.with_block(k, me), last)) {
-                return None;
+            // One test a lap until the first of the limit and the watch.
+            if laps > careful {
+                if laps > rt.limit {
+                    return None;
+                }
+                if laps > WATCH_FROM && watch.seen_again((out.with_block(k, me), last)) {
+                    return None;
+                }
             }
         }
     }
