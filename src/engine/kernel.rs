@@ -484,8 +484,13 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                     out.set_block(k, me);
                     return Some((false, laps));
                 }
+                // A game's one capture rule tested without the search's set-up (a Hus move's third
+                // lap end or so looks for one).
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
-                    && let Some(rule) = self.captures.iter().find(|r| self.holds_with(&r.when, out, last, n, mover))
+                    && let Some(rule) = match &self.captures[..] {
+                        [only] => self.holds_with(&only.when, out, last, n, mover).then_some(only),
+                        rules => rules.iter().find(|r| self.holds_with(&r.when, out, last, n, mover)),
+                    }
                 {
                     if rule.takes_any {
                         // Outside the home block: `me` and the count in `last` stay as they are.
