@@ -215,6 +215,9 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     /// The same, with which the move ends there: no capture rule may hold and the relay rule does
     /// not hold. A count in neither is looked at rule by rule.
     pub stop: [[u64; L]; 2],
+    /// Per mover and cell, the counts of `last` with which the relay rule holds whatever the pit
+    /// across holds, whether a capture rule may hold or not (read once none held).
+    pub relays: [[u64; L]; 2],
     /// Per mover and start cell, the sowing of `r` seeds along the mover's whole track (no cell
     /// passed over), for `r` up to the track's length. Seeds a capture rule takes and sows again
     /// (`sow taken`) go the same way, from the cell the lap ended in.
@@ -811,9 +814,12 @@ fn relay<B: Lanes, const L: usize>(
     let (every_across, no_across) = (when.across == [u64::MAX; 4], when.across == [0; 4]);
     let mut go = [[0u64; L]; 2];
     let mut stop = [[0u64; L]; 2];
+    let mut relays = [[0u64; L]; 2];
     for m in 0..2 {
         for c in 0..ff.pits + 2 {
             for k in 0..64u32 {
+                let at = when.at[m] >> c & 1 != 0;
+                relays[m][c] |= u64::from(at && every_across && count_holds(k) == Some(true)) << k;
                 let (Some(count), false) = (count_holds(k), ff.capture_at[m][c] >> k & 1 != 0) else {
                     continue;
                 };
@@ -828,6 +834,7 @@ fn relay<B: Lanes, const L: usize>(
         limit: sow.lap_cap,
         go,
         stop,
+        relays,
         partial: boxed(|| [[B::ZERO; PLACES]; L]),
         last: [[[0; PLACES]; L]; 2],
         skip_at: [[0xFF; L]; L],

@@ -421,9 +421,10 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         (b, c)
     }
 
-    /// [`FastForm::lap_from`] within the mover's home block `k` (`FastRelay::home`): the seeds it
-    /// adds to that block, and the cell of the last.
-    #[inline(always)]
+    /// [`FastForm::lap_from`] within the mover's home block `k` (`FastRelay::home`), for a lap of
+    /// more than a round or with `skip origin` (`play_relay_home` reads the others in line): the
+    /// seeds it adds to that block, and the cell of the last.
+    #[inline(never)]
     fn lap_home(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, m: usize, k: usize) -> (u128, usize) {
         let (start, origin) = (start & (L - 1), origin & (L - 1));
         let lap = self.lap[origin] as usize;
@@ -455,74 +456,84 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// [`FastForm::play_relay`] for a mover whose track lies in one block `k` of the board, which
     /// the rules read only at the end of a lap (`FastRelay::home`): the laps add to that block
     /// alone, held in a register apart (`me`) for the whole move, while the rules read and change
-    /// the rest of the board (`b`, whose block `k` is out of date). The same laps, rules and results.
+    /// the rest of the board in `out` (whose block `k` is out of date until the move ends, and which
+    /// holds no board when the move is not legal). The same laps, rules and results.
     #[inline(always)]
     fn play_relay_home(&self, rt: &FastRelay<B, L>, b: &B, origin: usize, mover: Player, k: usize, out: &mut B) -> Option<(bool, u32)> {
         let m = mover.index() & 1;
-        // The block read where the board lies, not from a copy of it: one copy of its 64 bytes less.
+        // The block read where the board lies; the rest of the board copied once, into `out`.
         let mut me = b.block(k);
-        let mut b = *b;
-        let (add, mut last) = self.lap_home(rt, origin, lane(me, origin & 15) as usize, origin, m, k);
-        me = (me & KEEP[origin & 15]) + add;
+        *out = *b;
+        // The origin's lap is the loop's first: a lap peeled off before the loop set up as many
+        // instructions again (its own table addresses) on every move.
+        let (mut last, mut n, mut hand) = (origin, lane(me, origin & 15), 0);
         let mut laps = 1;
         // As in `play_relay`.
         let mut watch = Brent::new();
+        // A lap of at most `short` seeds lies within a round and passes over no origin: it is two
+        // reads of the mover's rows of the tables, in line (the other laps out of line, so that
+        // the loop holds none of their tables' addresses: they were set up on every move).
+        let short = if rt.skips { 0 } else { usize::from(self.lap[origin & (L - 1)]) };
+        let (partial, ends) = (&rt.home_partial[m], &rt.last[m]);
+        let careful = rt.limit.min(WATCH_FROM);
         loop {
+            let seeds = if hand > 0 {
+                hand as usize
+            } else {
+                me &= KEEP[last & 15];
+                n as usize
+            };
+            let (add, end) = if seeds <= short {
+                let at = seeds & (PLACES - 1);
+                (partial[last & 15][at], ends[last & (L - 1)][at] as usize)
+            } else {
+                self.lap_home(rt, last, seeds, origin, m, k)
+            };
+            (me, last) = (me + add, end);
             let at = last & (L - 1);
-            let n = lane(me, at & 15);
-            let mut hand = 0;
+            n = lane(me, at & 15);
+            hand = 0;
             if rt.go[m][at] >> n.min(63) & 1 == 0 {
                 if rt.stop[m][at] >> n.min(63) & 1 != 0 {
-                    {
-                        *out = b;
-                        out.set_block(k, me);
-                        return Some((false, laps));
-                    }
+                    out.set_block(k, me);
+                    return Some((false, laps));
                 }
+                // A game's one capture rule tested without the search's set-up (a Hus move's third
+                // lap end or so looks for one).
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
-                    && let Some(rule) = self.captures.iter().find(|r| self.holds_with(&r.when, &b, last, n, mover))
+                    && let Some(rule) = match &self.captures[..] {
+                        [only] => self.holds_with(&only.when, out, last, n, mover).then_some(only),
+                        rules => rules.iter().find(|r| self.holds_with(&r.when, out, last, n, mover)),
+                    }
                 {
                     if rule.takes_any {
                         // Outside the home block: `me` and the count in `last` stay as they are.
-                        hand = self.fire(rule, &mut b, last, mover);
+                        hand = self.fire(rule, out, last, mover);
                     }
                     if hand == 0 && rule.then == Then::AnotherMove {
-                        {
-                            *out = b;
-                            out.set_block(k, me);
-                            return Some((true, laps));
-                        }
+                        out.set_block(k, me);
+                        return Some((true, laps));
                     }
                     if hand == 0 && rule.then == Then::End {
-                        {
-                            *out = b;
-                            out.set_block(k, me);
-                            return Some((false, laps));
-                        }
-                    }
-                }
-                if hand == 0 && !self.holds_with(&rt.when, &b, last, n, mover) {
-                    {
-                        *out = b;
                         out.set_block(k, me);
                         return Some((false, laps));
                     }
                 }
+                if hand == 0 && rt.relays[m][at] >> n.min(63) & 1 == 0 && !self.holds_with(&rt.when, out, last, n, mover) {
+                    out.set_block(k, me);
+                    return Some((false, laps));
+                }
             }
             laps += 1;
-            if laps > rt.limit {
-                return None;
+            // One test a lap until the first of the limit and the watch.
+            if laps > careful {
+                if laps > rt.limit {
+                    return None;
+                }
+                if laps > WATCH_FROM && watch.seen_again((out.with_block(k, me), last)) {
+                    return None;
+                }
             }
-            if laps > WATCH_FROM && watch.seen_again((b.with_block(k, me), last)) {
-                return None;
-            }
-            let (add, end) = if hand > 0 {
-                self.lap_home(rt, last, hand as usize, origin, m, k)
-            } else {
-                me &= KEEP[at & 15];
-                self.lap_home(rt, last, n as usize, origin, m, k)
-            };
-            (me, last) = (me + add, end);
         }
     }
 
@@ -531,7 +542,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// first (`FastForm::judged_first`) that are not legal. Whether another is legal is known only
     /// once it is sown ([`FastForm::try_move`]).
     #[inline(always)]
-    fn candidates(&self, b: B, filled: u64, to_move: Player) -> u64 {
+    fn candidates(&self, b: &B, filled: u64, to_move: Player) -> u64 {
         let own = self.open_candidates(b, filled, to_move);
         if own & self.judged_first[to_move.index()] == 0 {
             return own;
@@ -542,17 +553,17 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// `own` without the moves judged first that are not legal.
     #[cold]
     #[inline(never)]
-    fn judge_first(&self, b: B, own: u64, to_move: Player) -> u64 {
+    fn judge_first(&self, b: &B, own: u64, to_move: Player) -> u64 {
         let Some(rt) = self.relay.as_deref() else {
             return own;
         };
         let mut left = own & self.judged_first[to_move.index()];
         let mut kept = own;
-        let mut after = b;
+        let mut after = *b;
         while left != 0 {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
-            if self.try_move(rt, &b, i, to_move, &mut after).is_none() {
+            if self.try_move(rt, b, i, to_move, &mut after).is_none() {
                 kept &= !(1 << i);
             }
         }
@@ -561,7 +572,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
 
     /// [`FastForm::candidates`] before any move is judged.
     #[inline(always)]
-    fn open_candidates(&self, b: B, filled: u64, to_move: Player) -> u64 {
+    fn open_candidates(&self, b: &B, filled: u64, to_move: Player) -> u64 {
         let base = to_move.index() * self.side;
         let k = self.row_block[to_move.index() & 1];
         if k != 0xFF {
@@ -569,20 +580,22 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             let (block, at) = (b.block(usize::from(k)), 16 * u32::from(k));
             let mut own = block.filled() << at;
             for rule in &self.forbids {
-                if !self.sets_hold(rule, b, to_move) {
+                if !self.sets_hold(rule, *b, to_move) {
                     continue;
                 }
                 let cond = &rule.origin;
                 own &= !match cond.range {
-                    Some((lo, hi)) if cond.any_across => cond.at[to_move.index()] & block.within(lo, hi) << at,
-                    _ => self.holding_cells(cond, b, to_move),
+                    Some((lo, hi)) if cond.any_across => {
+                        cond.at[to_move.index()] & (if lo == hi { block.holding(lo) } else { block.within(lo, hi) }) << at
+                    }
+                    _ => self.holding_cells(cond, *b, to_move),
                 };
             }
             return own >> base & ((1u64 << self.side) - 1);
         }
         let mut own = filled >> base & ((1u64 << self.side) - 1);
         if !self.forbids.is_empty() {
-            own &= !(self.forbidden(b, to_move) >> base);
+            own &= !(self.forbidden(*b, to_move) >> base);
         }
         own
     }
@@ -683,7 +696,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         match self.relay.as_deref() {
             None => self.legal(b, filled, to_move) != 0,
             Some(rt) => {
-                let candidates = self.candidates(b, filled, to_move);
+                let candidates = self.candidates(&b, filled, to_move);
                 candidates != 0 && self.has_move(rt, b, candidates, to_move)
             }
         }

@@ -37,6 +37,11 @@ pub trait Lanes:
     fn filled(self) -> u64;
     /// Bit `c` set for every cell `c` that holds `lo..=hi` seeds.
     fn within(self, lo: u8, hi: u8) -> u64;
+    /// Bit `c` set for every cell `c` that holds `n` seeds: [`Lanes::within`] of `n..=n`.
+    #[inline(always)]
+    fn holding(self, n: u8) -> u64 {
+        self.within(n, n)
+    }
     /// Bit `c` set for every cell `c` that holds an odd number of seeds.
     fn odd(self) -> u64;
     /// The sum of the lanes (at most 255).
@@ -47,7 +52,7 @@ pub trait Lanes:
     fn times(self, k: u32) -> Self;
     /// Lanes whose top bit is set.
     fn tops(self) -> u32;
-    /// A few bits of the whole board, well mixed, for a filter.
+    /// A few bits of the whole board, folded, for a filter (its callers multiply them).
     fn mixed(self) -> u64;
     /// The lanes `16 * i .. 16 * i + 16` (a block) as one number, lane `16 * i + j` in bits `8j..8j + 8`.
     fn block(self, i: usize) -> u128;
@@ -124,6 +129,22 @@ fn within_16(b: u128, lo: u8, hi: u8) -> u32 {
     move_mask_i8_m128i(bitand_m128i(at_least, at_most)) as u32 & 0xFFFF
 }
 
+/// Bit `c` set for every byte `c` of `b` that is `n`: one compare where a range takes two and
+/// their splats (a Hus move's candidates, `origin.count == 1`, 8 instructions less).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn holding_16(b: u128, n: u8) -> u32 {
+    use safe_arch::{cmp_eq_mask_i8_m128i, m128i, move_mask_i8_m128i, set_splat_i8_m128i};
+    move_mask_i8_m128i(cmp_eq_mask_i8_m128i(m128i::from(b), set_splat_i8_m128i(n as i8))) as u32 & 0xFFFF
+}
+
+/// Bit `c` set for every byte `c` of `b` that is `n`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn holding_16(b: u128, n: u8) -> u32 {
+    within_16(b, n, n)
+}
+
 /// Bit `c` set for every byte `c` of `b` within `lo..=hi`.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
@@ -197,6 +218,10 @@ impl Lanes for u128 {
     #[inline(always)]
     fn within(self, lo: u8, hi: u8) -> u64 {
         u64::from(within_16(self, lo, hi))
+    }
+    #[inline(always)]
+    fn holding(self, n: u8) -> u64 {
+        u64::from(holding_16(self, n))
     }
     #[inline(always)]
     fn odd(self) -> u64 {
@@ -381,9 +406,9 @@ impl<const N: usize> Lanes for Wide<N> {
     }
     #[inline(always)]
     fn mixed(self) -> u64 {
-        (0..N).fold(0u64, |h, i| {
-            (h.rotate_left(17) ^ self.chunk(i).mixed()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        })
+        // The chunks folded without a multiply between them: the callers multiply the result (a
+        // multiply a chunk was 8 instructions of every Hus move, in the repetition list's key).
+        (0..N).fold(0u64, |h, i| h.rotate_left(17) ^ self.chunk(i).mixed())
     }
 }
 
@@ -400,6 +425,8 @@ mod tests {
         assert_eq!((n.filled(), n.within(1, 7), n.sum()), (w.filled(), w.within(1, 7), w.sum()));
         assert_eq!(n.sum(), 216);
         assert_eq!((n.odd(), w.odd()), (0b1000_0000_0100_1001, 0b1000_0000_0100_1001));
+        assert_eq!((n.holding(7), n.holding(200), n.holding(0)), (1 << 6, 1 << 4, !n.filled() & 0xFFFF));
+        assert_eq!((w.holding(7), w.holding(1)), (1 << 6, 1 << 3));
         let mut wide = [0u32; 40];
         wide[17] = 4;
         wide[39] = 9;

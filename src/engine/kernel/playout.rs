@@ -169,7 +169,7 @@ impl Game {
         // time (to learn that the player to move has one) gives another move, its board in `after`.
         let (mut drawn, mut after) = (None, at.board);
         let mut moves = if RELAY {
-            ff.candidates(at.board, at.board.filled(), at.to_move)
+            ff.candidates(&at.board, at.board.filled(), at.to_move)
         } else {
             ff.legal(at.board, at.board.filled(), at.to_move)
         };
@@ -192,7 +192,9 @@ impl Game {
             }
             // The draw of `Game::random_playout`, with the `i`-th move read from a table (a player
             // with more than seven pits: from the set's bits).
-            let before = at.board;
+            // Only the stores' block is read after the move (a wide board's copy was 8
+            // instructions a move).
+            let before = at.board.block(store_block);
             let first_move = at.ply == 0;
             let (board, another) = if RELAY {
                 let another = match drawn.take() {
@@ -237,7 +239,7 @@ impl Game {
             let (mut ahead, mut stuck) = (None, false);
             if PASS {
                 let able = if RELAY {
-                    let next = ff.candidates(at.board, at.board.filled(), at.to_move);
+                    let next = ff.candidates(&at.board, at.board.filled(), at.to_move);
                     next != 0 && {
                         let mut copy = rng.clone();
                         let move_ahead = ff.draw_move(ff.relay_tables(), &mut copy, &at.board, next, at.to_move, &mut after);
@@ -255,7 +257,7 @@ impl Game {
                     }
                 }
             }
-            let stores_grew = (board.block(store_block) ^ before.block(store_block)) & store_cells != 0;
+            let stores_grew = (board.block(store_block) ^ before) & store_cells != 0;
             let mut repeated = false;
             if REPEATS {
                 if self.stores_only_grow && stores_grew {
@@ -271,7 +273,7 @@ impl Game {
             // next move needs them).
             let filled = at.board.filled();
             let next = if RELAY {
-                ff.candidates(at.board, filled, at.to_move)
+                ff.candidates(&at.board, filled, at.to_move)
             } else {
                 ff.legal(at.board, filled, at.to_move)
             };

@@ -541,7 +541,7 @@ impl Game {
         let quiet = ff.rows_holding(rows, u64::MAX, mover, mover, probed);
         let mut left = among
             & if RELAY {
-                ff.candidates(board, board.filled(), mover)
+                ff.candidates(&board, board.filled(), mover)
             } else {
                 ff.legal(board, board.filled(), mover)
             };
@@ -587,7 +587,7 @@ impl Game {
                 // Sown only when a rule asks whether the next player has a move.
                 Some(rt) if RELAY => {
                     if O::STUCK && self.end_kinds.no_moves != 0 {
-                        let next = ff.candidates(after, filled, at.to_move);
+                        let next = ff.candidates(&after, filled, at.to_move);
                         let stuck = next == 0 || !ff.has_move(rt, after, next, at.to_move);
                         (stuck, Some(!stuck))
                     } else {
