@@ -343,9 +343,13 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                 if rt.stop[m][at] >> n.min(63) & 1 != 0 {
                     return Some((b, false, laps));
                 }
-                // Neither answered by the tables: the rules, one by one.
+                // Neither answered by the tables: the rules, one by one (a game's one capture rule
+                // without the search's set-up, as in the home block's laps).
                 if self.capture_at[m][at] >> n.min(63) & 1 != 0
-                    && let Some(rule) = self.capture_rule(b, last, mover)
+                    && let Some(rule) = match &self.captures[..] {
+                        [only] if only.sets.is_empty() => self.holds(&only.when, b, last, mover).then_some(only),
+                        _ => self.capture_rule(b, last, mover),
+                    }
                 {
                     if rule.takes_any {
                         hand = self.fire(rule, &mut b, last, mover);
