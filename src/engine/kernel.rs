@@ -551,23 +551,23 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         if own & self.judged_first[to_move.index()] == 0 {
             return own;
         }
-        self.judge_first(b, own, to_move)
+        self.judge_first(*b, own, to_move)
     }
 
     /// `own` without the moves judged first that are not legal.
     #[cold]
     #[inline(never)]
-    fn judge_first(&self, b: &B, own: u64, to_move: Player) -> u64 {
+    fn judge_first(&self, b: B, own: u64, to_move: Player) -> u64 {
         let Some(rt) = self.relay.as_deref() else {
             return own;
         };
         let mut left = own & self.judged_first[to_move.index()];
         let mut kept = own;
-        let mut after = *b;
+        let mut after = b;
         while left != 0 {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
-            if self.try_move(rt, b, i, to_move, &mut after).is_none() {
+            if self.try_move(rt, &b, i, to_move, &mut after).is_none() {
                 kept &= !(1 << i);
             }
         }
