@@ -180,31 +180,19 @@ pub(crate) fn invented_agree(text: &str) {
 /// (the general engine's games), so that the test cannot pass without them.
 #[test]
 fn issue_25_positions_handed_to_the_general_engine_and_back_play_the_same() {
-    let rules = r#"
-        feeding penalty remaining to opponent
-        end "cannot feed" when seeds(other(to_move)) == 0 and not can_feed remaining owner
-        end "no seeds to play" when no_moves remaining owner"#;
-    // The penalty alone: a player whose opponent has no seeds moves on.
-    let penalty_alone = r#"
-        feeding penalty remaining to opponent
-        end "no seeds to play" when no_moves remaining owner"#;
-    let one_lap = r#"sow { direction ccw skip origin }
-        capture "two or three" { when last.side == opponent and last.count in 2..3  take last }"#;
-    // Relays, whose fast form draws the next move ahead of time, but not a move handed over.
-    let relay = r#"sow { direction ccw skip origin relay when last.before > 0 }
-        capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last) }"#;
+    use crate::support::penalty::{ALONE, CANNOT_FEED, ONE_LAP, RELAY};
     let games = [
-        (2, 2, one_lap, rules),
-        (3, 2, one_lap, rules),
-        (4, 3, one_lap, rules),
-        (2, 2, relay, rules),
-        (3, 1, relay, rules),
-        (4, 2, relay, rules),
-        (3, 2, one_lap, penalty_alone),
-        (3, 2, relay, penalty_alone),
+        (2, 2, ONE_LAP, CANNOT_FEED),
+        (3, 2, ONE_LAP, CANNOT_FEED),
+        (4, 3, ONE_LAP, CANNOT_FEED),
+        (2, 2, RELAY, CANNOT_FEED),
+        (3, 1, RELAY, CANNOT_FEED),
+        (4, 2, RELAY, CANNOT_FEED),
+        (3, 2, ONE_LAP, ALONE),
+        (3, 2, RELAY, ALONE),
     ];
     for (pits, seeds, sowing, rules) in games {
-        let text = format!(r#"game "penalty" board {{ pits {pits} seeds {seeds} stores captures }} first south {sowing} {rules}"#);
+        let text = crate::support::penalty::game(pits, seeds, sowing, rules);
         let fast = crate::support::invented(&text);
         assert!(fast.has_fast_form(), "the invented game has the shape:\n{text}");
         agree(&fast, 300, 400, &text);

@@ -437,30 +437,20 @@ fn issue_25_alphabeta_searches_the_same_on_wide_boards_and_relays() {
 /// the line's history.
 #[test]
 fn issue_25_searches_hand_moves_judged_by_a_feeding_penalty_to_the_general_engine() {
-    let cannot_feed = r#"feeding penalty remaining to opponent
-        end "cannot feed" when seeds(other(to_move)) == 0 and not can_feed remaining owner
-        end "no seeds to play" when no_moves remaining owner"#;
-    let penalty_alone = r#"feeding penalty remaining to opponent
-        end "no seeds to play" when no_moves remaining owner"#;
-    let kept_history = r#"feeding penalty remaining to opponent
-        end "again" when repeated remaining split
-        end "cannot feed" when seeds(other(to_move)) == 0 and not can_feed remaining owner
-        end "no seeds to play" when no_moves remaining owner"#;
-    let one_lap = r#"sow { direction ccw skip origin }
-        capture "two or three" { when last.side == opponent and last.count in 2..3  take last }"#;
-    let relay = r#"sow { direction ccw skip origin relay when last.before > 0 }
-        capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last) }"#;
+    use crate::support::penalty::{ALONE, CANNOT_FEED, ONE_LAP, RELAY};
+    // The penalty beside a repetition rule: the general engine needs the line's history.
+    let kept_history = format!("end \"again\" when repeated remaining split {CANNOT_FEED}");
     let mut starving = 0;
     for (pits, seeds, sowing, rules) in [
-        (3, 2, one_lap, cannot_feed),
-        (4, 2, relay, cannot_feed),
-        (3, 2, one_lap, penalty_alone),
-        (3, 1, relay, penalty_alone),
-        (3, 2, one_lap, kept_history),
-        (2, 1, one_lap, kept_history),
-        (2, 2, one_lap, kept_history),
+        (3, 2, ONE_LAP, CANNOT_FEED),
+        (4, 2, RELAY, CANNOT_FEED),
+        (3, 2, ONE_LAP, ALONE),
+        (3, 1, RELAY, ALONE),
+        (3, 2, ONE_LAP, kept_history.as_str()),
+        (2, 1, ONE_LAP, kept_history.as_str()),
+        (2, 2, ONE_LAP, kept_history.as_str()),
     ] {
-        let text = format!(r#"game "penalty" board {{ pits {pits} seeds {seeds} stores captures }} first south {sowing} {rules}"#);
+        let text = crate::support::penalty::game(pits, seeds, sowing, rules);
         let game = crate::support::invented(&text);
         assert!(game.has_fast_form(), "{text}");
         let general = game.without_fast_form();

@@ -122,3 +122,27 @@ pub fn no_databases() -> std::path::PathBuf {
 pub fn board_sets(pits: i64, seeds: i64) -> [sowlang::Override; 2] {
     [("pits", pits), ("seeds", seeds)].map(|(name, value)| sowlang::Override { name: name.into(), value })
 }
+
+/// Invented games under a feeding penalty, whose positions a fast form hands to the general engine
+/// (issue 25): end rules, two sowings, and the game text they make on a board of `pits` pits of
+/// `seeds` seeds.
+pub mod penalty {
+    /// The penalty, with an end rule the fast form reads only in part (`not can_feed`).
+    pub const CANNOT_FEED: &str = r#"
+        feeding penalty remaining to opponent
+        end "cannot feed" when seeds(other(to_move)) == 0 and not can_feed remaining owner
+        end "no seeds to play" when no_moves remaining owner"#;
+    /// The penalty alone: a player whose opponent has no seeds moves on.
+    pub const ALONE: &str = r#"
+        feeding penalty remaining to opponent
+        end "no seeds to play" when no_moves remaining owner"#;
+    pub const ONE_LAP: &str = r#"sow { direction ccw skip origin }
+        capture "two or three" { when last.side == opponent and last.count in 2..3  take last }"#;
+    /// Relays, whose fast form draws the next move ahead of time, but not a move handed over.
+    pub const RELAY: &str = r#"sow { direction ccw skip origin relay when last.before > 0 }
+        capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last) }"#;
+
+    pub fn game(pits: usize, seeds: u32, sowing: &str, rules: &str) -> String {
+        format!(r#"game "penalty" board {{ pits {pits} seeds {seeds} stores captures }} first south {sowing} {rules}"#)
+    }
+}

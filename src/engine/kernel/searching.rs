@@ -245,7 +245,6 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// [`FastSearch::along_lines`] on the fast form `ff` of `game`.
     fn on_form(game: &'g Game, ff: &'g FastForm<B, L>, start: &Position) -> Option<FastSearch<'g, B, L>> {
         let hints = Hints::of(game, start);
-        // The searches have no way to hand a position over to the general engine.
         if !Game::fits_open(ff, start, hints) || !ff.searched_from(start.ply) {
             return None;
         }
@@ -300,6 +299,10 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// [`Game::fast_moves`] gives them.
     #[inline]
     pub(crate) fn moves(&self, cells: B, mover: Player, out: &mut impl MoveSink<B>) {
+        if self.ff.judged_by_penalty(cells, mover) {
+            self.moves_handed_over((cells, mover, self.like.ply), None, u64::MAX, |_| false, out);
+            return;
+        }
         self.game
             .fast_moves_any(self.ff, self.hints, &self.like, (cells, mover, self.like.ply), |_, _| false, out);
     }
@@ -345,8 +348,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         let ply = self.like.ply + line.at.len() as u32 - 1;
         let (game, at) = (self.game, (cells, mover, ply));
         if self.ff.judged_by_penalty(cells, mover) {
-            let history = self.history_of(line);
-            game.moves_by_general_engine(at, among, self.hints, &self.like, history, stop, out);
+            self.moves_handed_over(at, Some(line), among, stop, out);
             return;
         }
         // A closure for each loop: one closure called from both was left a call of its own (8% of
@@ -373,16 +375,30 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         }
     }
 
-    /// The general engine's history of the last position of `line`: the positions before the
-    /// search's start, then the line's (with a repetition rule; else none).
+    /// The moves among `among` of the position `cells` (`mover` to move, `ply` moves played) made
+    /// by the general engine ([`Game::moves_by_general_engine`]), the last of `line` where there is
+    /// one. Out of line: built in the move maker's caller, it laid the searches out anew (perft
+    /// +2%).
     #[cold]
-    fn history_of(&self, line: &Line<B>) -> crate::engine::History {
-        if !self.game.uses_repeated {
-            return crate::engine::History::new();
+    #[inline(never)]
+    fn moves_handed_over(
+        &self,
+        (cells, mover, ply): (B, Player, u32),
+        line: Option<&Line<B>>,
+        among: u64,
+        stop: impl FnMut(&FastMove<B>) -> bool,
+        out: &mut impl MoveSink<B>,
+    ) {
+        let mut pos = self.position_at(cells, mover, ply);
+        // With a repetition rule, the positions before the search's start, then the line's. A
+        // search without a line is of a game without one (`FastSearch::new`): the start's
+        // history, which no rule reads, goes with the position.
+        if let Some(line) = line.filter(|_| self.game.uses_repeated) {
+            let mut ids = self.before.as_slice().to_vec();
+            ids.extend(line.at.iter().map(|&(cells, to_move, _)| self.ff.identity(cells, to_move)));
+            pos.history = crate::engine::History::from(ids);
         }
-        let mut ids = self.before.as_slice().to_vec();
-        ids.extend(line.at.iter().map(|&(cells, to_move, _)| self.ff.identity(cells, to_move)));
-        crate::engine::History::from(ids)
+        self.game.moves_by_general_engine(pos, among, self.hints, stop, out);
     }
 
     /// Is the position `after` with `to_move` to move on `line` (or in the history before it)?
@@ -499,13 +515,6 @@ impl Game {
         repeats: impl FnMut(B, Player) -> bool,
         out: &mut impl MoveSink<B>,
     ) {
-        if ff.judged_by_penalty(at.0, at.1) {
-            // Only the exact solver comes here with such a form, in a game without a repetition
-            // rule (`FastSearch::new`): no history is read.
-            let history = crate::engine::History::new();
-            self.moves_by_general_engine(at, u64::MAX, hints, like, history, |_| false, out);
-            return;
-        }
         match ff.relay.as_deref() {
             None => self.fast_moves_from::<B, L, false, _>(ff, None, hints, like, (at, u64::MAX), (repeats, |_| false), out),
             Some(rt) => self.fast_moves_from::<B, L, true, _>(ff, Some(rt), hints, like, (at, u64::MAX), (repeats, |_| false), out),
@@ -664,30 +673,19 @@ impl Game {
         Some(child)
     }
 
-    /// The moves among `among` of the position `board` (`mover` to move, `ply` moves played,
-    /// everything else as in `like`) made by the general engine, each packed as the fast form
-    /// would have left it, `history` the position's (the identities before it, its own last): a
-    /// position whose mover is judged by a feeding penalty.
+    /// The moves among `among` of `pos` (with its history, where a rule reads it) made by the
+    /// general engine, each packed as the fast form would have left it: a position whose mover is
+    /// judged by a feeding penalty.
     #[cold]
     #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
     fn moves_by_general_engine<B: Board, O: MoveSink<B>>(
         &self,
-        (board, mover, ply): (B, Player, u32),
+        pos: Position,
         among: u64,
         hints: Hints,
-        like: &Position,
-        history: crate::engine::History,
         mut stop: impl FnMut(&FastMove<B>) -> bool,
         out: &mut O,
     ) {
-        let mut pos = like.clone();
-        pos.history = history;
-        for (c, n) in pos.board.cells.iter_mut().enumerate() {
-            *n = board.lane(c);
-        }
-        pos.to_move = mover;
-        pos.ply = ply;
         let rules = self.move_rules(&pos, hints);
         for k in self.legal_set(&pos).iter().filter(|&k| among >> (k - 1) & 1 != 0) {
             let mut child = pos.clone();
