@@ -173,7 +173,7 @@ mod tests {
     fn the_low_bits_of_identities_hold_every_one_of_them() {
         use super::LowBits;
         assert!(!LowBits::of(&[]).may_hold(0));
-        let ids: Vec<u64> = (1..=300u64).map(|i| crate::keys::mix(i)).collect();
+        let ids: Vec<u64> = (1..=300u64).map(crate::keys::mix).collect();
         let bits = LowBits::of(&ids);
         assert!(ids.iter().all(|&id| bits.may_hold(id as u16)));
         let others = (301..20_301u64).filter(|&i| bits.may_hold(crate::keys::mix(i) as u16)).count();
