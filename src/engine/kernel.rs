@@ -24,7 +24,7 @@ mod identity;
 mod playout;
 mod searching;
 mod seen;
-pub(crate) use searching::{AnySearch, Counted, Expanded, FastMove, FastSearch, Line, Listed};
+pub(crate) use searching::{AnySearch, Counted, Expanded, FastMove, FastSearch, Line, Listed, MoveSink, Scored};
 
 pub(crate) use seen::Board;
 

@@ -24,7 +24,7 @@ pub use crate::compile::ir::Game;
 pub use choice::move_base;
 pub(crate) use eval::empty_extremes;
 pub use history::History;
-pub(crate) use kernel::{AnySearch, Board as PackedBoard, Counted, Expanded, FastMove, FastSearch, Line, Listed};
+pub(crate) use kernel::{AnySearch, Board as PackedBoard, Counted, Expanded, FastMove, FastSearch, Line, Listed, MoveSink, Scored};
 pub use legal::trial_laps;
 pub use moves::Moves;
 pub use perft::Playout;

@@ -92,8 +92,8 @@ struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     packed_rooms: Vec<Vec<FastMove<B>>>,
     /// Per depth left, the list a packed node's moves are ordered in.
     order_rooms: Vec<Vec<u64>>,
-    /// The order and value of each child of a packed node one ply above the leaves.
-    leaf_room: Vec<(u64, i32)>,
+    /// The order, value and move of each child of a packed node one ply above the leaves.
+    leaf_room: Vec<(u64, i32, usize)>,
     /// Whether a node one ply above the leaves makes its moves one by one, the table's first and
     /// then in move order, until one reaches beta (else it makes them all and visits them in the
     /// order of their evaluation).

@@ -5,15 +5,16 @@ use super::Board;
 use crate::compile::shape::FastForm;
 use crate::engine::{Game, Player};
 
-/// Per digit `j`, the sum over the first `blocks` blocks of cells (`block(i)`, a byte a cell) of
-/// each cell's seeds times its weight's digit `j` (`digits[j][c]`): two products of a 16-bit
-/// seed count and digit added in one 32-bit lane, eight products an instruction (`pmaddwd`, SSE2).
+/// Per digit `j` of the first `D`, the sum over the first `blocks` blocks of cells (`block(i)`, a
+/// byte a cell) of each cell's seeds times its weight's digit `j` (`digits[j][c]`): two products
+/// of a 16-bit seed count and digit added in one 32-bit lane, eight products an instruction
+/// (`pmaddwd`, SSE2).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn key_sums<const L: usize>(digits: &[[i16; L]; 4], block: impl Fn(usize) -> u128, blocks: usize) -> [i32; 4] {
+fn key_sums<const L: usize, const D: usize>(digits: &[[i16; L]; 4], block: impl Fn(usize) -> u128, blocks: usize) -> [i32; D] {
     use safe_arch::{add_i32_m128i, m128i, mul_i16_horizontal_add_m128i, unpack_high_i8_m128i, unpack_low_i8_m128i, zeroed_m128i};
     let eight = |d: &[i16]| m128i::from(<[i16; 8]>::try_from(d).expect("eight digits"));
-    let mut acc = [zeroed_m128i(); 4];
+    let mut acc = [zeroed_m128i(); D];
     for i in 0..blocks {
         let x = m128i::from(block(i));
         let (low, high) = (unpack_low_i8_m128i(x, zeroed_m128i()), unpack_high_i8_m128i(x, zeroed_m128i()));
@@ -32,8 +33,8 @@ fn key_sums<const L: usize>(digits: &[[i16; L]; 4], block: impl Fn(usize) -> u12
 /// [`key_sums`] a cell at a time, where the processor has no SSE2.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn key_sums<const L: usize>(digits: &[[i16; L]; 4], block: impl Fn(usize) -> u128, blocks: usize) -> [i32; 4] {
-    let mut sums = [0i32; 4];
+fn key_sums<const L: usize, const D: usize>(digits: &[[i16; L]; 4], block: impl Fn(usize) -> u128, blocks: usize) -> [i32; D] {
+    let mut sums = [0i32; D];
     for i in 0..blocks {
         let bytes = block(i).to_le_bytes();
         for (sum, d) in sums.iter_mut().zip(digits) {
@@ -57,12 +58,60 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         // stores), summed in 32 bits (at most 64 x 255 x 2^15 < 2^31). A lane read by a shift of
         // its own and a 64-bit multiply each was about 300 instructions a call on 14 cells, 290
         // on 34, at a search's every move made while the positions before it may come back.
-        let blocks = (self.pits + 2).div_ceil(16).min(L / 16);
-        let sums = key_sums(&self.key_digits, |i| b.block(i), blocks);
+        let sums: [i32; 4] = key_sums(&self.key_digits, |i| b.block(i), self.key_blocks());
         let h = Game::turn_key(to_move).wrapping_add(self.closed_key);
         sums.iter()
             .enumerate()
             .fold(h, |h, (j, &s)| h.wrapping_add((i64::from(s) as u64) << (16 * j)))
+    }
+
+    /// The low 16 bits of the position's identity ([`FastForm::identity`]), from the weights' low
+    /// digits alone (the digits above add multiples of 2^16): a quarter of the products. A search
+    /// asks it first of a position that may be one of those before it ([`LowBits`]).
+    #[inline(always)]
+    pub(super) fn identity_low(&self, b: B, to_move: Player) -> u16 {
+        let [low]: [i32; 1] = key_sums(&self.key_digits, |i| b.block(i), self.key_blocks());
+        (Game::turn_key(to_move).wrapping_add(self.closed_key) as u16).wrapping_add(low as u16)
+    }
+
+    /// The blocks of cells that hold the weighed cells (none past the stores).
+    #[inline(always)]
+    fn key_blocks(&self) -> usize {
+        (self.pits + 2).div_ceil(16).min(L / 16)
+    }
+}
+
+/// The low bits of a set of identities (bit `i` set for an identity whose low 16 bits, less the top
+/// two, are `i`): a position whose [`FastForm::identity_low`] has its bit clear is not in the set,
+/// so the whole identity is worked out only for the few that may be.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LowBits(Vec<u64>);
+
+impl LowBits {
+    /// The bits of the identities `ids` (none when there are none).
+    pub(crate) fn of(ids: &[u64]) -> LowBits {
+        if ids.is_empty() {
+            return LowBits::default();
+        }
+        let mut bits = vec![0u64; 1 << 8];
+        for &id in ids {
+            let i = Self::index(id as u16);
+            bits[i >> 6] |= 1 << (i & 63);
+        }
+        LowBits(bits)
+    }
+
+    /// The bit of the low 16 bits `low` of an identity.
+    #[inline(always)]
+    fn index(low: u16) -> usize {
+        usize::from(low) & ((1 << 14) - 1)
+    }
+
+    /// May an identity whose low 16 bits are `low` be in the set?
+    #[inline(always)]
+    pub(crate) fn may_hold(&self, low: u16) -> bool {
+        let i = Self::index(low);
+        self.0.get(i >> 6).is_some_and(|w| w >> (i & 63) & 1 != 0)
     }
 }
 
@@ -95,17 +144,41 @@ mod tests {
             for _ in 0..20 {
                 let mut pos = game.initial(None);
                 while !pos.over && pos.ply < 60 {
-                    let id = match game.fast.as_deref() {
-                        Some(Fast::Narrow(ff)) => ff.identity(u128::of_cells(&pos.board.cells), pos.to_move),
-                        Some(Fast::Wide(ff)) => ff.identity(crate::compile::shape::WideBoard::of_cells(&pos.board.cells), pos.to_move),
+                    let (id, low) = match game.fast.as_deref() {
+                        Some(Fast::Narrow(ff)) => {
+                            let b = u128::of_cells(&pos.board.cells);
+                            (ff.identity(b, pos.to_move), ff.identity_low(b, pos.to_move))
+                        }
+                        Some(Fast::Wide(ff)) => {
+                            let b = crate::compile::shape::WideBoard::of_cells(&pos.board.cells);
+                            (ff.identity(b, pos.to_move), ff.identity_low(b, pos.to_move))
+                        }
                         None => panic!("no fast form:\n{text}"),
                     };
                     assert_eq!(id, game.hash(&pos), "{text}\n{:?}", pos.board.cells);
+                    // Issue 25: the low bits alone, which a search asks first, are the identity's.
+                    assert_eq!(low, id as u16, "{text}\n{:?}", pos.board.cells);
                     seen += 1;
                     game.random_playout(&mut pos, &mut rng, 1);
                 }
             }
             assert!(seen > 200, "{seen} positions of {text}");
         }
+    }
+
+    /// Issue 25: the low bits of a set of identities hold every identity of the set (a search
+    /// takes a position whose bit is clear as not among the positions before it), and not many
+    /// others: the bits are those of the low 16 bits, less the top two.
+    #[test]
+    fn the_low_bits_of_identities_hold_every_one_of_them() {
+        use super::LowBits;
+        assert!(!LowBits::of(&[]).may_hold(0));
+        let ids: Vec<u64> = (1..=300u64).map(crate::keys::mix).collect();
+        let bits = LowBits::of(&ids);
+        assert!(ids.iter().all(|&id| bits.may_hold(id as u16)));
+        let others = (301..20_301u64).filter(|&i| bits.may_hold(crate::keys::mix(i) as u16)).count();
+        assert!(others < 1_000, "{others} of 20,000 others held");
+        // A bit is the low 14 bits' alone: the two above do not change it.
+        assert!(ids.iter().all(|&id| bits.may_hold(id as u16 ^ 0xC000)));
     }
 }

@@ -76,6 +76,19 @@ impl<B> MoveSink<B> for Listed<'_, B> {
     }
 }
 
+/// The moves made, each read by the caller's `stop` test as it is made and counted, none kept
+/// ([`MoveSink`]): alpha-beta's nodes one ply above the leaves score each child there (a list
+/// written and read back was a few percent of a search).
+pub(crate) struct Scored(pub u64);
+
+impl<B> MoveSink<B> for Scored {
+    const NEXT: bool = true;
+    #[inline(always)]
+    fn take(&mut self, _: FastMove<B>) {
+        self.0 += 1;
+    }
+}
+
 /// The moves made and listed for perft's depths above the last, which learn that a position has no
 /// move by listing its moves ([`MoveSink::STUCK`]).
 pub(crate) struct Expanded<'a, B>(pub &'a mut Vec<FastMove<B>>);
@@ -180,6 +193,9 @@ pub(crate) struct FastSearch<'g, B: Board = u128, const L: usize = 16> {
     /// The identities of the positions before `like` that may still come back (its history but
     /// itself): seen again only while the stores are as they are in `like`.
     before: crate::engine::History,
+    /// The low bits of `before`'s identities: most positions are found not to be among them
+    /// without their whole identity (three quarters of its work).
+    before_low: super::identity::LowBits,
 }
 
 /// A packed search on the game's fast form of whichever width ([`Game::fast_search`]).
@@ -261,6 +277,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
             ff,
             hints,
             like: start.clone(),
+            before_low: super::identity::LowBits::of(before.as_slice()),
             before,
         })
     }
@@ -314,31 +331,20 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// node off.
     #[inline]
     pub(crate) fn moves_on_line_among(&self, line: &Line<B>, among: u64, out: &mut Vec<FastMove<B>>) {
-        self.moves_on_line_until(line, among, out, |_| false);
+        self.moves_on_line_into(line, among, out, |_| false);
     }
 
-    /// [`FastSearch::moves_on_line_among`] that stops after the first move `stop` holds of (a
-    /// node one ply above the leaves makes its moves until one reaches beta, in one call: a call a
-    /// move cost more than the moves it saved).
+    /// [`FastSearch::moves_on_line_among`] into any [`MoveSink`] (perft counts its last depth's
+    /// moves and lists the others without `moves_next`; alpha-beta scores a node's leaves as they
+    /// are made), none made after the first that `stop` holds of (a node one ply above the leaves
+    /// makes its moves until one reaches beta, in one call: a call a move cost more than the moves
+    /// it saved).
     #[inline]
-    pub(crate) fn moves_on_line_until(
+    pub(crate) fn moves_on_line_into<O: MoveSink<B>>(
         &self,
         line: &Line<B>,
         among: u64,
-        out: &mut Vec<FastMove<B>>,
-        stop: impl FnMut(&FastMove<B>) -> bool,
-    ) {
-        self.moves_on_line_into(line, among, out, stop);
-    }
-
-    /// [`FastSearch::moves_on_line_until`] into any [`MoveSink`] (perft counts its last depth's
-    /// moves and lists the others without `moves_next`).
-    #[inline]
-    pub(crate) fn moves_on_line_into(
-        &self,
-        line: &Line<B>,
-        among: u64,
-        out: &mut impl MoveSink<B>,
+        out: &mut O,
         stop: impl FnMut(&FastMove<B>) -> bool,
     ) {
         let Some(&(cells, mover, _)) = line.at.last() else {
@@ -351,6 +357,11 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
             self.moves_handed_over(at, Some(line), among, stop, out);
             return;
         }
+        // The positions before the start come back only while the stores are the start's, and
+        // stores never shrink in a game whose search asks (`FastSearch::on_form`): none of them
+        // after a position whose stores are not (asked once here, not at every move made). A sink
+        // that reads no end rule (perft's last depth) asks nothing.
+        let before = O::ENDS && !self.before.is_empty() && line.same_stores(line.at[0].0, cells);
         // A closure for each loop: one closure called from both was left a call of its own (8% of
         // an Oware perft).
         match self.ff.relay.as_deref() {
@@ -360,7 +371,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
                 self.hints,
                 &self.like,
                 (at, among),
-                (|a, p| self.seen_on(line, a, p), stop),
+                (|a, p| self.seen_on(line, a, p, before), stop),
                 out,
             ),
             Some(rt) => game.fast_moves_from::<B, L, true, _>(
@@ -369,7 +380,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
                 self.hints,
                 &self.like,
                 (at, among),
-                (|a, p| self.seen_on(line, a, p), stop),
+                (|a, p| self.seen_on(line, a, p, before), stop),
                 out,
             ),
         }
@@ -401,22 +412,24 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         self.game.moves_by_general_engine(pos, among, self.hints, stop, out);
     }
 
-    /// Is the position `after` with `to_move` to move on `line` (or in the history before it)?
+    /// Is the position `after` with `to_move` to move on `line` (or, where `before` tells that it
+    /// may be, in the history before it)?
     #[inline(always)]
-    fn seen_on(&self, line: &Line<B>, after: B, to_move: Player) -> bool {
+    fn seen_on(&self, line: &Line<B>, after: B, to_move: Player, before: bool) -> bool {
         // Back along the line while the stores are as they are now: before a capture, no
         // position can come back. The last filter holds a bit for each of those positions when
         // `after`'s stores are the last position's, and none of them are on the line otherwise.
         let run = line.at.last().map_or(0, |&(.., run)| run);
-        (run & Line::bit(after, to_move) != 0 && line.holds(after, to_move))
-            || (!self.before.is_empty() && self.seen_before(line, after, to_move))
+        (run & Line::bit(after, to_move) != 0 && line.holds(after, to_move)) || (before && self.seen_before(line, after, to_move))
     }
 
     /// Is the position `after` with `to_move` to move among the positions before the line's
     /// start? Out of line, as the identity is: the move maker's loop holds only the call.
     #[inline(never)]
     fn seen_before(&self, line: &Line<B>, after: B, to_move: Player) -> bool {
-        line.same_stores(line.at[0].0, after) && self.before.contains(self.ff.identity(after, to_move))
+        line.same_stores(line.at[0].0, after)
+            && self.before_low.may_hold(self.ff.identity_low(after, to_move))
+            && self.before.contains(self.ff.identity(after, to_move))
     }
 
     /// Has the position `cells` with `mover` to move a legal move?

@@ -19,7 +19,7 @@
 //! with fewer moves made (the tests compare the two orders).
 
 use super::{INF, Searcher};
-use crate::engine::{FastMove, FastSearch, PackedBoard, Player};
+use crate::engine::{FastMove, FastSearch, MoveSink, PackedBoard, Player, Scored};
 use crate::search::{SCALE, WIN, evaluate, evaluate_packed};
 
 /// A packed position: its cells, the player to move, its move number.
@@ -189,20 +189,31 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         }
         if !cut && depth == 1 && self.one_by_one {
             // Its children are leaves, made in move order until one reaches beta.
+            // Each scored as it is made, none kept.
             let mut found = (best, best_move);
-            self.fast_form().moves_on_line_until(&self.line, others, &mut moves, |m| {
+            let mut made = Scored(0);
+            self.fast_form().moves_on_line_into(&self.line, others, &mut made, |m| {
                 let v = self.leaf_of(m, ply, mover);
                 if v > found.0 {
                     found = (v, m.pit);
                 }
                 v >= beta
             });
-            let made = moves.len() as u64;
             self.packed_rooms[room] = moves;
-            if made == 0 && others == u64::MAX {
+            if made.0 == 0 && others == u64::MAX {
                 return self.stuck(at);
             }
-            self.count_nodes(made);
+            self.count_nodes(made.0);
+            return self.stored(key, spot, found, depth, alpha0, beta);
+        }
+        if !cut && depth == 1 {
+            // Its children are leaves: their values come from the evaluation that orders them.
+            self.packed_rooms[room] = moves;
+            let (made, found) = self.last_ply(others, ply, mover, (best, best_move), beta);
+            if made == 0 && others == u64::MAX {
+                // No move and no rule ends the game: score what each player holds.
+                return self.stuck(at);
+            }
             return self.stored(key, spot, found, depth, alpha0, beta);
         }
         if !cut {
@@ -211,12 +222,6 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                 self.packed_rooms[room] = moves;
                 // No move and no rule ends the game: score what each player holds.
                 return self.stuck(at);
-            }
-            if depth == 1 {
-                // Its children are leaves: their values come from the evaluation that orders them.
-                (best, best_move) = self.last_ply(&moves, ply, mover, (best, best_move), beta);
-                self.packed_rooms[room] = moves;
-                return self.stored(key, spot, (best, best_move), depth, alpha0, beta);
             }
             // Each move's evaluation above its place, highest first (equal ones in their order).
             let mut order = std::mem::take(&mut self.order_rooms[room]);
@@ -276,46 +281,73 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         best
     }
 
-    /// The best of `moves` (made at a node one ply above the leaves, from move number `ply`, by
-    /// `mover`) and its move, after `found` (the table's move and its value, searched first), as
-    /// the general walk finds it: children in the order of their evaluation (equal ones in their
-    /// place) until one reaches `beta`. Each child is a leaf, whose value is its evaluation from
-    /// `mover`'s side unless its game is over, its player is stuck or the databases hold it; so
-    /// the values are worked out once, in move order, and the nodes that walk visits are counted
-    /// without sorting them: those ordered before the first child whose value reaches `beta`.
-    fn last_ply(&mut self, moves: &[FastMove<B>], ply: u32, mover: Player, found: (i32, usize), beta: i32) -> (i32, usize) {
-        // Per move its order (evaluation above place, lowest first) and its value.
+    /// The number of the moves among `among` (made at a node one ply above the leaves, from move
+    /// number `ply`, by `mover`), and their best with its move after `found` (the table's move and
+    /// its value, searched first), as the general walk finds it: children in the order of their
+    /// evaluation (equal ones in their place) until one reaches `beta`. Each child is a leaf, whose
+    /// value is its evaluation from `mover`'s side unless its game is over, its player is stuck or
+    /// the databases hold it; so the values are worked out once, as the moves are made (none kept),
+    /// and the nodes that walk visits are counted without sorting them: those ordered before the
+    /// first child whose value reaches `beta`.
+    fn last_ply(&mut self, among: u64, ply: u32, mover: Player, found: (i32, usize), beta: i32) -> (u64, (i32, usize)) {
         let mut keyed = std::mem::take(&mut self.leaf_room);
         keyed.clear();
-        // The order of the first child reaching `beta` (the last one visited).
-        let mut last = u64::MAX;
-        for (i, m) in moves.iter().enumerate() {
-            let order = self.order_of(m, mover);
-            let v = match &m.ended {
-                None if self.db.is_none() && m.moves_next == Some(true) => order,
-                _ => self.leaf_of(m, ply, mover),
-            };
-            let k = ((INF - order) as u64) << 8 | i as u64;
-            keyed.push((k, v));
-            if v >= beta && k < last {
-                last = k;
-            }
-        }
+        let mut scores = LeafScores {
+            searcher: self,
+            at: (ply, mover, beta),
+            keyed: &mut keyed,
+            last: u64::MAX,
+        };
+        self.fast_form().moves_on_line_into(&self.line, among, &mut scores, |_| false);
+        let last = scores.last;
         let (mut best, mut best_move, mut best_key) = (found.0, found.1, 0u64);
         let mut visited = 0;
-        for (i, &(k, v)) in keyed.iter().enumerate() {
+        for &(k, v, pit) in &keyed {
             if k > last {
                 continue;
             }
             visited += 1;
             // The first in the walk's order of the best ones (the table's move before them all).
             if v > best || (v == best && k < best_key) {
-                (best, best_move, best_key) = (v, moves[i].pit, k);
+                (best, best_move, best_key) = (v, pit, k);
             }
         }
+        let made = keyed.len() as u64;
         self.leaf_room = keyed;
         self.count_nodes(visited);
-        self.made_only += moves.len() as u64 - visited;
-        (best, best_move)
+        self.made_only += made - visited;
+        (made, (best, best_move))
+    }
+}
+
+/// The children of a node one ply above the leaves ([`Searcher::last_ply`]), scored as they are
+/// made (none kept: a list written and read back was a few percent of a search; a closure a move
+/// was left a call of its own).
+struct LeafScores<'s, 'a, B: PackedBoard, const L: usize> {
+    searcher: &'s Searcher<'a, B, L>,
+    /// The node's move number, its mover and beta.
+    at: (u32, Player, i32),
+    /// Per move its order (evaluation above place, lowest first), its value and its move.
+    keyed: &'s mut Vec<(u64, i32, usize)>,
+    /// The order of the first child reaching beta (the last one the walk visits).
+    last: u64,
+}
+
+impl<B: PackedBoard, const L: usize> MoveSink<B> for LeafScores<'_, '_, B, L> {
+    const NEXT: bool = true;
+    #[inline(always)]
+    fn take(&mut self, m: FastMove<B>) {
+        let (ply, mover, beta) = self.at;
+        let s = self.searcher;
+        let order = s.order_of(&m, mover);
+        let v = match &m.ended {
+            None if s.db.is_none() && m.moves_next == Some(true) => order,
+            _ => s.leaf_of(&m, ply, mover),
+        };
+        let k = ((INF - order) as u64) << 8 | self.keyed.len() as u64;
+        self.keyed.push((k, v, m.pit));
+        if v >= beta && k < self.last {
+            self.last = k;
+        }
     }
 }
