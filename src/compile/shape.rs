@@ -43,6 +43,7 @@ mod lanes;
 mod rules;
 pub use ends::{EndCheck, EndValue, FastEnd, Probe};
 use ends::{end_guard, end_tests, probes};
+pub(crate) use lanes::at_least_16;
 pub use lanes::{Lanes, Wide};
 pub use rules::{CellCond, CountShape, FastAfterForbid, FastCapture, FastForbid, FastTrigger, SetTest, has_count};
 use rules::{after_forbid, capture, cell_tests, forbid, trigger};
@@ -113,6 +114,10 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub judged_first: [u64; 2],
     /// The `forbid` rules: a pit where one holds is not played.
     pub forbids: Vec<FastForbid>,
+    /// Where every `forbid` rule forbids small counts alone ([`FastForbid::floor`]): in every lane,
+    /// the fewest seeds a candidate holds (a block's candidates are then one compare, not the rules
+    /// read one by one: 40 instructions of a Hus move). 0 where not, or without `forbid` rules.
+    pub open_floor: u128,
     /// The `forbid` rules read after the move (a relay game's, whose moves are all sown to be
     /// judged): a move after which one holds is not legal.
     pub after_forbids: Vec<FastAfterForbid>,
@@ -491,6 +496,7 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
         closed_key: 0,
         judged_first: [0; 2],
         forbids,
+        open_floor: 0,
         after_forbids,
         hand_below,
         passes: game.passing,
@@ -766,6 +772,10 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
             FastEnd::Tests { .. } => ff.tested |= 1 << i,
             _ => {}
         }
+    }
+    let floors: Option<Vec<u8>> = ff.forbids.iter().map(|rule| rule.floor(ff.row_cells)).collect();
+    if let Some(floor) = floors.and_then(|floors| floors.into_iter().max()) {
+        ff.open_floor = u128::from_le_bytes([floor; 16]);
     }
     Ok(ff)
 }
