@@ -961,4 +961,40 @@ mod tests {
             end "round" when repeated draw"#;
         assert_eq!(homes(four_rows), [0, 1]);
     }
+
+    /// The floor of the candidates' counts of an invented four-row relay game with `forbids`.
+    fn floor(forbids: &str) -> u128 {
+        let text = format!(
+            r#"game "g" board {{ rows 2 pits 8 seeds 2 stores captures }} first south
+               sow {{ direction ccw track own relay when last.before > 0 }}
+               {forbids}
+               end "stuck" when no_moves loser to_move"#
+        );
+        let Ok(loaded) = crate::load_text(std::path::Path::new("invented.sow"), &text, &[]) else {
+            panic!("the invented game checks:\n{text}");
+        };
+        match loaded.game.fast.as_deref() {
+            Some(Fast::Wide(ff)) => ff.open_floor,
+            _ => panic!("no wide fast form:\n{text}"),
+        }
+    }
+
+    /// The candidates are the pits holding at least a floor of seeds exactly when every `forbid`
+    /// rule forbids small counts of any origin alone.
+    #[test]
+    fn forbids_of_small_counts_are_a_floor() {
+        let spread = |n: u8| u128::from_le_bytes([n; 16]);
+        assert_eq!(floor(r#"forbid "single" when origin.count == 1"#), spread(2));
+        assert_eq!(floor(r#"forbid "few" when origin.count < 3"#), spread(3));
+        assert_eq!(
+            floor(r#"forbid "a" when origin.count == 1  forbid "b" when origin.count <= 2"#),
+            spread(3)
+        );
+        // A pit of two seeds is played, one of three is not: no floor.
+        assert_eq!(floor(r#"forbid "a" when origin.count == 1  forbid "b" when origin.count == 3"#), 0);
+        // The front row only, or a test of the pit across: no floor.
+        assert_eq!(floor(r#"forbid "front" when origin.count == 1 and origin.row == front"#), 0);
+        assert_eq!(floor(r#"forbid "across" when origin.count == 1 and opposite(origin).count > 0"#), 0);
+        assert_eq!(floor(""), 0);
+    }
 }

@@ -504,4 +504,32 @@ mod tests {
         b.write_cells(&mut back);
         assert_eq!((narrow, back), (cells, wide));
     }
+
+    /// The lanes at or above a floor, lane by lane.
+    #[test]
+    fn lanes_at_least_a_floor() {
+        let b = u128::from_le_bytes([0, 1, 2, 3, 200, 255, 7, 1, 0, 9, 2, 2, 3, 1, 0, 128]);
+        for n in [1u8, 2, 3, 8, 129, 255] {
+            let want = b
+                .to_le_bytes()
+                .iter()
+                .enumerate()
+                .filter(|&(_, &x)| x >= n)
+                .fold(0, |cells, (c, _)| cells | 1 << c);
+            assert_eq!(at_least_16(b, u128::from_le_bytes([n; 16])), want, "floor {n}");
+        }
+        assert_eq!(at_least_16(b, u128::from_le_bytes([1; 16])), b.filled());
+    }
+
+    /// A wide board's mix tells apart the boards of one pit of a few seeds, wherever the pit is.
+    #[test]
+    fn wide_mixes_tell_single_pits_apart() {
+        let mut seen = std::collections::HashSet::new();
+        assert!(seen.insert(Wide::<4>::ZERO.mixed()));
+        for c in 0..64 {
+            for n in 1..4 {
+                assert!(seen.insert(Wide::<4>::at(c, n).mixed()), "cell {c}, {n} seeds");
+            }
+        }
+    }
 }
