@@ -43,6 +43,7 @@ mod lanes;
 mod rules;
 pub use ends::{EndCheck, EndValue, FastEnd, Probe};
 use ends::{end_guard, end_tests, probes};
+pub(crate) use lanes::at_least_16;
 pub use lanes::{Lanes, Wide};
 pub use rules::{CellCond, CountShape, FastAfterForbid, FastCapture, FastForbid, FastTrigger, SetTest, has_count};
 use rules::{after_forbid, capture, cell_tests, forbid, trigger};
@@ -113,6 +114,10 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
     pub judged_first: [u64; 2],
     /// The `forbid` rules: a pit where one holds is not played.
     pub forbids: Vec<FastForbid>,
+    /// Where every `forbid` rule forbids small counts alone ([`FastForbid::floor`]): in every lane,
+    /// the fewest seeds a candidate holds (a block's candidates are then one compare, not the rules
+    /// read one by one: 40 instructions of a Hus move). 0 where not, or without `forbid` rules.
+    pub open_floor: u128,
     /// The `forbid` rules read after the move (a relay game's, whose moves are all sown to be
     /// judged): a move after which one holds is not legal.
     pub after_forbids: Vec<FastAfterForbid>,
@@ -491,6 +496,7 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
         closed_key: 0,
         judged_first: [0; 2],
         forbids,
+        open_floor: 0,
         after_forbids,
         hand_below,
         passes: game.passing,
@@ -767,6 +773,10 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
             _ => {}
         }
     }
+    let floors: Option<Vec<u8>> = ff.forbids.iter().map(|rule| rule.floor(ff.row_cells)).collect();
+    if let Some(floor) = floors.and_then(|floors| floors.into_iter().max()) {
+        ff.open_floor = u128::from_le_bytes([floor; 16]);
+    }
     Ok(ff)
 }
 
@@ -950,5 +960,41 @@ mod tests {
             end "stuck" when no_moves loser to_move
             end "round" when repeated draw"#;
         assert_eq!(homes(four_rows), [0, 1]);
+    }
+
+    /// The floor of the candidates' counts of an invented four-row relay game with `forbids`.
+    fn floor(forbids: &str) -> u128 {
+        let text = format!(
+            r#"game "g" board {{ rows 2 pits 8 seeds 2 stores captures }} first south
+               sow {{ direction ccw track own relay when last.before > 0 }}
+               {forbids}
+               end "stuck" when no_moves loser to_move"#
+        );
+        let Ok(loaded) = crate::load_text(std::path::Path::new("invented.sow"), &text, &[]) else {
+            panic!("the invented game checks:\n{text}");
+        };
+        match loaded.game.fast.as_deref() {
+            Some(Fast::Wide(ff)) => ff.open_floor,
+            _ => panic!("no wide fast form:\n{text}"),
+        }
+    }
+
+    /// The candidates are the pits holding at least a floor of seeds exactly when every `forbid`
+    /// rule forbids small counts of any origin alone.
+    #[test]
+    fn forbids_of_small_counts_are_a_floor() {
+        let spread = |n: u8| u128::from_le_bytes([n; 16]);
+        assert_eq!(floor(r#"forbid "single" when origin.count == 1"#), spread(2));
+        assert_eq!(floor(r#"forbid "few" when origin.count < 3"#), spread(3));
+        assert_eq!(
+            floor(r#"forbid "a" when origin.count == 1  forbid "b" when origin.count <= 2"#),
+            spread(3)
+        );
+        // A pit of two seeds is played, one of three is not: no floor.
+        assert_eq!(floor(r#"forbid "a" when origin.count == 1  forbid "b" when origin.count == 3"#), 0);
+        // The front row only, or a test of the pit across: no floor.
+        assert_eq!(floor(r#"forbid "front" when origin.count == 1 and origin.row == front"#), 0);
+        assert_eq!(floor(r#"forbid "across" when origin.count == 1 and opposite(origin).count > 0"#), 0);
+        assert_eq!(floor(""), 0);
     }
 }

@@ -32,6 +32,7 @@ use super::trace::Silent;
 use super::turn::Hints;
 use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
+use crate::compile::shape::at_least_16;
 use crate::compile::shape::{CellCond, EndCheck, EndValue, Fast, FastAfterForbid, FastForm, FastRelay, LANES, Lanes, PLACES, has_count};
 
 /// A byte of a packed narrow board (the searches' boards).
@@ -583,6 +584,11 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             // The mover's block alone (a wide board's four would be read else).
             let (block, at) = (b.block(usize::from(k)), 16 * u32::from(k));
             let mut own = block.filled() << at;
+            // (The rules tested first: a game without any reads no floor, and its loop no more
+            // than before.)
+            if !self.forbids.is_empty() && self.open_floor != 0 {
+                return at_least_16(block, self.open_floor) << at >> base & ((1u64 << self.side) - 1);
+            }
             for rule in &self.forbids {
                 if !self.sets_hold(rule, *b, to_move) {
                     continue;

@@ -30,26 +30,34 @@ pub fn draw(rng: &mut impl RngCore, n: usize) -> usize {
 #[inline(always)]
 pub fn draw_among(rng: &mut impl RngCore, mut candidates: u64, mut legal: impl FnMut(usize) -> bool) -> Option<usize> {
     loop {
-        let i = draw(rng, (bit_count(candidates) as usize).max(1));
-        if candidates == 0 {
-            return None;
-        }
-        let bit = nth_bit(candidates, i);
+        let bit = if candidates >> 16 == 0 {
+            // At most 16 candidates (most games): the two bytes' table entries read once, for the
+            // count and for the bit drawn (a loop over the bytes mispredicted its end).
+            let (low, high) = (
+                BYTE_BITS[(candidates & 0xFF) as usize],
+                BYTE_BITS[(candidates >> 8 & 0xFF) as usize],
+            );
+            let below = usize::from(low.0);
+            let i = draw(rng, (below + usize::from(high.0)).max(1));
+            if candidates == 0 {
+                return None;
+            }
+            if i < below {
+                usize::from(low.1[i & 7])
+            } else {
+                8 + usize::from(high.1[(i - below) & 7])
+            }
+        } else {
+            let i = draw(rng, (candidates.count_ones() as usize).max(1));
+            if candidates == 0 {
+                return None;
+            }
+            nth_bit(candidates, i)
+        };
         if legal(bit) {
             return Some(bit);
         }
         candidates &= !(1 << bit);
-    }
-}
-
-/// The bits set in `bits`: a move's candidates are a player's pits, most often fewer than 17, and
-/// the portable build has no `popcnt` (its bit count took 19 instructions of every Hus move).
-#[inline(always)]
-fn bit_count(bits: u64) -> u32 {
-    if bits >> 16 == 0 {
-        u32::from(BYTE_BITS[(bits & 0xFF) as usize].0) + u32::from(BYTE_BITS[(bits >> 8) as usize & 0xFF].0)
-    } else {
-        bits.count_ones()
     }
 }
 
@@ -351,13 +359,21 @@ mod tests {
         assert_eq!(nth_bit(u64::MAX, 37), 37);
     }
 
-    /// Counted from the byte table below seventeen bits, by `count_ones` above.
+    /// A draw among at most sixteen candidates (the byte table's two entries) takes the bit that
+    /// the count and the `i`-th set bit of the whole set give.
     #[test]
-    fn bit_count_counts_small_and_wide_sets() {
-        assert_eq!(bit_count(0), 0);
-        assert_eq!(bit_count(0b1011_0000_0001), 4);
-        assert_eq!(bit_count(0xFFFF), 16);
-        assert_eq!(bit_count(1 << 16 | 1), 2);
-        assert_eq!(bit_count(u64::MAX), 64);
+    fn draws_among_few_candidates_as_among_many() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        for set in [1u64, 0b1011_0000_0001, 0xFFFF, 0x8001, 0xF0F0, 0x0100, 1 << 16 | 1, u64::MAX] {
+            for _ in 0..64 {
+                let mut copy = rng.clone();
+                let want = nth_bit(set, draw(&mut copy, set.count_ones() as usize));
+                assert_eq!(draw_among(&mut rng, set, |_| true), Some(want), "{set:#x}");
+            }
+        }
+        // A candidate refused is dropped: the other is drawn.
+        assert_eq!(draw_among(&mut rng, 0b101, |bit| bit == 2), Some(2));
+        assert_eq!(draw_among(&mut rng, 0, |_| true), None);
     }
 }

@@ -156,6 +156,25 @@ fn within_16(b: u128, lo: u8, hi: u8) -> u32 {
         .fold(0, |cells, (c, _)| cells | 1 << c)
 }
 
+/// Bit `c` set for every byte `c` of `b` that is at least the byte `c` of `floor` (a block's
+/// candidates above a count, [`crate::compile::shape::FastForm::open_floor`]): one maximum and one
+/// compare, the floor spread over the lanes when the file is compiled.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn at_least_16(b: u128, floor: u128) -> u64 {
+    use safe_arch::{cmp_eq_mask_i8_m128i, m128i, max_u8_m128i, move_mask_i8_m128i};
+    let v = m128i::from(b);
+    u64::from(move_mask_i8_m128i(cmp_eq_mask_i8_m128i(max_u8_m128i(v, m128i::from(floor)), v)) as u32 & 0xFFFF)
+}
+
+/// Bit `c` set for every byte `c` of `b` that is at least the byte `c` of `floor`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn at_least_16(b: u128, floor: u128) -> u64 {
+    let (b, floor) = (b.to_le_bytes(), floor.to_le_bytes());
+    (0..16).filter(|&c| b[c] >= floor[c]).fold(0, |cells, c| cells | 1 << c)
+}
+
 /// Bit `c` set for every byte `c` of `b` that is odd.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
@@ -384,9 +403,18 @@ impl<const N: usize> Lanes for Wide<N> {
         (0..N).map(|i| self.chunk(i).tops()).sum()
     }
     fn of_cells(cells: &[u32]) -> Self {
+        // A whole chunk's 16 cells at a time, packed by the processor's vector operations (a cell at
+        // a time was 13 instructions of every Hus move, the playouts' set-up).
         let mut b = Self::ZERO;
-        for (c, &n) in cells.iter().enumerate().take(16 * N) {
-            b.0[c >> 4][c & 15] = n as u8;
+        for (chunk, cells) in b.0.iter_mut().zip(cells.chunks(16)) {
+            match <&[u32; 16]>::try_from(cells) {
+                Ok(whole) => *chunk = whole.map(|n| n as u8),
+                Err(_) => {
+                    for (lane, &n) in chunk.iter_mut().zip(cells) {
+                        *lane = n as u8;
+                    }
+                }
+            }
         }
         b
     }
@@ -404,13 +432,39 @@ impl<const N: usize> Lanes for Wide<N> {
     fn set_block(&mut self, i: usize, v: u128) {
         self.0[i % N] = v.to_le_bytes();
     }
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn mixed(self) -> u64 {
-        // The chunks folded without a multiply between them: the callers multiply the result (a
-        // multiply a chunk was 8 instructions of every Hus move, in the repetition list's key).
+        use safe_arch::{add_i32_m128i, m128i, mul_i16_horizontal_add_m128i, zeroed_m128i};
+        // Each chunk's 16-bit lanes times odd weights of its own, the products summed in 32-bit
+        // lanes (one `pmaddwd` and one add a chunk), then folded as a narrow board is: the chunks
+        // folded one by one took 27 instructions of every Hus move, in the repetition list's key.
+        // The callers multiply the result.
+        let sum = (0..N).fold(zeroed_m128i(), |sum, i| {
+            add_i32_m128i(
+                sum,
+                mul_i16_horizontal_add_m128i(m128i::from(self.chunk(i)), m128i::from(MIX[i % MIX.len()])),
+            )
+        });
+        u128::from(sum).mixed()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn mixed(self) -> u64 {
+        // The chunks folded without a multiply between them: the callers multiply the result.
         (0..N).fold(0u64, |h, i| h.rotate_left(17) ^ self.chunk(i).mixed())
     }
 }
+
+/// Per chunk of a wide board, eight odd 16-bit weights ([`Wide::mixed`]; a board has at most four
+/// chunks).
+#[cfg(target_arch = "x86_64")]
+const MIX: [u128; 4] = [
+    0x11C7_82E9_15B5_F277_9C09_6D97_07DB_C101,
+    0xB7A5_5CA5_A189_64EF_3FB1_313B_D921_9C9F,
+    0x5265_60F9_B4D9_D42F_B66D_324B_353D_F055,
+    0x5819_14BF_4111_2383_CE91_2407_2519_EBE7,
+];
 
 #[cfg(test)]
 mod tests {
@@ -449,5 +503,33 @@ mod tests {
         n.write_cells(&mut narrow);
         b.write_cells(&mut back);
         assert_eq!((narrow, back), (cells, wide));
+    }
+
+    /// The lanes at or above a floor, lane by lane.
+    #[test]
+    fn lanes_at_least_a_floor() {
+        let b = u128::from_le_bytes([0, 1, 2, 3, 200, 255, 7, 1, 0, 9, 2, 2, 3, 1, 0, 128]);
+        for n in [1u8, 2, 3, 8, 129, 255] {
+            let want = b
+                .to_le_bytes()
+                .iter()
+                .enumerate()
+                .filter(|&(_, &x)| x >= n)
+                .fold(0, |cells, (c, _)| cells | 1 << c);
+            assert_eq!(at_least_16(b, u128::from_le_bytes([n; 16])), want, "floor {n}");
+        }
+        assert_eq!(at_least_16(b, u128::from_le_bytes([1; 16])), b.filled());
+    }
+
+    /// A wide board's mix tells apart the boards of one pit of a few seeds, wherever the pit is.
+    #[test]
+    fn wide_mixes_tell_single_pits_apart() {
+        let mut seen = std::collections::HashSet::new();
+        assert!(seen.insert(Wide::<4>::ZERO.mixed()));
+        for c in 0..64 {
+            for n in 1..4 {
+                assert!(seen.insert(Wide::<4>::at(c, n).mixed()), "cell {c}, {n} seeds");
+            }
+        }
     }
 }

@@ -196,6 +196,22 @@ pub struct FastForbid {
     pub sets: Vec<SetTest>,
 }
 
+impl FastForbid {
+    /// The fewest seeds a pit holds that this rule leaves playable, when it forbids the pits of
+    /// small counts alone (`origin.count == 1`, `origin.count < 3`): no set of pits, no test of the
+    /// pit across, its counts one range from 1 or 0, and every pit of either player's row (`rows`)
+    /// tested. The candidates are then the pits holding at least that many.
+    pub fn floor(&self, rows: [u64; 2]) -> Option<u8> {
+        let cond = &self.origin;
+        match cond.range {
+            Some((lo, hi)) if self.sets.is_empty() && cond.any_across && lo <= 1 && hi < u8::MAX => {
+                (0..2).all(|p| cond.at[p] & rows[p] == rows[p]).then_some(hi + 1)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// A `forbid` rule read after the move (`lap > 1 and seeds(opponent) == 0`), in a game whose moves
 /// are all sown to be judged (relays): where every test holds of the move as sown, it is not legal.
 #[derive(Debug, Clone, PartialEq)]
