@@ -19,6 +19,49 @@ pub(in crate::engine) struct Trial {
     pub(super) another: Option<bool>,
 }
 
+thread_local! {
+    /// Trial boards given back by the walks on this thread, for the next walk to copy its position
+    /// into: their lists (on the heap for a board of more than 7 pits a side) were allocated once a
+    /// walk. A walk inside another takes another.
+    static BOARDS: std::cell::RefCell<Vec<Board>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The most trial boards a thread keeps: as many as walks run inside one another, which is few.
+const BOARDS_KEPT: usize = 8;
+
+impl Trial {
+    /// The room of a walk over the moves of a position whose board is `board`: its board a copy of
+    /// `board`, made in one that an earlier walk on this thread gave back where there is one (its
+    /// lists reused, none allocated).
+    pub(super) fn for_walk(board: &Board, keep: bool) -> Trial {
+        let board = match BOARDS.with(|kept| kept.borrow_mut().pop()) {
+            Some(mut kept) => {
+                kept.clone_from(board);
+                kept
+            }
+            None => board.clone(),
+        };
+        Trial {
+            board: Some(board),
+            keep,
+            kept: None,
+            another: None,
+        }
+    }
+
+    /// Gives the trial board back to the thread, for the next walk.
+    pub(super) fn give_back(self) {
+        if let Some(board) = self.board {
+            BOARDS.with(|kept| {
+                let mut kept = kept.borrow_mut();
+                if kept.len() < BOARDS_KEPT {
+                    kept.push(board);
+                }
+            });
+        }
+    }
+}
+
 /// What the moves listed so far leave, for [`Game::all_choice_moves`] to leave out a move that does
 /// what an earlier one from the same pit does. The boards are kept in slots reused from one listing
 /// to the next, and found by a quick hash of the pit and the whole board (seeds, claims, closed pits,
