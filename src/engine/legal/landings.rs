@@ -19,6 +19,51 @@ pub(in crate::engine) struct Trial {
     pub(super) another: Option<bool>,
 }
 
+thread_local! {
+    /// Trial boards given back by the walks on this thread, for the next walk to copy its position
+    /// into: their lists (on the heap for a board of more than 7 pits a side) were allocated once a
+    /// walk. A walk inside another takes another.
+    static BOARDS: std::cell::RefCell<Vec<Board>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The most trial boards a thread keeps: as many as walks run inside one another, which is few.
+const BOARDS_KEPT: usize = 8;
+
+impl Trial {
+    /// The room of a walk over the moves of a position whose board is `board`: its board a copy of
+    /// `board`, made in one that an earlier walk on this thread gave back where there is one (its
+    /// lists reused, none allocated). Out of line: once a walk.
+    #[inline(never)]
+    pub(super) fn for_walk(board: &Board, keep: bool) -> Trial {
+        let board = match BOARDS.with(|kept| kept.borrow_mut().pop()) {
+            Some(mut kept) => {
+                kept.clone_from(board);
+                kept
+            }
+            None => board.clone(),
+        };
+        Trial {
+            board: Some(board),
+            keep,
+            kept: None,
+            another: None,
+        }
+    }
+
+    /// Gives the trial board back to the thread, for the next walk.
+    #[inline(never)]
+    pub(super) fn give_back(self) {
+        if let Some(board) = self.board {
+            BOARDS.with(|kept| {
+                let mut kept = kept.borrow_mut();
+                if kept.len() < BOARDS_KEPT {
+                    kept.push(board);
+                }
+            });
+        }
+    }
+}
+
 /// What the moves listed so far leave, for [`Game::all_choice_moves`] to leave out a move that does
 /// what an earlier one from the same pit does. The boards are kept in slots reused from one listing
 /// to the next, and found by a quick hash of the pit and the whole board (seeds, claims, closed pits,
@@ -270,5 +315,26 @@ mod tests {
         more.cells[39] += 1;
         assert!(seen.insert_new(7, 2, false, &more, false, false), "the last cell of a reused slot");
         assert!(!seen.insert_new(7, 2, false, &more, false, false));
+    }
+
+    /// Issue 25: a walk's trial board, made in one an earlier walk on the thread gave back, is a
+    /// whole copy of its position's board (seeds, claims, closed pits, memory, of any size): the
+    /// trials copy only the seeds and memory over it after that.
+    #[test]
+    fn a_trial_board_kept_from_an_earlier_walk_is_its_positions() {
+        let mut earlier = board(40, 3);
+        earlier.claimed[2] = Some(crate::board::Player::North);
+        earlier.closed[5] = true;
+        earlier.memory = vec![4, 2];
+        for next in [board(34, 1), board(14, 0), board(40, 7)] {
+            Trial::for_walk(&earlier, false).give_back();
+            let trial = Trial::for_walk(&next, true);
+            assert!(trial.board.as_ref() == Some(&next), "a board of {} cells", next.cells.len());
+            assert!(trial.keep && trial.kept.is_none() && trial.another.is_none());
+            trial.give_back();
+        }
+        // As many boards as walks inside one another, each its own position's.
+        let (a, b) = (Trial::for_walk(&earlier, false), Trial::for_walk(&board(34, 9), false));
+        assert!(a.board.as_ref() == Some(&earlier) && b.board.as_ref() == Some(&board(34, 9)));
     }
 }

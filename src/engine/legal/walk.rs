@@ -48,13 +48,9 @@ impl Game {
     ) -> bool {
         let (mut laps, budget) = (0u64, Self::choice_laps(rules));
         let mut cut = false;
-        // Every trial of the walk sows on this one board.
-        let mut trial = Trial {
-            board: None,
-            keep,
-            kept: None,
-            another: None,
-        };
+        // Every trial of the walk sows on this one board, a copy of the position's (kept on the
+        // thread from one walk to the next).
+        let mut trial = Trial::for_walk(&pos.board, keep);
         // A trial plays every choice past its given bits as option 0, so the child of its first
         // open choice that answers 0 is the same move played again, as is that child's child
         // answering 0, and so on along every choice the trial met: their outcome is the trial's,
@@ -160,6 +156,7 @@ impl Game {
             }
         }
         super::super::pause::truncate(floor);
+        trial.give_back();
         cut
     }
 }
