@@ -30,7 +30,7 @@ pub(super) fn check_rule(def: &RuleDef, tc: &mut TypeChecker, diags: &mut Vec<Di
                     );
                     continue;
                 }
-                super::check_action(&a.node, a.span, tc, Scope::turn_start(), diags);
+                super::moments::check_action(&a.node, a.span, tc, Scope::turn_start(), diags);
             }
             _ => diags.push(
                 Diagnostic::error(
@@ -115,4 +115,33 @@ fn chosen(action: &Action) -> Option<Span> {
             _ => None,
         })
     })
+}
+
+/// `next round first RULE else TIE`: only a rule that can tie has a tie-break, and it is another rule.
+pub(super) fn check_tie_break(
+    rule: crate::syntax::ast::RoundOpener,
+    tie: &crate::syntax::ast::Spanned<crate::syntax::ast::RoundOpener>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    use crate::syntax::ast::RoundOpener as O;
+    let word = |o: O| match o {
+        O::Alternate => "alternate",
+        O::Loser => "loser",
+        O::Winner => "winner",
+        O::FewerSeeds => "fewer seeds",
+        O::OtherThanEnder => "other than ender",
+        O::Same => "same",
+    };
+    let problem = if !matches!(rule, O::Loser | O::Winner | O::FewerSeeds) {
+        Some(format!("`{}` always names a player, so its `else` is never used", word(rule)))
+    } else if tie.node == rule {
+        Some(format!("`{}` cannot break its own tie", word(rule)))
+    } else {
+        None
+    };
+    if let Some(message) = problem {
+        diags.push(Diagnostic::error("sow::check::conflict", message, tie.span, "tie-break").with_help(
+            "`else` follows `winner`, `loser` or `fewer seeds`, and names another rule: `next round first fewer seeds else loser`",
+        ));
+    }
 }

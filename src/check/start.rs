@@ -10,7 +10,8 @@
 
 use super::{Statics, limits};
 use crate::diagnostic::{Diagnostic, Span};
-use crate::syntax::ast::{BinOp, Expr, ExprKind};
+use crate::syntax::ast::BinOp;
+use crate::syntax::ast::{Expr, ExprKind, FillOption, Item, ItemKind};
 
 /// One way a pit gets its starting seeds: `seeds` seeds where `when` holds (every pit without one).
 #[derive(Debug, Clone)]
@@ -128,4 +129,155 @@ pub(crate) fn conditions(lines: &[Expr]) -> Vec<&Expr> {
         }
     }
     out
+}
+
+/// The options of one `setup fill`: each at most once, and none that contradicts another.
+pub(super) fn check_fill_options(options: &[crate::syntax::ast::Spanned<FillOption>], diags: &mut Vec<Diagnostic>) {
+    let word = |o: FillOption| match o {
+        FillOption::CloseUnfilled => "close unfilled",
+        FillOption::RemainderNext => "remainder next",
+        FillOption::RemainderMadeUp => "remainder made up",
+        FillOption::RemainderMadeUpClaimed => "remainder made up and claimed",
+        FillOption::AsManyAsOther => "as many as the other",
+        FillOption::AsManyAsUsed => "as many as the other used",
+        FillOption::ClaimUnfilled => "claim unfilled",
+        FillOption::FromRight => "from right",
+    };
+    for (i, a) in options.iter().enumerate() {
+        if let Some(first) = options[..i].iter().find(|b| b.node == a.node) {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::duplicate",
+                    format!("`{}` is said twice", word(a.node)),
+                    a.span,
+                    "again",
+                )
+                .with_label(first.span, "first here")
+                .with_help("keep one of them"),
+            );
+        }
+    }
+    let find = |o: FillOption| options.iter().find(|b| b.node == o);
+    // Where the seeds short of a whole pit go: one answer at most.
+    let remainders: Vec<_> = options
+        .iter()
+        .filter(|o| {
+            matches!(
+                o.node,
+                FillOption::RemainderNext | FillOption::RemainderMadeUp | FillOption::RemainderMadeUpClaimed
+            )
+        })
+        .collect();
+    if let [first, second, ..] = remainders[..]
+        && first.node != second.node
+    {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                format!("`{}` and `{}` cannot go together", word(first.node), word(second.node)),
+                second.span,
+                "this",
+            )
+            .with_label(first.span, "and this")
+            .with_help("each says where the seeds short of a whole pit go: keep one of them"),
+        );
+    }
+    if let (Some(a), Some(b)) = (find(FillOption::AsManyAsOther), find(FillOption::AsManyAsUsed)) {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                "`as many as the other` and `as many as the other used` cannot go together",
+                b.span,
+                "this",
+            )
+            .with_label(a.span, "and this")
+            .with_help("each says how many pits the players fill: keep one of them"),
+        );
+    }
+    let Some(as_many) = find(FillOption::AsManyAsOther) else {
+        return;
+    };
+    for (other, why) in [
+        (
+            FillOption::ClaimUnfilled,
+            "a player who fills only as many pits as the other has no seeds left over for the other's pits",
+        ),
+        (
+            FillOption::RemainderNext,
+            "it is not said whether the pit of the remainder counts as one the other must match",
+        ),
+        (
+            FillOption::RemainderMadeUp,
+            "it is not said whether the pit made up counts as one the other must match",
+        ),
+        (
+            FillOption::RemainderMadeUpClaimed,
+            "it is not said whether the pit made up counts as one the other must match",
+        ),
+    ] {
+        if let Some(b) = find(other) {
+            diags.push(
+                Diagnostic::error(
+                    "sow::check::conflict",
+                    format!("`as many as the other` and `{}` cannot go together", word(other)),
+                    b.span,
+                    "this",
+                )
+                .with_label(as_many.span, "and this")
+                .with_help(format!("{why}: keep one of them")),
+            );
+        }
+    }
+}
+
+/// `setup mirror`: the player with more seeds copies the other's pits, so the fill must leave each
+/// player's seeds on their own side, in pits the copy does not decide itself.
+pub(super) fn check_mirror(items: &[Item], diags: &mut Vec<Diagnostic>) {
+    let Some(mirror) = items.iter().find(|i| matches!(i.kind, ItemKind::SetupMirror)) else {
+        return;
+    };
+    if let Some(by_moves) = items.iter().find(|i| matches!(i.kind, ItemKind::SetupByMoves)) {
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                "`setup mirror` and `setup by moves` cannot go together",
+                mirror.span,
+                "this",
+            )
+            .with_label(by_moves.span, "and this")
+            .with_help("the copy is made when the round is set up, before any move puts seeds in the pits: keep one of them"),
+        );
+    }
+    let options = items.iter().find_map(|i| match &i.kind {
+        ItemKind::SetupFill(_, options) => Some(options),
+        _ => None,
+    });
+    for option in options.into_iter().flatten() {
+        let (word, why) = match option.node {
+            FillOption::ClaimUnfilled => ("claim unfilled", "it puts seeds into the pits the copy would fill"),
+            FillOption::AsManyAsOther => (
+                "as many as the other",
+                "it says which pits the other player fills, and so does the copy",
+            ),
+            FillOption::AsManyAsUsed => (
+                "as many as the other used",
+                "it says which pits the other player fills, and so does the copy",
+            ),
+            FillOption::RemainderMadeUp | FillOption::RemainderMadeUpClaimed => (
+                "remainder made up",
+                "the seeds that make the pit up are the copier's, which the copy places itself",
+            ),
+            _ => continue,
+        };
+        diags.push(
+            Diagnostic::error(
+                "sow::check::conflict",
+                format!("`setup mirror` and `{word}` cannot go together"),
+                option.span,
+                "this",
+            )
+            .with_label(mirror.span, "and this")
+            .with_help(format!("{why}: keep one of them")),
+        );
+    }
 }
