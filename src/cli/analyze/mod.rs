@@ -11,10 +11,9 @@
 //! extra moves in a game without them), deciding from the compiled rules, not the game's name.
 
 use std::collections::{BTreeMap, HashSet};
-use std::fs::OpenOptions;
 use std::hash::{Hash, Hasher};
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -31,6 +30,11 @@ use crate::diagnostic::Diagnostic;
 use crate::engine::{Event, Game, Outcome};
 use crate::players::{Match, Spec, play_game};
 use crate::search::endgame::Endgames;
+
+mod human;
+mod plot;
+use human::human;
+use plot::{PlotFile, plot_svg};
 
 /// Most games one run may play: the report keeps each game's length and a hash of its moves.
 pub const MAX_GAMES: u64 = 1_000_000;
@@ -95,87 +99,6 @@ fn parse_players(s: &str) -> Result<Seats, String> {
         ));
     }
     Ok(Seats([names[0].parse()?, names[1].parse()?]))
-}
-
-/// How a plot this command wrote starts (an XML comment before the SVG), so that it may be replaced.
-const PLOT_MARK: &str = "<!-- sowlang analyze plot";
-
-/// The plot's file, checked before the first game. The SVG goes to a hidden file beside it that is
-/// renamed over it at the end, so no half-written plot is ever left; that file is removed when the
-/// run stops before (see `Drop`).
-struct PlotFile {
-    target: PathBuf,
-    temp: PathBuf,
-    written: bool,
-}
-
-impl PlotFile {
-    /// Checks that `path` names a file whose directory exists and takes a new file.
-    fn prepare(path: &Path) -> Result<PlotFile, Diagnostic> {
-        let refuse = |message: String, help: &str| Diagnostic::bare("sow::analyze::unwritable", message).with_help(help.to_string());
-        let shown = path.display();
-        if path.file_name().is_none() || path.is_dir() {
-            return Err(refuse(
-                format!("the plot `{shown}` is a directory, not a file name"),
-                "give the plot's file name, e.g. `--plot results.svg`",
-            ));
-        }
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        if !dir.is_dir() {
-            return Err(refuse(
-                format!("cannot write the plot `{shown}`: the directory `{}` does not exist", dir.display()),
-                "create the directory first, or write the plot somewhere else",
-            ));
-        }
-        // Only a plot this command wrote is replaced: never a rule file, a link, a device or a FIFO
-        // (which would also block the command).
-        if let Some(why) = super::output::would_clobber(path, PLOT_MARK) {
-            return Err(refuse(
-                format!("will not replace `{shown}` with the plot: {why}"),
-                "choose another file name for the plot",
-            ));
-        }
-        let temp = match super::output::temp_beside(path) {
-            Ok(t) => t,
-            Err(e) => return Err(refuse(format!("cannot write the plot `{shown}`: {e}"), "give the plot's file name")),
-        };
-        if let Err(e) = OpenOptions::new().write(true).create_new(true).open(&temp) {
-            return Err(refuse(
-                format!("cannot write the plot `{shown}`: cannot create a file in `{}`: {e}", dir.display()),
-                "choose a directory you can write to",
-            ));
-        }
-        Ok(PlotFile {
-            target: path.to_path_buf(),
-            temp,
-            written: false,
-        })
-    }
-
-    /// Writes the SVG and puts it in place.
-    fn write(mut self, svg: &str) -> Result<(), Diagnostic> {
-        std::fs::write(&self.temp, svg)
-            .and_then(|()| std::fs::rename(&self.temp, &self.target))
-            .map_err(|e| {
-                Diagnostic::bare(
-                    "sow::analyze::unwritable",
-                    format!("cannot write the plot `{}`: {e}", self.target.display()),
-                )
-            })?;
-        self.written = true;
-        Ok(())
-    }
-}
-
-impl Drop for PlotFile {
-    fn drop(&mut self) {
-        if !self.written {
-            let _ = std::fs::remove_file(&self.temp);
-        }
-    }
 }
 
 /// Set by the Ctrl-C handler; the workers start no new game once it is.
@@ -431,23 +354,6 @@ fn endgame_report(db: &Endgames, t: &Tally) -> EndgameReport {
         south: t.endgames[0],
         north: t.endgames[1],
     }
-}
-
-/// The report's line on won endgames, when the databases judged the moves.
-fn endgame_line(r: &EndgameReport) -> String {
-    let side = |w: &WonEndgames| {
-        if w.moves == 0 {
-            "never stood in a won endgame".to_string()
-        } else {
-            format!("left {} of {} ({})", w.left, w.moves, pct(w.left as f64 / w.moves as f64))
-        }
-    };
-    format!(
-        "won endgames left (moves from a won position with at most {} seeds on the board after which it is no longer won): south {}, north {}\n",
-        r.seeds,
-        side(&r.south),
-        side(&r.north)
-    )
 }
 
 /// A seed for game `i` of a run seeded with `seed` (splitmix64 of both).
@@ -722,37 +628,6 @@ fn elo_difference(wins: u64, draws: u64, losses: u64) -> (f64, Option<f64>, [Opt
     (p, elo_of(p), [elo_of(p - half), elo_of(p + half)])
 }
 
-/// Who played where, for the report's first line.
-fn seats_text(r: &Report) -> String {
-    match &r.swap {
-        Some(sw) => format!("{} vs {}, seats exchanged every second game", sw.a, sw.b),
-        None => format!("{} (south) vs {} (north)", r.players.south, r.players.north),
-    }
-}
-
-/// The `--swap` lines of the human report.
-fn swap_text(r: &SwapReport) -> String {
-    let mut s = format!("{} against {}: {} wins, {} losses, {} draws", r.a, r.b, r.a_wins, r.b_wins, r.draws);
-    if r.unfinished > 0 {
-        s.push_str(&format!(", {} unfinished (left out)", r.unfinished));
-    }
-    let bound = |b: Option<f64>, infinite: &str| b.map_or(infinite.to_string(), |x| format!("{x:+.0}"));
-    match r.elo {
-        Some(elo) => s.push_str(&format!(
-            "\n  score {}, Elo difference {elo:+.0} (95% interval {} to {})\n",
-            pct(r.a_score),
-            bound(r.elo_ci95[0], "-infinity"),
-            bound(r.elo_ci95[1], "+infinity")
-        )),
-        None if r.scored == 0 => s.push_str("\n  no game ended: no Elo difference\n"),
-        None => s.push_str(&format!(
-            "\n  score {}: one player won every game that ended, so the Elo difference has no finite estimate\n",
-            pct(r.a_score)
-        )),
-    }
-    s
-}
-
 /// Which events the rules can produce at all, read from the compiled rules: a figure for something
 /// the rules cannot do is left out of the report rather than printed as a zero.
 #[derive(Debug, Clone, Copy)]
@@ -983,330 +858,12 @@ fn histogram(sorted: &[u32]) -> Vec<(u32, u32, u64)> {
     bins
 }
 
-fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
-}
-
-fn human(r: &Report) -> String {
-    let mut s = String::new();
-    if r.interrupted {
-        s.push_str(&format!(
-            "partial report: interrupted after {} of {} games; every figure below covers those {} games only\n",
-            r.games, r.games_requested, r.games
-        ));
-    }
-    s.push_str(&format!(
-        "{} ({}): {} games, {}, seed {}{}, {:.1} s\n",
-        r.game,
-        r.file,
-        r.games,
-        seats_text(r),
-        r.seed,
-        if r.random_opening > 0 {
-            format!(", {} random opening plies", r.random_opening)
-        } else {
-            String::new()
-        },
-        r.seconds
-    ));
-    s.push_str(&format!("{:<22}{:>7}{:>9}   95% interval\n", "", "games", "share"));
-    for (name, sh) in [
-        ("south wins", &r.win_rate.south),
-        ("north wins", &r.win_rate.north),
-        ("draws", &r.draw_rate),
-    ] {
-        s.push_str(&format!(
-            "{name:<22}{:>7}{:>9}   {} to {}\n",
-            sh.count,
-            pct(sh.rate),
-            pct(sh.ci95[0]),
-            pct(sh.ci95[1])
-        ));
-    }
-    if r.unfinished > 0 {
-        s.push_str(&format!(
-            "{:<22}{:>7}{:>9}   (length cap {} plies{}: {}, no legal move: {})\n",
-            "unfinished",
-            r.unfinished,
-            pct(r.unfinished as f64 / r.games as f64),
-            r.max_plies,
-            if r.max_plies_over == "match" {
-                " a match, every round counted"
-            } else {
-                ""
-            },
-            r.capped,
-            r.stuck
-        ));
-    }
-    if let Some(sw) = &r.swap {
-        s.push_str(&swap_text(sw));
-    }
-    if !r.ended_by.is_empty() {
-        let list: Vec<String> = r.ended_by.iter().map(|(k, v)| format!("\"{k}\" {v}")).collect();
-        s.push_str(&format!("ended by rule: {}\n", list.join(", ")));
-    }
-    if let Some(n) = r.repetition {
-        s.push_str(&format!("ended by repetition: {n}\n"));
-    }
-    s.push_str(&format!(
-        "length (plies): mean {:.1}, median {:.1}, p90 {}, min {}, max {}\n",
-        r.length.mean, r.length.median, r.length.p90, r.length.min, r.length.max
-    ));
-    if let (Some(moves), Some(seeds)) = (r.captures_per_game, r.seeds_captured_per_game) {
-        s.push_str(&format!("captures per game: {moves:.2} moves capturing {seeds:.1} seeds\n"));
-    }
-    if !r.rules.is_empty() {
-        s.push_str("rules fired:\n");
-    }
-    for (name, st) in &r.rules {
-        let name = name.strip_prefix("end: ").unwrap_or(name);
-        s.push_str(&format!(
-            "  {:<8} {:<40} {:>9.2} per game, in {} of games\n",
-            st.kind,
-            format!("\"{name}\""),
-            st.per_game,
-            pct(st.games)
-        ));
-    }
-    let e = &r.events;
-    let mut events = Vec::new();
-    if let Some(x) = e.relay_laps_per_game {
-        events.push(format!("relay laps per game: {x:.2}"));
-    }
-    if let Some(x) = e.another_moves_per_game {
-        events.push(format!("another move per game: {x:.2}"));
-    }
-    match (e.grand_slams, e.grand_slams_undone) {
-        (Some(n), Some(undone)) => events.push(format!("grand slams: {n} ({undone} undone)")),
-        (Some(n), None) => events.push(format!("grand slams: {n}")),
-        _ => {}
-    }
-    if let Some(n) = e.feeding_penalties {
-        events.push(format!("feeding penalties: {n}"));
-    }
-    if let Some(x) = e.rounds_per_game {
-        events.push(format!("rounds per match: {x:.2}"));
-    }
-    if !events.is_empty() {
-        s.push_str(&format!("{}\n", events.join("; ")));
-    }
-    s.push_str(&format!(
-        "mean branching factor: {:.2}; distinct games: {} of {}\n",
-        r.branching, r.distinct_games, r.games
-    ));
-    if let Some(e) = &r.won_endgames {
-        s.push_str(&endgame_line(e));
-    }
-    s
-}
-
-/// Escapes text for SVG.
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// One piece of text on the plot.
-struct Label {
-    x: f64,
-    y: f64,
-    size: f64,
-    anchor: &'static str,
-    /// Read bottom to top (an axis title beside a vertical axis).
-    vertical: bool,
-    text: String,
-}
-
-impl Label {
-    fn new(x: f64, y: f64, size: f64, anchor: &'static str, text: impl Into<String>) -> Label {
-        Label {
-            x,
-            y,
-            size,
-            anchor,
-            vertical: false,
-            text: text.into(),
-        }
-    }
-
-    fn svg(&self) -> String {
-        let turn = if self.vertical {
-            format!(" transform=\"rotate(-90 {:.1} {:.1})\"", self.x, self.y)
-        } else {
-            String::new()
-        };
-        format!(
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{}\" text-anchor=\"{}\"{turn}>{}</text>\n",
-            self.x,
-            self.y,
-            self.size,
-            self.anchor,
-            xml(&self.text)
-        )
-    }
-}
-
-/// A generous width for `text` at `size` in a sans-serif font (0.6 em a character), to keep labels apart.
-fn text_width(text: &str, size: f64) -> f64 {
-    text.chars().count() as f64 * size * 0.6
-}
-
-/// `text` cut to fit `width` at `size`, with an ellipsis when it was cut.
-fn fit(text: &str, width: f64, size: f64) -> String {
-    let most = (width / (size * 0.6)) as usize;
-    if text.chars().count() <= most {
-        return text.to_string();
-    }
-    let mut cut: String = text.chars().take(most.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
-}
-
-/// A hand-written SVG: the histogram of game lengths on the left, the seat win rates with their 95%
-/// intervals on the right. The page is cut into horizontal bands, each holding one kind of text
-/// (title, panel titles, the value labels above the bars, the plots, tick labels, axis titles, the
-/// summary line), and a bar's value label never goes above its band, so no two labels can meet
-/// however the figures fall (a 100% bar once pushed its label into the title).
-fn plot_svg(r: &Report) -> String {
-    let (w, h) = (900.0, 460.0);
-    let (title_y, note_y, panel_y) = (28.0, 48.0, 78.0);
-    let (top, ph) = (110.0, 260.0);
-    let bottom = top + ph;
-    let (tick_y, axis_y, summary_y) = (bottom + 18.0, bottom + 40.0, bottom + 64.0);
-    let mut labels: Vec<Label> = Vec::new();
-    let mut shapes = String::new();
-    let title = format!(
-        "{}: {} games, {} (south) vs {} (north)",
-        r.game, r.games, r.players.south, r.players.north
-    );
-    labels.push(Label::new(w / 2.0, title_y, 16.0, "middle", fit(&title, w - 40.0, 16.0)));
-    if r.interrupted {
-        labels.push(Label::new(
-            w / 2.0,
-            note_y,
-            12.0,
-            "middle",
-            format!("partial: interrupted after {} of {} games", r.games, r.games_requested),
-        ));
-    }
-
-    // Left: the length histogram.
-    let (x0, pw) = (90.0, 430.0);
-    labels.push(Label::new(x0 + pw / 2.0, panel_y, 14.0, "middle", "Game length"));
-    let most = r.length_histogram.iter().map(|b| b.2).max().unwrap_or(1).max(1);
-    let bins = r.length_histogram.len().max(1) as f64;
-    for (i, &(from, to, c)) in r.length_histogram.iter().enumerate() {
-        let bw = pw / bins;
-        let bh = ph * c as f64 / most as f64;
-        shapes.push_str(&format!(
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#4878a8\"><title>{from}-{to} plies: {c} games</title></rect>\n",
-            x0 + i as f64 * bw + 1.0,
-            bottom - bh,
-            (bw - 2.0).max(1.0),
-            bh
-        ));
-    }
-    shapes.push_str(&format!(
-        "<line x1=\"{x0}\" y1=\"{bottom}\" x2=\"{}\" y2=\"{bottom}\" stroke=\"black\"/>\n<line x1=\"{x0}\" y1=\"{top}\" x2=\"{x0}\" y2=\"{bottom}\" stroke=\"black\"/>\n",
-        x0 + pw
-    ));
-    let most_text = most.to_string();
-    labels.push(Label::new(x0 - 6.0, top + 4.0, 12.0, "end", most_text.clone()));
-    labels.push(Label::new(x0 - 6.0, bottom + 4.0, 12.0, "end", "0"));
-    labels.push(Label {
-        vertical: true,
-        ..Label::new(x0 - 16.0 - text_width(&most_text, 12.0), top + ph / 2.0, 12.0, "middle", "games")
-    });
-    if let (Some(first), Some(last)) = (r.length_histogram.first(), r.length_histogram.last()) {
-        labels.push(Label::new(x0, tick_y, 12.0, "start", first.0.to_string()));
-        labels.push(Label::new(x0 + pw, tick_y, 12.0, "end", last.1.to_string()));
-    }
-    labels.push(Label::new(x0 + pw / 2.0, axis_y, 12.0, "middle", "length of the game (plies)"));
-    labels.push(Label::new(
-        x0 + pw / 2.0,
-        summary_y,
-        12.0,
-        "middle",
-        format!(
-            "mean {:.1}, median {:.1}, 90th percentile {}",
-            r.length.mean, r.length.median, r.length.p90
-        ),
-    ));
-
-    // Right: results by seat, with their intervals.
-    let (x1, pw1) = (620.0, 250.0);
-    labels.push(Label::new(x1 + pw1 / 2.0, panel_y, 14.0, "middle", "Results by seat, 95% interval"));
-    for (share, text) in [(0.0, "0%"), (0.5, "50%"), (1.0, "100%")] {
-        let y = bottom - ph * share;
-        labels.push(Label::new(x1 - 6.0, y + 4.0, 12.0, "end", text));
-        shapes.push_str(&format!(
-            "<line x1=\"{x1}\" y1=\"{y:.1}\" x2=\"{}\" y2=\"{y:.1}\" stroke=\"#dddddd\"/>\n",
-            x1 + pw1
-        ));
-    }
-    labels.push(Label {
-        vertical: true,
-        ..Label::new(
-            x1 - 16.0 - text_width("100%", 12.0),
-            top + ph / 2.0,
-            12.0,
-            "middle",
-            "share of games",
-        )
-    });
-    let bars = [
-        ("south wins", &r.win_rate.south, "#c0504d"),
-        ("north wins", &r.win_rate.north, "#4f81bd"),
-        ("draws", &r.draw_rate, "#9bbb59"),
-    ];
-    let bw = pw1 / bars.len() as f64;
-    for (i, (name, sh, colour)) in bars.iter().enumerate() {
-        let x = x1 + i as f64 * bw;
-        let bh = ph * sh.rate;
-        shapes.push_str(&format!(
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\"/>\n",
-            x + 8.0,
-            bottom - bh,
-            bw - 16.0,
-            bh
-        ));
-        let (lo, hi) = (bottom - ph * sh.ci95[0], bottom - ph * sh.ci95[1]);
-        let cx = x + bw / 2.0;
-        shapes.push_str(&format!(
-            "<line x1=\"{cx:.1}\" y1=\"{lo:.1}\" x2=\"{cx:.1}\" y2=\"{hi:.1}\" stroke=\"black\"/>\n<line x1=\"{:.1}\" y1=\"{lo:.1}\" x2=\"{:.1}\" y2=\"{lo:.1}\" stroke=\"black\"/>\n<line x1=\"{:.1}\" y1=\"{hi:.1}\" x2=\"{:.1}\" y2=\"{hi:.1}\" stroke=\"black\"/>\n",
-            cx - 6.0,
-            cx + 6.0,
-            cx - 6.0,
-            cx + 6.0
-        ));
-        labels.push(Label::new(cx, tick_y, 12.0, "middle", *name));
-        // Above the bar and its interval, which at most reach `top`: the label stays in its band.
-        labels.push(Label::new(cx, (bottom - bh).min(hi) - 6.0, 12.0, "middle", pct(sh.rate)));
-    }
-    shapes.push_str(&format!(
-        "<line x1=\"{x1}\" y1=\"{bottom}\" x2=\"{}\" y2=\"{bottom}\" stroke=\"black\"/>\n<line x1=\"{x1}\" y1=\"{top}\" x2=\"{x1}\" y2=\"{bottom}\" stroke=\"black\"/>\n",
-        x1 + pw1
-    ));
-    labels.push(Label::new(x1 + pw1 / 2.0, axis_y, 12.0, "middle", "result of the game"));
-
-    let mut s = format!(
-        "{PLOT_MARK} -->\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-    );
-    s.push_str(&shapes);
-    for l in &labels {
-        s.push_str(&l.svg());
-    }
-    s.push_str("</svg>\n");
-    s
-}
-
 #[cfg(test)]
 mod tests {
+    use super::plot::fit;
     use super::*;
     use crate::engine::Player;
+    use std::path::Path;
 
     #[test]
     fn a_won_endgame_left_is_counted_for_the_side_that_left_it() {
