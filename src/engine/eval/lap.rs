@@ -11,36 +11,63 @@ use crate::compile::ir::{CellRead, CellTest, Code, LapTable, WayValues};
 /// the evaluator reads it.
 #[inline(always)]
 pub(crate) fn at_lap_end(code: &Code, mover: Player, cw: bool, last: Cell, board: &Board, before: Option<&[u32]>) -> Option<bool> {
+    let (tests, reads_claims) = match lap_tests(code, mover, cw, last)? {
+        Ok(read) => read,
+        Err(answer) => return Some(answer),
+    };
+    if reads_claims {
+        return Some(claims_and_seeds_hold(tests, board, before));
+    }
+    Some(counts_hold(tests, &board.cells, before))
+}
+
+/// [`at_lap_end`] on a trial's packed board (a count a byte, no counts before the latest seed),
+/// for a condition whose table is whole ([`LapTable::whole`]): every cell answered, no claim read.
+#[inline(always)]
+pub(crate) fn at_lap_end_packed(code: &Code, mover: Player, cw: bool, last: Cell, cells: &[u8]) -> bool {
+    match lap_tests(code, mover, cw, last) {
+        Some(Ok((tests, _))) => counts_hold(tests, cells, None),
+        Some(Err(answer)) => answer,
+        None => false,
+    }
+}
+
+/// The tests of `code`'s table at a lap's end in `last` and whether the table reads claims
+/// (`Err`: answered without reading a count; `None`: the evaluator reads it).
+#[inline(always)]
+fn lap_tests(code: &Code, mover: Player, cw: bool, last: Cell) -> Option<Result<(&[CellTest], bool), bool>> {
     let table = code.lap.as_deref()?;
     let [first, end] = *table.at.get(mover.index() * table.cells + last as usize)?;
     let tests = match first {
-        LapTable::NEVER => return Some(false),
+        LapTable::NEVER => return Some(Err(false)),
         LapTable::GENERAL => return None,
         _ => &table.tests[usize::from(first)..usize::from(end)],
     };
     // A test of the way joined by `and`: the other way fails, whatever the rest reads (looked at
     // only here, where the counts are read: most cells answer before).
     if table.way.is_some_and(|way| way != cw) {
-        return Some(false);
+        return Some(Err(false));
     }
-    if table.reads_claims {
-        return Some(claims_and_seeds_hold(tests, board, before));
-    }
-    // Most tables read seeds alone: this loop, inlined at every lap's end, is kept to the few
-    // instructions they need (as a closure passed to `all`, the compiler may leave it out of line:
-    // Bao 2% slower).
-    let cells: &[u32] = &board.cells;
+    Some(Ok((tests, table.reads_claims)))
+}
+
+/// Do the seed counts of `cells` (or `before`, for the tests that read it) pass every test?
+/// Most tables read seeds alone: this loop, inlined at every lap's end, is kept to the few
+/// instructions they need (as a closure passed to `all`, the compiler may leave it out of line:
+/// Bao 2% slower).
+#[inline(always)]
+fn counts_hold<T: Copy + Into<u32>>(tests: &[CellTest], cells: &[T], before: Option<&[u32]>) -> bool {
     for t in tests {
         let c = t.cell as usize;
         let seeds = match before {
-            Some(before) if t.read == CellRead::Before => before.get(c),
-            _ => cells.get(c),
+            Some(before) if t.read == CellRead::Before => before.get(c).copied(),
+            _ => cells.get(c).map(|&n| n.into()),
         };
-        if (t.lo..=t.hi).contains(&i64::from(seeds.copied().unwrap_or(0))) != t.inside {
-            return Some(false);
+        if (t.lo..=t.hi).contains(&i64::from(seeds.unwrap_or(0))) != t.inside {
+            return false;
         }
     }
-    Some(true)
+    true
 }
 
 /// The answer of a `forbid` rule read before the move of `mover` (the player to move) from
