@@ -24,6 +24,13 @@ use crate::compile::ir::{Action, Code, NO_PIT, Phase, QuickAct, QuickTo, Reg, Ru
 use crate::compile::shape::{Lanes, WideBoard};
 
 impl Game {
+    /// Are the trials of a listing of `pos`'s moves (a game whose moves carry choices) sown on a
+    /// packed board? For the tests that compare the two ways.
+    #[doc(hidden)]
+    pub fn trials_packed(&self, pos: &Position) -> bool {
+        self.uses_choose && self.packed_trials(pos, self.move_rules(pos, Hints::default())).is_some()
+    }
+
     /// The position's board packed, when every trial of a walk of `rules` may be sown on it.
     pub(super) fn packed_trials(&self, pos: &Position, rules: MoveRules) -> Option<WideBoard> {
         let cells = &pos.board.cells;
