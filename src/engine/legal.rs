@@ -666,19 +666,11 @@ impl Game {
                 .probe_sown(pos, rules, k, choices, origin, &mut board.clone(), false)
                 .map(|(taken, ..)| taken);
         };
-        if let Some((packed, packed_phase)) = t.packed
-            && std::ptr::eq(packed_phase, phase)
+        // A packed trial (out of line: the general trial's code is laid out as without it).
+        if t.packed.is_some_and(|(_, packed_phase)| std::ptr::eq(packed_phase, phase))
+            && let Some(tried) = self.probe_packed(pos, rules, k, choices, origin, t)
         {
-            let floor = super::pause::floor();
-            if let Some(tried) = self.probe_packed(pos, rules, k, choices, origin, packed, t) {
-                return tried;
-            }
-            // The packed trial handed its move over (its loop watch starts): tried again from the
-            // start, by the general sowing (which reads a pause a packed trial kept).
-            super::pause::truncate(floor);
-            if let Some(c) = choices {
-                c.restart();
-            }
+            return tried;
         }
         let after = match &mut t.board {
             // A trial that goes on from a paused sowing starts from the board kept with it, which

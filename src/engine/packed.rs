@@ -32,13 +32,19 @@ impl Game {
     }
 
     /// The position's board packed, when every trial of a walk of `rules` may be sown on it.
+    /// Asked once a walk: the rules first, which most games that are not packed fail at once.
     pub(super) fn packed_trials(&self, pos: &Position, rules: MoveRules) -> Option<WideBoard> {
+        if !(self.packs(rules.phase) && rules.open && !rules.must_feed) {
+            return None;
+        }
         let cells = &pos.board.cells;
         let fits = cells.len() <= WideBoard::LANES && cells.iter().map(|&n| u64::from(n)).sum::<u64>() <= 255;
-        (fits && rules.open && !rules.must_feed && self.packs(rules.phase)).then(|| WideBoard::of_cells(cells))
+        fits.then(|| WideBoard::of_cells(cells))
     }
 
-    /// Are `phase`'s rules (and the game's) all of the kinds a packed trial reads?
+    /// Are `phase`'s rules (and the game's) all of the kinds a packed trial reads? The tests that
+    /// most games fail come first.
+    #[inline(never)]
     fn packs(&self, phase: &Phase) -> bool {
         let sow = &phase.sow;
         let whole = |code: &Code| code.lap.as_deref().is_some_and(|t| t.whole);
@@ -50,10 +56,11 @@ impl Game {
                         .all(|s| matches!(s, QuickAct::SowTaken(_) | QuickAct::Take { to: QuickTo::Hand, .. }))
                 })
         };
-        self.triggers.is_empty()
+        !self.uses_before
+            && phase.captures.iter().all(|rule| whole(&rule.when) && quick(rule))
+            && self.triggers.is_empty()
             && !self.uses_claims
             && !self.closes_in_moves
-            && !self.uses_before
             && self.grand_slam.is_none()
             && phase.turn_starts.is_empty()
             && phase.lap_ends.is_empty()
@@ -68,15 +75,15 @@ impl Game {
             && sow.start_in_origin.is_none()
             && sow.lift.is_none()
             && sow.relay.as_ref().is_none_or(whole)
-            && phase.captures.iter().all(|rule| whole(&rule.when) && quick(rule))
     }
 
     /// [`Game::probe`]'s trial of move `k` from `origin` on a copy of the position's packed board
-    /// `board`, as [`Game::probe_sown`] tries it on the general board: the seeds it takes, and
-    /// `trial`'s landing (written into its general board only when kept) and whether the mover
-    /// moves again. `None`: handed over, for the general sowing to try.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
+    /// (`trial.packed`), as [`Game::probe_sown`] tries it on the general board: the seeds it
+    /// takes, and `trial`'s landing (written into its general board only where the walk reads it)
+    /// and whether the mover moves again. `None`: handed over where its loop watch would start,
+    /// for the general sowing to try again from the start (or from the pause it went on from,
+    /// which the general sowing reads).
+    #[inline(never)]
     pub(super) fn probe_packed(
         &self,
         pos: &Position,
@@ -84,11 +91,18 @@ impl Game {
         k: usize,
         choices: Option<&Choices>,
         origin: Cell,
-        mut board: WideBoard,
         trial: &mut Trial,
     ) -> Option<Result<u32, Refusal>> {
+        let mut board = trial.packed?.0;
         let turn = Turn::of(self, pos, rules, k, choices);
-        let sown = self.sow_packed(&mut board, turn, origin, rules.phase, &pos.board)?;
+        let floor = pause::floor();
+        let Some(sown) = self.sow_packed(&mut board, turn, origin, rules.phase, &pos.board) else {
+            pause::truncate(floor);
+            if let Some(c) = choices {
+                c.restart();
+            }
+            return None;
+        };
         if let Some(c) = choices {
             c.sowed(match &sown {
                 Ok(sown) => sown.laps,

@@ -11,11 +11,19 @@ use crate::compile::ir::{CellRead, CellTest, Code, LapTable, WayValues};
 /// the evaluator reads it.
 #[inline(always)]
 pub(crate) fn at_lap_end(code: &Code, mover: Player, cw: bool, last: Cell, board: &Board, before: Option<&[u32]>) -> Option<bool> {
-    let (tests, reads_claims) = match lap_tests(code, mover, cw, last)? {
-        Ok(read) => read,
-        Err(answer) => return Some(answer),
+    let table = code.lap.as_deref()?;
+    let [first, end] = *table.at.get(mover.index() * table.cells + last as usize)?;
+    let tests = match first {
+        LapTable::NEVER => return Some(false),
+        LapTable::GENERAL => return None,
+        _ => &table.tests[usize::from(first)..usize::from(end)],
     };
-    if reads_claims {
+    // A test of the way joined by `and`: the other way fails, whatever the rest reads (looked at
+    // only here, where the counts are read: most cells answer before).
+    if table.way.is_some_and(|way| way != cw) {
+        return Some(false);
+    }
+    if table.reads_claims {
         return Some(claims_and_seeds_hold(tests, board, before));
     }
     Some(counts_hold(tests, &board.cells, before))
@@ -25,30 +33,16 @@ pub(crate) fn at_lap_end(code: &Code, mover: Player, cw: bool, last: Cell, board
 /// for a condition whose table is whole ([`LapTable::whole`]): every cell answered, no claim read.
 #[inline(always)]
 pub(crate) fn at_lap_end_packed(code: &Code, mover: Player, cw: bool, last: Cell, cells: &[u8]) -> bool {
-    match lap_tests(code, mover, cw, last) {
-        Some(Ok((tests, _))) => counts_hold(tests, cells, None),
-        Some(Err(answer)) => answer,
-        None => false,
-    }
-}
-
-/// The tests of `code`'s table at a lap's end in `last` and whether the table reads claims
-/// (`Err`: answered without reading a count; `None`: the evaluator reads it).
-#[inline(always)]
-fn lap_tests(code: &Code, mover: Player, cw: bool, last: Cell) -> Option<Result<(&[CellTest], bool), bool>> {
-    let table = code.lap.as_deref()?;
-    let [first, end] = *table.at.get(mover.index() * table.cells + last as usize)?;
-    let tests = match first {
-        LapTable::NEVER => return Some(Err(false)),
-        LapTable::GENERAL => return None,
-        _ => &table.tests[usize::from(first)..usize::from(end)],
+    // The table's look-up as in `at_lap_end` (kept apart: sharing it cost the general lap's end
+    // a few instructions).
+    let Some(table) = code.lap.as_deref() else { return false };
+    let Some(&[first, end]) = table.at.get(mover.index() * table.cells + last as usize) else {
+        return false;
     };
-    // A test of the way joined by `and`: the other way fails, whatever the rest reads (looked at
-    // only here, where the counts are read: most cells answer before).
-    if table.way.is_some_and(|way| way != cw) {
-        return Some(Err(false));
+    if first >= LapTable::GENERAL || table.way.is_some_and(|way| way != cw) {
+        return false;
     }
-    Some(Ok((tests, table.reads_claims)))
+    counts_hold(&table.tests[usize::from(first)..usize::from(end)], cells, None)
 }
 
 /// Do the seed counts of `cells` (or `before`, for the tests that read it) pass every test?
