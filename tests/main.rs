@@ -83,3 +83,5 @@ mod outputs;
 mod issue_26;
 // Bao la Kiswahili: a thousand random games end by its rules with the 64 seeds kept; no two listed moves alike.
 mod bao_la_kiswahili;
+// Issue 25: the trials of a listing sown on a packed board play as the general sowing's.
+mod packed_trials;

@@ -44,6 +44,7 @@ pub(super) fn build_for(code: &Code, reg: Reg, sides: &[Option<Player>], g: &Geo
         tests: Vec::new(),
         reads_claims: false,
         way,
+        whole: false,
     };
     for mover in Player::BOTH {
         for c in 0..cells {
@@ -74,6 +75,7 @@ pub(super) fn build_for(code: &Code, reg: Reg, sides: &[Option<Player>], g: &Geo
     // (`Phase::capture_at`) have not, and costs a look-up at every lap's end (3% of a game whose
     // conditions all read more than one lap's end).
     table.reads_claims = table.tests.iter().any(|t| t.read == CellRead::Claimed);
+    table.whole = !table.reads_claims && table.at.iter().all(|e| e[0] != LapTable::GENERAL);
     let useful = table.at.iter().any(|e| e[0] < LapTable::GENERAL);
     (useful && table.tests.len() < usize::from(LapTable::GENERAL)).then(|| Box::new(table))
 }

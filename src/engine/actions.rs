@@ -176,16 +176,7 @@ impl Game {
         acted: &mut Acted,
         log: &mut impl Narrate,
     ) {
-        let start = match lap.named {
-            Some(c) if c != NO_PIT && lap.track.has(c) => {
-                if lap.after {
-                    c
-                } else {
-                    lap.track.prev[c as usize]
-                }
-            }
-            _ => lap.last,
-        };
+        let start = lap.start();
         let lifted = match lap.named {
             Some(c) if lap.lift && c != NO_PIT => self.take_in_hand(board, c, mover, rule, log),
             _ => 0,
@@ -918,7 +909,7 @@ impl Game {
 /// named then reads it as `clockwise` ("from the end of the row from which this way goes"); else
 /// the action's own way (`turn_to`), else the lap's (`cw`).
 #[inline(always)]
-fn sow_taken_way(choices: Option<&Choices>, chosen_way: bool, turn_to: Option<bool>, cw: bool) -> bool {
+pub(super) fn sow_taken_way(choices: Option<&Choices>, chosen_way: bool, turn_to: Option<bool>, cw: bool) -> bool {
     match choices {
         Some(choices) if chosen_way => choices.pick(2, |i| if i == 0 { "ccw" } else { "cw" }.to_string()) == 1,
         _ => turn_to.unwrap_or(cw),
@@ -927,11 +918,29 @@ fn sow_taken_way(choices: Option<&Choices>, chosen_way: bool, turn_to: Option<bo
 
 /// Where a `sow taken` lap starts from: the pit its action names (if any), whether the lap starts
 /// after it, whether its own seeds join the hand, the track and way of the lap, and `last`.
-struct TakenLap<'t> {
-    named: Option<Cell>,
-    after: bool,
-    lift: bool,
-    track: &'t Track,
-    last: Cell,
-    cw: bool,
+pub(super) struct TakenLap<'t> {
+    pub(super) named: Option<Cell>,
+    pub(super) after: bool,
+    pub(super) lift: bool,
+    pub(super) track: &'t Track,
+    pub(super) last: Cell,
+    pub(super) cw: bool,
+}
+
+impl TakenLap<'_> {
+    /// The cell the lap starts after: the pit named or the one before it, so that it gets the first
+    /// seed (a pit off the mover's track, or none, leaves the default: the pit after `last`).
+    #[inline(always)]
+    pub(super) fn start(&self) -> Cell {
+        match self.named {
+            Some(c) if c != NO_PIT && self.track.has(c) => {
+                if self.after {
+                    c
+                } else {
+                    self.track.prev[c as usize]
+                }
+            }
+            _ => self.last,
+        }
+    }
 }

@@ -169,6 +169,24 @@ impl Choices {
         (id != NONE).then_some(id)
     }
 
+    /// Forgets what a trial read and met, as before it started (its given bits and the pause it
+    /// goes on from stay): a packed trial that hands its move to the general sowing
+    /// (`engine::packed`) has it tried again from the start.
+    pub(super) fn restart(&self) {
+        self.at.set(0);
+        self.open.set(0);
+        self.fault.set(false);
+        if let Some(labels) = &self.labels {
+            labels.borrow_mut().clear();
+        }
+        self.laps.set(0);
+        for p in &self.points {
+            p.set((0, NONE));
+        }
+        self.met.set(0);
+        self.pending.set(NONE);
+    }
+
     /// The trial goes on from a paused sowing, where `at` bits had been read.
     pub(super) fn resumed_at(&self, at: u32) {
         self.at.set(at);

@@ -9,7 +9,7 @@ mod lap;
 #[cfg(test)]
 mod lap_tests;
 
-pub(crate) use lap::{at_lap_end, at_origin, pit_from_memo};
+pub(crate) use lap::{at_lap_end, at_lap_end_packed, at_origin, pit_from_memo};
 
 /// Values a program may hold at once without a heap allocation.
 const STACK: usize = 8;

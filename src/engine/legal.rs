@@ -666,6 +666,12 @@ impl Game {
                 .probe_sown(pos, rules, k, choices, origin, &mut board.clone(), false)
                 .map(|(taken, ..)| taken);
         };
+        // A packed trial (out of line: the general trial's code is laid out as without it).
+        if t.packed.is_some_and(|(_, packed_phase)| std::ptr::eq(packed_phase, phase))
+            && let Some(tried) = self.probe_packed(pos, rules, k, choices, origin, t)
+        {
+            return tried;
+        }
         let after = match &mut t.board {
             // A trial that goes on from a paused sowing starts from the board kept with it, which
             // the sowing copies over this one (a board of this walk's position, of its size); the

@@ -11,6 +11,7 @@ mod history;
 mod kernel;
 mod legal;
 mod moves;
+mod packed;
 mod pause;
 mod perft;
 mod prepare;

@@ -6,10 +6,14 @@
 //! capture is logged for a grand slam, so that those need not be kept.
 
 use super::{Board, Cell, Slots};
+use crate::compile::shape::WideBoard;
 
 /// A sowing paused before capture rule `rule` fires at the end of lap `lap` in `last`.
 pub(super) struct Paused {
     pub(super) board: Board,
+    /// The seeds of a packed trial's board (`engine::packed`), kept instead of `board`'s (which
+    /// is then stale); `None` for the general sowing's.
+    pub(super) packed: Option<WideBoard>,
     pub(super) before: Option<Slots<u32>>,
     pub(super) cw: bool,
     pub(super) lifted: u32,

@@ -6,9 +6,10 @@ use super::trace::{Event, Narrate, Passed};
 use super::turn::*;
 use super::{Board, Cell, Game, Slots};
 use crate::compile::ir::{Code, NO_PIT, Phase, Reg, Sow, Then, Track};
+use crate::compile::shape::Lanes;
 
 /// The lap after which a sowing is watched for going round for ever.
-const WATCH_FROM: u32 = 32;
+pub(super) const WATCH_FROM: u32 = 32;
 
 impl Game {
     /// Does a sowing keep each pit's count before its latest seed? Only where some rule reads it
@@ -99,7 +100,11 @@ impl Game {
         let mut resumed = turn.choices.and_then(|c| c.resume).map(|id| {
             only_moved = false;
             super::pause::read(id, |p| {
-                if seeds_only {
+                if let Some(packed) = p.packed {
+                    // Kept by a packed trial that handed its move over (`engine::packed`): only
+                    // seeds move in such a game, and the board holds the position's others.
+                    packed.write_cells(&mut board.cells);
+                } else if seeds_only {
                     board.cells.clone_from(&p.board.cells);
                     board.memory.clone_from(&p.board.memory);
                 } else {
@@ -241,6 +246,7 @@ impl Game {
                     let at = c.used();
                     let paused = || super::pause::Paused {
                         board: board.clone(),
+                        packed: None,
                         before: before.as_deref().map(Slots::from_slice),
                         cw: turn.cw,
                         lifted: turn.lifted,
@@ -254,6 +260,7 @@ impl Game {
                         at,
                     };
                     let fill = |p: &mut super::pause::Paused| {
+                        p.packed = None;
                         if seeds_only {
                             p.board.cells.clone_from(&board.cells);
                             p.board.memory.clone_from(&board.memory);
@@ -695,9 +702,9 @@ impl Game {
 }
 
 /// What one lap of the usual sowing did.
-struct Lap {
+pub(super) struct Lap {
     /// The cell the last seed fell into.
-    last: Cell,
+    pub(super) last: Cell,
     /// The sum of the hash keys of the cells sown into, one per seed.
     keys: u64,
 }
@@ -724,8 +731,8 @@ fn sow_lap(
     if closed.is_none() && stated.is_none() && next.get(skipped as usize).is_none_or(|&after| after != skipped) {
         // Only the skipped cell is passed over, and the cell after it never is: the usual case.
         return Some(match before {
-            None => sow_along::<false>(cells, &mut [], track, keys, start, hand, skipped),
-            Some(before) => sow_along::<true>(cells, before, track, keys, start, hand, skipped),
+            None => sow_along::<u32, false, true>(cells, &mut [], track, keys, start, hand, skipped),
+            Some(before) => sow_along::<u32, true, true>(cells, before, track, keys, start, hand, skipped),
         });
     }
     sow_lap_checked(
@@ -746,10 +753,12 @@ fn sow_lap(
 /// so that each seed's cell is known without waiting for the last one's. With `BEFORE`, each
 /// cell's count before its seed is noted in `before`; the loop is compiled once with and once
 /// without, so that a game that does not read those counts does not test for them at every seed.
+/// With `KEYS`, the hash keys of the cells sown are summed. The counts are a [`Board`]'s (`u32`)
+/// or a packed trial board's (`u8`, `engine::packed`).
 #[inline(always)]
-fn sow_along<const BEFORE: bool>(
-    cells: &mut [u32],
-    before: &mut [u32],
+pub(super) fn sow_along<T: Copy + std::ops::AddAssign + From<u8>, const BEFORE: bool, const KEYS: bool>(
+    cells: &mut [T],
+    before: &mut [T],
     track: &Track,
     keys: &[u64],
     start: Cell,
@@ -759,7 +768,7 @@ fn sow_along<const BEFORE: bool>(
     let order = &track.cells;
     // Lists of one length, so that a seed's cell is checked against it once, not once a list.
     let n = cells.len();
-    let (before, keys) = (if BEFORE { &mut before[..n] } else { before }, &keys[..n]);
+    let (before, keys) = (if BEFORE { &mut before[..n] } else { before }, if KEYS { &keys[..n] } else { keys });
     let mut c = start as usize;
     let mut sum = 0u64;
     let mut i = track.place[c] as usize;
@@ -773,8 +782,10 @@ fn sow_along<const BEFORE: bool>(
         if BEFORE {
             before[c] = cells[c];
         }
-        cells[c] += 1;
-        sum = sum.wrapping_add(keys[c]);
+        cells[c] += T::from(1);
+        if KEYS {
+            sum = sum.wrapping_add(keys[c]);
+        }
     }
     Lap {
         last: c as Cell,

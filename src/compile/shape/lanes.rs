@@ -296,6 +296,18 @@ impl<const N: usize> Wide<N> {
         out
     }
 
+    /// The counts, a byte a cell (cell `c` at `c`).
+    #[inline(always)]
+    pub fn bytes(&self) -> &[u8] {
+        self.0.as_flattened()
+    }
+
+    /// The counts, a byte a cell, to change.
+    #[inline(always)]
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        self.0.as_flattened_mut()
+    }
+
     /// Chunk `i` as a number (byte `c` of the chunk in bits `8c..8c + 8`).
     #[inline(always)]
     fn chunk(self, i: usize) -> u128 {

@@ -26,21 +26,42 @@ pub(crate) fn at_lap_end(code: &Code, mover: Player, cw: bool, last: Cell, board
     if table.reads_claims {
         return Some(claims_and_seeds_hold(tests, board, before));
     }
-    // Most tables read seeds alone: this loop, inlined at every lap's end, is kept to the few
-    // instructions they need (as a closure passed to `all`, the compiler may leave it out of line:
-    // Bao 2% slower).
-    let cells: &[u32] = &board.cells;
+    Some(counts_hold(tests, &board.cells, before))
+}
+
+/// [`at_lap_end`] on a trial's packed board (a count a byte, no counts before the latest seed),
+/// for a condition whose table is whole ([`LapTable::whole`]): every cell answered, no claim read.
+#[inline(always)]
+pub(crate) fn at_lap_end_packed(code: &Code, mover: Player, cw: bool, last: Cell, cells: &[u8]) -> bool {
+    // The table's look-up as in `at_lap_end` (kept apart: sharing it cost the general lap's end
+    // a few instructions).
+    let Some(table) = code.lap.as_deref() else { return false };
+    let Some(&[first, end]) = table.at.get(mover.index() * table.cells + last as usize) else {
+        return false;
+    };
+    if first >= LapTable::GENERAL || table.way.is_some_and(|way| way != cw) {
+        return false;
+    }
+    counts_hold(&table.tests[usize::from(first)..usize::from(end)], cells, None)
+}
+
+/// Do the seed counts of `cells` (or `before`, for the tests that read it) pass every test?
+/// Most tables read seeds alone: this loop, inlined at every lap's end, is kept to the few
+/// instructions they need (as a closure passed to `all`, the compiler may leave it out of line:
+/// Bao 2% slower).
+#[inline(always)]
+fn counts_hold<T: Copy + Into<u32>>(tests: &[CellTest], cells: &[T], before: Option<&[u32]>) -> bool {
     for t in tests {
         let c = t.cell as usize;
         let seeds = match before {
-            Some(before) if t.read == CellRead::Before => before.get(c),
-            _ => cells.get(c),
+            Some(before) if t.read == CellRead::Before => before.get(c).copied(),
+            _ => cells.get(c).map(|&n| n.into()),
         };
-        if (t.lo..=t.hi).contains(&i64::from(seeds.copied().unwrap_or(0))) != t.inside {
-            return Some(false);
+        if (t.lo..=t.hi).contains(&i64::from(seeds.unwrap_or(0))) != t.inside {
+            return false;
         }
     }
-    Some(true)
+    true
 }
 
 /// The answer of a `forbid` rule read before the move of `mover` (the player to move) from

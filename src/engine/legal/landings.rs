@@ -8,15 +8,19 @@ use super::*;
 /// so that its lists (on the heap for a board of more than 7 pits a side) are allocated once a listing
 /// rather than once a trial. Every trial on it is a move of one position.
 pub(in crate::engine) struct Trial {
-    pub(super) board: Option<Board>,
+    pub(in crate::engine) board: Option<Board>,
     /// Whether a complete legal move is to leave on `board` what [`Game::landing`] says.
-    pub(super) keep: bool,
+    pub(in crate::engine) keep: bool,
     /// Set by the last trial when it left its move's landing on `board`: whether the mover moves
     /// again.
-    pub(super) kept: Option<bool>,
+    pub(in crate::engine) kept: Option<bool>,
     /// Set by the last trial when its sowing was complete and allowed (its choices answered or
     /// made up): whether the mover moves again.
-    pub(super) another: Option<bool>,
+    pub(in crate::engine) another: Option<bool>,
+    /// The position's board packed a byte a cell, with the phase whose trials sow on it
+    /// (`engine::packed`), where the walk's rules allow: a trial of another phase is the general
+    /// sowing's.
+    pub(in crate::engine) packed: Option<(crate::compile::shape::WideBoard, *const crate::compile::ir::Phase)>,
 }
 
 thread_local! {
@@ -47,6 +51,7 @@ impl Trial {
             keep,
             kept: None,
             another: None,
+            packed: None,
         }
     }
 

@@ -51,6 +51,9 @@ impl Game {
         // Every trial of the walk sows on this one board, a copy of the position's (kept on the
         // thread from one walk to the next).
         let mut trial = Trial::for_walk(&pos.board, keep);
+        // Where the phase's rules allow, the trials sow on the position's board packed a byte a
+        // cell, not on `trial.board` (`engine::packed`).
+        trial.packed = self.packed_trials(pos, rules).map(|b| (b, std::ptr::from_ref(rules.phase)));
         // A trial plays every choice past its given bits as option 0, so the child of its first
         // open choice that answers 0 is the same move played again, as is that child's child
         // answering 0, and so on along every choice the trial met: their outcome is the trial's,

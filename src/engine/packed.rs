@@ -1,0 +1,398 @@
+//! A walk's trials on a packed board ([`WideBoard`], the fast form's board of up to 64 cells, a
+//! byte a cell): where a phase's rules are all of the kinds read here (laps of the usual sowing,
+//! the relay and capture conditions answered by their tables at every cell, a capture's actions of
+//! takes into the hand and `sow taken`, no rule at turn start, at a lap's end or after the move,
+//! no trigger, claim, closed pit, grand slam or counts before the latest seed), each trial of
+//! [`Game::walk_choice_moves`] is sown on a copy of the position's board packed once a walk: a
+//! trial's copy and a pause are 64 bytes moved, no list's length is tested at a read, and the
+//! trial board of the general engine is written only for a landing that is kept. The walk itself
+//! (shared trials, pauses, choices) is the general one's; the general sowing stays the reference
+//! (`tests/packed_trials.rs` lists every position's moves both ways).
+//!
+//! A trial whose loop watch would start (past lap 32, or the laps the rules compare) hands its
+//! move over: the general sowing tries it again from its start, or from the pause it went on from.
+
+use super::actions::{TakenLap, sow_taken_way};
+use super::choice::Choices;
+use super::eval::{at_lap_end_packed, pit_from_memo};
+use super::legal::Trial;
+use super::pause::{self, Paused};
+use super::sowing::{WATCH_FROM, sow_along};
+use super::turn::*;
+use super::{Board, Cell, Game, Position};
+use crate::compile::ir::{Action, Code, NO_PIT, Phase, QuickAct, QuickTo, Reg, Rule, Sow, Then};
+use crate::compile::shape::{Lanes, WideBoard};
+
+impl Game {
+    /// Are the trials of a listing of `pos`'s moves (a game whose moves carry choices) sown on a
+    /// packed board? For the tests that compare the two ways.
+    #[doc(hidden)]
+    pub fn trials_packed(&self, pos: &Position) -> bool {
+        self.uses_choose && self.packed_trials(pos, self.move_rules(pos, Hints::default())).is_some()
+    }
+
+    /// The position's board packed, when every trial of a walk of `rules` may be sown on it.
+    /// Asked once a walk: the rules first, which most games that are not packed fail at once.
+    pub(super) fn packed_trials(&self, pos: &Position, rules: MoveRules) -> Option<WideBoard> {
+        if !(self.packs(rules.phase) && rules.open && !rules.must_feed) {
+            return None;
+        }
+        let cells = &pos.board.cells;
+        let fits = cells.len() <= WideBoard::LANES && cells.iter().map(|&n| u64::from(n)).sum::<u64>() <= 255;
+        fits.then(|| WideBoard::of_cells(cells))
+    }
+
+    /// Are `phase`'s rules (and the game's) all of the kinds a packed trial reads? The tests that
+    /// most games fail come first.
+    #[inline(never)]
+    fn packs(&self, phase: &Phase) -> bool {
+        let sow = &phase.sow;
+        let whole = |code: &Code| code.lap.as_deref().is_some_and(|t| t.whole);
+        let quick = |rule: &Rule| {
+            rule.actions.is_empty()
+                || rule.quick.as_deref().is_some_and(|steps| {
+                    steps
+                        .iter()
+                        .all(|s| matches!(s, QuickAct::SowTaken(_) | QuickAct::Take { to: QuickTo::Hand, .. }))
+                })
+        };
+        !self.uses_before
+            && phase.captures.iter().all(|rule| whole(&rule.when) && quick(rule))
+            && self.triggers.is_empty()
+            && !self.uses_claims
+            && !self.closes_in_moves
+            && self.grand_slam.is_none()
+            && phase.turn_starts.is_empty()
+            && phase.lap_ends.is_empty()
+            && phase.after_captures.is_empty()
+            && phase.after_moves.is_empty()
+            && !phase.sows_nothing
+            && !phase.judges_outcome
+            && !phase.after_moves_choose
+            && sow.skip.is_none()
+            && !sow.skip_origin
+            && sow.relay_from.is_none()
+            && sow.start_in_origin.is_none()
+            && sow.lift.is_none()
+            && sow.relay.as_ref().is_none_or(whole)
+    }
+
+    /// [`Game::probe`]'s trial of move `k` from `origin` on a copy of the position's packed board
+    /// (`trial.packed`), as [`Game::probe_sown`] tries it on the general board: the seeds it
+    /// takes, and `trial`'s landing (written into its general board only where the walk reads it)
+    /// and whether the mover moves again. `None`: handed over where its loop watch would start,
+    /// for the general sowing to try again from the start (or from the pause it went on from,
+    /// which the general sowing reads).
+    #[inline(never)]
+    pub(super) fn probe_packed(
+        &self,
+        pos: &Position,
+        rules: MoveRules,
+        k: usize,
+        choices: Option<&Choices>,
+        origin: Cell,
+        trial: &mut Trial,
+    ) -> Option<Result<u32, Refusal>> {
+        let mut board = trial.packed?.0;
+        let turn = Turn::of(self, pos, rules, k, choices);
+        let floor = pause::floor();
+        let Some(sown) = self.sow_packed(&mut board, turn, origin, rules.phase, &pos.board) else {
+            pause::truncate(floor);
+            if let Some(c) = choices {
+                c.restart();
+            }
+            return None;
+        };
+        if let Some(c) = choices {
+            c.sowed(match &sown {
+                Ok(sown) => sown.laps,
+                Err(Endless::Nowhere { laps } | Endless::Limit { laps, .. }) => *laps,
+                Err(Endless::Loop { lap, .. }) => *lap,
+            });
+        }
+        let sown = match sown {
+            Ok(sown) => sown,
+            Err(endless) => return Some(Err(Refusal::Endless(endless))),
+        };
+        // The walk reads the trial board as the landing of a move kept, and of the children that
+        // share a trial with open choices: the general sowing leaves it there in both cases.
+        if trial.keep && choices.is_none_or(|c| !c.fault()) {
+            let b = trial.board.get_or_insert_with(|| pos.board.clone());
+            board.write_cells(&mut b.cells);
+            b.memory.clone_from(&pos.board.memory);
+        }
+        let kept = trial.keep && choices.is_none_or(|c| c.open().is_none() && !c.fault());
+        trial.kept = kept.then_some(sown.another);
+        trial.another = Some(sown.another);
+        Some(Ok(sown.taken))
+    }
+
+    /// [`Game::sow`] of a trial on a packed board, for a phase [`Game::packs`] takes: the same
+    /// laps, captures, choices and pauses. `position` is the walk's position's board (a paused
+    /// sowing's slot is made from it, and a pit named by the way reads nothing of it). `None`:
+    /// handed over where the loop watch would start, or to go on from a pause the general sowing
+    /// kept.
+    #[inline(always)]
+    fn sow_packed(&self, b: &mut WideBoard, turn: Turn, origin: Cell, phase: &Phase, position: &Board) -> Option<Result<Sown, Endless>> {
+        let sow = &phase.sow;
+        let n = position.cells.len();
+        let mover = turn.mover;
+        let mut turn = turn;
+        let mut track = phase.track(mover, turn.cw);
+        let (mut start, mut lap, mut taken) = (origin, 1u32, 0u32);
+        let mut pulled: Option<Pull> = None;
+        let (mut another, mut ended) = (false, None);
+        let mut resumed = match turn.choices.and_then(|c| c.resume) {
+            None => None,
+            Some(id) => {
+                let at = pause::read(id, |p| {
+                    *b = p.packed?;
+                    (turn.cw, turn.lifted, turn.lap_start, turn.first_lap_end) = (p.cw, p.lifted, p.lap_start, p.first_lap_end);
+                    (start, lap, taken) = (p.start, p.lap, p.taken);
+                    Some((p.at, p.last, p.rule))
+                })?;
+                if let Some(c) = turn.choices {
+                    c.resumed_at(at.0);
+                }
+                track = phase.track(mover, turn.cw);
+                Some((at.1, at.2))
+            }
+        };
+        let final_last = loop {
+            let (last, held) = match resumed.take() {
+                Some(held) => (held.0, Some(held.1)),
+                None => {
+                    let hand = match pulled.take() {
+                        Some(pull) => {
+                            start = pull.after;
+                            turn.cw = pull.cw;
+                            track = phase.track(mover, turn.cw);
+                            pull.seeds
+                        }
+                        // A move's first lap from the store (`from store N`: the pit played gets the
+                        // first seed), the only special start a packed phase has.
+                        None if lap == 1 && sow.special_start => {
+                            let store = &mut b.bytes_mut()[self.store(mover) as usize];
+                            let hand = (*store).min(sow.from_store.unwrap_or(0).min(255) as u8);
+                            *store -= hand;
+                            start = track.prev[origin as usize];
+                            u32::from(hand)
+                        }
+                        None => u32::from(std::mem::take(&mut b.bytes_mut()[start as usize])),
+                    };
+                    (turn.lifted, turn.lap_start) = (hand, start);
+                    let cells = &mut b.bytes_mut()[..n];
+                    let last = sow_along::<u8, false, false>(cells, &mut [], track, &[], start, hand, NO_PIT).last;
+                    if lap == 1 {
+                        turn.first_lap_end = last;
+                    }
+                    let seeds = u32::from(cells[last as usize]).min(63);
+                    let held = if phase.capture_at[mover.index()][last as usize] >> seeds & 1 != 0 {
+                        phase
+                            .captures
+                            .iter()
+                            .position(|rule| at_lap_end_packed(&rule.when, mover, turn.cw, last, cells))
+                    } else {
+                        None
+                    };
+                    (last, held)
+                }
+            };
+            if let Some(i) = held {
+                // Paused as the general sowing pauses (no capture is ever logged for a grand slam
+                // here), the board kept packed.
+                let pausing = turn
+                    .choices
+                    .filter(|c| c.pausing && lap <= WATCH_FROM.max(sow.lap_seen) && !(c.given_ahead() && phase.captures[i].one_choice));
+                if let Some(c) = pausing {
+                    let at = c.used();
+                    let fill = |p: &mut Paused| {
+                        p.packed = Some(*b);
+                        (p.cw, p.lifted, p.lap_start, p.first_lap_end) = (turn.cw, turn.lifted, turn.lap_start, turn.first_lap_end);
+                        (p.start, p.lap, p.taken, p.last, p.rule, p.at) = (start, lap, taken, last, i, at);
+                    };
+                    let fresh = || Paused {
+                        board: position.clone(),
+                        packed: Some(*b),
+                        before: None,
+                        cw: turn.cw,
+                        lifted: turn.lifted,
+                        lap_start: turn.lap_start,
+                        first_lap_end: turn.first_lap_end,
+                        start,
+                        lap,
+                        taken,
+                        last,
+                        rule: i,
+                        at,
+                    };
+                    if let Some(id) = pause::keep(fill, fresh) {
+                        c.paused(id);
+                    }
+                }
+                let then = self.capture_packed(
+                    b,
+                    turn,
+                    last,
+                    origin,
+                    lap,
+                    phase,
+                    &phase.captures[i],
+                    &mut taken,
+                    &mut pulled,
+                    position,
+                );
+                if let Some(id) = pausing.and_then(|c| c.fired()) {
+                    pause::drop_last(id);
+                }
+                if pulled.is_some() {
+                    lap += 1;
+                    match self.packed_lap_may_start(sow, lap)? {
+                        Ok(()) => continue,
+                        Err(endless) => return Some(Err(endless)),
+                    }
+                }
+                match then {
+                    Then::AnotherMove => another = true,
+                    Then::EndGame(i) => ended = Some(i),
+                    _ => {}
+                }
+                if then != Then::Continue {
+                    break last;
+                }
+            }
+            let relay = sow.relay.as_ref().is_some_and(|r| {
+                // A lap ending in a store ends the move.
+                !self.is_store(last) && b.bytes()[last as usize] > 0 && at_lap_end_packed(r, mover, turn.cw, last, b.bytes())
+            });
+            if !relay {
+                break last;
+            }
+            lap += 1;
+            if let Err(endless) = self.packed_lap_may_start(sow, lap)? {
+                return Some(Err(endless));
+            }
+            start = last;
+        };
+        Some(Ok(Sown {
+            another,
+            last: final_last,
+            laps: lap,
+            taken,
+            lifted: turn.lifted,
+            lap_start: turn.lap_start,
+            first_lap_end: turn.first_lap_end,
+            grand_slam: false,
+            cw: turn.cw,
+            hash_delta: None,
+            ended,
+        }))
+    }
+
+    /// [`Game::lap_may_start`] for a packed trial, which keeps no loop watch: past the cap the move
+    /// is refused; `None` where the watch would start (the move is handed over).
+    #[inline(always)]
+    fn packed_lap_may_start(&self, sow: &Sow, lap: u32) -> Option<Result<(), Endless>> {
+        if lap <= sow.lap_cap && !(sow.watch_loops && lap > WATCH_FROM.max(sow.lap_seen)) {
+            return Some(Ok(()));
+        }
+        if lap > sow.lap_cap {
+            return Some(Err(Endless::Limit {
+                laps: sow.lap_cap,
+                stated: sow.relay_limit.is_some(),
+                watched: sow.watch_loops,
+            }));
+        }
+        None
+    }
+
+    /// [`Game::capture`] of `rule` (its actions all takes into the hand and `sow taken`, as
+    /// [`Game::act_quick`] carries them out) on a packed board: the seeds taken, the pull, and
+    /// what comes next.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn capture_packed(
+        &self,
+        b: &mut WideBoard,
+        turn: Turn,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        phase: &Phase,
+        rule: &Rule,
+        taken: &mut u32,
+        pulled: &mut Option<Pull>,
+        position: &Board,
+    ) -> Then {
+        let Some(steps) = rule.quick.as_deref().filter(|_| !rule.actions.is_empty()) else {
+            return rule.then;
+        };
+        let mover = turn.mover;
+        let mut take = |c: Cell| {
+            if c == NO_PIT {
+                0
+            } else {
+                u32::from(std::mem::take(&mut b.bytes_mut()[c as usize]))
+            }
+        };
+        let (mut hand, mut took) = (0u32, 0u32);
+        *pulled = None;
+        for step in steps {
+            match *step {
+                QuickAct::Take { reg, across, .. } => {
+                    let at = if reg == Reg::Last { last } else { origin };
+                    hand += take(if across && at != NO_PIT {
+                        self.in_place(self.opposite(self.place_of(at)))
+                    } else {
+                        at
+                    });
+                }
+                QuickAct::SowTaken(i) => {
+                    let Action::SowTaken {
+                        pit,
+                        after,
+                        cw: turn_to,
+                        chosen_way,
+                        lift,
+                    } = &rule.actions[i]
+                    else {
+                        continue;
+                    };
+                    let cw = sow_taken_way(turn.choices, *chosen_way, *turn_to, turn.cw);
+                    let way = if *chosen_way { cw } else { turn.cw };
+                    // The memo is made the first time it is asked, by running the code (which
+                    // reads nothing of the board).
+                    let named = pit.as_ref().map(|f| {
+                        pit_from_memo(f, mover, way).unwrap_or_else(|| {
+                            self.ctx_lap(turn, position, None, last, origin, lap, phase.track(mover, turn.cw))
+                                .pit_by_way(f, way)
+                        })
+                    });
+                    let lap = TakenLap {
+                        named,
+                        after: *after,
+                        lift: *lift,
+                        track: phase.track(mover, cw),
+                        last,
+                        cw,
+                    };
+                    let lifted = match named {
+                        Some(c) if lap.lift => take(c),
+                        _ => 0,
+                    };
+                    hand += lifted;
+                    if hand > 0 {
+                        took += hand - lifted;
+                        *pulled = Some(Pull {
+                            seeds: std::mem::take(&mut hand),
+                            after: lap.start(),
+                            cw: lap.cw,
+                        });
+                    }
+                }
+            }
+        }
+        *taken += took;
+        rule.then
+    }
+}
