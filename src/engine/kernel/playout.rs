@@ -163,7 +163,7 @@ impl Game {
             seen.keys = B::room().take();
             seen.keys.clear();
             seen.keys.reserve(256);
-            seen.start(std::mem::take(&mut pos.history), at.key());
+            seen.start(&mut pos.history, at.key());
         }
         // With `RELAY`, `moves` holds the candidates, and `drawn` whether the move drawn ahead of
         // time (to learn that the player to move has one) gives another move, its board in `after`.
