@@ -537,9 +537,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             }
             laps += 1;
             // One test a lap until the first of the limit and the watch.
-            if laps > careful
-                && (laps > rt.limit || laps > WATCH_FROM && watch.seen_again((out.with_block(k, me), last)))
-            {
+            if laps > careful && (laps > rt.limit || laps > WATCH_FROM && watch.seen_again((out.with_block(k, me), last))) {
                 if let Some(before) = saved {
                     *out = before;
                 }
@@ -627,7 +625,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         let judged = !self.after_forbids.is_empty() || self.must_feed;
         if home != 0xFF && !judged {
             // Nothing judged after the sowing: a move not legal is known before it is written.
-            return self.play_relay_home(rt, b, origin, to_move, usize::from(home)).map(|(another, _)| another);
+            return self
+                .play_relay_home(rt, b, origin, to_move, usize::from(home))
+                .map(|(another, _)| another);
         }
         let (after, another, laps) = if home == 0xFF {
             self.play_relay(rt, *b, origin, to_move)?

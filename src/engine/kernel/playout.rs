@@ -180,9 +180,9 @@ impl Game {
         // read there, not on the whole of a wide board (3% of a Hus move).
         let store_block = ff.pits / 16;
         let store_cells = ff.store_lanes.block(store_block);
-        // With `RELAY`, the stores' block before the next move (read before a move drawn ahead is
+        // The stores' block before the move (with `RELAY`, read before a move drawn ahead is
         // written in the board).
-        let mut before_drawn = at.board.block_of(store_block);
+        let mut before = at.board.block_of(store_block);
         let handed = loop {
             if played >= max_plies {
                 break Handed::Stopped;
@@ -200,9 +200,11 @@ impl Game {
             // with more than seven pits: from the set's bits).
             // Only the stores' block is read after the move (a wide board's copy was 8
             // instructions a move).
-            let before = if RELAY { before_drawn } else { at.board.block(store_block) };
+            if !RELAY {
+                before = at.board.block_of(store_block);
+            }
             let first_move = at.ply == 0;
-            let (board, another) = if RELAY {
+            let another = if RELAY {
                 // The move is written in place (a board copied into the move's and the move's
                 // copied back were about 20 instructions a Hus move).
                 let another = match drawn.take() {
@@ -213,7 +215,7 @@ impl Game {
                     },
                 };
                 played += 1;
-                (at.board, another)
+                another
             } else {
                 let origin = if L <= LANES {
                     let listed = ff.nth[mover.index()][moves as usize & 127];
@@ -234,9 +236,10 @@ impl Game {
                     mover.index() * ff.side + left.trailing_zeros() as usize
                 };
                 played += 1;
-                ff.play(at.board, origin, mover)
+                let (board, another) = ff.play(at.board, origin, mover);
+                at.board = board;
+                another
             };
-            at.board = board;
             at.ply += 1;
             if !another {
                 at.to_move = mover.other();
@@ -266,7 +269,7 @@ impl Game {
                     }
                 }
             }
-            let stores_grew = (board.block_of(store_block) ^ before) & store_cells != 0;
+            let stores_grew = (at.board.block_of(store_block) ^ before) & store_cells != 0;
             let mut repeated = false;
             if REPEATS {
                 if self.stores_only_grow && stores_grew {
@@ -305,7 +308,7 @@ impl Game {
                 holding |= self.tested_ends(ff, &at, mover);
             }
             if RELAY {
-                before_drawn = at.board.block_of(store_block);
+                before = at.board.block_of(store_block);
             }
             if RELAY && next != 0 && kinds.no_moves.trailing_zeros() < holding.trailing_zeros() {
                 // Whether the player to move has a legal move decides the end. When the game would

@@ -132,15 +132,12 @@ impl<B: Board> Seen<B> {
     #[inline(always)]
     pub(super) fn check_and_add(&mut self, key: B, identity: impl FnOnce() -> u64) -> bool {
         let (hash, w, b) = Self::bit(key);
-        // Written first, while the key is at hand (a wide key kept aside for the push after the
-        // look-up was copied twice); the look-up reads the entries before it.
-        let n = self.keys.len();
-        self.keys.push(B::entry(key, hash));
-        let mut seen = self.filter[w] & b != 0 && self.keys[..n].iter().any(|e| B::is(e, key, hash));
+        let mut seen = self.filter[w] & b != 0 && self.keys.iter().any(|e| B::is(e, key, hash));
         if !self.before.is_empty() {
             seen |= self.before.contains(identity());
         }
         self.filter[w] |= b;
+        self.keys.push(B::entry(key, hash));
         seen
     }
 
