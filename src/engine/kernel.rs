@@ -666,7 +666,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     }
 
     /// A move of a relay game drawn among the `candidates` as `Game::random_playout` draws it
-    /// ([`super::draw_among`]): only the moves drawn are sown. The move is written in place (`b` is
+    /// ([`super::draw_among_with`]): only the moves drawn are sown. The move is written in place (`b` is
     /// left the board after; as it was when no move is legal), and whether the mover moves again is
     /// returned (boards go by reference: copies of a wide board's 64 bytes in and out of these calls
     /// were a fifth of a Hus move).
