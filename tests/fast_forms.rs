@@ -493,7 +493,9 @@ fn issue_25_wide_boards_forbids_and_seeds_sown_again_play_the_same_with_and_with
 /// the fast form keeps the mover's block apart for the whole move (`FastRelay::home`): with another
 /// row count than Hus's (one row of 16 a player), clockwise, the origin passed over with laps of more
 /// than a round, captures into the store that let the relay go on or give another move, seeds sown
-/// again from the hand, and the opponent fed. Each plays the same with and without its fast form.
+/// again from the hand, and the opponent fed; and moves refused past a relay limit of three laps
+/// after a capture took seeds (the fast form writes a move in place and puts the board back). Each
+/// plays the same with and without its fast form.
 #[test]
 fn issue_25_own_tracks_kept_apart_play_the_same_with_and_without_it() {
     let games = [
@@ -513,6 +515,19 @@ fn issue_25_own_tracks_kept_apart_play_the_same_with_and_without_it() {
            sow { direction cw track own relay when last.before > 0 relay limit 30 }
            forbid "single" when origin.count == 1
            capture "pull" { when last.before > 1 and opposite(last).count > 0  take opposite(last)  sow taken }
+           end "stuck" when no_moves loser to_move
+           end "going round" when repeated draw
+           end "long" when ply >= 150 draw"#,
+        // Hus's rows with at most three laps a move: a move that pulls seeds across and sows them
+        // on is often refused at its fourth lap, after the capture emptied the pits across; the
+        // next candidate is drawn on the board as it was.
+        r#"game "pulled back" board { rows 2 pits 8 seeds 2 where pit.row == back or pit.number > 4 stores captures } first south
+           sow { direction ccw track own relay when last.before > 0 relay limit 3 }
+           capture "pull across" {
+             when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+             take opposite(last), behind(opposite(last))
+             sow taken
+           }
            end "stuck" when no_moves loser to_move
            end "going round" when repeated draw
            end "long" when ply >= 150 draw"#,

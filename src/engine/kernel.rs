@@ -461,14 +461,17 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// [`FastForm::play_relay`] for a mover whose track lies in one block `k` of the board, which
     /// the rules read only at the end of a lap (`FastRelay::home`): the laps add to that block
     /// alone, held in a register apart (`me`) for the whole move, while the rules read and change
-    /// the rest of the board in `out` (whose block `k` is out of date until the move ends, and which
-    /// holds no board when the move is not legal). The same laps, rules and results.
+    /// the rest of the board in `b` itself (whose block `k` is the board's before the move until the
+    /// move ends). The same laps, rules and results. The move is written in place: when it is not
+    /// legal, `b` is given back as it was (block `k` was not written; the pits a capture took are
+    /// put back from a copy of the board made before the move's first capture, a copy a Hus move
+    /// makes about every second move where the board was copied at every move).
     #[inline(always)]
-    fn play_relay_home(&self, rt: &FastRelay<B, L>, b: &B, origin: usize, mover: Player, k: usize, out: &mut B) -> Option<(bool, u32)> {
+    fn play_relay_home(&self, rt: &FastRelay<B, L>, out: &mut B, origin: usize, mover: Player, k: usize) -> Option<(bool, u32)> {
         let m = mover.index() & 1;
-        // The block read where the board lies; the rest of the board copied once, into `out`.
-        let mut me = b.block(k);
-        *out = *b;
+        let mut me = out.block_of(k);
+        // The board before the move's first capture, once there was one (for the undo).
+        let mut saved: Option<B> = None;
         // The origin's lap is the loop's first: a lap peeled off before the loop set up as many
         // instructions again (its own table addresses) on every move.
         let (mut last, mut n, mut hand) = (origin, lane(me, origin & 15), 0);
@@ -513,6 +516,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                 {
                     if rule.takes_any {
                         // Outside the home block: `me` and the count in `last` stay as they are.
+                        if saved.is_none() {
+                            saved = Some(*out);
+                        }
                         hand = self.fire(rule, out, last, mover);
                     }
                     if hand == 0 && rule.then == Then::AnotherMove {
@@ -531,13 +537,11 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             }
             laps += 1;
             // One test a lap until the first of the limit and the watch.
-            if laps > careful {
-                if laps > rt.limit {
-                    return None;
+            if laps > careful && (laps > rt.limit || laps > WATCH_FROM && watch.seen_again((out.with_block(k, me), last))) {
+                if let Some(before) = saved {
+                    *out = before;
                 }
-                if laps > WATCH_FROM && watch.seen_again((out.with_block(k, me), last)) {
-                    return None;
-                }
+                return None;
             }
         }
     }
@@ -564,11 +568,11 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         };
         let mut left = own & self.judged_first[to_move.index()];
         let mut kept = own;
-        let mut after = b;
         while left != 0 {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
-            if self.try_move(rt, &b, i, to_move, &mut after).is_none() {
+            let mut after = b;
+            if self.try_move(rt, &mut after, i, to_move).is_none() {
                 kept &= !(1 << i);
             }
         }
@@ -582,7 +586,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         let k = self.row_block[to_move.index() & 1];
         if k != 0xFF {
             // The mover's block alone (a wide board's four would be read else).
-            let (block, at) = (b.block(usize::from(k)), 16 * u32::from(k));
+            let (block, at) = (b.block_of(usize::from(k)), 16 * u32::from(k));
             let mut own = block.filled() << at;
             // (The rules tested first: a game without any reads no floor, and its loop no more
             // than before.)
@@ -611,28 +615,37 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     }
 
     /// The move of a relay game from `to_move`'s pit `i + 1`, a candidate, if it is legal (its sowing
-    /// ends within the relay limit and, when the opponent must be fed, feeds them): the board after
-    /// and whether the mover moves again.
+    /// ends within the relay limit and, when the opponent must be fed, feeds them), written in place:
+    /// `b` is left the board after and whether the mover moves again is returned, or `b` is left as
+    /// it was and `None` returned.
     #[inline(always)]
-    fn try_move(&self, rt: &FastRelay<B, L>, b: &B, i: usize, to_move: Player, out: &mut B) -> Option<bool> {
+    fn try_move(&self, rt: &FastRelay<B, L>, b: &mut B, i: usize, to_move: Player) -> Option<bool> {
         let origin = to_move.index() * self.side + i;
-        let (another, laps) = match rt.home[to_move.index() & 1] {
-            0xFF => {
-                let (after, another, laps) = self.play_relay(rt, *b, origin, to_move)?;
-                *out = after;
-                (another, laps)
-            }
-            k => self.play_relay_home(rt, b, origin, to_move, usize::from(k), out)?,
+        let home = rt.home[to_move.index() & 1];
+        let judged = !self.after_forbids.is_empty() || self.must_feed;
+        if home != 0xFF && !judged {
+            // Nothing judged after the sowing: a move not legal is known before it is written.
+            return self
+                .play_relay_home(rt, b, origin, to_move, usize::from(home))
+                .map(|(another, _)| another);
+        }
+        let (after, another, laps) = if home == 0xFF {
+            self.play_relay(rt, *b, origin, to_move)?
+        } else {
+            let mut out = *b;
+            let (another, laps) = self.play_relay_home(rt, &mut out, origin, to_move, usize::from(home))?;
+            (out, another, laps)
         };
-        if !self.after_forbids.is_empty() && self.forbidden_after(out, laps, to_move) {
+        if !self.after_forbids.is_empty() && self.forbidden_after(&after, laps, to_move) {
             return None;
         }
         // (Not `Option::filter`: it was left a call of its own, the board copied in and out, 10% of
         // a Hus move.)
         let other = self.row_lanes[to_move.other().index()];
-        if self.must_feed && (*b & other).is_zero() && (*out & other).is_zero() {
+        if self.must_feed && (*b & other).is_zero() && (after & other).is_zero() {
             return None;
         }
+        *b = after;
         Some(another)
     }
 
@@ -653,29 +666,23 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     }
 
     /// A move of a relay game drawn among the `candidates` as `Game::random_playout` draws it
-    /// ([`super::draw_among`]): only the moves drawn are sown. The board after is left in `out`
-    /// (boards go by reference: copies of a wide board's 64 bytes in and out of these calls were a
-    /// fifth of a Hus move), and whether the mover moves again is returned.
+    /// ([`super::draw_among_with`]): only the moves drawn are sown. The move is written in place (`b` is
+    /// left the board after; as it was when no move is legal), and whether the mover moves again is
+    /// returned (boards go by reference: copies of a wide board's 64 bytes in and out of these calls
+    /// were a fifth of a Hus move).
     #[inline(always)]
-    fn draw_move(&self, rt: &FastRelay<B, L>, rng: &mut impl Rng, b: &B, candidates: u64, to_move: Player, out: &mut B) -> Option<bool> {
-        let mut another = false;
-        super::draw_among(rng, candidates, |i| match self.try_move(rt, b, i, to_move, out) {
-            Some(more) => {
-                another = more;
-                true
-            }
-            None => false,
-        })?;
-        Some(another)
+    fn draw_move(&self, rt: &FastRelay<B, L>, rng: &mut impl Rng, b: &mut B, candidates: u64, to_move: Player) -> Option<bool> {
+        super::draw_among_with(rng, candidates, move |i| self.try_move(rt, b, i, to_move))
     }
 
     /// Has `to_move` a legal move among the `candidates` of a relay game?
     #[inline(never)]
     fn has_move(&self, rt: &FastRelay<B, L>, b: B, candidates: u64, to_move: Player) -> bool {
         let mut left = candidates;
-        let mut after = b;
+        // A move not legal leaves the board as it was: one board for every try.
+        let mut b = b;
         while left != 0 {
-            if self.try_move(rt, &b, left.trailing_zeros() as usize, to_move, &mut after).is_some() {
+            if self.try_move(rt, &mut b, left.trailing_zeros() as usize, to_move).is_some() {
                 return true;
             }
             left &= left - 1;

@@ -29,7 +29,7 @@ pub(crate) use kernel::{AnySearch, Board as PackedBoard, Counted, Expanded, Fast
 pub use legal::trial_laps;
 pub use moves::Moves;
 pub use perft::Playout;
-pub use perft::{draw, draw_among};
+pub use perft::{draw, draw_among_with};
 pub use prepare::prepare;
 pub use trace::{Event, Passed};
 pub use turn::MoveError;

@@ -28,7 +28,15 @@ pub fn draw(rng: &mut impl RngCore, n: usize) -> usize {
 /// end, is sown only when drawn). Returns the move's bit; `None`, after one more number drawn, when
 /// no candidate is left. With `candidates` the legal moves, it is one [`draw`], as before.
 #[inline(always)]
-pub fn draw_among(rng: &mut impl RngCore, mut candidates: u64, mut legal: impl FnMut(usize) -> bool) -> Option<usize> {
+pub fn draw_among(rng: &mut impl RngCore, candidates: u64, mut legal: impl FnMut(usize) -> bool) -> Option<usize> {
+    draw_among_with(rng, candidates, |bit| legal(bit).then_some(bit))
+}
+
+/// [`draw_among`] where `legal` answers with what it learnt of the move (`None` when it is not
+/// legal), returned for the move drawn: a fast form's try of a move answers whether the mover moves
+/// again, which a closure writing it through a reference took a pointer more to hand over.
+#[inline(always)]
+pub fn draw_among_with<T>(rng: &mut impl RngCore, mut candidates: u64, mut legal: impl FnMut(usize) -> Option<T>) -> Option<T> {
     loop {
         let bit = if candidates >> 16 == 0 {
             // At most 16 candidates (most games): the two bytes' table entries read once, for the
@@ -54,8 +62,8 @@ pub fn draw_among(rng: &mut impl RngCore, mut candidates: u64, mut legal: impl F
             }
             nth_bit(candidates, i)
         };
-        if legal(bit) {
-            return Some(bit);
+        if let Some(found) = legal(bit) {
+            return Some(found);
         }
         candidates &= !(1 << bit);
     }

@@ -56,6 +56,12 @@ pub trait Lanes:
     fn mixed(self) -> u64;
     /// The lanes `16 * i .. 16 * i + 16` (a block) as one number, lane `16 * i + j` in bits `8j..8j + 8`.
     fn block(self, i: usize) -> u128;
+    /// [`Lanes::block`] read where the board lies (a wide board taken by value was copied whole
+    /// first, 8 instructions, twice a Hus move in the playout loop).
+    #[inline(always)]
+    fn block_of(&self, i: usize) -> u128 {
+        self.block(i)
+    }
     /// The board with block `i` replaced by `v`.
     fn with_block(self, i: usize, v: u128) -> Self;
     /// Replaces block `i` by `v`, in place (by value, the whole board was copied twice).
@@ -433,6 +439,10 @@ impl<const N: usize> Lanes for Wide<N> {
     #[inline(always)]
     fn block(self, i: usize) -> u128 {
         self.chunk(i % N)
+    }
+    #[inline(always)]
+    fn block_of(&self, i: usize) -> u128 {
+        u128::from_le_bytes(self.0[i % N])
     }
     #[inline(always)]
     fn with_block(self, i: usize, v: u128) -> Self {

@@ -163,10 +163,11 @@ impl Game {
             seen.keys = B::room().take();
             seen.keys.clear();
             seen.keys.reserve(256);
-            seen.start(std::mem::take(&mut pos.history), at.key());
+            seen.start(&mut pos.history, at.key());
         }
         // With `RELAY`, `moves` holds the candidates, and `drawn` whether the move drawn ahead of
-        // time (to learn that the player to move has one) gives another move, its board in `after`.
+        // time (to learn that the player to move has one) gives another move: that move is then
+        // written in `at.board` already (with `PASS`, in `after` until it is taken).
         let (mut drawn, mut after) = (None, at.board);
         let mut moves = if RELAY {
             ff.candidates(&at.board, at.board.filled(), at.to_move)
@@ -179,12 +180,17 @@ impl Game {
         // read there, not on the whole of a wide board (3% of a Hus move).
         let store_block = ff.pits / 16;
         let store_cells = ff.store_lanes.block(store_block);
+        // The stores' block before the move (with `RELAY`, read before a move drawn ahead is
+        // written in the board).
+        let mut before = at.board.block_of(store_block);
         let handed = loop {
             if played >= max_plies {
                 break Handed::Stopped;
             }
             let mover = at.to_move;
-            if ff.starving_handed && (at.board & ff.row_lanes[mover.other().index()]).is_zero() {
+            // (A move drawn ahead was drawn only where the position was not handed over: the
+            // board now holds the move.)
+            if ff.starving_handed && drawn.is_none() && (at.board & ff.row_lanes[mover.other().index()]).is_zero() {
                 // Under a feeding penalty, the general engine plays the move (and comes back).
                 *plies = played;
                 self.unpack(ff, &at, pos, &mut seen, REPEATS);
@@ -194,18 +200,22 @@ impl Game {
             // with more than seven pits: from the set's bits).
             // Only the stores' block is read after the move (a wide board's copy was 8
             // instructions a move).
-            let before = at.board.block(store_block);
+            if !RELAY {
+                before = at.board.block_of(store_block);
+            }
             let first_move = at.ply == 0;
-            let (board, another) = if RELAY {
+            let another = if RELAY {
+                // The move is written in place (a board copied into the move's and the move's
+                // copied back were about 20 instructions a Hus move).
                 let another = match drawn.take() {
                     Some(another) => another,
-                    None => match ff.draw_move(ff.relay_tables(), rng, &at.board, moves, mover, &mut after) {
+                    None => match ff.draw_move(ff.relay_tables(), rng, &mut at.board, moves, mover) {
                         Some(another) => another,
                         None => break Handed::Stopped,
                     },
                 };
                 played += 1;
-                (after, another)
+                another
             } else {
                 let origin = if L <= LANES {
                     let listed = ff.nth[mover.index()][moves as usize & 127];
@@ -226,9 +236,10 @@ impl Game {
                     mover.index() * ff.side + left.trailing_zeros() as usize
                 };
                 played += 1;
-                ff.play(at.board, origin, mover)
+                let (board, another) = ff.play(at.board, origin, mover);
+                at.board = board;
+                another
             };
-            at.board = board;
             at.ply += 1;
             if !another {
                 at.to_move = mover.other();
@@ -242,7 +253,8 @@ impl Game {
                     let next = ff.candidates(&at.board, at.board.filled(), at.to_move);
                     next != 0 && {
                         let mut copy = rng.clone();
-                        let move_ahead = ff.draw_move(ff.relay_tables(), &mut copy, &at.board, next, at.to_move, &mut after);
+                        after = at.board;
+                        let move_ahead = ff.draw_move(ff.relay_tables(), &mut copy, &mut after, next, at.to_move);
                         ahead = move_ahead.map(|another| (copy, another));
                         ahead.is_some()
                     }
@@ -257,7 +269,7 @@ impl Game {
                     }
                 }
             }
-            let stores_grew = (board.block(store_block) ^ before) & store_cells != 0;
+            let stores_grew = (at.board.block_of(store_block) ^ before) & store_cells != 0;
             let mut repeated = false;
             if REPEATS {
                 if self.stores_only_grow && stores_grew {
@@ -295,6 +307,9 @@ impl Game {
             if ff.tested != 0 {
                 holding |= self.tested_ends(ff, &at, mover);
             }
+            if RELAY {
+                before = at.board.block_of(store_block);
+            }
             if RELAY && next != 0 && kinds.no_moves.trailing_zeros() < holding.trailing_zeros() {
                 // Whether the player to move has a legal move decides the end. When the game would
                 // go on, the next move is drawn now, on a copy of the generator kept only if there is
@@ -307,9 +322,12 @@ impl Game {
                         // Drawn for the pass (the player to move did not pass): `after` holds it.
                         *rng = copy;
                         drawn = Some(another);
+                        at.board = after;
                     } else {
+                        // Written in place only when drawn: the position is left as it was when
+                        // no move is legal, for the end.
                         let mut copy = rng.clone();
-                        drawn = ff.draw_move(ff.relay_tables(), &mut copy, &at.board, next, at.to_move, &mut after);
+                        drawn = ff.draw_move(ff.relay_tables(), &mut copy, &mut at.board, next, at.to_move);
                         if drawn.is_some() {
                             *rng = copy;
                         } else {

@@ -573,7 +573,7 @@ impl Game {
             let (after, another) = match rt {
                 Some(rt) if RELAY => {
                     let mut after = board;
-                    match ff.try_move(rt, &board, i, mover, &mut after) {
+                    match ff.try_move(rt, &mut after, i, mover) {
                         Some(another) => (after, another),
                         None => continue,
                     }
