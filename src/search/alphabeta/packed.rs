@@ -360,6 +360,7 @@ struct LeafScores<'s, 'a, B: PackedBoard, const L: usize> {
 
 impl<B: PackedBoard, const L: usize> MoveSink<B> for LeafScores<'_, '_, B, L> {
     const NEXT: bool = true;
+    const FEW: bool = true;
     #[inline(always)]
     fn take(&mut self, m: FastMove<B>) {
         let (ply, mover, beta) = self.at;
