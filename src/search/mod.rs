@@ -353,13 +353,21 @@ sow {
                 pos.board.cells[c] = 5 + c as u32;
                 let packed = u128::of_cells(&pos.board.cells);
                 for with_ply in [false, true] {
-                    assert_eq!(keys.key(packed, pos.to_move, pos.ply, with_ply), position_key(&pos, with_ply), "{n} cells, cell {c}");
+                    assert_eq!(
+                        keys.key(packed, pos.to_move, pos.ply, with_ply),
+                        position_key(&pos, with_ply),
+                        "{n} cells, cell {c}"
+                    );
                 }
                 assert_ne!(position_key(&pos, false), position_key(&start, false), "{n} cells, cell {c}");
-                // Seeds in a lane that is no cell change nothing.
-                if n < 16 {
-                    let stray = packed | u128::at(15, 9);
-                    assert_eq!(keys.key(stray, pos.to_move, pos.ply, false), position_key(&pos, false), "{n} cells");
+                // Seeds in a lane that is no cell (the first after the cells, the last) change nothing.
+                for lane in [n, 15].into_iter().filter(|&l| l >= n && l < 16) {
+                    let stray = packed | u128::at(lane, 9);
+                    assert_eq!(
+                        keys.key(stray, pos.to_move, pos.ply, false),
+                        position_key(&pos, false),
+                        "{n} cells, lane {lane}"
+                    );
                 }
             }
         }

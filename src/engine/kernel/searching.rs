@@ -579,7 +579,11 @@ impl Game {
             // The form and the game read afresh at each move, through an opaque reference, where
             // a call makes few moves ([`MoveSink::FEW`]) and they do not relay (a relay game's
             // moves are longer, and gain from the set-up: Hus +1.7% without it).
-            let (ff, rt, game) = if O::FEW && !RELAY { std::hint::black_box((ff, rt, self)) } else { (ff, rt, self) };
+            let (ff, rt, game) = if O::FEW && !RELAY {
+                std::hint::black_box((ff, rt, self))
+            } else {
+                (ff, rt, self)
+            };
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
             let (after, another) = match rt {
