@@ -52,6 +52,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
 
     /// The value of the move `m` (from a position at move number `ply`) for `mover`, who made it;
     /// `key`: its position's table key, where the caller worked it out.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn move_value(&mut self, m: &FastMove<B>, key: Option<u64>, ply: u32, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
         match &m.ended {
