@@ -92,6 +92,8 @@ struct Searcher<'a, B: PackedBoard = u128, const L: usize = 16> {
     packed_rooms: Vec<Vec<FastMove<B>>>,
     /// Per depth left, the list a packed node's moves are ordered in.
     order_rooms: Vec<Vec<u64>>,
+    /// Per depth left, the table keys of a packed node's children, in the order of its moves.
+    key_rooms: Vec<Vec<u64>>,
     /// The order, value and move of each child of a packed node one ply above the leaves.
     leaf_room: Vec<(u64, i32, usize)>,
     /// Whether a node one ply above the leaves makes its moves one by one, the table's first and
@@ -203,6 +205,7 @@ fn search_in<B: PackedBoard, const L: usize>(
         rooms: Vec::new(),
         packed_rooms: Vec::new(),
         order_rooms: Vec::new(),
+        key_rooms: Vec::new(),
         leaf_room: Vec::new(),
         one_by_one,
     };
@@ -264,7 +267,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             _ => None,
         };
         match cells {
-            Some(cells) => self.packed_value((cells, child.to_move, child.ply), mover, depth, alpha, beta),
+            Some(cells) => self.packed_value((cells, child.to_move, child.ply), None, mover, depth, alpha, beta),
             None => self.child_value(child, None, mover, depth, alpha, beta),
         }
     }

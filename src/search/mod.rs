@@ -137,10 +137,17 @@ const WORDS_APART: u64 = 0x8000_0000_0000_0001;
 /// one 64 x 64 -> 128 bit multiply (the halves of the product xored), as wyhash does.
 #[inline(always)]
 fn board_hash(words: &[u64]) -> u64 {
-    words.iter().fold(0x243f_6a88_85a3_08d3, |h, &w| {
-        let p = u128::from(h ^ w) * u128::from(0x9e37_79b9_7f4a_7c15u64);
-        (p as u64) ^ ((p >> 64) as u64)
-    })
+    words.iter().fold(BOARD_SEED, |h, &w| board_step(h, w))
+}
+
+/// [`board_hash`]'s start.
+const BOARD_SEED: u64 = 0x243f_6a88_85a3_08d3;
+
+/// [`board_hash`]'s fold of the word `w` into `h`.
+#[inline(always)]
+fn board_step(h: u64, w: u64) -> u64 {
+    let p = u128::from(h ^ w) * u128::from(0x9e37_79b9_7f4a_7c15u64);
+    (p as u64) ^ ((p >> 64) as u64)
 }
 
 /// Calls `f` with each field that makes a position what it is for a search, in a fixed order: the
@@ -188,16 +195,29 @@ impl KeyOf {
     /// [`position_key`] of the packed board `b` with `to_move` to move at move number `ply`.
     #[inline(always)]
     pub(crate) fn key<B: crate::engine::PackedBoard>(&self, b: B, to_move: Player, ply: u32, with_ply: bool) -> u64 {
-        let mut words = [0u64; 8];
-        for (j, w) in words.iter_mut().enumerate().take(self.words) {
-            *w = (b.block(j / 2) >> (64 * (j % 2))) as u64;
-        }
-        words[self.words - 1] &= self.last;
+        let cells = if B::LANES <= 16 {
+            // A narrow board is one word or two: folded without the loop over the words (its
+            // count read at run time, it was a few percent of a search).
+            let block = b.block(0);
+            let (low, high) = (block as u64, (block >> 64) as u64);
+            if self.words == 1 {
+                board_step(BOARD_SEED, low & self.last)
+            } else {
+                board_step(board_step(BOARD_SEED, low), high & self.last)
+            }
+        } else {
+            let mut words = [0u64; 8];
+            for (j, w) in words.iter_mut().enumerate().take(self.words) {
+                *w = (b.block(j / 2) >> (64 * (j % 2))) as u64;
+            }
+            words[self.words - 1] &= self.last;
+            board_hash(&words[..self.words])
+        };
         let mut rest = self.rest[to_move.index()];
         if with_ply {
             rest = fnv(fnv(rest, u64::from(ply)), self.round_start);
         }
-        crate::keys::mix(board_hash(&words[..self.words]) ^ rest)
+        crate::keys::mix(cells ^ rest)
     }
 }
 
@@ -312,6 +332,45 @@ sow {
         let mut more = pos.clone();
         more.board.cells[19] += 256;
         assert_ne!(position_key(&more, false), position_key(&pos, false));
+    }
+
+    /// Issue 25: a narrow board's key folds its one word or two without the loop over the words:
+    /// boards of 4 to 16 cells (one word and two, the second full or not), every cell's seeds
+    /// read, the lanes beyond the cells left unread.
+    #[test]
+    fn issue_25_packed_keys_of_narrow_boards_of_one_word_or_two() {
+        for pits in 1..=7 {
+            let g = game(&format!(
+                "{}end \"none left\" when no_moves remaining owner\n",
+                BASE.replace("pits 3", &format!("pits {pits}"))
+            ));
+            let start = g.initial(None);
+            let keys = KeyOf::new(&start);
+            let n = start.board.cells.len();
+            assert_eq!(n, 2 * pits + 2);
+            for c in 0..n {
+                let mut pos = start.clone();
+                pos.board.cells[c] = 5 + c as u32;
+                let packed = u128::of_cells(&pos.board.cells);
+                for with_ply in [false, true] {
+                    assert_eq!(
+                        keys.key(packed, pos.to_move, pos.ply, with_ply),
+                        position_key(&pos, with_ply),
+                        "{n} cells, cell {c}"
+                    );
+                }
+                assert_ne!(position_key(&pos, false), position_key(&start, false), "{n} cells, cell {c}");
+                // Seeds in a lane that is no cell (the first after the cells, the last) change nothing.
+                for lane in [n, 15].into_iter().filter(|&l| l >= n && l < 16) {
+                    let stray = packed | u128::at(lane, 9);
+                    assert_eq!(
+                        keys.key(stray, pos.to_move, pos.ply, false),
+                        position_key(&pos, false),
+                        "{n} cells, lane {lane}"
+                    );
+                }
+            }
+        }
     }
 
     /// A packed position's key is the general engine's key of the same position (the table of

@@ -31,7 +31,8 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
     }
 
     /// The value of the packed position `at` for `mover`, who just moved into it.
-    pub(super) fn packed_value(&mut self, at: At<B>, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
+    /// `key`: its table key, where the caller worked it out.
+    pub(super) fn packed_value(&mut self, at: At<B>, key: Option<u64>, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
         let to_move = at.1;
         let v = if depth == 0 {
             // A leaf's value depends on neither bound, nor on the line (it makes no move).
@@ -39,9 +40,9 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         } else {
             self.line.push(at.0, to_move);
             let v = if to_move == mover {
-                self.packed_negamax(at, depth, alpha, beta)
+                self.packed_negamax(at, key, depth, alpha, beta)
             } else {
-                -self.packed_negamax(at, depth, -beta, -alpha)
+                -self.packed_negamax(at, key, depth, -beta, -alpha)
             };
             self.line.pop();
             return v;
@@ -49,9 +50,11 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         if to_move == mover { v } else { -v }
     }
 
-    /// The value of the move `m` (from a position at move number `ply`) for `mover`, who made it.
+    /// The value of the move `m` (from a position at move number `ply`) for `mover`, who made it;
+    /// `key`: its position's table key, where the caller worked it out.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn move_value(&mut self, m: &FastMove<B>, ply: u32, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
+    fn move_value(&mut self, m: &FastMove<B>, key: Option<u64>, ply: u32, mover: Player, depth: u32, alpha: i32, beta: i32) -> i32 {
         match &m.ended {
             // A finished game, or one an end rule let go on: the general engine's position.
             Some(p) => self.child_value(p, None, mover, depth, alpha, beta),
@@ -59,7 +62,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                 let v = self.leaf((m.cells, m.to_move, ply + 1), m.moves_next);
                 if m.to_move == mover { v } else { -v }
             }
-            None => self.packed_value((m.cells, m.to_move, ply + 1), mover, depth, alpha, beta),
+            None => self.packed_value((m.cells, m.to_move, ply + 1), key, mover, depth, alpha, beta),
         }
     }
 
@@ -134,8 +137,10 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         }
     }
 
-    /// Negamax of the packed position `at` (at the end of the line), `depth` > 0.
-    fn packed_negamax(&mut self, at: At<B>, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+    /// Negamax of the packed position `at` (at the end of the line), `depth` > 0; `key`: its table
+    /// key, where the caller worked it out (a node two or more plies above the leaves works out its
+    /// children's to ask for their slots at once).
+    fn packed_negamax(&mut self, at: At<B>, key: Option<u64>, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
         if self.count_node() {
             return 0;
         }
@@ -143,11 +148,12 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             return v;
         }
         let (cells, mover, ply) = at;
-        let key = self
-            .keys
-            .as_ref()
-            .expect("packed positions are searched with their keys")
-            .key(cells, mover, ply, self.with_ply);
+        let key = key.unwrap_or_else(|| {
+            self.keys
+                .as_ref()
+                .expect("packed positions are searched with their keys")
+                .key(cells, mover, ply, self.with_ply)
+        });
         let (entry, spot) = self.table.probe(key);
         let mut hinted = 0;
         if let Some(e) = entry {
@@ -167,6 +173,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         if self.packed_rooms.len() <= room {
             self.packed_rooms.resize_with(room + 1, Vec::new);
             self.order_rooms.resize_with(room + 1, Vec::new);
+            self.key_rooms.resize_with(room + 1, Vec::new);
         }
         let mut moves = std::mem::take(&mut self.packed_rooms[room]);
         moves.clear();
@@ -181,7 +188,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             self.fast_form().moves_on_line_among(&self.line, bit, &mut moves);
             if let Some(m) = moves.pop() {
                 others = !bit;
-                best = self.move_value(&m, ply, mover, depth - 1, alpha, beta);
+                best = self.move_value(&m, None, ply, mover, depth - 1, alpha, beta);
                 best_move = m.pit;
                 alpha = alpha.max(best);
                 cut = self.aborted || alpha >= beta;
@@ -189,21 +196,12 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         }
         if !cut && depth == 1 && self.one_by_one {
             // Its children are leaves, made in move order until one reaches beta.
-            // Each scored as it is made, none kept.
-            let mut found = (best, best_move);
-            let mut made = Scored(0);
-            self.fast_form().moves_on_line_into(&self.line, others, &mut made, |m| {
-                let v = self.leaf_of(m, ply, mover);
-                if v > found.0 {
-                    found = (v, m.pit);
-                }
-                v >= beta
-            });
             self.packed_rooms[room] = moves;
-            if made.0 == 0 && others == u64::MAX {
+            let (made, found) = self.one_by_one(others, ply, mover, (best, best_move), beta);
+            if made == 0 && others == u64::MAX {
                 return self.stuck(at);
             }
-            self.count_nodes(made.0);
+            self.count_nodes(made);
             return self.stored(key, spot, found, depth, alpha0, beta);
         }
         if !cut && depth == 1 {
@@ -233,18 +231,27 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
                     .map(|(i, m)| ((INF - self.order_of(m, mover)) as u64) << 8 | i as u64),
             );
             order.sort_unstable();
+            // The children's keys, each worked out once: their probes, a few misses in the cache
+            // taken at once rather than in turn (two or more plies above the leaves), and then
+            // their own.
+            let mut child_keys = std::mem::take(&mut self.key_rooms[room]);
+            child_keys.clear();
             if depth >= 2 {
-                // The children's probes, a few misses in the cache taken at once rather than in turn.
                 let keys = self.keys.as_ref().expect("packed positions are searched with their keys");
-                for m in moves.iter().filter(|m| m.ended.is_none()) {
-                    self.table.prefetch(keys.key(m.cells, m.to_move, ply + 1, self.with_ply));
+                for m in &moves {
+                    let k = keys.key(m.cells, m.to_move, ply + 1, self.with_ply);
+                    if m.ended.is_none() {
+                        self.table.prefetch(k);
+                    }
+                    child_keys.push(k);
                 }
             }
             let mut searched = 0;
             for &o in &order {
                 searched += 1;
-                let m = &moves[(o & 0xFF) as usize];
-                let v = self.move_value(m, ply, mover, depth - 1, alpha, beta);
+                let i = (o & 0xFF) as usize;
+                let m = &moves[i];
+                let v = self.move_value(m, child_keys.get(i).copied(), ply, mover, depth - 1, alpha, beta);
                 if self.aborted {
                     break;
                 }
@@ -259,6 +266,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
             }
             self.made_only += (moves.len() - searched) as u64;
             self.order_rooms[room] = order;
+            self.key_rooms[room] = child_keys;
         }
         self.packed_rooms[room] = moves;
         self.stored(key, spot, (best, best_move), depth, alpha0, beta)
@@ -279,6 +287,24 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
         };
         self.table.store(key, spot, entry);
         best
+    }
+
+    /// The number of the moves among `among` made at a node one ply above the leaves of the last
+    /// depth (from move number `ply`, by `mover`), in move order until one reaches `beta`, and
+    /// their best with its move after `found` (the table's move and its value, made first). Each is
+    /// scored as it is made, none kept.
+    #[inline(always)]
+    fn one_by_one(&mut self, others: u64, ply: u32, mover: Player, found: (i32, usize), beta: i32) -> (u64, (i32, usize)) {
+        let mut found = found;
+        let mut made = Scored(0);
+        self.fast_form().moves_on_line_into(&self.line, others, &mut made, |m| {
+            let v = self.leaf_of(m, ply, mover);
+            if v > found.0 {
+                found = (v, m.pit);
+            }
+            v >= beta
+        });
+        (made.0, found)
     }
 
     /// The number of the moves among `among` (made at a node one ply above the leaves, from move
@@ -335,6 +361,7 @@ struct LeafScores<'s, 'a, B: PackedBoard, const L: usize> {
 
 impl<B: PackedBoard, const L: usize> MoveSink<B> for LeafScores<'_, '_, B, L> {
     const NEXT: bool = true;
+    const FEW: bool = true;
     #[inline(always)]
     fn take(&mut self, m: FastMove<B>) {
         let (ply, mover, beta) = self.at;
