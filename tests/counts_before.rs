@@ -10,13 +10,34 @@ use rand::{Rng, SeedableRng};
 use crate::support::shipped;
 
 /// Makes a game read `before` where `last.count - 1` cannot answer it: the counts are kept.
-const KEEPS_BEFORE: &str = "\nforbid \"never\" when origin.before < 0\n";
+pub(crate) const KEEPS_BEFORE: &str = "\nforbid \"never\" when origin.before < 0\n";
 
-fn load(path: &std::path::Path, text: &str) -> sowlang::Game {
+pub(crate) fn load(path: &std::path::Path, text: &str) -> sowlang::Game {
     sowlang::load_text(path, text, &[])
         .unwrap_or_else(|_| panic!("{} loads", path.display()))
         .game
 }
+
+/// A Bao-like game on a small board: seeds entered from the store, captures required, the taken seeds
+/// sown on from an end of the front row either way.
+pub(crate) const ENTERING: &str = r#"game "entering" board { rows 2 pits 4 layout south [[0, 2, 2, 0], [0, 0, 0, 0]] north [[0, 2, 2, 0], [0, 0, 0, 0]] reserve 6 stores captures }
+    first south
+    sow { direction either track own relay when last.before > 0 }
+    captures required
+    phase "entering" when captured(to_move) > 0 {
+      sow { from store 1 }
+      forbid "the front row" when origin.row != front
+    }
+    phase "sowing" when captured(to_move) == 0 {
+      forbid "two or more" when origin.count < 2
+    }
+    capture "pull across" {
+      when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+      take opposite(last)
+      sow taken from (if clockwise then leftmost(row(mover) where pit.row == front) else rightmost(row(mover) where pit.row == front)) either
+    }
+    end "cannot move" when no_moves loser to_move
+    end "going round" when repeated draw"#;
 
 /// Plays `games` random games of `read` (which keeps no counts before) and of `kept` (which does)
 /// move by move, comparing the moves listed and the positions; returns the moves played.
@@ -80,24 +101,7 @@ fn issue_25_shipped_games_reading_last_before_as_its_count_play_as_their_twins()
 #[test]
 fn issue_25_invented_games_reading_last_before_as_its_count_play_as_their_twins() {
     let games = [
-        r#"game "entering" board { rows 2 pits 4 layout south [[0, 2, 2, 0], [0, 0, 0, 0]] north [[0, 2, 2, 0], [0, 0, 0, 0]] reserve 6 stores captures }
-           first south
-           sow { direction either track own relay when last.before > 0 }
-           captures required
-           phase "entering" when captured(to_move) > 0 {
-             sow { from store 1 }
-             forbid "the front row" when origin.row != front
-           }
-           phase "sowing" when captured(to_move) == 0 {
-             forbid "two or more" when origin.count < 2
-           }
-           capture "pull across" {
-             when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
-             take opposite(last)
-             sow taken from (if clockwise then leftmost(row(mover) where pit.row == front) else rightmost(row(mover) where pit.row == front)) either
-           }
-           end "cannot move" when no_moves loser to_move
-           end "going round" when repeated draw"#,
+        ENTERING,
         r#"game "ends" board { pits 5 seeds 3 stores captures } first south
            sow { direction ccw relay when last.before > 0 }
            capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0  take opposite(last)  then end }

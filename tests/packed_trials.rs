@@ -9,14 +9,9 @@ use rand::{Rng, SeedableRng};
 
 use crate::support::shipped;
 
-/// Makes a game keep the counts before the latest seed, which a packed trial does not read.
-const GENERAL: &str = "\nforbid \"never\" when origin.before < 0\n";
-
-fn load(path: &std::path::Path, text: &str) -> sowlang::Game {
-    sowlang::load_text(path, text, &[])
-        .unwrap_or_else(|_| panic!("{} loads", path.display()))
-        .game
-}
+// A twin that keeps the counts before the latest seed, which a packed trial does not read.
+use crate::counts_before::KEEPS_BEFORE as GENERAL;
+use crate::counts_before::{ENTERING, load};
 
 /// Plays `games` random games of `packed` and of `general` (its twin) move by move, comparing the
 /// moves listed and the positions, and a random playout of each from every tenth position;
@@ -109,24 +104,7 @@ fn issue_25_shipped_games_with_packed_trials_play_as_their_twins() {
 #[test]
 fn issue_25_invented_games_with_packed_trials_play_as_their_twins() {
     let games = [
-        r#"game "entering" board { rows 2 pits 4 layout south [[0, 2, 2, 0], [0, 0, 0, 0]] north [[0, 2, 2, 0], [0, 0, 0, 0]] reserve 6 stores captures }
-           first south
-           sow { direction either track own relay when last.before > 0 }
-           captures required
-           phase "entering" when captured(to_move) > 0 {
-             sow { from store 1 }
-             forbid "the front row" when origin.row != front
-           }
-           phase "sowing" when captured(to_move) == 0 {
-             forbid "two or more" when origin.count < 2
-           }
-           capture "pull across" {
-             when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
-             take opposite(last)
-             sow taken from (if clockwise then leftmost(row(mover) where pit.row == front) else rightmost(row(mover) where pit.row == front)) either
-           }
-           end "cannot move" when no_moves loser to_move
-           end "going round" when repeated draw"#,
+        ENTERING,
         r#"game "long relays" board { rows 2 pits 3 seeds 4 stores captures } first south
            sow { direction either track own relay when last.before > 0 }
            capture "pull" { when last.side == mover and last.row == front and last.count == 3 and opposite(last).count > 0

@@ -1079,8 +1079,8 @@ pub struct LapTable {
     /// The way the lap goes, where the condition tests it (`clockwise`, `not clockwise`): a test
     /// of every cell alike, which fails on the other way.
     pub way: Option<bool>,
-    /// Every cell is answered without the evaluator and no test reads claims: a trial on a
-    /// packed board ([`crate::engine`]'s packed trials) reads the table alone.
+    /// Every cell is answered without the evaluator and no test reads claims: a trial sown on a
+    /// packed board may read the table alone.
     pub whole: bool,
 }
 

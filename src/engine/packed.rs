@@ -16,7 +16,7 @@ use super::actions::{TakenLap, sow_taken_way};
 use super::choice::Choices;
 use super::eval::{at_lap_end_packed, pit_from_memo};
 use super::legal::Trial;
-use super::pause::{self, Paused};
+use super::pause::{self, Paused, Spot};
 use super::sowing::{WATCH_FROM, sow_along};
 use super::turn::*;
 use super::{Board, Cell, Game, Position};
@@ -147,9 +147,8 @@ impl Game {
             Some(id) => {
                 let at = pause::read(id, |p| {
                     *b = p.packed?;
-                    (turn.cw, turn.lifted, turn.lap_start, turn.first_lap_end) = (p.cw, p.lifted, p.lap_start, p.first_lap_end);
-                    (start, lap, taken) = (p.start, p.lap, p.taken);
-                    Some((p.at, p.last, p.rule))
+                    (start, lap, taken) = p.spot.resume(&mut turn);
+                    Some((p.spot.at, p.spot.last, p.spot.rule))
                 })?;
                 if let Some(c) = turn.choices {
                     c.resumed_at(at.0);
@@ -205,26 +204,16 @@ impl Game {
                     .choices
                     .filter(|c| c.pausing && lap <= WATCH_FROM.max(sow.lap_seen) && !(c.given_ahead() && phase.captures[i].one_choice));
                 if let Some(c) = pausing {
-                    let at = c.used();
+                    let spot = Spot::of(&turn, start, lap, taken, last, i, c.used());
                     let fill = |p: &mut Paused| {
                         p.packed = Some(*b);
-                        (p.cw, p.lifted, p.lap_start, p.first_lap_end) = (turn.cw, turn.lifted, turn.lap_start, turn.first_lap_end);
-                        (p.start, p.lap, p.taken, p.last, p.rule, p.at) = (start, lap, taken, last, i, at);
+                        p.spot = spot;
                     };
                     let fresh = || Paused {
                         board: position.clone(),
                         packed: Some(*b),
                         before: None,
-                        cw: turn.cw,
-                        lifted: turn.lifted,
-                        lap_start: turn.lap_start,
-                        first_lap_end: turn.first_lap_end,
-                        start,
-                        lap,
-                        taken,
-                        last,
-                        rule: i,
-                        at,
+                        spot,
                     };
                     if let Some(id) = pause::keep(fill, fresh) {
                         c.paused(id);

@@ -5,27 +5,60 @@
 //! ended, the way. A sowing is paused only before its loop watch has kept a state and while no
 //! capture is logged for a grand slam, so that those need not be kept.
 
+use super::turn::Turn;
 use super::{Board, Cell, Slots};
 use crate::compile::shape::WideBoard;
 
-/// A sowing paused before capture rule `rule` fires at the end of lap `lap` in `last`.
+/// A sowing paused before capture rule `spot.rule` fires at the end of lap `spot.lap` in `spot.last`.
 pub(super) struct Paused {
     pub(super) board: Board,
     /// The seeds of a packed trial's board (`engine::packed`), kept instead of `board`'s (which
     /// is then stale); `None` for the general sowing's.
     pub(super) packed: Option<WideBoard>,
     pub(super) before: Option<Slots<u32>>,
-    pub(super) cw: bool,
-    pub(super) lifted: u32,
-    pub(super) lap_start: Cell,
-    pub(super) first_lap_end: Cell,
-    pub(super) start: Cell,
-    pub(super) lap: u32,
-    pub(super) taken: u32,
+    pub(super) spot: Spot,
+}
+
+/// Where a paused sowing stands: the turn's way and lap ends, and the lap it stopped at. The same
+/// for a packed trial's pause and the general sowing's.
+#[derive(Clone, Copy)]
+pub(super) struct Spot {
+    cw: bool,
+    lifted: u32,
+    lap_start: Cell,
+    first_lap_end: Cell,
+    start: Cell,
+    lap: u32,
+    taken: u32,
     pub(super) last: Cell,
     pub(super) rule: usize,
     /// The bits of choices read before the rule fired.
     pub(super) at: u32,
+}
+
+impl Spot {
+    /// Where a sowing of `turn` stands before rule `rule` fires at the end of lap `lap` (which
+    /// started after `start`) in `last`, `taken` seeds taken so far and `at` bits of choices read.
+    pub(super) fn of(turn: &Turn, start: Cell, lap: u32, taken: u32, last: Cell, rule: usize, at: u32) -> Spot {
+        Spot {
+            cw: turn.cw,
+            lifted: turn.lifted,
+            lap_start: turn.lap_start,
+            first_lap_end: turn.first_lap_end,
+            start,
+            lap,
+            taken,
+            last,
+            rule,
+            at,
+        }
+    }
+
+    /// Puts `turn` back where the sowing stood; the lap's start, number and the seeds taken.
+    pub(super) fn resume(&self, turn: &mut Turn) -> (Cell, u32, u32) {
+        (turn.cw, turn.lifted, turn.lap_start, turn.first_lap_end) = (self.cw, self.lifted, self.lap_start, self.first_lap_end);
+        (self.start, self.lap, self.taken)
+    }
 }
 
 /// The paused sowings of the walks on this thread, in slots reused from one walk to the next (a

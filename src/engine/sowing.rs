@@ -114,15 +114,11 @@ impl Game {
                     // A pause of a game that reads these counts kept them.
                     b.copy_from_slice(p.before.as_deref().unwrap_or(&p.board.cells));
                 }
-                turn.cw = p.cw;
-                turn.lifted = p.lifted;
-                turn.lap_start = p.lap_start;
-                turn.first_lap_end = p.first_lap_end;
-                (start, lap, taken) = (p.start, p.lap, p.taken);
+                (start, lap, taken) = p.spot.resume(&mut turn);
                 if let Some(c) = turn.choices {
-                    c.resumed_at(p.at);
+                    c.resumed_at(p.spot.at);
                 }
-                (p.last, p.rule)
+                (p.spot.last, p.spot.rule)
             })
         });
         if resumed.is_some() {
@@ -243,21 +239,12 @@ impl Game {
                         && !(c.given_ahead() && phase.captures[i].one_choice)
                 });
                 if let Some(c) = pausing {
-                    let at = c.used();
+                    let spot = super::pause::Spot::of(&turn, start, lap, taken, last, i, c.used());
                     let paused = || super::pause::Paused {
                         board: board.clone(),
                         packed: None,
                         before: before.as_deref().map(Slots::from_slice),
-                        cw: turn.cw,
-                        lifted: turn.lifted,
-                        lap_start: turn.lap_start,
-                        first_lap_end: turn.first_lap_end,
-                        start,
-                        lap,
-                        taken,
-                        last,
-                        rule: i,
-                        at,
+                        spot,
                     };
                     let fill = |p: &mut super::pause::Paused| {
                         p.packed = None;
@@ -272,8 +259,7 @@ impl Game {
                             (Some(b), Some(now)) => b.assign(now),
                             (kept, now) => *kept = now.map(Slots::from_slice),
                         }
-                        (p.cw, p.lifted, p.lap_start, p.first_lap_end) = (turn.cw, turn.lifted, turn.lap_start, turn.first_lap_end);
-                        (p.start, p.lap, p.taken, p.last, p.rule, p.at) = (start, lap, taken, last, i, at);
+                        p.spot = spot;
                     };
                     if let Some(id) = super::pause::keep(fill, paused) {
                         c.paused(id);
