@@ -425,8 +425,7 @@ fn a_named_track_is_declared_once_and_sown_along_wherever_it_is_named() {
 
 #[test]
 fn a_child_file_replaces_or_drops_a_named_track_by_its_name() {
-    let dir = std::env::temp_dir().join(format!("sowlang-named-tracks-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let dir = super::support::scratch("boards", "named-tracks");
     std::fs::write(dir.join("parent.sow"), TWO_CIRCUITS).expect("written");
     // The child turns "back first" round: b3, b2, b1, then the front row from the left.
     let child = "extends \"parent.sow\"\ntrack \"back first\" = mover b3..b1, mover a1..a3\n";
@@ -446,7 +445,6 @@ fn a_child_file_replaces_or_drops_a_named_track_by_its_name() {
         "{:?}",
         failure.diagnostics
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `pit(P, ROW, N)` names one pit outright: here the end of the mover's front row that seeds pulled

@@ -81,7 +81,6 @@ fn missing_and_unreadable_files() {
         None,
     );
     refused("run_position_file_is_a_directory", &["run", OWARE, "--from", &dir], 2, Some(&tmp));
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 #[test]
@@ -116,7 +115,6 @@ fn bad_positions() {
         std::fs::write(&path, json).expect("write");
         refused(name, &["run", OWARE, "--from", &path.display().to_string()], 1, Some(&tmp));
     }
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 #[test]

@@ -84,7 +84,6 @@ fn analyze_refuses_bad_arguments_before_the_first_game() {
         0,
         "a refused run leaves nothing behind"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every `<text>` of an SVG: x, y, font size, anchor, whether turned upright, and its text.
@@ -175,7 +174,6 @@ fn analyze_plot_labels_never_overlap() {
             assert!(apart, "`{}` {a:?} overlaps `{}` {b:?}", texts[i].5, texts[j].5);
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // Issue 15: Ctrl-C lost every result so far.
@@ -228,7 +226,6 @@ fn analyze_reports_the_games_finished_when_interrupted() {
     assert!(err.contains(&format!("interrupted: {n} of 1000000 games finished")), "{err}");
     let svg = std::fs::read_to_string(&plot).expect("the partial plot is written");
     assert!(svg.contains(&format!("partial: interrupted after {n} of 1000000 games")));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // Issue 15: lines of zeros for things the rules cannot do (relay laps in Kalah, extra moves in Oware).
@@ -306,7 +303,6 @@ fn analyze_counts_the_rounds_of_a_match() {
     let o = sowlang(&["analyze", &path, "--games", "2", "--players", "random,random", "--json"]);
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(j["events"]["rounds_per_game"].as_f64(), Some(3.0));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // Issue 15: `--hint-time 1e9` hung and `--hint-time -1` was "an unexpected argument".

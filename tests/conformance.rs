@@ -180,24 +180,18 @@ fn small_oware_trace() -> String {
     format!("{line}\n")
 }
 
-/// A file in a directory of its own under the system's temporary directory, removed when dropped.
-struct TempFile(PathBuf);
+/// A file in a scratch directory of its own, removed with it when dropped.
+struct TempFile {
+    path: PathBuf,
+    _dir: crate::support::Scratch,
+}
 
 impl TempFile {
     fn new(name: &str, text: &str) -> TempFile {
-        let dir = std::env::temp_dir().join(format!("sowlang-conformance-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
+        let dir = crate::support::scratch("conformance", name);
         let path = dir.join(name);
         std::fs::write(&path, text).expect("temp file");
-        TempFile(path)
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if let Some(dir) = self.0.parent() {
-            let _ = std::fs::remove_dir_all(dir);
-        }
+        TempFile { path, _dir: dir }
     }
 }
 
@@ -215,11 +209,11 @@ fn conform(args: &[&Path]) -> Output {
 fn the_board_size_comes_from_params() {
     let path = TempFile::new("oware_4x3.jsonl", &small_oware_trace());
     let rules = root().join("variants/reference/openspiel_oware.sow");
-    let report = replay(&rules, &std::fs::read_to_string(&path.0).expect("written")).expect("the trace replays");
+    let report = replay(&rules, &std::fs::read_to_string(&path.path).expect("written")).expect("the trace replays");
     assert!(report.agreed(), "{}", pretty(&report));
     assert_eq!((report.games, report.moves, report.moves_agreed), (1, 17, 17));
 
-    let run = conform(&[&rules, &path.0]);
+    let run = conform(&[&rules, &path.path]);
     assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
     assert_eq!(
         String::from_utf8_lossy(&run.stdout),
@@ -237,7 +231,7 @@ fn the_board_size_comes_from_params() {
 #[test]
 fn conform_prints_the_first_disagreement_and_exits_1() {
     let trace = TempFile::new("oware_4x3_wrong.jsonl", &small_oware_trace());
-    let run = conform(&[&root().join("variants/kalah.sow"), &trace.0]);
+    let run = conform(&[&root().join("variants/kalah.sow"), &trace.path]);
     assert_eq!(run.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(stdout.starts_with("games agreed: 0 of 1\nmoves agreed: 2 of 17\n"), "{stdout}");
@@ -254,7 +248,7 @@ fn conform_prints_the_first_disagreement_and_exits_1() {
         .env("SOWLANG_DATABASES", super::support::no_databases())
         .args(["conform", "--json"])
         .arg(root().join("variants/kalah.sow"))
-        .arg(&trace.0)
+        .arg(&trace.path)
         .output()
         .expect("the binary runs");
     assert_eq!(json.status.code(), Some(1));
@@ -269,7 +263,7 @@ fn conform_refuses_bad_input_with_exit_2() {
     let rules = root().join("variants/reference/openspiel_oware.sow");
     let good = small_oware_trace();
     let malformed = TempFile::new("malformed.jsonl", &format!("{good}\n{{\"game\": \"oware\", \"moves\": [1]\n"));
-    let run = conform(&[&rules, &malformed.0]);
+    let run = conform(&[&rules, &malformed.path]);
     assert_eq!(run.status.code(), Some(2));
     // miette wraps long messages: compare the words only.
     let stderr = String::from_utf8_lossy(&run.stderr)
@@ -288,11 +282,11 @@ fn conform_refuses_bad_input_with_exit_2() {
     assert!(String::from_utf8_lossy(&run.stderr).contains("cannot read the trace"));
 
     let trace = TempFile::new("ok.jsonl", &good);
-    let run = conform(&[&root().join("no/such/rules.sow"), &trace.0]);
+    let run = conform(&[&root().join("no/such/rules.sow"), &trace.path]);
     assert_eq!(run.status.code(), Some(2));
 
     // OpenSpiel's kalah board is fixed at 6 pits: the rule file rejects 4, which is not an I/O error.
-    let run = conform(&[&root().join("variants/reference/openspiel_kalah.sow"), &trace.0]);
+    let run = conform(&[&root().join("variants/reference/openspiel_kalah.sow"), &trace.path]);
     assert_eq!(run.status.code(), Some(1), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(String::from_utf8_lossy(&run.stderr).contains("cannot be loaded with pits=4, seeds=3"));
 }

@@ -322,7 +322,6 @@ fn database_files_are_keyed_resumed_and_rebuilt_when_damaged() {
     }
     // Another board of the same file has its own key.
     assert_ne!(endgame::key(&kalah(4, 2)), endgame::key(&game));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -523,7 +522,6 @@ fn a_hint_in_a_database_position_gives_every_move_s_exact_result() {
     assert!(moves("south") + moves("north") > 0 && left("south") + left("north") > 0, "{text}");
     let (_, text) = sowlang(&[&analyze[..], &["--no-endgame"]].concat(), b"");
     assert!(!text.contains("won_endgames"), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -607,7 +605,6 @@ fn databases_are_read_only_where_their_layers_are() {
     assert_eq!(db.seeds(), 3);
     let files = std::fs::read_dir(&folder).expect("folder").count();
     assert_eq!(files, 6, "reading built nothing");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Positions met in random games of `game` (every one of `games` games from the start, each move
@@ -798,7 +795,6 @@ fn solve_answers_a_board_under_a_repetition_rule_from_its_databases() {
     assert_eq!((j["margin"].as_i64(), j["best"].as_str()), (Some(8), Some("3")), "{j}");
     assert_eq!(opening(&j), [(1, -2), (2, 4), (3, 8)]);
     assert_eq!(by_history(3, 2), (8, opening(&j)));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 25: MCTS with databases plays its playouts in the fast form until the seeds in the pits

@@ -36,7 +36,8 @@ fn issue_26_a_start_where_only_the_player_to_move_is_blocked_passes_first() {
         r#"{"pits":{"south":[0,0],"north":[1,1]},"stores":{"south":0,"north":0},"to_move":"south"}"#,
     )
     .expect("write");
-    let file = scratch("issue26", "blocked").join("blocked.sow");
+    let dir = scratch("issue26", "blocked");
+    let file = dir.join("blocked.sow");
     std::fs::write(&file, BLOCKED_AT_THE_START).expect("write");
     let out = sowlang(&[
         "run",
@@ -149,7 +150,8 @@ fn issue_26_move_numbers_past_the_board_are_refused_not_wrapped() {
     for text in ["257", "4294967297", "513"] {
         assert_eq!(lift.read_move(&pos, text), None, "{text}");
     }
-    let file = scratch("issue26", "lift").join("lift.sow");
+    let dir = scratch("issue26", "lift");
+    let file = dir.join("lift.sow");
     std::fs::write(&file, LIFT).expect("write");
     let (out, err, code) = sowlang(&["run", file.to_str().expect("path"), "--moves", "257"]);
     assert_eq!(code, 1, "{out}{err}");

@@ -122,7 +122,6 @@ fn undo_and_redo_between_two_people() {
     let nothing = after(undone, "there is no move to take back\n");
     let redone = after(nothing, "played again 1 move (south 5)\n");
     assert!(redone.starts_with(b(AFTER_5)), "{redone}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -153,7 +152,6 @@ fn undo_against_the_computer_takes_back_its_reply_too() {
     let again = after(redone, "took back 2 moves (north 6, south 5)\n");
     // After a new move the computer replies afresh (the same forced reply).
     assert!(after(again, "you (south) play pit 5\n").contains("computer (north, greedy) plays pit 6\n"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -184,7 +182,6 @@ computer 10                                 5  you
         run.stdout
     );
     assert!(run.stdout.ends_with("you (north) to move (6): stopped\n"), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -201,7 +198,6 @@ fn commands_are_read_in_any_case() {
     assert!(run.stdout.contains("played again 1 move (south 5)\n"));
     assert!(run.stdout.ends_with("stopped\n"));
     assert!(!run.stdout.contains("not understood"), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -228,7 +224,6 @@ fn hints_say_what_a_move_does_and_how_far_they_looked() {
         b"hint\nquit\n",
     );
     assert!(run.stdout.contains("try pit 5 (captures 5 seeds)\n"), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -248,7 +243,6 @@ fn arrow_keys_do_not_garble_the_output() {
         "a line with an arrow key is not played: {}",
         run.stdout
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -269,7 +263,6 @@ fn quiet_mode_says_less() {
         run.stdout
     );
     assert!(run.stdout.contains(b(AFTER_5_6_VS_COMPUTER)), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The record `save` writes, as docs/cli.md describes it, with the rule file's path relative to the
@@ -366,7 +359,6 @@ north  5                                 10 south
     assert_eq!(json["to_move"], "south");
     assert_eq!(json["legal_moves"], serde_json::json!([6]));
     assert_eq!(json["over"], false);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// South [0,0,0,0,0,1], north [1,2,0,0,0,0], stores 3 and 0: 7 seeds in all. South's pit 6 makes north
@@ -440,7 +432,6 @@ fn a_finished_game_records_its_result_and_replay_checks_it() {
         );
         assert!(flat(&run.stderr).contains("the legal moves here are: 6"), "{}", run.stderr);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -492,7 +483,6 @@ fn bad_records_and_arguments_are_refused() {
     assert_eq!(run.code, 0);
     assert!(run.stdout.contains("could not save the game in"), "{}", run.stdout);
     assert!(run.stdout.contains("south plays pit 3\n"), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -510,7 +500,6 @@ fn the_record_in_the_docs_replays() {
     let run = sowlang(&["replay", &path.display().to_string()], b"");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("move 4: north plays pit 1"), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -544,7 +533,6 @@ fn a_loaded_record_keeps_who_played_each_side() {
     assert!(run.stdout.ends_with("south to move (5, 6): stopped\n"), "{}", run.stdout);
     let run = sowlang(&["play", "--load", &rec, "--side", "south"], b"quit\n");
     assert!(run.stdout.ends_with("you (south) to move (5, 6): stopped\n"), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -610,7 +598,6 @@ south  0                                           0  north
     assert_eq!(run.code, 0, "{}", run.stderr);
     let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     assert_eq!(json["to_move"], "north");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A small board whose track puts each store at its owner's left: sowing from pit 3 down to pit 1,
@@ -650,7 +637,6 @@ north to move; legal moves: 1, 2, 3
     // Seen from north, north's store is on the left.
     let run = sowlang(&["play", &path, "--vs", "human", "--side", "north"], b"quit\n");
     assert!(run.stdout.contains("\nnorth  0                  0  south\n"), "{}", run.stdout);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A pit typed without its way where the mover chooses it (tests/fixtures/either_way.sow: one row of
@@ -720,7 +706,6 @@ fn a_pit_typed_without_its_way_gets_the_moves_it_could_be() {
         "{}",
         run.stderr
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// What a move does is said with the right number: one seed taken to sow again is "it". In this
@@ -753,7 +738,6 @@ fn one_seed_taken_to_sow_again_is_it() {
         "{}",
         run.stdout
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A game told in its own words (issue 23): each move names its stage, and each of the game's words

@@ -39,7 +39,6 @@ fn save_with_no_name_picks_a_new_one_and_replaces_nothing() {
     assert!(run.stdout.contains("saved the game in tiny-3.txt\n"), "{}", run.stdout);
     assert_eq!(value(&read(&dir.join("tiny-2.txt")), "moves"), Some("1 2"));
     assert_eq!(value(&read(&dir.join("tiny-3.txt")), "moves"), Some("3"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -71,7 +70,6 @@ fn leaving_a_loaded_game_saves_it() {
         .map(|e| e.expect("entry").file_name())
         .collect();
     assert_eq!(files.len(), 2, "{files:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -114,7 +112,6 @@ fn an_edited_rule_file_is_caught() {
     // Pit 1's four seeds sown into pits 2 and 3 and north's 1 and 2.
     assert_eq!(json["pits"]["south"], serde_json::json!([0, 5, 5]));
     assert_eq!(json["pits"]["north"], serde_json::json!([5, 5, 4]));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -170,7 +167,6 @@ fn a_record_saved_with_its_rules_plays_on_without_its_file() {
     let run = sowlang(&away, &["replay", "kept.txt"], b"");
     assert_eq!((run.code, run.stdout.as_str()), (1, ""), "{}", run.stderr);
     assert!(run.stderr.contains("are not the ones its `rules-hash` names"), "{}", run.stderr);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -181,5 +177,4 @@ fn records_without_a_hash_still_replay() {
     std::fs::write(dir.join("old.txt"), format!("sowlang record 1\nrules: {oware}\nmoves: 3\n")).expect("write");
     let run = sowlang(&dir, &["replay", "old.txt", "--json"], b"");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -468,9 +468,8 @@ fn computer_players_and_hints() {
 
 #[test]
 fn nothing_to_serve_is_an_error() {
-    let empty = std::env::temp_dir().join(format!("sowlang-serve-empty-{}", std::process::id()));
-    std::fs::create_dir_all(&empty).expect("temp dir");
-    for (what, path) in [("missing", root().join("no/such/dir")), ("empty", empty.clone())] {
+    let empty = crate::support::scratch("serve", "empty");
+    for (what, path) in [("missing", root().join("no/such/dir")), ("empty", empty.to_path_buf())] {
         let out = Command::new(env!("CARGO_BIN_EXE_sowlang"))
             .env("SOWLANG_DATABASES", super::support::no_databases())
             .args(["serve", "--port", "0"])
@@ -484,7 +483,6 @@ fn nothing_to_serve_is_an_error() {
         assert!(err.contains("sow::serve::"), "{what}: {err}");
         assert!(!err.contains("panicked"), "{what}: {err}");
     }
-    let _ = std::fs::remove_dir_all(&empty);
 }
 
 #[test]
@@ -502,8 +500,7 @@ fn a_taken_port_and_a_broken_file_are_reported() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("sow::serve::bind"));
 
     // A folder with a good file and a broken one: both are listed, the broken one with its problems.
-    let dir = std::env::temp_dir().join(format!("sowlang-serve-broken-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = crate::support::scratch("serve", "broken");
     std::fs::copy(root().join("variants/kalah.sow"), dir.join("good.sow")).expect("copy");
     std::fs::write(dir.join("broken.sow"), "game \"Broken\"\nboard { pits 0 }\n").expect("write");
     let dir_arg = dir.display().to_string();
@@ -524,7 +521,6 @@ fn a_taken_port_and_a_broken_file_are_reported() {
             .contains("Broken")
     );
     drop(b);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -885,7 +881,7 @@ fn raw_with(addr: &str, method: &str, target: &str, headers: &[&str], body: &[u8
 // stack of its own, and a bad one is listed with its problems while the good ones play.
 #[test]
 fn issue_22_hostile_files_are_listed_and_the_good_ones_served() {
-    let base = std::env::temp_dir().join(format!("sowlang-serve-hostile-{}", std::process::id()));
+    let base = crate::support::scratch("serve", "hostile");
     let (dir, outside) = (base.join("served"), base.join("outside"));
     std::fs::create_dir_all(&dir).expect("dir");
     std::fs::create_dir_all(&outside).expect("dir");
@@ -930,7 +926,6 @@ fn issue_22_hostile_files_are_listed_and_the_good_ones_served() {
         assert_eq!(post(&s, "/api/state", &json!({"game": "good.sow", "moves": [1]})).status, 200);
     }
     drop(s);
-    let _ = std::fs::remove_dir_all(&base);
 }
 
 // Issue 22, 7: a POST from any other site's page was served (`text/plain` with `Origin:

@@ -25,12 +25,37 @@ pub fn root() -> &'static Path {
 
 /// A fresh scratch directory for one test, named after the test module (`prefix`) and the test. The
 /// process id is padded so that the path, and so how a diagnostic quoting it wraps, has the same length
-/// in every run.
-pub fn scratch(prefix: &str, name: &str) -> PathBuf {
+/// in every run. The directory is removed when the returned guard is dropped (a failing test's too:
+/// the next run makes it afresh), so runs do not pile directories up in the system's temp dir.
+pub fn scratch(prefix: &str, name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("sowlang-{prefix}-{:010}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    Scratch(dir)
+}
+
+/// A test's scratch directory, removed with everything in it when dropped: keep it bound for as long as
+/// the test uses the files in it.
+#[must_use = "the directory is removed as soon as the guard is dropped"]
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// A game written in a test (an invented board), compiled; a file that does not check fails the test
