@@ -77,7 +77,7 @@ impl Game {
             && sow.relay.as_ref().is_none_or(whole)
     }
 
-    /// [`Game::probe`]'s trial of move `k` from `origin` on a copy of the position's packed board
+    /// [`Game::probe`]'s trial of a move from `origin` (going clockwise or not) on a copy of the position's packed board
     /// (`trial.packed`), as [`Game::probe_sown`] tries it on the general board: the seeds it
     /// takes, and `trial`'s landing (written into its general board only where the walk reads it)
     /// and whether the mover moves again. `None`: handed over where its loop watch would start,
@@ -88,13 +88,13 @@ impl Game {
         &self,
         pos: &Position,
         rules: MoveRules,
-        k: usize,
         choices: Option<&Choices>,
         origin: Cell,
+        cw: bool,
         trial: &mut Trial,
     ) -> Option<Result<u32, Refusal>> {
         let mut board = trial.packed?.0;
-        let turn = Turn::of(self, pos, rules, k, choices);
+        let turn = Turn::of_way(pos, rules, cw, choices);
         let floor = pause::floor();
         let Some(sown) = self.sow_packed(&mut board, turn, origin, rules.phase, &pos.board) else {
             pause::truncate(floor);

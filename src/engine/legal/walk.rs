@@ -63,6 +63,10 @@ impl Game {
         // A trial of another answer goes on from where the trial before it paused, whatever the
         // `after move` rules do: they are read after the sowing, which is the same.
         let pausing = !tests::sow_every_trial();
+        // The tests before a move's sowing read nothing its answers change: where no phase is
+        // chosen with the move (its first answer), they are asked once a pit, and a pit they
+        // refuse is not tried.
+        let once_a_pit = !self.phases.iter().any(|p| p.optional);
         let mut last: Option<Shared> = None;
         // Choices known so far, how many of their bits, and for a child that shares the last
         // trial's outcome, which of the choices that trial met comes next; for a child answering
@@ -72,6 +76,21 @@ impl Game {
         let floor = super::super::pause::floor();
         'pits: for base in 1..=self.move_count() {
             super::super::pause::truncate(floor);
+            // The pit's origin and way where its tests passed once for all its trials (`None`:
+            // each trial asks them).
+            let set_up = match once_a_pit.then(|| self.before_sowing(pos, rules, base, false)) {
+                Some(Ok(set_up)) => set_up,
+                Some(Err(_)) => {
+                    // Refused before its sowing: no trial of it finds a move. The bounds are asked
+                    // as its first trial asked them.
+                    if laps > budget {
+                        cut = true;
+                        break 'pits;
+                    }
+                    continue;
+                }
+                None => None,
+            };
             unanswered.clear();
             unanswered.push((0u64, 0u32, None, None));
             let mut tries = 0;
@@ -104,7 +123,13 @@ impl Game {
                         }
                         let mut choices = Choices::given(code, known);
                         (choices.pausing, choices.resume) = (pausing, paused);
-                        let tried = self.probe(pos, rules, base, Some(&choices), Some(&mut trial));
+                        let tried = match set_up {
+                            Some(at) => {
+                                (trial.kept, trial.another) = (None, None);
+                                self.probe_trial(pos, rules, Some(&choices), at, paused.is_some(), &mut trial)
+                            }
+                            None => self.probe(pos, rules, base, Some(&choices), Some(&mut trial)),
+                        };
                         let open = choices.point(0).flatten().map(|(options, at, paused)| (options, at, 1, paused));
                         if shares && open.is_some() {
                             let mut shared = Shared {
