@@ -204,7 +204,7 @@ impl EndKinds {
 }
 
 /// The cells one mover sows into, in order, with the next cell of each for a quick step.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Track {
     /// The cells in sowing order.
     pub cells: Vec<Cell>,
@@ -216,9 +216,70 @@ pub struct Track {
     pub place: Vec<u16>,
     /// Per cell: the cell before it on the track (for a cell not on the track, the track's last).
     pub prev: Vec<Cell>,
+    /// Per place `i` (`0..=cells.len()`): a seed in each of the track's first `i` places, packed a
+    /// byte a cell, so that a lap on a packed board is two or three of these added
+    /// ([`Track::sow_packed`]); empty on a board of more than 64 cells.
+    pub ahead: Vec<crate::compile::shape::WideBoard>,
+}
+
+/// The derived text but for `ahead`, which is made from `cells`: a game's text (which names its
+/// databases) is what it was before the tables, and is not made longer by them.
+impl std::fmt::Debug for Track {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Track")
+            .field("cells", &self.cells)
+            .field("next", &self.next)
+            .field("place", &self.place)
+            .field("prev", &self.prev)
+            .finish()
+    }
 }
 
 impl Track {
+    /// The track with its [`Track::ahead`] tables, on a board of `size` cells.
+    pub(crate) fn with_ahead(mut self, size: usize) -> Track {
+        use crate::compile::shape::{Lanes, WideBoard};
+        if size <= WideBoard::LANES {
+            let mut sum = WideBoard::ZERO;
+            self.ahead = std::iter::once(sum)
+                .chain(self.cells.iter().map(|&c| {
+                    sum = sum + WideBoard::at(usize::from(c), 1);
+                    sum
+                }))
+                .collect();
+        }
+        self
+    }
+
+    /// Sows `hand` seeds from `start` along the track on a packed board, as the general sowing's
+    /// loop does a seed at a time, by adding the [`Track::ahead`] tables (whole rounds, then the
+    /// places from the one after `start`'s, wrapping round): the cell of the last seed (`start`
+    /// when there is none). Only for a track that has its tables.
+    #[inline(always)]
+    pub(crate) fn sow_packed(&self, b: &mut crate::compile::shape::WideBoard, start: Cell, hand: u32) -> Cell {
+        use crate::compile::shape::{Lanes, WideBoard};
+        let (ahead, n) = (&self.ahead, self.cells.len());
+        let p = usize::from(self.place[start as usize]);
+        let mut rest = hand as usize;
+        let mut add = WideBoard::ZERO;
+        if rest >= n {
+            add = ahead[n].times((rest / n) as u32);
+            rest %= n;
+        }
+        let (from, to) = (p + 1, p + 1 + rest);
+        add = if to <= n {
+            add + ahead[to] - ahead[from]
+        } else {
+            add + ahead[n] - ahead[from] + ahead[to - n]
+        };
+        *b = *b + add;
+        if hand == 0 {
+            return start;
+        }
+        let end = p + rest;
+        self.cells[if end >= n { end - n } else { end }]
+    }
+
     /// Is the cell on this track?
     pub fn has(&self, c: Cell) -> bool {
         self.cells.get(usize::from(self.place[c as usize])) == Some(&c)

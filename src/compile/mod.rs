@@ -445,7 +445,9 @@ fn track(g: &crate::board::Geometry, mover: Player, sow: &Sow, params: &[(String
         next,
         place,
         prev,
+        ahead: Vec::new(),
     }
+    .with_ahead(cells)
 }
 
 /// Could the pit expression name a store? (`last` can when some phase sows into stores.)

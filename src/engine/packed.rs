@@ -17,7 +17,7 @@ use super::choice::Choices;
 use super::eval::{at_lap_end_packed, pit_from_memo};
 use super::legal::Trial;
 use super::pause::{self, Paused, Spot};
-use super::sowing::{WATCH_FROM, sow_along};
+use super::sowing::WATCH_FROM;
 use super::turn::*;
 use super::{Board, Cell, Game, Position};
 use crate::compile::ir::{Action, Code, NO_PIT, Phase, QuickAct, QuickTo, Reg, Rule, Sow, Then};
@@ -180,8 +180,8 @@ impl Game {
                         None => u32::from(std::mem::take(&mut b.bytes_mut()[start as usize])),
                     };
                     (turn.lifted, turn.lap_start) = (hand, start);
-                    let cells = &mut b.bytes_mut()[..n];
-                    let last = sow_along::<u8, false, false>(cells, &mut [], track, &[], start, hand, NO_PIT).last;
+                    let last = track.sow_packed(b, start, hand);
+                    let cells = &b.bytes()[..n];
                     if lap == 1 {
                         turn.first_lap_end = last;
                     }
@@ -383,5 +383,54 @@ impl Game {
         }
         *taken += took;
         rule.then
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::Player;
+    use crate::compile::shape::{Lanes, WideBoard};
+    use crate::engine::sowing::sow_along;
+    use crate::engine::{Cell, NO_PIT};
+
+    /// Issue 25: a lap on a packed board added from its track's tables (`Track::sow_packed`) sows
+    /// what the general sowing's loop sows a seed at a time: the same counts and the same last
+    /// cell, for every track of every phase of every shipped game (each mover, each way), from
+    /// every cell (on the track or not), from no seed up to three whole rounds and more.
+    #[test]
+    fn a_lap_added_from_its_tables_sows_what_the_loop_sows() {
+        let mut laps = 0;
+        for shipped in crate::shipped::all() {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(shipped.path);
+            let game = crate::load_game(&path, &[]).expect("a shipped game loads").game;
+            let size = game.initial(None).board.cells.len();
+            if size > WideBoard::LANES {
+                continue;
+            }
+            for phase in &game.phases {
+                for track in Player::BOTH.iter().flat_map(|&p| [phase.track(p, false), phase.track(p, true)]) {
+                    let cells: Vec<u32> = (0..size as u32).map(|c| c * 7 % 5).collect();
+                    for start in 0..size as Cell {
+                        for hand in 0..=3 * track.cells.len() as u32 + 2 {
+                            let mut general = cells.clone();
+                            let looped = sow_along::<u32, false, false>(&mut general, &mut [], track, &[], start, hand, NO_PIT).last;
+                            let mut packed = WideBoard::of_cells(&cells);
+                            let added = track.sow_packed(&mut packed, start, hand);
+                            let mut written = vec![0; size];
+                            packed.write_cells(&mut written);
+                            assert_eq!(
+                                (written, added),
+                                (general, looped),
+                                "{}: {} seeds from cell {start}",
+                                shipped.path,
+                                hand
+                            );
+                            laps += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(laps > 10_000, "{laps} laps");
     }
 }
