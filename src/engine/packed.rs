@@ -17,7 +17,10 @@ use super::choice::Choices;
 use super::eval::{at_lap_end_packed, pit_from_memo};
 use super::legal::Trial;
 use super::pause::{self, Paused, Spot};
-use super::sowing::WATCH_FROM;
+use super::sowing::{WATCH_FROM, sow_along};
+
+/// The most seeds a packed trial's lap sows a seed at a time (more are added from tables).
+const FEW_SEEDS: u32 = 3;
 use super::turn::*;
 use super::{Board, Cell, Game, Position};
 use crate::compile::ir::{Action, Code, NO_PIT, Phase, QuickAct, QuickTo, Reg, Rule, Sow, Then};
@@ -180,7 +183,13 @@ impl Game {
                         None => u32::from(std::mem::take(&mut b.bytes_mut()[start as usize])),
                     };
                     (turn.lifted, turn.lap_start) = (hand, start);
-                    let last = track.sow_packed(b, start, hand);
+                    // A lap of a few seeds is fewer instructions a seed at a time than the
+                    // tables added.
+                    let last = if hand <= FEW_SEEDS {
+                        sow_along::<u8, false, false>(&mut b.bytes_mut()[..n], &mut [], track, &[], start, hand, NO_PIT).last
+                    } else {
+                        track.sow_packed(b, start, hand)
+                    };
                     let cells = &b.bytes()[..n];
                     if lap == 1 {
                         turn.first_lap_end = last;
