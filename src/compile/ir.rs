@@ -218,7 +218,7 @@ pub struct Track {
     pub prev: Vec<Cell>,
     /// Per place `i` (`0..=cells.len()`): a seed in each of the track's first `i` places, packed a
     /// byte a cell, so that a lap on a packed board is two or three of these added
-    /// ([`Track::sow_packed`]); empty on a board of more than 64 cells.
+    /// (`Track::sow_packed`, `engine::packed`); empty on a board of more than 64 cells.
     pub ahead: Vec<crate::compile::shape::WideBoard>,
 }
 
@@ -236,50 +236,6 @@ impl std::fmt::Debug for Track {
 }
 
 impl Track {
-    /// The track with its [`Track::ahead`] tables, on a board of `size` cells.
-    pub(crate) fn with_ahead(mut self, size: usize) -> Track {
-        use crate::compile::shape::{Lanes, WideBoard};
-        if size <= WideBoard::LANES {
-            let mut sum = WideBoard::ZERO;
-            self.ahead = std::iter::once(sum)
-                .chain(self.cells.iter().map(|&c| {
-                    sum = sum + WideBoard::at(usize::from(c), 1);
-                    sum
-                }))
-                .collect();
-        }
-        self
-    }
-
-    /// Sows `hand` seeds from `start` along the track on a packed board, as the general sowing's
-    /// loop does a seed at a time, by adding the [`Track::ahead`] tables (whole rounds, then the
-    /// places from the one after `start`'s, wrapping round): the cell of the last seed (`start`
-    /// when there is none). Only for a track that has its tables.
-    #[inline(always)]
-    pub(crate) fn sow_packed(&self, b: &mut crate::compile::shape::WideBoard, start: Cell, hand: u32) -> Cell {
-        use crate::compile::shape::{Lanes, WideBoard};
-        let (ahead, n) = (&self.ahead, self.cells.len());
-        let p = usize::from(self.place[start as usize]);
-        let mut rest = hand as usize;
-        let mut add = WideBoard::ZERO;
-        if rest >= n {
-            add = ahead[n].times((rest / n) as u32);
-            rest %= n;
-        }
-        let (from, to) = (p + 1, p + 1 + rest);
-        add = if to <= n {
-            add + ahead[to] - ahead[from]
-        } else {
-            add + ahead[n] - ahead[from] + ahead[to - n]
-        };
-        *b = *b + add;
-        if hand == 0 {
-            return start;
-        }
-        let end = p + rest;
-        self.cells[if end >= n { end - n } else { end }]
-    }
-
     /// Is the cell on this track?
     pub fn has(&self, c: Cell) -> bool {
         self.cells.get(usize::from(self.place[c as usize])) == Some(&c)

@@ -23,7 +23,7 @@ use super::sowing::{WATCH_FROM, sow_along};
 const FEW_SEEDS: u32 = 3;
 use super::turn::*;
 use super::{Board, Cell, Game, Position};
-use crate::compile::ir::{Action, Code, NO_PIT, Phase, QuickAct, QuickTo, Reg, Rule, Sow, Then};
+use crate::compile::ir::{Action, Code, NO_PIT, Phase, QuickAct, QuickTo, Reg, Rule, Sow, Then, Track};
 use crate::compile::shape::{Lanes, WideBoard};
 
 impl Game {
@@ -392,6 +392,36 @@ impl Game {
         }
         *taken += took;
         rule.then
+    }
+}
+
+impl Track {
+    /// Sows `hand` seeds from `start` along the track on a packed board, as the general sowing's
+    /// loop does a seed at a time, by adding the [`Track::ahead`] tables (whole rounds, then the
+    /// places from the one after `start`'s, wrapping round): the cell of the last seed (`start`
+    /// when there is none). Only for a track that has its tables.
+    #[inline(always)]
+    pub(crate) fn sow_packed(&self, b: &mut WideBoard, start: Cell, hand: u32) -> Cell {
+        let (ahead, n) = (&self.ahead, self.cells.len());
+        let p = usize::from(self.place[start as usize]);
+        let mut rest = hand as usize;
+        let mut add = WideBoard::ZERO;
+        if rest >= n {
+            add = ahead[n].times((rest / n) as u32);
+            rest %= n;
+        }
+        let (from, to) = (p + 1, p + 1 + rest);
+        add = if to <= n {
+            add + ahead[to] - ahead[from]
+        } else {
+            add + ahead[n] - ahead[from] + ahead[to - n]
+        };
+        *b = *b + add;
+        if hand == 0 {
+            return start;
+        }
+        let end = p + rest;
+        self.cells[if end >= n { end - n } else { end }]
     }
 }
 
