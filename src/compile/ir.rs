@@ -206,7 +206,7 @@ impl EndKinds {
 }
 
 /// The cells one mover sows into, in order, with the next cell of each for a quick step.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Track {
     /// The cells in sowing order.
     pub cells: Vec<Cell>,
@@ -218,6 +218,23 @@ pub struct Track {
     pub place: Vec<u16>,
     /// Per cell: the cell before it on the track (for a cell not on the track, the track's last).
     pub prev: Vec<Cell>,
+    /// Per place `i` (`0..=cells.len()`): a seed in each of the track's first `i` places, packed a
+    /// byte a cell, so that a lap on a packed board is two or three of these added
+    /// (`Track::sow_packed`, `engine::packed`); empty on a board of more than 64 cells.
+    pub ahead: Vec<crate::compile::shape::WideBoard>,
+}
+
+/// The derived text but for `ahead`, which is made from `cells`: a game's text (which names its
+/// databases) is what it was before the tables, and is not made longer by them.
+impl std::fmt::Debug for Track {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Track")
+            .field("cells", &self.cells)
+            .field("next", &self.next)
+            .field("place", &self.place)
+            .field("prev", &self.prev)
+            .finish()
+    }
 }
 
 impl Track {

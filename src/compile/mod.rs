@@ -445,6 +445,25 @@ fn track(g: &crate::board::Geometry, mover: Player, sow: &Sow, params: &[(String
         next,
         place,
         prev,
+        ahead: Vec::new(),
+    }
+    .with_ahead(cells)
+}
+
+impl Track {
+    /// The track with its [`Track::ahead`] tables, on a board of `size` cells.
+    fn with_ahead(mut self, size: usize) -> Track {
+        use crate::compile::shape::{Lanes, WideBoard};
+        if size <= WideBoard::LANES {
+            let mut sum = WideBoard::ZERO;
+            self.ahead = std::iter::once(sum)
+                .chain(self.cells.iter().map(|&c| {
+                    sum = sum + WideBoard::at(usize::from(c), 1);
+                    sum
+                }))
+                .collect();
+        }
+        self
     }
 }
 

@@ -317,6 +317,7 @@ fn open_track(track: &Track, closed: u64) -> Track {
         next: vec![second; size],
         place: vec![0; size],
         prev: vec![last; size],
+        ahead: Vec::new(),
     };
     for (i, &c) in cells.iter().enumerate() {
         open.next[c as usize] = cells[(i + 1) % len];

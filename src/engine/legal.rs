@@ -614,6 +614,35 @@ impl Game {
         if k == 0 || k > self.move_count() {
             return Err(Refusal::NoSuchPit);
         }
+        // A trial that goes on from a paused sowing is of the move (pit and way) whose trial sowed
+        // up to the pause: it passed every test before the sowing, which read nothing its answers
+        // change.
+        let resuming = trial.is_some() && choices.is_some_and(|c| c.resume.is_some());
+        let Some((origin, cw)) = self.before_sowing(pos, rules, k, resuming)? else {
+            return Ok(0);
+        };
+        let Some(t) = trial else {
+            return self
+                .probe_sown(pos, rules, choices, origin, cw, &mut pos.board.clone(), false)
+                .map(|(taken, ..)| taken);
+        };
+        self.probe_trial(pos, rules, choices, (origin, cw), resuming, t)
+    }
+
+    /// The tests of pit move `k` (no choice bits) of `pos` before its sowing, for `rules` (the
+    /// phase the move's answers chose): the origin and the way it is sown from, or `None` where
+    /// it is legal without being sown (and takes nothing). With `resuming` (a trial going on from
+    /// a pause of the same move's), only the tests of the move's number. The move's answers read
+    /// none of them: a walk whose moves choose no phase asks them once a pit
+    /// ([`Game::walk_choice_moves`]).
+    #[inline(always)]
+    pub(super) fn before_sowing(
+        &self,
+        pos: &Position,
+        rules: MoveRules,
+        k: usize,
+        resuming: bool,
+    ) -> Result<Option<(Cell, bool)>, Refusal> {
         let (pit, chosen_cw) = self.move_parts(k);
         if (self.shared > 0 || self.plays_across) && !self.may_play(&pos.board, pos.to_move, pit) {
             return Err(Refusal::NotPlayable);
@@ -625,9 +654,6 @@ impl Game {
         let origin = self.pit(pos.to_move, pit);
         let board = &pos.board;
         let phase = rules.phase;
-        // A trial that goes on from a paused sowing is of the move (pit and way) whose trial sowed
-        // up to the pause: it passed every test below, which read nothing its answers change.
-        let resuming = trial.is_some() && choices.is_some_and(|c| c.resume.is_some());
         if !resuming {
             if board.closed[origin as usize] {
                 return Err(Refusal::Closed);
@@ -658,17 +684,30 @@ impl Game {
                 }
             }
             if !(rules.must_feed || rules.sow_always || self.may_be_stuck(pos, phase, origin, cw)) {
-                return Ok(0);
+                return Ok(None);
             }
         }
-        let Some(t) = trial else {
-            return self
-                .probe_sown(pos, rules, k, choices, origin, &mut board.clone(), false)
-                .map(|(taken, ..)| taken);
-        };
+        Ok(Some((origin, cw)))
+    }
+
+    /// The trial of a move (its tests before the sowing passed: [`Game::before_sowing`]) from
+    /// `origin` going clockwise or not on `t`'s board, or on its packed board where the walk's
+    /// phase packs: the seeds it takes, with `t` left as [`Game::probe`] says.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn probe_trial(
+        &self,
+        pos: &Position,
+        rules: MoveRules,
+        choices: Option<&Choices>,
+        (origin, cw): (Cell, bool),
+        resuming: bool,
+        t: &mut Trial,
+    ) -> Result<u32, Refusal> {
+        let (board, phase) = (&pos.board, rules.phase);
         // A packed trial (out of line: the general trial's code is laid out as without it).
         if t.packed.is_some_and(|(_, packed_phase)| std::ptr::eq(packed_phase, phase))
-            && let Some(tried) = self.probe_packed(pos, rules, k, choices, origin, t)
+            && let Some(tried) = self.probe_packed(pos, rules, choices, origin, cw, t)
         {
             return tried;
         }
@@ -689,7 +728,7 @@ impl Game {
             }
             slot => slot.insert(board.clone()),
         };
-        let (taken, kept, another) = self.probe_sown(pos, rules, k, choices, origin, after, t.keep)?;
+        let (taken, kept, another) = self.probe_sown(pos, rules, choices, origin, cw, after, t.keep)?;
         t.kept = kept;
         t.another = Some(another);
         Ok(taken)
@@ -705,14 +744,14 @@ impl Game {
         &self,
         pos: &Position,
         rules: MoveRules,
-        k: usize,
         choices: Option<&Choices>,
         origin: Cell,
+        cw: bool,
         after: &mut Board,
         keep: bool,
     ) -> Result<(u32, Option<bool>, bool), Refusal> {
         let (board, phase) = (&pos.board, rules.phase);
-        let turn = Turn::of(self, pos, rules, k, choices);
+        let turn = Turn::of_way(pos, rules, cw, choices);
         let sown = self.sow(after, turn, origin, phase, &mut Silent);
         if let Some(c) = choices {
             c.sowed(match &sown {

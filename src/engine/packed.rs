@@ -18,9 +18,12 @@ use super::eval::{at_lap_end_packed, pit_from_memo};
 use super::legal::Trial;
 use super::pause::{self, Paused, Spot};
 use super::sowing::{WATCH_FROM, sow_along};
+
+/// The most seeds a packed trial's lap sows a seed at a time (more are added from tables).
+const FEW_SEEDS: u32 = 3;
 use super::turn::*;
 use super::{Board, Cell, Game, Position};
-use crate::compile::ir::{Action, Code, NO_PIT, Phase, QuickAct, QuickTo, Reg, Rule, Sow, Then};
+use crate::compile::ir::{Action, Code, NO_PIT, Phase, QuickAct, QuickTo, Reg, Rule, Sow, Then, Track};
 use crate::compile::shape::{Lanes, WideBoard};
 
 impl Game {
@@ -77,7 +80,7 @@ impl Game {
             && sow.relay.as_ref().is_none_or(whole)
     }
 
-    /// [`Game::probe`]'s trial of move `k` from `origin` on a copy of the position's packed board
+    /// [`Game::probe`]'s trial of a move from `origin` (going clockwise or not) on a copy of the position's packed board
     /// (`trial.packed`), as [`Game::probe_sown`] tries it on the general board: the seeds it
     /// takes, and `trial`'s landing (written into its general board only where the walk reads it)
     /// and whether the mover moves again. `None`: handed over where its loop watch would start,
@@ -88,13 +91,13 @@ impl Game {
         &self,
         pos: &Position,
         rules: MoveRules,
-        k: usize,
         choices: Option<&Choices>,
         origin: Cell,
+        cw: bool,
         trial: &mut Trial,
     ) -> Option<Result<u32, Refusal>> {
         let mut board = trial.packed?.0;
-        let turn = Turn::of(self, pos, rules, k, choices);
+        let turn = Turn::of_way(pos, rules, cw, choices);
         let floor = pause::floor();
         let Some(sown) = self.sow_packed(&mut board, turn, origin, rules.phase, &pos.board) else {
             pause::truncate(floor);
@@ -180,8 +183,14 @@ impl Game {
                         None => u32::from(std::mem::take(&mut b.bytes_mut()[start as usize])),
                     };
                     (turn.lifted, turn.lap_start) = (hand, start);
-                    let cells = &mut b.bytes_mut()[..n];
-                    let last = sow_along::<u8, false, false>(cells, &mut [], track, &[], start, hand, NO_PIT).last;
+                    // A lap of a few seeds is fewer instructions a seed at a time than the
+                    // tables added.
+                    let last = if hand <= FEW_SEEDS {
+                        sow_along::<u8, false, false>(&mut b.bytes_mut()[..n], &mut [], track, &[], start, hand, NO_PIT).last
+                    } else {
+                        track.sow_packed(b, start, hand)
+                    };
+                    let cells = &b.bytes()[..n];
                     if lap == 1 {
                         turn.first_lap_end = last;
                     }
@@ -383,5 +392,84 @@ impl Game {
         }
         *taken += took;
         rule.then
+    }
+}
+
+impl Track {
+    /// Sows `hand` seeds from `start` along the track on a packed board, as the general sowing's
+    /// loop does a seed at a time, by adding the [`Track::ahead`] tables (whole rounds, then the
+    /// places from the one after `start`'s, wrapping round): the cell of the last seed (`start`
+    /// when there is none). Only for a track that has its tables.
+    #[inline(always)]
+    pub(crate) fn sow_packed(&self, b: &mut WideBoard, start: Cell, hand: u32) -> Cell {
+        let (ahead, n) = (&self.ahead, self.cells.len());
+        let p = usize::from(self.place[start as usize]);
+        let mut rest = hand as usize;
+        let mut add = WideBoard::ZERO;
+        if rest >= n {
+            add = ahead[n].times((rest / n) as u32);
+            rest %= n;
+        }
+        let (from, to) = (p + 1, p + 1 + rest);
+        add = if to <= n {
+            add + ahead[to] - ahead[from]
+        } else {
+            add + ahead[n] - ahead[from] + ahead[to - n]
+        };
+        *b = *b + add;
+        if hand == 0 {
+            return start;
+        }
+        let end = p + rest;
+        self.cells[if end >= n { end - n } else { end }]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::Player;
+    use crate::compile::shape::{Lanes, WideBoard};
+    use crate::engine::sowing::sow_along;
+    use crate::engine::{Cell, NO_PIT};
+
+    /// Issue 25: a lap on a packed board added from its track's tables (`Track::sow_packed`) sows
+    /// what the general sowing's loop sows a seed at a time: the same counts and the same last
+    /// cell, for every track of every phase of every shipped game (each mover, each way), from
+    /// every cell (on the track or not), from no seed up to three whole rounds and more.
+    #[test]
+    fn a_lap_added_from_its_tables_sows_what_the_loop_sows() {
+        let mut laps = 0;
+        for shipped in crate::shipped::all() {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(shipped.path);
+            let game = crate::load_game(&path, &[]).expect("a shipped game loads").game;
+            let size = game.initial(None).board.cells.len();
+            if size > WideBoard::LANES {
+                continue;
+            }
+            for phase in &game.phases {
+                for track in Player::BOTH.iter().flat_map(|&p| [phase.track(p, false), phase.track(p, true)]) {
+                    let cells: Vec<u32> = (0..size as u32).map(|c| c * 7 % 5).collect();
+                    for start in 0..size as Cell {
+                        for hand in 0..=3 * track.cells.len() as u32 + 2 {
+                            let mut general = cells.clone();
+                            let looped = sow_along::<u32, false, false>(&mut general, &mut [], track, &[], start, hand, NO_PIT).last;
+                            let mut packed = WideBoard::of_cells(&cells);
+                            let added = track.sow_packed(&mut packed, start, hand);
+                            let mut written = vec![0; size];
+                            packed.write_cells(&mut written);
+                            assert_eq!(
+                                (written, added),
+                                (general, looped),
+                                "{}: {} seeds from cell {start}",
+                                shipped.path,
+                                hand
+                            );
+                            laps += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(laps > 10_000, "{laps} laps");
     }
 }

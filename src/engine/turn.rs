@@ -332,6 +332,12 @@ impl<'c> Turn<'c> {
     /// The turn of the move `k` of a position whose move rules are known.
     #[inline]
     pub(super) fn of(game: &Game, pos: &Position, rules: MoveRules, k: usize, choices: Option<&'c Choices>) -> Turn<'c> {
+        Turn::of_way(pos, rules, game.sows_clockwise(rules.phase, move_base(k)), choices)
+    }
+
+    /// The turn of a move of a position whose move rules are known, sown clockwise (`cw`) or not.
+    #[inline]
+    pub(super) fn of_way(pos: &Position, rules: MoveRules, cw: bool, choices: Option<&'c Choices>) -> Turn<'c> {
         Turn {
             choices,
             mover: pos.to_move,
@@ -340,7 +346,7 @@ impl<'c> Turn<'c> {
             round_ply: pos.ply - pos.round_start,
             rounds_won: pos.rounds_won,
             open: rules.open,
-            cw: game.sows_clockwise(rules.phase, move_base(k)),
+            cw,
             starter: pos.starter,
             lifted: 0,
             lap_start: NO_PIT,

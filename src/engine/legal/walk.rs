@@ -63,6 +63,10 @@ impl Game {
         // A trial of another answer goes on from where the trial before it paused, whatever the
         // `after move` rules do: they are read after the sowing, which is the same.
         let pausing = !tests::sow_every_trial();
+        // The tests before a move's sowing read nothing its answers change: where no phase is
+        // chosen with the move (its first answer), they are asked once a pit, and a pit they
+        // refuse is not tried.
+        let once_a_pit = !self.phases.iter().any(|p| p.optional) && !tests::ask_every_trial();
         let mut last: Option<Shared> = None;
         // Choices known so far, how many of their bits, and for a child that shares the last
         // trial's outcome, which of the choices that trial met comes next; for a child answering
@@ -72,6 +76,24 @@ impl Game {
         let floor = super::super::pause::floor();
         'pits: for base in 1..=self.move_count() {
             super::super::pause::truncate(floor);
+            // The pit's origin and way where its tests passed once for all its trials (`None`:
+            // each trial asks them).
+            let set_up = match once_a_pit.then(|| self.before_sowing(pos, rules, base, false)) {
+                Some(Ok(set_up)) => set_up,
+                Some(Err(_)) => {
+                    // Refused before its sowing: no trial of it finds a move. The bounds are asked
+                    // as its first trial asked them, and it counts the lap a trial that sowed
+                    // nothing counts.
+                    if laps > budget {
+                        cut = true;
+                        break 'pits;
+                    }
+                    laps += 1;
+                    TRIAL_LAPS.set(TRIAL_LAPS.get() + 1);
+                    continue;
+                }
+                None => None,
+            };
             unanswered.clear();
             unanswered.push((0u64, 0u32, None, None));
             let mut tries = 0;
@@ -104,7 +126,13 @@ impl Game {
                         }
                         let mut choices = Choices::given(code, known);
                         (choices.pausing, choices.resume) = (pausing, paused);
-                        let tried = self.probe(pos, rules, base, Some(&choices), Some(&mut trial));
+                        let tried = match set_up {
+                            Some(at) => {
+                                (trial.kept, trial.another) = (None, None);
+                                self.probe_trial(pos, rules, Some(&choices), at, paused.is_some(), &mut trial)
+                            }
+                            None => self.probe(pos, rules, base, Some(&choices), Some(&mut trial)),
+                        };
                         let open = choices.point(0).flatten().map(|(options, at, paused)| (options, at, 1, paused));
                         if shares && open.is_some() {
                             let mut shared = Shared {
@@ -173,6 +201,11 @@ mod tests {
     }
 
     #[inline(always)]
+    pub(super) fn ask_every_trial() -> bool {
+        false
+    }
+
+    #[inline(always)]
     pub(super) fn note_shared() {}
 
     #[inline(always)]
@@ -187,6 +220,7 @@ mod tests {
 
     thread_local! {
         static SOW_EVERY_TRIAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        static ASK_EVERY_TRIAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
         static SHARED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         static RESUMED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     }
@@ -201,6 +235,10 @@ mod tests {
 
     pub(super) fn note_shared() {
         SHARED.set(SHARED.get() + 1);
+    }
+
+    pub(super) fn ask_every_trial() -> bool {
+        ASK_EVERY_TRIAL.get()
     }
 
     /// The game of an invented rule text.
@@ -318,6 +356,77 @@ mod tests {
             assert!(positions > 100 && deep > 10, "{positions} positions, {deep} deep");
             assert_eq!(shared > 1000, shares, "{shared} shared");
             assert!(resumed > 1000, "{resumed} went on from a paused trial");
+        }
+    }
+
+    /// Issue 25: the tests before a move's sowing (the pit's seeds, the reserve, `forbid` rules)
+    /// asked once a pit list what asking them at every trial lists: the same moves, landings,
+    /// bounds and laps (a pit refused counts the lap its trial counted), in a game whose usual
+    /// rules forbid some pits and enter from the store, and in one whose mover may choose a phase
+    /// that forbids others (its tests are then asked at every trial, the phase being the move's
+    /// first answer).
+    #[test]
+    fn the_tests_before_the_sowing_asked_once_a_pit_list_what_each_trial_lists() {
+        let rules = |phases: &str| {
+            format!(
+                r#"game "Tests once a pit"
+                   board {{ rows 2  pits 4  seeds 2  reserve 3  stores captures }}
+                   sow {{ direction either  track own  relay when last.before > 0 }}
+                   captures required
+                   {phases}
+                   capture "pull across" {{
+                     when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+                     take opposite(last)
+                     sow taken from choose(row(mover) where pit.row == front and pit.count < 3) either
+                   }}
+                   end "cannot move" when no_moves loser to_move
+                   end "going round" when repeated draw"#
+            )
+        };
+        let entering = r#"phase "entering" when captured(to_move) > 0 {
+                            sow { from store 1 }
+                            forbid "front only" when origin.row != front
+                          }
+                          phase "sowing" when captured(to_move) == 0 {
+                            forbid "two or more" when origin.count < 2
+                          }"#;
+        let chosen = r#"phase "short" when true {
+                          optional
+                          forbid "small pits only" when origin.count > 2
+                        }
+                        phase "usual" when true {
+                          forbid "two or more" when origin.count < 2
+                        }"#;
+        for phases in [entering, chosen] {
+            let g = game(&rules(phases));
+            let mut rng = StdRng::seed_from_u64(26);
+            let (mut positions, mut refused) = (0, 0);
+            for _ in 0..12 {
+                let mut pos = g.initial(None);
+                while !pos.over && pos.ply < 60 {
+                    ASK_EVERY_TRIAL.set(true);
+                    let asked = listings(&g, &pos);
+                    ASK_EVERY_TRIAL.set(false);
+                    let once = listings(&g, &pos);
+                    assert_eq!(once.0, asked.0, "every move, at ply {}", pos.ply);
+                    assert_eq!(once.1, asked.1, "each landing once, at ply {}", pos.ply);
+                    assert_eq!(
+                        (once.2, once.3, once.4, once.5),
+                        (asked.2, asked.3, asked.4, asked.5),
+                        "the bounds, laps and trials shared, at ply {}",
+                        pos.ply
+                    );
+                    positions += 1;
+                    let rules = g.move_rules(&pos, Hints::default());
+                    refused += (1..=g.move_count())
+                        .filter(|&k| g.before_sowing(&pos, rules, k, false).is_err())
+                        .count();
+                    let moves = g.legal_moves(&pos);
+                    let k = moves[crate::engine::draw(&mut rng, moves.len())];
+                    g.apply(&mut pos, k).expect("a listed move");
+                }
+            }
+            assert!(positions > 100 && refused > 500, "{positions} positions, {refused} pits refused");
         }
     }
 
