@@ -116,21 +116,6 @@ struct Packed<B = u128> {
     ply: u32,
 }
 
-impl<B: Lanes> Packed<B> {
-    /// The board and the player to move as one number, equal for two positions exactly when both
-    /// are. North's board has the top bit of every lane flipped: of at most 255 seeds at most one
-    /// lane holds 128 or more, so the flip raises the lanes' sum, and the result is never the board
-    /// of a position of the same game (whose sum is the game's seeds).
-    #[inline(always)]
-    fn key(&self) -> B {
-        if self.to_move.index() == 0 {
-            self.board
-        } else {
-            self.board ^ B::TOPS
-        }
-    }
-}
-
 impl<B: Lanes, const L: usize> FastForm<B, L> {
     /// Does the fast form read every rule itself, never handing a position to the general engine
     /// (`starving_handed`, `unread`, `hand_below`)?

@@ -163,7 +163,7 @@ impl Game {
             seen.keys = B::room().take();
             seen.keys.clear();
             seen.keys.reserve(256);
-            seen.start(&mut pos.history, at.key());
+            seen.start(&mut pos.history, at.board, at.to_move);
         }
         // With `RELAY`, `moves` holds the candidates, and `drawn` whether the move drawn ahead of
         // time (to learn that the player to move has one) gives another move: that move is then
@@ -311,7 +311,7 @@ impl Game {
                     // shrinks.
                     seen.clear();
                 }
-                repeated = seen.check_and_add(at.key(), || ff.identity(at.board, at.to_move));
+                repeated = seen.check_and_add(at.board, at.to_move, || ff.identity(at.board, at.to_move));
             }
             // The end rules, as `Game::end_rule_holding` reads them: the first that holds. Each is
             // a pure test of the position, so all are answered and the first taken; the next
