@@ -194,7 +194,7 @@ impl Game {
             let mover = at.to_move;
             // (A move drawn ahead was drawn only where the position was not handed over: the
             // board now holds the move.)
-            if ff.starving_handed && drawn.is_none() && pending.is_none() && (at.board & ff.row_lanes[mover.other().index()]).is_zero() {
+            if ff.starving_handed && drawn.is_none() && (at.board & ff.row_lanes[mover.other().index()]).is_zero() {
                 // Under a feeding penalty, the general engine plays the move (and comes back).
                 *plies = played;
                 self.unpack(ff, &at, pos, &mut seen, REPEATS);
