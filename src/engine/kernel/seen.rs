@@ -185,3 +185,30 @@ impl<B: Board> Seen<B> {
         crate::engine::History::from(ids)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both widths tell the two players' positions of one board apart, and give back the board and
+    /// the player to move of what they keep (a wide board keeps the player in its hash's lowest
+    /// bit, a narrow one in its lanes' top bits).
+    fn keys_round_trip<B: Board + PartialEq + std::fmt::Debug>(boards: &[B]) {
+        for &board in boards {
+            let (south, south_hash) = B::keyed(board, Player::South);
+            let (north, north_hash) = B::keyed(board, Player::North);
+            assert!(!(south == north && south_hash == north_hash), "{board:?}: one key for both players");
+            for (key, hash, to_move) in [(south, south_hash, Player::South), (north, north_hash, Player::North)] {
+                let e = B::entry(key, hash);
+                assert!(B::is(&e, key, hash));
+                assert_eq!(B::position(&e), (board, to_move));
+            }
+        }
+    }
+
+    #[test]
+    fn keys_keep_the_player_to_move() {
+        keys_round_trip::<u128>(&[0, 3 | 1 << 16 | 200 << 120, 48 << 8]);
+        keys_round_trip::<WideBoard>(&[WideBoard::ZERO, WideBoard::at(0, 2) + WideBoard::at(33, 7), WideBoard::at(63, 255)]);
+    }
+}
