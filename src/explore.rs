@@ -153,7 +153,7 @@ fn explore(game: &Game, opts: Options) -> (Vec<Finding>, u64) {
     if unsettled.over {
         found.push(Finding {
             kind: Kind::OverAtStart {
-                rule: unsettled.ended_by.clone().unwrap_or_default(),
+                rule: unsettled.ended_by.as_deref().unwrap_or_default().to_string(),
             },
             moves: vec![],
         });

@@ -330,7 +330,7 @@ pub fn to_json(game: &Game, pos: &Position) -> PositionJson {
         closed: game.uses_closed.then(|| pit_sides(game, &b.closed)),
         memory: (!game.memory.is_empty()).then(|| memory_json(game, pos)),
         store_pit: game.store_pit.map(|column| column + 1),
-        ended_by: pos.ended_by.clone(),
+        ended_by: pos.ended_by.as_deref().map(str::to_string),
     }
 }
 

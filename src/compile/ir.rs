@@ -627,8 +627,8 @@ pub enum GrandSlam {
 /// An end rule.
 #[derive(Debug, Clone)]
 pub struct EndRule {
-    /// Name.
-    pub name: String,
+    /// Name (shared with the positions it ends: a playout's end allocates nothing for it).
+    pub name: std::sync::Arc<str>,
     /// Condition.
     pub when: Code,
     /// The seeds left on the board.

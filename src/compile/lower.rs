@@ -45,7 +45,7 @@ impl Lower<'_> {
     ) -> EndRule {
         let asks_can_feed = when.mentions(&|e| matches!(e, Expr::CanFeed));
         EndRule {
-            name: name.to_string(),
+            name: name.into(),
             asks_moves: asks_can_feed || when.mentions(&|e| matches!(e, Expr::NoMoves)),
             asks_can_feed,
             reads_repeated: when.mentions(&|e| matches!(e, Expr::Repeated)),

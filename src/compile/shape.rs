@@ -198,6 +198,9 @@ pub struct FastForm<B: Lanes = u128, const L: usize = LANES> {
 /// masked to it needs no bounds check.
 pub const PLACES: usize = 32;
 
+/// Laps of a move before the fast form looks for one that goes round for ever.
+pub const WATCH_FROM: u32 = 16;
+
 /// Relay sowing in fast form: when a lap ends (and no capture rule ended the move), another lap
 /// starts from `last` if `when` holds of it. A relay lap from cell `s` of `r` seeds (at most a
 /// round) is `partial[mover][s][r]`: the sowing along the mover's whole track. With `skip origin`,
@@ -245,6 +248,19 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     pub home: [u8; 2],
     /// Per mover and start cell's place in the home block, `partial`'s entry in that block.
     pub home_partial: Box<[[[u128; PLACES]; 16]; 2]>,
+    /// Per mover, `home` where a move is known legal before it is written (no `forbid` rule read
+    /// after the move, no feeding rule): the move is then sown in place (else 0xFF).
+    pub in_place: [u8; 2],
+    /// Per origin, the longest lap (in seeds) that lies within a round and passes over no origin:
+    /// the lap's seeds with no `skip origin`, else 0 (the home block's laps read it in line).
+    pub short: [u8; L],
+    /// Laps of a move before the first test of the relay limit or the watch for a sowing that goes
+    /// round for ever: the smaller of the limit and [`WATCH_FROM`].
+    pub careful: u32,
+    /// `home_partial` for a lap of the `r` seeds picked up from its start, which held them: the
+    /// entry less those seeds (added with wrapping, as every lane holds at most 255 seeds), so that
+    /// the pick-up and the sowing are one addition.
+    pub home_picked: Box<[[[u128; PLACES]; 16]; 2]>,
 }
 
 /// Sets of closed pits a game keeps fast forms for, at most: each form is tens of kilobytes.
@@ -701,6 +717,9 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
             {
                 relay.home[m] = 0xFF;
             }
+            if ff.after_forbids.is_empty() && !ff.must_feed {
+                relay.in_place[m] = relay.home[m];
+            }
         }
     }
     for (i, rule) in game.ends.iter().enumerate() {
@@ -853,6 +872,10 @@ fn relay<B: Lanes, const L: usize>(
         unit: std::array::from_fn(|c| B::at(c, 1)),
         home: [0xFF; 2],
         home_partial: Box::new([[[0; PLACES]; 16]; 2]),
+        home_picked: Box::new([[[0; PLACES]; 16]; 2]),
+        in_place: [0xFF; 2],
+        short: std::array::from_fn(|c| if sow.skip_origin { 0 } else { ff.lap[c] }),
+        careful: sow.lap_cap.min(WATCH_FROM),
     });
     for p in Player::BOTH {
         let m = p.index();
@@ -883,7 +906,9 @@ fn relay<B: Lanes, const L: usize>(
             for &start in &track.cells {
                 let start = start as usize;
                 for r in 0..PLACES {
-                    relay.home_partial[m][start % 16][r] = relay.partial[m][start][r].block(block);
+                    let add = relay.partial[m][start][r].block(block);
+                    relay.home_partial[m][start % 16][r] = add;
+                    relay.home_picked[m][start % 16][r] = add.wrapping_sub((r as u128) << (8 * (start % 16)));
                 }
             }
         }

@@ -286,7 +286,7 @@ impl Game {
         log.push(|| Event::FeedingPenalty { mover, receiver });
         self.finish(
             pos,
-            "feeding penalty",
+            &"feeding penalty".into(),
             &Remaining::To(Code::constant(receiver.index() as i64)),
             None,
             None,

@@ -292,7 +292,7 @@ impl Game {
         }
         pos.over = true;
         pos.winner = Some(Outcome::Draw);
-        pos.ended_by = Some(format!("{MAX_EMPTY_ROUNDS} rounds ended without a move"));
+        pos.ended_by = Some(format!("{MAX_EMPTY_ROUNDS} rounds ended without a move").into());
         None
     }
 
@@ -326,7 +326,7 @@ impl Game {
     pub(super) fn finish(
         &self,
         pos: &mut Position,
-        rule: &str,
+        rule: &std::sync::Arc<str>,
         remaining: &Remaining,
         from: Option<&PitsExpr>,
         result: Option<&EndResult>,
@@ -424,7 +424,7 @@ impl Game {
         let Some(rounds) = &self.rounds else {
             pos.over = true;
             pos.winner = Some(outcome);
-            pos.ended_by = Some(rule.to_string());
+            pos.ended_by = Some(rule.clone());
             // No position follows a finished game, so none can repeat an earlier one.
             pos.history.clear();
             return false;
@@ -458,7 +458,7 @@ impl Game {
             };
             pos.over = true;
             pos.winner = Some(winner);
-            pos.ended_by = Some(rule.to_string());
+            pos.ended_by = Some(rule.clone());
             pos.history.clear();
             log.push(|| Event::MatchEnds {
                 winner,

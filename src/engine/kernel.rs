@@ -33,7 +33,9 @@ use super::turn::Hints;
 use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
 use crate::compile::shape::at_least_16;
-use crate::compile::shape::{CellCond, EndCheck, EndValue, Fast, FastAfterForbid, FastForm, FastRelay, LANES, Lanes, PLACES, has_count};
+use crate::compile::shape::{
+    CellCond, EndCheck, EndValue, Fast, FastAfterForbid, FastForm, FastRelay, LANES, Lanes, PLACES, WATCH_FROM, has_count,
+};
 
 /// A byte of a packed narrow board (the searches' boards).
 #[inline(always)]
@@ -41,8 +43,8 @@ fn lane(b: u128, c: usize) -> u32 {
     Lanes::lane(b, c)
 }
 
-/// Per lane of a block, one seed in it and every lane but it ([`FastForm::play_relay_home`]): a
-/// 128-bit shift by a variable amount takes a dozen instructions.
+/// Per lane of a block, one seed in it ([`FastForm::lap_home`]): a 128-bit shift by a variable
+/// amount takes a dozen instructions.
 const UNIT: [u128; 16] = {
     let mut t = [0; 16];
     let mut i = 0;
@@ -52,20 +54,6 @@ const UNIT: [u128; 16] = {
     }
     t
 };
-
-/// See [`UNIT`].
-const KEEP: [u128; 16] = {
-    let mut t = [0; 16];
-    let mut i = 0;
-    while i < 16 {
-        t[i] = !(0xFF << (8 * i));
-        i += 1;
-    }
-    t
-};
-
-/// Laps of a move before the fast form looks for one that goes round for ever.
-const WATCH_FROM: u32 = 16;
 
 /// Brent's cycle finding over the laps of a move: the state kept, laps since, and laps until the
 /// next is kept.
@@ -126,21 +114,6 @@ struct Packed<B = u128> {
     board: B,
     to_move: Player,
     ply: u32,
-}
-
-impl<B: Lanes> Packed<B> {
-    /// The board and the player to move as one number, equal for two positions exactly when both
-    /// are. North's board has the top bit of every lane flipped: of at most 255 seeds at most one
-    /// lane holds 128 or more, so the flip raises the lanes' sum, and the result is never the board
-    /// of a position of the same game (whose sum is the game's seeds).
-    #[inline(always)]
-    fn key(&self) -> B {
-        if self.to_move.index() == 0 {
-            self.board
-        } else {
-            self.board ^ B::TOPS
-        }
-    }
 }
 
 impl<B: Lanes, const L: usize> FastForm<B, L> {
@@ -428,9 +401,11 @@ impl<B: Board, const L: usize> FastForm<B, L> {
 
     /// [`FastForm::lap_from`] within the mover's home block `k` (`FastRelay::home`), for a lap of
     /// more than a round or with `skip origin` (`play_relay_home` reads the others in line): the
-    /// seeds it adds to that block, and the cell of the last.
+    /// seeds it adds to that block, and the cell of the last; with `picked`, less the `n` seeds
+    /// picked up from `start` (as `FastRelay::home_picked`).
     #[inline(never)]
-    fn lap_home(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, m: usize, k: usize) -> (u128, usize) {
+    #[allow(clippy::too_many_arguments)]
+    fn lap_home(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, m: usize, k: usize, picked: bool) -> (u128, usize) {
         let (start, origin) = (start & (L - 1), origin & (L - 1));
         let lap = self.lap[origin] as usize;
         let (rounds, rest) = if n <= lap { (0, n) } else { ((n - 1) / lap, (n - 1) % lap + 1) };
@@ -442,6 +417,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         }
         if rounds > 0 {
             add += self.round[origin].block(k) * rounds as u128;
+        }
+        if picked {
+            add = add.wrapping_sub((n as u128) << (8 * (start & 15)));
         }
         (add, rt.last[m & 1][start][at] as usize)
     }
@@ -474,30 +452,28 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         let mut saved: Option<B> = None;
         // The origin's lap is the loop's first: a lap peeled off before the loop set up as many
         // instructions again (its own table addresses) on every move.
-        let (mut last, mut n, mut hand) = (origin, lane(me, origin & 15), 0);
+        // (Read where the board lies: from `me`, a shift of the block's two halves.)
+        let (mut last, mut n, mut hand) = (origin, out.lane(origin & (L - 1)), 0);
         let mut laps = 1;
         // As in `play_relay`.
         let mut watch = Brent::new();
         // A lap of at most `short` seeds lies within a round and passes over no origin: it is two
         // reads of the mover's rows of the tables, in line (the other laps out of line, so that
         // the loop holds none of their tables' addresses: they were set up on every move).
-        let short = if rt.skips { 0 } else { usize::from(self.lap[origin & (L - 1)]) };
-        let (partial, ends) = (&rt.home_partial[m], &rt.last[m]);
-        let careful = rt.limit.min(WATCH_FROM);
+        let short = usize::from(rt.short[origin & (L - 1)]);
+        let (partial, picked, ends) = (&rt.home_partial[m], &rt.home_picked[m], &rt.last[m]);
+        let careful = rt.careful;
         loop {
-            let seeds = if hand > 0 {
-                hand as usize
-            } else {
-                me &= KEEP[last & 15];
-                n as usize
-            };
+            // Seeds picked up from `last` (which holds them) are taken out of it by the lap's own
+            // entry (`home_picked`): one addition where the lane was cleared first.
+            let (seeds, table) = if hand > 0 { (hand as usize, partial) } else { (n as usize, picked) };
             let (add, end) = if seeds <= short {
                 let at = seeds & (PLACES - 1);
-                (partial[last & 15][at], ends[last & (L - 1)][at] as usize)
+                (table[last & 15][at], ends[last & (L - 1)][at] as usize)
             } else {
-                self.lap_home(rt, last, seeds, origin, m, k)
+                self.lap_home(rt, last, seeds, origin, m, k, hand == 0)
             };
-            (me, last) = (me + add, end);
+            (me, last) = (me.wrapping_add(add), end);
             let at = last & (L - 1);
             n = lane(me, at & 15);
             hand = 0;
@@ -621,14 +597,14 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     #[inline(always)]
     fn try_move(&self, rt: &FastRelay<B, L>, b: &mut B, i: usize, to_move: Player) -> Option<bool> {
         let origin = to_move.index() * self.side + i;
-        let home = rt.home[to_move.index() & 1];
-        let judged = !self.after_forbids.is_empty() || self.must_feed;
-        if home != 0xFF && !judged {
+        let in_place = rt.in_place[to_move.index() & 1];
+        if in_place != 0xFF {
             // Nothing judged after the sowing: a move not legal is known before it is written.
             return self
-                .play_relay_home(rt, b, origin, to_move, usize::from(home))
+                .play_relay_home(rt, b, origin, to_move, usize::from(in_place))
                 .map(|(another, _)| another);
         }
+        let home = rt.home[to_move.index() & 1];
         let (after, another, laps) = if home == 0xFF {
             self.play_relay(rt, *b, origin, to_move)?
         } else {

@@ -59,8 +59,9 @@ pub struct Position {
     pub(crate) winner: Option<Outcome>,
     /// The seeds left on the board count for their pits' owners.
     pub(crate) counted_in_place: bool,
-    /// The name of the rule that ended the game.
-    pub(crate) ended_by: Option<String>,
+    /// The name of the rule that ended the game (the rule's own, shared: ending a game allocates
+    /// nothing for it).
+    pub(crate) ended_by: Option<std::sync::Arc<str>>,
     /// Hashes of the positions of this round so far, the current one last, kept only in a game whose
     /// rules ask whether a position `repeated`. May be empty (then nothing counts as seen before);
     /// when not, the last must be the current position's: the engine works out the next position's

@@ -285,7 +285,7 @@ sow {
         ));
         assert!(with.uses_ply);
         assert!(with.uses_repeated);
-        let reads = |rule: &str| with.ends.iter().any(|e| e.name == rule && e.reads_repeated);
+        let reads = |rule: &str| with.ends.iter().any(|e| *e.name == *rule && e.reads_repeated);
         assert!(reads("cycle"));
         assert!(!reads("none left"));
         // A rule's name is not read as a rule.

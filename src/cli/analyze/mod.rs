@@ -380,7 +380,7 @@ fn play_one(game: &Game, m: &Match, db: Option<&Endgames>) -> GameStats {
         stats.endgames = judge_endgames(game, db, &start, &played.moves);
     }
     stats.winner = if played.pos.over { played.pos.winner } else { None };
-    stats.ended_by = played.pos.ended_by.clone();
+    stats.ended_by = played.pos.ended_by.as_deref().map(str::to_string);
     stats.capped = played.capped;
     stats.stuck = played.stuck;
     stats.plies = played.pos.ply;
@@ -718,7 +718,7 @@ impl Tally {
             && let Some(r) = &g.ended_by
         {
             *self.ended_by.entry(r.clone()).or_default() += 1;
-            if game.ends.iter().any(|e| e.name == *r && e.reads_repeated) {
+            if game.ends.iter().any(|e| *e.name == **r && e.reads_repeated) {
                 self.repetition += 1;
             }
         }

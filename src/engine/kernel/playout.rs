@@ -163,12 +163,16 @@ impl Game {
             seen.keys = B::room().take();
             seen.keys.clear();
             seen.keys.reserve(256);
-            seen.start(&mut pos.history, at.key());
+            seen.start(&mut pos.history, at.board, at.to_move);
         }
         // With `RELAY`, `moves` holds the candidates, and `drawn` whether the move drawn ahead of
         // time (to learn that the player to move has one) gives another move: that move is then
         // written in `at.board` already (with `PASS`, in `after` until it is taken).
         let (mut drawn, mut after) = (None, at.board);
+        // With `RELAY`, a move to draw at the loop's top that was to be drawn ahead (the game goes
+        // on if the player to move has a legal move): the mover and `repeated` of the move before,
+        // for the end when none is legal. The playout then has one place where a move is drawn.
+        let mut pending: Option<(Player, bool)> = None;
         let mut moves = if RELAY {
             ff.candidates(&at.board, at.board.filled(), at.to_move)
         } else {
@@ -209,11 +213,41 @@ impl Game {
                 // copied back were about 20 instructions a Hus move).
                 let another = match drawn.take() {
                     Some(another) => another,
-                    None => match ff.draw_move(ff.relay_tables(), rng, &mut at.board, moves, mover) {
-                        Some(another) => another,
-                        None => break Handed::Stopped,
-                    },
+                    None => {
+                        // On a copy of the generator, kept when a move is drawn, or at the
+                        // playout's first move (so the numbers drawn are those of the general
+                        // engine, which knows the legal moves first).
+                        let mut copy = rng.clone();
+                        match ff.draw_move(ff.relay_tables(), &mut copy, &mut at.board, moves, mover) {
+                            Some(another) => {
+                                *rng = copy;
+                                another
+                            }
+                            None => match pending {
+                                // Written in place only when drawn: the position is left as it
+                                // was, for the end.
+                                Some((mover, repeated)) => {
+                                    *plies = played;
+                                    return self.fast_ending(
+                                        ff,
+                                        &at,
+                                        pos,
+                                        &mut seen,
+                                        kinds.no_moves.trailing_zeros() as usize,
+                                        mover,
+                                        repeated,
+                                        hints,
+                                    );
+                                }
+                                None => {
+                                    *rng = copy;
+                                    break Handed::Stopped;
+                                }
+                            },
+                        }
+                    }
                 };
+                pending = None;
                 played += 1;
                 another
             } else {
@@ -277,7 +311,7 @@ impl Game {
                     // shrinks.
                     seen.clear();
                 }
-                repeated = seen.check_and_add(at.key(), || ff.identity(at.board, at.to_move));
+                repeated = seen.check_and_add(at.board, at.to_move, || ff.identity(at.board, at.to_move));
             }
             // The end rules, as `Game::end_rule_holding` reads them: the first that holds. Each is
             // a pure test of the position, so all are answered and the first taken; the next
@@ -324,40 +358,50 @@ impl Game {
                         drawn = Some(another);
                         at.board = after;
                     } else {
-                        // Written in place only when drawn: the position is left as it was when
-                        // no move is legal, for the end.
-                        let mut copy = rng.clone();
-                        drawn = ff.draw_move(ff.relay_tables(), &mut copy, &mut at.board, next, at.to_move);
-                        if drawn.is_some() {
-                            *rng = copy;
-                        } else {
-                            holding |= kinds.no_moves;
-                        }
+                        // Drawn at the loop's top.
+                        pending = Some((mover, repeated));
                     }
                 } else if ahead.is_none() && !ff.has_move(ff.relay_tables(), at.board, next, at.to_move) {
                     holding |= kinds.no_moves;
                 }
             }
-            let ending = (holding != 0).then(|| holding.trailing_zeros() as usize);
-            if let Some(rule) = ending {
+            if holding != 0 {
                 *plies = played;
-                if ff.unread >> rule & 1 != 0 {
-                    // A rule the fast form reads only in part may hold: the general engine reads
-                    // every rule of the position (and the game goes on there for a move).
-                    self.unpack(ff, &at, pos, &mut seen, REPEATS);
-                    return Handed::GoOn(self.settle(pos, mover, repeated, true, hints, &mut Silent));
-                }
-                // No history is written back: a finished game keeps none, and at a round's end
-                // nothing reads it before the next round's set-up starts a new one (`repeated` is
-                // false in the rules of a round's end and in the match's end condition).
-                self.unpack(ff, &at, pos, &mut seen, false);
-                return Handed::GoOn(self.fast_end_and_go_on(pos, mover, &self.ends[rule], hints, &mut Silent));
+                return self.fast_ending(ff, &at, pos, &mut seen, holding.trailing_zeros() as usize, mover, repeated, hints);
             }
             moves = next;
         };
         *plies = played;
         self.unpack(ff, &at, pos, &mut seen, REPEATS);
         handed
+    }
+
+    /// The end of a fast playout by the end rule `rule` after `mover`'s move reached `at`:
+    /// carried out by the general engine. Once a playout, out of line.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn fast_ending<B: Board, const L: usize>(
+        &self,
+        ff: &FastForm<B, L>,
+        at: &Packed<B>,
+        pos: &mut Position,
+        seen: &mut Seen<B>,
+        rule: usize,
+        mover: Player,
+        repeated: bool,
+        hints: Hints,
+    ) -> Handed {
+        if ff.unread >> rule & 1 != 0 {
+            // A rule the fast form reads only in part may hold: the general engine reads every
+            // rule of the position (and the game goes on there for a move).
+            self.unpack(ff, at, pos, seen, self.uses_repeated);
+            return Handed::GoOn(self.settle(pos, mover, repeated, true, hints, &mut Silent));
+        }
+        // No history is written back: a finished game keeps none, and at a round's end nothing
+        // reads it before the next round's set-up starts a new one (`repeated` is false in the
+        // rules of a round's end and in the match's end condition).
+        self.unpack(ff, at, pos, seen, false);
+        Handed::GoOn(self.fast_end_and_go_on(pos, mover, &self.ends[rule], hints, &mut Silent))
     }
 
     /// [`Game::end_and_go_on`] for a fast playout's end rule `rule`. The next round's moves are

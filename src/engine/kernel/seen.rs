@@ -12,12 +12,21 @@ pub(crate) trait Board: Lanes {
     type Entry: Copy + 'static;
     /// The thread's room for this width.
     fn room() -> &'static std::thread::LocalKey<std::cell::Cell<Vec<Self::Entry>>>;
+    /// The key of the position of `board` with `to_move` to move, equal for two positions exactly
+    /// when both the key and the hash are, and its hash.
+    fn keyed(board: Self, to_move: Player) -> (Self, u64);
     /// The entry of `key`, whose hash is `hash`.
     fn entry(key: Self, hash: u64) -> Self::Entry;
     /// Is `e` the entry of `key`, whose hash is `hash`?
     fn is(e: &Self::Entry, key: Self, hash: u64) -> bool;
-    /// The key of an entry.
-    fn key(e: &Self::Entry) -> Self;
+    /// The board and the player to move of an entry's position.
+    fn position(e: &Self::Entry) -> (Self, Player);
+}
+
+/// A key's hash (its filter bit is read from the top bits).
+#[inline(always)]
+fn hash_of<B: Lanes>(key: B) -> u64 {
+    key.mixed().wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 thread_local! {
@@ -31,6 +40,14 @@ impl Board for u128 {
     fn room() -> &'static std::thread::LocalKey<std::cell::Cell<Vec<u128>>> {
         &SEEN_ROOM
     }
+    /// The board, with the top bit of every lane flipped when North is to move: of at most 255
+    /// seeds at most one lane holds 128 or more, so the flip raises the lanes' sum, and the result
+    /// is never the board of a position of the same game (whose sum is the game's seeds).
+    #[inline(always)]
+    fn keyed(board: u128, to_move: Player) -> (u128, u64) {
+        let key = if to_move.index() == 0 { board } else { board ^ u128::TOPS };
+        (key, hash_of(key))
+    }
     #[inline(always)]
     fn entry(key: u128, _: u64) -> u128 {
         key
@@ -39,9 +56,14 @@ impl Board for u128 {
     fn is(e: &u128, key: u128, _: u64) -> bool {
         *e == key
     }
+    /// A board has the top bit set in one lane at most; a flipped one in fifteen at least.
     #[inline(always)]
-    fn key(e: &u128) -> u128 {
-        *e
+    fn position(e: &u128) -> (u128, Player) {
+        if e.tops() > 1 {
+            (e ^ u128::TOPS, Player::North)
+        } else {
+            (*e, Player::South)
+        }
     }
 }
 
@@ -52,6 +74,13 @@ impl Board for WideBoard {
     fn room() -> &'static std::thread::LocalKey<std::cell::Cell<Vec<(u64, WideBoard)>>> {
         &SEEN_ROOM_WIDE
     }
+    /// The board itself, the player to move in the hash's lowest bit (which the filter does not
+    /// read): the board's lanes flipped for North were 4 instructions more and a copy of the key
+    /// kept for the list.
+    #[inline(always)]
+    fn keyed(board: WideBoard, to_move: Player) -> (WideBoard, u64) {
+        (board, hash_of(board) & !1 | to_move.index() as u64 & 1)
+    }
     #[inline(always)]
     fn entry(key: WideBoard, hash: u64) -> (u64, WideBoard) {
         (hash, key)
@@ -61,8 +90,8 @@ impl Board for WideBoard {
         e.0 == hash && e.1 == key
     }
     #[inline(always)]
-    fn key(e: &(u64, WideBoard)) -> WideBoard {
-        e.1
+    fn position(e: &(u64, WideBoard)) -> (WideBoard, Player) {
+        (e.1, if e.0 & 1 == 0 { Player::South } else { Player::North })
     }
 }
 
@@ -78,7 +107,7 @@ impl<B: Board> Drop for Seen<B> {
 /// game rarely share a bit with the next, so the list is seldom read (it is cleared at each capture).
 const FILTER_WORDS: usize = 32;
 
-/// The positions of a playout since the history was last cleared, as [`super::Packed::key`]s with a
+/// The positions of a playout since the history was last cleared, as [`Board::keyed`] keys with a
 /// filter beside them (as [`crate::engine::History`] keeps one), and the identities of the positions
 /// before the playout, while they may still come back.
 pub(super) struct Seen<B: Board> {
@@ -101,37 +130,33 @@ impl<B: Board> Seen<B> {
     /// positions are kept here until the playout writes them back. The list keeps its room, so that
     /// the next playout's copy of its start position allocates nothing (a list allocated and freed
     /// each playout was about 9 instructions a Hus move).
-    pub(super) fn start(&mut self, history: &mut crate::engine::History, current: B) {
+    pub(super) fn start(&mut self, history: &mut crate::engine::History, board: B, to_move: Player) {
         let ids = history.as_slice();
         if let Some((_, earlier)) = ids.split_last() {
             if !earlier.is_empty() {
                 self.before = crate::engine::History::from(earlier.to_vec());
             }
-            self.add(current);
+            let (key, hash) = B::keyed(board, to_move);
+            let (w, b) = Self::bit(hash);
+            self.filter[w] |= b;
+            self.keys.push(B::entry(key, hash));
         }
         history.clear();
     }
 
-    /// A key's hash, and which filter bit it sets: a word and a bit.
+    /// Which filter bit a key of hash `hash` sets: a word and a bit.
     #[inline(always)]
-    fn bit(key: B) -> (u64, usize, u64) {
-        let hash = key.mixed().wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    fn bit(hash: u64) -> (usize, u64) {
         let h = hash >> (64 - FILTER_WORDS.trailing_zeros() - 6);
-        (hash, (h >> 6) as usize & (FILTER_WORDS - 1), 1 << (h & 63))
+        ((h >> 6) as usize & (FILTER_WORDS - 1), 1 << (h & 63))
     }
 
+    /// Was the position of `board` with `to_move` to move seen? It is added either way; `identity`
+    /// gives its identity, asked only while positions from before the playout are kept.
     #[inline(always)]
-    fn add(&mut self, key: B) {
-        let (hash, w, b) = Self::bit(key);
-        self.filter[w] |= b;
-        self.keys.push(B::entry(key, hash));
-    }
-
-    /// Was the position `key` seen? It is added either way; `identity` gives its identity, asked
-    /// only while positions from before the playout are kept.
-    #[inline(always)]
-    pub(super) fn check_and_add(&mut self, key: B, identity: impl FnOnce() -> u64) -> bool {
-        let (hash, w, b) = Self::bit(key);
+    pub(super) fn check_and_add(&mut self, board: B, to_move: Player, identity: impl FnOnce() -> u64) -> bool {
+        let (key, hash) = B::keyed(board, to_move);
+        let (w, b) = Self::bit(hash);
         let mut seen = self.filter[w] & b != 0 && self.keys.iter().any(|e| B::is(e, key, hash));
         if !self.before.is_empty() {
             seen |= self.before.contains(identity());
@@ -154,13 +179,36 @@ impl<B: Board> Seen<B> {
     pub(super) fn history<const L: usize>(&mut self, ff: &FastForm<B, L>) -> crate::engine::History {
         let mut ids = std::mem::take(&mut self.before).as_slice().to_vec();
         ids.extend(self.keys.iter().map(|e| {
-            let key = B::key(e);
-            // A board has the top bit set in one lane at most; a flipped one in fifteen at least.
-            let north = key.tops() > 1;
-            let to_move = if north { Player::North } else { Player::South };
-            let board = if north { key ^ B::TOPS } else { key };
+            let (board, to_move) = B::position(e);
             ff.identity(board, to_move)
         }));
         crate::engine::History::from(ids)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both widths tell the two players' positions of one board apart, and give back the board and
+    /// the player to move of what they keep (a wide board keeps the player in its hash's lowest
+    /// bit, a narrow one in its lanes' top bits).
+    fn keys_round_trip<B: Board + PartialEq + std::fmt::Debug>(boards: &[B]) {
+        for &board in boards {
+            let (south, south_hash) = B::keyed(board, Player::South);
+            let (north, north_hash) = B::keyed(board, Player::North);
+            assert!(!(south == north && south_hash == north_hash), "{board:?}: one key for both players");
+            for (key, hash, to_move) in [(south, south_hash, Player::South), (north, north_hash, Player::North)] {
+                let e = B::entry(key, hash);
+                assert!(B::is(&e, key, hash));
+                assert_eq!(B::position(&e), (board, to_move));
+            }
+        }
+    }
+
+    #[test]
+    fn keys_keep_the_player_to_move() {
+        keys_round_trip::<u128>(&[0, 3 | 1 << 16 | 200 << 120, 48 << 8]);
+        keys_round_trip::<WideBoard>(&[WideBoard::ZERO, WideBoard::at(0, 2) + WideBoard::at(33, 7), WideBoard::at(63, 255)]);
     }
 }
