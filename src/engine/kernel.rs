@@ -706,6 +706,23 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         own
     }
 
+    /// Has `to_move` a legal move on `b`, whose filled cells are `filled`, in a game whose moves do
+    /// not relay (`legal(..) != 0`)? Read from the filled cells of their row alone where no
+    /// `forbid` rule and no feeding can take a move away (the searches ask it of every move they
+    /// make: `legal`'s mask worked out was about 3% of an alpha-beta search).
+    #[inline(always)]
+    fn any_legal(&self, b: B, filled: u64, to_move: Player) -> bool {
+        // (`row_cells` are the cells `legal` reads: bit `i` of the row for cell `base + i`.)
+        let own = filled & self.row_cells[to_move.index() & 1];
+        if own == 0 {
+            return false;
+        }
+        if self.forbids.is_empty() && !(self.must_feed && filled & self.row_cells[to_move.other().index() & 1] == 0) {
+            return true;
+        }
+        self.legal(b, filled, to_move) != 0
+    }
+
     /// Has `to_move` a legal move on `b`, whose filled cells are `filled`? In a relay game, the
     /// candidates are sown until one is legal.
     #[inline(always)]

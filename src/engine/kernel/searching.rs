@@ -204,6 +204,11 @@ pub(crate) struct FastSearch<'g, B: Board = u128, const L: usize = 16> {
     /// The low bits of `before`'s identities: most positions are found not to be among them
     /// without their whole identity (three quarters of its work).
     before_low: super::identity::LowBits,
+    /// The blocks of cells whose weights [`FastSearch::seen_before`] sums for the low bits (those
+    /// holding pits), and what the blocks past them (the stores alone) add for `like`'s stores:
+    /// the positions that may be among `before` hold them.
+    low_blocks: usize,
+    low_stores: u16,
 }
 
 /// A packed search on the game's fast form of whichever width ([`Game::fast_search`]).
@@ -287,6 +292,8 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
             like: start.clone(),
             before_low: super::identity::LowBits::of(before.as_slice()),
             before,
+            low_blocks: ff.pit_blocks(),
+            low_stores: ff.identity_low_past_pits(pack_cells::<B>(start)),
         })
     }
 
@@ -435,15 +442,25 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// start? Out of line, as the identity is: the move maker's loop holds only the call.
     #[inline(never)]
     fn seen_before(&self, line: &Line<B>, after: B, to_move: Player) -> bool {
+        // With the start's stores (the line's first position is the start), the blocks past the
+        // pits add what they add to the start's low bits: only the pits' blocks are weighed.
         line.same_stores(line.at[0].0, after)
-            && self.before_low.may_hold(self.ff.identity_low(after, to_move))
+            && self.before_low.may_hold(
+                self.ff
+                    .identity_low_in(after, to_move, self.low_blocks)
+                    .wrapping_add(self.low_stores),
+            )
             && self.before.contains(self.ff.identity(after, to_move))
     }
 
     /// Has the position `cells` with `mover` to move a legal move?
     #[inline]
     pub(crate) fn has_moves(&self, cells: B, mover: Player) -> bool {
-        self.ff.has_legal(cells, cells.filled(), mover)
+        if self.ff.relay.is_none() {
+            self.ff.any_legal(cells, cells.filled(), mover)
+        } else {
+            self.ff.has_legal(cells, cells.filled(), mover)
+        }
     }
 
     /// [`FastSearch::position`] at move number `ply`.
@@ -633,7 +650,7 @@ impl Game {
                     }
                 }
                 _ if O::NEXT || O::STUCK && game.end_kinds.no_moves != 0 => {
-                    let stuck = ff.legal(after, filled, at.to_move) == 0;
+                    let stuck = !ff.any_legal(after, filled, at.to_move);
                     (stuck, Some(!stuck))
                 }
                 _ => (false, None),
@@ -884,6 +901,78 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Issue 25: the searches' question whether a player has a legal move (`FastForm::any_legal`,
+    /// read from their row's filled cells where nothing can take a move away) answers as the legal
+    /// moves do, on every shipped game whose moves do not relay and on invented ones with a
+    /// `forbid` rule and feeding, along random games and with either row emptied.
+    #[test]
+    fn a_player_has_a_legal_move_where_their_legal_moves_are_some() {
+        fn agrees<B: Board, const L: usize>(ff: &FastForm<B, L>, cells: &[u32], seen: &mut [usize; 2]) {
+            let rows: Vec<Vec<u32>> = (0..3)
+                .map(|emptied| {
+                    let mut c = cells.to_vec();
+                    for (i, n) in c[..ff.pits].iter_mut().enumerate() {
+                        if emptied == 1 + usize::from(i >= ff.side) {
+                            *n = 0;
+                        }
+                    }
+                    c
+                })
+                .collect();
+            for c in rows {
+                let b = B::of_cells(&c);
+                for p in Player::BOTH {
+                    let legal = ff.legal(b, b.filled(), p) != 0;
+                    assert_eq!(ff.any_legal(b, b.filled(), p), legal, "{c:?} {p:?}");
+                    seen[usize::from(legal)] += 1;
+                }
+            }
+        }
+        let mut games: Vec<Game> = crate::shipped::all()
+            .map(|s| {
+                let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(s.path);
+                crate::load_game(&path, &[]).expect("a shipped game loads").game
+            })
+            .collect();
+        games.push(game(
+            r#"game "fed singles" board { pits 5 seeds 2 stores captures } first south
+               sow { direction ccw skip origin }
+               forbid "single" when origin.count == 1
+               capture "pairs" { when last.side == opponent and last.count == 2  take last }
+               feeding required
+               end "stuck" when no_moves remaining owner"#,
+        ));
+        let mut seen = [0; 2];
+        let mut fed = 0;
+        for game in &games {
+            let fast = game.fast.as_deref();
+            if fast.is_none_or(|f| match f {
+                Fast::Narrow(ff) => ff.relay.is_some(),
+                Fast::Wide(ff) => ff.relay.is_some(),
+            }) {
+                continue;
+            }
+            fed += usize::from(match fast {
+                Some(Fast::Narrow(ff)) => ff.must_feed && !ff.forbids.is_empty(),
+                _ => false,
+            });
+            let mut rng = StdRng::seed_from_u64(11);
+            for _ in 0..5 {
+                let mut pos = game.initial(None);
+                game.settle_start(&mut pos);
+                while !pos.over && pos.ply < 80 {
+                    match fast {
+                        Some(Fast::Narrow(ff)) => agrees(ff, &pos.board.cells, &mut seen),
+                        Some(Fast::Wide(ff)) => agrees(ff, &pos.board.cells, &mut seen),
+                        None => {}
+                    }
+                    game.random_playout(&mut pos, &mut rng, 1);
+                }
+            }
+        }
+        assert!(fed > 0 && seen[0] > 500 && seen[1] > 500, "{fed} {seen:?}");
     }
 
     /// Issue 25: perft's move maker reads the probes of the move number once a position and the
