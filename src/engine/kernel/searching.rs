@@ -507,10 +507,11 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         cells.lane(self.ff.store(me)) as i32 - cells.lane(self.ff.store(me.other())) as i32
     }
 
-    /// The seeds in `p`'s row.
-    #[inline]
-    pub(crate) fn row_seeds(&self, cells: B, p: Player) -> u32 {
-        self.ff.row_seeds(cells, p)
+    /// The seeds in `p`'s row less those in the other's.
+    #[inline(always)]
+    pub(crate) fn row_margin(&self, cells: B, p: Player) -> i32 {
+        let rows = &self.ff.row_lanes;
+        cells.sum_less(rows[p.index() & 1], rows[p.other().index() & 1])
     }
 }
 
