@@ -410,7 +410,7 @@ impl<const N: usize> Lanes for Wide<N> {
     }
     /// A chunk at a time, each masked chunk's bytes summed by the processor (`psadbw`): the
     /// masked boards and their chunks added as whole numbers were about 60 instructions of
-    /// each of a Hus search's evaluations.
+    /// each evaluation of a search on four rows of eight.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn sum_less(self, mine: Self, theirs: Self) -> i32 {

@@ -88,8 +88,8 @@ impl<B: Board, const L: usize> FastForm<B, L> {
 
     /// What the blocks past [`FastForm::pit_blocks`] (the stores alone) add to
     /// [`FastForm::identity_low`]: the same for every board with `b`'s stores, so that a search
-    /// whose positions before it all hold its start's stores weighs the pits' blocks alone (Hus's
-    /// 32 pits and two stores: two blocks of three).
+    /// whose positions before it all hold its start's stores weighs the pits' blocks alone (four
+    /// rows of eight: 32 pits and two stores, two blocks of three).
     pub(super) fn identity_low_past_pits(&self, b: B) -> u16 {
         let p = Player::South;
         self.identity_low(b, p).wrapping_sub(self.identity_low_in(b, p, self.pit_blocks()))
