@@ -50,7 +50,7 @@ pub(crate) fn evaluate_packed<B: crate::engine::PackedBoard, const L: usize>(
     cells: B,
     me: Player,
 ) -> i32 {
-    fast.margin(cells, me) * SCALE + fast.row_seeds(cells, me) as i32 - fast.row_seeds(cells, me.other()) as i32
+    fast.margin(cells, me) * SCALE + fast.row_margin(cells, me)
 }
 
 /// ±[`WIN`] for a result seen from `me`'s side (0 for a draw or no result).

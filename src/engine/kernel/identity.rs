@@ -70,8 +70,29 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// asks it first of a position that may be one of those before it ([`LowBits`]).
     #[inline(always)]
     pub(super) fn identity_low(&self, b: B, to_move: Player) -> u16 {
-        let [low]: [i32; 1] = key_sums(&self.key_digits, |i| b.block(i), self.key_blocks());
+        self.identity_low_in(b, to_move, self.key_blocks())
+    }
+
+    /// [`FastForm::identity_low`] of the first `blocks` blocks of cells alone.
+    #[inline(always)]
+    pub(super) fn identity_low_in(&self, b: B, to_move: Player, blocks: usize) -> u16 {
+        let [low]: [i32; 1] = key_sums(&self.key_digits, |i| b.block(i), blocks);
         (Game::turn_key(to_move).wrapping_add(self.closed_key) as u16).wrapping_add(low as u16)
+    }
+
+    /// The blocks of cells that hold pits: the weighed blocks past them hold the stores alone.
+    #[inline(always)]
+    pub(super) fn pit_blocks(&self) -> usize {
+        self.pits.div_ceil(16).min(self.key_blocks())
+    }
+
+    /// What the blocks past [`FastForm::pit_blocks`] (the stores alone) add to
+    /// [`FastForm::identity_low`]: the same for every board with `b`'s stores, so that a search
+    /// whose positions before it all hold its start's stores weighs the pits' blocks alone (four
+    /// rows of eight: 32 pits and two stores, two blocks of three).
+    pub(super) fn identity_low_past_pits(&self, b: B) -> u16 {
+        let p = Player::South;
+        self.identity_low(b, p).wrapping_sub(self.identity_low_in(b, p, self.pit_blocks()))
     }
 
     /// The blocks of cells that hold the weighed cells (none past the stores).
@@ -164,6 +185,52 @@ mod tests {
             }
             assert!(seen > 200, "{seen} positions of {text}");
         }
+    }
+
+    /// Issue 25: where the stores lie in a block of their own (four rows of eight: 32 pits, the
+    /// stores in the third block), the low bits of a board's identity are the pits' blocks' sum
+    /// and what the stores' block adds for any board with the same stores: a search weighs its
+    /// pits' blocks alone against the positions before it, which hold its start's stores.
+    #[test]
+    fn the_low_bits_weigh_the_pits_blocks_alone_past_the_stores() {
+        use rand::{Rng, SeedableRng};
+        let text = "game \"stores apart\" board { rows 2 pits 8 seeds 2 stores captures } first south
+             sow { direction ccw track own }
+             capture \"across\" { when last.side == mover and last.row == front and last.before == 0 and opposite(last).count > 0
+               take opposite(last) }
+             end \"stuck\" when no_moves loser to_move";
+        let Ok(loaded) = crate::load_text(std::path::Path::new("invented.sow"), text, &[]) else {
+            panic!("the invented game checks");
+        };
+        let game = loaded.game;
+        let Some(Fast::Wide(ff)) = game.fast.as_deref() else {
+            panic!("a wide fast form");
+        };
+        assert_eq!((ff.pit_blocks(), ff.key_blocks()), (2, 3));
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut stored = 0;
+        for _ in 0..20 {
+            let mut pos = game.initial(None);
+            while !pos.over && pos.ply < 60 {
+                let b = crate::compile::shape::WideBoard::of_cells(&pos.board.cells);
+                let past = ff.identity_low_past_pits(b);
+                // Another board with the same stores: every pit's seeds drawn anew.
+                let mut cells = pos.board.cells.clone();
+                for n in cells[..ff.pits].iter_mut() {
+                    *n = rng.gen_range(0..9);
+                }
+                let other = crate::compile::shape::WideBoard::of_cells(&cells);
+                for p in crate::engine::Player::BOTH {
+                    assert_eq!(
+                        ff.identity_low_in(other, p, ff.pit_blocks()).wrapping_add(past),
+                        ff.identity_low(other, p)
+                    );
+                }
+                stored += usize::from(past != 0);
+                game.random_playout(&mut pos, &mut rng, 1);
+            }
+        }
+        assert!(stored > 100, "{stored} positions with seeds in a store");
     }
 
     /// Issue 25: the low bits of a set of identities hold every identity of the set (a search

@@ -204,6 +204,11 @@ pub(crate) struct FastSearch<'g, B: Board = u128, const L: usize = 16> {
     /// The low bits of `before`'s identities: most positions are found not to be among them
     /// without their whole identity (three quarters of its work).
     before_low: super::identity::LowBits,
+    /// The blocks of cells whose weights [`FastSearch::seen_before`] sums for the low bits (those
+    /// holding pits), and what the blocks past them (the stores alone) add for `like`'s stores:
+    /// the positions that may be among `before` hold them.
+    low_blocks: usize,
+    low_stores: u16,
 }
 
 /// A packed search on the game's fast form of whichever width ([`Game::fast_search`]).
@@ -287,6 +292,8 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
             like: start.clone(),
             before_low: super::identity::LowBits::of(before.as_slice()),
             before,
+            low_blocks: ff.pit_blocks(),
+            low_stores: ff.identity_low_past_pits(pack_cells::<B>(start)),
         })
     }
 
@@ -435,15 +442,25 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// start? Out of line, as the identity is: the move maker's loop holds only the call.
     #[inline(never)]
     fn seen_before(&self, line: &Line<B>, after: B, to_move: Player) -> bool {
+        // With the start's stores (the line's first position is the start), the blocks past the
+        // pits add what they add to the start's low bits: only the pits' blocks are weighed.
         line.same_stores(line.at[0].0, after)
-            && self.before_low.may_hold(self.ff.identity_low(after, to_move))
+            && self.before_low.may_hold(
+                self.ff
+                    .identity_low_in(after, to_move, self.low_blocks)
+                    .wrapping_add(self.low_stores),
+            )
             && self.before.contains(self.ff.identity(after, to_move))
     }
 
     /// Has the position `cells` with `mover` to move a legal move?
     #[inline]
     pub(crate) fn has_moves(&self, cells: B, mover: Player) -> bool {
-        self.ff.has_legal(cells, cells.filled(), mover)
+        if self.ff.relay.is_none() {
+            self.ff.any_legal(cells, cells.filled(), mover)
+        } else {
+            self.ff.has_legal(cells, cells.filled(), mover)
+        }
     }
 
     /// [`FastSearch::position`] at move number `ply`.
@@ -490,10 +507,11 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
         cells.lane(self.ff.store(me)) as i32 - cells.lane(self.ff.store(me.other())) as i32
     }
 
-    /// The seeds in `p`'s row.
-    #[inline]
-    pub(crate) fn row_seeds(&self, cells: B, p: Player) -> u32 {
-        self.ff.row_seeds(cells, p)
+    /// The seeds in `p`'s row less those in the other's.
+    #[inline(always)]
+    pub(crate) fn row_margin(&self, cells: B, p: Player) -> i32 {
+        let rows = &self.ff.row_lanes;
+        cells.sum_less(rows[p.index() & 1], rows[p.other().index() & 1])
     }
 }
 
@@ -633,7 +651,7 @@ impl Game {
                     }
                 }
                 _ if O::NEXT || O::STUCK && game.end_kinds.no_moves != 0 => {
-                    let stuck = ff.legal(after, filled, at.to_move) == 0;
+                    let stuck = !ff.any_legal(after, filled, at.to_move);
                     (stuck, Some(!stuck))
                 }
                 _ => (false, None),
