@@ -18,13 +18,13 @@ use super::eval::{at_lap_end_packed, pit_from_memo};
 use super::legal::Trial;
 use super::pause::{self, Paused, Spot};
 use super::sowing::{WATCH_FROM, sow_along};
-
-/// The most seeds a packed trial's lap sows a seed at a time (more are added from tables).
-const FEW_SEEDS: u32 = 3;
 use super::turn::*;
 use super::{Board, Cell, Game, Position};
 use crate::compile::ir::{Action, Code, NO_PIT, Phase, QuickAct, QuickTo, Reg, Rule, Sow, Then, Track};
 use crate::compile::shape::{Lanes, WideBoard};
+
+/// The most seeds a packed trial's lap sows a seed at a time (more are added from tables).
+const FEW_SEEDS: u32 = 3;
 
 impl Game {
     /// Are the trials of a listing of `pos`'s moves (a game whose moves carry choices) sown on a
@@ -80,8 +80,8 @@ impl Game {
             && sow.relay.as_ref().is_none_or(whole)
     }
 
-    /// [`Game::probe`]'s trial of a move from `origin` (going clockwise or not) on a copy of the position's packed board
-    /// (`trial.packed`), as [`Game::probe_sown`] tries it on the general board: the seeds it
+    /// [`Game::probe`]'s trial of a move from `origin` (going clockwise or not) on a copy of the
+    /// position's packed board (`trial.packed`), as [`Game::probe_sown`] tries it on the general board: the seeds it
     /// takes, and `trial`'s landing (written into its general board only where the walk reads it)
     /// and whether the mover moves again. `None`: handed over where its loop watch would start,
     /// for the general sowing to try again from the start (or from the pause it went on from,
