@@ -53,6 +53,16 @@ impl Shipped {
     }
 }
 
+#[cfg(test)]
+impl Shipped {
+    /// The game compiled from its file under `variants/`, for the tests that go over every shipped
+    /// game.
+    pub(crate) fn game(&self) -> crate::Game {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(self.path);
+        crate::load_game(&path, &[]).expect("a shipped game loads").game
+    }
+}
+
 /// Every shipped rule file, sorted by path.
 pub fn all() -> impl Iterator<Item = Shipped> {
     FILES.iter().map(|&(path, text)| Shipped { path, text })

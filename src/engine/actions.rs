@@ -7,7 +7,7 @@ use super::trace::{Event, Keeper, Narrate};
 use super::turn::*;
 use super::{Board, Cell, Game, Player, Slots};
 use crate::board::INLINE;
-use crate::compile::ir::{Action, GrandSlam, NO_PIT, Phase, PitsExpr, QuickAct, QuickTo, Receiver, Reg, Rule, Then, Track};
+use crate::compile::ir::{Action, Code, GrandSlam, NO_PIT, Phase, PitsExpr, QuickAct, QuickTo, Receiver, Reg, Rule, Then, Track};
 
 thread_local! {
     /// Boards kept for the snapshots of [`Game::fire`] on a board too large to be kept inline.
@@ -126,32 +126,11 @@ impl Game {
                     acted.taken += self.take(board, c, to, &mut capture_log, &rule.name, log);
                 }
                 QuickAct::SowTaken(i) => {
-                    let Action::SowTaken {
-                        pit,
-                        after,
-                        cw: turn_to,
-                        chosen_way,
-                        lift,
-                    } = &rule.actions[i]
-                    else {
+                    let Some(lap) = TakenLap::of(&rule.actions[i], &turn, phase, last, |f, way| {
+                        self.ctx_lap(turn, board, before, last, origin, lap, phase.track(mover, turn.cw))
+                            .pit_by_way(f, way)
+                    }) else {
                         continue;
-                    };
-                    let cw = sow_taken_way(turn.choices, *chosen_way, *turn_to, turn.cw);
-                    let way = if *chosen_way { cw } else { turn.cw };
-                    let named = pit.as_ref().map(|f| {
-                        super::eval::pit_from_memo(f, mover, way).unwrap_or_else(|| {
-                            // The memo is made the first time it is asked, by running the code.
-                            self.ctx_lap(turn, board, before, last, origin, lap, phase.track(mover, turn.cw))
-                                .pit_by_way(f, way)
-                        })
-                    });
-                    let lap = TakenLap {
-                        named,
-                        after: *after,
-                        lift: *lift,
-                        track: phase.track(mover, cw),
-                        last,
-                        cw,
                     };
                     self.pull_taken(board, lap, mover, &rule.name, &mut hand, &mut acted, log);
                 }
@@ -927,7 +906,44 @@ pub(super) struct TakenLap<'t> {
     pub(super) cw: bool,
 }
 
-impl TakenLap<'_> {
+impl<'t> TakenLap<'t> {
+    /// The lap of `action` if it is a `sow taken`, as a quick step of `turn` carries it out after a
+    /// lap that ended in `last`: its way first (chosen where the mover chooses it), then the pit it
+    /// names by that way, read from the memo, or else by `run` (running the code, which makes the
+    /// memo the first time it is asked).
+    #[inline(always)]
+    pub(super) fn of(
+        action: &Action,
+        turn: &Turn,
+        phase: &'t Phase,
+        last: Cell,
+        run: impl FnOnce(&Code, bool) -> Cell,
+    ) -> Option<TakenLap<'t>> {
+        let Action::SowTaken {
+            pit,
+            after,
+            cw: turn_to,
+            chosen_way,
+            lift,
+        } = action
+        else {
+            return None;
+        };
+        let cw = sow_taken_way(turn.choices, *chosen_way, *turn_to, turn.cw);
+        let way = if *chosen_way { cw } else { turn.cw };
+        let named = pit
+            .as_ref()
+            .map(|f| super::eval::pit_from_memo(f, turn.mover, way).unwrap_or_else(|| run(f, way)));
+        Some(TakenLap {
+            named,
+            after: *after,
+            lift: *lift,
+            track: phase.track(turn.mover, cw),
+            last,
+            cw,
+        })
+    }
+
     /// The cell the lap starts after: the pit named or the one before it, so that it gets the first
     /// seed (a pit off the mover's track, or none, leaves the default: the pit after `last`).
     #[inline(always)]

@@ -704,7 +704,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     #[inline(always)]
     fn has_legal(&self, b: B, filled: u64, to_move: Player) -> bool {
         match self.relay.as_deref() {
-            None => self.legal(b, filled, to_move) != 0,
+            None => self.any_legal(b, filled, to_move),
             Some(rt) => {
                 let candidates = self.candidates(&b, filled, to_move);
                 candidates != 0 && self.has_move(rt, b, candidates, to_move)
@@ -794,12 +794,7 @@ mod tests {
                 }
             }
         }
-        let mut games: Vec<Game> = crate::shipped::all()
-            .map(|s| {
-                let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(s.path);
-                crate::load_game(&path, &[]).expect("a shipped game loads").game
-            })
-            .collect();
+        let mut games: Vec<Game> = crate::shipped::all().map(|s| s.game()).collect();
         let fed_singles = crate::load_text(
             std::path::Path::new("invented.sow"),
             r#"game "fed singles" board { pits 5 seeds 2 stores captures } first south

@@ -754,11 +754,7 @@ impl Game {
         let turn = Turn::of_way(pos, rules, cw, choices);
         let sown = self.sow(after, turn, origin, phase, &mut Silent);
         if let Some(c) = choices {
-            c.sowed(match &sown {
-                Ok(sown) => sown.laps,
-                Err(Endless::Nowhere { laps } | Endless::Limit { laps, .. }) => *laps,
-                Err(Endless::Loop { lap, .. }) => *lap,
-            });
+            c.sowed(sown.as_ref().map_or_else(Endless::laps, |sown| sown.laps));
         }
         let sown = sown.map_err(Refusal::Endless)?;
         if phase.sows_nothing {

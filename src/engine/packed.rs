@@ -12,15 +12,15 @@
 //! A trial whose loop watch would start (past lap 32, or the laps the rules compare) hands its
 //! move over: the general sowing tries it again from its start, or from the pause it went on from.
 
-use super::actions::{TakenLap, sow_taken_way};
+use super::actions::TakenLap;
 use super::choice::Choices;
-use super::eval::{at_lap_end_packed, pit_from_memo};
+use super::eval::at_lap_end_packed;
 use super::legal::Trial;
 use super::pause::{self, Paused, Spot};
 use super::sowing::{WATCH_FROM, sow_along};
 use super::turn::*;
 use super::{Board, Cell, Game, Position};
-use crate::compile::ir::{Action, Code, NO_PIT, Phase, QuickAct, QuickTo, Reg, Rule, Sow, Then, Track};
+use crate::compile::ir::{Code, NO_PIT, Phase, QuickAct, QuickTo, Reg, Rule, Sow, Then, Track};
 use crate::compile::shape::{Lanes, WideBoard};
 
 /// The most seeds a packed trial's lap sows a seed at a time (more are added from tables).
@@ -81,9 +81,9 @@ impl Game {
     }
 
     /// [`Game::probe`]'s trial of a move from `origin` (going clockwise or not) on a copy of the
-    /// position's packed board (`trial.packed`), as [`Game::probe_sown`] tries it on the general board: the seeds it
-    /// takes, and `trial`'s landing (written into its general board only where the walk reads it)
-    /// and whether the mover moves again. `None`: handed over where its loop watch would start,
+    /// position's packed board (`trial.packed`), as [`Game::probe_sown`] tries it on the general
+    /// board: the seeds it takes, and `trial`'s landing (written into its general board only where
+    /// the walk reads it) and whether the mover moves again. `None`: handed over where its loop watch would start,
     /// for the general sowing to try again from the start (or from the pause it went on from,
     /// which the general sowing reads).
     #[inline(never)]
@@ -107,11 +107,7 @@ impl Game {
             return None;
         };
         if let Some(c) = choices {
-            c.sowed(match &sown {
-                Ok(sown) => sown.laps,
-                Err(Endless::Nowhere { laps } | Endless::Limit { laps, .. }) => *laps,
-                Err(Endless::Loop { lap, .. }) => *lap,
-            });
+            c.sowed(sown.as_ref().map_or_else(Endless::laps, |sown| sown.laps));
         }
         let sown = match sown {
             Ok(sown) => sown,
@@ -346,35 +342,13 @@ impl Game {
                     });
                 }
                 QuickAct::SowTaken(i) => {
-                    let Action::SowTaken {
-                        pit,
-                        after,
-                        cw: turn_to,
-                        chosen_way,
-                        lift,
-                    } = &rule.actions[i]
-                    else {
+                    let Some(lap) = TakenLap::of(&rule.actions[i], &turn, phase, last, |f, way| {
+                        self.ctx_lap(turn, position, None, last, origin, lap, phase.track(mover, turn.cw))
+                            .pit_by_way(f, way)
+                    }) else {
                         continue;
                     };
-                    let cw = sow_taken_way(turn.choices, *chosen_way, *turn_to, turn.cw);
-                    let way = if *chosen_way { cw } else { turn.cw };
-                    // The memo is made the first time it is asked, by running the code (which
-                    // reads nothing of the board).
-                    let named = pit.as_ref().map(|f| {
-                        pit_from_memo(f, mover, way).unwrap_or_else(|| {
-                            self.ctx_lap(turn, position, None, last, origin, lap, phase.track(mover, turn.cw))
-                                .pit_by_way(f, way)
-                        })
-                    });
-                    let lap = TakenLap {
-                        named,
-                        after: *after,
-                        lift: *lift,
-                        track: phase.track(mover, cw),
-                        last,
-                        cw,
-                    };
-                    let lifted = match named {
+                    let lifted = match lap.named {
                         Some(c) if lap.lift => take(c),
                         _ => 0,
                     };
@@ -440,8 +414,7 @@ mod tests {
     fn a_lap_added_from_its_tables_sows_what_the_loop_sows() {
         let mut laps = 0;
         for shipped in crate::shipped::all() {
-            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(shipped.path);
-            let game = crate::load_game(&path, &[]).expect("a shipped game loads").game;
+            let game = shipped.game();
             let size = game.initial(None).board.cells.len();
             if size > WideBoard::LANES {
                 continue;

@@ -48,6 +48,16 @@ pub(super) enum Endless {
     Loop { lap: u32, since: u32 },
 }
 
+impl Endless {
+    /// The laps sown before the sowing was found endless (what a trial of a choice counts).
+    pub(super) fn laps(&self) -> u32 {
+        match *self {
+            Endless::Nowhere { laps } | Endless::Limit { laps, .. } => laps,
+            Endless::Loop { lap, .. } => lap,
+        }
+    }
+}
+
 /// What a sowing looks at to see that it goes round for ever: Brent's cycle finding over the states
 /// its laps start in (the board, where the lap starts, the seeds in hand, its way, and the counts
 /// before the latest seed when the rules read them). The state of the lap numbered a power of two

@@ -456,11 +456,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
     /// Has the position `cells` with `mover` to move a legal move?
     #[inline]
     pub(crate) fn has_moves(&self, cells: B, mover: Player) -> bool {
-        if self.ff.relay.is_none() {
-            self.ff.any_legal(cells, cells.filled(), mover)
-        } else {
-            self.ff.has_legal(cells, cells.filled(), mover)
-        }
+        self.ff.has_legal(cells, cells.filled(), mover)
     }
 
     /// [`FastSearch::position`] at move number `ply`.

@@ -137,11 +137,17 @@ impl<B: Board> Seen<B> {
                 self.before = crate::engine::History::from(earlier.to_vec());
             }
             let (key, hash) = B::keyed(board, to_move);
-            let (w, b) = Self::bit(hash);
-            self.filter[w] |= b;
-            self.keys.push(B::entry(key, hash));
+            self.add(key, hash);
         }
         history.clear();
+    }
+
+    /// Keeps the key `key` of hash `hash`, its filter bit set.
+    #[inline(always)]
+    fn add(&mut self, key: B, hash: u64) {
+        let (w, b) = Self::bit(hash);
+        self.filter[w] |= b;
+        self.keys.push(B::entry(key, hash));
     }
 
     /// Which filter bit a key of hash `hash` sets: a word and a bit.
@@ -161,8 +167,7 @@ impl<B: Board> Seen<B> {
         if !self.before.is_empty() {
             seen |= self.before.contains(identity());
         }
-        self.filter[w] |= b;
-        self.keys.push(B::entry(key, hash));
+        self.add(key, hash);
         seen
     }
 

@@ -241,6 +241,25 @@ mod tests {
         ASK_EVERY_TRIAL.get()
     }
 
+    /// An invented game named `name` on a `board` whose moves relay, a capture across the front
+    /// row sowing the seeds taken on from a front pit the mover chooses either way, with `rules`
+    /// (phases, `captures required`) between the sowing and the capture.
+    fn pulling_across(name: &str, board: &str, rules: &str) -> String {
+        format!(
+            r#"game "{name}"
+               board {{ {board} }}
+               sow {{ direction either  track own  relay when last.before > 0 }}
+               {rules}
+               capture "pull across" {{
+                 when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+                 take opposite(last)
+                 sow taken from choose(row(mover) where pit.row == front and pit.count < 3) either
+               }}
+               end "cannot move" when no_moves loser to_move
+               end "going round" when repeated draw"#
+        )
+    }
+
     /// The game of an invented rule text.
     fn game(text: &str) -> Game {
         match crate::load_text(std::path::Path::new("invented.sow"), text, &[]) {
@@ -368,19 +387,10 @@ mod tests {
     #[test]
     fn the_tests_before_the_sowing_asked_once_a_pit_list_what_each_trial_lists() {
         let rules = |phases: &str| {
-            format!(
-                r#"game "Tests once a pit"
-                   board {{ rows 2  pits 4  seeds 2  reserve 3  stores captures }}
-                   sow {{ direction either  track own  relay when last.before > 0 }}
-                   captures required
-                   {phases}
-                   capture "pull across" {{
-                     when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
-                     take opposite(last)
-                     sow taken from choose(row(mover) where pit.row == front and pit.count < 3) either
-                   }}
-                   end "cannot move" when no_moves loser to_move
-                   end "going round" when repeated draw"#
+            pulling_across(
+                "Tests once a pit",
+                "rows 2  pits 4  seeds 2  reserve 3  stores captures",
+                &format!("captures required\n{phases}"),
             )
         };
         let entering = r#"phase "entering" when captured(to_move) > 0 {
@@ -474,18 +484,10 @@ mod tests {
     #[test]
     fn some_move_takes_as_the_whole_listing_says() {
         for required in ["captures required", ""] {
-            let g = game(&format!(
-                r#"game "Taking choices"
-                   board {{ rows 2  pits 4  seeds 2  stores captures }}
-                   sow {{ direction either  track own  relay when last.before > 0 }}
-                   {required}
-                   capture "pull across" {{
-                     when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
-                     take opposite(last)
-                     sow taken from choose(row(mover) where pit.row == front and pit.count < 3) either
-                   }}
-                   end "cannot move" when no_moves loser to_move
-                   end "going round" when repeated draw"#
+            let g = game(&pulling_across(
+                "Taking choices",
+                "rows 2  pits 4  seeds 2  stores captures",
+                required,
             ));
             let mut rng = StdRng::seed_from_u64(7);
             let mut answers = [0; 2];
