@@ -452,8 +452,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         let mut saved: Option<B> = None;
         // The origin's lap is the loop's first: a lap peeled off before the loop set up as many
         // instructions again (its own table addresses) on every move.
-        // (Read where the board lies: from `me`, a shift of the block's two halves.)
-        let (mut last, mut n, mut hand) = (origin, out.lane(origin & (L - 1)), 0);
+        // (Read where the board lies, not from `me` by a shift of the block's two halves, nor
+        // from a copy of the board.)
+        let (mut last, mut n, mut hand) = (origin, out.lane_of(origin & (L - 1)), 0);
         let mut laps = 1;
         // As in `play_relay`.
         let mut watch = Brent::new();
