@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use crate::board::{Cell, NO_PIT, Player};
-use crate::compile::ir::{Action, EndTest, Feeding, Game, GrandSlam, Operand, Reg, Test, Track};
+use crate::compile::ir::{Action, EndTest, Feeding, Game, GrandSlam, Operand, Test, Track};
 
 mod ends;
 mod lanes;
@@ -263,6 +263,9 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     /// entry less those seeds (added with wrapping, as every lane holds at most 255 seeds), so that
     /// the pick-up and the sowing are one addition.
     pub home_picked: Box<[[[u128; PLACES]; 16]; 2]>,
+    /// No seed reaches a store during a move: no track passes a store, every capture's seeds are
+    /// sown again, and there is no trigger. The playouts' loop then never compares the stores.
+    pub stores_fixed: bool,
 }
 
 /// Sets of closed pits a game keeps fast forms for, at most: each form is tens of kilobytes.
@@ -702,6 +705,9 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
         "seeds taken are sown again by a rule other than a capture's",
     )?;
     if let Some(relay) = ff.relay.as_mut() {
+        relay.stores_fixed = ff.triggers.is_empty()
+            && ff.captures.iter().all(|c| c.sows_again || !c.takes_any)
+            && (ff.on_track[0] | ff.on_track[1]) >> ff.pits == 0;
         for m in 0..2 {
             // A trigger's seeds go to a store, maybe the other player's: the board is read whole.
             if !ff.triggers.is_empty() {

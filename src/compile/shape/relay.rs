@@ -75,6 +75,7 @@ pub(super) fn relay<B: Lanes, const L: usize>(
         in_place: [0xFF; 2],
         short: std::array::from_fn(|c| if sow.skip_origin { 0 } else { ff.lap[c] }),
         careful: sow.lap_cap.min(WATCH_FROM),
+        stores_fixed: false,
     });
     for p in Player::BOTH {
         let m = p.index();
