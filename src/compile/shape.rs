@@ -44,9 +44,9 @@ mod relay;
 mod rules;
 pub use ends::{EndCheck, EndValue, FastEnd, Probe};
 use ends::{end_guard, end_tests, probes};
-use relay::{apart, relay};
 pub(crate) use lanes::at_least_16;
 pub use lanes::{Lanes, Wide};
+use relay::{apart, relay};
 pub use rules::{CellCond, CountShape, FastAfterForbid, FastCapture, FastForbid, FastTrigger, SetTest, has_count};
 use rules::{after_forbid, capture, cell_tests, forbid, trigger};
 
@@ -203,6 +203,11 @@ pub const PLACES: usize = 32;
 /// Laps of a move before the fast form looks for one that goes round for ever.
 pub const WATCH_FROM: u32 = 16;
 
+/// [`FastRelay::home_laps`]'s kind of a lap of seeds in hand.
+pub const HAND: usize = 0;
+/// [`FastRelay::home_laps`]'s kind of a lap of the seeds picked up from its start.
+pub const PICKED: usize = 1;
+
 /// Relay sowing in fast form: when a lap ends (and no capture rule ended the move), another lap
 /// starts from `last` if `when` holds of it. A relay lap from cell `s` of `r` seeds (at most a
 /// round) is `partial[mover][s][r]`: the sowing along the mover's whole track. With `skip origin`,
@@ -248,8 +253,13 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     /// track is each player's own pits (`track own`), whose players' pits fill blocks of their
     /// own, and whose captures take from the other player has one.
     pub home: [u8; 2],
-    /// Per mover and start cell's place in the home block, `partial`'s entry in that block.
-    pub home_partial: Box<[[[u128; PLACES]; 16]; 2]>,
+    /// Per mover, kind of lap and start cell's place in the home block, the lap's entry in that
+    /// block: of kind [`HAND`], `partial`'s entry (seeds in hand, taken by a capture); of kind
+    /// [`PICKED`], the entry less the `r` seeds picked up from the start, which held them (added
+    /// with wrapping, as every lane holds at most 255 seeds), so that the pick-up and the sowing
+    /// are one addition. One table, the kind an index: from two, a lap selected its table and
+    /// added the mover's offset every time.
+    pub home_laps: Box<[[[[u128; PLACES]; 16]; 2]; 2]>,
     /// Per mover, `home` where a move is known legal before it is written (no `forbid` rule read
     /// after the move, no feeding rule): the move is then sown in place (else 0xFF).
     pub in_place: [u8; 2],
@@ -259,10 +269,6 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     /// Laps of a move before the first test of the relay limit or the watch for a sowing that goes
     /// round for ever: the smaller of the limit and [`WATCH_FROM`].
     pub careful: u32,
-    /// `home_partial` for a lap of the `r` seeds picked up from its start, which held them: the
-    /// entry less those seeds (added with wrapping, as every lane holds at most 255 seeds), so that
-    /// the pick-up and the sowing are one addition.
-    pub home_picked: Box<[[[u128; PLACES]; 16]; 2]>,
     /// No seed reaches a store during a move: no track passes a store, every capture's seeds are
     /// sown again, and there is no trigger. The playouts' loop then never compares the stores.
     pub stores_fixed: bool,

@@ -2,7 +2,7 @@
 //! and count of `last`, the laps from any cell of the mover's track, and whether a mover's track is
 //! kept apart as a block of its own.
 
-use super::{FastCapture, FastForm, FastRelay, Lanes, PLACES, WATCH_FROM, boxed, cell_tests, has_count};
+use super::{FastCapture, FastForm, FastRelay, HAND, Lanes, PICKED, PLACES, WATCH_FROM, boxed, cell_tests, has_count};
 use crate::board::Player;
 use crate::compile::ir::{Game, Reg, Track};
 use crate::compile::shape::CellCond;
@@ -70,8 +70,7 @@ pub(super) fn relay<B: Lanes, const L: usize>(
         skips: sow.skip_origin,
         unit: std::array::from_fn(|c| B::at(c, 1)),
         home: [0xFF; 2],
-        home_partial: Box::new([[[0; PLACES]; 16]; 2]),
-        home_picked: Box::new([[[0; PLACES]; 16]; 2]),
+        home_laps: Box::new([[[[0; PLACES]; 16]; 2]; 2]),
         in_place: [0xFF; 2],
         short: std::array::from_fn(|c| if sow.skip_origin { 0 } else { ff.lap[c] }),
         careful: sow.lap_cap.min(WATCH_FROM),
@@ -107,8 +106,8 @@ pub(super) fn relay<B: Lanes, const L: usize>(
                 let start = start as usize;
                 for r in 0..PLACES {
                     let add = relay.partial[m][start][r].block(block);
-                    relay.home_partial[m][start % 16][r] = add;
-                    relay.home_picked[m][start % 16][r] = add.wrapping_sub((r as u128) << (8 * (start % 16)));
+                    relay.home_laps[m][HAND][start % 16][r] = add;
+                    relay.home_laps[m][PICKED][start % 16][r] = add.wrapping_sub((r as u128) << (8 * (start % 16)));
                 }
             }
         }
@@ -121,7 +120,14 @@ pub(super) fn relay<B: Lanes, const L: usize>(
 /// outside it, no series walks, and seeds taken go to the hand or to a store (`store`, the mover's)
 /// and from an opponent's row (`row`, read by a grand slam) outside it. The engine then keeps the
 /// home block apart from the board for a whole move.
-pub(super) fn apart<const L: usize>(captures: &[FastCapture<L>], across: &[u8; L], on_track: u64, store: usize, row: u64, home: u8) -> bool {
+pub(super) fn apart<const L: usize>(
+    captures: &[FastCapture<L>],
+    across: &[u8; L],
+    on_track: u64,
+    store: usize,
+    row: u64,
+    home: u8,
+) -> bool {
     let outside = |c: u8| c == 0xFF || c / 16 != home;
     // Sets of pits are read and taken anywhere on the board.
     if captures.iter().any(FastCapture::reads_sets) {
@@ -186,5 +192,42 @@ mod tests {
             end "stuck" when no_moves loser to_move
             end "round" when repeated draw"#;
         assert_eq!(homes(four_rows), [0, 1]);
+    }
+
+    /// Issue 25: a relay game's stores are fixed within a move (`FastRelay::stores_fixed`: the
+    /// playouts' loop compares them no more) exactly when no track passes a store, every capture
+    /// sows its seeds again and no trigger takes a pit.
+    #[test]
+    fn stores_are_fixed_where_no_seed_reaches_them_in_a_move() {
+        let fixed = |board: &str, sow: &str, rules: &str| {
+            let text = format!(
+                r#"game "g" board {{ {board} seeds 3 }} first south
+                   sow {{ direction ccw {sow} relay when last.before > 0 }}
+                   {rules}
+                   end "stuck" when no_moves loser to_move
+                   end "round" when repeated draw"#
+            );
+            let Ok(loaded) = crate::load_text(std::path::Path::new("invented.sow"), &text, &[]) else {
+                panic!("the invented game checks:\n{text}");
+            };
+            match loaded.game.fast.as_deref() {
+                Some(Fast::Narrow(ff)) => ff.relay.as_ref().expect("a relay game").stores_fixed,
+                Some(Fast::Wide(ff)) => ff.relay.as_ref().expect("a relay game").stores_fixed,
+                None => panic!("no fast form:\n{text}"),
+            }
+        };
+        let sown_again = r#"capture "pull" { when last.before > 0 and opposite(last).count > 0  take opposite(last)  sow taken }"#;
+        let stored = r#"capture "pull" { when last.before > 0 and opposite(last).count > 0  take opposite(last) }"#;
+        let four = r#"trigger "four" { when pit.count == 4 and not final  take pit to owner }"#;
+        let got = [
+            fixed("pits 6 stores captures", "", sown_again),
+            fixed("rows 2 pits 8 stores captures", "track own", sown_again),
+            fixed("pits 6 stores captures", "", ""),
+            // Captured seeds go to the store, the track passes the stores, a trigger takes a pit.
+            fixed("pits 6 stores captures", "", stored),
+            fixed("pits 6 stores sown", "into own store", ""),
+            fixed("pits 6 stores captures", "", four),
+        ];
+        assert_eq!(got, [true, true, true, false, false, false]);
     }
 }
