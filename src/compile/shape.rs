@@ -203,6 +203,8 @@ pub const PLACES: usize = 32;
 /// Laps of a move before the fast form looks for one that goes round for ever.
 pub const WATCH_FROM: u32 = 16;
 
+/// A home block's places of a lap's start and seeds ([`FastRelay::home_laps`]).
+pub const HOME_PLACES: usize = 16 * PLACES;
 /// [`FastRelay::home_laps`]'s kind of a lap of seeds in hand.
 pub const HAND: usize = 0;
 /// [`FastRelay::home_laps`]'s kind of a lap of the seeds picked up from its start.
@@ -253,13 +255,16 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     /// track is each player's own pits (`track own`), whose players' pits fill blocks of their
     /// own, and whose captures take from the other player has one.
     pub home: [u8; 2],
-    /// Per mover, kind of lap and start cell's place in the home block, the lap's entry in that
-    /// block: of kind [`HAND`], `partial`'s entry (seeds in hand, taken by a capture); of kind
-    /// [`PICKED`], the entry less the `r` seeds picked up from the start, which held them (added
-    /// with wrapping, as every lane holds at most 255 seeds), so that the pick-up and the sowing
-    /// are one addition. One table, the kind an index: from two, a lap selected its table and
-    /// added the mover's offset every time.
-    pub home_laps: Box<[[[[u128; PLACES]; 16]; 2]; 2]>,
+    /// Per mover, kind of lap and place (`HOME_PLACES`: the start cell's place in the home block
+    /// and the lap's seeds `r`, `(start & 15) * PLACES + r`), the lap's entry in that block: of
+    /// kind [`HAND`] (at `HAND * HOME_PLACES + place`), `partial`'s entry (seeds in hand, taken by a
+    /// capture); of kind [`PICKED`], the entry less the `r` seeds picked up from the start, which
+    /// held them (added with wrapping, as every lane holds at most 255 seeds), so that the pick-up
+    /// and the sowing are one addition. One table, the kind an index: from two, a lap selected its
+    /// table and added the mover's offset every time.
+    pub home_laps: Box<[[u128; 2 * HOME_PLACES]; 2]>,
+    /// Per mover and place (as in `home_laps`), `last`'s entry: a lap's two reads share one index.
+    pub home_last: [[u8; HOME_PLACES]; 2],
     /// Per mover, `home` where a move is known legal before it is written (no `forbid` rule read
     /// after the move, no feeding rule): the move is then sown in place (else 0xFF).
     pub in_place: [u8; 2],

@@ -2,7 +2,7 @@
 //! and count of `last`, the laps from any cell of the mover's track, and whether a mover's track is
 //! kept apart as a block of its own.
 
-use super::{FastCapture, FastForm, FastRelay, HAND, Lanes, PICKED, PLACES, WATCH_FROM, boxed, cell_tests, has_count};
+use super::{FastCapture, FastForm, FastRelay, HAND, HOME_PLACES, Lanes, PICKED, PLACES, WATCH_FROM, boxed, cell_tests, has_count};
 use crate::board::Player;
 use crate::compile::ir::{Game, Reg, Track};
 use crate::compile::shape::CellCond;
@@ -70,7 +70,8 @@ pub(super) fn relay<B: Lanes, const L: usize>(
         skips: sow.skip_origin,
         unit: std::array::from_fn(|c| B::at(c, 1)),
         home: [0xFF; 2],
-        home_laps: Box::new([[[[0; PLACES]; 16]; 2]; 2]),
+        home_laps: Box::new([[0; 2 * HOME_PLACES]; 2]),
+        home_last: [[0; HOME_PLACES]; 2],
         in_place: [0xFF; 2],
         short: std::array::from_fn(|c| if sow.skip_origin { 0 } else { ff.lap[c] }),
         careful: sow.lap_cap.min(WATCH_FROM),
@@ -106,8 +107,10 @@ pub(super) fn relay<B: Lanes, const L: usize>(
                 let start = start as usize;
                 for r in 0..PLACES {
                     let add = relay.partial[m][start][r].block(block);
-                    relay.home_laps[m][HAND][start % 16][r] = add;
-                    relay.home_laps[m][PICKED][start % 16][r] = add.wrapping_sub((r as u128) << (8 * (start % 16)));
+                    let place = start % 16 * PLACES + r;
+                    relay.home_laps[m][HAND * HOME_PLACES + place] = add;
+                    relay.home_laps[m][PICKED * HOME_PLACES + place] = add.wrapping_sub((r as u128) << (8 * (start % 16)));
+                    relay.home_last[m][place] = relay.last[m][start][r];
                 }
             }
         }
