@@ -311,10 +311,11 @@ impl Game {
                     }
                 }
             }
-            let stores_grew = (STORES || !RELAY) && (at.board.block_of(store_block) ^ before) & store_cells != 0;
+            // (Not read by a relay loop without `STORES`: its stores never change.)
+            let stores_grew = (at.board.block_of(store_block) ^ before) & store_cells != 0;
             let mut repeated = false;
             if REPEATS {
-                if self.stores_only_grow && stores_grew {
+                if (STORES || !RELAY) && self.stores_only_grow && stores_grew {
                     // No position before this move can come back: a store is larger now and never
                     // shrinks.
                     seen.clear();
