@@ -36,15 +36,17 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use crate::board::{Cell, NO_PIT, Player};
-use crate::compile::ir::{Action, EndTest, Feeding, Game, GrandSlam, Operand, Reg, Test, Track};
+use crate::compile::ir::{Action, EndTest, Feeding, Game, GrandSlam, Operand, Test, Track};
 
 mod ends;
 mod lanes;
+mod relay;
 mod rules;
 pub use ends::{EndCheck, EndValue, FastEnd, Probe};
 use ends::{end_guard, end_tests, probes};
 pub(crate) use lanes::at_least_16;
 pub use lanes::{Lanes, Wide};
+use relay::{apart, relay};
 pub use rules::{CellCond, CountShape, FastAfterForbid, FastCapture, FastForbid, FastTrigger, SetTest, has_count};
 use rules::{after_forbid, capture, cell_tests, forbid, trigger};
 
@@ -201,6 +203,13 @@ pub const PLACES: usize = 32;
 /// Laps of a move before the fast form looks for one that goes round for ever.
 pub const WATCH_FROM: u32 = 16;
 
+/// A home block's places of a lap's start and seeds ([`FastRelay::home_laps`]).
+pub const HOME_PLACES: usize = 16 * PLACES;
+/// [`FastRelay::home_laps`]'s kind of a lap of seeds in hand.
+pub const HAND: usize = 0;
+/// [`FastRelay::home_laps`]'s kind of a lap of the seeds picked up from its start.
+pub const PICKED: usize = 1;
+
 /// Relay sowing in fast form: when a lap ends (and no capture rule ended the move), another lap
 /// starts from `last` if `when` holds of it. A relay lap from cell `s` of `r` seeds (at most a
 /// round) is `partial[mover][s][r]`: the sowing along the mover's whole track. With `skip origin`,
@@ -246,8 +255,16 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     /// track is each player's own pits (`track own`), whose players' pits fill blocks of their
     /// own, and whose captures take from the other player has one.
     pub home: [u8; 2],
-    /// Per mover and start cell's place in the home block, `partial`'s entry in that block.
-    pub home_partial: Box<[[[u128; PLACES]; 16]; 2]>,
+    /// Per mover, kind of lap and place (`HOME_PLACES`: the start cell's place in the home block
+    /// and the lap's seeds `r`, `(start & 15) * PLACES + r`), the lap's entry in that block: of
+    /// kind [`HAND`] (at `HAND * HOME_PLACES + place`), `partial`'s entry (seeds in hand, taken by a
+    /// capture); of kind [`PICKED`], the entry less the `r` seeds picked up from the start, which
+    /// held them (added with wrapping, as every lane holds at most 255 seeds), so that the pick-up
+    /// and the sowing are one addition. One table, the kind an index: from two, a lap selected its
+    /// table and added the mover's offset every time.
+    pub home_laps: Box<[[u128; 2 * HOME_PLACES]; 2]>,
+    /// Per mover and place (as in `home_laps`), `last`'s entry: a lap's two reads share one index.
+    pub home_last: [[u8; HOME_PLACES]; 2],
     /// Per mover, `home` where a move is known legal before it is written (no `forbid` rule read
     /// after the move, no feeding rule): the move is then sown in place (else 0xFF).
     pub in_place: [u8; 2],
@@ -257,10 +274,9 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     /// Laps of a move before the first test of the relay limit or the watch for a sowing that goes
     /// round for ever: the smaller of the limit and [`WATCH_FROM`].
     pub careful: u32,
-    /// `home_partial` for a lap of the `r` seeds picked up from its start, which held them: the
-    /// entry less those seeds (added with wrapping, as every lane holds at most 255 seeds), so that
-    /// the pick-up and the sowing are one addition.
-    pub home_picked: Box<[[[u128; PLACES]; 16]; 2]>,
+    /// No seed reaches a store during a move: no track passes a store, every capture's seeds are
+    /// sown again, and there is no trigger. The playouts' loop then never compares the stores.
+    pub stores_fixed: bool,
 }
 
 /// Sets of closed pits a game keeps fast forms for, at most: each form is tens of kilobytes.
@@ -700,6 +716,9 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
         "seeds taken are sown again by a rule other than a capture's",
     )?;
     if let Some(relay) = ff.relay.as_mut() {
+        relay.stores_fixed = ff.triggers.is_empty()
+            && ff.captures.iter().all(|c| c.sows_again || !c.takes_any)
+            && (ff.on_track[0] | ff.on_track[1]) >> ff.pits == 0;
         for m in 0..2 {
             // A trigger's seeds go to a store, maybe the other player's: the board is read whole.
             if !ff.triggers.is_empty() {
@@ -808,185 +827,9 @@ fn boxed<T: Clone, const L: usize>(entry: impl Fn() -> T) -> Box<[T; L]> {
         .unwrap_or_else(|_| unreachable!("a vector of L entries"))
 }
 
-/// The relay rule in fast form (a rule that never holds when the laps come only from seeds sown
-/// again), if its condition is made of one-step tests of `last`, with the tables of laps that start
-/// anywhere on the mover's track (`ff` has the first laps' already).
-fn relay<B: Lanes, const L: usize>(
-    game: &Game,
-    ff: &FastForm<B, L>,
-    phase: &crate::compile::ir::Phase,
-    tracks: &[Track; 2],
-) -> Option<Box<FastRelay<B, L>>> {
-    let sow = &phase.sow;
-    let mut when = match &sow.relay {
-        Some(code) => cell_tests(game, code, Reg::Last)?,
-        None => CellCond {
-            at: [0; 2],
-            count: [0; 4],
-            across: [0; 4],
-            range: None,
-            any_across: false,
-            whole: None,
-        },
-    };
-    // The engine goes on only from a pit that holds seeds.
-    for at in &mut when.at {
-        *at &= (1 << ff.pits) - 1;
-    }
-    when.count[0] &= !1;
-    let when = when.with_shapes();
-    // Whether the relay rule holds of a count, when the answer is the same for every count from 63
-    // up (the tables' last bit stands for all of them); `None` when it is not.
-    let count_holds = |k: u32| {
-        let holds = has_count(&when.count, k);
-        (k < 63 || (63..256).all(|n| has_count(&when.count, n) == holds)).then_some(holds)
-    };
-    let (every_across, no_across) = (when.across == [u64::MAX; 4], when.across == [0; 4]);
-    let mut go = [[0u64; L]; 2];
-    let mut stop = [[0u64; L]; 2];
-    let mut relays = [[0u64; L]; 2];
-    for m in 0..2 {
-        for c in 0..ff.pits + 2 {
-            for k in 0..64u32 {
-                let at = when.at[m] >> c & 1 != 0;
-                relays[m][c] |= u64::from(at && every_across && count_holds(k) == Some(true)) << k;
-                let (Some(count), false) = (count_holds(k), ff.capture_at[m][c] >> k & 1 != 0) else {
-                    continue;
-                };
-                let holds = when.at[m] >> c & 1 != 0 && count;
-                go[m][c] |= u64::from(holds && every_across) << k;
-                stop[m][c] |= u64::from(!holds || no_across) << k;
-            }
-        }
-    }
-    let mut relay = Box::new(FastRelay {
-        when,
-        limit: sow.lap_cap,
-        go,
-        stop,
-        relays,
-        partial: boxed(|| [[B::ZERO; PLACES]; L]),
-        last: [[[0; PLACES]; L]; 2],
-        skip_at: [[0xFF; L]; L],
-        skips: sow.skip_origin,
-        unit: std::array::from_fn(|c| B::at(c, 1)),
-        home: [0xFF; 2],
-        home_partial: Box::new([[[0; PLACES]; 16]; 2]),
-        home_picked: Box::new([[[0; PLACES]; 16]; 2]),
-        in_place: [0xFF; 2],
-        short: std::array::from_fn(|c| if sow.skip_origin { 0 } else { ff.lap[c] }),
-        careful: sow.lap_cap.min(WATCH_FROM),
-    });
-    for p in Player::BOTH {
-        let m = p.index();
-        let track = &tracks[m];
-        for &start in &track.cells {
-            let start = start as usize;
-            // A lap from `start` along the whole track: the last place is a full round, back into
-            // `start` itself.
-            let mut add = B::ZERO;
-            let mut c = start;
-            for r in 1..=track.cells.len() {
-                c = track.next[c] as usize;
-                add = add + B::at(c, 1);
-                relay.partial[m][start][r] = add;
-                relay.last[m][start][r] = c as u8;
-                if sow.skip_origin && game.side_codes[c] == m as u8 && c < ff.pits && c != start {
-                    relay.skip_at[c][start] = r as u8;
-                }
-            }
-            if sow.skip_origin && start < ff.pits && game.side_codes[start] == m as u8 {
-                // A lap from the origin itself (the first) never reaches it again within a round.
-                relay.skip_at[start][start] = track.cells.len() as u8;
-            }
-        }
-        let block = track.cells.first().map_or(0, |&c| c as usize / 16);
-        if track.cells.iter().all(|&c| c as usize / 16 == block) {
-            relay.home[m] = block as u8;
-            for &start in &track.cells {
-                let start = start as usize;
-                for r in 0..PLACES {
-                    let add = relay.partial[m][start][r].block(block);
-                    relay.home_partial[m][start % 16][r] = add;
-                    relay.home_picked[m][start % 16][r] = add.wrapping_sub((r as u128) << (8 * (start % 16)));
-                }
-            }
-        }
-    }
-    Some(relay)
-}
-
-/// Do the rules read and change no cell of the home block `home` of a mover but the cell a lap
-/// ends in, whichever cell of their track (`on_track`) it is: the pit across and the pits taken lie
-/// outside it, no series walks, and seeds taken go to the hand or to a store (`store`, the mover's)
-/// and from an opponent's row (`row`, read by a grand slam) outside it. The engine then keeps the
-/// home block apart from the board for a whole move.
-fn apart<const L: usize>(captures: &[FastCapture<L>], across: &[u8; L], on_track: u64, store: usize, row: u64, home: u8) -> bool {
-    let outside = |c: u8| c == 0xFF || c / 16 != home;
-    // Sets of pits are read and taken anywhere on the board.
-    if captures.iter().any(FastCapture::reads_sets) {
-        return false;
-    }
-    let to_store = captures.iter().any(|r| !r.sows_again && !r.takes.is_empty());
-    let row_outside = (0..64).all(|c| row >> c & 1 == 0 || outside(c as u8));
-    (0..L).filter(|&c| on_track >> c & 1 != 0).all(|c| {
-        outside(across[c])
-            && captures
-                .iter()
-                .all(|r| r.series.is_none() && r.takes.iter().all(|map| outside(map[c])))
-    }) && (!to_store || (outside(store as u8) && row_outside))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The home blocks of an invented relay game on a wide board.
-    fn homes(text: &str) -> [u8; 2] {
-        let Ok(loaded) = crate::load_text(std::path::Path::new("invented.sow"), text, &[]) else {
-            panic!("the invented game checks:\n{text}");
-        };
-        let game = loaded.game;
-        match game.fast.as_deref() {
-            Some(Fast::Wide(ff)) => ff.relay.as_ref().expect("a relay game").home,
-            _ => panic!("no wide fast form:\n{text}"),
-        }
-    }
-
-    /// A mover's track is kept apart as one block exactly when it lies in one block of 16 cells and
-    /// the rules read and change no other cell of that block.
-    #[test]
-    fn own_tracks_in_blocks_of_their_own_are_kept_apart() {
-        let game = |board: &str, take: &str| {
-            format!(
-                r#"game "g" board {{ {board} seeds 2 stores captures }} first south
-                   sow {{ direction ccw track own relay when last.before > 0 }}
-                   capture "pull" {{ when last.before > 1 and opposite(last).count > 0  take {take}  sow taken }}
-                   end "stuck" when no_moves loser to_move"#
-            )
-        };
-        // Sixteen pits a player, in cells 0..15 and 16..31: taken across, from the other block.
-        assert_eq!(homes(&game("rows 2 pits 8", "opposite(last)")), [0, 1]);
-        assert_eq!(homes(&game("pits 16", "opposite(last)")), [0, 1]);
-        // A capture of the mover's own pit behind the one across (two rows): in the mover's block.
-        assert_eq!(homes(&game("rows 2 pits 8", "behind(last)")), [0xFF, 0xFF]);
-        // Ten pits a player: south's in block 0 with north's first six (the pits across), north's
-        // across two blocks.
-        assert_eq!(homes(&game("rows 2 pits 5", "opposite(last)")), [0xFF, 0xFF]);
-        // Four rows with a forbid of the origin, a test of the landing's row, and both pits across
-        // taken (the other player's block): kept apart.
-        let four_rows = r#"game "g" board { rows 2 pits 8 seeds 2 stores captures } first south
-            sow { direction ccw track own relay when last.before > 0 }
-            forbid "single" when origin.count == 1
-            capture "pull" {
-              when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
-              take opposite(last), behind(opposite(last))
-              sow taken
-            }
-            end "stuck" when no_moves loser to_move
-            end "round" when repeated draw"#;
-        assert_eq!(homes(four_rows), [0, 1]);
-    }
 
     /// The floor of the candidates' counts of an invented four-row relay game with `forbids`.
     fn floor(forbids: &str) -> u128 {

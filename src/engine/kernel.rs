@@ -34,7 +34,8 @@ use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
 use crate::compile::shape::at_least_16;
 use crate::compile::shape::{
-    CellCond, EndCheck, EndValue, Fast, FastAfterForbid, FastForm, FastRelay, LANES, Lanes, PLACES, WATCH_FROM, has_count,
+    CellCond, EndCheck, EndValue, Fast, FastAfterForbid, FastForm, FastRelay, HAND, HOME_PLACES, LANES, Lanes, PICKED, PLACES, WATCH_FROM,
+    has_count,
 };
 
 /// A byte of a packed narrow board (the searches' boards).
@@ -402,7 +403,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     /// [`FastForm::lap_from`] within the mover's home block `k` (`FastRelay::home`), for a lap of
     /// more than a round or with `skip origin` (`play_relay_home` reads the others in line): the
     /// seeds it adds to that block, and the cell of the last; with `picked`, less the `n` seeds
-    /// picked up from `start` (as `FastRelay::home_picked`).
+    /// picked up from `start` (as `FastRelay::home_laps` of kind `PICKED`).
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     fn lap_home(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, m: usize, k: usize, picked: bool) -> (u128, usize) {
@@ -411,7 +412,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         let (rounds, rest) = if n <= lap { (0, n) } else { ((n - 1) / lap, (n - 1) % lap + 1) };
         let over = rt.skips && rest >= usize::from(rt.skip_at[origin][start]);
         let at = (rest + usize::from(over)) & (PLACES - 1);
-        let mut add = rt.home_partial[m & 1][start & 15][at];
+        let mut add = rt.home_laps[m & 1][(HAND * HOME_PLACES + (start & 15) * PLACES + at) & (2 * HOME_PLACES - 1)];
         if over {
             add -= UNIT[origin & 15];
         }
@@ -421,7 +422,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         if picked {
             add = add.wrapping_sub((n as u128) << (8 * (start & 15)));
         }
-        (add, rt.last[m & 1][start][at] as usize)
+        (add, rt.home_last[m & 1][((start & 15) * PLACES + at) & (HOME_PLACES - 1)] as usize)
     }
 
     /// Does the condition hold of cell `c`, which holds `n` seeds, on `b` (whose lane `c` may be out
@@ -452,8 +453,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         let mut saved: Option<B> = None;
         // The origin's lap is the loop's first: a lap peeled off before the loop set up as many
         // instructions again (its own table addresses) on every move.
-        // (Read where the board lies: from `me`, a shift of the block's two halves.)
-        let (mut last, mut n, mut hand) = (origin, out.lane(origin & (L - 1)), 0);
+        // (Read where the board lies, not from `me` by a shift of the block's two halves, nor
+        // from a copy of the board.)
+        let (mut last, mut n, mut hand) = (origin, out.lane_of(origin & (L - 1)), 0);
         let mut laps = 1;
         // As in `play_relay`.
         let mut watch = Brent::new();
@@ -461,15 +463,19 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         // reads of the mover's rows of the tables, in line (the other laps out of line, so that
         // the loop holds none of their tables' addresses: they were set up on every move).
         let short = usize::from(rt.short[origin & (L - 1)]);
-        let (partial, picked, ends) = (&rt.home_partial[m], &rt.home_picked[m], &rt.last[m]);
+        let (laps_of, ends) = (&rt.home_laps[m], &rt.home_last[m]);
         let careful = rt.careful;
         loop {
             // Seeds picked up from `last` (which holds them) are taken out of it by the lap's own
-            // entry (`home_picked`): one addition where the lane was cleared first.
-            let (seeds, table) = if hand > 0 { (hand as usize, partial) } else { (n as usize, picked) };
+            // entry (of kind `PICKED`): one addition where the lane was cleared first.
+            let (seeds, kind) = if hand > 0 { (hand as usize, HAND) } else { (n as usize, PICKED) };
             let (add, end) = if seeds <= short {
-                let at = seeds & (PLACES - 1);
-                (table[last & 15][at], ends[last & (L - 1)][at] as usize)
+                // One index for both reads: the start's place in the block and the seeds.
+                let place = (last & 15) * PLACES + (seeds & (PLACES - 1));
+                (
+                    laps_of[(kind * HOME_PLACES + place) & (2 * HOME_PLACES - 1)],
+                    ends[place & (HOME_PLACES - 1)] as usize,
+                )
             } else {
                 self.lap_home(rt, last, seeds, origin, m, k, hand == 0)
             };

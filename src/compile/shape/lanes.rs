@@ -31,6 +31,12 @@ pub trait Lanes:
 
     /// The byte of cell `c` (`c < LANES`).
     fn lane(self, c: usize) -> u32;
+    /// [`Lanes::lane`] read where the board lies (a wide board taken by value was copied whole to
+    /// the stack first, 8 instructions at every relay move's set-up).
+    #[inline(always)]
+    fn lane_of(&self, c: usize) -> u32 {
+        self.lane(c)
+    }
     /// `n` in lane `c`, 0 elsewhere.
     fn at(c: usize, n: u8) -> Self;
     /// Bit `c` set for every cell `c` that holds seeds.
@@ -379,6 +385,10 @@ impl<const N: usize> Lanes for Wide<N> {
 
     #[inline(always)]
     fn lane(self, c: usize) -> u32 {
+        u32::from(self.0[(c >> 4) % N][c & 15])
+    }
+    #[inline(always)]
+    fn lane_of(&self, c: usize) -> u32 {
         u32::from(self.0[(c >> 4) % N][c & 15])
     }
     #[inline(always)]

@@ -49,9 +49,11 @@ impl Game {
 
     /// [`Game::fast_playout`] for a game whose moves relay, in a function of its own: in line, its
     /// loops cost the other games' loops a few instructions a move (the compiler's registers moved
-    /// about; callgrind, Oware). Four loops only, with a history or without, with row rules or
-    /// without (a row rule's table look-up was 1% of a Hus move): a relay game's moves cost more than
-    /// the rest of the end rules' work that a loop of their own would leave out.
+    /// about; callgrind, Oware). A loop with a history or without, with row rules or without (a row
+    /// rule's table look-up was 1% of a Hus move), and with the stores compared after each move or
+    /// not: not where no seed reaches a store in a move and no end rule reads the stores
+    /// (`FastRelay::stores_fixed`; about 10 instructions a Hus move). The rest of the end rules'
+    /// work stays in every loop: a relay game's moves cost more than it.
     #[inline(never)]
     fn fast_relay_playout<B: Board, const L: usize>(
         &self,
@@ -62,11 +64,16 @@ impl Game {
         until: Until,
         hints: Hints,
     ) -> Handed {
-        match (self.uses_repeated, ff.row_rules != 0) {
-            (true, true) => self.fast_loop::<B, L, true, true, true, true, false, false>(ff, pos, rng, plies, until, hints),
-            (true, false) => self.fast_loop::<B, L, true, false, true, true, false, false>(ff, pos, rng, plies, until, hints),
-            (false, true) => self.fast_loop::<B, L, false, true, true, true, false, false>(ff, pos, rng, plies, until, hints),
-            (false, false) => self.fast_loop::<B, L, false, false, true, true, false, false>(ff, pos, rng, plies, until, hints),
+        let stores = !(ff.relay_tables().stores_fixed && ff.store_hits.is_empty());
+        match (self.uses_repeated, ff.row_rules != 0, stores) {
+            (true, true, true) => self.fast_loop::<B, L, true, true, true, true, false, false>(ff, pos, rng, plies, until, hints),
+            (true, false, true) => self.fast_loop::<B, L, true, false, true, true, false, false>(ff, pos, rng, plies, until, hints),
+            (false, true, true) => self.fast_loop::<B, L, false, true, true, true, false, false>(ff, pos, rng, plies, until, hints),
+            (false, false, true) => self.fast_loop::<B, L, false, false, true, true, false, false>(ff, pos, rng, plies, until, hints),
+            (true, true, false) => self.fast_loop::<B, L, true, true, false, true, false, false>(ff, pos, rng, plies, until, hints),
+            (true, false, false) => self.fast_loop::<B, L, true, false, false, true, false, false>(ff, pos, rng, plies, until, hints),
+            (false, true, false) => self.fast_loop::<B, L, false, true, false, true, false, false>(ff, pos, rng, plies, until, hints),
+            (false, false, false) => self.fast_loop::<B, L, false, false, false, true, false, false>(ff, pos, rng, plies, until, hints),
         }
     }
 
@@ -125,7 +132,8 @@ impl Game {
     /// sown, [`FastForm::draw_move`]), and that stops below a floor of seeds in the pits (`FLOOR`,
     /// [`Until`]). `ROWS` and `STORES` may be set for a relay game without such rules, and `STORES`
     /// with `FLOOR`: the row table then answers that no rule holds, and the store table, being empty,
-    /// is not read. With `PASS` (`pass when unable`), a player to move left without a legal move
+    /// is not read. A relay loop without `STORES` never compares the stores: no seed reaches them in
+    /// a move (`FastRelay::stores_fixed`). With `PASS` (`pass when unable`), a player to move left without a legal move
     /// passes when the other player has one, before the repetition check.
     #[inline(always)]
     fn fast_loop<
@@ -303,10 +311,11 @@ impl Game {
                     }
                 }
             }
+            // (Not read by a relay loop without `STORES`: its stores never change.)
             let stores_grew = (at.board.block_of(store_block) ^ before) & store_cells != 0;
             let mut repeated = false;
             if REPEATS {
-                if self.stores_only_grow && stores_grew {
+                if (STORES || !RELAY) && self.stores_only_grow && stores_grew {
                     // No position before this move can come back: a store is larger now and never
                     // shrinks.
                     seen.clear();
@@ -341,7 +350,7 @@ impl Game {
             if ff.tested != 0 {
                 holding |= self.tested_ends(ff, &at, mover);
             }
-            if RELAY {
+            if RELAY && STORES {
                 before = at.board.block_of(store_block);
             }
             if RELAY && next != 0 && kinds.no_moves.trailing_zeros() < holding.trailing_zeros() {
