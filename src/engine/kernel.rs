@@ -21,13 +21,11 @@ use rand::Rng;
 mod captures;
 mod forms;
 mod identity;
-mod movable;
 mod playout;
 mod searching;
 mod seen;
 pub(crate) use searching::{AnySearch, Counted, Expanded, FastMove, FastSearch, Line, Listed, MoveSink, Scored};
 
-use movable::Movable;
 pub(crate) use seen::Board;
 
 use super::trace::Silent;

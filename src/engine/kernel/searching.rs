@@ -117,7 +117,7 @@ impl<B> MoveSink<B> for Expanded<'_, B> {
 /// in the last filter most of the time, and the walk back along the line is then not taken (it
 /// was about a twentieth of a search of such a game, every move made walking it). The filter
 /// shares the position's room (a `u128` board and the player take 32 bytes with it or without).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Line<B> {
     at: Vec<(B, Player, u64)>,
     /// Whether the filters are kept (a rule reads `repeated`).
@@ -125,9 +125,6 @@ pub(crate) struct Line<B> {
     /// The block of the board that holds the stores, and the stores' lanes in it.
     block: usize,
     stores: u128,
-    /// The boards found to leave a player a legal move (a relay game's, where a `no_moves` rule
-    /// asks it of every position made).
-    movable: Movable<B>,
 }
 
 impl<B: Board> Line<B> {
@@ -138,7 +135,6 @@ impl<B: Board> Line<B> {
             filters: false,
             block: 0,
             stores: 0,
-            movable: Movable::none(),
         }
     }
 
@@ -315,11 +311,6 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
             filters: self.game.end_kinds.repeated != 0,
             block,
             stores: self.ff.store_lanes.block(block),
-            movable: if self.ff.relay.is_some() && self.game.end_kinds.no_moves != 0 {
-                Movable::new()
-            } else {
-                Movable::none()
-            },
             ..Line::empty()
         };
         line.push(cells, to_move);
@@ -400,7 +391,7 @@ impl<'g, B: Board, const L: usize> FastSearch<'g, B, L> {
             ),
             Some(rt) => game.fast_moves_from::<B, L, true, _>(
                 self.ff,
-                Some((rt, &line.movable)),
+                Some(rt),
                 self.hints,
                 &self.like,
                 (at, among),
@@ -561,10 +552,7 @@ impl Game {
     ) {
         match ff.relay.as_deref() {
             None => self.fast_moves_from::<B, L, false, _>(ff, None, hints, like, (at, u64::MAX), (repeats, |_| false), out),
-            Some(rt) => {
-                let none = Movable::none();
-                self.fast_moves_from::<B, L, true, _>(ff, Some((rt, &none)), hints, like, (at, u64::MAX), (repeats, |_| false), out);
-            }
+            Some(rt) => self.fast_moves_from::<B, L, true, _>(ff, Some(rt), hints, like, (at, u64::MAX), (repeats, |_| false), out),
         }
     }
 
@@ -580,18 +568,13 @@ impl Game {
     fn fast_moves_from<B: Board, const L: usize, const RELAY: bool, O: MoveSink<B>>(
         &self,
         ff: &FastForm<B, L>,
-        rt: Option<(&FastRelay<B, L>, &Movable<B>)>,
+        rt: Option<&FastRelay<B, L>>,
         hints: Hints,
         like: &Position,
         ((board, mover, ply), among): ((B, Player, u32), u64),
         (mut repeats, mut stop): (impl FnMut(B, Player) -> bool, impl FnMut(&FastMove<B>) -> bool),
         out: &mut O,
     ) {
-        // (`movable`: the boards known to leave a player a move, where the caller keeps them.)
-        let (rt, movable) = match rt {
-            Some((rt, movable)) => (Some(rt), Some(movable)),
-            None => (None, None),
-        };
         // Every move reaches the same move number: its probes read once.
         let probes = ff.row_rules != 0 || !ff.probes.is_empty();
         let probed = ff.ply_probes(ply + 1);
@@ -657,11 +640,7 @@ impl Game {
                 Some(rt) if RELAY => {
                     if O::STUCK && game.end_kinds.no_moves != 0 {
                         let next = ff.candidates(&after, filled, at.to_move);
-                        let stuck = next == 0
-                            || !match movable {
-                                Some(known) => known.has_move(after, at.to_move, || ff.has_move(rt, after, next, at.to_move)),
-                                None => ff.has_move(rt, after, next, at.to_move),
-                            };
+                        let stuck = next == 0 || !ff.has_move(rt, after, next, at.to_move);
                         (stuck, Some(!stuck))
                     } else {
                         (false, None)
