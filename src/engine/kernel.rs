@@ -667,29 +667,40 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     }
 
     /// [`FastForm::has_move`] for a search, which asks it of every position it makes: where a move
-    /// is known legal once its sowing ends (`FastRelay::in_place`), a candidate whose first lap
-    /// ends the move by the tables alone (`go`, `stop`: no capture may hold there and the relay rule
-    /// does not) answers yes without its sowing, its lap's end read as the home-block walk reads
-    /// it (`play_relay_home`); only where none does are the candidates sown.
+    /// is known legal once its sowing ends (`FastRelay::in_place`), a candidate whose laps, while
+    /// each lies within a round, go on or end the move by the tables alone (`go`, `stop`: no
+    /// capture may hold there), ending it within the laps the relay limit lets pass unwatched
+    /// (`careful`), answers yes without the rules' tests, each lap's end read as the home-block
+    /// walk reads it (`play_relay_home`); only where none does are the candidates sown.
     #[inline(always)]
     fn has_move_searched(&self, rt: &FastRelay<B, L>, b: B, candidates: u64, to_move: Player) -> bool {
         let m = to_move.index() & 1;
         let k = rt.in_place[m];
         if k != 0xFF {
-            let me = b.block_of(usize::from(k));
+            let home = b.block_of(usize::from(k));
             let base = to_move.index() * self.side;
             let mut left = candidates;
             while left != 0 {
                 let origin = (base + left.trailing_zeros() as usize) & (L - 1);
                 left &= left - 1;
-                let seeds = b.lane(origin) as usize;
-                if seeds <= usize::from(rt.short[origin]) {
+                let short = usize::from(rt.short[origin]);
+                let (mut me, mut last, mut seeds, mut laps) = (home, origin, b.lane(origin) as usize, 1);
+                while seeds <= short {
                     let at = seeds & (PLACES - 1);
-                    let end = usize::from(rt.last[m][origin][at]) & (L - 1);
-                    let n = lane(me.wrapping_add(rt.home_picked[m][origin & 15][at]), end & 15).min(63);
-                    if rt.go[m][end] >> n & 1 == 0 && rt.stop[m][end] >> n & 1 != 0 {
-                        return true;
+                    me = me.wrapping_add(rt.home_picked[m][last & 15][at]);
+                    last = usize::from(rt.last[m][last & (L - 1)][at]) & (L - 1);
+                    let n = lane(me, last & 15);
+                    if rt.go[m][last] >> n.min(63) & 1 == 0 {
+                        if rt.stop[m][last] >> n.min(63) & 1 != 0 {
+                            return true;
+                        }
+                        break;
                     }
+                    laps += 1;
+                    if laps > rt.careful {
+                        break;
+                    }
+                    seeds = n as usize;
                 }
             }
         }
