@@ -672,6 +672,47 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         false
     }
 
+    /// [`FastForm::has_move`] for a search, which asks it of every position it makes: where a move
+    /// is known legal once its sowing ends (`FastRelay::in_place`), a candidate whose laps, while
+    /// each lies within a round, go on or end the move by the tables alone (`go`, `stop`: no
+    /// capture may hold there), ending it within the laps the relay limit lets pass unwatched
+    /// (`careful`), answers yes without the rules' tests, each lap's end read as the home-block
+    /// walk reads it (`play_relay_home`); only where none does are the candidates sown.
+    #[inline(always)]
+    fn has_move_searched(&self, rt: &FastRelay<B, L>, b: B, candidates: u64, to_move: Player) -> bool {
+        let m = to_move.index() & 1;
+        let k = rt.in_place[m];
+        if k != 0xFF {
+            let home = b.block_of(usize::from(k));
+            let base = to_move.index() * self.side;
+            let mut left = candidates;
+            while left != 0 {
+                let origin = (base + left.trailing_zeros() as usize) & (L - 1);
+                left &= left - 1;
+                let short = usize::from(rt.short[origin]);
+                let (mut me, mut last, mut seeds, mut laps) = (home, origin, b.lane(origin) as usize, 1);
+                while seeds <= short {
+                    let at = seeds & (PLACES - 1);
+                    me = me.wrapping_add(rt.home_picked[m][last & 15][at]);
+                    last = usize::from(rt.last[m][last & (L - 1)][at]) & (L - 1);
+                    let n = lane(me, last & 15);
+                    if rt.go[m][last] >> n.min(63) & 1 == 0 {
+                        if rt.stop[m][last] >> n.min(63) & 1 != 0 {
+                            return true;
+                        }
+                        break;
+                    }
+                    laps += 1;
+                    if laps > rt.careful {
+                        break;
+                    }
+                    seeds = n as usize;
+                }
+            }
+        }
+        self.has_move(rt, b, candidates, to_move)
+    }
+
     /// The legal moves of `to_move` (bit `k - 1` for pit `k`) on `b`, whose filled cells are
     /// `filled` ([`Lanes::filled`]).
     #[inline(always)]
@@ -844,6 +885,70 @@ mod tests {
             }
         }
         assert!(fed > 0 && seen[0] > 500 && seen[1] > 500, "{fed} {seen:?}");
+    }
+
+    /// Issue 25: the searches' question whether a relay game's player has a legal move
+    /// (`FastForm::has_move_searched`, a first lap that ends the move read from the tables) answers
+    /// as sowing the candidates does, for each candidate alone and for them all, on every shipped
+    /// relay game with a fast form and on an invented one whose relays stop at two laps (a move of
+    /// more is not legal), along random games.
+    #[test]
+    fn a_relay_player_has_a_move_where_sowing_finds_one() {
+        fn agrees<B: Board, const L: usize>(ff: &FastForm<B, L>, cells: &[u32], seen: &mut [usize; 2]) {
+            let Some(rt) = ff.relay.as_deref() else {
+                return;
+            };
+            let b = B::of_cells(cells);
+            for p in Player::BOTH {
+                let all = ff.candidates(&b, b.filled(), p);
+                let mut left = all;
+                while left != 0 {
+                    let one = left & left.wrapping_neg();
+                    left &= left - 1;
+                    let legal = ff.has_move(rt, b, one, p);
+                    assert_eq!(ff.has_move_searched(rt, b, one, p), legal, "{cells:?} {p:?} {one:b}");
+                    // (Counted where the tables are read: a move known legal once sown.)
+                    if rt.in_place[p.index()] != 0xFF {
+                        seen[usize::from(legal)] += 1;
+                    }
+                }
+                assert_eq!(ff.has_move_searched(rt, b, all, p), ff.has_move(rt, b, all, p), "{cells:?} {p:?}");
+            }
+        }
+        let mut games: Vec<Game> = crate::shipped::all().map(|s| s.game()).collect();
+        let short_relays = crate::load_text(
+            std::path::Path::new("invented.sow"),
+            r#"game "short relays" board { rows 2 pits 8 seeds 2 where pit.row == back or pit.number > 5 stores captures }
+               first south
+               sow { direction ccw track own relay when last.before > 0 relay limit 2 }
+               forbid "single" when origin.count == 1
+               capture "across" { when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
+                 take opposite(last) }
+               end "stuck" when no_moves loser to_move"#,
+            &[],
+        );
+        let Ok(short_relays) = short_relays else {
+            panic!("the invented game checks");
+        };
+        games.push(short_relays.game);
+        let mut seen = [0; 2];
+        for game in &games {
+            let fast = game.fast.as_deref();
+            let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+            for _ in 0..5 {
+                let mut pos = game.initial(None);
+                game.settle_start(&mut pos);
+                while !pos.over && pos.ply < 80 {
+                    match fast {
+                        Some(Fast::Narrow(ff)) => agrees(ff, &pos.board.cells, &mut seen),
+                        Some(Fast::Wide(ff)) => agrees(ff, &pos.board.cells, &mut seen),
+                        None => {}
+                    }
+                    game.random_playout(&mut pos, &mut rng, 1);
+                }
+            }
+        }
+        assert!(seen[0] > 100 && seen[1] > 1000, "{seen:?}");
     }
 
     #[test]

@@ -640,7 +640,7 @@ impl Game {
                 Some(rt) if RELAY => {
                     if O::STUCK && game.end_kinds.no_moves != 0 {
                         let next = ff.candidates(&after, filled, at.to_move);
-                        let stuck = next == 0 || !ff.has_move(rt, after, next, at.to_move);
+                        let stuck = next == 0 || !ff.has_move_searched(rt, after, next, at.to_move);
                         (stuck, Some(!stuck))
                     } else {
                         (false, None)
