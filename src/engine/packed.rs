@@ -116,9 +116,7 @@ impl Game {
         // The walk reads the trial board as the landing of a move kept, and of the children that
         // share a trial with open choices: the general sowing leaves it there in both cases.
         if trial.keep && choices.is_none_or(|c| !c.fault()) {
-            let b = trial.board.get_or_insert_with(|| pos.board.clone());
-            board.write_cells(&mut b.cells);
-            b.memory.clone_from(&pos.board.memory);
+            trial.landed = Some(board);
         }
         let kept = trial.keep && choices.is_none_or(|c| c.open().is_none() && !c.fault());
         trial.kept = kept.then_some(sown.another);

@@ -44,7 +44,7 @@ impl Game {
         pos: &Position,
         rules: MoveRules,
         keep: bool,
-        mut found: impl FnMut(usize, u32, Option<(&Board, bool)>) -> Walk,
+        mut found: impl FnMut(usize, u32, Option<(Landing, bool)>) -> Walk,
     ) -> bool {
         let (mut laps, budget) = (0u64, Self::choice_laps(rules));
         let mut cut = false;
@@ -174,7 +174,7 @@ impl Game {
                     let share = (shares && last.as_ref().is_some_and(|l| l.known(following))).then_some(following);
                     unanswered.push((code, at + choice_width(options), share, None));
                 } else if let (Ok(taken), false) = (tried, fault) {
-                    let landing = landing.and_then(|another| Some((trial.board.as_ref()?, another)));
+                    let landing = landing.and_then(|another| Some((trial.landing(pos)?, another)));
                     match found(base | (code as usize) << CHOICE_SHIFT, taken, landing) {
                         Walk::On => {}
                         Walk::NextPit => continue 'pits,
