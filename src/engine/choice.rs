@@ -57,6 +57,31 @@ pub(crate) struct Choices {
 /// No paused sowing.
 const NONE: u32 = u32::MAX;
 
+/// The choices a trial met past its given bits, copied out of its [`Choices`] ([`Choices::met`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Met {
+    points: [(u32, u32); POINTS],
+    met: u32,
+}
+
+impl Met {
+    /// [`Choices::point`] of the choices copied.
+    #[inline]
+    pub(crate) fn point(&self, i: usize) -> Option<Option<(usize, u32, Option<u32>)>> {
+        point(self.met, i, || self.points.get(i).copied())
+    }
+}
+
+/// The `i`th of `met` choices met, kept as `kept` reads it ([`Choices::point`]).
+#[inline(always)]
+fn point(met: u32, i: usize, kept: impl FnOnce() -> Option<(u32, u32)>) -> Option<Option<(usize, u32, Option<u32>)>> {
+    if i >= met as usize {
+        return Some(None);
+    }
+    let (p, paused) = kept()?;
+    Some(Some(((p >> 8) as usize, p & 0xff, (paused != NONE).then_some(paused))))
+}
+
 /// How many of the choices a move meets past its given bits are kept ([`Choices::point`]).
 pub(crate) const POINTS: usize = 16;
 
@@ -150,11 +175,17 @@ impl Choices {
     /// when fewer were met, `None` when it was met but not kept. The first is [`Choices::open`].
     /// With it, the paused sowing its other answers go on from, if one was kept.
     pub fn point(&self, i: usize) -> Option<Option<(usize, u32, Option<u32>)>> {
-        if i >= self.met.get() as usize {
-            return Some(None);
+        point(self.met.get(), i, || self.points.get(i).map(Cell::get))
+    }
+
+    /// Every choice met past the given bits, as [`Choices::point`] reads them, copied out (what a
+    /// walk keeps of a trial that others share).
+    #[inline]
+    pub(crate) fn met(&self) -> Met {
+        Met {
+            points: std::array::from_fn(|i| self.points[i].get()),
+            met: self.met.get(),
         }
-        let (p, paused) = self.points.get(i)?.get();
-        Some(Some(((p >> 8) as usize, p & 0xff, (paused != NONE).then_some(paused))))
     }
 
     /// A sowing paused before a capture rule fires (`id`), for the first choice past the given bits

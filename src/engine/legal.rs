@@ -2,7 +2,7 @@
 //! move carries); how they are named and read, and why a move is refused, in `names`; the listings
 //! the end rules ask for in `for_ends`.
 
-use super::choice::{CHOICE_SHIFT, Choices, POINTS, move_base, width as choice_width};
+use super::choice::{CHOICE_SHIFT, Choices, Met, move_base, width as choice_width};
 use super::eval::Ctx;
 use super::trace::Silent;
 use super::turn::*;
