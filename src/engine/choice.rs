@@ -292,4 +292,25 @@ mod tests {
         assert_eq!(width(4), 2);
         assert_eq!(width(5), 3);
     }
+
+    /// Issue 25: the choices met copied out of a trial's `Choices` (what a walk's shared trial
+    /// keeps) read as the trial's own: each point met with its options, bit and pause, none past
+    /// the last met, and those past the kept ones unknown.
+    #[test]
+    fn the_choices_met_copied_out_read_as_the_trials() {
+        for count in 0..POINTS + 4 {
+            let c = Choices::given(0, 0);
+            for j in 0..count {
+                if j % 3 == 1 {
+                    c.paused(100 + j as u32);
+                }
+                c.pick(2 + j % 3, |_| String::new());
+            }
+            let met = c.met();
+            for i in 0..POINTS + 6 {
+                assert_eq!(met.point(i), c.point(i), "{count} met, point {i}");
+            }
+            assert_eq!(met.point(count.min(POINTS)).is_none(), count > POINTS, "{count} met");
+        }
+    }
 }
