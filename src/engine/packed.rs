@@ -225,7 +225,7 @@ impl Game {
                 }
                 let then = self.capture_packed(
                     b,
-                    turn,
+                    &turn,
                     last,
                     origin,
                     lap,
@@ -308,7 +308,7 @@ impl Game {
     fn capture_packed(
         &self,
         b: &mut WideBoard,
-        turn: Turn,
+        turn: &Turn,
         last: Cell,
         origin: Cell,
         lap: u32,
@@ -342,8 +342,8 @@ impl Game {
                     });
                 }
                 QuickAct::SowTaken(i) => {
-                    let Some(lap) = TakenLap::of(&rule.actions[i], &turn, phase, last, |f, way| {
-                        self.ctx_lap(turn, position, None, last, origin, lap, phase.track(mover, turn.cw))
+                    let Some(lap) = TakenLap::of(&rule.actions[i], turn, phase, last, |f, way| {
+                        self.ctx_lap(*turn, position, None, last, origin, lap, phase.track(mover, turn.cw))
                             .pit_by_way(f, way)
                     }) else {
                         continue;
@@ -373,7 +373,11 @@ impl Game {
 /// loop watch would start.
 #[inline(always)]
 fn free_laps(sow: &Sow) -> u32 {
-    if sow.watch_loops { sow.lap_cap.min(WATCH_FROM.max(sow.lap_seen)) } else { sow.lap_cap }
+    if sow.watch_loops {
+        sow.lap_cap.min(WATCH_FROM.max(sow.lap_seen))
+    } else {
+        sow.lap_cap
+    }
 }
 
 impl Track {
