@@ -57,6 +57,31 @@ pub(crate) struct Choices {
 /// No paused sowing.
 const NONE: u32 = u32::MAX;
 
+/// The choices a trial met past its given bits, copied out of its [`Choices`] ([`Choices::met`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Met {
+    points: [(u32, u32); POINTS],
+    met: u32,
+}
+
+impl Met {
+    /// [`Choices::point`] of the choices copied.
+    #[inline]
+    pub(crate) fn point(&self, i: usize) -> Option<Option<(usize, u32, Option<u32>)>> {
+        point(self.met, i, || self.points.get(i).copied())
+    }
+}
+
+/// The `i`th of `met` choices met, kept as `kept` reads it ([`Choices::point`]).
+#[inline(always)]
+fn point(met: u32, i: usize, kept: impl FnOnce() -> Option<(u32, u32)>) -> Option<Option<(usize, u32, Option<u32>)>> {
+    if i >= met as usize {
+        return Some(None);
+    }
+    let (p, paused) = kept()?;
+    Some(Some(((p >> 8) as usize, p & 0xff, (paused != NONE).then_some(paused))))
+}
+
 /// How many of the choices a move meets past its given bits are kept ([`Choices::point`]).
 pub(crate) const POINTS: usize = 16;
 
@@ -150,11 +175,17 @@ impl Choices {
     /// when fewer were met, `None` when it was met but not kept. The first is [`Choices::open`].
     /// With it, the paused sowing its other answers go on from, if one was kept.
     pub fn point(&self, i: usize) -> Option<Option<(usize, u32, Option<u32>)>> {
-        if i >= self.met.get() as usize {
-            return Some(None);
+        point(self.met.get(), i, || self.points.get(i).map(Cell::get))
+    }
+
+    /// Every choice met past the given bits, as [`Choices::point`] reads them, copied out (what a
+    /// walk keeps of a trial that others share).
+    #[inline]
+    pub(crate) fn met(&self) -> Met {
+        Met {
+            points: std::array::from_fn(|i| self.points[i].get()),
+            met: self.met.get(),
         }
-        let (p, paused) = self.points.get(i)?.get();
-        Some(Some(((p >> 8) as usize, p & 0xff, (paused != NONE).then_some(paused))))
     }
 
     /// A sowing paused before a capture rule fires (`id`), for the first choice past the given bits
@@ -260,5 +291,26 @@ mod tests {
         assert_eq!(width(3), 2);
         assert_eq!(width(4), 2);
         assert_eq!(width(5), 3);
+    }
+
+    /// Issue 25: the choices met copied out of a trial's `Choices` (what a walk's shared trial
+    /// keeps) read as the trial's own: each point met with its options, bit and pause, none past
+    /// the last met, and those past the kept ones unknown.
+    #[test]
+    fn the_choices_met_copied_out_read_as_the_trials() {
+        for count in 0..POINTS + 4 {
+            let c = Choices::given(0, 0);
+            for j in 0..count {
+                if j % 3 == 1 {
+                    c.paused(100 + j as u32);
+                }
+                c.pick(2 + j % 3, |_| String::new());
+            }
+            let met = c.met();
+            for i in 0..POINTS + 6 {
+                assert_eq!(met.point(i), c.point(i), "{count} met, point {i}");
+            }
+            assert_eq!(met.point(count.min(POINTS)).is_none(), count > POINTS, "{count} met");
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! move carries); how they are named and read, and why a move is refused, in `names`; the listings
 //! the end rules ask for in `for_ends`.
 
-use super::choice::{CHOICE_SHIFT, Choices, POINTS, move_base, width as choice_width};
+use super::choice::{CHOICE_SHIFT, Choices, Met, move_base, width as choice_width};
 use super::eval::Ctx;
 use super::trace::Silent;
 use super::turn::*;
@@ -22,8 +22,8 @@ mod forbids;
 mod landings;
 mod names;
 mod walk;
-use landings::Landings;
 pub(in crate::engine) use landings::Trial;
+use landings::{Landing, Landings};
 
 thread_local! {
     /// The table of what moves leave of the last listing of moves with choices on this thread,
@@ -464,7 +464,8 @@ impl Game {
                 return if required { Walk::On } else { Walk::Stop };
             }
             // A move that was not sown (none is, where choices are found) is told by its number.
-            let new = landing.is_none_or(|(board, another)| seen.is_new(self.move_parts(move_base(k)).0, takes, board, another, states));
+            let new =
+                landing.is_none_or(|(board, another)| seen.is_new_landing(self.move_parts(move_base(k)).0, takes, board, another, states));
             let (list, count) = if takes {
                 (&mut taking, &mut taking_met)
             } else {
@@ -728,6 +729,7 @@ impl Game {
             }
             slot => slot.insert(board.clone()),
         };
+        t.landed = None;
         let (taken, kept, another) = self.probe_sown(pos, rules, choices, origin, cw, after, t.keep)?;
         t.kept = kept;
         t.another = Some(another);

@@ -116,9 +116,7 @@ impl Game {
         // The walk reads the trial board as the landing of a move kept, and of the children that
         // share a trial with open choices: the general sowing leaves it there in both cases.
         if trial.keep && choices.is_none_or(|c| !c.fault()) {
-            let b = trial.board.get_or_insert_with(|| pos.board.clone());
-            board.write_cells(&mut b.cells);
-            b.memory.clone_from(&pos.board.memory);
+            trial.landed = Some(board);
         }
         let kept = trial.keep && choices.is_none_or(|c| c.open().is_none() && !c.fault());
         trial.kept = kept.then_some(sown.another);
@@ -134,6 +132,7 @@ impl Game {
     #[inline(always)]
     fn sow_packed(&self, b: &mut WideBoard, turn: Turn, origin: Cell, phase: &Phase, position: &Board) -> Option<Result<Sown, Endless>> {
         let sow = &phase.sow;
+        let free = free_laps(sow);
         let n = position.cells.len();
         let mover = turn.mover;
         let mut turn = turn;
@@ -226,7 +225,7 @@ impl Game {
                 }
                 let then = self.capture_packed(
                     b,
-                    turn,
+                    &turn,
                     last,
                     origin,
                     lap,
@@ -241,7 +240,7 @@ impl Game {
                 }
                 if pulled.is_some() {
                     lap += 1;
-                    match self.packed_lap_may_start(sow, lap)? {
+                    match self.packed_lap_may_start(sow, lap, free)? {
                         Ok(()) => continue,
                         Err(endless) => return Some(Err(endless)),
                     }
@@ -263,7 +262,7 @@ impl Game {
                 break last;
             }
             lap += 1;
-            if let Err(endless) = self.packed_lap_may_start(sow, lap)? {
+            if let Err(endless) = self.packed_lap_may_start(sow, lap, free)? {
                 return Some(Err(endless));
             }
             start = last;
@@ -284,10 +283,11 @@ impl Game {
     }
 
     /// [`Game::lap_may_start`] for a packed trial, which keeps no loop watch: past the cap the move
-    /// is refused; `None` where the watch would start (the move is handed over).
+    /// is refused; `None` where the watch would start (the move is handed over). Laps up to `free`
+    /// ([`free_laps`]) start at once.
     #[inline(always)]
-    fn packed_lap_may_start(&self, sow: &Sow, lap: u32) -> Option<Result<(), Endless>> {
-        if lap <= sow.lap_cap && !(sow.watch_loops && lap > WATCH_FROM.max(sow.lap_seen)) {
+    fn packed_lap_may_start(&self, sow: &Sow, lap: u32, free: u32) -> Option<Result<(), Endless>> {
+        if lap <= free {
             return Some(Ok(()));
         }
         if lap > sow.lap_cap {
@@ -308,7 +308,7 @@ impl Game {
     fn capture_packed(
         &self,
         b: &mut WideBoard,
-        turn: Turn,
+        turn: &Turn,
         last: Cell,
         origin: Cell,
         lap: u32,
@@ -342,8 +342,8 @@ impl Game {
                     });
                 }
                 QuickAct::SowTaken(i) => {
-                    let Some(lap) = TakenLap::of(&rule.actions[i], &turn, phase, last, |f, way| {
-                        self.ctx_lap(turn, position, None, last, origin, lap, phase.track(mover, turn.cw))
+                    let Some(lap) = TakenLap::of(&rule.actions[i], turn, phase, last, |f, way| {
+                        self.ctx_lap(*turn, position, None, last, origin, lap, phase.track(mover, turn.cw))
                             .pit_by_way(f, way)
                     }) else {
                         continue;
@@ -366,6 +366,17 @@ impl Game {
         }
         *taken += took;
         rule.then
+    }
+}
+
+/// The laps a packed trial of `sow` starts without asking more: those within the cap, before a
+/// loop watch would start.
+#[inline(always)]
+fn free_laps(sow: &Sow) -> u32 {
+    if sow.watch_loops {
+        sow.lap_cap.min(WATCH_FROM.max(sow.lap_seen))
+    } else {
+        sow.lap_cap
     }
 }
 

@@ -3,6 +3,7 @@
 //! thread from one listing to the next so that a listing allocates nothing once warm.
 
 use super::*;
+use crate::compile::shape::{Lanes, WideBoard};
 
 /// The board a listing's trial sowings are made on ([`Game::probe`]), kept from one trial to the next
 /// so that its lists (on the heap for a board of more than 7 pits a side) are allocated once a listing
@@ -20,7 +21,18 @@ pub(in crate::engine) struct Trial {
     /// The position's board packed a byte a cell, with the phase whose trials sow on it
     /// (`engine::packed`), where the walk's rules allow: a trial of another phase is the general
     /// sowing's.
-    pub(in crate::engine) packed: Option<(crate::compile::shape::WideBoard, *const crate::compile::ir::Phase)>,
+    pub(in crate::engine) packed: Option<(WideBoard, *const crate::compile::ir::Phase)>,
+    /// The last trial's landing packed, where it was a packed trial's (`board` is then not
+    /// written) or a general one's that [`Trial::landing`] packed; `None` after a general trial.
+    pub(in crate::engine) landed: Option<WideBoard>,
+}
+
+/// What a complete move leaves, as a walk hands it over to be compared: the general board, or
+/// its seeds packed a byte a cell (its claims and closed pits, and its memory, the position's).
+#[derive(Clone, Copy)]
+pub(super) enum Landing<'a> {
+    Board(&'a Board),
+    Packed(&'a WideBoard),
 }
 
 thread_local! {
@@ -52,6 +64,28 @@ impl Trial {
             kept: None,
             another: None,
             packed: None,
+            landed: None,
+        }
+    }
+
+    /// The landing the last trial left, which a walk whose trials are packed hands over packed
+    /// whenever it can be (its memory the position's, at most 64 cells of at most 255 seeds): the
+    /// same landing is then one form whichever trial left it, and a landing that cannot be packed
+    /// is never one that can. `None` where no board was written.
+    #[inline]
+    pub(super) fn landing(&mut self, pos: &Position) -> Option<Landing<'_>> {
+        if self.landed.is_none()
+            && self.packed.is_some()
+            && let Some(b) = &self.board
+            && b.memory == pos.board.memory
+            && b.cells.len() <= WideBoard::LANES
+            && b.cells.iter().all(|&n| n <= 255)
+        {
+            self.landed = Some(WideBoard::of_cells(&b.cells));
+        }
+        match &self.landed {
+            Some(packed) => Some(Landing::Packed(packed)),
+            None => self.board.as_ref().map(Landing::Board),
         }
     }
 
@@ -82,26 +116,78 @@ pub(super) struct Landings {
     slots: Vec<(usize, Board, bool, bool, usize)>,
     /// Slots in use.
     used: usize,
+    /// The landings handed over packed, as `slots` (their memory, claims and closed pits the
+    /// position's); a slot's number in a chain is marked with [`PACKED`].
+    packed: Vec<(WideBoard, usize, bool, bool, usize)>,
+    /// Packed slots in use.
+    packed_used: usize,
     /// The last slot of each hash.
     last: crate::keys::KeyMap<usize>,
 }
+
+/// The mark of a packed slot's number in a chain of [`Landings`].
+const PACKED: usize = 1 << (usize::BITS - 1);
 
 impl Landings {
     /// Gives back the room of a listing far longer than most, so that a thread does not keep it.
     pub(super) fn trim(&mut self) {
         const KEPT: usize = 1024;
-        if self.slots.len() > KEPT {
+        if self.slots.len() > KEPT || self.packed.len() > KEPT {
             self.slots.truncate(KEPT);
             self.slots.shrink_to_fit();
+            self.packed.truncate(KEPT);
+            self.packed.shrink_to_fit();
             self.last = Default::default();
-            self.used = 0;
+            (self.used, self.packed_used) = (0, 0);
         }
     }
 
     /// Forgets every move (and keeps the room).
     pub(super) fn clear(&mut self) {
-        self.used = 0;
+        (self.used, self.packed_used) = (0, 0);
         self.last.clear();
+    }
+
+    /// [`Landings::is_new`] of a landing as the walk handed it over.
+    #[inline]
+    pub(super) fn is_new_landing(&mut self, pit: usize, takes: bool, landing: Landing, another: bool, states: bool) -> bool {
+        match landing {
+            Landing::Board(board) => self.is_new(pit, takes, board, another, states),
+            Landing::Packed(board) => self.is_new_packed(pit, takes, board, another),
+        }
+    }
+
+    /// [`Landings::is_new`] of a packed landing: its 64 bytes hashed and compared.
+    pub(super) fn is_new_packed(&mut self, pit: usize, takes: bool, board: &WideBoard, another: bool) -> bool {
+        use std::hash::{Hash, Hasher};
+        let mut h = Quick::default();
+        (pit, another, takes).hash(&mut h);
+        h.write(board.bytes());
+        self.insert_new_packed(h.finish(), pit, takes, board, another)
+    }
+
+    /// [`Landings::is_new_packed`] with the hash `key` worked out.
+    pub(super) fn insert_new_packed(&mut self, key: u64, pit: usize, takes: bool, board: &WideBoard, another: bool) -> bool {
+        let mut at = self.last.get(&key).copied().unwrap_or(usize::MAX);
+        while at != usize::MAX {
+            if at & PACKED == 0 {
+                at = self.slots[at].4;
+                continue;
+            }
+            let (b, p, a, t, previous) = &self.packed[at & !PACKED];
+            if (*p, *a, *t) == (pit, another, takes) && b == board {
+                return false;
+            }
+            at = *previous;
+        }
+        let previous = self.last.insert(key, self.packed_used | PACKED).unwrap_or(usize::MAX);
+        let slot = (*board, pit, another, takes, previous);
+        match self.packed.get_mut(self.packed_used) {
+            Some(kept) => *kept = slot,
+            None => self.packed.push(slot),
+        }
+        self.packed_used += 1;
+        true
     }
 
     /// Is what a move from `pit` leaves new among the moves of its list from that pit? Kept if so.
@@ -125,7 +211,14 @@ impl Landings {
     /// the position's.
     pub(super) fn insert_new(&mut self, key: u64, pit: usize, takes: bool, board: &Board, another: bool, states: bool) -> bool {
         let mut at = self.last.get(&key).copied().unwrap_or(usize::MAX);
+        while at != usize::MAX && at & PACKED != 0 {
+            at = self.packed[at & !PACKED].4;
+        }
         while let Some((p, b, a, t, previous)) = self.slots[..self.used].get(at) {
+            at = *previous;
+            while at != usize::MAX && at & PACKED != 0 {
+                at = self.packed[at & !PACKED].4;
+            }
             if (*p, *a, *t) == (pit, another, takes)
                 && same(&b.cells, &board.cells)
                 && same(&b.memory, &board.memory)
@@ -133,7 +226,6 @@ impl Landings {
             {
                 return false;
             }
-            at = *previous;
         }
         let previous = self.last.insert(key, self.used).unwrap_or(usize::MAX);
         match self.slots.get_mut(self.used) {
@@ -320,6 +412,74 @@ mod tests {
         more.cells[39] += 1;
         assert!(seen.insert_new(7, 2, false, &more, false, false), "the last cell of a reused slot");
         assert!(!seen.insert_new(7, 2, false, &more, false, false));
+    }
+
+    /// Issue 25: packed landings are told apart by every byte, their pit, list and turn, and
+    /// share one table with the general ones: a chain of one hash holding both kinds is walked
+    /// past the other kind's slots, each kind found again where it lies.
+    #[test]
+    fn packed_landings_are_told_apart_by_every_byte_beside_general_ones() {
+        let mut seen = Landings::default();
+        let base = board(40, 3);
+        let packed = WideBoard::of_cells(&base.cells);
+        assert!(seen.is_new_packed(1, false, &packed, false));
+        assert!(!seen.is_new_packed(1, false, &packed, false));
+        assert!(seen.is_new_packed(2, false, &packed, false));
+        assert!(seen.is_new_packed(1, true, &packed, false));
+        assert!(seen.is_new_packed(1, false, &packed, true));
+        for c in 0..WideBoard::LANES {
+            let mut other = packed;
+            other.bytes_mut()[c] += 1;
+            assert!(seen.is_new_packed(1, false, &other, false), "byte {c}");
+            assert!(!seen.is_new_packed(1, false, &other, false), "byte {c} again");
+        }
+        // General landings under one hash, with packed ones pushed in between: each found again.
+        let boards: Vec<Board> = (10..14).map(|s| board(20, s)).collect();
+        for b in &boards {
+            assert!(seen.insert_new(7, 1, false, b, false, false));
+            assert!(seen.insert_new_packed(7, 1, false, &WideBoard::of_cells(&b.cells), false));
+        }
+        for b in &boards {
+            assert!(!seen.insert_new(7, 1, false, b, false, false));
+            assert!(!seen.insert_new_packed(7, 1, false, &WideBoard::of_cells(&b.cells), false));
+        }
+        // A walk hands a landing over in one form: the general form of one kept packed is another.
+        assert!(seen.is_new_landing(1, false, Landing::Board(&base), false, false));
+        assert!(!seen.is_new_landing(1, false, Landing::Board(&base), false, false));
+        seen.clear();
+        assert!(seen.is_new_landing(1, false, Landing::Packed(&packed), false, false));
+        assert!(!seen.is_new_landing(1, false, Landing::Packed(&packed), false, false));
+        assert_eq!(seen.packed_used, 1);
+    }
+
+    /// Issue 25: in a walk whose trials are packed, a general trial's landing is handed over
+    /// packed when it can be (the same landing is one form whichever trial left it), and as its
+    /// board when its memory is not the position's or a cell holds more than a byte.
+    #[test]
+    fn a_general_landing_of_a_packed_walk_is_handed_over_packed_where_it_can_be() {
+        let mut pos_board = board(40, 3);
+        pos_board.memory = vec![1];
+        let pos = Position {
+            board: pos_board.clone(),
+            ..crate::shipped::all().next().expect("a shipped game").game().initial(None)
+        };
+        let mut trial = Trial::for_walk(&pos.board, true);
+        assert!(matches!(trial.landing(&pos), Some(Landing::Board(_))), "a walk not packed");
+        trial.packed = Some((WideBoard::of_cells(&pos.board.cells), std::ptr::null()));
+        let mut left = pos_board.clone();
+        left.cells[5] = 9;
+        trial.board = Some(left.clone());
+        match trial.landing(&pos) {
+            Some(Landing::Packed(p)) => assert!(*p == WideBoard::of_cells(&left.cells)),
+            _ => panic!("packed"),
+        }
+        for change in [|b: &mut Board| b.memory[0] = 2, |b: &mut Board| b.cells[0] = 256] {
+            let mut other = pos_board.clone();
+            change(&mut other);
+            (trial.board, trial.landed) = (Some(other), None);
+            assert!(matches!(trial.landing(&pos), Some(Landing::Board(_))));
+        }
+        trial.give_back();
     }
 
     /// Issue 25: a walk's trial board, made in one an earlier walk on the thread gave back, is a

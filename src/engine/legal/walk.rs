@@ -12,18 +12,16 @@ struct Shared {
     laps: u32,
     /// Whether the mover moves again, when the sowing was allowed.
     another: Option<bool>,
-    /// The choices the trial met past its given bits, in order (the first is its open choice):
-    /// `None` past the last one met.
-    /// With each, the sowing paused before the rule whose actions met it, if kept.
-    points: [Option<(usize, u32, Option<u32>)>; POINTS + 1],
-    /// The first of `points` met but not kept: from there on, the children are sown again.
-    lost: usize,
+    /// The choices the trial met past its given bits, in order (the first is its open choice),
+    /// as [`Choices::point`] reads them: with each, the sowing paused before the rule whose
+    /// actions met it, if kept; from the first met but not kept on, the children are sown again.
+    met: Met,
 }
 
 impl Shared {
     /// Is the `i`th choice met known (or known not met)?
     fn known(&self, i: usize) -> bool {
-        i < self.lost
+        self.met.point(i).is_some()
     }
 }
 
@@ -44,7 +42,7 @@ impl Game {
         pos: &Position,
         rules: MoveRules,
         keep: bool,
-        mut found: impl FnMut(usize, u32, Option<(&Board, bool)>) -> Walk,
+        mut found: impl FnMut(usize, u32, Option<(Landing, bool)>) -> Walk,
     ) -> bool {
         let (mut laps, budget) = (0u64, Self::choice_laps(rules));
         let mut cut = false;
@@ -110,7 +108,7 @@ impl Game {
                 let (tried, open, fault, trial_laps, landing) = match (next, &last) {
                     (Some(i), Some(shared)) => {
                         tests::note_shared();
-                        let open = shared.points[i];
+                        let open = shared.met.point(i).flatten();
                         let landing = (open.is_none() && !shared.fault && keep).then_some(shared.another).flatten();
                         (
                             shared.tried,
@@ -135,29 +133,13 @@ impl Game {
                         };
                         let open = choices.point(0).flatten().map(|(options, at, paused)| (options, at, 1, paused));
                         if shares && open.is_some() {
-                            let mut shared = Shared {
+                            last = Some(Shared {
                                 tried,
                                 fault: choices.fault(),
                                 laps: choices.laps(),
                                 another: trial.another,
-                                points: [None; POINTS + 1],
-                                lost: POINTS + 1,
-                            };
-                            for i in 0..=POINTS {
-                                match choices.point(i) {
-                                    Some(point) => {
-                                        shared.points[i] = point;
-                                        if point.is_none() {
-                                            break;
-                                        }
-                                    }
-                                    None => {
-                                        shared.lost = i;
-                                        break;
-                                    }
-                                }
-                            }
-                            last = Some(shared);
+                                met: choices.met(),
+                            });
                         }
                         (tried, open, choices.fault(), choices.laps(), trial.kept)
                     }
@@ -174,7 +156,7 @@ impl Game {
                     let share = (shares && last.as_ref().is_some_and(|l| l.known(following))).then_some(following);
                     unanswered.push((code, at + choice_width(options), share, None));
                 } else if let (Ok(taken), false) = (tried, fault) {
-                    let landing = landing.and_then(|another| Some((trial.board.as_ref()?, another)));
+                    let landing = landing.and_then(|another| Some((trial.landing(pos)?, another)));
                     match found(base | (code as usize) << CHOICE_SHIFT, taken, landing) {
                         Walk::On => {}
                         Walk::NextPit => continue 'pits,
