@@ -7,19 +7,32 @@ use super::ir::{ByWay, CmpOp, Code, Flag, Flat, Op, Operand, PitSet, Quick, Reg,
 use super::typed::{BoolExpr, IntExpr, PitExpr, Pits, PlayerExpr, Whose};
 use crate::board::{Cell, Player};
 
+mod kept;
+
+use kept::Part;
+
 /// Compiles expressions for a board whose stores are the cells `pits` (south's) and `pits + 1`:
 /// as many as the board has pits.
-pub(crate) struct Gen {
+pub(crate) struct Gen<'e> {
     pits: usize,
     ops: Vec<Op>,
     sets: Vec<PitSet>,
     words: Vec<Vec<String>>,
     depth: u32,
     max: u32,
+    /// The values worked out once and kept ([`kept`]); slot `i` keeps `kept[i]`.
+    kept: Vec<Part<'e>>,
+    /// The slots are those of the program or set this one's filters belong to.
+    kept_by_owner: bool,
 }
 
-impl Gen {
-    fn new(pits: usize) -> Self {
+impl<'e> Gen<'e> {
+    /// A program's generator, keeping the values it reads more than once.
+    fn new(pits: usize, root: Part<'e>) -> Self {
+        Self::keeping(pits, kept::kept(&[root], false), false)
+    }
+
+    fn keeping(pits: usize, kept: Vec<Part<'e>>, kept_by_owner: bool) -> Self {
         Gen {
             pits,
             ops: Vec::new(),
@@ -27,53 +40,55 @@ impl Gen {
             words: Vec::new(),
             depth: 0,
             max: 0,
+            kept,
+            kept_by_owner,
         }
     }
 
     /// A condition's program.
-    pub fn bool(pits: usize, e: &BoolExpr) -> Code {
-        let mut code = Self::new(pits).finish(|g| g.cond(e));
+    pub fn bool(pits: usize, e: &'e BoolExpr) -> Code {
+        Self::new(pits, Part::Bool(e)).condition(e)
+    }
+
+    /// A number's program.
+    pub fn int(pits: usize, e: &'e IntExpr) -> Code {
+        Self::new(pits, Part::Int(e)).finish(|g| g.num(e))
+    }
+
+    /// A player's program.
+    pub fn player(pits: usize, e: &'e PlayerExpr) -> Code {
+        Self::new(pits, Part::Player(e)).finish(|g| g.who(e))
+    }
+
+    /// A pit's program.
+    pub fn pit(pits: usize, e: &'e PitExpr) -> Code {
+        Self::new(pits, Part::Pit(e)).finish(|g| g.place(e))
+    }
+
+    /// The program of the condition `e`, with its quick form.
+    fn condition(self, e: &'e BoolExpr) -> Code {
+        let pits = self.pits;
+        let mut code = self.finish(|g| g.cond(e));
         code.quick = Quick::of(flag(e), flat(e, pits, &code.sets));
         code
     }
 
-    /// A number's program.
-    pub fn int(pits: usize, e: &IntExpr) -> Code {
-        Self::new(pits).finish(|g| g.num(e))
+    /// A set of pits standing alone: its filters keep their values for one walk.
+    pub fn set(pits: usize, s: &'e Pits) -> PitSet {
+        let parts = kept::filter_parts(s);
+        let kept = kept::kept(&parts.iter().map(|&f| Part::Bool(f)).collect::<Vec<_>>(), true);
+        let mut set = Self::set_keeping(pits, s, parts, &kept);
+        set.kept = kept.len() as u8;
+        set
     }
 
-    /// A player's program.
-    pub fn player(pits: usize, e: &PlayerExpr) -> Code {
-        Self::new(pits).finish(|g| g.who(e))
-    }
-
-    /// A pit's program.
-    pub fn pit(pits: usize, e: &PitExpr) -> Code {
-        Self::new(pits).finish(|g| g.place(e))
-    }
-
-    /// A set of pits.
-    pub fn set(pits: usize, s: &Pits) -> PitSet {
-        // A filter `a and b` is the filters `a` then `b` (read in the same order, the second only
-        // where the first holds): a first part that reads only where a pit lies is then answered
-        // before the game (`PitSet::fixed`).
-        fn split<'e>(e: &'e BoolExpr, parts: &mut Vec<&'e BoolExpr>) {
-            match e {
-                BoolExpr::And(a, b) => {
-                    split(a, parts);
-                    split(b, parts);
-                }
-                e => parts.push(e),
-            }
-        }
-        let mut parts = Vec::new();
-        for f in &s.filters {
-            split(f, &mut parts);
-        }
-        PitSet::new(
-            s.row.as_ref().map(|r| Self::player(pits, r)),
-            parts.into_iter().map(|f| Self::bool(pits, f)).collect(),
-        )
+    /// A set whose filters `parts` keep their values in the slots `kept` of their owner.
+    fn set_keeping(pits: usize, s: &'e Pits, parts: Vec<&'e BoolExpr>, kept: &[Part<'e>]) -> PitSet {
+        let filters = parts
+            .into_iter()
+            .map(|f| Gen::keeping(pits, kept.to_vec(), true).condition(f))
+            .collect();
+        PitSet::new(s.row.as_ref().map(|r| Gen::player(pits, r)), filters, 0)
     }
 
     /// Where a choice's option words are kept (past the end of `words` when it has none).
@@ -92,6 +107,7 @@ impl Gen {
             sets: self.sets,
             words: self.words,
             depth: self.max,
+            kept: if self.kept_by_owner { 0 } else { self.kept.len() as u8 },
             quick: Quick::Run,
             lap: None,
             by_way: ByWay::default(),
@@ -113,13 +129,27 @@ impl Gen {
         self.op(op, 1);
     }
 
-    fn set_index(&mut self, s: &Pits) -> u32 {
-        self.sets.push(Self::set(self.pits, s));
+    /// Emits `work`, the ops of `part`; where `part` is a kept value, they are passed over once
+    /// it is known.
+    fn kept_or(&mut self, part: Part<'e>, work: impl FnOnce(&mut Self)) {
+        let Some(slot) = self.kept.iter().position(|k| *k == part) else {
+            return work(self);
+        };
+        let slot = slot as u8;
+        let recall = self.ops.len();
+        self.ops.push(Op::Recall(slot, 0));
+        work(self);
+        self.ops.push(Op::Keep(slot));
+        self.ops[recall] = Op::Recall(slot, self.ops.len() as u32);
+    }
+
+    fn set_index(&mut self, s: &'e Pits) -> u32 {
+        self.sets.push(Self::set_keeping(self.pits, s, kept::filter_parts(s), &self.kept));
         (self.sets.len() - 1) as u32
     }
 
     /// `if c then a else b`: the condition, then one branch or the other, each leaving one value.
-    fn branch(&mut self, c: &BoolExpr, a: impl FnOnce(&mut Self), b: impl FnOnce(&mut Self)) {
+    fn branch(&mut self, c: &'e BoolExpr, a: impl FnOnce(&mut Self), b: impl FnOnce(&mut Self)) {
         self.cond(c);
         let unless = self.ops.len();
         self.ops.push(Op::Unless(0));
@@ -135,7 +165,7 @@ impl Gen {
     }
 
     /// `a and b` (`and` true) or `a or b`.
-    fn short_circuit(&mut self, a: &BoolExpr, b: &BoolExpr, and: bool) {
+    fn short_circuit(&mut self, a: &'e BoolExpr, b: &'e BoolExpr, and: bool) {
         self.cond(a);
         let at = self.ops.len();
         self.ops.push(if and { Op::AndThen(0) } else { Op::OrElse(0) });
@@ -146,7 +176,11 @@ impl Gen {
         self.ops[at] = if and { Op::AndThen(end) } else { Op::OrElse(end) };
     }
 
-    fn cond(&mut self, e: &BoolExpr) {
+    fn cond(&mut self, e: &'e BoolExpr) {
+        self.kept_or(Part::Bool(e), |g| g.cond_worked(e));
+    }
+
+    fn cond_worked(&mut self, e: &'e BoolExpr) {
         match e {
             BoolExpr::Bool(b) => self.push(Op::Int(i64::from(*b))),
             BoolExpr::Final | BoolExpr::NoMoves | BoolExpr::CanFeed | BoolExpr::Repeated | BoolExpr::Clockwise => {
@@ -231,7 +265,11 @@ impl Gen {
         }
     }
 
-    fn num(&mut self, e: &IntExpr) {
+    fn num(&mut self, e: &'e IntExpr) {
+        self.kept_or(Part::Int(e), |g| g.num_worked(e));
+    }
+
+    fn num_worked(&mut self, e: &'e IntExpr) {
         match e {
             IntExpr::Int(n) => self.push(Op::Int(*n)),
             IntExpr::Count(p) => match reg(p) {
@@ -320,7 +358,11 @@ impl Gen {
         }
     }
 
-    fn who(&mut self, e: &PlayerExpr) {
+    fn who(&mut self, e: &'e PlayerExpr) {
+        self.kept_or(Part::Player(e), |g| g.who_worked(e));
+    }
+
+    fn who_worked(&mut self, e: &'e PlayerExpr) {
         match e {
             PlayerExpr::Player(p) => self.push(Op::Int(p.index() as i64)),
             PlayerExpr::Mover => self.push(Op::Mover),
@@ -346,7 +388,11 @@ impl Gen {
         }
     }
 
-    fn place(&mut self, e: &PitExpr) {
+    fn place(&mut self, e: &'e PitExpr) {
+        self.kept_or(Part::Pit(e), |g| g.place_worked(e));
+    }
+
+    fn place_worked(&mut self, e: &'e PitExpr) {
         match e {
             PitExpr::NoPit => self.push(Op::Int(i64::from(crate::compile::ir::NO_PIT))),
             PitExpr::Last => self.push(Op::Reg(Reg::Last)),
@@ -410,7 +456,7 @@ impl Gen {
     }
 
     /// A memory value: whose it is, then the look-up.
-    fn memory(&mut self, r: super::ir::MemoryRef, whose: &Whose) {
+    fn memory(&mut self, r: super::ir::MemoryRef, whose: &'e Whose) {
         match whose {
             Whose::Player(p) => self.who(p),
             Whose::Pit(p) => self.place(p),

@@ -3,11 +3,17 @@
 
 use super::choice::Choices;
 use super::{Board, Cell, Game, Player, Position};
-use crate::compile::ir::{Code, FixedPits, Flag, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who};
+use crate::compile::ir::{
+    Code, FixedPits, Flag, MOST_KEPT, MemoryRef, NO_PIT, Op, Operand, PitSet, Quick, Reg, Relation, Test, Track, Who,
+};
 
+#[cfg(test)]
+mod kept_tests;
 mod lap;
 #[cfg(test)]
 mod lap_tests;
+#[cfg(test)]
+mod set_tests;
 
 pub(crate) use lap::{at_lap_end, at_lap_end_packed, at_origin, pit_from_memo};
 
@@ -77,6 +83,21 @@ pub(crate) struct Ctx<'a> {
     pub lap_start: Cell,
     /// Where the move's first lap ended ([`NO_PIT`] before it has).
     pub first_lap_end: Cell,
+    /// The values kept by the program running ([`Op::Keep`]), or by the filters of the set being
+    /// walked.
+    pub kept: &'a [Kept],
+}
+
+/// A value a program keeps once worked out, while it runs or while a set is walked.
+pub(crate) type Kept = std::cell::Cell<Option<i64>>;
+
+/// Room for the values a program or a set's walk keeps.
+type KeptRoom = [Kept; MOST_KEPT];
+
+/// `n` slots of room for a run's kept values, made ready only where a run keeps some.
+#[inline(always)]
+fn kept_slots(room: &mut Option<KeptRoom>, n: u8) -> &[Kept] {
+    &room.insert(KeptRoom::default())[..usize::from(n)]
 }
 
 impl<'a> Ctx<'a> {
@@ -108,6 +129,7 @@ impl<'a> Ctx<'a> {
             in_hand: 0,
             lap_start: NO_PIT,
             first_lap_end: NO_PIT,
+            kept: &[],
         }
     }
 
@@ -151,13 +173,28 @@ impl<'a> Ctx<'a> {
             }
             return;
         }
-        let mut inner = *self;
+        let mut room = None;
+        let mut inner = self.walking(set, &mut room);
         for &c in cells {
             inner.regs[Reg::Pit as usize] = c;
             if rest.iter().all(|cond| inner.bool(cond)) && !f(c) {
                 return;
             }
         }
+    }
+
+    /// The context a walk of `set` reads its filters in. A set standing alone keeps its filters'
+    /// values in `room` for the walk; a program's sets keep theirs in the program's room.
+    #[inline(always)]
+    fn walking<'r>(&self, set: &PitSet, room: &'r mut Option<KeptRoom>) -> Ctx<'r>
+    where
+        'a: 'r,
+    {
+        let mut inner: Ctx<'r> = *self;
+        if set.kept > 0 {
+            inner.kept = kept_slots(room, set.kept);
+        }
+        inner
     }
 
     /// The pits of `set`'s row (every pit, without one) that pass `filters`, in order, handed to `f`
@@ -169,7 +206,8 @@ impl<'a> Ctx<'a> {
         };
         // One context for the whole walk, `pit` changed in place: a context is too large to copy
         // for every pit.
-        let mut inner = *self;
+        let mut room = None;
+        let mut inner = self.walking(set, &mut room);
         for c in range {
             let c = c as Cell;
             // The pit a store stands in for is no pit of a set: the store is not one either.
@@ -189,7 +227,9 @@ impl<'a> Ctx<'a> {
     #[cold]
     #[inline(never)]
     fn fixed_pits(&self, set: &PitSet) -> Option<FixedPits> {
-        if !set.row.as_ref().is_none_or(Code::reads_only_places) {
+        // A row read from `pit` (`row(pit.side)` in a filter) is read from the pit of the walk
+        // around this one: not fixed.
+        if !set.row.as_ref().is_none_or(|r| r.reads_only_places() && !r.reads_pit()) {
             return None;
         }
         let filters = set.filters.iter().take_while(|f| f.reads_only_places()).count();
@@ -226,7 +266,8 @@ impl<'a> Ctx<'a> {
         if from == NO_PIT || !track.has(from) {
             return NO_PIT;
         }
-        let mut inner = *self;
+        let mut room = None;
+        let mut inner = self.walking(set, &mut room);
         let mut c = from;
         for _ in 0..track.cells.len() {
             c = if backward { track.prev[c as usize] } else { track.next[c as usize] };
@@ -431,11 +472,29 @@ impl<'a> Ctx<'a> {
 
     #[inline(never)]
     fn run_program(&self, code: &Code) -> i64 {
+        if code.kept > 0 {
+            return self.run_keeping(code);
+        }
         if code.depth as usize <= STACK {
             self.exec(code, &mut [0; STACK + 1])
         } else {
             // Only a deeply nested expression (such as `1 + (1 + (1 + ...))`) needs more room.
             self.exec(code, &mut vec![0; code.depth as usize + 1])
+        }
+    }
+
+    /// Runs a program that keeps values, with room for them for this run.
+    #[inline(never)]
+    fn run_keeping(&self, code: &Code) -> i64 {
+        let mut room = None;
+        let ctx = Ctx {
+            kept: kept_slots(&mut room, code.kept),
+            ..*self
+        };
+        if code.depth as usize <= STACK {
+            ctx.exec(code, &mut [0; STACK + 1])
+        } else {
+            ctx.exec(code, &mut vec![0; code.depth as usize + 1])
         }
     }
 
@@ -704,6 +763,17 @@ impl<'a> Ctx<'a> {
                     }
                 }
                 Op::Jump(to) => pc = to as usize,
+                Op::Recall(slot, past) => {
+                    if let Some(v) = self.kept.get(usize::from(slot)).and_then(Kept::get) {
+                        push!(v);
+                        pc = past as usize;
+                    }
+                }
+                Op::Keep(slot) => {
+                    if let Some(kept) = self.kept.get(usize::from(slot)) {
+                        kept.set(Some(acc));
+                    }
+                }
                 Op::Ply => push!(i64::from(self.ply)),
                 Op::Round => push!(i64::from(self.round)),
                 Op::RoundPly => push!(i64::from(self.round_ply)),

@@ -5,6 +5,10 @@
 use super::{MemoryRef, Relation};
 use crate::board::{Cell, Player};
 
+/// The most values one program, or the filters of one set, keep ([`Op::Keep`]); any more are
+/// worked out where they are read.
+pub const MOST_KEPT: usize = 8;
+
 /// A compiled expression: a short program for the engine's stack machine, with the sets of pits it
 /// walks. Every value is an `i64`: a number; a truth value as 0 or 1; a player as 0 (south) or 1
 /// (north); a pit as its cell, or [`NO_PIT`](super::NO_PIT).
@@ -18,6 +22,9 @@ pub struct Code {
     pub words: Vec<Vec<String>>,
     /// The most values on the stack at once.
     pub depth: u32,
+    /// Slots for the values the program reads more than once ([`Op::Keep`]), kept for one run.
+    /// Derived from `ops`, so left out of `Debug` (which the endgame databases' key reads).
+    pub kept: u8,
     /// How the engine answers the condition without running `ops`, when it can (most conditions).
     pub quick: Quick,
     /// For a condition read at the end of a lap (a capture's, a relay's), its answer for each
@@ -161,6 +168,7 @@ impl Code {
             sets: Vec::new(),
             words: Vec::new(),
             depth: 1,
+            kept: 0,
             quick: Quick::Run,
             lap: None,
             by_way: ByWay::default(),
@@ -319,6 +327,9 @@ pub struct PitSet {
     pub row: Option<Code>,
     /// `where` filters, applied in order.
     pub filters: Vec<Code>,
+    /// Slots for the values the filters read that are the same for every pit ([`Op::Keep`]),
+    /// kept for one walk of the set. Derived from the filters' ops, so left out of `Debug`.
+    pub kept: u8,
     /// Derived from the two above by the engine the first time the set is walked: where the row
     /// and the first filters read only where a pit lies and who moves, the pits that pass them
     /// (see `Ctx::each_in_set`). Not part of the rules: left out of comparisons and of `Debug`
@@ -327,10 +338,11 @@ pub struct PitSet {
 }
 
 impl PitSet {
-    pub fn new(row: Option<Code>, filters: Vec<Code>) -> PitSet {
+    pub fn new(row: Option<Code>, filters: Vec<Code>, kept: u8) -> PitSet {
         PitSet {
             row,
             filters,
+            kept,
             fixed: std::sync::OnceLock::new(),
         }
     }
@@ -394,6 +406,8 @@ impl Code {
                 | Op::RoundPly
                 | Op::Unless(_)
                 | Op::Jump(_)
+                | Op::Recall(..)
+                | Op::Keep(_)
                 | Op::Number
                 | Op::RowOf
                 | Op::PitOf
@@ -443,12 +457,25 @@ impl Code {
                         | Op::Flag(Flag::Clockwise)
                         | Op::Unless(_)
                         | Op::Jump(_)
+                        | Op::Recall(..)
+                        | Op::Keep(_)
                         | Op::Not
                         | Op::Other
                         | Op::Leftmost(_)
                         | Op::Rightmost(_)
                 )
             })
+    }
+
+    /// Does the value read the pit `pit`? In a set's row, that is the pit of a walk around the
+    /// set's own, which changes as that walk goes on.
+    pub fn reads_pit(&self) -> bool {
+        self.ops.iter().any(|op| {
+            matches!(
+                op,
+                Op::Reg(Reg::Pit) | Op::SideOf(Reg::Pit) | Op::CountOf(Reg::Pit) | Op::BeforeOf(Reg::Pit)
+            )
+        })
     }
 
     /// Does the value read nothing but where the pit `pit` lies on the board, the mover and the
@@ -464,6 +491,8 @@ impl Code {
                 | Op::ToMove
                 | Op::Unless(_)
                 | Op::Jump(_)
+                | Op::Recall(..)
+                | Op::Keep(_)
                 | Op::Number
                 | Op::RowOf
                 | Op::PitOf
@@ -539,6 +568,11 @@ pub enum Op {
     Unless(u32),
     /// Go on at the op given.
     Jump(u32),
+    /// When the kept value of the slot given is known, push it and go on at the op given (past the
+    /// [`Op::Keep`] that ends the value's own ops); else go on, to work it out.
+    Recall(u8, u32),
+    /// Keep the value on top in the slot given, for the [`Op::Recall`]s after it.
+    Keep(u8),
     /// Push the moves played.
     Ply,
     /// Push the round number.
