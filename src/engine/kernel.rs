@@ -692,9 +692,10 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                 let short = usize::from(rt.short[origin]);
                 let (mut me, mut last, mut seeds, mut laps) = (home, origin, b.lane(origin) as usize, 1);
                 while seeds <= short {
-                    let at = seeds & (PLACES - 1);
-                    me = me.wrapping_add(rt.home_picked[m][last & 15][at]);
-                    last = usize::from(rt.last[m][last & (L - 1)][at]) & (L - 1);
+                    // Read as `play_relay_home` reads a lap of seeds picked up: one index for both.
+                    let place = (last & 15) * PLACES + (seeds & (PLACES - 1));
+                    me = me.wrapping_add(rt.home_laps[m][(PICKED * HOME_PLACES + place) & (2 * HOME_PLACES - 1)]);
+                    last = usize::from(rt.home_last[m][place & (HOME_PLACES - 1)]) & (L - 1);
                     let n = lane(me, last & 15);
                     if rt.go[m][last] >> n.min(63) & 1 == 0 {
                         if rt.stop[m][last] >> n.min(63) & 1 != 0 {
