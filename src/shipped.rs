@@ -63,6 +63,16 @@ impl Shipped {
     }
 }
 
+/// The game of an invented rule text, for the tests that need a game none of the shipped files
+/// plays.
+#[cfg(test)]
+pub(crate) fn invented(text: &str) -> crate::Game {
+    match crate::load_text(Path::new("invented.sow"), text, &[]) {
+        Ok(loaded) => loaded.game,
+        Err(_) => panic!("the invented game checks:\n{text}"),
+    }
+}
+
 /// Every shipped rule file, sorted by path.
 pub fn all() -> impl Iterator<Item = Shipped> {
     FILES.iter().map(|&(path, text)| Shipped { path, text })

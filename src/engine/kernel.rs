@@ -843,48 +843,30 @@ mod tests {
             }
         }
         let mut games: Vec<Game> = crate::shipped::all().map(|s| s.game()).collect();
-        let fed_singles = crate::load_text(
-            std::path::Path::new("invented.sow"),
+        games.push(crate::shipped::invented(
             r#"game "fed singles" board { pits 5 seeds 2 stores captures } first south
                sow { direction ccw skip origin }
                forbid "single" when origin.count == 1
                capture "pairs" { when last.side == opponent and last.count == 2  take last }
                feeding required
                end "stuck" when no_moves remaining owner"#,
-            &[],
-        );
-        let Ok(fed_singles) = fed_singles else {
-            panic!("the invented game checks");
-        };
-        games.push(fed_singles.game);
+        ));
+        games.retain(|game| {
+            game.fast.as_deref().is_some_and(|f| match f {
+                Fast::Narrow(ff) => ff.relay.is_none(),
+                Fast::Wide(ff) => ff.relay.is_none(),
+            })
+        });
+        let fed = games
+            .iter()
+            .filter(|game| matches!(game.fast.as_deref(), Some(Fast::Narrow(ff)) if ff.must_feed && !ff.forbids.is_empty()))
+            .count();
         let mut seen = [0; 2];
-        let mut fed = 0;
-        for game in &games {
-            let fast = game.fast.as_deref();
-            if fast.is_none_or(|f| match f {
-                Fast::Narrow(ff) => ff.relay.is_some(),
-                Fast::Wide(ff) => ff.relay.is_some(),
-            }) {
-                continue;
-            }
-            fed += usize::from(match fast {
-                Some(Fast::Narrow(ff)) => ff.must_feed && !ff.forbids.is_empty(),
-                _ => false,
-            });
-            let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-            for _ in 0..5 {
-                let mut pos = game.initial(None);
-                game.settle_start(&mut pos);
-                while !pos.over && pos.ply < 80 {
-                    match fast {
-                        Some(Fast::Narrow(ff)) => agrees(ff, &pos.board.cells, &mut seen),
-                        Some(Fast::Wide(ff)) => agrees(ff, &pos.board.cells, &mut seen),
-                        None => {}
-                    }
-                    game.random_playout(&mut pos, &mut rng, 1);
-                }
-            }
-        }
+        along_random_games(&games, 11, |game, pos| match game.fast.as_deref() {
+            Some(Fast::Narrow(ff)) => agrees(ff, &pos.board.cells, &mut seen),
+            Some(Fast::Wide(ff)) => agrees(ff, &pos.board.cells, &mut seen),
+            None => {}
+        });
         assert!(fed > 0 && seen[0] > 500 && seen[1] > 500, "{fed} {seen:?}");
     }
 
@@ -917,8 +899,7 @@ mod tests {
             }
         }
         let mut games: Vec<Game> = crate::shipped::all().map(|s| s.game()).collect();
-        let short_relays = crate::load_text(
-            std::path::Path::new("invented.sow"),
+        games.push(crate::shipped::invented(
             r#"game "short relays" board { rows 2 pits 8 seeds 2 where pit.row == back or pit.number > 5 stores captures }
                first south
                sow { direction ccw track own relay when last.before > 0 relay limit 2 }
@@ -926,30 +907,30 @@ mod tests {
                capture "across" { when last.side == mover and last.row == front and last.before > 0 and opposite(last).count > 0
                  take opposite(last) }
                end "stuck" when no_moves loser to_move"#,
-            &[],
-        );
-        let Ok(short_relays) = short_relays else {
-            panic!("the invented game checks");
-        };
-        games.push(short_relays.game);
+        ));
         let mut seen = [0; 2];
-        for game in &games {
-            let fast = game.fast.as_deref();
-            let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+        along_random_games(&games, 12, |game, pos| match game.fast.as_deref() {
+            Some(Fast::Narrow(ff)) => agrees(ff, &pos.board.cells, &mut seen),
+            Some(Fast::Wide(ff)) => agrees(ff, &pos.board.cells, &mut seen),
+            None => {}
+        });
+        assert!(seen[0] > 100 && seen[1] > 1000, "{seen:?}");
+    }
+
+    /// Calls `visit` on each position of five random games of each of `games`, cut at 80 plies (one
+    /// generator a game, seeded with `seed`).
+    fn along_random_games(games: &[Game], seed: u64, mut visit: impl FnMut(&Game, &Position)) {
+        for game in games {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
             for _ in 0..5 {
                 let mut pos = game.initial(None);
                 game.settle_start(&mut pos);
                 while !pos.over && pos.ply < 80 {
-                    match fast {
-                        Some(Fast::Narrow(ff)) => agrees(ff, &pos.board.cells, &mut seen),
-                        Some(Fast::Wide(ff)) => agrees(ff, &pos.board.cells, &mut seen),
-                        None => {}
-                    }
+                    visit(game, &pos);
                     game.random_playout(&mut pos, &mut rng, 1);
                 }
             }
         }
-        assert!(seen[0] > 100 && seen[1] > 1000, "{seen:?}");
     }
 
     #[test]

@@ -4,12 +4,7 @@ use super::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-fn game(text: &str) -> Game {
-    match crate::load_text(std::path::Path::new("invented.sow"), text, &[]) {
-        Ok(loaded) => loaded.game,
-        Err(_) => panic!("the invented game checks:\n{text}"),
-    }
-}
+use crate::shipped::invented as game;
 
 /// Conditions that read a `let` walking a set more than once, or inside a set's filter (a value
 /// the same for every pit), beside values that walk a set but read `pit` (never kept: a set of

@@ -5,7 +5,8 @@ use super::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-/// The game of an invented rule text.
+use crate::shipped::invented as game;
+
 /// A board of `g` with fewer than `seeds` in each cell and each pit claimed by either player or
 /// none, at random.
 fn random_board(g: &Game, rng: &mut StdRng, seeds: u32) -> Board {
@@ -17,13 +18,6 @@ fn random_board(g: &Game, rng: &mut StdRng, seeds: u32) -> Board {
         *claim = [None, Some(Player::South), Some(Player::North)][rng.gen_range(0..3)];
     }
     board
-}
-
-fn game(text: &str) -> Game {
-    match crate::load_text(std::path::Path::new("invented.sow"), text, &[]) {
-        Ok(loaded) => loaded.game,
-        Err(_) => panic!("the invented game checks:\n{text}"),
-    }
 }
 
 /// Captures of every kind of test a table answers (the side, row and store of `last`, its seeds

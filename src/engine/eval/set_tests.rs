@@ -8,18 +8,13 @@ use super::*;
 /// moves.
 #[test]
 fn a_row_read_from_the_walked_pit_follows_it() {
-    let g = match crate::load_text(
-        std::path::Path::new("invented.sow"),
+    let g = crate::shipped::invented(
         r#"game "Own rows"
            board { pits 3  seeds 1 }
            sow { direction ccw }
            capture "rich rows" { when size(board where sum(row(pit.side)) > 4) == 3  take last }
            end "cannot move" when no_moves loser to_move"#,
-        &[],
-    ) {
-        Ok(loaded) => loaded.game,
-        Err(_) => panic!("the invented game checks"),
-    };
+    );
     let mut board = g.initial(None).board;
     for c in 3..6 {
         board.cells[c] = 2;

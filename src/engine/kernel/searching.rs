@@ -800,13 +800,7 @@ mod tests {
 
     use super::*;
 
-    /// The game of an invented rule text.
-    fn game(text: &str) -> Game {
-        match crate::load_text(std::path::Path::new("invented.sow"), text, &[]) {
-            Ok(loaded) => loaded.game,
-            Err(_) => panic!("the invented game checks:\n{text}"),
-        }
-    }
+    use crate::shipped::invented as game;
 
     /// Issue 25: perft over packed positions counts what the general engine counts on boards of
     /// both widths, in games whose moves relay (a candidate sown to learn whether it is legal, and

@@ -242,13 +242,7 @@ mod tests {
         )
     }
 
-    /// The game of an invented rule text.
-    fn game(text: &str) -> Game {
-        match crate::load_text(std::path::Path::new("invented.sow"), text, &[]) {
-            Ok(loaded) => loaded.game,
-            Err(_) => panic!("the invented game checks:\n{text}"),
-        }
-    }
+    use crate::shipped::invented as game;
 
     /// A listing of `pos`'s moves, both ways (every move, and each landing once), with what its
     /// trials sowed, and how many trials it shared.
