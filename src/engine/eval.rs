@@ -85,20 +85,15 @@ pub(crate) struct Ctx<'a> {
     pub first_lap_end: Cell,
     /// The values kept by the program running ([`Op::Keep`]), or by the filters of the set being
     /// walked.
-    pub kept: &'a [Kept],
+    /// (A thin reference: the general engine copies contexts often.)
+    pub kept: Option<&'a KeptRoom>,
 }
 
 /// A value a program keeps once worked out, while it runs or while a set is walked.
 pub(crate) type Kept = std::cell::Cell<Option<i64>>;
 
-/// Room for the values a program or a set's walk keeps.
-type KeptRoom = [Kept; MOST_KEPT];
-
-/// `n` slots of room for a run's kept values, made ready only where a run keeps some.
-#[inline(always)]
-fn kept_slots(room: &mut Option<KeptRoom>, n: u8) -> &[Kept] {
-    &room.insert(KeptRoom::default())[..usize::from(n)]
-}
+/// Room for the values a program or a set's walk keeps (slots past the ones it uses stay empty).
+pub(crate) type KeptRoom = [Kept; MOST_KEPT];
 
 impl<'a> Ctx<'a> {
     pub fn new(game: &'a Game, board: &'a Board, mover: Player) -> Self {
@@ -129,7 +124,7 @@ impl<'a> Ctx<'a> {
             in_hand: 0,
             lap_start: NO_PIT,
             first_lap_end: NO_PIT,
-            kept: &[],
+            kept: None,
         }
     }
 
@@ -192,7 +187,7 @@ impl<'a> Ctx<'a> {
     {
         let mut inner: Ctx<'r> = *self;
         if set.kept > 0 {
-            inner.kept = kept_slots(room, set.kept);
+            inner.kept = Some(room.insert(KeptRoom::default()));
         }
         inner
     }
@@ -488,7 +483,7 @@ impl<'a> Ctx<'a> {
     fn run_keeping(&self, code: &Code) -> i64 {
         let mut room = None;
         let ctx = Ctx {
-            kept: kept_slots(&mut room, code.kept),
+            kept: Some(room.insert(KeptRoom::default())),
             ..*self
         };
         if code.depth as usize <= STACK {
@@ -764,13 +759,13 @@ impl<'a> Ctx<'a> {
                 }
                 Op::Jump(to) => pc = to as usize,
                 Op::Recall(slot, past) => {
-                    if let Some(v) = self.kept.get(usize::from(slot)).and_then(Kept::get) {
+                    if let Some(v) = self.kept.and_then(|room| room.get(usize::from(slot))).and_then(Kept::get) {
                         push!(v);
                         pc = past as usize;
                     }
                 }
                 Op::Keep(slot) => {
-                    if let Some(kept) = self.kept.get(usize::from(slot)) {
+                    if let Some(kept) = self.kept.and_then(|room| room.get(usize::from(slot))) {
                         kept.set(Some(acc));
                     }
                 }

@@ -64,7 +64,7 @@ fn kept_values_read_as_the_program_worked_out_in_full() {
                 for (i, code) in conditions.iter().enumerate() {
                     let kept = ctx.run_program(code);
                     // With no room, every value is worked out where it is read.
-                    let in_full = Ctx { kept: &[], ..ctx }.exec(code, &mut [0; 64]);
+                    let in_full = Ctx { kept: None, ..ctx }.exec(code, &mut [0; 64]);
                     assert_eq!(kept, in_full, "{mover:?}, last {last}, capture {i}: {code:?}");
                     held[i] += usize::from(kept != 0);
                 }
