@@ -19,14 +19,7 @@ pub(super) fn relay<B: Lanes, const L: usize>(
     let sow = &phase.sow;
     let mut when = match &sow.relay {
         Some(code) => cell_tests(game, code, Reg::Last)?,
-        None => CellCond {
-            at: [0; 2],
-            count: [0; 4],
-            across: [0; 4],
-            range: None,
-            any_across: false,
-            whole: None,
-        },
+        None => CellCond::NOWHERE,
     };
     // The engine goes on only from a pit that holds seeds.
     for at in &mut when.at {

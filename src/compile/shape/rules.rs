@@ -152,6 +152,16 @@ impl CountShape {
 }
 
 impl CellCond {
+    /// The condition that holds nowhere: every test's cells and counts still to be set.
+    pub(super) const NOWHERE: CellCond = CellCond {
+        at: [0; 2],
+        count: [0; 4],
+        across: [0; 4],
+        range: None,
+        any_across: false,
+        whole: None,
+    };
+
     /// The condition that holds where both hold.
     fn and(self, other: &CellCond) -> CellCond {
         let both = |a: [u64; 4], b: [u64; 4]| -> [u64; 4] { std::array::from_fn(|i| a[i] & b[i]) };
@@ -481,14 +491,7 @@ fn cell_cond(game: &Game, tests: &[Test], reg: Reg) -> Option<CellCond> {
     let tests: Vec<CellTest> = tests.iter().map(|t| cell_test(t, reg)).collect::<Option<_>>()?;
     let pits = game.pit_count();
     let within = |n: u32, lo: i64, hi: i64| (lo..=hi).contains(&i64::from(n));
-    let mut cond = CellCond {
-        at: [0; 2],
-        count: [0; 4],
-        across: [0; 4],
-        range: None,
-        any_across: false,
-        whole: None,
-    };
+    let mut cond = CellCond::NOWHERE;
     for mover in Player::BOTH {
         let who = |m: bool| if m { mover } else { mover.other() };
         for c in 0..pits + 2 {
