@@ -341,26 +341,28 @@ impl<'a> Ctx<'a> {
         if code.kept > 0 {
             return self.run_keeping(code);
         }
-        if code.depth as usize <= STACK {
-            self.exec(code, &mut [0; STACK + 1])
-        } else {
-            // Only a deeply nested expression (such as `1 + (1 + (1 + ...))`) needs more room.
-            self.exec(code, &mut vec![0; code.depth as usize + 1])
-        }
+        self.exec_on_stack(code)
     }
 
     /// Runs a program that keeps values, with room for them for this run.
     #[inline(never)]
     fn run_keeping(&self, code: &Code) -> i64 {
-        let mut room = None;
-        let ctx = Ctx {
-            kept: Some(room.insert(KeptRoom::default())),
+        let room = KeptRoom::default();
+        Ctx {
+            kept: Some(&room),
             ..*self
-        };
+        }
+        .exec_on_stack(code)
+    }
+
+    /// Runs a program with a stack of its depth.
+    #[inline(always)]
+    fn exec_on_stack(&self, code: &Code) -> i64 {
         if code.depth as usize <= STACK {
-            ctx.exec(code, &mut [0; STACK + 1])
+            self.exec(code, &mut [0; STACK + 1])
         } else {
-            ctx.exec(code, &mut vec![0; code.depth as usize + 1])
+            // Only a deeply nested expression (such as `1 + (1 + (1 + ...))`) needs more room.
+            self.exec(code, &mut vec![0; code.depth as usize + 1])
         }
     }
 

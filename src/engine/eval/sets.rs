@@ -165,27 +165,18 @@ impl<'a> Ctx<'a> {
                 });
                 sum
             }
-            SetOp::Leftmost => {
-                let mut first = NO_PIT;
+            SetOp::Leftmost | SetOp::Rightmost => {
+                // The first pit found, or the walk to its end for the last.
+                let first = matches!(op, SetOp::Leftmost);
+                let mut found = NO_PIT;
                 self.each_in_set(set, |c| {
-                    first = c;
-                    false
+                    found = c;
+                    !first
                 });
-                if first == NO_PIT {
+                if found == NO_PIT {
                     note_empty_extreme();
                 }
-                i64::from(first)
-            }
-            SetOp::Rightmost => {
-                let mut latest = NO_PIT;
-                self.each_in_set(set, |c| {
-                    latest = c;
-                    true
-                });
-                if latest == NO_PIT {
-                    note_empty_extreme();
-                }
-                i64::from(latest)
+                i64::from(found)
             }
             SetOp::ChooseIn => {
                 let mut options: Vec<i64> = Vec::new();
