@@ -18,6 +18,7 @@ pub(crate) struct Gen<'e> {
     ops: Vec<Op>,
     sets: Vec<PitSet>,
     words: Vec<Vec<String>>,
+    memories: Vec<super::ir::MemoryRef>,
     depth: u32,
     max: u32,
     /// The values worked out once and kept ([`kept`]); slot `i` keeps `kept[i]`.
@@ -38,6 +39,7 @@ impl<'e> Gen<'e> {
             ops: Vec::new(),
             sets: Vec::new(),
             words: Vec::new(),
+            memories: Vec::new(),
             depth: 0,
             max: 0,
             kept,
@@ -106,6 +108,7 @@ impl<'e> Gen<'e> {
             ops: self.ops,
             sets: self.sets,
             words: self.words,
+            memories: self.memories,
             depth: self.max,
             kept: if self.kept_by_owner { 0 } else { self.kept.len() as u8 },
             quick: Quick::Run,
@@ -234,7 +237,16 @@ impl<'e> Gen<'e> {
             }
             BoolExpr::InRangeInt(x, lo, hi) => {
                 self.num(x);
-                self.unary(Op::InRangeInt(*lo, *hi));
+                // Bounds that fit in 32 bits keep an op in 16 bytes, which the evaluator's loop
+                // reads the faster; wider ones go on the stack as any range's.
+                match (i32::try_from(*lo), i32::try_from(*hi)) {
+                    (Ok(lo), Ok(hi)) => self.unary(Op::InRangeInt(lo, hi)),
+                    _ => {
+                        self.push(Op::Int(*lo));
+                        self.push(Op::Int(*hi));
+                        self.op(Op::InRange, 3);
+                    }
+                }
             }
             BoolExpr::InSet(x, items) => {
                 self.num(x);
@@ -461,7 +473,8 @@ impl<'e> Gen<'e> {
             Whose::Player(p) => self.who(p),
             Whose::Pit(p) => self.place(p),
         }
-        self.unary(Op::Memory(r));
+        self.memories.push(r);
+        self.unary(Op::Memory(self.memories.len() as u32 - 1));
     }
 
     /// A player's store cell.

@@ -13,6 +13,8 @@ mod lap;
 #[cfg(test)]
 mod lap_tests;
 #[cfg(test)]
+mod op_tests;
+#[cfg(test)]
 mod set_tests;
 mod sets;
 
@@ -604,25 +606,29 @@ impl<'a> Ctx<'a> {
             }};
         }
         while let Some(&op) = ops.get(pc) {
+            // The context read through an opaque reference each step: else the compiler hoists
+            // every field some op reads out of the loop and, out of registers, spills them all on
+            // every run (about 95 instructions a run, where a filter's run is about ten ops).
+            let ctx = std::hint::black_box(self);
             pc += 1;
             match op {
                 Op::Int(n) => push!(n),
-                Op::Reg(r) => push!(i64::from(self.reg(r))),
-                Op::Mover => push!(self.mover.index() as i64),
-                Op::Opponent => push!(self.mover.other().index() as i64),
-                Op::ToMove => push!(self.to_move.index() as i64),
-                Op::Starter => push!(self.starter.index() as i64),
-                Op::Flag(f) => push!(i64::from(self.flag(f))),
-                Op::Lap => push!(i64::from(self.lap)),
-                Op::InHand => push!(i64::from(self.in_hand)),
-                Op::LapStart => push!(i64::from(self.lap_start)),
-                Op::FirstLapEnd => push!(i64::from(self.first_lap_end)),
+                Op::Reg(r) => push!(i64::from(ctx.reg(r))),
+                Op::Mover => push!(ctx.mover.index() as i64),
+                Op::Opponent => push!(ctx.mover.other().index() as i64),
+                Op::ToMove => push!(ctx.to_move.index() as i64),
+                Op::Starter => push!(ctx.starter.index() as i64),
+                Op::Flag(f) => push!(i64::from(ctx.flag(f))),
+                Op::Lap => push!(i64::from(ctx.lap)),
+                Op::InHand => push!(i64::from(ctx.in_hand)),
+                Op::LapStart => push!(i64::from(ctx.lap_start)),
+                Op::FirstLapEnd => push!(i64::from(ctx.first_lap_end)),
                 Op::Seek(i, backward) => {
                     let from = acc as Cell;
-                    acc = i64::from(self.seek(self.set_pits(code, i), from, backward));
+                    acc = i64::from(ctx.seek(ctx.set_pits(code, i), from, backward));
                 }
-                Op::Taken => push!(i64::from(self.taken)),
-                Op::Lifted => push!(i64::from(self.lifted)),
+                Op::Taken => push!(i64::from(ctx.taken)),
+                Op::Lifted => push!(i64::from(ctx.lifted)),
                 Op::Unless(other) => {
                     let holds = acc != 0;
                     acc = pop!();
@@ -632,59 +638,59 @@ impl<'a> Ctx<'a> {
                 }
                 Op::Jump(to) => pc = to as usize,
                 Op::Recall(slot, past) => {
-                    if let Some(v) = self.kept.and_then(|room| room.get(usize::from(slot))).and_then(Kept::get) {
+                    if let Some(v) = ctx.kept.and_then(|room| room.get(usize::from(slot))).and_then(Kept::get) {
                         push!(v);
                         pc = past as usize;
                     }
                 }
                 Op::Keep(slot) => {
-                    if let Some(kept) = self.kept.and_then(|room| room.get(usize::from(slot))) {
+                    if let Some(kept) = ctx.kept.and_then(|room| room.get(usize::from(slot))) {
                         kept.set(Some(acc));
                     }
                 }
-                Op::Ply => push!(i64::from(self.ply)),
-                Op::Round => push!(i64::from(self.round)),
-                Op::RoundPly => push!(i64::from(self.round_ply)),
-                Op::Total => push!(self.total()),
-                Op::CountOf(r) => push!(i64::from(self.count(self.reg(r)))),
-                Op::BeforeOf(r) => push!(i64::from(self.before_of(self.reg(r)))),
-                Op::SideOf(r) => push!(i64::from(self.side_code(self.reg(r)))),
-                Op::CountCell(c) => push!(i64::from(self.count(c))),
-                Op::SeedsOf(p) => push!(i64::from(self.game.row_seeds(self.board, p))),
-                Op::Count => acc = i64::from(self.count(acc as Cell)),
-                Op::Before => acc = i64::from(self.before_of(acc as Cell)),
-                Op::Number => acc = self.number(acc as Cell),
-                Op::RowOf => acc = self.row_of(acc as Cell),
-                Op::Relation(r) => acc = i64::from(self.related(r, acc as Cell)),
+                Op::Ply => push!(i64::from(ctx.ply)),
+                Op::Round => push!(i64::from(ctx.round)),
+                Op::RoundPly => push!(i64::from(ctx.round_ply)),
+                Op::Total => push!(ctx.total()),
+                Op::CountOf(r) => push!(i64::from(ctx.count(ctx.reg(r)))),
+                Op::BeforeOf(r) => push!(i64::from(ctx.before_of(ctx.reg(r)))),
+                Op::SideOf(r) => push!(i64::from(ctx.side_code(ctx.reg(r)))),
+                Op::CountCell(c) => push!(i64::from(ctx.count(c))),
+                Op::SeedsOf(p) => push!(i64::from(ctx.game.row_seeds(ctx.board, p))),
+                Op::Count => acc = i64::from(ctx.count(acc as Cell)),
+                Op::Before => acc = i64::from(ctx.before_of(acc as Cell)),
+                Op::Number => acc = ctx.number(acc as Cell),
+                Op::RowOf => acc = ctx.row_of(acc as Cell),
+                Op::Relation(r) => acc = i64::from(ctx.related(r, acc as Cell)),
                 Op::Along => {
                     let from = pop!() as Cell;
-                    acc = i64::from(self.along(from, acc));
+                    acc = i64::from(ctx.along(from, acc));
                 }
                 Op::PitOf => {
                     let row = pop!();
-                    let player = self.as_player(pop!());
-                    acc = i64::from(self.game.in_place(self.game.pit_at(player, row, acc)));
+                    let player = ctx.as_player(pop!());
+                    acc = i64::from(ctx.game.in_place(ctx.game.pit_at(player, row, acc)));
                 }
-                Op::Side => acc = i64::from(self.side_code(acc as Cell)),
-                Op::Owner => acc = side_value(self.owner_of(acc as Cell)),
-                Op::Claimed => acc = i64::from(self.claimed(acc as Cell)),
-                Op::Closed => acc = i64::from(self.closed(acc as Cell)),
-                Op::Shared => acc = i64::from(c_shared(self.game, acc as Cell)),
-                Op::Memory(r) => acc = self.remembered(r, acc),
-                Op::IsStore => acc = i64::from(self.is_store(acc as Cell)),
-                Op::Opposite => acc = i64::from(self.opposite(acc as Cell)),
-                Op::Store => acc = i64::from(self.game.store(self.as_player(acc))),
-                Op::Other => acc = self.as_player(acc).other().index() as i64,
-                Op::Seeds => acc = i64::from(self.game.row_seeds(self.board, self.as_player(acc))),
-                Op::CanMove => acc = i64::from(self.can_move(self.as_player(acc))),
-                Op::Captured => acc = i64::from(self.count(self.game.store(self.as_player(acc)))),
-                Op::RoundsWon => acc = i64::from(self.rounds_won[self.as_player(acc).index()]),
+                Op::Side => acc = i64::from(ctx.side_code(acc as Cell)),
+                Op::Owner => acc = side_value(ctx.owner_of(acc as Cell)),
+                Op::Claimed => acc = i64::from(ctx.claimed(acc as Cell)),
+                Op::Closed => acc = i64::from(ctx.closed(acc as Cell)),
+                Op::Shared => acc = i64::from(c_shared(ctx.game, acc as Cell)),
+                Op::Memory(i) => acc = ctx.remembered(code.memories[i as usize], acc),
+                Op::IsStore => acc = i64::from(ctx.is_store(acc as Cell)),
+                Op::Opposite => acc = i64::from(ctx.opposite(acc as Cell)),
+                Op::Store => acc = i64::from(ctx.game.store(ctx.as_player(acc))),
+                Op::Other => acc = ctx.as_player(acc).other().index() as i64,
+                Op::Seeds => acc = i64::from(ctx.game.row_seeds(ctx.board, ctx.as_player(acc))),
+                Op::CanMove => acc = i64::from(ctx.can_move(ctx.as_player(acc))),
+                Op::Captured => acc = i64::from(ctx.count(ctx.game.store(ctx.as_player(acc)))),
+                Op::RoundsWon => acc = i64::from(ctx.rounds_won[ctx.as_player(acc).index()]),
                 Op::Not => acc = i64::from(acc == 0),
                 Op::Neg => acc = acc.saturating_neg(),
                 Op::Shr(s) => acc >>= s,
                 Op::Mask(m) => acc &= m,
                 Op::CmpInt(op, k) => acc = i64::from(op.holds(acc, k)),
-                Op::InRangeInt(lo, hi) => acc = i64::from((lo..=hi).contains(&acc)),
+                Op::InRangeInt(lo, hi) => acc = i64::from((i64::from(lo)..=i64::from(hi)).contains(&acc)),
                 Op::Parity(even) => acc = i64::from((acc % 2 == 0) == even),
                 Op::Arith(op) => {
                     let a = pop!();
@@ -703,13 +709,13 @@ impl<'a> Ctx<'a> {
                     // The options, then the last of them in `acc`.
                     let n = n as usize;
                     sp -= n - 1;
-                    acc = self.choose_among(code, &stack[sp..sp + n - 1], acc, pits, w);
+                    acc = ctx.choose_among(code, &stack[sp..sp + n - 1], acc, pits, w);
                 }
-                Op::ChooseIn(i) => push!(self.set_value(code, SetOp::ChooseIn, i)),
+                Op::ChooseIn(i) => push!(ctx.set_value(code, SetOp::ChooseIn, i)),
                 Op::ChooseRange => {
                     let lo = pop!();
                     let hi = acc;
-                    acc = match self.choices {
+                    acc = match ctx.choices {
                         // An empty range leaves the mover nothing to answer: no such move.
                         Some(choices) if hi - lo >= MAX_RANGE_CHOICE || hi < lo => {
                             choices.refuse();
@@ -717,11 +723,7 @@ impl<'a> Ctx<'a> {
                         }
                         _ => {
                             let options: Vec<i64> = (lo..=hi).collect();
-                            if options.is_empty() {
-                                lo
-                            } else {
-                                self.chosen(&options, false, &[])
-                            }
+                            if options.is_empty() { lo } else { ctx.chosen(&options, false, &[]) }
                         }
                     };
                 }
@@ -747,11 +749,11 @@ impl<'a> Ctx<'a> {
                         acc = pop!();
                     }
                 }
-                Op::Any(i) => push!(self.set_value(code, SetOp::Any, i)),
-                Op::Size(i) => push!(self.set_value(code, SetOp::Size, i)),
-                Op::Sum(i) => push!(self.set_value(code, SetOp::Sum, i)),
-                Op::Leftmost(i) => push!(self.set_value(code, SetOp::Leftmost, i)),
-                Op::Rightmost(i) => push!(self.set_value(code, SetOp::Rightmost, i)),
+                Op::Any(i) => push!(ctx.set_value(code, SetOp::Any, i)),
+                Op::Size(i) => push!(ctx.set_value(code, SetOp::Size, i)),
+                Op::Sum(i) => push!(ctx.set_value(code, SetOp::Sum, i)),
+                Op::Leftmost(i) => push!(ctx.set_value(code, SetOp::Leftmost, i)),
+                Op::Rightmost(i) => push!(ctx.set_value(code, SetOp::Rightmost, i)),
             }
         }
         acc

@@ -20,6 +20,8 @@ pub struct Code {
     pub sets: Vec<PitSet>,
     /// The words naming the options of its `Choose` ops that name them.
     pub words: Vec<Vec<String>>,
+    /// The memory values its `Memory` ops read.
+    pub memories: Vec<MemoryRef>,
     /// The most values on the stack at once.
     pub depth: u32,
     /// Slots for the values the program reads more than once ([`Op::Keep`]), kept for one run.
@@ -58,6 +60,7 @@ impl std::fmt::Debug for Code {
             .field("ops", &self.ops)
             .field("sets", &self.sets)
             .field("words", &self.words)
+            .field("memories", &self.memories)
             .field("depth", &self.depth)
             .field("quick", &self.quick)
             .finish()
@@ -167,6 +170,7 @@ impl Code {
             ops: vec![Op::Int(n)],
             sets: Vec::new(),
             words: Vec::new(),
+            memories: Vec::new(),
             depth: 1,
             kept: 0,
             quick: Quick::Run,
@@ -615,8 +619,9 @@ pub enum Op {
     Closed,
     /// Pit → nobody's?
     Shared,
-    /// Player or pit → its memory value.
-    Memory(MemoryRef),
+    /// Player or pit → its memory value (the code's `memories` at the index: a memory's start value
+    /// would not fit in the op).
+    Memory(u32),
     /// Pit → a store?
     IsStore,
     /// Pit → the pit across.
@@ -644,7 +649,7 @@ pub enum Op {
     /// Number → compared with a fixed number.
     CmpInt(CmpOp, i64),
     /// Number → within fixed bounds?
-    InRangeInt(i64, i64),
+    InRangeInt(i32, i32),
     /// Number → even (`true`) / odd?
     Parity(bool),
     /// Two numbers → one.
@@ -677,6 +682,10 @@ pub enum Op {
     /// Push the set's rightmost pit (or none).
     Rightmost(u32),
 }
+
+// The evaluator's loop reads an op's every field before it dispatches: a 24-byte op cost it a
+// third load and a multiply a step.
+const _: () = assert!(std::mem::size_of::<Op>() == 16, "an op fits in 16 bytes");
 
 /// Comparisons of numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
