@@ -222,7 +222,7 @@ fn memory_lines(game: &Game, pos: &Position, view: &View) -> String {
             value(m.holds_pit, values[at])
         } else if m.at.per_pit {
             let set: Vec<String> = (0..game.pit_count())
-                .filter(|&c| values[at + c] != m.at.start)
+                .filter(|&c| values[at + c] != game.memory_start_of(m.at))
                 .map(|c| format!("{} at {}", value(m.holds_pit, values[at + c]), game.describe(c as Cell)))
                 .collect();
             if set.is_empty() {

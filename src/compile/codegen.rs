@@ -18,7 +18,6 @@ pub(crate) struct Gen<'e> {
     ops: Vec<Op>,
     sets: Vec<PitSet>,
     words: Vec<Vec<String>>,
-    memories: Vec<super::ir::MemoryRef>,
     depth: u32,
     max: u32,
     /// The values worked out once and kept ([`kept`]); slot `i` keeps `kept[i]`.
@@ -39,7 +38,6 @@ impl<'e> Gen<'e> {
             ops: Vec::new(),
             sets: Vec::new(),
             words: Vec::new(),
-            memories: Vec::new(),
             depth: 0,
             max: 0,
             kept,
@@ -108,7 +106,6 @@ impl<'e> Gen<'e> {
             ops: self.ops,
             sets: self.sets,
             words: self.words,
-            memories: self.memories,
             depth: self.max,
             kept: if self.kept_by_owner { 0 } else { self.kept.len() as u8 },
             quick: Quick::Run,
@@ -473,8 +470,7 @@ impl<'e> Gen<'e> {
             Whose::Player(p) => self.who(p),
             Whose::Pit(p) => self.place(p),
         }
-        self.memories.push(r);
-        self.unary(Op::Memory(self.memories.len() as u32 - 1));
+        self.unary(Op::Memory(r));
     }
 
     /// A player's store cell.

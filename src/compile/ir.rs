@@ -137,6 +137,12 @@ impl Game {
         });
         phases.chain(&self.triggers).find(|r| r.names_option(word)).map(|r| r.name.as_str())
     }
+
+    /// A memory value at the start of the game, which a store or no pit reads ever after (they keep
+    /// no memory).
+    pub fn memory_start_of(&self, r: MemoryRef) -> i64 {
+        self.memory_start.get(r.offset as usize).copied().unwrap_or(0)
+    }
 }
 
 // A game is played on its board: every question about where a pit lies (`game.opposite(c)`,
@@ -169,8 +175,6 @@ pub struct MemoryRef {
     pub per_pit: bool,
     /// Kept once for the whole game: one value, whoever is asked.
     pub whole_game: bool,
-    /// The value at the start, which a store or no pit reads (they keep no memory).
-    pub start: i64,
 }
 
 /// The end rules among the first 64 of each [`EndTest`] kind: bit `i` stands for rule `i`. After

@@ -106,7 +106,6 @@ impl Lower<'_> {
                 offset: start.len() as u32,
                 per_pit,
                 whole_game,
-                start: first,
             };
             let values = match (per_pit, whole_game) {
                 (true, _) => 2 * self.pits,

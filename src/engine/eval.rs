@@ -493,8 +493,8 @@ impl<'a> Ctx<'a> {
     /// value at the start.
     fn remembered(&self, r: MemoryRef, owner: i64) -> i64 {
         match memory_index(self.game, r, owner) {
-            Some(i) => self.board.memory.get(i).copied().unwrap_or(r.start),
-            None => r.start,
+            Some(i) => self.board.memory.get(i).copied().unwrap_or_else(|| self.game.memory_start_of(r)),
+            None => self.game.memory_start_of(r),
         }
     }
 
@@ -676,7 +676,7 @@ impl<'a> Ctx<'a> {
                 Op::Claimed => acc = i64::from(ctx.claimed(acc as Cell)),
                 Op::Closed => acc = i64::from(ctx.closed(acc as Cell)),
                 Op::Shared => acc = i64::from(c_shared(ctx.game, acc as Cell)),
-                Op::Memory(i) => acc = ctx.remembered(code.memories[i as usize], acc),
+                Op::Memory(r) => acc = ctx.remembered(r, acc),
                 Op::IsStore => acc = i64::from(ctx.is_store(acc as Cell)),
                 Op::Opposite => acc = i64::from(ctx.opposite(acc as Cell)),
                 Op::Store => acc = i64::from(ctx.game.store(ctx.as_player(acc))),

@@ -20,8 +20,6 @@ pub struct Code {
     pub sets: Vec<PitSet>,
     /// The words naming the options of its `Choose` ops that name them.
     pub words: Vec<Vec<String>>,
-    /// The memory values its `Memory` ops read.
-    pub memories: Vec<MemoryRef>,
     /// The most values on the stack at once.
     pub depth: u32,
     /// Slots for the values the program reads more than once ([`Op::Keep`]), kept for one run.
@@ -60,7 +58,6 @@ impl std::fmt::Debug for Code {
             .field("ops", &self.ops)
             .field("sets", &self.sets)
             .field("words", &self.words)
-            .field("memories", &self.memories)
             .field("depth", &self.depth)
             .field("quick", &self.quick)
             .finish()
@@ -170,7 +167,6 @@ impl Code {
             ops: vec![Op::Int(n)],
             sets: Vec::new(),
             words: Vec::new(),
-            memories: Vec::new(),
             depth: 1,
             kept: 0,
             quick: Quick::Run,
@@ -619,9 +615,8 @@ pub enum Op {
     Closed,
     /// Pit → nobody's?
     Shared,
-    /// Player or pit → its memory value (the code's `memories` at the index: a memory's start value
-    /// would not fit in the op).
-    Memory(u32),
+    /// Player or pit → its memory value.
+    Memory(MemoryRef),
     /// Pit → a store?
     IsStore,
     /// Pit → the pit across.

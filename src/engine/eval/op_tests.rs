@@ -36,9 +36,10 @@ fn wide_range_bounds_read_as_written() {
 }
 
 /// A program reading several memory values finds each one's own (their start values, on the
-/// board before any move): a player's 7, another player's value past 32 bits, the game's -2.
+/// board before any move): a player's 7, another player's value past 32 bits, the game's -2. The
+/// op names where a value lies; its start is the game's.
 #[test]
-fn memory_values_are_read_from_the_codes_list() {
+fn memory_values_are_read_each_from_its_own_place() {
     let g = crate::shipped::invented(
         r#"game "Memories"
            memory {
