@@ -174,7 +174,21 @@ pub fn choose(game: &Game, pos: &Position, spec: Spec, all_scores: bool, rng: &m
 /// [`choose`], the search players (alpha-beta and MCTS) reading the exact value of every position
 /// in the endgame databases `db`: in such a position they play a best move, exactly.
 pub fn choose_with(game: &Game, pos: &Position, spec: Spec, all_scores: bool, rng: &mut StdRng, db: Option<&Endgames>) -> Option<Choice> {
-    let moves = game.legal_moves(pos);
+    choose_among(game, pos, &game.legal_moves(pos), spec, all_scores, rng, db)
+}
+
+/// [`choose_with`] among `moves`, the legal moves of `pos` as [`Game::legal_moves`] lists them (a
+/// caller that has listed them already, as [`play_game`] has, does not list them again: in a game
+/// with choices on the way, a listing is most of a random player's move).
+fn choose_among(
+    game: &Game,
+    pos: &Position,
+    moves: &[usize],
+    spec: Spec,
+    all_scores: bool,
+    rng: &mut StdRng,
+    db: Option<&Endgames>,
+) -> Option<Choice> {
     if moves.is_empty() {
         return None;
     }
@@ -306,7 +320,7 @@ pub fn play_game(game: &Game, m: &Match, mut observe: impl FnMut(&Position, usiz
         } else {
             m.players[pos.to_move.index()]
         };
-        let pit = choose(game, &pos, spec, false, &mut rng).expect("there is a legal move").pit;
+        let pit = choose_among(game, &pos, &legal, spec, false, &mut rng, None).expect("there is a legal move").pit;
         let before = pos.clone();
         let events = game.apply_traced(&mut pos, pit).expect("players choose legal moves");
         observe(&before, legal.len(), &events);
