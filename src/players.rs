@@ -305,12 +305,15 @@ pub fn play_game(game: &Game, m: &Match, mut observe: impl FnMut(&Position, usiz
     game.settle_start(&mut pos);
     let mut moves = Vec::new();
     let (mut capped, mut stuck) = (false, false);
+    // The legal moves of the position to move from: listed once, or handed on by the move before
+    // where its end rules listed them (`Game::apply_listed_traced`).
+    let mut listed = None;
     while !pos.over {
         if pos.ply >= m.max_plies {
             capped = true;
             break;
         }
-        let legal = game.legal_moves(&pos);
+        let legal = listed.take().unwrap_or_else(|| game.legal_moves(&pos));
         if legal.is_empty() {
             stuck = true;
             break;
@@ -320,9 +323,12 @@ pub fn play_game(game: &Game, m: &Match, mut observe: impl FnMut(&Position, usiz
         } else {
             m.players[pos.to_move.index()]
         };
-        let pit = choose_among(game, &pos, &legal, spec, false, &mut rng, None).expect("there is a legal move").pit;
+        let pit = choose_among(game, &pos, &legal, spec, false, &mut rng, None)
+            .expect("there is a legal move")
+            .pit;
         let before = pos.clone();
-        let events = game.apply_traced(&mut pos, pit).expect("players choose legal moves");
+        let (events, next) = game.apply_listed_traced(&mut pos, pit);
+        listed = next;
         observe(&before, legal.len(), &events);
         moves.push(pit);
     }
@@ -332,6 +338,47 @@ pub fn play_game(game: &Game, m: &Match, mut observe: impl FnMut(&Position, usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 25: `play_game` lists each position's moves once (handed on by the move before where
+    /// its end rules listed them: `Game::apply_listed_traced`) and plays the game that listing them
+    /// again for the player and applying each move with its checks plays: the same moves, the same
+    /// number of legal moves and the same events at every move, the same last position, for every
+    /// shipped game (a random player and an alpha-beta one).
+    #[test]
+    fn a_game_played_from_one_listing_a_ply_is_the_game_listed_for_the_player_again() {
+        for shipped in crate::shipped::all() {
+            let game = shipped.game();
+            for (seed, players) in [
+                (1, [Spec::Random, Spec::Random]),
+                (2, [Spec::AlphaBeta(alphabeta::Limits { depth: 1, time: None }), Spec::Random]),
+            ] {
+                let m = Match {
+                    players,
+                    seed,
+                    random_opening: 0,
+                    max_plies: 80,
+                };
+                let mut seen = Vec::new();
+                let played = play_game(&game, &m, |_, legal, events| seen.push((legal, events.to_vec())));
+                let mut rng = StdRng::seed_from_u64(seed);
+                let mut pos = game.initial(None);
+                game.settle_start(&mut pos);
+                let mut listed_twice = Vec::new();
+                while !pos.over && pos.ply < m.max_plies {
+                    let legal = game.legal_moves(&pos);
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let spec = m.players[pos.to_move.index()];
+                    let pit = choose(&game, &pos, spec, false, &mut rng).expect("a legal move").pit;
+                    let events = game.apply_traced(&mut pos, pit).expect("a legal move");
+                    listed_twice.push((legal.len(), events));
+                }
+                assert_eq!(seen, listed_twice, "{} (seed {seed})", shipped.path);
+                assert_eq!(played.pos, pos, "{} (seed {seed})", shipped.path);
+            }
+        }
+    }
 
     #[test]
     fn specs_read_and_print_the_same() {
