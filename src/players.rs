@@ -174,7 +174,21 @@ pub fn choose(game: &Game, pos: &Position, spec: Spec, all_scores: bool, rng: &m
 /// [`choose`], the search players (alpha-beta and MCTS) reading the exact value of every position
 /// in the endgame databases `db`: in such a position they play a best move, exactly.
 pub fn choose_with(game: &Game, pos: &Position, spec: Spec, all_scores: bool, rng: &mut StdRng, db: Option<&Endgames>) -> Option<Choice> {
-    let moves = game.legal_moves(pos);
+    choose_among(game, pos, &game.legal_moves(pos), spec, all_scores, rng, db)
+}
+
+/// [`choose_with`] among `moves`, the legal moves of `pos` as [`Game::legal_moves`] lists them (a
+/// caller that has listed them already, as [`play_game`] has, does not list them again: in a game
+/// with choices on the way, a listing is most of a random player's move).
+fn choose_among(
+    game: &Game,
+    pos: &Position,
+    moves: &[usize],
+    spec: Spec,
+    all_scores: bool,
+    rng: &mut StdRng,
+    db: Option<&Endgames>,
+) -> Option<Choice> {
     if moves.is_empty() {
         return None;
     }
@@ -291,12 +305,15 @@ pub fn play_game(game: &Game, m: &Match, mut observe: impl FnMut(&Position, usiz
     game.settle_start(&mut pos);
     let mut moves = Vec::new();
     let (mut capped, mut stuck) = (false, false);
+    // The legal moves of the position to move from: listed once, or handed on by the move before
+    // where its end rules listed them (`Game::apply_listed_traced`).
+    let mut listed = None;
     while !pos.over {
         if pos.ply >= m.max_plies {
             capped = true;
             break;
         }
-        let legal = game.legal_moves(&pos);
+        let legal = listed.take().unwrap_or_else(|| game.legal_moves(&pos));
         if legal.is_empty() {
             stuck = true;
             break;
@@ -306,9 +323,12 @@ pub fn play_game(game: &Game, m: &Match, mut observe: impl FnMut(&Position, usiz
         } else {
             m.players[pos.to_move.index()]
         };
-        let pit = choose(game, &pos, spec, false, &mut rng).expect("there is a legal move").pit;
+        let pit = choose_among(game, &pos, &legal, spec, false, &mut rng, None)
+            .expect("there is a legal move")
+            .pit;
         let before = pos.clone();
-        let events = game.apply_traced(&mut pos, pit).expect("players choose legal moves");
+        let (events, next) = game.apply_listed_traced(&mut pos, pit);
+        listed = next;
         observe(&before, legal.len(), &events);
         moves.push(pit);
     }
@@ -318,6 +338,54 @@ pub fn play_game(game: &Game, m: &Match, mut observe: impl FnMut(&Position, usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 25: `play_game` lists each position's moves once (handed on by the move before where
+    /// its end rules listed them: `Game::apply_listed_traced`) and plays the game that listing them
+    /// again for the player and applying each move with its checks plays: the same moves, the same
+    /// number of legal moves and the same events at every move, the same last position, for every
+    /// shipped game (a random player and an alpha-beta one).
+    #[test]
+    fn a_game_played_from_one_listing_a_ply_is_the_game_listed_for_the_player_again() {
+        for shipped in crate::shipped::all() {
+            let game = shipped.game();
+            for (seed, players) in [
+                (1, [Spec::Random, Spec::Random]),
+                (2, [Spec::AlphaBeta(alphabeta::Limits { depth: 1, time: None }), Spec::Random]),
+            ] {
+                let m = Match {
+                    players,
+                    seed,
+                    random_opening: 0,
+                    max_plies: 80,
+                };
+                let mut seen = Vec::new();
+                let played = play_game(&game, &m, |_, legal, events| seen.push((legal, events.to_vec())));
+                let mut rng = StdRng::seed_from_u64(seed);
+                let mut pos = game.initial(None);
+                game.settle_start(&mut pos);
+                let mut listed_twice = Vec::new();
+                while !pos.over && pos.ply < m.max_plies {
+                    let legal = game.legal_moves(&pos);
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let spec = m.players[pos.to_move.index()];
+                    let pit = choose(&game, &pos, spec, false, &mut rng).expect("a legal move").pit;
+                    let events = game.apply_traced(&mut pos, pit).expect("a legal move");
+                    listed_twice.push((legal.len(), events));
+                }
+                let differ = seen.iter().zip(&listed_twice).position(|(a, b)| a != b);
+                assert!(
+                    differ.is_none() && seen.len() == listed_twice.len(),
+                    "{} (seed {seed}): the games differ at move {differ:?} ({} and {} moves)",
+                    shipped.path,
+                    seen.len(),
+                    listed_twice.len()
+                );
+                assert_eq!(played.pos, pos, "{} (seed {seed})", shipped.path);
+            }
+        }
+    }
 
     #[test]
     fn specs_read_and_print_the_same() {

@@ -62,9 +62,24 @@ impl Game {
     /// `legal_moves`'s order, when an end rule worked them out on the way (a search then does not
     /// list them again); `None` when the caller must list them.
     pub(crate) fn apply_listed(&self, pos: &mut Position, k: usize) -> Option<Vec<usize>> {
+        self.apply_listed_logged(pos, k, Hints::default(), &mut Silent)
+    }
+
+    /// [`Game::apply_listed`], and what happened, step by step, as [`Game::apply_traced`] tells it
+    /// (its checks tell nothing of a legal move): for a caller that has listed the legal moves, so
+    /// that the move is neither checked nor the next position's moves listed twice.
+    pub fn apply_listed_traced(&self, pos: &mut Position, k: usize) -> (Vec<Event>, Option<Vec<usize>>) {
+        let mut log = Log::on();
+        // A game without choices hands on nothing: its end rules stop at the first move.
+        let listed = self.apply_listed_logged(pos, k, Hints::FIRST_ONLY, &mut log);
+        (log.events, listed)
+    }
+
+    /// [`Game::apply_listed`] told to `log`, a game without choices played with `plain` hints.
+    fn apply_listed_logged(&self, pos: &mut Position, k: usize, plain: Hints, log: &mut impl Narrate) -> Option<Vec<usize>> {
         let rules = self.move_rules(pos, Hints::default());
         if !self.uses_choose {
-            self.play(pos, k, rules, Hints::default(), &mut Silent);
+            self.play(pos, k, rules, plain, log);
             return None;
         }
         let hand_on = Hints {
@@ -72,7 +87,7 @@ impl Game {
             ..Hints::default()
         };
         Self::take_handed();
-        self.play(pos, k, rules, hand_on, &mut Silent);
+        self.play(pos, k, rules, hand_on, log);
         let listed = Self::take_handed()?;
         let mut moves: Vec<usize> = listed.into_iter().map(|m| m.0).collect();
         if self.may_pass && self.pass_allowed(pos, self.move_rules(pos, Hints::default())) {

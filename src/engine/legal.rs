@@ -644,29 +644,45 @@ impl Game {
         k: usize,
         resuming: bool,
     ) -> Result<Option<(Cell, bool)>, Refusal> {
-        let (pit, chosen_cw) = self.move_parts(k);
+        self.before_sowing_parts(pos, rules, self.move_parts(k), resuming)
+    }
+
+    /// [`Game::before_sowing`] of the move whose number is taken apart into `(pit, chosen_cw)`
+    /// (as `move_parts` takes it apart): a walk takes its pits' numbers apart without a division
+    /// a pit.
+    #[inline(always)]
+    pub(super) fn before_sowing_parts(
+        &self,
+        pos: &Position,
+        rules: MoveRules,
+        (pit, chosen_cw): (usize, bool),
+        resuming: bool,
+    ) -> Result<Option<(Cell, bool)>, Refusal> {
         if (self.shared > 0 || self.plays_across) && !self.may_play(&pos.board, pos.to_move, pit) {
             return Err(Refusal::NotPlayable);
         }
-        if self.choices > 1 && !rules.phase.sow.either && chosen_cw == rules.phase.sow.ccw {
+        let phase = rules.phase;
+        if self.choices > 1 && !phase.sow.either && chosen_cw == phase.sow.ccw {
             return Err(Refusal::FixedDirection);
         }
-        let cw = self.sows_clockwise(rules.phase, k);
+        // [`Game::sows_clockwise`] of the parts already taken apart.
+        let cw = if self.choices > 1 { chosen_cw } else { !phase.sow.ccw };
         let origin = self.pit(pos.to_move, pit);
         let board = &pos.board;
-        let phase = rules.phase;
         if !resuming {
-            if board.closed[origin as usize] {
+            // Where no pit is closed (`rules.open`), none is read.
+            if !rules.open && board.closed[origin as usize] {
                 return Err(Refusal::Closed);
             }
             if self.is_store_pit(origin) {
                 return Err(Refusal::StorePit);
             }
+            let cells: &[u32] = &board.cells;
             match phase.sow.from_store {
                 // A move that sows nothing may name an empty pit: its `after move` rules may fill it
                 // (a set-up by choice, from the store), and it is refused below if they do nothing.
-                None if board.cells[origin as usize] == 0 && !phase.sows_nothing => return Err(Refusal::Empty),
-                Some(_) if board.cells[self.store(pos.to_move) as usize] == 0 => return Err(Refusal::NoReserve),
+                None if cells[origin as usize] == 0 && !phase.sows_nothing => return Err(Refusal::Empty),
+                Some(_) if cells[self.store(pos.to_move) as usize] == 0 => return Err(Refusal::NoReserve),
                 _ => {}
             }
             if !phase.forbids.is_empty() {

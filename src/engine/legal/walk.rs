@@ -72,11 +72,14 @@ impl Game {
         let mut unanswered: Vec<(u64, u32, Option<usize>, Option<u32>)> = Vec::new();
         // The sowings paused by this walk's trials are kept above this.
         let floor = super::super::pause::floor();
+        let pits = self.move_pits();
         'pits: for base in 1..=self.move_count() {
             super::super::pause::truncate(floor);
+            // The move's pit and chosen way: the first block of numbers is each pit's first way.
+            let parts = if base <= pits { (base, false) } else { self.move_parts(base) };
             // The pit's origin and way where its tests passed once for all its trials (`None`:
             // each trial asks them).
-            let set_up = match once_a_pit.then(|| self.before_sowing(pos, rules, base, false)) {
+            let set_up = match once_a_pit.then(|| self.before_sowing_parts(pos, rules, parts, false)) {
                 Some(Ok(set_up)) => set_up,
                 Some(Err(_)) => {
                     // Refused before its sowing: no trial of it finds a move. The bounds are asked
