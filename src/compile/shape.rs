@@ -235,6 +235,11 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     /// Per mover and cell, the counts of `last` with which the relay rule holds whatever the pit
     /// across holds, whether a capture rule may hold or not (read once none held).
     pub relays: [[u64; L]; 2],
+    /// Per mover and cell, the counts of `last` with which the move surely ends there, whether a
+    /// capture rule holds or not (`stop`, and the counts with which the relay rule holds whatever
+    /// the pit across holds where no capture rule sows seeds again): a move known legal once it
+    /// ends is legal there (the searches' stuck question; the board after is the rules').
+    pub ends: [[u64; L]; 2],
     /// Per mover and start cell, the sowing of `r` seeds along the mover's whole track (no cell
     /// passed over), for `r` up to the track's length. Seeds a capture rule takes and sows again
     /// (`sow taken`) go the same way, from the cell the lap ended in.
@@ -657,6 +662,9 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
             )
         };
         ff.captures.push(capture(game, rule, ff.on_track).ok_or_else(unfit)?);
+    }
+    if let Some(rt) = ff.relay.as_deref_mut() {
+        relay::finish_ends(rt, &ff.captures);
     }
     if !game.triggers.is_empty() {
         // Sown a seed at a time in relay laps only, and never into a store (a trigger would take it).

@@ -674,10 +674,12 @@ impl<B: Board, const L: usize> FastForm<B, L> {
 
     /// [`FastForm::has_move`] for a search, which asks it of every position it makes: where a move
     /// is known legal once its sowing ends (`FastRelay::in_place`), a candidate whose laps, while
-    /// each lies within a round, go on or end the move by the tables alone (`go`, `stop`: no
-    /// capture may hold there), ending it within the laps the relay limit lets pass unwatched
-    /// (`careful`), answers yes without the rules' tests, each lap's end read as the home-block
-    /// walk reads it (`play_relay_home`); only where none does are the candidates sown.
+    /// each lies within a round, go on or end the move by the tables alone (`go`, `ends`: no
+    /// capture may hold there, or none that sows again and the relay rule fails), ending it within
+    /// the laps the relay limit lets pass unwatched (`careful`), answers yes without the rules'
+    /// tests, each lap's end read as the home-block walk reads it (`play_relay_home`); elsewhere
+    /// the laps are sown as `play_relay` sows them ([`FastForm::has_move_laps`]). Only where no
+    /// candidate answers are the candidates sown in full.
     #[inline(always)]
     fn has_move_searched(&self, rt: &FastRelay<B, L>, b: B, candidates: u64, to_move: Player) -> bool {
         let m = to_move.index() & 1;
@@ -698,7 +700,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                     last = usize::from(rt.home_last[m][place & (HOME_PLACES - 1)]) & (L - 1);
                     let n = lane(me, last & 15);
                     if rt.go[m][last] >> n.min(63) & 1 == 0 {
-                        if rt.stop[m][last] >> n.min(63) & 1 != 0 {
+                        if rt.ends[m][last] >> n.min(63) & 1 != 0 {
                             return true;
                         }
                         break;
@@ -709,6 +711,47 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                     }
                     seeds = n as usize;
                 }
+            }
+        } else if self.triggers.is_empty()
+            && self.after_forbids.is_empty()
+            && !(self.must_feed && (b & self.row_lanes[to_move.other().index() & 1]).is_zero())
+        {
+            return self.has_move_laps(rt, b, candidates, to_move);
+        }
+        self.has_move(rt, b, candidates, to_move)
+    }
+
+    /// [`FastForm::has_move_searched`] for a relay game whose moves are not sown in place (no home
+    /// block, or a `forbid` rule or feeding judged after the move) where nothing judged after the
+    /// sowing can refuse a move (no `forbid` rule read after it; feeding, if required, is not
+    /// asked, as the other row holds seeds) and no trigger changes a lap: a candidate whose laps go
+    /// on (`go`) and end the move (`ends`) by the tables alone within `careful` laps is legal,
+    /// each lap sown as `play_relay` sows it (`sow`, then `sow_on`) with no capture rule's test; only
+    /// where no candidate answers are they sown in full.
+    #[inline(never)]
+    fn has_move_laps(&self, rt: &FastRelay<B, L>, b: B, candidates: u64, to_move: Player) -> bool {
+        let m = to_move.index() & 1;
+        let base = to_move.index() * self.side;
+        let mut left = candidates;
+        while left != 0 {
+            let origin = (base + left.trailing_zeros() as usize) & (L - 1);
+            left &= left - 1;
+            let (mut after, mut last) = self.sow(b, origin);
+            let mut laps = 1;
+            loop {
+                let n = after.lane(last);
+                let at = last & (L - 1);
+                if rt.go[m][at] >> n.min(63) & 1 == 0 {
+                    if rt.ends[m][at] >> n.min(63) & 1 != 0 {
+                        return true;
+                    }
+                    break;
+                }
+                laps += 1;
+                if laps > rt.careful {
+                    break;
+                }
+                (after, last) = self.sow_on(rt, after, last, n as usize, origin, to_move);
             }
         }
         self.has_move(rt, b, candidates, to_move)
@@ -873,11 +916,12 @@ mod tests {
     /// Issue 25: the searches' question whether a relay game's player has a legal move
     /// (`FastForm::has_move_searched`, a first lap that ends the move read from the tables) answers
     /// as sowing the candidates does, for each candidate alone and for them all, on every shipped
-    /// relay game with a fast form and on an invented one whose relays stop at two laps (a move of
-    /// more is not legal), along random games.
+    /// relay game with a fast form and on invented ones whose relays stop at two or three laps (a
+    /// move of more is not legal; one's capture sows again where the relay rule fails), along
+    /// random games.
     #[test]
     fn a_relay_player_has_a_move_where_sowing_finds_one() {
-        fn agrees<B: Board, const L: usize>(ff: &FastForm<B, L>, cells: &[u32], seen: &mut [usize; 2]) {
+        fn agrees<B: Board, const L: usize>(ff: &FastForm<B, L>, cells: &[u32], seen: &mut [usize; 4]) {
             let Some(rt) = ff.relay.as_deref() else {
                 return;
             };
@@ -890,9 +934,13 @@ mod tests {
                     left &= left - 1;
                     let legal = ff.has_move(rt, b, one, p);
                     assert_eq!(ff.has_move_searched(rt, b, one, p), legal, "{cells:?} {p:?} {one:b}");
-                    // (Counted where the tables are read: a move known legal once sown.)
+                    // (Counted where the tables are read: a move known legal once sown, in place
+                    // or by `has_move_laps`.)
+                    let other = ff.row_lanes[p.other().index()];
                     if rt.in_place[p.index()] != 0xFF {
                         seen[usize::from(legal)] += 1;
+                    } else if ff.triggers.is_empty() && ff.after_forbids.is_empty() && !(ff.must_feed && (b & other).is_zero()) {
+                        seen[2 + usize::from(legal)] += 1;
                     }
                 }
                 assert_eq!(ff.has_move_searched(rt, b, all, p), ff.has_move(rt, b, all, p), "{cells:?} {p:?}");
@@ -908,13 +956,23 @@ mod tests {
                  take opposite(last) }
                end "stuck" when no_moves loser to_move"#,
         ));
-        let mut seen = [0; 2];
+        // A track round the whole board (no home block), whose capture sows again where the relay
+        // rule fails: such a lap end does not end the move (`FastRelay::ends`).
+        games.push(crate::shipped::invented(
+            r#"game "relays sown again" board { pits 6 seeds 3 where pit.number > 2 stores captures }
+               first south
+               sow { direction ccw relay when last.before > 0 relay limit 3 }
+               capture "across" { when last.side == mover and last.before == 0 and opposite(last).count > 0
+                 take opposite(last) sow taken }
+               end "stuck" when no_moves loser to_move"#,
+        ));
+        let mut seen = [0; 4];
         along_random_games(&games, 12, |game, pos| match game.fast.as_deref() {
             Some(Fast::Narrow(ff)) => agrees(ff, &pos.board.cells, &mut seen),
             Some(Fast::Wide(ff)) => agrees(ff, &pos.board.cells, &mut seen),
             None => {}
         });
-        assert!(seen[0] > 100 && seen[1] > 1000, "{seen:?}");
+        assert!(seen[0] > 100 && seen[1] > 1000 && seen[2] > 100 && seen[3] > 1000, "{seen:?}");
     }
 
     /// Calls `visit` on each position of five random games of each of `games`, cut at 80 plies (one

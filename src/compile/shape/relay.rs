@@ -37,11 +37,15 @@ pub(super) fn relay<B: Lanes, const L: usize>(
     let mut go = [[0u64; L]; 2];
     let mut stop = [[0u64; L]; 2];
     let mut relays = [[0u64; L]; 2];
+    let mut ends = [[0u64; L]; 2];
     for m in 0..2 {
         for c in 0..ff.pits + 2 {
             for k in 0..64u32 {
                 let at = when.at[m] >> c & 1 != 0;
                 relays[m][c] |= u64::from(at && every_across && count_holds(k) == Some(true)) << k;
+                // The relay rule fails whatever the pit across holds: the move ends here unless
+                // a capture sows seeds again (`FastRelay::ends`, finished once the captures are read).
+                ends[m][c] |= u64::from(!at || no_across || count_holds(k) == Some(false)) << k;
                 let (Some(count), false) = (count_holds(k), ff.capture_at[m][c] >> k & 1 != 0) else {
                     continue;
                 };
@@ -51,12 +55,18 @@ pub(super) fn relay<B: Lanes, const L: usize>(
             }
         }
     }
+    for (ends, stop) in ends.iter_mut().zip(&stop) {
+        for (e, s) in ends.iter_mut().zip(stop) {
+            *e |= s;
+        }
+    }
     let mut relay = Box::new(FastRelay {
         when,
         limit: sow.lap_cap,
         go,
         stop,
         relays,
+        ends,
         partial: boxed(|| [[B::ZERO; PLACES]; L]),
         last: [[[0; PLACES]; L]; 2],
         skip_at: [[0xFF; L]; L],
@@ -137,6 +147,17 @@ pub(super) fn apart<const L: usize>(
                 .iter()
                 .all(|r| r.series.is_none() && r.takes.iter().all(|map| outside(map[c])))
     }) && (!to_store || (outside(store as u8) && row_outside))
+}
+
+/// [`FastRelay::ends`] once the captures are read: `stop` alone where a capture rule may sow seeds
+/// again (its seeds in hand go on with another lap, whatever the relay rule says). Else a capture
+/// that holds takes seeds (the count in `last` stays or becomes 0, and a relay needs seeds) and
+/// then ends the move, gives another, or leaves the relay rule to decide, which holds with none
+/// of the counts `ends` keeps beyond `stop`, whatever the pit across holds.
+pub(super) fn finish_ends<B: Lanes, const L: usize>(relay: &mut FastRelay<B, L>, captures: &[FastCapture<L>]) {
+    if captures.iter().any(|r| r.takes_any && r.sows_again) {
+        relay.ends = relay.stop;
+    }
 }
 
 #[cfg(test)]
