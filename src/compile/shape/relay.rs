@@ -118,7 +118,7 @@ pub(super) fn relay<B: Lanes, const L: usize>(
 /// there but for its test of the pit across (`ACROSS`, where `capture_at` says it may hold and
 /// its tests of place and count hold), or else that the rules are read one by one (`LOOK`).
 pub(super) fn home_steps<B: Lanes, const L: usize>(relay: &mut FastRelay<B, L>, captures: &[FastCapture<L>], capture_at: &[[u64; L]; 2]) {
-    for m in 0..2 {
+    for (m, may) in capture_at.iter().enumerate() {
         if relay.home[m] == 0xFF {
             continue;
         }
@@ -129,9 +129,7 @@ pub(super) fn home_steps<B: Lanes, const L: usize>(relay: &mut FastRelay<B, L>, 
             *step = match captures {
                 _ if relay.go[m][c] >> k & 1 != 0 => GO,
                 _ if relay.stop[m][c] >> k & 1 != 0 => STOP,
-                [only] if capture_at[m][c] >> k & 1 != 0 && only.when.at[m] >> c & 1 != 0 && has_count(&only.when.count, n as u32) => {
-                    ACROSS
-                }
+                [only] if may[c] >> k & 1 != 0 && only.when.at[m] >> c & 1 != 0 && has_count(&only.when.count, n as u32) => ACROSS,
                 _ => LOOK,
             };
         }
