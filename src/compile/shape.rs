@@ -205,10 +205,16 @@ pub const WATCH_FROM: u32 = 16;
 
 /// A home block's places of a lap's start and seeds ([`FastRelay::home_laps`]).
 pub const HOME_PLACES: usize = 16 * PLACES;
-/// [`FastRelay::home_laps`]'s kind of a lap of seeds in hand.
-pub const HAND: usize = 0;
-/// [`FastRelay::home_laps`]'s kind of a lap of the seeds picked up from its start.
-pub const PICKED: usize = 1;
+
+/// [`FastRelay::home_step`]: the lap's end goes straight on to another lap (`go`).
+pub const GO: u8 = 0;
+/// [`FastRelay::home_step`]: the move ends there (`stop`).
+pub const STOP: u8 = 1;
+/// [`FastRelay::home_step`]: the rules are asked one by one.
+pub const LOOK: u8 = 2;
+/// [`FastRelay::home_step`]: the game's one capture rule holds if its test of the pit across
+/// does (its tests of place and count hold); if not, the relay rule is asked.
+pub const ACROSS: u8 = 3;
 
 /// Relay sowing in fast form: when a lap ends (and no capture rule ended the move), another lap
 /// starts from `last` if `when` holds of it. A relay lap from cell `s` of `r` seeds (at most a
@@ -260,16 +266,21 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     /// track is each player's own pits (`track own`), whose players' pits fill blocks of their
     /// own, and whose captures take from the other player has one.
     pub home: [u8; 2],
-    /// Per mover, kind of lap and place (`HOME_PLACES`: the start cell's place in the home block
-    /// and the lap's seeds `r`, `(start & 15) * PLACES + r`), the lap's entry in that block: of
-    /// kind [`HAND`] (at `HAND * HOME_PLACES + place`), `partial`'s entry (seeds in hand, taken by a
-    /// capture); of kind [`PICKED`], the entry less the `r` seeds picked up from the start, which
-    /// held them (added with wrapping, as every lane holds at most 255 seeds), so that the pick-up
-    /// and the sowing are one addition. One table, the kind an index: from two, a lap selected its
-    /// table and added the mover's offset every time.
-    pub home_laps: Box<[[u128; 2 * HOME_PLACES]; 2]>,
+    /// Per mover and place (`HOME_PLACES`: the start cell's place in the home block and the lap's
+    /// seeds `r`, `(start & 15) * PLACES + r`), `partial`'s entry in that block less the `r` seeds
+    /// picked up from the start, which held them (added with wrapping, as every lane holds at most
+    /// 255 seeds), so that the pick-up and the sowing are one addition. Seeds a capture took into
+    /// the hand are put into the lap's start first and picked up from there: a second table, of
+    /// laps of seeds in hand, made every lap choose its table.
+    pub home_laps: Box<[[u128; HOME_PLACES]; 2]>,
     /// Per mover and place (as in `home_laps`), `last`'s entry: a lap's two reads share one index.
     pub home_last: [[u8; HOME_PLACES]; 2],
+    /// Per mover, place in the home block and count of `last` (`place * 256 + count`), what
+    /// `go` and `stop` say of a lap's end there: [`GO`], [`STOP`], else [`ACROSS`] or [`LOOK`]
+    /// (`relay::home_steps`). One read of a byte where the two bit sets read the count less than
+    /// 64 first (`n.min(63)`, 5 instructions a lap), and the capture rule's tests of place and
+    /// count are not made again after `capture_at`'s.
+    pub home_step: Box<[[u8; 16 * 256]; 2]>,
     /// Per mover, `home` where a move is known legal before it is written (no `forbid` rule read
     /// after the move, no feeding rule): the move is then sown in place (else 0xFF).
     pub in_place: [u8; 2],
@@ -748,6 +759,7 @@ fn build<B: Lanes, const L: usize>(game: &Game, closed: u64) -> Result<FastForm<
                 relay.in_place[m] = relay.home[m];
             }
         }
+        relay::home_steps(relay, &ff.captures, &ff.capture_at);
     }
     for (i, rule) in game.ends.iter().enumerate() {
         let unfit = || format!("end \"{}\": its condition is not one the fast form reads", rule.name);

@@ -34,8 +34,8 @@ use super::{Game, Moves, Player, Position};
 use crate::compile::ir::Then;
 use crate::compile::shape::at_least_16;
 use crate::compile::shape::{
-    CellCond, EndCheck, EndValue, Fast, FastAfterForbid, FastForm, FastRelay, HAND, HOME_PLACES, LANES, Lanes, PICKED, PLACES, WATCH_FROM,
-    has_count,
+    ACROSS, CellCond, EndCheck, EndValue, Fast, FastAfterForbid, FastForm, FastRelay, GO, HOME_PLACES, LANES, Lanes, PLACES, STOP,
+    WATCH_FROM, has_count,
 };
 
 /// A byte of a packed narrow board (the searches' boards).
@@ -56,36 +56,29 @@ const UNIT: [u128; 16] = {
     t
 };
 
-/// Brent's cycle finding over the laps of a move: the state kept, laps since, and laps until the
-/// next is kept.
+/// Brent's cycle finding over the laps of a move: the state kept. It is asked at every lap from
+/// one on (`t` counts them from 1), and keeps the state of the `t`-th when `t + 1` is a power of
+/// two (1, 3, 7, ...), as laps since the last and laps until the next, counted, kept it (two
+/// fields set up at every move for the few that are watched).
 struct Brent<S> {
     /// None before the first state is kept: nothing to set up for the moves that never watch.
     kept: Option<S>,
-    since: u32,
-    power: u32,
 }
 
 impl<S: PartialEq + Copy> Brent<S> {
     #[inline(always)]
     fn new() -> Brent<S> {
-        Brent {
-            kept: None,
-            since: 0,
-            power: 1,
-        }
+        Brent { kept: None }
     }
 
-    /// Whether `state` is the one kept: the laps go round for ever.
+    /// Whether `state`, of the `t`-th lap watched, is the one kept: the laps go round for ever.
     #[inline(always)]
-    fn seen_again(&mut self, state: S) -> bool {
+    fn seen_again(&mut self, t: u32, state: S) -> bool {
         if self.kept == Some(state) {
             return true;
         }
-        self.since += 1;
-        if self.since >= self.power {
+        if (t + 1) & t == 0 {
             self.kept = Some(state);
-            self.power *= 2;
-            self.since = 0;
         }
         false
     }
@@ -350,7 +343,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             // depend on here (the rules test `last` only): one seen again goes round for ever, and
             // would pass the limit in the end, so the move is refused at once. Looked for only
             // past the first few laps, where most moves have ended: a loop is still found, later.
-            if laps > WATCH_FROM && watch.seen_again((b, last)) {
+            if laps > WATCH_FROM && watch.seen_again(laps - WATCH_FROM, (b, last)) {
                 return None;
             }
             if hand > 0 {
@@ -402,27 +395,27 @@ impl<B: Board, const L: usize> FastForm<B, L> {
 
     /// [`FastForm::lap_from`] within the mover's home block `k` (`FastRelay::home`), for a lap of
     /// more than a round or with `skip origin` (`play_relay_home` reads the others in line): the
-    /// seeds it adds to that block, and the cell of the last; with `picked`, less the `n` seeds
-    /// picked up from `start` (as `FastRelay::home_laps` of kind `PICKED`).
+    /// seeds it adds to that block, less the `n` seeds picked up from `start` (as
+    /// `FastRelay::home_laps`), and the cell of the last.
     #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn lap_home(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, m: usize, k: usize, picked: bool) -> (u128, usize) {
+    fn lap_home(&self, rt: &FastRelay<B, L>, start: usize, n: usize, origin: usize, m: usize, k: usize) -> (u128, usize) {
         let (start, origin) = (start & (L - 1), origin & (L - 1));
         let lap = self.lap[origin] as usize;
         let (rounds, rest) = if n <= lap { (0, n) } else { ((n - 1) / lap, (n - 1) % lap + 1) };
         let over = rt.skips && rest >= usize::from(rt.skip_at[origin][start]);
         let at = (rest + usize::from(over)) & (PLACES - 1);
-        let mut add = rt.home_laps[m & 1][(HAND * HOME_PLACES + (start & 15) * PLACES + at) & (2 * HOME_PLACES - 1)];
+        let place = ((start & 15) * PLACES + at) & (HOME_PLACES - 1);
+        // The table's entry picks up `at` seeds: `n` are.
+        let mut add = rt.home_laps[m & 1][place]
+            .wrapping_add(UNIT[start & 15] * at as u128)
+            .wrapping_sub(UNIT[start & 15] * n as u128);
         if over {
-            add -= UNIT[origin & 15];
+            add = add.wrapping_sub(UNIT[origin & 15]);
         }
         if rounds > 0 {
-            add += self.round[origin].block(k) * rounds as u128;
+            add = add.wrapping_add(self.round[origin].block(k) * rounds as u128);
         }
-        if picked {
-            add = add.wrapping_sub((n as u128) << (8 * (start & 15)));
-        }
-        (add, rt.home_last[m & 1][((start & 15) * PLACES + at) & (HOME_PLACES - 1)] as usize)
+        (add, rt.home_last[m & 1][place] as usize)
     }
 
     /// Does the condition hold of cell `c`, which holds `n` seeds, on `b` (whose lane `c` may be out
@@ -430,11 +423,20 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     #[inline(always)]
     fn holds_with(&self, cond: &CellCond, b: &B, c: usize, n: u32, mover: Player) -> bool {
         let c = c & (L - 1);
-        let across = || match self.across[c] {
-            0xFF => 0,
-            a => b.lane(a as usize),
-        };
-        cond.at[mover.index()] >> c & 1 != 0 && has_count(&cond.count, n) && (cond.any_across || has_count(&cond.across, across()))
+        cond.at[mover.index()] >> c & 1 != 0 && has_count(&cond.count, n) && self.holds_across(cond, b, c)
+    }
+
+    /// Does the condition's test of the pit across cell `c` hold on `b`?
+    #[inline(always)]
+    fn holds_across(&self, cond: &CellCond, b: &B, c: usize) -> bool {
+        cond.any_across
+            || has_count(
+                &cond.across,
+                match self.across[c & (L - 1)] {
+                    0xFF => 0,
+                    a => b.lane(a as usize),
+                },
+            )
     }
 
     /// [`FastForm::play_relay`] for a mover whose track lies in one block `k` of the board, which
@@ -455,47 +457,53 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         // instructions again (its own table addresses) on every move.
         // (Read where the board lies, not from `me` by a shift of the block's two halves, nor
         // from a copy of the board.)
-        let (mut last, mut n, mut hand) = (origin, out.lane_of(origin & (L - 1)), 0);
+        let (mut last, mut n) = (origin, out.lane_of(origin & (L - 1)) as usize);
         let mut laps = 1;
-        // As in `play_relay`.
+        // As in `play_relay`, the state with the seeds to pick up from `last` (seeds in hand
+        // are put there first, below).
         let mut watch = Brent::new();
         // A lap of at most `short` seeds lies within a round and passes over no origin: it is two
         // reads of the mover's rows of the tables, in line (the other laps out of line, so that
         // the loop holds none of their tables' addresses: they were set up on every move).
         let short = usize::from(rt.short[origin & (L - 1)]);
-        let (laps_of, ends) = (&rt.home_laps[m], &rt.home_last[m]);
+        let (laps_of, ends, steps) = (&rt.home_laps[m], &rt.home_last[m], &rt.home_step[m]);
         let careful = rt.careful;
         loop {
-            // Seeds picked up from `last` (which holds them) are taken out of it by the lap's own
-            // entry (of kind `PICKED`): one addition where the lane was cleared first.
-            let (seeds, kind) = if hand > 0 { (hand as usize, HAND) } else { (n as usize, PICKED) };
-            let (add, end) = if seeds <= short {
+            // Every lap is of the `n` seeds picked up from `last` (which holds them), taken out of
+            // it by the lap's own entry (`FastRelay::home_laps`): one addition where the lane was
+            // cleared first. Seeds a capture took into the hand were put into `last` first (below).
+            let (add, end) = if n <= short {
                 // One index for both reads: the start's place in the block and the seeds.
-                let place = (last & 15) * PLACES + (seeds & (PLACES - 1));
-                (
-                    laps_of[(kind * HOME_PLACES + place) & (2 * HOME_PLACES - 1)],
-                    ends[place & (HOME_PLACES - 1)] as usize,
-                )
+                let place = (last & 15) * PLACES + (n & (PLACES - 1));
+                (laps_of[place & (HOME_PLACES - 1)], ends[place & (HOME_PLACES - 1)] as usize)
             } else {
-                self.lap_home(rt, last, seeds, origin, m, k, hand == 0)
+                self.lap_home(rt, last, n, origin, m, k)
             };
             (me, last) = (me.wrapping_add(add), end);
             let at = last & (L - 1);
-            n = lane(me, at & 15);
-            hand = 0;
-            if rt.go[m][at] >> n.min(63) & 1 == 0 {
-                if rt.stop[m][at] >> n.min(63) & 1 != 0 {
+            let count = lane(me, at & 15);
+            n = count as usize;
+            let step = steps[((at & 15) << 8 | n) & (16 * 256 - 1)];
+            if step != GO {
+                if step == STOP {
                     out.set_block(k, me);
                     return Some((false, laps));
                 }
                 // A game's one capture rule tested without the search's set-up (a Hus move's third
-                // lap end or so looks for one).
-                if self.capture_at[m][at] >> n.min(63) & 1 != 0
-                    && let Some(rule) = match &self.captures[..] {
-                        [only] => self.holds_with(&only.when, out, last, n, mover).then_some(only),
-                        rules => rules.iter().find(|r| self.holds_with(&r.when, out, last, n, mover)),
+                // lap end or so looks for one); where its tests of place and count are known to
+                // hold (`ACROSS`), its test of the pit across alone.
+                let mut hand = 0;
+                let found = if step == ACROSS {
+                    self.captures.first().filter(|only| self.holds_across(&only.when, out, last))
+                } else if self.capture_at[m][at] >> count.min(63) & 1 != 0 {
+                    match &self.captures[..] {
+                        [only] => self.holds_with(&only.when, out, last, count, mover).then_some(only),
+                        rules => rules.iter().find(|r| self.holds_with(&r.when, out, last, count, mover)),
                     }
-                {
+                } else {
+                    None
+                };
+                if let Some(rule) = found {
                     if rule.takes_any {
                         // Outside the home block: `me` and the count in `last` stay as they are.
                         if saved.is_none() {
@@ -512,14 +520,22 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                         return Some((false, laps));
                     }
                 }
-                if hand == 0 && rt.relays[m][at] >> n.min(63) & 1 == 0 && !self.holds_with(&rt.when, out, last, n, mover) {
+                if hand > 0 {
+                    // The seeds in hand put into `last` and picked up from there: the lap's entry
+                    // then sows them, where a table of laps of seeds in hand was chosen at every
+                    // lap. (The state watched holds the seeds to pick up, `n`.)
+                    me = me.wrapping_add(UNIT[last & 15] * hand as u128);
+                    n = hand as usize;
+                } else if rt.relays[m][at] >> count.min(63) & 1 == 0 && !self.holds_with(&rt.when, out, last, count, mover) {
                     out.set_block(k, me);
                     return Some((false, laps));
                 }
             }
             laps += 1;
             // One test a lap until the first of the limit and the watch.
-            if laps > careful && (laps > rt.limit || laps > WATCH_FROM && watch.seen_again((out.with_block(k, me), last))) {
+            if laps > careful
+                && (laps > rt.limit || laps > WATCH_FROM && watch.seen_again(laps - WATCH_FROM, (out.with_block(k, me), last, n)))
+            {
                 if let Some(before) = saved {
                     *out = before;
                 }
@@ -696,9 +712,11 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                 while seeds <= short {
                     // Read as `play_relay_home` reads a lap of seeds picked up: one index for both.
                     let place = (last & 15) * PLACES + (seeds & (PLACES - 1));
-                    me = me.wrapping_add(rt.home_laps[m][(PICKED * HOME_PLACES + place) & (2 * HOME_PLACES - 1)]);
+                    me = me.wrapping_add(rt.home_laps[m][place & (HOME_PLACES - 1)]);
                     last = usize::from(rt.home_last[m][place & (HOME_PLACES - 1)]) & (L - 1);
                     let n = lane(me, last & 15);
+                    // `ends` answers more than `home_step`'s `STOP` (lap ends where the relay
+                    // rule fails and no capture sows again): a search reads the two bit sets.
                     if rt.go[m][last] >> n.min(63) & 1 == 0 {
                         if rt.ends[m][last] >> n.min(63) & 1 != 0 {
                             return true;
@@ -856,6 +874,25 @@ mod tests {
         let (form, relay) = (std::mem::size_of::<FastForm>(), std::mem::size_of::<FastRelay>());
         eprintln!("FastForm {form} bytes, FastRelay {relay} bytes");
         assert!(form <= 16 * 1024 && relay <= 20 * 1024, "{form} {relay}");
+    }
+
+    /// Issue 25: the watch over a move's laps (`Brent`, its schedule read from the lap's number)
+    /// finds every cycle, whatever the laps before it and its length, within a few rounds of it,
+    /// and never a state not seen before.
+    #[test]
+    fn the_watch_finds_every_cycle_soon() {
+        for tail in 0..40u32 {
+            for length in 1..40u32 {
+                let state = |t: u32| if t < tail { 1000 + t } else { (t - tail) % length };
+                let mut watch = Brent::new();
+                let found = (1..1000).find(|&t| watch.seen_again(t, state(t)));
+                let t = found.unwrap_or_else(|| panic!("tail {tail}, length {length}: no cycle found"));
+                assert!(
+                    t >= tail.max(1) + length && t <= 3 * (tail + length) + 1,
+                    "tail {tail}, length {length}: found at {t}"
+                );
+            }
+        }
     }
 
     /// Issue 25: the searches' question whether a player has a legal move (`FastForm::any_legal`,

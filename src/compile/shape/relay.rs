@@ -2,7 +2,9 @@
 //! and count of `last`, the laps from any cell of the mover's track, and whether a mover's track is
 //! kept apart as a block of its own.
 
-use super::{FastCapture, FastForm, FastRelay, HAND, HOME_PLACES, Lanes, PICKED, PLACES, WATCH_FROM, boxed, cell_tests, has_count};
+use super::{
+    ACROSS, FastCapture, FastForm, FastRelay, GO, HOME_PLACES, LOOK, Lanes, PLACES, STOP, WATCH_FROM, boxed, cell_tests, has_count,
+};
 use crate::board::Player;
 use crate::compile::ir::{Game, Reg, Track};
 use crate::compile::shape::CellCond;
@@ -73,8 +75,9 @@ pub(super) fn relay<B: Lanes, const L: usize>(
         skips: sow.skip_origin,
         unit: std::array::from_fn(|c| B::at(c, 1)),
         home: [0xFF; 2],
-        home_laps: Box::new([[0; 2 * HOME_PLACES]; 2]),
+        home_laps: Box::new([[0; HOME_PLACES]; 2]),
         home_last: [[0; HOME_PLACES]; 2],
+        home_step: Box::new([[LOOK; 16 * 256]; 2]),
         in_place: [0xFF; 2],
         short: std::array::from_fn(|c| if sow.skip_origin { 0 } else { ff.lap[c] }),
         careful: sow.lap_cap.min(WATCH_FROM),
@@ -111,14 +114,36 @@ pub(super) fn relay<B: Lanes, const L: usize>(
                 for r in 0..PLACES {
                     let add = relay.partial[m][start][r].block(block);
                     let place = start % 16 * PLACES + r;
-                    relay.home_laps[m][HAND * HOME_PLACES + place] = add;
-                    relay.home_laps[m][PICKED * HOME_PLACES + place] = add.wrapping_sub((r as u128) << (8 * (start % 16)));
+                    relay.home_laps[m][place] = add.wrapping_sub((r as u128) << (8 * (start % 16)));
                     relay.home_last[m][place] = relay.last[m][start][r];
                 }
             }
         }
     }
     Some(relay)
+}
+
+/// Fills `relay.home_step` for each mover with a home block: per place and count of `last`, what
+/// `go` and `stop` say of a lap's end there, or else whether the game's one capture rule holds
+/// there but for its test of the pit across (`ACROSS`, where `capture_at` says it may hold and
+/// its tests of place and count hold), or else that the rules are read one by one (`LOOK`).
+pub(super) fn home_steps<B: Lanes, const L: usize>(relay: &mut FastRelay<B, L>, captures: &[FastCapture<L>], capture_at: &[[u64; L]; 2]) {
+    for (m, may) in capture_at.iter().enumerate() {
+        if relay.home[m] == 0xFF {
+            continue;
+        }
+        let block = usize::from(relay.home[m]);
+        for (i, step) in relay.home_step[m].iter_mut().enumerate() {
+            let (c, n) = ((16 * block + i / 256) & (L - 1), i % 256);
+            let k = n.min(63);
+            *step = match captures {
+                _ if relay.go[m][c] >> k & 1 != 0 => GO,
+                _ if relay.stop[m][c] >> k & 1 != 0 => STOP,
+                [only] if may[c] >> k & 1 != 0 && only.when.at[m] >> c & 1 != 0 && has_count(&only.when.count, n as u32) => ACROSS,
+                _ => LOOK,
+            };
+        }
+    }
 }
 
 /// Do the rules read and change no cell of the home block `home` of a mover but the cell a lap
