@@ -730,13 +730,20 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                     seeds = n as usize;
                 }
             }
-        } else if self.triggers.is_empty()
-            && self.after_forbids.is_empty()
-            && !(self.must_feed && (b & self.row_lanes[to_move.other().index() & 1]).is_zero())
-        {
+        } else if self.laps_judge_alone(b, to_move) {
             return self.has_move_laps(rt, b, candidates, to_move);
         }
         self.has_move(rt, b, candidates, to_move)
+    }
+
+    /// Does a move of `to_move` on `b` stand or fall by its laps alone: no trigger changes a lap,
+    /// no `forbid` rule is read after the move, and feeding, if required, is not asked (the other
+    /// row holds seeds)? Then [`FastForm::has_move_laps`] may answer the stuck question.
+    #[inline(always)]
+    fn laps_judge_alone(&self, b: B, to_move: Player) -> bool {
+        self.triggers.is_empty()
+            && self.after_forbids.is_empty()
+            && !(self.must_feed && (b & self.row_lanes[to_move.other().index() & 1]).is_zero())
     }
 
     /// [`FastForm::has_move_searched`] for a relay game whose moves are not sown in place (no home

@@ -110,10 +110,9 @@ fn a_relay_player_has_a_move_where_sowing_finds_one() {
                 assert_eq!(ff.has_move_searched(rt, b, one, p), legal, "{cells:?} {p:?} {one:b}");
                 // (Counted where the tables are read: a move known legal once sown, in place
                 // or by `has_move_laps`.)
-                let other = ff.row_lanes[p.other().index()];
                 if rt.in_place[p.index()] != 0xFF {
                     seen[usize::from(legal)] += 1;
-                } else if ff.triggers.is_empty() && ff.after_forbids.is_empty() && !(ff.must_feed && (b & other).is_zero()) {
+                } else if ff.laps_judge_alone(b, p) {
                     seen[2 + usize::from(legal)] += 1;
                 }
             }
