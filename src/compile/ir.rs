@@ -290,6 +290,10 @@ pub struct Phase {
     /// Some `after move` rule asks the mover to choose: a move tried to find its choices is tried
     /// with them.
     pub after_moves_choose: bool,
+    /// Every `after move` rule only remembers (sets memory values), and no phase is chosen with a
+    /// move: a listing compares what its moves leave by their seeds first, and reads these rules
+    /// only for moves whose seeds match (`engine::legal::landings`).
+    pub after_moves_only_remember: bool,
     /// Each mover's counter-clockwise track (south first).
     pub tracks: [Track; 2],
     /// Each mover's clockwise track: the same cells the other way round.

@@ -302,6 +302,7 @@ impl Lower<'_> {
             after_captures,
             sows_nothing,
             after_moves_choose,
+            after_moves_only_remember: false,
             tracks: Default::default(),
             cw_tracks: Default::default(),
             capture_at: Default::default(),

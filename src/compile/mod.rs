@@ -182,7 +182,15 @@ pub fn compile(checked: &Checked) -> Game {
     // `last`'s count less one at a lap's end (before the lap tables and filters are made, which
     // then read the count).
     let uses_before = lower.typer.before.get() || (lower.before_at_lap_end.get() && !before::read_as_count(&mut phases, &triggers));
+    let chosen_phases = phases.iter().any(|p| p.optional);
     for phase in &mut phases {
+        phase.after_moves_only_remember = !chosen_phases
+            && !phase.after_moves_choose
+            && !phase.sows_nothing
+            && phase
+                .after_moves
+                .iter()
+                .all(|r| r.actions.iter().all(|a| matches!(a, Action::Remember { .. })));
         phase.sow.special_start =
             phase.sow.from_store.is_some() || phase.sow.start_in_origin.is_some() || phase.sow.lift.is_some() || phase.sows_nothing;
         // A move's choices are found by trying it: its sowing is always played out. A move that sows

@@ -23,7 +23,7 @@ mod landings;
 mod names;
 mod walk;
 pub(in crate::engine) use landings::Trial;
-use landings::{Landing, Landings};
+use landings::{Landing, Landings, Unread};
 
 thread_local! {
     /// The table of what moves leave of the last listing of moves with choices on this thread,
@@ -464,8 +464,11 @@ impl Game {
                 return if required { Walk::On } else { Walk::Stop };
             }
             // A move that was not sown (none is, where choices are found) is told by its number.
-            let new =
-                landing.is_none_or(|(board, another)| seen.is_new_landing(self.move_parts(move_base(k)).0, takes, board, another, states));
+            let new = landing.is_none_or(|(board, another)| {
+                seen.is_new_landing(self.move_parts(move_base(k)).0, takes, board, another, states, |board, unread| {
+                    self.read_after_move(pos, rules, board, unread)
+                })
+            });
             let (list, count) = if takes {
                 (&mut taking, &mut taking_met)
             } else {
@@ -524,6 +527,17 @@ impl Game {
             // Not a legal move: never the same as another.
             Err(_) => (pos.board.clone(), true),
         }
+    }
+
+    /// The memory the `after move` rules of `rules` leave after a move of `pos` that left `board`,
+    /// where they were not read when it was tried ([`Unread`]).
+    #[cold]
+    #[inline(never)]
+    fn read_after_move(&self, pos: &Position, rules: MoveRules, board: &Board, unread: Unread) -> Vec<i64> {
+        let mut after = board.clone();
+        let turn = Turn::of_way(pos, rules, unread.cw, None);
+        self.after_move(&mut after, turn, unread.origin, unread.sown, rules.phase, &mut Silent);
+        after.memory
     }
 
     /// Whether some move of the position takes seeds (for `captures required`).
@@ -590,8 +604,7 @@ impl Game {
         mut trial: Option<&mut Trial>,
     ) -> Result<u32, Refusal> {
         if let Some(t) = trial.as_deref_mut() {
-            t.kept = None;
-            t.another = None;
+            t.forget();
         }
         if self.is_pass(k) {
             // A pass takes nothing and asks nothing: the rules of the phase that applies allow it
@@ -746,8 +759,8 @@ impl Game {
             slot => slot.insert(board.clone()),
         };
         t.landed = None;
-        let (taken, kept, another) = self.probe_sown(pos, rules, choices, origin, cw, after, t.keep)?;
-        t.kept = kept;
+        let (taken, kept, another, unread) = self.probe_sown(pos, rules, choices, origin, cw, after, t.keep)?;
+        (t.kept, t.unread) = (kept, unread);
         t.another = Some(another);
         Ok(taken)
     }
@@ -767,7 +780,7 @@ impl Game {
         cw: bool,
         after: &mut Board,
         keep: bool,
-    ) -> Result<(u32, Option<bool>, bool), Refusal> {
+    ) -> Result<(u32, Option<bool>, bool, Option<Unread>), Refusal> {
         let (board, phase) = (&pos.board, rules.phase);
         let turn = Turn::of_way(pos, rules, cw, choices);
         let sown = self.sow(after, turn, origin, phase, &mut Silent);
@@ -819,9 +832,15 @@ impl Game {
             self.after_move(after, turn, origin, sown, phase, &mut Silent);
         }
         let kept = keep && choices.is_none_or(|c| c.open().is_none() && !c.fault());
+        let mut unread = None;
         if kept && !after_moved && !phase.after_moves.is_empty() {
-            self.after_move(after, turn, origin, sown, phase, &mut Silent);
+            if phase.after_moves_only_remember {
+                // Read only where a listing must tell this landing from another with the same seeds.
+                unread = Some(Unread { origin, cw, sown });
+            } else {
+                self.after_move(after, turn, origin, sown, phase, &mut Silent);
+            }
         }
-        Ok((sown.taken, kept.then_some(sown.another), sown.another))
+        Ok((sown.taken, kept.then_some(sown.another), sown.another, unread))
     }
 }

@@ -25,6 +25,20 @@ pub(in crate::engine) struct Trial {
     /// The last trial's landing packed, where it was a packed trial's (`board` is then not
     /// written) or a general one's that [`Trial::landing`] packed; `None` after a general trial.
     pub(in crate::engine) landed: Option<WideBoard>,
+    /// Set by the last trial when it left its move's landing on `board` with the phase's `after
+    /// move` rules not read, as they need not be where they only remember
+    /// ([`Phase::after_moves_only_remember`]): what they read.
+    pub(in crate::engine) unread: Option<Unread>,
+}
+
+/// What a kept landing's `after move` rules read of its move besides the position: read only where
+/// its seeds match another landing's, since rules that only remember leave the seeds, claims and
+/// closed pits as the sowing left them.
+#[derive(Clone, Copy)]
+pub(in crate::engine) struct Unread {
+    pub(in crate::engine) origin: Cell,
+    pub(in crate::engine) cw: bool,
+    pub(in crate::engine) sown: Sown,
 }
 
 /// What a complete move leaves, as a walk hands it over to be compared: the general board, or
@@ -33,6 +47,8 @@ pub(in crate::engine) struct Trial {
 pub(super) enum Landing<'a> {
     Board(&'a Board),
     Packed(&'a WideBoard),
+    /// The board as the sowing left it, its `after move` rules to read.
+    Unread(&'a Board, Unread),
 }
 
 thread_local! {
@@ -65,7 +81,14 @@ impl Trial {
             another: None,
             packed: None,
             landed: None,
+            unread: None,
         }
+    }
+
+    /// Forgets what the last trial left, before the next.
+    #[inline]
+    pub(in crate::engine) fn forget(&mut self) {
+        (self.kept, self.another, self.unread) = (None, None, None);
     }
 
     /// The landing the last trial left, which a walk whose trials are packed hands over packed
@@ -74,6 +97,9 @@ impl Trial {
     /// is never one that can. `None` where no board was written.
     #[inline]
     pub(super) fn landing(&mut self, pos: &Position) -> Option<Landing<'_>> {
+        if let (Some(unread), Some(b)) = (self.unread, &self.board) {
+            return Some(Landing::Unread(b, unread));
+        }
         if self.landed.is_none()
             && self.packed.is_some()
             && let Some(b) = &self.board
@@ -116,6 +142,8 @@ pub(super) struct Landings {
     slots: Vec<(usize, Board, bool, bool, usize)>,
     /// Slots in use.
     used: usize,
+    /// Per slot, where its landing was handed over unread: what its `after move` rules read.
+    unread: Vec<Option<Unread>>,
     /// The landings handed over packed, as `slots` (their memory, claims and closed pits the
     /// position's); a slot's number in a chain is marked with [`PACKED`].
     packed: Vec<(WideBoard, usize, bool, bool, usize)>,
@@ -137,6 +165,8 @@ impl Landings {
             self.slots.shrink_to_fit();
             self.packed.truncate(KEPT);
             self.packed.shrink_to_fit();
+            self.unread.truncate(KEPT);
+            self.unread.shrink_to_fit();
             self.last = Default::default();
             (self.used, self.packed_used) = (0, 0);
         }
@@ -150,11 +180,69 @@ impl Landings {
 
     /// [`Landings::is_new`] of a landing as the walk handed it over.
     #[inline]
-    pub(super) fn is_new_landing(&mut self, pit: usize, takes: bool, landing: Landing, another: bool, states: bool) -> bool {
+    /// `read` reads the `after move` rules of an unread landing and gives back the memory they leave.
+    pub(super) fn is_new_landing(
+        &mut self,
+        pit: usize,
+        takes: bool,
+        landing: Landing,
+        another: bool,
+        states: bool,
+        read: impl Fn(&Board, Unread) -> Vec<i64>,
+    ) -> bool {
         match landing {
             Landing::Board(board) => self.is_new(pit, takes, board, another, states),
             Landing::Packed(board) => self.is_new_packed(pit, takes, board, another),
+            Landing::Unread(board, unread) => self.is_new_unread(pit, takes, board, unread, another, states, read),
         }
+    }
+
+    /// [`Landings::is_new`] of a landing whose `after move` rules, which only remember, are not read
+    /// yet: found by its seeds (and claims and closed pits), and its memory after those rules
+    /// compared, read then, only with a landing whose seeds match. Every landing of such a listing
+    /// is handed over so (its phase is the position's: no phase is chosen with a move).
+    #[allow(clippy::too_many_arguments)]
+    fn is_new_unread(
+        &mut self,
+        pit: usize,
+        takes: bool,
+        board: &Board,
+        unread: Unread,
+        another: bool,
+        states: bool,
+        read: impl Fn(&Board, Unread) -> Vec<i64>,
+    ) -> bool {
+        use std::hash::{Hash, Hasher};
+        let mut h = Quick::default();
+        (pit, another, takes).hash(&mut h);
+        board.cells.hash(&mut h);
+        if states {
+            board.claimed.hash(&mut h);
+            board.closed.hash(&mut h);
+        }
+        let key = h.finish();
+        let mut read_here: Option<Vec<i64>> = None;
+        let mut at = self.last.get(&key).copied().unwrap_or(usize::MAX);
+        while let Some((p, b, a, t, previous)) = self.slots[..self.used].get(at) {
+            if (*p, *a, *t) == (pit, another, takes)
+                && same(&b.cells, &board.cells)
+                && (!states || (b.claimed == board.claimed && b.closed == board.closed))
+                && let Some(theirs) = self.unread[at]
+            {
+                // The same seeds: the earlier landing is this board with its own memory.
+                let earlier = Board {
+                    memory: b.memory.clone(),
+                    ..board.clone()
+                };
+                let here = read_here.get_or_insert_with(|| read(board, unread));
+                if read(&earlier, theirs) == *here {
+                    return false;
+                }
+            }
+            at = *previous;
+        }
+        self.insert(key, pit, takes, board, another, states, Some(unread));
+        true
     }
 
     /// [`Landings::is_new`] of a packed landing: its 64 bytes hashed and compared.
@@ -227,6 +315,14 @@ impl Landings {
                 return false;
             }
         }
+        self.insert(key, pit, takes, board, another, states, None);
+        true
+    }
+
+    /// Keeps a landing found new under the hash `key` ([`Landings::insert_new`]), with what its
+    /// `after move` rules read where they are unread.
+    #[allow(clippy::too_many_arguments)]
+    fn insert(&mut self, key: u64, pit: usize, takes: bool, board: &Board, another: bool, states: bool, unread: Option<Unread>) {
         let previous = self.last.insert(key, self.used).unwrap_or(usize::MAX);
         match self.slots.get_mut(self.used) {
             Some(slot) if !states => {
@@ -240,8 +336,11 @@ impl Landings {
             }
             None => self.slots.push((pit, board.clone(), another, takes, previous)),
         }
+        match self.unread.get_mut(self.used) {
+            Some(kept) => *kept = unread,
+            None => self.unread.push(unread),
+        }
         self.used += 1;
-        true
     }
 }
 
@@ -444,11 +543,27 @@ mod tests {
             assert!(!seen.insert_new_packed(7, 1, false, &WideBoard::of_cells(&b.cells), false));
         }
         // A walk hands a landing over in one form: the general form of one kept packed is another.
-        assert!(seen.is_new_landing(1, false, Landing::Board(&base), false, false));
-        assert!(!seen.is_new_landing(1, false, Landing::Board(&base), false, false));
+        assert!(
+            seen.is_new_landing(1, false, Landing::Board(&base), false, false, |_, _| unreachable!(
+                "no landing is unread"
+            ))
+        );
+        assert!(
+            !seen.is_new_landing(1, false, Landing::Board(&base), false, false, |_, _| unreachable!(
+                "no landing is unread"
+            ))
+        );
         seen.clear();
-        assert!(seen.is_new_landing(1, false, Landing::Packed(&packed), false, false));
-        assert!(!seen.is_new_landing(1, false, Landing::Packed(&packed), false, false));
+        assert!(
+            seen.is_new_landing(1, false, Landing::Packed(&packed), false, false, |_, _| unreachable!(
+                "no landing is unread"
+            ))
+        );
+        assert!(
+            !seen.is_new_landing(1, false, Landing::Packed(&packed), false, false, |_, _| unreachable!(
+                "no landing is unread"
+            ))
+        );
         assert_eq!(seen.packed_used, 1);
     }
 
@@ -501,5 +616,51 @@ mod tests {
         // As many boards as walks inside one another, each its own position's.
         let (a, b) = (Trial::for_walk(&earlier, false), Trial::for_walk(&board(34, 9), false));
         assert!(a.board.as_ref() == Some(&earlier) && b.board.as_ref() == Some(&board(34, 9)));
+    }
+
+    /// A game of two pits a side whose three seeds, sown either way past the origin, fill the other
+    /// three pits alike, so that both ways of a pit leave the same seeds; `after` is its `after
+    /// move` rule, which only remembers. Its moves are sown to be judged (`captures required`).
+    fn both_ways_alike(after: &str) -> Game {
+        crate::shipped::invented(&format!(
+            r#"game "Both ways alike"
+               memory {{ player way = 0 }}
+               board {{ pits 2  seeds 3 }}
+               sow {{ direction either  skip origin }}
+               captures required
+               capture "a pair" {{ when last.count == 2  take last }}
+               after move "the way" {{ when clockwise  set mover.way = {after} }}
+               end "cannot move" when no_moves loser to_move"#
+        ))
+    }
+
+    /// Issue 25: where the `after move` rules only remember, a listing reads them only for moves
+    /// whose seeds match another's from the same pit, and still leaves out exactly the moves that
+    /// leave what an earlier one leaves, as reading them on every trial ([`Game::landing`]) does.
+    #[test]
+    fn after_move_rules_that_only_remember_tell_apart_moves_that_leave_the_same_seeds() {
+        // From [3, 3 | 3, 3], each pit's two ways (moves 1, 2 the first way, 3, 4 the other)
+        // leave its other three pits at 4 seeds.
+        for (after, distinct) in [("1", vec![1, 2, 3, 4]), ("0", vec![1, 2])] {
+            let g = both_ways_alike(after);
+            let pos = g.initial(None);
+            let rules = g.move_rules(&pos, Hints::default());
+            assert!(rules.phase.after_moves_only_remember);
+            let every: Vec<usize> = g.all_choice_moves(&pos, rules, false).iter().map(|&(k, _)| k).collect();
+            assert_eq!(every, [1, 2, 3, 4], "`set mover.way = {after}`");
+            let listed: Vec<usize> = g.all_choice_moves(&pos, rules, true).iter().map(|&(k, _)| k).collect();
+            assert_eq!(listed, distinct, "`set mover.way = {after}`");
+            // The same moves left out as by their whole landings, `after move` rules read.
+            let mut landings: Vec<(usize, (Board, bool))> = Vec::new();
+            let mut by_landing = Vec::new();
+            for k in every {
+                let left = (g.move_parts(k).0, g.landing(&pos, rules, k));
+                if !landings.contains(&left) {
+                    landings.push(left);
+                    by_landing.push(k);
+                }
+            }
+            assert_eq!(listed, by_landing, "`set mover.way = {after}`");
+        }
     }
 }

@@ -129,7 +129,7 @@ impl Game {
                         (choices.pausing, choices.resume) = (pausing, paused);
                         let tried = match set_up {
                             Some(at) => {
-                                (trial.kept, trial.another) = (None, None);
+                                trial.forget();
                                 self.probe_trial(pos, rules, Some(&choices), at, paused.is_some(), &mut trial)
                             }
                             None => self.probe(pos, rules, base, Some(&choices), Some(&mut trial)),
