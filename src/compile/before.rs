@@ -45,7 +45,12 @@ pub(super) fn read_as_count(phases: &mut [Phase], triggers: &[Rule]) -> bool {
         }
     }
     for phase in phases.iter_mut() {
-        for code in phase.captures.iter_mut().map(|r| &mut r.when).chain(phase.sow.relay.as_mut()) {
+        // A rule's condition and the parts its guard asks it in (`compile::guard`).
+        let conditions = phase.captures.iter_mut().flat_map(|r| {
+            let guard = r.guard.as_deref_mut().map(|g| [&mut g.head, &mut g.rest]);
+            std::iter::once(&mut r.when).chain(guard.into_iter().flatten())
+        });
+        for code in conditions.chain(phase.sow.relay.as_mut()) {
             if reads_before(code) {
                 count_for_before(&mut code.quick);
             }

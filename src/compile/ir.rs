@@ -421,6 +421,21 @@ pub struct Rule {
     /// `choose`, and at most one `sow taken ... either`), so that where the move's given answers
     /// are not all read, the rule's choice is a given one. Left out of `Debug` too.
     pub one_choice: bool,
+    /// Derived when the file is compiled: where this rule is one of a run of rules read in turn
+    /// whose conditions open alike, that opening and the rest ([`Guard`]). Left out of `Debug` too.
+    pub guard: Option<Box<Guard>>,
+}
+
+/// A rule's condition as `head and rest`, where `head` opens the condition of every rule of its run
+/// (`compile::guard`): asked once, at the run's first rule, for the run.
+#[derive(Clone)]
+pub struct Guard {
+    /// The condition the run's rules open with.
+    pub head: Code,
+    /// What this rule asks after it.
+    pub rest: Code,
+    /// The rule is the first of its run: `head` is asked anew.
+    pub opens_run: bool,
 }
 
 impl std::fmt::Debug for Rule {

@@ -131,11 +131,16 @@ impl Lower<'_> {
     /// reads of `before` are noted apart, since they may be answered from `last`'s count
     /// (`before::read_as_count`).
     fn lap_end_cond(&self, e: &ast::Expr) -> Code {
+        Gen::bool(self.pits, &self.lap_end_typed(e))
+    }
+
+    /// [`Lower::lap_end_cond`] typed, not lowered.
+    fn lap_end_typed(&self, e: &ast::Expr) -> typed::BoolExpr {
         let elsewhere = self.typer.before.replace(false);
-        let code = self.cond(e);
+        let typed = self.typer.bool(&self.expr(e));
         let here = self.typer.before.replace(elsewhere);
         self.before_at_lap_end.set(self.before_at_lap_end.get() || here);
-        code
+        typed
     }
 
     /// A player, typed.
@@ -187,6 +192,8 @@ impl Lower<'_> {
         let mut captures_required = base.is_some_and(|b| b.captures_required);
         let mut optional = false;
         let mut after_moves = Vec::new();
+        // The capture rules' conditions typed, for the openings they share.
+        let mut capture_conditions = Vec::new();
         // The rules of the other moments, by moment: the phase's own first, then the usual ones.
         let mut moments: [Vec<Rule>; 3] = Default::default();
         let mut sows_nothing = false;
@@ -244,7 +251,9 @@ impl Lower<'_> {
                 }),
                 ItemKind::Capture(def) => {
                     replaces_captures = true;
-                    captures.push(self.rule_read_at(def, |l| l.lap_end_cond(&def.when)));
+                    let mut typed = None;
+                    captures.push(self.rule_read_at(def, |l| Gen::bool(l.pits, typed.insert(l.lap_end_typed(&def.when)))));
+                    capture_conditions.push(typed.expect("the condition was lowered"));
                 }
                 ItemKind::NoCaptures => replaces_captures = true,
                 ItemKind::AfterMove(def) => {
@@ -269,6 +278,8 @@ impl Lower<'_> {
         }
         if !replaces_captures && let Some(b) = base {
             captures = b.captures.clone();
+        } else {
+            super::guard::share_heads(&mut captures, &capture_conditions, self.pits);
         }
         if let Some(b) = base {
             after_moves.extend(b.after_moves.iter().cloned());
@@ -471,6 +482,7 @@ impl Lower<'_> {
             quick: Rule::quick_actions(&actions),
             // Known once every rule is read (whether the file has a `choose`).
             one_choice: false,
+            guard: None,
             actions,
             then,
         }

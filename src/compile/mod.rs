@@ -4,6 +4,7 @@
 
 mod before;
 mod codegen;
+mod guard;
 pub mod ir;
 mod lap_table;
 mod lower;

@@ -34,13 +34,21 @@ impl Game {
     ) -> Option<usize> {
         // The context is made only for a rule its table does not answer.
         let mut ctx = None;
+        // The answer of the opening the rules of a run share (`Rule::guard`), once asked.
+        let mut opening = None;
         phase.captures.iter().position(|rule| {
+            if rule.guard.as_ref().is_some_and(|g| g.opens_run) {
+                opening = None;
+            }
             at_lap_end(&rule.when, turn.mover, turn.cw, last, board, before).unwrap_or_else(|| {
-                ctx.get_or_insert_with(|| Ctx {
+                let ctx = ctx.get_or_insert_with(|| Ctx {
                     taken,
                     ..self.ctx_lap(turn, board, before, last, origin, lap, track)
-                })
-                .bool(&rule.when)
+                });
+                match &rule.guard {
+                    Some(g) => *opening.get_or_insert_with(|| ctx.bool(&g.head)) && ctx.bool(&g.rest),
+                    None => ctx.bool(&rule.when),
+                }
             })
         })
     }

@@ -412,4 +412,62 @@ mod tests {
         }
         assert!(listed_with_choices > 300, "{listed_with_choices} listings on the way");
     }
+
+    /// Issue 25: capture rules whose conditions open alike ask the opening once a run
+    /// (`Rule::guard`), and the game plays as with every rule's condition asked whole: the same
+    /// legal moves and the same position after each, in random games of an invented game with two
+    /// runs and of every shipped game that has one.
+    #[test]
+    fn capture_rules_that_open_alike_play_as_each_condition_asked_whole() {
+        let invented = crate::shipped::invented(
+            r#"game "Two openings"
+               let facing = last.side == mover and opposite(last).count > 0 and lap < 3
+               board { pits 6  seeds 4  stores captures }
+               sow { direction either  relay when last.before > 0 and last.count < 4 }
+               capture "facing two" { when facing and last.count == 2  take opposite(last) }
+               capture "facing three" { when facing and last.count == 3  take opposite(last), last }
+               capture "far two" { when last.side != mover and lap < 3 and last.count == 2  take last }
+               capture "far three" { when last.side != mover and lap < 3 and last.count == 3  take last }
+               end "cannot move" when no_moves remaining owner"#,
+        );
+        let runs = |g: &crate::Game| -> Vec<Option<bool>> {
+            let captures = &g.phases.last().expect("the usual rules").captures;
+            captures.iter().map(|r| r.guard.as_ref().map(|g| g.opens_run)).collect()
+        };
+        assert_eq!(runs(&invented), [Some(true), Some(false), Some(true), Some(false)]);
+        let shipped = crate::shipped::all().map(|s| (s.path, s.game()));
+        let mut guarded = 0;
+        for (file, game) in std::iter::once(("invented", invented)).chain(shipped) {
+            let mut whole = game.clone();
+            for phase in &mut whole.phases {
+                for rule in &mut phase.captures {
+                    guarded += usize::from(rule.guard.take().is_some());
+                }
+            }
+            if guarded == 0 {
+                continue;
+            }
+            let mut rng = StdRng::seed_from_u64(9);
+            for _ in 0..4 {
+                let mut pos = game.initial(None);
+                game.settle_start(&mut pos);
+                for _ in 0..150 {
+                    let moves = game.legal_moves(&pos);
+                    assert_eq!(moves, whole.legal_moves(&pos), "{file}");
+                    if pos.over || moves.is_empty() {
+                        break;
+                    }
+                    for &k in &moves {
+                        let (mut by_runs, mut asked_whole) = (pos.clone(), pos.clone());
+                        game.apply(&mut by_runs, k).expect("a listed move is legal");
+                        whole.apply(&mut asked_whole, k).expect("a listed move is legal");
+                        assert_eq!(by_runs, asked_whole, "{file}: move {k}");
+                    }
+                    let k = moves[rng.gen_range(0..moves.len())];
+                    game.apply(&mut pos, k).expect("a listed move is legal");
+                }
+            }
+        }
+        assert!(guarded >= 9, "{guarded} rules in runs");
+    }
 }
