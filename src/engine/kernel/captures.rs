@@ -147,12 +147,11 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             // whole board and a sum of every lane (Hus: 5% of a move). On a narrow board the mask
             // costs no more (Kalah: 2 instructions a move less). In line: a call's saved registers
             // and frame cost as much as the takes.
-            let mut seeds = 0;
-            for map in &rule.takes {
-                let c = map[last & (L - 1)] as usize;
-                if c < self.pits {
-                    seeds += b.take(c);
-                }
+            // (A pit named twice is one bit: empty the second time, as taking it twice leaves it.)
+            let (mut seeds, mut cells) = (0, rule.taken[last & (L - 1)]);
+            while cells != 0 {
+                seeds += b.take(cells.trailing_zeros() as usize);
+                cells &= cells - 1;
             }
             if !rule.sows_again {
                 *b = *b + B::at(self.store(mover), seeds as u8);
