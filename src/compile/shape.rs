@@ -216,16 +216,6 @@ pub const LOOK: u8 = 2;
 /// does (its tests of place and count hold); if not, the relay rule is asked.
 pub const ACROSS: u8 = 3;
 
-/// A lap within the mover's home block ([`FastRelay::home_laps`]): what it adds to the block and
-/// the cell of its last seed, read from one address (two tables held two addresses in the loop).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct HomeLap {
-    /// The sowing's sum in the block, less the seeds picked up from the start.
-    pub add: u128,
-    /// The cell of the last seed.
-    pub last: u8,
-}
-
 /// Relay sowing in fast form: when a lap ends (and no capture rule ended the move), another lap
 /// starts from `last` if `when` holds of it. A relay lap from cell `s` of `r` seeds (at most a
 /// round) is `partial[mover][s][r]`: the sowing along the mover's whole track. With `skip origin`,
@@ -282,9 +272,9 @@ pub struct FastRelay<B: Lanes = u128, const L: usize = LANES> {
     /// 255 seeds), so that the pick-up and the sowing are one addition. Seeds a capture took into
     /// the hand are put into the lap's start first and picked up from there: a second table, of
     /// laps of seeds in hand, made every lap choose its table.
-    /// Each entry holds the cell of the lap's last seed beside the sum ([`HomeLap`]): a lap's two
-    /// reads share one index and one address.
-    pub home_laps: Box<[[HomeLap; HOME_PLACES]; 2]>,
+    pub home_laps: Box<[[u128; HOME_PLACES]; 2]>,
+    /// Per mover and place (as in `home_laps`), `last`'s entry: a lap's two reads share one index.
+    pub home_last: [[u8; HOME_PLACES]; 2],
     /// Per mover, place in the home block and count of `last` (`place * 256 + count`), what
     /// `go` and `stop` say of a lap's end there: [`GO`], [`STOP`], else [`ACROSS`] or [`LOOK`]
     /// (`relay::home_steps`). One read of a byte where the two bit sets read the count less than

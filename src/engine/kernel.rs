@@ -407,7 +407,6 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         let place = ((start & 15) * PLACES + at) & (HOME_PLACES - 1);
         // The table's entry picks up `at` seeds: `n` are.
         let mut add = rt.home_laps[m & 1][place]
-            .add
             .wrapping_add(UNIT[start & 15] * at as u128)
             .wrapping_sub(UNIT[start & 15] * n as u128);
         if over {
@@ -416,7 +415,7 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         if rounds > 0 {
             add = add.wrapping_add(self.round[origin].block(k) * rounds as u128);
         }
-        (add, rt.home_laps[m & 1][place].last as usize)
+        (add, rt.home_last[m & 1][place] as usize)
     }
 
     /// Does the condition hold of cell `c`, which holds `n` seeds, on `b` (whose lane `c` may be out
@@ -467,16 +466,16 @@ impl<B: Board, const L: usize> FastForm<B, L> {
         // reads of the mover's rows of the tables, in line (the other laps out of line, so that
         // the loop holds none of their tables' addresses: they were set up on every move).
         let short = usize::from(rt.short[origin & (L - 1)]);
-        let (laps_of, steps) = (&rt.home_laps[m], &rt.home_step[m]);
+        let (laps_of, ends, steps) = (&rt.home_laps[m], &rt.home_last[m], &rt.home_step[m]);
         let careful = rt.careful;
         loop {
             // Every lap is of the `n` seeds picked up from `last` (which holds them), taken out of
             // it by the lap's own entry (`FastRelay::home_laps`): one addition where the lane was
             // cleared first. Seeds a capture took into the hand were put into `last` first (below).
             let (add, end) = if n <= short {
-                // One entry for both reads, indexed by the start's place in the block and the seeds.
-                let e = &laps_of[((last & 15) * PLACES + (n & (PLACES - 1))) & (HOME_PLACES - 1)];
-                (e.add, usize::from(e.last))
+                // One index for both reads: the start's place in the block and the seeds.
+                let place = (last & 15) * PLACES + (n & (PLACES - 1));
+                (laps_of[place & (HOME_PLACES - 1)], ends[place & (HOME_PLACES - 1)] as usize)
             } else {
                 self.lap_home(rt, last, n, origin, m, k)
             };
@@ -712,9 +711,9 @@ impl<B: Board, const L: usize> FastForm<B, L> {
                 let (mut me, mut last, mut seeds, mut laps) = (home, origin, b.lane(origin) as usize, 1);
                 while seeds <= short {
                     // Read as `play_relay_home` reads a lap of seeds picked up: one index for both.
-                    let e = &rt.home_laps[m][((last & 15) * PLACES + (seeds & (PLACES - 1))) & (HOME_PLACES - 1)];
-                    me = me.wrapping_add(e.add);
-                    last = usize::from(e.last) & (L - 1);
+                    let place = (last & 15) * PLACES + (seeds & (PLACES - 1));
+                    me = me.wrapping_add(rt.home_laps[m][place & (HOME_PLACES - 1)]);
+                    last = usize::from(rt.home_last[m][place & (HOME_PLACES - 1)]) & (L - 1);
                     let n = lane(me, last & 15);
                     // `ends` answers more than `home_step`'s `STOP` (lap ends where the relay
                     // rule fails and no capture sows again): a search reads the two bit sets.

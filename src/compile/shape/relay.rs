@@ -3,7 +3,7 @@
 //! kept apart as a block of its own.
 
 use super::{
-    ACROSS, FastCapture, FastForm, FastRelay, GO, HOME_PLACES, HomeLap, LOOK, Lanes, PLACES, STOP, WATCH_FROM, boxed, cell_tests, has_count,
+    ACROSS, FastCapture, FastForm, FastRelay, GO, HOME_PLACES, LOOK, Lanes, PLACES, STOP, WATCH_FROM, boxed, cell_tests, has_count,
 };
 use crate::board::Player;
 use crate::compile::ir::{Game, Reg, Track};
@@ -75,7 +75,8 @@ pub(super) fn relay<B: Lanes, const L: usize>(
         skips: sow.skip_origin,
         unit: std::array::from_fn(|c| B::at(c, 1)),
         home: [0xFF; 2],
-        home_laps: Box::new([[HomeLap::default(); HOME_PLACES]; 2]),
+        home_laps: Box::new([[0; HOME_PLACES]; 2]),
+        home_last: [[0; HOME_PLACES]; 2],
         home_step: Box::new([[LOOK; 16 * 256]; 2]),
         in_place: [0xFF; 2],
         short: std::array::from_fn(|c| if sow.skip_origin { 0 } else { ff.lap[c] }),
@@ -113,10 +114,8 @@ pub(super) fn relay<B: Lanes, const L: usize>(
                 for r in 0..PLACES {
                     let add = relay.partial[m][start][r].block(block);
                     let place = start % 16 * PLACES + r;
-                    relay.home_laps[m][place] = HomeLap {
-                        add: add.wrapping_sub((r as u128) << (8 * (start % 16))),
-                        last: relay.last[m][start][r],
-                    };
+                    relay.home_laps[m][place] = add.wrapping_sub((r as u128) << (8 * (start % 16)));
+                    relay.home_last[m][place] = relay.last[m][start][r];
                 }
             }
         }
