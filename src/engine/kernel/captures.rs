@@ -167,17 +167,12 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     pub(super) fn fire_masked(&self, rule: &FastCapture<L>, b: &mut B, last: usize, mover: Player) -> u32 {
         // The sets are found on the board as the rule fires (before any pit is taken).
         let mut taken = if self.capture_sets { self.sets_taken(rule, *b, mover) } else { 0 };
-        let mut anchor = None;
-        for map in &rule.takes {
-            let c = map[last & (L - 1)] as usize;
-            anchor.get_or_insert(c);
-            if c < self.pits {
-                taken |= 1 << c;
-            }
-        }
-        if let (Some(series), Some(anchor)) = (&rule.series, anchor)
-            && anchor < self.pits
+        taken |= rule.taken[last & (L - 1)];
+        if let Some(series) = &rule.series
+            && let Some(map) = rule.takes.first()
+            && usize::from(map[last & (L - 1)]) < self.pits
         {
+            let anchor = usize::from(map[last & (L - 1)]);
             // The series reads the board as it was when the rule fired.
             let holding = self.holding_cells(&series.cond, *b, mover);
             let walk = if self.on_track[mover.index()] >> anchor & 1 != 0 {
