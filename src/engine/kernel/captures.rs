@@ -147,12 +147,11 @@ impl<B: Board, const L: usize> FastForm<B, L> {
             // whole board and a sum of every lane (Hus: 5% of a move). On a narrow board the mask
             // costs no more (Kalah: 2 instructions a move less). In line: a call's saved registers
             // and frame cost as much as the takes.
-            let mut seeds = 0;
-            for map in &rule.takes {
-                let c = map[last & (L - 1)] as usize;
-                if c < self.pits {
-                    seeds += b.take(c);
-                }
+            // (A pit named twice is one bit: empty the second time, as taking it twice leaves it.)
+            let (mut seeds, mut cells) = (0, rule.taken[last & (L - 1)]);
+            while cells != 0 {
+                seeds += b.take(cells.trailing_zeros() as usize);
+                cells &= cells - 1;
             }
             if !rule.sows_again {
                 *b = *b + B::at(self.store(mover), seeds as u8);
@@ -168,17 +167,12 @@ impl<B: Board, const L: usize> FastForm<B, L> {
     pub(super) fn fire_masked(&self, rule: &FastCapture<L>, b: &mut B, last: usize, mover: Player) -> u32 {
         // The sets are found on the board as the rule fires (before any pit is taken).
         let mut taken = if self.capture_sets { self.sets_taken(rule, *b, mover) } else { 0 };
-        let mut anchor = None;
-        for map in &rule.takes {
-            let c = map[last & (L - 1)] as usize;
-            anchor.get_or_insert(c);
-            if c < self.pits {
-                taken |= 1 << c;
-            }
-        }
-        if let (Some(series), Some(anchor)) = (&rule.series, anchor)
-            && anchor < self.pits
+        taken |= rule.taken[last & (L - 1)];
+        if let Some(series) = &rule.series
+            && let Some(map) = rule.takes.first()
+            && usize::from(map[last & (L - 1)]) < self.pits
         {
+            let anchor = usize::from(map[last & (L - 1)]);
             // The series reads the board as it was when the rule fired.
             let holding = self.holding_cells(&series.cond, *b, mover);
             let walk = if self.on_track[mover.index()] >> anchor & 1 != 0 {
