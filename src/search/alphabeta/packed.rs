@@ -274,7 +274,7 @@ impl<B: PackedBoard, const L: usize> Searcher<'_, B, L> {
 
     /// A node's value `best` (with its move) kept in the table at `spot`, searched to `depth`
     /// between `alpha0` and `beta`; 0 when the search ran out of time.
-    #[inline]
+    #[inline(always)]
     fn stored(&mut self, key: u64, spot: super::Spot, (best, best_move): (i32, usize), depth: u32, alpha0: i32, beta: i32) -> i32 {
         if self.aborted {
             return 0;
