@@ -226,16 +226,10 @@ pub struct Track {
     /// byte a cell, so that a lap on a packed board is two or three of these added
     /// (`Track::sow_packed`, `engine::packed`); empty on a board of more than 64 cells.
     pub ahead: Vec<crate::compile::shape::WideBoard>,
-    /// Per cell: the cell across from it (`opposite`, a store standing in a pit's place read as
-    /// that pit), as a capture's `take opposite(...)` names it ([`NO_PIT`] where none is), so that
-    /// a packed trial's capture reads one byte of a table (`engine::packed`); empty on a board of
-    /// more than 64 cells.
-    pub across: Vec<Cell>,
 }
 
-/// The derived text but for `ahead` and `across`, which are made from `cells` and the board: a
-/// game's text (which names its databases) is what it was before the tables, and is not made
-/// longer by them.
+/// The derived text but for `ahead`, which is made from `cells`: a game's text (which names its
+/// databases) is what it was before the tables, and is not made longer by them.
 impl std::fmt::Debug for Track {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Track")

@@ -446,10 +446,8 @@ fn track(g: &crate::board::Geometry, mover: Player, sow: &Sow, params: &[(String
         place,
         prev,
         ahead: Vec::new(),
-        across: Vec::new(),
     }
     .with_ahead(cells)
-    .with_across(g, cells)
 }
 
 impl Track {
@@ -464,15 +462,6 @@ impl Track {
                     sum
                 }))
                 .collect();
-        }
-        self
-    }
-
-    /// The track with its [`Track::across`] table, on a board of `size` cells (the geometry `g`'s).
-    fn with_across(mut self, g: &crate::board::Geometry, size: usize) -> Track {
-        use crate::compile::shape::{Lanes, WideBoard};
-        if size <= WideBoard::LANES {
-            self.across = (0..size as Cell).map(|c| g.in_place(g.opposite(g.place_of(c)))).collect();
         }
         self
     }

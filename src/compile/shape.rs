@@ -366,7 +366,6 @@ fn open_track(track: &Track, closed: u64) -> Track {
         place: vec![0; size],
         prev: vec![last; size],
         ahead: Vec::new(),
-        across: track.across.clone(),
     };
     for (i, &c) in cells.iter().enumerate() {
         open.next[c as usize] = cells[(i + 1) % len];

@@ -302,8 +302,8 @@ impl Game {
 
     /// [`Game::capture`] of `rule` (its actions all takes into the hand and `sow taken`, as
     /// [`Game::act_quick`] carries them out) on a packed board: the seeds taken, the pull, and
-    /// what comes next. The pit across is read from its track's table ([`Track::across`]), and a
-    /// pit named by the way from its memo (the code is run, out of line, only to make the memo).
+    /// what comes next. A pit named by the way is read from its memo (the code is run, out of
+    /// line, only to make the memo).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     fn capture_packed(
@@ -322,8 +322,6 @@ impl Game {
         let Some(steps) = rule.quick.as_deref().filter(|_| !rule.actions.is_empty()) else {
             return rule.then;
         };
-        let mover = turn.mover;
-        let across = &phase.track(mover, turn.cw).across;
         let cells = b.bytes_mut();
         let (mut hand, mut took) = (0u32, 0u32);
         *pulled = None;
@@ -331,7 +329,11 @@ impl Game {
             match *step {
                 QuickAct::Take { reg, across: over, .. } => {
                     let at = if reg == Reg::Last { last } else { origin };
-                    let c = if over && at != NO_PIT { across[at as usize] } else { at };
+                    let c = if over && at != NO_PIT {
+                        self.in_place(self.opposite(self.place_of(at)))
+                    } else {
+                        at
+                    };
                     if c != NO_PIT {
                         hand += u32::from(std::mem::take(&mut cells[c as usize]));
                     }
