@@ -45,6 +45,7 @@ pub(super) fn build_for(code: &Code, reg: Reg, sides: &[Option<Player>], g: &Geo
         reads_claims: false,
         way,
         whole: false,
+        own: Vec::new(),
     };
     for mover in Player::BOTH {
         for c in 0..cells {
@@ -76,8 +77,49 @@ pub(super) fn build_for(code: &Code, reg: Reg, sides: &[Option<Player>], g: &Geo
     // conditions all read more than one lap's end).
     table.reads_claims = table.tests.iter().any(|t| t.read == CellRead::Claimed);
     table.whole = !table.reads_claims && table.at.iter().all(|e| e[0] != LapTable::GENERAL);
+    table.own = own_counts(&table).unwrap_or_default();
     let useful = table.at.iter().any(|e| e[0] < LapTable::GENERAL);
     (useful && table.tests.len() < usize::from(LapTable::GENERAL)).then(|| Box::new(table))
+}
+
+/// [`LapTable::own`] of `table`: for each mover and cell, the answer for each count of that cell,
+/// where every entry's tests read that cell's seeds alone and every count from 63 up answers as
+/// 63 does; `None` where some entry reads more (or the table tests the way, or is not whole).
+fn own_counts(table: &LapTable) -> Option<Vec<u64>> {
+    if table.way.is_some() || !table.whole {
+        return None;
+    }
+    let wide = i64::from(u32::MAX);
+    table
+        .at
+        .iter()
+        .enumerate()
+        .map(|(i, &[first, end])| {
+            if first == LapTable::NEVER {
+                return Some(0);
+            }
+            let cell = (i % table.cells) as Cell;
+            let tests = &table.tests[usize::from(first)..usize::from(end)];
+            let alike_from_63 = |t: &CellTest| {
+                if (t.lo..=t.hi).contains(&63) {
+                    t.hi >= wide
+                } else {
+                    t.hi < 63 || t.lo > wide
+                }
+            };
+            if !tests
+                .iter()
+                .all(|t| t.cell == cell && t.read != CellRead::Claimed && alike_from_63(t))
+            {
+                return None;
+            }
+            Some(
+                (0..64)
+                    .filter(|&n| tests.iter().all(|t| (t.lo..=t.hi).contains(&n) == t.inside))
+                    .fold(0u64, |m, n| m | 1 << n),
+            )
+        })
+        .collect()
 }
 
 /// Test `t` at the end of a lap of `mover`'s ending in `last` (the pit `reg` names), as the

@@ -302,7 +302,8 @@ impl Game {
 
     /// [`Game::capture`] of `rule` (its actions all takes into the hand and `sow taken`, as
     /// [`Game::act_quick`] carries them out) on a packed board: the seeds taken, the pull, and
-    /// what comes next.
+    /// what comes next. A pit named by the way is read from its memo (the code is run, out of
+    /// line, only to make the memo).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     fn capture_packed(
@@ -321,35 +322,30 @@ impl Game {
         let Some(steps) = rule.quick.as_deref().filter(|_| !rule.actions.is_empty()) else {
             return rule.then;
         };
-        let mover = turn.mover;
-        let mut take = |c: Cell| {
-            if c == NO_PIT {
-                0
-            } else {
-                u32::from(std::mem::take(&mut b.bytes_mut()[c as usize]))
-            }
-        };
+        let cells = b.bytes_mut();
         let (mut hand, mut took) = (0u32, 0u32);
         *pulled = None;
         for step in steps {
             match *step {
-                QuickAct::Take { reg, across, .. } => {
+                QuickAct::Take { reg, across: over, .. } => {
                     let at = if reg == Reg::Last { last } else { origin };
-                    hand += take(if across && at != NO_PIT {
+                    let c = if over && at != NO_PIT {
                         self.in_place(self.opposite(self.place_of(at)))
                     } else {
                         at
-                    });
+                    };
+                    if c != NO_PIT {
+                        hand += u32::from(std::mem::take(&mut cells[c as usize]));
+                    }
                 }
                 QuickAct::SowTaken(i) => {
                     let Some(lap) = TakenLap::of(&rule.actions[i], turn, phase, last, |f, way| {
-                        self.ctx_lap(*turn, position, None, last, origin, lap, phase.track(mover, turn.cw))
-                            .pit_by_way(f, way)
+                        self.pit_by_way_run(turn, position, last, origin, lap, phase, f, way)
                     }) else {
                         continue;
                     };
                     let lifted = match lap.named {
-                        Some(c) if lap.lift => take(c),
+                        Some(c) if lap.lift && c != NO_PIT => u32::from(std::mem::take(&mut cells[c as usize])),
                         _ => 0,
                     };
                     hand += lifted;
@@ -366,6 +362,27 @@ impl Game {
         }
         *taken += took;
         rule.then
+    }
+
+    /// The pit `code` names going clockwise (`way`) or not at a packed trial's capture, by running
+    /// it where its memo is not made yet (or where it reads more than the way): out of line, so
+    /// that the capture does not set up the context it needs at every call.
+    #[allow(clippy::too_many_arguments)]
+    #[cold]
+    #[inline(never)]
+    fn pit_by_way_run(
+        &self,
+        turn: &Turn,
+        position: &Board,
+        last: Cell,
+        origin: Cell,
+        lap: u32,
+        phase: &Phase,
+        code: &Code,
+        way: bool,
+    ) -> Cell {
+        self.ctx_lap(*turn, position, None, last, origin, lap, phase.track(turn.mover, turn.cw))
+            .pit_by_way(code, way)
     }
 }
 

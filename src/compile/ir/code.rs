@@ -83,6 +83,11 @@ pub struct LapTable {
     /// Every cell is answered without the evaluator and no test reads claims: a trial sown on a
     /// packed board may read the table alone.
     pub whole: bool,
+    /// Where the table is whole, has no test of the way, and every cell's tests read that cell's
+    /// own seeds alone (`last.count > 1`, `origin.count < 2`, a place's test): per mover and cell
+    /// (as `at`), the answer for each count, bit `count.min(63)` (every count from 63 up answers
+    /// alike); empty otherwise. A lap's end or an origin is then one bit of a word.
+    pub own: Vec<u64>,
 }
 
 impl LapTable {

@@ -36,7 +36,11 @@ pub(crate) fn at_lap_end_packed(code: &Code, mover: Player, cw: bool, last: Cell
     // The table's look-up as in `at_lap_end` (kept apart: sharing it cost the general lap's end
     // a few instructions).
     let Some(table) = code.lap.as_deref() else { return false };
-    let Some(&[first, end]) = table.at.get(mover.index() * table.cells + last as usize) else {
+    let at = mover.index() * table.cells + last as usize;
+    if let Some(&own) = table.own.get(at) {
+        return own >> u32::from(cells.get(last as usize).copied().unwrap_or(0)).min(63) & 1 != 0;
+    }
+    let Some(&[first, end]) = table.at.get(at) else {
         return false;
     };
     if first >= LapTable::GENERAL || table.way.is_some_and(|way| way != cw) {
@@ -70,6 +74,12 @@ fn counts_hold<T: Copy + Into<u32>>(tests: &[CellTest], cells: &[T], before: Opt
 /// seed exist yet: `origin.before` reads its seeds, as the evaluator reads it there.
 #[inline(always)]
 pub(crate) fn at_origin(code: &Code, mover: Player, cw: bool, origin: Cell, board: &Board) -> Option<bool> {
+    // A table of the origin's own seeds: one bit of a word.
+    if let Some(table) = code.lap.as_deref()
+        && let Some(&own) = table.own.get(mover.index() * table.cells + origin as usize)
+    {
+        return Some(own >> board.cells.get(origin as usize).copied().unwrap_or(0).min(63) & 1 != 0);
+    }
     at_lap_end(code, mover, cw, origin, board, None)
 }
 

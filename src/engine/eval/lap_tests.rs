@@ -195,3 +195,71 @@ fn forbid_tables_answer_as_the_evaluator() {
     assert_eq!(answered, 200 * 2 * cells * 2 * 4, "every cell answered");
     assert!(held > answered / 8 && held < answered * 7 / 8, "{held} of {answered} held");
 }
+
+/// Issue 25: a table whose every cell's tests read that cell's own seeds answers from its words
+/// of counts ([`LapTable::own`]) as its tests do, at an origin and at a packed lap's end, for
+/// every count (past 63 and past a byte too), the other cells holding seeds, in every shipped
+/// game (Bao's relay and `forbid` rules among them); a table whose bounds lie past 63 (an
+/// invented game's) or that reads more (the pit across) has no words.
+#[test]
+fn own_count_words_answer_as_the_tables_tests() {
+    let invented = game(
+        r#"game "Tall pits"
+           board { rows 2  pits 4  seeds 2 }
+           sow { direction either  track own  relay when last.count > 70 }
+           forbid "a tall pit rests" when origin.count > 70 and origin.count < 300
+           forbid "a small pit rests" when origin.count < 2
+           capture "across" { when last.count == 3 and opposite(last).count > 0  take opposite(last) }
+           end "cannot move" when no_moves loser to_move"#,
+    );
+    let shipped: Vec<Game> = crate::shipped::all().map(|s| s.game()).collect();
+    let (mut words, mut answered) = (0, 0);
+    for g in shipped.iter().chain([&invented]) {
+        let cells = g.initial(None).board.cells.len();
+        for phase in &g.phases {
+            let codes = phase
+                .captures
+                .iter()
+                .map(|r| &r.when)
+                .chain(phase.forbids.iter().map(|f| &f.when))
+                .chain(phase.sow.relay.as_ref());
+            for code in codes {
+                let Some(table) = code.lap.as_deref().filter(|t| !t.own.is_empty()) else {
+                    continue;
+                };
+                words += 1;
+                assert_eq!(table.own.len(), table.at.len());
+                for mover in Player::BOTH {
+                    for c in 0..cells as Cell {
+                        for n in (0..=70).chain([100, 254, 255, 256, 299, 300, 1000, u32::MAX]) {
+                            let mut board = g.initial(None).board;
+                            board.cells.iter_mut().for_each(|s| *s = 5);
+                            board.cells[c as usize] = n;
+                            let tested = at_lap_end(code, mover, false, c, &board, None).expect("a whole table");
+                            assert_eq!(
+                                at_origin(code, mover, false, c, &board),
+                                Some(tested),
+                                "{mover:?}, cell {c}, {n} seeds"
+                            );
+                            if n <= 255 && cells <= 64 {
+                                let bytes: Vec<u8> = board.cells.iter().map(|&s| s as u8).collect();
+                                assert_eq!(at_lap_end_packed(code, mover, false, c, &bytes), tested, "{mover:?}, cell {c}, {n}");
+                            }
+                            answered += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Counts past 63 that answer otherwise than 63 does, and the pit across, keep no words.
+    let phase = invented.phases.last().expect("the usual rules");
+    let own = |code: &Code| code.lap.as_deref().map(|t| !t.own.is_empty());
+    assert_eq!(own(&phase.captures[0].when), Some(false), "the pit across is read");
+    assert_eq!(phase.sow.relay.as_ref().and_then(own), Some(false), "a count past 70");
+    assert_eq!(
+        (own(&phase.forbids[0].when), own(&phase.forbids[1].when)),
+        (Some(false), Some(true))
+    );
+    assert!(words > 8 && answered > 100_000, "{words} tables, {answered} answers");
+}

@@ -144,17 +144,24 @@ pub(super) struct Landings {
     used: usize,
     /// Per slot, where its landing was handed over unread: what its `after move` rules read.
     unread: Vec<Option<Unread>>,
-    /// The landings handed over packed, as `slots` (their memory, claims and closed pits the
-    /// position's); a slot's number in a chain is marked with [`PACKED`].
-    packed: Vec<(WideBoard, usize, bool, bool, usize)>,
+    /// The landings handed over packed (their memory, claims and closed pits the position's),
+    /// each with its hash, pit, turn and list as `slots`, and the slot + 1 of the previous one
+    /// in its bucket (0: none). A packed landing is never a general one's equal, so the two
+    /// kinds are kept apart.
+    packed: Vec<(WideBoard, u64, usize, bool, bool, u32)>,
     /// Packed slots in use.
     packed_used: usize,
-    /// The last slot of each hash.
+    /// The packed slots' buckets, by the hash's low bits: the last slot + 1 of each (0: none),
+    /// a power of two at least as many as the slots in use (doubled as they come), emptied for
+    /// each listing. Read directly: a general table's look-up and insertion were about a
+    /// twentieth of a listing's instructions.
+    packed_heads: Vec<u32>,
+    /// The last general slot of each hash.
     last: crate::keys::KeyMap<usize>,
 }
 
-/// The mark of a packed slot's number in a chain of [`Landings`].
-const PACKED: usize = 1 << (usize::BITS - 1);
+/// The packed buckets a listing starts with.
+const PACKED_BUCKETS: usize = 64;
 
 impl Landings {
     /// Gives back the room of a listing far longer than most, so that a thread does not keep it.
@@ -176,11 +183,13 @@ impl Landings {
     pub(super) fn clear(&mut self) {
         (self.used, self.packed_used) = (0, 0);
         self.last.clear();
+        self.packed_heads.truncate(PACKED_BUCKETS);
+        self.packed_heads.fill(0);
     }
 
-    /// [`Landings::is_new`] of a landing as the walk handed it over.
+    /// [`Landings::is_new`] of a landing as the walk handed it over. `read` reads the `after move`
+    /// rules of an unread landing and gives back the memory they leave.
     #[inline]
-    /// `read` reads the `after move` rules of an unread landing and gives back the memory they leave.
     pub(super) fn is_new_landing(
         &mut self,
         pit: usize,
@@ -256,26 +265,43 @@ impl Landings {
 
     /// [`Landings::is_new_packed`] with the hash `key` worked out.
     pub(super) fn insert_new_packed(&mut self, key: u64, pit: usize, takes: bool, board: &WideBoard, another: bool) -> bool {
-        let mut at = self.last.get(&key).copied().unwrap_or(usize::MAX);
-        while at != usize::MAX {
-            if at & PACKED == 0 {
-                at = self.slots[at].4;
-                continue;
-            }
-            let (b, p, a, t, previous) = &self.packed[at & !PACKED];
-            if (*p, *a, *t) == (pit, another, takes) && b == board {
+        if self.packed_heads.len() < PACKED_BUCKETS {
+            self.packed_heads = vec![0; PACKED_BUCKETS];
+        }
+        let mut at = self.packed_heads[key as usize & (self.packed_heads.len() - 1)];
+        while at != 0 {
+            let (b, k, p, a, t, previous) = &self.packed[at as usize - 1];
+            if (*k, *p, *a, *t) == (key, pit, another, takes) && b == board {
                 return false;
             }
             at = *previous;
         }
-        let previous = self.last.insert(key, self.packed_used | PACKED).unwrap_or(usize::MAX);
-        let slot = (*board, pit, another, takes, previous);
+        if self.packed_used >= self.packed_heads.len() {
+            self.more_packed_buckets();
+        }
+        let bucket = key as usize & (self.packed_heads.len() - 1);
+        let slot = (*board, key, pit, another, takes, self.packed_heads[bucket]);
         match self.packed.get_mut(self.packed_used) {
             Some(kept) => *kept = slot,
             None => self.packed.push(slot),
         }
         self.packed_used += 1;
+        self.packed_heads[bucket] = self.packed_used as u32;
         true
+    }
+
+    /// Twice as many packed buckets, the slots in use chained again in the order they came.
+    #[cold]
+    #[inline(never)]
+    fn more_packed_buckets(&mut self) {
+        let buckets = 2 * self.packed_heads.len();
+        self.packed_heads.clear();
+        self.packed_heads.resize(buckets, 0);
+        for (i, slot) in self.packed[..self.packed_used].iter_mut().enumerate() {
+            let head = &mut self.packed_heads[slot.1 as usize & (buckets - 1)];
+            slot.5 = *head;
+            *head = i as u32 + 1;
+        }
     }
 
     /// Is what a move from `pit` leaves new among the moves of its list from that pit? Kept if so.
@@ -299,14 +325,8 @@ impl Landings {
     /// the position's.
     pub(super) fn insert_new(&mut self, key: u64, pit: usize, takes: bool, board: &Board, another: bool, states: bool) -> bool {
         let mut at = self.last.get(&key).copied().unwrap_or(usize::MAX);
-        while at != usize::MAX && at & PACKED != 0 {
-            at = self.packed[at & !PACKED].4;
-        }
         while let Some((p, b, a, t, previous)) = self.slots[..self.used].get(at) {
             at = *previous;
-            while at != usize::MAX && at & PACKED != 0 {
-                at = self.packed[at & !PACKED].4;
-            }
             if (*p, *a, *t) == (pit, another, takes)
                 && same(&b.cells, &board.cells)
                 && same(&b.memory, &board.memory)
@@ -514,8 +534,7 @@ mod tests {
     }
 
     /// Issue 25: packed landings are told apart by every byte, their pit, list and turn, and
-    /// share one table with the general ones: a chain of one hash holding both kinds is walked
-    /// past the other kind's slots, each kind found again where it lies.
+    /// beside general ones of the same hash each kind is found again where it lies.
     #[test]
     fn packed_landings_are_told_apart_by_every_byte_beside_general_ones() {
         let mut seen = Landings::default();
@@ -565,6 +584,43 @@ mod tests {
             ))
         );
         assert_eq!(seen.packed_used, 1);
+    }
+
+    /// Issue 25: the packed landings' own buckets (the hash's low bits, doubled as the slots
+    /// come): landings of one bucket (hashes alike in their low bits, or the same hash) are
+    /// chained and compared whole, and every landing is found again after the buckets grew, in
+    /// this listing and not in the next.
+    #[test]
+    fn packed_landings_are_found_again_across_their_buckets_growing() {
+        let mut seen = Landings::default();
+        let landing = |i: usize| {
+            let mut b = WideBoard::ZERO;
+            b.bytes_mut()[i % WideBoard::LANES] = (i / WideBoard::LANES) as u8 + 1;
+            b
+        };
+        // Keys alike in their low 12 bits: one bucket until the buckets number 8192; a key every
+        // fifth landing is shared.
+        let key = |i: usize| ((i / 5) as u64) << 12 | 0x5a5;
+        for round in 0..2 {
+            for i in 0..1000 {
+                assert!(seen.insert_new_packed(key(i), 1, false, &landing(i), false), "{i}, round {round}");
+                assert!(!seen.insert_new_packed(key(i), 1, false, &landing(i), false), "{i} again");
+            }
+            for i in 0..1000 {
+                assert!(!seen.insert_new_packed(key(i), 1, false, &landing(i), false), "{i} after growing");
+                assert!(seen.insert_new_packed(key(i), 2, false, &landing(i), false), "{i} from pit 2");
+            }
+            assert!(seen.packed_heads.len() >= 2000 && seen.packed_heads.len().is_power_of_two());
+            seen.clear();
+            assert_eq!(seen.packed_heads.len(), PACKED_BUCKETS);
+        }
+        // Hashes that differ in their low bits alone, each its own bucket.
+        for i in 0..300 {
+            assert!(seen.is_new_packed(i, false, &landing(i), false));
+        }
+        for i in 0..300 {
+            assert!(!seen.is_new_packed(i, false, &landing(i), false), "{i}");
+        }
     }
 
     /// Issue 25: in a walk whose trials are packed, a general trial's landing is handed over

@@ -65,6 +65,10 @@ impl Game {
         // chosen with the move (its first answer), they are asked once a pit, and a pit they
         // refuse is not tried.
         let once_a_pit = !self.phases.iter().any(|p| p.optional) && !tests::ask_every_trial();
+        // Where none of them reads the way either, a pit's second way is refused exactly where
+        // its first was: the pits (up to 64) whose first way's tests refused them.
+        let ways_share = once_a_pit && self.ways_share_tests(rules);
+        let mut refused_first = 0u64;
         let mut last: Option<Shared> = None;
         // Choices known so far, how many of their bits, and for a child that shares the last
         // trial's outcome, which of the choices that trial met comes next; for a child answering
@@ -75,11 +79,28 @@ impl Game {
         let pits = self.move_pits();
         'pits: for base in 1..=self.move_count() {
             super::super::pause::truncate(floor);
-            // The move's pit and chosen way: the first block of numbers is each pit's first way.
-            let parts = if base <= pits { (base, false) } else { self.move_parts(base) };
+            // The move's pit and chosen way: the first block of numbers is each pit's first way,
+            // the second (where the mover chooses the way) each pit's other.
+            let parts = if base <= pits { (base, false) } else { (base - pits, true) };
             // The pit's origin and way where its tests passed once for all its trials (`None`:
             // each trial asks them).
-            let set_up = match once_a_pit.then(|| self.before_sowing_parts(pos, rules, parts, false)) {
+            let tested = once_a_pit.then(|| match parts {
+                (pit, true) if ways_share && pit <= 64 => {
+                    if refused_first >> (pit - 1) & 1 != 0 {
+                        Err(Refusal::Empty)
+                    } else {
+                        Ok(Some((self.pit(pos.to_move, pit), true)))
+                    }
+                }
+                (pit, cw) => {
+                    let tested = self.before_sowing_parts(pos, rules, parts, false);
+                    if tested.is_err() && !cw && pit <= 64 {
+                        refused_first |= 1 << (pit - 1);
+                    }
+                    tested
+                }
+            });
+            let set_up = match tested {
                 Some(Ok(set_up)) => set_up,
                 Some(Err(_)) => {
                     // Refused before its sowing: no trial of it finds a move. The bounds are asked
@@ -174,6 +195,24 @@ impl Game {
         super::super::pause::truncate(floor);
         trial.give_back();
         cut
+    }
+}
+
+impl Game {
+    /// Do the tests before a move's sowing ([`Game::before_sowing_parts`]) of `rules` answer the
+    /// same for a pit's two ways, but for the way they hand back? Where the mover chooses the way
+    /// of every move, each move is sown to be judged (so that whether it may be stuck is not
+    /// asked), and every `forbid` rule read before the sowing is answered by its table alone
+    /// without a test of the way.
+    fn ways_share_tests(&self, rules: MoveRules) -> bool {
+        let phase = rules.phase;
+        self.choices == 2
+            && phase.sow.either
+            && (rules.must_feed || rules.sow_always)
+            && phase
+                .forbids
+                .iter()
+                .all(|f| f.after || f.when.lap.as_deref().is_some_and(|t| t.whole && t.way.is_none()))
     }
 }
 
@@ -360,9 +399,10 @@ mod tests {
     /// Issue 25: the tests before a move's sowing (the pit's seeds, the reserve, `forbid` rules)
     /// asked once a pit list what asking them at every trial lists: the same moves, landings,
     /// bounds and laps (a pit refused counts the lap its trial counted), in a game whose usual
-    /// rules forbid some pits and enter from the store, and in one whose mover may choose a phase
-    /// that forbids others (its tests are then asked at every trial, the phase being the move's
-    /// first answer).
+    /// rules forbid some pits and enter from the store (a pit's second way refused where its
+    /// first was: no test reads the way), in one whose mover may choose a phase that forbids
+    /// others (its tests are then asked at every trial, the phase being the move's first answer),
+    /// and in one whose `forbid` reads the way (each way asks its own).
     #[test]
     fn the_tests_before_the_sowing_asked_once_a_pit_list_what_each_trial_lists() {
         let rules = |phases: &str| {
@@ -386,7 +426,11 @@ mod tests {
                         phase "usual" when true {
                           forbid "two or more" when origin.count < 2
                         }"#;
-        for phases in [entering, chosen] {
+        // A `forbid` that reads the way: a pit's two ways ask their tests apart.
+        let by_way = r#"phase "sowing" when true {
+                          forbid "a small pit goes clockwise" when origin.count < 3 and not clockwise
+                        }"#;
+        for phases in [entering, chosen, by_way] {
             let g = game(&rules(phases));
             let mut rng = StdRng::seed_from_u64(26);
             let (mut positions, mut refused) = (0, 0);
