@@ -4,7 +4,7 @@
 //! ([`Guard`]): what each rule's `when` answers is unchanged, as `a and b` asks `a` first.
 
 use super::codegen::Gen;
-use super::ir::{Code, Guard, Op, Rule};
+use super::ir::{Code, Guard, Op, Quick, Rule};
 use super::typed::BoolExpr;
 
 /// The conditions `e` is `c and ...` of: `e` itself, then each left operand of its `and`s.
@@ -41,8 +41,8 @@ fn after(e: &BoolExpr, head: &BoolExpr) -> Option<BoolExpr> {
 
 /// Gives each run of two or more `rules` in a row whose conditions (`conditions`, typed, in the
 /// same order) open with one condition a [`Guard`]: that condition, the largest such, and what
-/// each rule asks after it. A condition that asks the mover to choose is not shared: asking it
-/// once would read the answers otherwise.
+/// each rule asks after it, where the opening is a program to run. A condition that asks the mover
+/// to choose is not shared: asking it once would read the answers otherwise.
 pub(super) fn share_heads(rules: &mut [Rule], conditions: &[BoolExpr], pits: usize) {
     let mut i = 0;
     while i < conditions.len() {
@@ -58,13 +58,15 @@ pub(super) fn share_heads(rules: &mut [Rule], conditions: &[BoolExpr], pits: usi
             end += 1;
         }
         let head = Gen::bool(pits, common[0]);
-        if end - i >= 2 && !chooses(&head) {
+        // An opening the engine answers with a few quick tests is asked again at less cost than
+        // keeping its answer, and the rest then asked as a second program.
+        if end - i >= 2 && head.quick == Quick::Run && !chooses(&head) {
             for (k, rule) in rules[i..end].iter_mut().enumerate() {
                 let rest = after(&conditions[i + k], common[0]).unwrap_or(BoolExpr::Bool(true));
                 rule.guard = Some(Box::new(Guard {
                     head: head.clone(),
                     rest: Gen::bool(pits, &rest),
-                    opens_run: k == 0,
+                    run: i,
                 }));
             }
         }

@@ -427,15 +427,15 @@ pub struct Rule {
 }
 
 /// A rule's condition as `head and rest`, where `head` opens the condition of every rule of its run
-/// (`compile::guard`): asked once, at the run's first rule, for the run.
+/// (`compile::guard`): asked once for the run, by the first of its rules not answered otherwise.
 #[derive(Clone)]
 pub struct Guard {
     /// The condition the run's rules open with.
     pub head: Code,
     /// What this rule asks after it.
     pub rest: Code,
-    /// The rule is the first of its run: `head` is asked anew.
-    pub opens_run: bool,
+    /// The run's first rule's place in its list: the rules of one run share it.
+    pub run: usize,
 }
 
 impl std::fmt::Debug for Rule {

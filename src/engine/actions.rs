@@ -7,13 +7,25 @@ use super::trace::{Event, Keeper, Narrate};
 use super::turn::*;
 use super::{Board, Cell, Game, Player, Slots};
 use crate::board::INLINE;
-use crate::compile::ir::{Action, Code, GrandSlam, NO_PIT, Phase, PitsExpr, QuickAct, QuickTo, Receiver, Reg, Rule, Then, Track};
+use crate::compile::ir::{Action, Code, GrandSlam, Guard, NO_PIT, Phase, PitsExpr, QuickAct, QuickTo, Receiver, Reg, Rule, Then, Track};
 
 thread_local! {
     /// Boards kept for the snapshots of [`Game::fire`] on a board too large to be kept inline.
     static SNAPSHOTS: std::cell::RefCell<Vec<Board>> = const { std::cell::RefCell::new(Vec::new()) };
     /// A board of the size last asked, lent to the actions of rules that read nothing of the board.
     static BLANK: std::cell::RefCell<Option<Board>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Whether a rule of a run whose conditions open alike holds (`Rule::guard`), the opening asked
+/// once for the run: `opening` holds the run it was last asked for, and its answer. Out of line,
+/// so that the loop over rules without a guard is laid out as before.
+#[inline(never)]
+fn guarded_holds(ctx: &Ctx, guard: &Guard, opening: &mut Option<(usize, bool)>) -> bool {
+    let opens = match *opening {
+        Some((run, answer)) if run == guard.run => answer,
+        _ => opening.insert((guard.run, ctx.bool(&guard.head))).1,
+    };
+    opens && ctx.bool(&guard.rest)
 }
 
 impl Game {
@@ -34,20 +46,17 @@ impl Game {
     ) -> Option<usize> {
         // The context is made only for a rule its table does not answer.
         let mut ctx = None;
-        // The answer of the opening the rules of a run share (`Rule::guard`), once asked.
+        // The run whose shared opening was asked last (`Rule::guard`), and its answer.
         let mut opening = None;
         phase.captures.iter().position(|rule| {
-            if rule.guard.as_ref().is_some_and(|g| g.opens_run) {
-                opening = None;
-            }
             at_lap_end(&rule.when, turn.mover, turn.cw, last, board, before).unwrap_or_else(|| {
                 let ctx = ctx.get_or_insert_with(|| Ctx {
                     taken,
                     ..self.ctx_lap(turn, board, before, last, origin, lap, track)
                 });
                 match &rule.guard {
-                    Some(g) => *opening.get_or_insert_with(|| ctx.bool(&g.head)) && ctx.bool(&g.rest),
                     None => ctx.bool(&rule.when),
+                    Some(guard) => guarded_holds(ctx, guard, &mut opening),
                 }
             })
         })
