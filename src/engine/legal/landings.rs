@@ -562,27 +562,14 @@ mod tests {
             assert!(!seen.insert_new_packed(7, 1, false, &WideBoard::of_cells(&b.cells), false));
         }
         // A walk hands a landing over in one form: the general form of one kept packed is another.
-        assert!(
-            seen.is_new_landing(1, false, Landing::Board(&base), false, false, |_, _| unreachable!(
-                "no landing is unread"
-            ))
-        );
-        assert!(
-            !seen.is_new_landing(1, false, Landing::Board(&base), false, false, |_, _| unreachable!(
-                "no landing is unread"
-            ))
-        );
+        let is_new = |seen: &mut Landings, landing| {
+            seen.is_new_landing(1, false, landing, false, false, |_, _| unreachable!("no landing is unread"))
+        };
+        assert!(is_new(&mut seen, Landing::Board(&base)));
+        assert!(!is_new(&mut seen, Landing::Board(&base)));
         seen.clear();
-        assert!(
-            seen.is_new_landing(1, false, Landing::Packed(&packed), false, false, |_, _| unreachable!(
-                "no landing is unread"
-            ))
-        );
-        assert!(
-            !seen.is_new_landing(1, false, Landing::Packed(&packed), false, false, |_, _| unreachable!(
-                "no landing is unread"
-            ))
-        );
+        assert!(is_new(&mut seen, Landing::Packed(&packed)));
+        assert!(!is_new(&mut seen, Landing::Packed(&packed)));
         assert_eq!(seen.packed_used, 1);
     }
 
