@@ -57,12 +57,16 @@ pub(super) fn share_heads(rules: &mut [Rule], conditions: &[BoolExpr], pits: usi
             common = shared;
             end += 1;
         }
+        if end - i < 2 {
+            i = end;
+            continue;
+        }
         let head = Gen::bool(pits, common[0]);
         // An opening the engine answers with a few quick tests is asked again at less cost than
         // keeping its answer, and the rest then asked as a second program.
-        if end - i >= 2 && head.quick == Quick::Run && !chooses(&head) {
-            for (k, rule) in rules[i..end].iter_mut().enumerate() {
-                let rest = after(&conditions[i + k], common[0]).unwrap_or(BoolExpr::Bool(true));
+        if head.quick == Quick::Run && !chooses(&head) {
+            for (rule, condition) in rules[i..end].iter_mut().zip(&conditions[i..end]) {
+                let rest = after(condition, common[0]).unwrap_or(BoolExpr::Bool(true));
                 rule.guard = Some(Box::new(Guard {
                     head: head.clone(),
                     rest: Gen::bool(pits, &rest),

@@ -188,7 +188,8 @@ impl Table {
         } else {
             key as usize & mask
         };
-        // Both a byte below [`WIDE`]: their bits together are.
+        // Their bits together below [`WIDE`]: then both are (a few that would fit go to the side
+        // map, when their bits together make 255).
         let narrow = (entry.best | entry.depth) < u32::from(WIDE);
         let slot = Slot {
             key,
